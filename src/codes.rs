@@ -1,0 +1,230 @@
+//! The one table of diagnostic codes.
+//!
+//! Every finding carries a [`Code`]. Its [`CodeInfo`] gives the stable id
+//! (`FD` + three digits, grouped by stage: `FD0xx` package and strict parse,
+//! `FD1xx` structure, identity and digests, `FD2xx` schema proofs, `FD3xx`
+//! vocabulary, `FD4xx` definition rules and fixtures, `FD5xx` relations),
+//! a kebab-case name of the problem, the default severity, the spec section
+//! it implements, and the `specCode` of the catalogue in
+//! `verifier-rules.md` §10 / `current-profile.md` §13 it corresponds to (the
+//! `specCode` the corpus mutants carry). Codes are never reused; a retired
+//! code stays with `status: Removed`.
+
+use crate::diag::Severity;
+
+/// Whether a code can still fire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Fires today.
+    Active,
+    /// Kept for history; never emitted.
+    Removed,
+}
+
+/// Everything known about one code.
+#[derive(Clone, Copy, Debug)]
+pub struct CodeInfo {
+    /// The enum value.
+    pub code: Code,
+    /// `FD` + three digits.
+    pub id: &'static str,
+    /// Kebab-case name of the problem.
+    pub name: &'static str,
+    /// Default severity.
+    pub severity: Severity,
+    /// Catalogue entry of `verifier-rules.md` §10 / `current-profile.md` §13
+    /// (`""` for findings the reference does not have).
+    pub spec_code: &'static str,
+    /// Spec document and section.
+    pub spec_ref: &'static str,
+    /// One line: what the rule checks.
+    pub summary: &'static str,
+    /// Default help line.
+    pub help: Option<&'static str>,
+    /// Active or removed.
+    pub status: Status,
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $id:literal, $name:literal, $sev:ident, $spec:literal, $sref:literal, $summary:literal, $help:expr, $status:ident; )*) => {
+        /// A stable diagnostic code. See the module docs for the numbering.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum Code { $( #[doc = $summary] $variant, )* }
+
+        /// Every code, in id order.
+        pub static TABLE: &[CodeInfo] = &[ $( CodeInfo {
+            code: Code::$variant, id: $id, name: $name, severity: Severity::$sev,
+            spec_code: $spec, spec_ref: $sref, summary: $summary, help: $help, status: Status::$status,
+        }, )* ];
+
+        impl Code {
+            /// The table row of this code.
+            pub fn info(self) -> &'static CodeInfo {
+                match self { $( Code::$variant => &TABLE[Code::$variant as usize], )* }
+            }
+        }
+    };
+}
+
+codes! {
+    // FD0xx: package directory, file system and strict parse
+    RootNotDirectory = "FD001", "root-not-directory", Error, "ROOT_NOT_DIR", "verifier-rules.md §1.2 R1.1", "the package root is not a real directory (missing, a file, or a symlink)", Some("verify the package directory itself, not a link to it"), Active;
+    RootOpen = "FD002", "root-open-failed", Error, "ROOT_OPEN", "verifier-rules.md §1.2 R1.2", "the package root could not be opened or inspected", None, Active;
+    RootChanged = "FD003", "root-changed", Error, "ROOT_CHANGED", "verifier-rules.md §1.2 R1.3", "the package root's identity or metadata changed during verification", Some("verify an immutable copy of the package"), Active;
+    SymlinkEntry = "FD004", "symlink-entry", Error, "ENTRY_SYMLINK", "verifier-rules.md §1.3 R1.5", "a symlink inside the package", Some("replace the link with the file it points to, or remove it"), Active;
+    SpecialFile = "FD005", "special-file-entry", Error, "ENTRY_SPECIAL", "verifier-rules.md §1.3 R1.7", "a FIFO, socket or device inside the package", Some("remove it: packages hold regular files only"), Active;
+    ExecutableMode = "FD006", "executable-mode-entry", Error, "ENTRY_EXEC_MODE", "verifier-rules.md §1.3 R1.8", "a file with an execute bit", Some("clear the execute bits (chmod a-x)"), Active;
+    ExecutableExtension = "FD007", "executable-extension-entry", Error, "ENTRY_EXEC_EXT", "verifier-rules.md §1.3 R1.9", "a file whose extension names executable code", Some("packages are data only: remove the code file"), Active;
+    InvalidEntryPath = "FD008", "invalid-entry-path", Error, "ENTRY_BAD_PATH", "verifier-rules.md §1.3 R1.10, R1.13", "a file name on disk fails the package path grammar", Some("rename it to ASCII letters, digits, '.', '_' and '-'"), Active;
+    MissingIndex = "FD009", "missing-package-index", Error, "NO_INDEX", "verifier-rules.md §1.3 R1.11", "no package-index.json directly in the package root", Some("write one with `form-package index DIR`, or point at the package directory"), Active;
+    UnreadableIndex = "FD010", "unreadable-package-index", Error, "READ_INDEX", "verifier-rules.md §1.4", "package-index.json could not be read or exceeds 4 MiB", None, Active;
+    InvalidUtf8 = "FD011", "invalid-utf8", Error, "IJSON_UTF8", "verifier-rules.md §2.1 J1", "a JSON input is not valid UTF-8 (or starts with a BOM)", Some("save the file as UTF-8 without a byte-order mark"), Active;
+    InvalidIJson = "FD012", "invalid-i-json", Error, "IJSON_SYNTAX", "verifier-rules.md §2.1 J2-J6", "a JSON input breaks the strict I-JSON grammar (syntax, duplicate names, surrogates, -0, non-finite numbers, nesting)", None, Active;
+    ScalarTopLevel = "FD013", "scalar-top-level", Error, "JCS_TOPLEVEL", "verifier-rules.md §2.1 J7, §2.2", "a JSON document whose top level is not an object or array cannot be canonicalized", Some("wrap the value in an object or array"), Active;
+    UnreadablePayload = "FD014", "unreadable-payload", Error, "READ_PAYLOAD", "verifier-rules.md §1.7 R1.20", "a listed payload could not be opened or read safely, or changed while being read", None, Active;
+    PayloadSizeMismatch = "FD015", "payload-size-mismatch", Error, "SIZE_MISMATCH", "verifier-rules.md §1.7 R1.21", "a payload's byte length differs from its listed size", Some("re-index the package: `form-package index DIR`"), Active;
+    PayloadDigestMismatch = "FD016", "payload-digest-mismatch", Error, "DIGEST_MISMATCH", "verifier-rules.md §1.7 R1.22", "a payload's SHA-256 differs from its listed digest", Some("re-index the package: `form-package index DIR`"), Active;
+    InvalidTextPayload = "FD017", "invalid-text-payload", Error, "TEXT_ENCODING", "verifier-rules.md §1.7 R1.24", "a text payload is not valid UTF-8 or contains NUL", None, Active;
+    UnlistedFile = "FD018", "unlisted-file", Error, "CLOSURE", "verifier-rules.md §1.6 R1.18", "a file in the package directory is not listed in package-index.json", Some("list it in `files` or remove it from the directory"), Active;
+    MissingListedFile = "FD019", "missing-listed-file", Error, "CLOSURE", "verifier-rules.md §1.6 R1.18", "a file listed in package-index.json is not in the package directory", Some("add the file or remove its entry"), Active;
+
+    // FD1xx: index and definition structure, identity, digests
+    UnsupportedIndexApiVersion = "FD100", "unsupported-index-api-version", Error, "INDEX_API", "verifier-rules.md §0.2 S1; current-profile.md §2.1", "the package index apiVersion is not a known profile (or the envelope is not an object with a string apiVersion)", Some("use packages.forms.takoform.com/v1alpha1 .. v1alpha5"), Active;
+    IndexSchemaViolation = "FD101", "index-schema-violation", Error, "INDEX_SCHEMA", "verifier-rules.md §2.6; current-profile.md §3", "package-index.json does not satisfy its profile's Draft 2020-12 schema", None, Active;
+    IndexDecode = "FD102", "index-decode", Error, "INDEX_DECODE", "verifier-rules.md §1.5", "an index number the schema accepts is not a plain integer literal (typed decode)", Some("write sizes as plain integers, e.g. 120 not 120.0 or 1.2e2"), Active;
+    TooManyFiles = "FD103", "too-many-files", Error, "TOO_MANY_FILES", "verifier-rules.md §1.4", "the index lists more than 1024 files", None, Active;
+    IndexIdentity = "FD104", "index-identity", Error, "INDEX_IDENTITY", "verifier-rules.md §1.1 step 7", "index apiVersion/kind is not an accepted package identity", None, Active;
+    InvalidPayloadPath = "FD105", "invalid-payload-path", Error, "FILE_PATH", "verifier-rules.md §1.5 R1.12-R1.13", "a listed path fails the package path grammar", None, Active;
+    IndexListsItself = "FD106", "index-lists-itself", Error, "FILE_SELF", "verifier-rules.md §1.5 R1.14", "the index lists package-index.json as a payload", Some("remove the entry: the index is the signed subject, never a payload"), Active;
+    DuplicatePayloadPath = "FD107", "duplicate-payload-path", Error, "FILE_DUP", "verifier-rules.md §1.5 R1.15", "two index entries name the same path", None, Active;
+    UnsortedPayloadPaths = "FD108", "unsorted-payload-paths", Error, "FILE_ORDER", "verifier-rules.md §1.5 R1.16", "index entries are not in strictly ascending byte order of path", Some("sort `files` by path, byte-wise"), Active;
+    NonCanonicalDigest = "FD109", "non-canonical-digest", Error, "FILE_DIGEST_FMT", "verifier-rules.md §1.5 R1.17, §2.3 D1", "a listed digest is not `sha256:` + 64 lowercase hex", None, Active;
+    PayloadSizeOutOfRange = "FD110", "payload-size-out-of-range", Error, "FILE_SIZE_RANGE", "verifier-rules.md §1.5 R1.17", "a listed size is outside 0..67108864", None, Active;
+    DefinitionTooLarge = "FD111", "definition-too-large", Error, "DEF_TOO_BIG", "verifier-rules.md §1.4", "the Form Definition payload exceeds 4 MiB", None, Active;
+    JsonPayloadTooLarge = "FD112", "json-payload-too-large", Error, "JSON_TOO_BIG", "verifier-rules.md §1.4", "a JSON payload exceeds 16 MiB", None, Active;
+    ExecutablePayloadExtension = "FD113", "executable-payload-extension", Error, "MEDIA_EXEC_EXT", "verifier-rules.md §1.8", "a listed payload has an executable-code extension", None, Active;
+    MediaTypeExtensionMismatch = "FD114", "media-type-extension-mismatch", Error, "MEDIA_EXT", "verifier-rules.md §1.8", "a payload's extension does not match its media type", None, Active;
+    UnsupportedMediaType = "FD115", "unsupported-media-type", Error, "MEDIA_UNKNOWN", "verifier-rules.md §1.8", "a payload's media type is outside the allowlist", None, Active;
+    PayloadTotalTooLarge = "FD116", "payload-total-too-large", Error, "TOTAL_TOO_BIG", "verifier-rules.md §1.4", "the listed sizes add up to more than 256 MiB", None, Active;
+    DefinitionCount = "FD117", "definition-count", Error, "DEF_COUNT", "verifier-rules.md §1.6 R1.19", "the index does not list exactly one Form Definition payload", None, Active;
+    DefinitionPathUnlisted = "FD118", "definition-path-unlisted", Error, "DEF_PATH_UNLISTED", "verifier-rules.md §1.1 step 12", "definitionPath names a file the index does not list", None, Active;
+    DefinitionPathMediaType = "FD119", "definition-path-media-type", Error, "DEF_PATH_MEDIA", "verifier-rules.md §1.1 step 12", "definitionPath names a file without the Form Definition media type", Some("list the definition as application/vnd.takoform.form-definition.v1+json"), Active;
+    UnsupportedDefinitionApiVersion = "FD120", "unsupported-definition-api-version", Error, "DEF_API", "verifier-rules.md §0.2 S2, §0.3; current-profile.md §2.3-2.4", "the Form Definition apiVersion selects no definition schema", None, Active;
+    DefinitionSchemaViolation = "FD121", "definition-schema-violation", Error, "DEF_SCHEMA", "verifier-rules.md §3; current-profile.md §5", "the Form Definition does not satisfy its profile's Draft 2020-12 schema", None, Active;
+    DefinitionDecode = "FD122", "definition-decode", Error, "DEF_SCHEMA", "current-profile.md §5.1 (typed decode QUIRK)", "a definition number the schema accepts is not a plain int64 literal (typed decode)", Some("write the number as a plain integer literal"), Active;
+    SchemaDigestMismatch = "FD123", "schema-digest-mismatch", Error, "SCHEMA_DIGEST", "verifier-rules.md §1.1 step 14, §2.3 D3", "formRef.schemaDigest is not the SHA-256 of the canonical definition", Some("re-index the package: `form-package index DIR` recomputes formRef.schemaDigest"), Active;
+    FormRefIdentityMismatch = "FD124", "formref-identity-mismatch", Error, "IDENTITY_MISMATCH", "verifier-rules.md §1.1 step 15", "formRef apiVersion/kind/definitionVersion differ from the definition's", None, Active;
+    InvalidFormRef = "FD125", "invalid-formref", Error, "FORMREF_INVALID", "verifier-rules.md §0.2 S3; current-profile.md §2.5", "the FormRef fails re-validation against its lane's FormRef schema", None, Active;
+    VersionedFormRef = "FD126", "versioned-formref-in-neutral-profile", Error, "FORMREF_VERSIONED", "current-profile.md §2.5", "a current-neutral FormRef carries a group version", Some("use a versionless reverse-DNS group"), Active;
+
+    // FD2xx: schema proofs
+    NonLocalRef = "FD200", "non-local-ref", Error, "REF_NOT_LOCAL", "verifier-rules.md §5 F1", "a $ref that is not `#` or `#/…` (network, file, anchor, non-string)", Some("use a document-local JSON Pointer fragment such as #/$defs/Name"), Active;
+    DynamicRef = "FD201", "dynamic-ref", Error, "REF_DYNAMIC", "verifier-rules.md §5 F1", "a $dynamicRef anywhere in an inline schema", Some("replace $dynamicRef with a local $ref"), Active;
+    UnresolvedRef = "FD202", "unresolved-ref", Error, "REF_RESOLVE", "verifier-rules.md §5 F3", "a local $ref whose JSON Pointer does not resolve", None, Active;
+    TrueSchema = "FD203", "true-schema", Error, "PROOF_TRUE", "verifier-rules.md §4.2 step 1", "a boolean `true` schema admits arbitrary objects", Some("replace `true` with a typed schema"), Active;
+    NonSchemaValue = "FD204", "non-schema-value", Error, "PROOF_NOT_SCHEMA", "verifier-rules.md §4.2 step 2", "a subschema position holds neither an object nor a boolean", None, Active;
+    PatternProperties = "FD205", "pattern-properties", Error, "PROOF_PATTERNPROPS", "verifier-rules.md §4.2 step 3", "patternProperties is forbidden", Some("use the reviewed typed-map escape"), Active;
+    LegacyDependencies = "FD206", "legacy-dependencies", Error, "PROOF_DEPENDENCIES", "verifier-rules.md §4.2 step 4", "the legacy `dependencies` keyword is forbidden", Some("use dependentRequired or dependentSchemas"), Active;
+    ContentKeyword = "FD207", "content-keyword", Error, "PROOF_CONTENT", "verifier-rules.md §4.2 step 5", "contentEncoding/contentMediaType/contentSchema are forbidden", Some("portable Forms do not decode embedded content: remove the keyword"), Active;
+    NestedDialect = "FD208", "nested-dialect", Error, "PROOF_DIALECT", "verifier-rules.md §4.2 step 6", "a nested $schema other than Draft 2020-12", None, Active;
+    ResolutionScopeKeyword = "FD209", "resolution-scope-keyword", Error, "PROOF_SCOPE", "verifier-rules.md §4.2 step 7", "$id/$anchor/$dynamicAnchor/$recursiveAnchor/$recursiveRef/$vocabulary cannot be proven closed", None, Active;
+    MixedObjectConst = "FD210", "mixed-object-const", Error, "PROOF_CONST_MIXED", "verifier-rules.md §4.2 step 8", "an object-valued const with sibling keywords", Some("an exact object const must be the only keyword of its schema"), Active;
+    MalformedSchemaKeyword = "FD211", "malformed-schema-keyword", Error, "PROOF_KEYWORD_SHAPE", "verifier-rules.md §4.2 steps 9-16", "a schema keyword has the wrong shape for the proof (properties not an object, empty allOf, …)", None, Active;
+    ArrayWithoutItems = "FD212", "array-without-items", Error, "PROOF_ARRAY_ITEMS", "verifier-rules.md §4.2 step 12", "an array schema without `items`", Some("declare `items` so nested object admission is proven closed"), Active;
+    OpenObjectSchema = "FD213", "open-object-schema", Error, "PROOF_OBJECT_OPEN", "verifier-rules.md §4.3", "an object schema without additionalProperties false or the typed-map escape", Some("add \"additionalProperties\": false"), Active;
+    ImpureTypedMap = "FD214", "impure-typed-map", Error, "PROOF_TYPED_MAP", "verifier-rules.md §4.3", "a typed map that also declares fixed or dependent properties", None, Active;
+    MapKeyPolicy = "FD215", "map-key-policy", Error, "PROOF_MAP_KEYS", "verifier-rules.md §4.3", "a typed map whose propertyNames is not exactly the reviewed marker", Some("set propertyNames to {\"type\":\"string\",\"pattern\":\"^[A-Za-z][A-Za-z0-9._-]{0,63}$\",\"x-takoform-fieldPolicy\":\"portable-data-only-v1\"}"), Active;
+    ImplicitObjectKeywords = "FD216", "implicit-object-keywords", Error, "PROOF_IMPLICIT_OBJECT", "verifier-rules.md §4.2 step 13", "object keywords without explicit type=object", Some("add \"type\": \"object\" and \"additionalProperties\": false"), Active;
+    OpenSchema = "FD217", "open-schema", Error, "PROOF_OPEN", "verifier-rules.md §4.1", "a schema node can admit arbitrary object values", Some("declare a non-object type, a closed object, or the reviewed typed-map escape"), Active;
+    CyclicRef = "FD218", "cyclic-ref", Error, "PROOF_CYCLE", "verifier-rules.md §4.4", "a $ref cycle (including any $ref to #)", None, Active;
+    ProofDepthExceeded = "FD219", "proof-depth-exceeded", Error, "PROOF_DEPTH", "verifier-rules.md §4.4", "a schema path longer than 64 edges", None, Active;
+    ProofBudgetExceeded = "FD220", "proof-budget-exceeded", Error, "PROOF_BUDGET", "verifier-rules.md §4.4", "the proof spent more than 4096 operations", None, Active;
+    StructuralWorkExceeded = "FD221", "structural-work-exceeded", Error, "WORK_STRUCTURAL", "verifier-rules.md §4.6", "the structural validation-work estimate exceeds 16384", None, Active;
+    InlineSchemaCompile = "FD222", "inline-schema-compile-error", Error, "COMPILE", "verifier-rules.md §12 E1-E2", "an inline schema fails the Draft 2020-12 meta-schema or has a pattern RE2 cannot compile", None, Active;
+    UnsatisfiableAllOf = "FD223", "unsatisfiable-all-of", Warning, "", "verifier-rules.md §4.3 (ours)", "closed allOf branches require a property another branch does not declare: no object satisfies both", None, Active;
+
+    // FD3xx: forbidden-field vocabulary
+    ForbiddenPayloadField = "FD300", "forbidden-field-in-payload", Error, "PAYLOAD_FORBIDDEN", "verifier-rules.md §6, §1.7 R1.23; current-profile.md §7.4", "a JSON payload key is a forbidden field name (credentials, placement, commercial terms, code)", Some("portable data must not carry this field: rename or remove it"), Active;
+    ForbiddenDefinitionField = "FD301", "forbidden-field-in-definition", Error, "DEF_FORBIDDEN", "verifier-rules.md §6 V2; current-profile.md §7.3", "a Form Definition key is a forbidden field name", Some("portable data must not carry this field: rename or remove it"), Active;
+    ForbiddenSchemaName = "FD302", "forbidden-schema-name", Error, "PROOF_FORBIDDEN_NAME", "verifier-rules.md §4.2 steps 9-11, §6 V3", "a schema declares a forbidden property/required/dependentRequired name", Some("portable data must not carry this field: rename or remove it"), Active;
+
+    // FD4xx: definition rules and fixtures
+    FixtureCount = "FD400", "fixture-count", Error, "FIXTURE_COUNT", "verifier-rules.md §3.7 R3.9", "more than 32 positive or 32 negative fixtures", None, Active;
+    DuplicateFixtureName = "FD401", "duplicate-fixture-name", Error, "FIXTURE_NAME_DUP", "verifier-rules.md §3.7 R3.10", "a fixture name is used twice across both lists", None, Active;
+    InvalidFixturePath = "FD402", "invalid-fixture-path", Error, "FIXTURE_PATH", "verifier-rules.md §3.7 R3.11", "a fixture path fails the package path grammar", None, Active;
+    FixtureUnlisted = "FD403", "fixture-unlisted", Error, "FIXTURE_UNLISTED", "verifier-rules.md §7.1 R7.1, §7.2 R7.5", "a fixture path is not listed in the index", None, Active;
+    FixtureMediaType = "FD404", "fixture-media-type", Error, "FIXTURE_MEDIA", "verifier-rules.md §7.1 R7.1", "a fixture is not listed as application/json", None, Active;
+    FixtureStageWithoutSchema = "FD405", "fixture-stage-without-schema", Error, "FIXTURE_NO_STAGE_SCHEMA", "verifier-rules.md §7.1 R7.3-R7.4", "a positive fixture names a stage whose schema the definition lacks", None, Active;
+    NegativeStageWithoutSchema = "FD406", "negative-stage-without-schema", Error, "NEG_NO_STAGE_SCHEMA", "verifier-rules.md §7.2 R7.6", "a negative fixture names a stage whose schema the definition lacks", None, Active;
+    UnsupportedNegativeStage = "FD407", "unsupported-negative-stage", Error, "NEG_STAGE", "verifier-rules.md §7.2 R7.6", "a negative fixture stage outside desired/observed/output", None, Active;
+    UnsupportedExpectedFailure = "FD408", "unsupported-expected-failure", Error, "NEG_EXPECTED", "verifier-rules.md §7.2 R7.7", "expectedFailure is not schema_validation_failed", None, Active;
+    FixtureWorkExceeded = "FD409", "fixture-work-exceeded", Error, "FIXTURE_WORK", "verifier-rules.md §4.7", "a fixture's instance-aware work estimate exceeds 16384", None, Active;
+    FixtureSchemaViolation = "FD410", "fixture-schema-violation", Error, "FIXTURE_INVALID", "verifier-rules.md §7.3", "a positive fixture does not satisfy its stage schema", None, Active;
+    NegativeFixturePassed = "FD411", "negative-fixture-passed", Error, "NEG_PASSED", "verifier-rules.md §7.2 R7.8", "a negative fixture satisfies its stage schema", None, Active;
+    InterfaceDocumentViolation = "FD412", "interface-document-violation", Error, "IFACE_DOC", "verifier-rules.md §3.6 R3.8", "a legacy interface document does not satisfy its documentSchema", None, Active;
+    DuplicateInterface = "FD413", "duplicate-interface", Error, "IFACE_DUP", "verifier-rules.md §3.6 R3.2", "two legacy interfaces share name@version", None, Active;
+    InterfaceInputRule = "FD414", "interface-input-rule", Error, "IFACE_INPUT", "verifier-rules.md §3.6 R3.3-R3.7", "a legacy interface input breaks the literal/resource_uri rules", None, Active;
+    ConstraintOrderedPair = "FD415", "constraint-ordered-pair", Error, "CONSTRAINT_ORDERED", "current-profile.md §6.2", "an orderedPair pointer does not name a required numeric schema", None, Active;
+    ConstraintUniqueBy = "FD416", "constraint-unique-by", Error, "CONSTRAINT_UNIQUEBY", "current-profile.md §6.2", "a uniqueBy list/member does not name an array of objects with a required scalar member", None, Active;
+    ConstraintRelation = "FD417", "constraint-relation", Error, "CONSTRAINT_RELATION", "current-profile.md §6.2 pass 2", "a constraint names a local pointer the desired schema does not declare as a relation", None, Active;
+    RoleBindings = "FD418", "role-bindings", Error, "ROLE_BINDINGS", "verifier-rules.md §3.4 (withdrawn)", "a non-revision role with acceptedBindings (withdrawn: the current verifier accepts it)", None, Removed;
+
+    // FD5xx: relations (warnings; --deny-warnings makes them fail)
+    RelationAtRoot = "FD500", "relation-at-root", Warning, "", "verifier-rules.md §8.3 step 2", "the desired schema root is itself reference-shaped", None, Active;
+    RelationDepth = "FD501", "relation-depth-exceeded", Warning, "", "verifier-rules.md §8.3 step 1", "relation derivation exceeded depth 32", None, Active;
+    MissingTargetContract = "FD502", "missing-target-contract", Warning, "", "verifier-rules.md §8.4; decision 0022", "a reference states no target contract", Some("declare x-takoform-target-formrefs or x-takoform-required-interface on the reference"), Active;
+    ConflictingTargetContracts = "FD503", "conflicting-target-contracts", Warning, "", "verifier-rules.md §8.4", "a reference carries both target-contract annotations", None, Active;
+    MalformedTargetContract = "FD504", "malformed-target-contract", Warning, "", "verifier-rules.md §8.4", "a target-contract annotation is empty, malformed or incomplete", None, Active;
+    BindingNotAccepted = "FD505", "binding-not-accepted", Warning, "", "decision 0015 rule 8 step 1", "an x-takoform-binding names a contract absent from acceptedBindings", None, Active;
+    NonConstReferenceIdentity = "FD506", "non-const-reference-identity", Warning, "", "decision 0015 rule 2; verifier-rules.md §8.2", "a reference-shaped object whose apiVersion or kind is not const is silently not a relation", Some("make apiVersion and kind `const`"), Active;
+    HiddenReference = "FD507", "hidden-reference", Warning, "", "decision 0015 rule 2; verifier-rules.md §8.3", "a reference-shaped object behind $ref/$defs/allOf/anyOf/oneOf/additionalProperties/prefixItems, which hosts never enforce", None, Active;
+    EdgeReferenceWithoutContract = "FD508", "historical-reference-without-contract", Note, "", "verifier-rules.md §8.1", "an edge v1alpha1 reference predates target contracts", None, Active;
+}
+
+impl std::str::FromStr for Code {
+    type Err = String;
+    /// Accepts the id (`FD213`, case-insensitive) or the kebab name.
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        TABLE
+            .iter()
+            .find(|i| i.id.eq_ignore_ascii_case(s) || i.name == s)
+            .map(|i| i.code)
+            .ok_or_else(|| format!("unknown diagnostic code {s:?}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn table_is_consistent() {
+        for (i, info) in TABLE.iter().enumerate() {
+            assert_eq!(info.code as usize, i, "{}", info.id);
+            assert!(info.id.len() == 5 && info.id.starts_with("FD"), "{}", info.id);
+            assert_eq!(info.code.info().id, info.id);
+            for bad in ["no-", "use-", "prefer-", "avoid-", "disallow-"] {
+                assert!(!info.name.starts_with(bad), "{}", info.name);
+            }
+        }
+        let mut ids: Vec<_> = TABLE.iter().map(|i| i.id).collect();
+        let sorted = ids.clone();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids, sorted, "ids unique and in order");
+        let mut names: Vec<_> = TABLE.iter().map(|i| i.name).collect();
+        names.sort_unstable();
+        let n = names.len();
+        names.dedup();
+        assert_eq!(names.len(), n, "names unique");
+    }
+
+    #[test]
+    fn parses_ids_and_names() {
+        assert_eq!("fd213".parse::<Code>(), Ok(Code::OpenObjectSchema));
+        assert_eq!("open-object-schema".parse::<Code>(), Ok(Code::OpenObjectSchema));
+        assert!("FD999".parse::<Code>().is_err());
+    }
+}

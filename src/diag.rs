@@ -1,0 +1,186 @@
+//! Diagnostics: the one finding type every check produces.
+//!
+//! Checks never print and never compute line/column: they say *where* a
+//! finding is as (file, JSON Pointer, target) and may add an explicit byte
+//! span when the pointer cannot express it (a parse error inside a token).
+//! Renderers resolve pointers to byte spans through the strict reader's
+//! span map and spans to `line:column`.
+
+use std::ops::Range;
+
+use crate::codes::Code;
+use crate::json::pointer::JsonPointer;
+
+/// How bad a finding is. Only `Error` fails a package (unless the user asks
+/// `--deny-warnings`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Severity {
+    /// The package fails verification.
+    Error,
+    /// Worth fixing; does not change the verdict.
+    Warning,
+    /// Information only.
+    Note,
+}
+
+/// Whether a pointer designates a member's value or its name (vocabulary
+/// findings point at the name).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// The value at the pointer.
+    #[default]
+    Value,
+    /// The member name whose value is at the pointer.
+    Key,
+}
+
+/// One finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Stable code (`FD` + three digits); see [`crate::codes`].
+    pub code: Code,
+    /// Defaults to the code's severity.
+    pub severity: Severity,
+    /// One terse phrase, lowercase start, no trailing period.
+    pub message: String,
+    /// Package-relative path of the file the finding is in; `None` for a
+    /// finding about the package directory itself.
+    pub file: Option<String>,
+    /// JSON Pointer into `file` (root when the finding is about the whole file).
+    pub pointer: JsonPointer,
+    /// Value or member name.
+    pub target: Target,
+    /// Explicit byte span in `file`; when `None`, renderers resolve `pointer`.
+    pub span: Option<Range<usize>>,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// Facts: expected vs actual digests, limits, the reference's message.
+    pub notes: Vec<String>,
+}
+
+impl Diagnostic {
+    /// A finding with the code's default severity, at the document root of no
+    /// file. Chain [`Diagnostic::in_file`], [`Diagnostic::at`], … to place it.
+    pub fn new(code: Code, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.info().severity,
+            message: message.into(),
+            file: None,
+            pointer: JsonPointer::root(),
+            target: Target::Value,
+            span: None,
+            help: code.info().help.map(str::to_owned),
+            notes: Vec::new(),
+        }
+    }
+
+    /// Sets the file (package-relative path).
+    pub fn in_file(mut self, file: impl Into<String>) -> Self {
+        self.file = Some(file.into());
+        self
+    }
+
+    /// Sets the file only when none is set yet.
+    pub fn in_file_if_unset(mut self, file: &str) -> Self {
+        if self.file.is_none() {
+            self.file = Some(file.to_owned());
+        }
+        self
+    }
+
+    /// Sets the JSON Pointer (value target).
+    pub fn at(mut self, pointer: JsonPointer) -> Self {
+        self.pointer = pointer;
+        self
+    }
+
+    /// Sets the JSON Pointer and marks the member name as the target.
+    pub fn at_key(mut self, pointer: JsonPointer) -> Self {
+        self.pointer = pointer;
+        self.target = Target::Key;
+        self
+    }
+
+    /// Sets an explicit byte span.
+    pub fn span(mut self, span: Range<usize>) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    /// Replaces the help line.
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a note.
+    pub fn note(mut self, note: impl Into<String>) -> Self {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Overrides the severity.
+    pub fn severity(mut self, severity: Severity) -> Self {
+        self.severity = severity;
+        self
+    }
+
+    /// Prefixes every pointer-carrying finding with `prefix` (used when a
+    /// check ran on a sub-document, e.g. `/desiredSchema`).
+    pub fn under(mut self, prefix: &JsonPointer) -> Self {
+        let joined = format!("{}{}", prefix.as_str(), self.pointer.as_str());
+        self.pointer = JsonPointer::from(joined.as_str());
+        self
+    }
+
+    /// True for `Severity::Error`.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The sort key renderers use: (file, pointer, severity, code, message).
+    pub fn sort_key(&self) -> (Option<&str>, &str, Severity, &'static str, &str) {
+        (
+            self.file.as_deref(),
+            self.pointer.as_str(),
+            self.severity,
+            self.code.info().id,
+            &self.message,
+        )
+    }
+}
+
+/// Sorts diagnostics deterministically and removes exact duplicates.
+pub fn finish(diags: &mut Vec<Diagnostic>) {
+    diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    diags.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builder_places_and_sorts() {
+        let a = Diagnostic::new(Code::UnlistedFile, "b").in_file("z.json");
+        let b = Diagnostic::new(Code::InvalidIJson, "a")
+            .in_file("a.json")
+            .at(JsonPointer::root().child("x"));
+        let mut v = vec![a.clone(), b.clone(), a.clone()];
+        finish(&mut v);
+        assert_eq!(v, vec![b, a]);
+    }
+
+    #[test]
+    fn under_prefixes_pointer() {
+        let d = Diagnostic::new(Code::OpenSchema, "open")
+            .at(JsonPointer::from("/properties/spec"))
+            .under(&JsonPointer::from("/desiredSchema"));
+        assert_eq!(d.pointer.as_str(), "/desiredSchema/properties/spec");
+        assert_eq!(d.severity, Severity::Error);
+    }
+}

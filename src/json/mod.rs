@@ -1,0 +1,3 @@
+//! JSON reading: the strict I-JSON reader with its span map, and JSON Pointers.
+
+pub mod pointer;
