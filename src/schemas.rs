@@ -1,0 +1,248 @@
+//! The published normative JSON Schemas, embedded byte for byte, and
+//! validation of package documents against them.
+//!
+//! Every file under `schemas/` is a byte-exact copy of
+//! `shared/spec/schemas/` (provenance in `schemas/PROVENANCE.md`; MIT,
+//! Takoform contributors). They are registered by `$id` in one offline
+//! [`jsonschema::Registry`]: nothing is ever fetched (the crate is built
+//! with default features off, so it has no HTTP or file retriever, and the
+//! validators are built `offline()`). Spec: `verifier-rules.md` §2.4–§2.6,
+//! §3, §12 E7; `current-profile.md` §3–§5, §14.
+
+use std::sync::LazyLock;
+
+use jsonschema::{Draft, Registry, Validator};
+use serde_json::Value;
+
+use crate::diag::Diagnostic;
+use crate::codes::Code;
+use crate::json::pointer::JsonPointer;
+
+/// One embedded published schema.
+#[derive(Debug)]
+pub struct Published {
+    /// File name under `schemas/`.
+    pub file: &'static str,
+    /// The schema's `$id`.
+    pub id: &'static str,
+    /// Raw SHA-256 (hex) recorded in `shared/spec/schemas/README.md`.
+    pub sha256: &'static str,
+    /// The file's bytes.
+    pub text: &'static str,
+}
+
+/// Every embedded schema.
+pub static PUBLISHED: &[Published] = &[
+    Published { file: "binding-definition-v1alpha1.schema.json", id: "https://forms.takoform.com/schemas/bindings/v1alpha1/binding-definition.schema.json", sha256: "9955287f8c450886173e025cef776a0520ab45667ae1cb1f94a0bdb9864e7a60", text: include_str!("../schemas/binding-definition-v1alpha1.schema.json") },
+    Published { file: "binding-ref-v1alpha1.schema.json", id: "https://forms.takoform.com/schemas/bindings/v1alpha1/binding-ref.schema.json", sha256: "d911ecb73ab4681a75a99a30807035a8c9238e35e2b2e3027816a09bbeca7580", text: include_str!("../schemas/binding-ref-v1alpha1.schema.json") },
+    Published { file: "binding-ref-v1alpha2.schema.json", id: "https://forms.takoform.com/schemas/bindings/v1alpha2/binding-ref.schema.json", sha256: "a987fe339c6c0a9ef04b9ea9a2c8234f327b5d7dc294ba5304008fdbe830614a", text: include_str!("../schemas/binding-ref-v1alpha2.schema.json") },
+    Published { file: "form-definition-v1.schema.json", id: "https://forms.takoform.com/schemas/v1/form-definition.schema.json", sha256: "5cfde9d7170e25ace10b56927f9b398598d66912f5d32f65254146232b4501fe", text: include_str!("../schemas/form-definition-v1.schema.json") },
+    Published { file: "form-definition-v1alpha2.schema.json", id: "https://forms.takoform.com/schemas/v1alpha2/form-definition.schema.json", sha256: "2a9701fd3dd454d3b2ece1c2fc9b6976abf86d07275319b8cbda4f069da481d3", text: include_str!("../schemas/form-definition-v1alpha2.schema.json") },
+    Published { file: "form-definition-v1alpha3.schema.json", id: "https://forms.takoform.com/schemas/v1alpha3/form-definition.schema.json", sha256: "ac7f439d3517dbc635362911dad18573f4bed616d6e602338850c1c564bdb417", text: include_str!("../schemas/form-definition-v1alpha3.schema.json") },
+    Published { file: "form-definition-v1beta1.schema.json", id: "https://forms.takoform.com/schemas/v1beta1/form-definition.schema.json", sha256: "856df978e0b53c2c63e724d03ef306990844f12bdd2dcef51ab6144e6fcb3ef2", text: include_str!("../schemas/form-definition-v1beta1.schema.json") },
+    Published { file: "form-definition.schema.json", id: "https://forms.takoform.com/schemas/v1alpha1/form-definition.schema.json", sha256: "4892550150408671432ffdf652279a0788085b75d84225ca729300549b6de4cc", text: include_str!("../schemas/form-definition.schema.json") },
+    Published { file: "form-package-revocation-checkpoint-v1.schema.json", id: "https://forms.takoform.com/schemas/v1/form-package-revocation-checkpoint.schema.json", sha256: "0d5f7528247f445b76cb79002a01a7acc498c7fe267651ca22ee41255fac754a", text: include_str!("../schemas/form-package-revocation-checkpoint-v1.schema.json") },
+    Published { file: "form-package-revocation-checkpoint.schema.json", id: "https://forms.takoform.com/schemas/v1alpha1/form-package-revocation-checkpoint.schema.json", sha256: "81aeb4e8ac220e9cbb8e2d51d1a405e2f794b94d474f64e0581636b98abf79d5", text: include_str!("../schemas/form-package-revocation-checkpoint.schema.json") },
+    Published { file: "form-package-revocation-v1.schema.json", id: "https://forms.takoform.com/schemas/v1/form-package-revocation.schema.json", sha256: "9f5cd02ea32d72e568a072e3d2888abf2dbd21e7ada90370b3a09fbd87e48a0f", text: include_str!("../schemas/form-package-revocation-v1.schema.json") },
+    Published { file: "form-package-revocation.schema.json", id: "https://forms.takoform.com/schemas/v1alpha1/form-package-revocation.schema.json", sha256: "0a4ba7dca20047ac79bbd9be90387a30b2da3a32a44ff9fb92220f0df9839191", text: include_str!("../schemas/form-package-revocation.schema.json") },
+    Published { file: "form-ref-v1.schema.json", id: "https://forms.takoform.com/schemas/v1/form-ref.schema.json", sha256: "d2b7eda12d1767e346b858f884d676326b63c4072240b0a1d955897a30595831", text: include_str!("../schemas/form-ref-v1.schema.json") },
+    Published { file: "form-ref-v1alpha2.schema.json", id: "https://forms.takoform.com/schemas/v1alpha2/form-ref.schema.json", sha256: "836961a2fdb3e0cf5de3c3576289a8e8ca8d176053d5bb3da7fe2d9b33476f9f", text: include_str!("../schemas/form-ref-v1alpha2.schema.json") },
+    Published { file: "form-ref-v1alpha3.schema.json", id: "https://forms.takoform.com/schemas/v1alpha3/form-ref.schema.json", sha256: "2b12dc2c8c65716204cae0258e9aaca0bc7ceb7255b7a47ad6baf876cdcfdf4a", text: include_str!("../schemas/form-ref-v1alpha3.schema.json") },
+    Published { file: "form-ref-v1beta1.schema.json", id: "https://forms.takoform.com/schemas/v1beta1/form-ref.schema.json", sha256: "a70844155d050c7aac30320e08563a8fe29bcca5411f1d575489158dbcc45018", text: include_str!("../schemas/form-ref-v1beta1.schema.json") },
+    Published { file: "form-ref-v1beta2.schema.json", id: "https://forms.takoform.com/schemas/v1beta2/form-ref.schema.json", sha256: "aa76d4b7247e003df2d9bcc25daf4f6289f2251d42b65768803c83d2af2d28a0", text: include_str!("../schemas/form-ref-v1beta2.schema.json") },
+    Published { file: "form-ref.schema.json", id: "https://forms.takoform.com/schemas/v1alpha1/form-ref.schema.json", sha256: "a3180d93e1819240691624039881712900ae8334d023d02e9a014c0221b767ee", text: include_str!("../schemas/form-ref.schema.json") },
+    Published { file: "interface-definition-v1alpha1.schema.json", id: "https://forms.takoform.com/schemas/interfaces/v1alpha1/interface-definition.schema.json", sha256: "df25f05329c6466d95b5c6743a366cb20949d9a524d4bad45130ad2e9ad10f95", text: include_str!("../schemas/interface-definition-v1alpha1.schema.json") },
+    Published { file: "interface-ref-v1alpha1.schema.json", id: "https://forms.takoform.com/schemas/interfaces/v1alpha1/interface-ref.schema.json", sha256: "b88fb231c93d707cac0fbd9f6948ee6ff7807e135bd25d53d2f6112c58259f61", text: include_str!("../schemas/interface-ref-v1alpha1.schema.json") },
+    Published { file: "package-index-v1alpha2.schema.json", id: "https://forms.takoform.com/schemas/v1alpha2/package-index.schema.json", sha256: "6f819c6f04f3ea9daab8460bc43c7307f6994052cffe39a3cc0ac8372d38c9e1", text: include_str!("../schemas/package-index-v1alpha2.schema.json") },
+    Published { file: "package-index-v1alpha3.schema.json", id: "https://forms.takoform.com/schemas/v1alpha3/package-index.schema.json", sha256: "04c85b0b7c48f489d0ac21615420a77f39f74c48831d848b2f9840211d73b5ed", text: include_str!("../schemas/package-index-v1alpha3.schema.json") },
+    Published { file: "package-index-v1alpha4.schema.json", id: "https://forms.takoform.com/schemas/v1alpha4/package-index.schema.json", sha256: "ef892ebcad9bb03fa98a9e6e74c557b1d34c235c28549d694c0b588554213f7e", text: include_str!("../schemas/package-index-v1alpha4.schema.json") },
+    Published { file: "package-index-v1alpha5.schema.json", id: "https://forms.takoform.com/schemas/v1alpha5/package-index.schema.json", sha256: "5c7b1778f6c7b74d4f07db26ef8692b6fe93c8f07d606971101cc89093cb54d8", text: include_str!("../schemas/package-index-v1alpha5.schema.json") },
+    Published { file: "package-index.schema.json", id: "https://forms.takoform.com/schemas/v1alpha1/package-index.schema.json", sha256: "fd005571d10722d17155334fe88a1e4a64cd875beeb824efde3a0920c33aeaea", text: include_str!("../schemas/package-index.schema.json") },
+];
+
+const BASE: &str = "https://forms.takoform.com/schemas/";
+
+/// The schemas this verifier validates against, by role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SchemaRef {
+    /// `package-index` of the given profile (`v1alpha1`..`v1alpha5`).
+    Index(&'static str),
+    /// `form-definition` of the given lane (`v1alpha1`, `v1alpha2`, `v1alpha3`, `v1beta1`, `v1`).
+    Definition(&'static str),
+    /// `form-ref` of the given grammar (`v1alpha1`, `v1alpha2`, `v1alpha3`, `v1beta1`, `v1beta2`).
+    FormRef(&'static str),
+}
+
+impl SchemaRef {
+    /// The `$id` of the schema.
+    pub fn id(self) -> String {
+        match self {
+            SchemaRef::Index(v) => format!("{BASE}{v}/package-index.schema.json"),
+            SchemaRef::Definition(v) => format!("{BASE}{v}/form-definition.schema.json"),
+            SchemaRef::FormRef(v) => format!("{BASE}{v}/form-ref.schema.json"),
+        }
+    }
+}
+
+static REGISTRY: LazyLock<Result<Registry<'static>, String>> = LazyLock::new(|| {
+    let mut resources = Vec::new();
+    for p in PUBLISHED {
+        let value: Value = serde_json::from_str(p.text).map_err(|e| format!("{}: {e}", p.file))?;
+        resources.push((p.id.to_owned(), value));
+    }
+    Registry::new()
+        .extend(resources)
+        .and_then(|b| b.prepare())
+        .map_err(|e| format!("embedded schema registry: {e}"))
+});
+
+/// The validator options shared by every published-schema validator:
+/// Draft 2020-12, formats asserted (verifier-rules.md §12), the `regex`
+/// crate engine (RE2-like), offline.
+fn build(id: &str) -> Result<Validator, String> {
+    let registry = REGISTRY.as_ref().map_err(Clone::clone)?;
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(true)
+        .with_pattern_options(jsonschema::PatternOptions::regex())
+        .with_registry(registry)
+        .offline()
+        .build(&serde_json::json!({ "$ref": id }))
+        .map_err(|e| format!("embedded schema {id}: {e}"))
+}
+
+macro_rules! cached {
+    ($($name:ident => $r:expr;)*) => {
+        $( static $name: LazyLock<Result<Validator, String>> = LazyLock::new(|| build(&$r.id())); )*
+        fn cached(r: SchemaRef) -> Option<&'static Result<Validator, String>> {
+            $( if r == $r { return Some(&*$name); } )*
+            None
+        }
+    };
+}
+
+cached! {
+    IDX1 => SchemaRef::Index("v1alpha1");
+    IDX2 => SchemaRef::Index("v1alpha2");
+    IDX3 => SchemaRef::Index("v1alpha3");
+    IDX4 => SchemaRef::Index("v1alpha4");
+    IDX5 => SchemaRef::Index("v1alpha5");
+    DEF1 => SchemaRef::Definition("v1alpha1");
+    DEF2 => SchemaRef::Definition("v1alpha2");
+    DEF3 => SchemaRef::Definition("v1alpha3");
+    DEFB => SchemaRef::Definition("v1beta1");
+    DEFV => SchemaRef::Definition("v1");
+    REF1 => SchemaRef::FormRef("v1alpha1");
+    REF2 => SchemaRef::FormRef("v1alpha2");
+    REF3 => SchemaRef::FormRef("v1alpha3");
+    REFB => SchemaRef::FormRef("v1beta1");
+    REFB2 => SchemaRef::FormRef("v1beta2");
+}
+
+/// One schema violation: where in the instance, and what.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    /// Instance location.
+    pub pointer: JsonPointer,
+    /// True when the pointer names an unexpected member (its name is the problem).
+    pub key: bool,
+    /// Engine message.
+    pub message: String,
+    /// Schema location (keyword path) in the published schema.
+    pub schema_path: String,
+}
+
+/// Validates `instance` against a published schema and returns every
+/// violation (bounded to 100), with unexpected members listed one by one.
+///
+/// # Errors
+/// `Err` only when the embedded schema set itself is broken (an internal
+/// error, never a finding about the package).
+pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, String> {
+    let validator = match cached(schema) {
+        Some(Ok(v)) => v,
+        Some(Err(e)) => return Err(e.clone()),
+        None => return Err(format!("no embedded schema {}", schema.id())),
+    };
+    if validator.is_valid(instance) {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for err in validator.iter_errors(instance).take(100) {
+        let at = JsonPointer::from(err.instance_path().as_str());
+        let schema_path = err.schema_path().as_str().to_owned();
+        match err.kind() {
+            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
+                for name in unexpected {
+                    out.push(Violation {
+                        pointer: at.child(name),
+                        key: true,
+                        message: format!("unexpected member {name:?} (the object is closed)"),
+                        schema_path: schema_path.clone(),
+                    });
+                }
+            }
+            _ => out.push(Violation { pointer: at, key: false, message: err.to_string(), schema_path }),
+        }
+    }
+    out.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
+    out.dedup();
+    Ok(out)
+}
+
+/// Turns violations into diagnostics with `code`, prefixing the message
+/// with `what` (e.g. `package index`).
+pub fn to_diagnostics(violations: Vec<Violation>, code: Code, file: &str, what: &str) -> Vec<Diagnostic> {
+    violations
+        .into_iter()
+        .map(|v| {
+            let d = Diagnostic::new(code, format!("{what} does not satisfy Draft 2020-12 schema: {}", v.message))
+                .in_file(file)
+                .note(format!("schema keyword: {}", v.schema_path));
+            if v.key { d.at_key(v.pointer) } else { d.at(v.pointer) }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sha2::Digest;
+
+    #[test]
+    fn embedded_copies_are_byte_exact() {
+        for p in PUBLISHED {
+            let hex: String = sha2::Sha256::digest(p.text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+            assert_eq!(hex, p.sha256, "{} differs from the published bytes", p.file);
+            let v: Value = serde_json::from_str(p.text).unwrap();
+            assert_eq!(v["$id"], p.id, "{}", p.file);
+            assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema", "{}", p.file);
+        }
+        assert_eq!(PUBLISHED.len(), 25);
+    }
+
+    #[test]
+    fn every_validator_builds_offline() {
+        for r in [
+            SchemaRef::Index("v1alpha1"), SchemaRef::Index("v1alpha2"), SchemaRef::Index("v1alpha3"),
+            SchemaRef::Index("v1alpha4"), SchemaRef::Index("v1alpha5"), SchemaRef::Definition("v1alpha1"),
+            SchemaRef::Definition("v1alpha2"), SchemaRef::Definition("v1alpha3"), SchemaRef::Definition("v1beta1"),
+            SchemaRef::Definition("v1"), SchemaRef::FormRef("v1alpha1"), SchemaRef::FormRef("v1alpha2"),
+            SchemaRef::FormRef("v1alpha3"), SchemaRef::FormRef("v1beta1"), SchemaRef::FormRef("v1beta2"),
+        ] {
+            assert!(validate(r, &serde_json::json!({})).is_ok(), "{r:?}");
+        }
+    }
+
+    #[test]
+    fn formref_grammar_is_enforced() {
+        let good = serde_json::json!({"apiVersion":"forms.example.com/v1","kind":"Thing","definitionVersion":"1.2.3-rc.1+build.5","schemaDigest":format!("sha256:{}", "a".repeat(64))});
+        assert_eq!(validate(SchemaRef::FormRef("v1beta1"), &good).unwrap(), vec![]);
+        let mut bad = good.clone();
+        bad["definitionVersion"] = "1.2.3-01".into();
+        bad["extra"] = 1.into();
+        let v = validate(SchemaRef::FormRef("v1beta1"), &bad).unwrap();
+        assert!(v.iter().any(|x| x.pointer.as_str() == "/extra" && x.key));
+        assert!(v.iter().any(|x| x.pointer.as_str() == "/definitionVersion"));
+    }
+}
