@@ -7,3 +7,4 @@ pub mod codes;
 pub mod diag;
 pub mod json;
 pub mod schemas;
+pub mod profile;
