@@ -2,9 +2,25 @@
 //!
 //! The library is the verifier; `main.rs` only parses the command line and
 //! maps outcomes to exit codes. The API is not stable.
+//!
+//! Pipeline: [`discover`] finds package roots; [`verify::verify_package`]
+//! runs the stages of `verifier-rules.md` §1.1 over one package ([`fsread`]
+//! for the file system, [`json::strict`] and [`canonical`] for I-JSON and
+//! RFC 8785, [`schemas`] and [`profile`] for structure, [`definition`] for
+//! the Form Definition and its proofs, fixtures and relations); [`render`]
+//! turns outcomes into text.
 
+pub mod app;
+pub mod canonical;
+pub mod cli;
 pub mod codes;
+pub mod definition;
 pub mod diag;
+pub mod discover;
+pub mod fsread;
 pub mod json;
-pub mod schemas;
 pub mod profile;
+pub mod render;
+pub mod schemas;
+pub mod stages;
+pub mod verify;

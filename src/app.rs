@@ -1,0 +1,105 @@
+//! Runs one command and returns what to print and the exit status; the
+//! binary only writes these out. Exit status: 0 every package verified
+//! (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the command
+//! could not run (usage, a PATH that does not exist, an internal error).
+
+use std::path::Path;
+
+use rayon::prelude::*;
+
+use crate::canonical::{canonicalize, sha256_digest};
+use crate::cli::{Cli, Command};
+use crate::diag::{Diagnostic, Severity};
+use crate::discover;
+use crate::render::{self, human, Format};
+use crate::verify::{self, PackageOutcome, Source};
+
+/// What a command produced.
+#[derive(Debug, Default)]
+pub struct Output {
+    /// Bytes for stdout.
+    pub stdout: Vec<u8>,
+    /// Text for stderr.
+    pub stderr: String,
+    /// Exit status.
+    pub code: u8,
+}
+
+/// Runs a parsed command line. `is_terminal`: whether stdout is a terminal.
+pub fn run(cli: Cli, is_terminal: bool) -> Output {
+    match cli.command {
+        Command::Verify { paths, format, color, deny_warnings, quiet } => {
+            let color = human::use_color(color, is_terminal);
+            verify_paths(&paths, format, color, deny_warnings, quiet)
+        }
+        Command::Canonicalize { file } => canonical_command(&file, false),
+        Command::Digest { file } => canonical_command(&file, true),
+        Command::Version => Output {
+            stdout: format!(
+                "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"}}\n",
+                env!("CARGO_PKG_VERSION")
+            )
+            .into_bytes(),
+            ..Default::default()
+        },
+    }
+}
+
+/// Verifies every package under `paths` (in parallel; output order and
+/// content do not depend on the thread count).
+pub fn verify_paths(paths: &[std::path::PathBuf], format: Format, color: bool, deny_warnings: bool, quiet: bool) -> Output {
+    let mut roots = Vec::new();
+    for p in paths {
+        match discover::package_roots(p) {
+            Ok(r) => roots.extend(r),
+            Err(e) => {
+                return Output { stderr: format!("form-package: {}\n", e.0), code: 2, ..Default::default() };
+            }
+        }
+    }
+    let outcomes: Vec<PackageOutcome> = roots.par_iter().map(|r| verify::verify_package(r)).collect();
+    let failed = outcomes.iter().any(|o| {
+        o.has_errors() || (deny_warnings && o.diagnostics.iter().any(|d| d.severity == Severity::Warning))
+    });
+    let stdout = match format {
+        Format::Json => render::json::render(&outcomes, deny_warnings),
+        Format::Human => {
+            let mut text = String::new();
+            for o in &outcomes {
+                text.push_str(&human::render_package(o, color, quiet));
+            }
+            if !quiet && outcomes.len() > 1 {
+                let bad = outcomes.iter().filter(|o| o.has_errors()).count();
+                text.push_str(&format!("{} packages: {} verified, {} failed\n", outcomes.len(), outcomes.len() - bad, bad));
+            }
+            text
+        }
+    };
+    Output { stdout: stdout.into_bytes(), stderr: String::new(), code: u8::from(failed) }
+}
+
+/// `canonicalize FILE` / `digest FILE`: strict read (no size cap), RFC 8785.
+fn canonical_command(file: &Path, digest: bool) -> Output {
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
+        Err(e) => return Output { stderr: format!("form-package: read {}: {e}\n", file.display()), code: 2, ..Default::default() },
+    };
+    let name = file.display().to_string();
+    let refuse = |d: Diagnostic, source: Source| {
+        let d = d.in_file(name.clone());
+        let text = human::render_diagnostic(&d, Some(&source), false);
+        Output { stderr: format!("form-package: {}\n{text}", d.message), code: 1, ..Default::default() }
+    };
+    let parsed = match crate::json::strict::parse(&bytes) {
+        Ok(p) => p,
+        Err(e) => return refuse(e.to_diagnostic(), Source { bytes, spans: None }),
+    };
+    match canonicalize(&parsed.value) {
+        Ok(c) => {
+            let mut stdout = if digest { sha256_digest(&c).into_bytes() } else { c };
+            stdout.push(b'\n');
+            Output { stdout, ..Default::default() }
+        }
+        Err(d) => refuse(d, Source { bytes, spans: Some(parsed.spans) }),
+    }
+}

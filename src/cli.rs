@@ -1,0 +1,56 @@
+//! Command-line interface (clap derive). Doc comments are the `--help` text.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+use crate::render::human::Color;
+use crate::render::Format;
+
+/// Verify Takoform Form Packages: strict I-JSON, RFC 8785 digests, schema
+/// proofs, the forbidden-field vocabulary, fixtures and relations.
+///
+/// Exit status: 0 every package verified (warnings allowed), 1 some package
+/// has an error, 2 the command could not run.
+#[derive(Debug, Parser)]
+#[command(name = "form-package", version, about, long_about = None)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Verify every Form Package under each PATH (a package directory or a tree).
+    Verify {
+        /// Package directories or trees holding packages.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// When to colour human output (NO_COLOR is honoured with `auto`).
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+        /// Treat warnings as errors (exit 1 when any package has a warning).
+        #[arg(long)]
+        deny_warnings: bool,
+        /// Print only findings (no per-package summary lines).
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Print the RFC 8785 canonical form of a JSON file, then a newline.
+    Canonicalize {
+        /// The JSON file (any size).
+        file: PathBuf,
+    },
+    /// Print `sha256:<64 hex>` of the RFC 8785 canonical form of a JSON file.
+    Digest {
+        /// The JSON file (any size).
+        file: PathBuf,
+    },
+    /// Print this build's identity as one compact JSON line.
+    Version,
+}
