@@ -5,4 +5,5 @@
 
 pub mod codes;
 pub mod diag;
+pub mod fsread;
 pub mod json;
