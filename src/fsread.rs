@@ -1,0 +1,1345 @@
+//! Package file-system layer: the held package root, the tree inventory and
+//! bounded payload reads that never follow a link and never block.
+//!
+//! Implements `verifier-rules.md` §1.2 (R1.1–R1.4, root and fences), §1.3
+//! (inventory, R1.5–R1.11), §1.4 (size limits), §1.5 R1.13 (path grammar)
+//! and §1.7 R1.20 (secure open with identity fence).
+//!
+//! After [`open_root`] no path string is ever resolved by the kernel from the
+//! current directory again except the root path itself in [`PackageRoot::fence`]
+//! (which only `lstat`s it). Every entry is reached relative to the held root
+//! descriptor, one component at a time, with `O_NOFOLLOW`; special files are
+//! classified from `lstat`-style metadata and never opened.
+
+use std::ffi::{CStr, CString};
+use std::fs::File;
+use std::io::Read;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::path::{Path, PathBuf};
+
+use rustix::fs::{AtFlags, Dir, Mode, OFlags, Stat, CWD};
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+
+/// Maximum bytes of `package-index.json` (4 MiB; `verifier-rules.md` §1.4).
+pub const INDEX_LIMIT: u64 = 4 * 1024 * 1024;
+/// Maximum declared size and read length of the Form Definition payload
+/// (4 MiB; §1.4, R1.17).
+pub const DEFINITION_LIMIT: u64 = 4 * 1024 * 1024;
+/// Maximum declared size and read length of any JSON payload (16 MiB; §1.4).
+pub const JSON_LIMIT: u64 = 16 * 1024 * 1024;
+/// Maximum declared size and read length of any other payload; declared sizes
+/// must lie in `0..=PAYLOAD_LIMIT` (64 MiB; §1.4, R1.17).
+pub const PAYLOAD_LIMIT: u64 = 64 * 1024 * 1024;
+/// Maximum running sum of declared payload sizes (256 MiB; §1.4, R1.17).
+pub const TOTAL_LIMIT: u64 = 256 * 1024 * 1024;
+/// Maximum number of `files` entries in the index; the index itself is not
+/// counted (§1.4, §1.1 step 6).
+pub const MAX_FILES: usize = 1024;
+/// Maximum container nesting of every parsed JSON document (§1.4, §2.1).
+pub const JSON_NESTING_LIMIT: usize = 256;
+/// Maximum length in bytes of a package path (R1.13).
+pub const MAX_PATH_BYTES: usize = 240;
+/// File name of the package index, directly in the root (R1.11).
+pub const INDEX_NAME: &str = "package-index.json";
+
+/// The 45 executable-code extensions of R1.9 (`verifier-rules.md` §1.3),
+/// lower-case, with the leading dot, sorted.
+pub const EXECUTABLE_EXTENSIONS: [&str; 45] = [
+    ".bat", ".bin", ".c", ".cc", ".class", ".cmd", ".com", ".cpp", ".cs", ".cxx", ".dll", ".dylib",
+    ".exe", ".go", ".groovy", ".h", ".hcl", ".hpp", ".htm", ".html", ".jar", ".java", ".js",
+    ".jsx", ".kt", ".kts", ".lua", ".mjs", ".php", ".pl", ".ps1", ".py", ".rb", ".rs", ".scala",
+    ".sh", ".so", ".sql", ".svelte", ".swift", ".tf", ".ts", ".tsx", ".vue", ".wasm",
+];
+
+// File-type bits of `st_mode`; identical on every Unix (POSIX `S_IF*`).
+const S_IFMT: u32 = 0o170_000;
+const S_IFREG: u32 = 0o100_000;
+const S_IFDIR: u32 = 0o040_000;
+const S_IFLNK: u32 = 0o120_000;
+
+/// The metadata the fences compare: identity (`dev`, `ino`) and the "stable
+/// metadata" (`mode`, `size`, `mtime`) of `verifier-rules.md` §1.2 R1.2.
+///
+/// `mode` is the raw `st_mode` (type and permission bits), `size` is in bytes,
+/// `mtime_sec`/`mtime_nsec` are the modification time since the Unix epoch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct StableMeta {
+    /// Device id (`st_dev`).
+    pub dev: u64,
+    /// Inode number (`st_ino`).
+    pub ino: u64,
+    /// Raw `st_mode`: file type and permission bits.
+    pub mode: u32,
+    /// Size in bytes (`st_size`).
+    pub size: u64,
+    /// Modification time, whole seconds.
+    pub mtime_sec: i64,
+    /// Modification time, nanoseconds part.
+    pub mtime_nsec: i64,
+}
+
+impl StableMeta {
+    /// True when both describe the same file (equal `dev` and `ino`).
+    pub fn same_file(&self, other: &StableMeta) -> bool {
+        self.dev == other.dev && self.ino == other.ino
+    }
+
+    /// True when the stable metadata (`mode`, `size`, `mtime`) is equal (R1.2).
+    pub fn same_stable(&self, other: &StableMeta) -> bool {
+        self.mode == other.mode
+            && self.size == other.size
+            && self.mtime_sec == other.mtime_sec
+            && self.mtime_nsec == other.mtime_nsec
+    }
+
+    /// True when identity and stable metadata are both equal.
+    pub fn unchanged(&self, other: &StableMeta) -> bool {
+        self.same_file(other) && self.same_stable(other)
+    }
+
+    /// The entry kind from the `st_mode` type bits (as seen without following
+    /// links).
+    pub fn kind(&self) -> EntryKind {
+        match self.mode & S_IFMT {
+            S_IFREG => EntryKind::File,
+            S_IFDIR => EntryKind::Dir,
+            S_IFLNK => EntryKind::Symlink,
+            _ => EntryKind::Special,
+        }
+    }
+
+    /// True when any execute bit is set (`mode & 0o111 != 0`, R1.8).
+    pub fn is_executable(&self) -> bool {
+        self.mode & 0o111 != 0
+    }
+}
+
+/// Converts a kernel `stat` into [`StableMeta`].
+// The field types of `Stat` differ between targets (e.g. `c_ulong` vs `u32`
+// for `st_mtime_nsec`), so plain widening casts are the portable spelling;
+// on targets where they are identity casts clippy would flag them.
+#[allow(clippy::unnecessary_cast)]
+fn meta_of(st: &Stat) -> StableMeta {
+    StableMeta {
+        dev: st.st_dev as u64,
+        ino: st.st_ino as u64,
+        mode: st.st_mode as u32,
+        // The kernel never reports a negative size for a file.
+        size: st.st_size as u64,
+        mtime_sec: st.st_mtime as i64,
+        mtime_nsec: st.st_mtime_nsec as i64,
+    }
+}
+
+/// What an inventoried directory entry is, seen without following links.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EntryKind {
+    /// A regular file.
+    File,
+    /// A directory.
+    Dir,
+    /// A symbolic link (never followed).
+    Symlink,
+    /// A FIFO, socket, character or block device (never opened).
+    Special,
+}
+
+/// One regular file found by [`PackageRoot::inventory`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Slash-separated path relative to the root (`forms/a.json`); a name that
+    /// is not UTF-8 is shown lossily (and has an `InvalidEntryPath` finding).
+    pub rel: String,
+    /// Always [`EntryKind::File`] in [`Inventory::files`].
+    pub kind: EntryKind,
+    /// The metadata seen by the walk; pass it to [`PackageRoot::read`] as
+    /// `expected` to fence the read against the inventory (R1.20).
+    pub meta: StableMeta,
+}
+
+/// The result of walking the package tree (`verifier-rules.md` §1.3).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Inventory {
+    /// Every regular file below the root, including the root
+    /// `package-index.json` and files that also have a finding, sorted by
+    /// byte-wise comparison of `rel` (the order of R1.16).
+    pub files: Vec<Entry>,
+    /// One finding per offending entry (the first failing check of R1.5,
+    /// R1.7–R1.10), in walk order: each directory's names in byte order,
+    /// depth first (the order the reference walk meets them, so the first
+    /// element is the reference's error). I/O failures during the walk are
+    /// `RootOpen`/`RootChanged` findings here too.
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when `package-index.json` is a regular file directly in the root.
+    pub has_index: bool,
+}
+
+impl Inventory {
+    /// R1.11: `Some(MissingIndex)` with the reference message
+    /// `package has no root package-index.json` when [`Inventory::has_index`]
+    /// is false.
+    pub fn index_check(&self) -> Option<Diagnostic> {
+        if self.has_index {
+            None
+        } else {
+            Some(Diagnostic::new(
+                Code::MissingIndex,
+                "package has no root package-index.json",
+            ))
+        }
+    }
+}
+
+/// The opened package root, held for the whole run (R1.2).
+#[derive(Debug)]
+pub struct PackageRoot {
+    fd: OwnedFd,
+    meta: StableMeta,
+    path: PathBuf,
+}
+
+fn io_text(e: rustix::io::Errno) -> String {
+    std::io::Error::from(e).to_string()
+}
+
+/// Opens and fences the package root (`verifier-rules.md` §1.2 R1.1–R1.2).
+///
+/// `lstat(path)` must be a directory (a symlink, a file or a missing path is
+/// refused); the directory is then opened
+/// `O_RDONLY|O_DIRECTORY|O_CLOEXEC|O_NOFOLLOW` and the handle's `fstat` must
+/// be the same file with equal (mode, size, mtime).
+///
+/// Errors: `RootNotDirectory` (`inspect package root: <os error>` or
+/// `package root must be a real directory`), `RootOpen`
+/// (`open package root: …`, `inspect opened package root: …`),
+/// `RootChanged` (`package root identity or metadata changed while opening`).
+// The `Diagnostic` error is the crate-wide finding type (the agreed API).
+#[allow(clippy::result_large_err)]
+pub fn open_root(path: &Path) -> Result<PackageRoot, Diagnostic> {
+    let shown = format!("root: {}", path.display());
+    let st = rustix::fs::lstat(path).map_err(|e| {
+        Diagnostic::new(
+            Code::RootNotDirectory,
+            format!("inspect package root: {}", io_text(e)),
+        )
+        .note(shown.clone())
+    })?;
+    let meta = meta_of(&st);
+    if meta.kind() != EntryKind::Dir {
+        return Err(Diagnostic::new(
+            Code::RootNotDirectory,
+            "package root must be a real directory",
+        )
+        .note(shown));
+    }
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+    let fd = rustix::fs::openat(CWD, path, flags, Mode::empty()).map_err(|e| {
+        Diagnostic::new(Code::RootOpen, format!("open package root: {}", io_text(e)))
+            .note(shown.clone())
+    })?;
+    let opened = rustix::fs::fstat(&fd).map_err(|e| {
+        Diagnostic::new(
+            Code::RootOpen,
+            format!("inspect opened package root: {}", io_text(e)),
+        )
+        .note(shown.clone())
+    })?;
+    let opened = meta_of(&opened);
+    if opened.kind() != EntryKind::Dir || !opened.unchanged(&meta) {
+        return Err(Diagnostic::new(
+            Code::RootChanged,
+            "package root identity or metadata changed while opening",
+        )
+        .note(shown));
+    }
+    Ok(PackageRoot {
+        fd,
+        meta,
+        path: path.to_path_buf(),
+    })
+}
+
+/// One directory being walked: its descriptor (`None` = the held root), its
+/// remaining names in byte order and its relative path prefix (`""` or
+/// `"dir/"`, as raw bytes).
+struct Frame {
+    dir: Option<OwnedFd>,
+    names: Vec<CString>,
+    next: usize,
+    prefix: Vec<u8>,
+}
+
+/// Reads the names of a directory (without `.` and `..`), sorted byte-wise.
+fn read_names(fd: BorrowedFd<'_>) -> rustix::io::Result<Vec<CString>> {
+    let mut dir = Dir::read_from(fd)?;
+    let mut names = Vec::new();
+    while let Some(ent) = dir.read() {
+        let ent = ent?;
+        let name: &CStr = ent.file_name();
+        let bytes = name.to_bytes();
+        if bytes == b"." || bytes == b".." {
+            continue;
+        }
+        names.push(name.to_owned());
+    }
+    names.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    Ok(names)
+}
+
+fn entry_diag(code: Code, message: String, rel: &str) -> Diagnostic {
+    Diagnostic::new(code, message).in_file(rel)
+}
+
+impl PackageRoot {
+    /// The path the root was opened from.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The metadata of the root as seen by `lstat` when it was opened.
+    pub fn meta(&self) -> &StableMeta {
+        &self.meta
+    }
+
+    /// Walks the whole tree below the root (`verifier-rules.md` §1.3,
+    /// R1.5–R1.10) without following links or opening anything but
+    /// directories.
+    ///
+    /// Per entry, in this order, the first failing check gives one finding
+    /// with `file` = the relative path: symlink → `SymlinkEntry`
+    /// (`package entry "<rel>" is a symlink`, never followed); a directory is
+    /// walked and otherwise accepted (R1.6); FIFO/socket/device →
+    /// `SpecialFile`; execute bit → `ExecutableMode`; an R1.9 extension →
+    /// `ExecutableExtension`; a relative path that is not UTF-8 or fails
+    /// [`path_grammar`] → `InvalidEntryPath` (`package entry "<rel>": <reason>`).
+    /// Also records whether the root holds a regular `package-index.json`;
+    /// R1.11 itself is [`Inventory::index_check`].
+    ///
+    /// Holds one descriptor per directory level being walked; a walk failure
+    /// (unreadable directory, descriptor exhaustion, a directory swapped
+    /// during the walk) is a finding, never a panic.
+    pub fn inventory(&self) -> Inventory {
+        let mut inv = Inventory::default();
+        let root_names = match read_names(self.fd.as_fd()) {
+            Ok(n) => n,
+            Err(e) => {
+                inv.diagnostics.push(Diagnostic::new(
+                    Code::RootOpen,
+                    format!("inventory package: read package root: {}", io_text(e)),
+                ));
+                return inv;
+            }
+        };
+        let mut stack = vec![Frame {
+            dir: None,
+            names: root_names,
+            next: 0,
+            prefix: Vec::new(),
+        }];
+        while let Some(top) = stack.last_mut() {
+            let Some(name) = top.names.get(top.next).cloned() else {
+                stack.pop();
+                continue;
+            };
+            top.next += 1;
+            let at_root = top.dir.is_none();
+            let mut rel_bytes = top.prefix.clone();
+            rel_bytes.extend_from_slice(name.as_bytes());
+            let child = {
+                let dirfd = match &top.dir {
+                    Some(fd) => fd.as_fd(),
+                    None => self.fd.as_fd(),
+                };
+                self.visit(dirfd, &name, rel_bytes, at_root, &mut inv)
+            };
+            if let Some(frame) = child {
+                stack.push(frame);
+            }
+        }
+        inv.files
+            .sort_by(|a, b| a.rel.as_bytes().cmp(b.rel.as_bytes()));
+        inv
+    }
+
+    /// Classifies one entry; returns the frame to walk when it is a directory.
+    fn visit(
+        &self,
+        dirfd: BorrowedFd<'_>,
+        name: &CStr,
+        rel_bytes: Vec<u8>,
+        at_root: bool,
+        inv: &mut Inventory,
+    ) -> Option<Frame> {
+        let rel = String::from_utf8_lossy(&rel_bytes).into_owned();
+        let st = match rustix::fs::statat(dirfd, name, AtFlags::SYMLINK_NOFOLLOW) {
+            Ok(st) => meta_of(&st),
+            Err(e) => {
+                inv.diagnostics.push(entry_diag(
+                    Code::RootOpen,
+                    format!("inventory package: inspect {rel:?}: {}", io_text(e)),
+                    &rel,
+                ));
+                return None;
+            }
+        };
+        match st.kind() {
+            EntryKind::Symlink => {
+                inv.diagnostics.push(entry_diag(
+                    Code::SymlinkEntry,
+                    format!("package entry {rel:?} is a symlink"),
+                    &rel,
+                ));
+                None
+            }
+            EntryKind::Dir => self.descend(dirfd, name, &st, rel_bytes, &rel, inv),
+            EntryKind::Special => {
+                inv.diagnostics.push(entry_diag(
+                    Code::SpecialFile,
+                    format!(
+                        "package entry {rel:?} is not a regular file (devices, sockets, and pipes are forbidden)"
+                    ),
+                    &rel,
+                ));
+                None
+            }
+            EntryKind::File => {
+                if at_root && name.to_bytes() == INDEX_NAME.as_bytes() {
+                    inv.has_index = true;
+                }
+                if let Some(d) = file_check(&rel_bytes, &rel, &st) {
+                    inv.diagnostics.push(d);
+                }
+                inv.files.push(Entry {
+                    rel,
+                    kind: EntryKind::File,
+                    meta: st,
+                });
+                None
+            }
+        }
+    }
+
+    /// Opens a subdirectory relative to its parent (no link following) and
+    /// checks that it is the directory `statat` saw.
+    fn descend(
+        &self,
+        dirfd: BorrowedFd<'_>,
+        name: &CStr,
+        seen: &StableMeta,
+        rel_bytes: Vec<u8>,
+        rel: &str,
+        inv: &mut Inventory,
+    ) -> Option<Frame> {
+        let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
+        let opened = rustix::fs::openat(dirfd, name, flags, Mode::empty())
+            .and_then(|fd| rustix::fs::fstat(&fd).map(|st| (fd, meta_of(&st))));
+        let (fd, meta) = match opened {
+            Ok(v) => v,
+            Err(e) => {
+                inv.diagnostics.push(entry_diag(
+                    Code::RootOpen,
+                    format!("inventory package: open directory {rel:?}: {}", io_text(e)),
+                    rel,
+                ));
+                return None;
+            }
+        };
+        if meta.kind() != EntryKind::Dir || !meta.same_file(seen) {
+            inv.diagnostics.push(entry_diag(
+                Code::RootChanged,
+                format!("package entry {rel:?} changed during inventory"),
+                rel,
+            ));
+            return None;
+        }
+        match read_names(fd.as_fd()) {
+            Ok(names) => {
+                let mut prefix = rel_bytes;
+                prefix.push(b'/');
+                Some(Frame {
+                    dir: Some(fd),
+                    names,
+                    next: 0,
+                    prefix,
+                })
+            }
+            Err(e) => {
+                inv.diagnostics.push(entry_diag(
+                    Code::RootOpen,
+                    format!("inventory package: read directory {rel:?}: {}", io_text(e)),
+                    rel,
+                ));
+                None
+            }
+        }
+    }
+
+    /// R1.3 root fence (`verifier-rules.md` §1.1 steps 3 and 19): the held
+    /// handle's `fstat` and a fresh `lstat` of the path must both still be
+    /// the original directory (same dev/ino, not a symlink) with unchanged
+    /// (mode, size, mtime).
+    ///
+    /// Returns `Some(RootChanged)` with
+    /// `package root identity or metadata changed during verification`
+    /// (a note says which view moved), else `None`.
+    pub fn fence(&self) -> Option<Diagnostic> {
+        let ok = |m: &StableMeta| m.kind() == EntryKind::Dir && m.unchanged(&self.meta);
+        let held = rustix::fs::fstat(&self.fd).map(|s| meta_of(&s));
+        let fresh = rustix::fs::lstat(&self.path).map(|s| meta_of(&s));
+        let mut notes = Vec::new();
+        match held {
+            Ok(m) if ok(&m) => {}
+            Ok(_) => notes.push("the held root handle's metadata changed".to_owned()),
+            Err(e) => notes.push(format!("inspect held root: {}", io_text(e))),
+        }
+        match fresh {
+            Ok(m) if ok(&m) => {}
+            Ok(_) => notes.push(format!(
+                "{} is no longer the original directory with the original metadata",
+                self.path.display()
+            )),
+            Err(e) => notes.push(format!("inspect package root: {}", io_text(e))),
+        }
+        if notes.is_empty() {
+            return None;
+        }
+        let mut d = Diagnostic::new(
+            Code::RootChanged,
+            "package root identity or metadata changed during verification",
+        );
+        for n in notes {
+            d = d.note(n);
+        }
+        Some(d)
+    }
+
+    /// Reads one payload relative to the held root (`verifier-rules.md` §1.7
+    /// R1.20), returning at most `limit` bytes.
+    ///
+    /// `rel` must pass [`path_grammar`]; each directory component is opened
+    /// `O_DIRECTORY|O_NOFOLLOW` from the previous one, the final component is
+    /// first inspected without following links and then opened
+    /// `O_NOFOLLOW|O_NONBLOCK` (special files are never opened, so a FIFO
+    /// cannot block). The file must be regular and non-executable; with
+    /// `expected` (the inventory's meta) its identity and stable metadata
+    /// must be unchanged; a size above `limit` is refused before reading; the
+    /// metadata must be equal before open, after open and after the read of
+    /// at most `limit + 1` bytes.
+    ///
+    /// Errors (`file` = `rel`): `UnreadablePayload` with
+    /// `read payload "<rel>": <gist>`, or, for the root `package-index.json`,
+    /// `UnreadableIndex` with `read package-index.json: <gist>`. Gists:
+    /// `open package file "<rel>": <reason>`,
+    /// `file identity changed after package inventory`,
+    /// `not a regular non-link file`, `executable file`,
+    /// `file is N bytes; maximum is L`,
+    /// `file identity or metadata changed while opening`,
+    /// `read package file "<rel>": <os error>`,
+    /// `file exceeds L bytes while reading`,
+    /// `file identity or metadata changed while reading`.
+    // The `Diagnostic` error is the crate-wide finding type (the agreed API).
+    #[allow(clippy::result_large_err)]
+    pub fn read(
+        &self,
+        rel: &str,
+        limit: u64,
+        expected: Option<&StableMeta>,
+    ) -> Result<Vec<u8>, Diagnostic> {
+        let fail = |gist: String| -> Diagnostic {
+            let d = if rel == INDEX_NAME {
+                Diagnostic::new(Code::UnreadableIndex, format!("read {INDEX_NAME}: {gist}"))
+            } else {
+                Diagnostic::new(
+                    Code::UnreadablePayload,
+                    format!("read payload {rel:?}: {gist}"),
+                )
+            };
+            d.in_file(rel)
+        };
+        let open_fail = |why: String| fail(format!("open package file {rel:?}: {why}"));
+        path_grammar(rel).map_err(|r| open_fail(r.to_owned()))?;
+
+        let mut components: Vec<&str> = rel.split('/').collect();
+        // `split` always yields at least one element.
+        let last = components.pop().unwrap_or_default();
+        let mut held: Option<OwnedFd> = None;
+        for comp in components {
+            let base = match &held {
+                Some(fd) => fd.as_fd(),
+                None => self.fd.as_fd(),
+            };
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+            let next = rustix::fs::openat(base, comp, flags, Mode::empty())
+                .map_err(|e| open_fail(io_text(e)))?;
+            held = Some(next);
+        }
+        let parent = match &held {
+            Some(fd) => fd.as_fd(),
+            None => self.fd.as_fd(),
+        };
+
+        let before = rustix::fs::statat(parent, last, AtFlags::SYMLINK_NOFOLLOW)
+            .map(|s| meta_of(&s))
+            .map_err(|e| open_fail(io_text(e)))?;
+        if let Some(exp) = expected {
+            if !before.unchanged(exp) {
+                return Err(fail("file identity changed after package inventory".into()));
+            }
+        }
+        if before.kind() != EntryKind::File {
+            return Err(fail("not a regular non-link file".into()));
+        }
+        if before.is_executable() {
+            return Err(fail("executable file".into()));
+        }
+        if before.size > limit {
+            return Err(
+                fail(format!("file is {} bytes; maximum is {limit}", before.size)).note(format!(
+                    "refused from metadata before reading; limit {limit} bytes"
+                )),
+            );
+        }
+
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = rustix::fs::openat(parent, last, flags, Mode::empty())
+            .map_err(|e| open_fail(io_text(e)))?;
+        let opened = rustix::fs::fstat(&fd)
+            .map(|s| meta_of(&s))
+            .map_err(|e| open_fail(io_text(e)))?;
+        if opened.kind() != EntryKind::File || !opened.unchanged(&before) {
+            return Err(fail(
+                "file identity or metadata changed while opening".into(),
+            ));
+        }
+
+        let mut file = File::from(fd);
+        // `before.size <= limit` here; a size that does not fit in memory
+        // simply starts with no preallocation.
+        let capacity = usize::try_from(before.size).unwrap_or(0);
+        let mut buf = Vec::with_capacity(capacity.saturating_add(1));
+        (&mut file)
+            .take(limit.saturating_add(1))
+            .read_to_end(&mut buf)
+            .map_err(|e| fail(format!("read package file {rel:?}: {e}")))?;
+        if u64::try_from(buf.len()).unwrap_or(u64::MAX) > limit {
+            return Err(fail(format!("file exceeds {limit} bytes while reading")));
+        }
+        let after = rustix::fs::fstat(&file)
+            .map(|s| meta_of(&s))
+            .map_err(|e| fail(format!("read package file {rel:?}: {}", io_text(e))))?;
+        if !after.unchanged(&before) {
+            return Err(fail(
+                "file identity or metadata changed while reading".into(),
+            ));
+        }
+        Ok(buf)
+    }
+}
+
+/// Go `path.Clean` for a relative path that contains no backslash handling:
+/// collapses repeated slashes, drops `.` segments and resolves inner `..`
+/// lexically; the empty result is `.`. Only called on paths that do not start
+/// with `/`.
+fn clean_relative(p: &str) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for seg in p.split('/') {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                if matches!(out.last(), Some(s) if *s != "..") {
+                    out.pop();
+                } else {
+                    out.push("..");
+                }
+            }
+            s => out.push(s),
+        }
+    }
+    if out.is_empty() {
+        ".".to_owned()
+    } else {
+        out.join("/")
+    }
+}
+
+/// The last R1.13 rule: no empty, `.` or `..` segment. With the checks in the
+/// reference order this never fires after the `path.Clean` rule (a path equal
+/// to its clean form has no such segment unless it is `.`/`..` or starts with
+/// `../`); kept as a second guard.
+fn segment_check(p: &str) -> Result<(), &'static str> {
+    if p.split('/').any(|s| s.is_empty() || s == "." || s == "..") {
+        Err("empty, dot, and parent segments are forbidden")
+    } else {
+        Ok(())
+    }
+}
+
+/// The package path grammar (`verifier-rules.md` §1.5 R1.13), used for listed
+/// paths (R1.12), fixture paths and on-disk entries (R1.10).
+///
+/// Checks, in order, returning the first failing reason verbatim:
+/// 1..240 bytes (`path must contain 1..240 bytes`); no `\`
+/// (`backslash paths are forbidden`); not starting with `/`
+/// (`absolute paths are forbidden`); no `:`
+/// (`volume or URI-like paths are forbidden`); equal to its own `path.Clean`
+/// form, not `.`/`..`, not starting with `../`
+/// (`path traversal and non-canonical paths are forbidden`); no empty, `.`
+/// or `..` segment (`empty, dot, and parent segments are forbidden`).
+/// Segments like `...`, `.x` and `a..b` are legal.
+pub fn path_grammar(p: &str) -> Result<(), &'static str> {
+    if p.is_empty() || p.len() > MAX_PATH_BYTES {
+        return Err("path must contain 1..240 bytes");
+    }
+    if p.contains('\\') {
+        return Err("backslash paths are forbidden");
+    }
+    if p.starts_with('/') {
+        return Err("absolute paths are forbidden");
+    }
+    if p.contains(':') {
+        return Err("volume or URI-like paths are forbidden");
+    }
+    if clean_relative(p) != p || p == "." || p == ".." || p.starts_with("../") {
+        return Err("path traversal and non-canonical paths are forbidden");
+    }
+    segment_check(p)
+}
+
+/// R1.9 (`verifier-rules.md` §1.3): the lower-cased extension of the final
+/// element of `name` (slash-separated), taken as Go `filepath.Ext` does —
+/// from the last `.` of the final element, `""` when there is none — when it
+/// is one of [`EXECUTABLE_EXTENSIONS`]; `None` otherwise.
+///
+/// `payload.JS` → `Some(".js")`; `.DS_Store` → `None`; `.c` → `Some(".c")`.
+pub fn executable_extension(name: &str) -> Option<String> {
+    let base = name.rsplit('/').next().unwrap_or(name);
+    let dot = base.rfind('.')?;
+    let ext = base[dot..].to_ascii_lowercase();
+    EXECUTABLE_EXTENSIONS
+        .binary_search(&ext.as_str())
+        .ok()
+        .map(|_| ext)
+}
+
+/// R1.8–R1.10 for one regular file; the first failing check wins.
+fn file_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Diagnostic> {
+    if meta.is_executable() {
+        return Some(entry_diag(
+            Code::ExecutableMode,
+            format!("package entry {rel:?} is executable"),
+            rel,
+        ));
+    }
+    if let Some(ext) = executable_extension(rel) {
+        return Some(
+            entry_diag(
+                Code::ExecutableExtension,
+                format!("package entry {rel:?} has executable-code extension"),
+                rel,
+            )
+            .note(format!("extension {ext}")),
+        );
+    }
+    let reason = match std::str::from_utf8(rel_bytes) {
+        Err(_) => Err("path is not valid UTF-8"),
+        Ok(p) => path_grammar(p),
+    };
+    match reason {
+        Ok(()) => None,
+        Err(why) => Some(entry_diag(
+            Code::InvalidEntryPath,
+            format!("package entry {rel:?}: {why}"),
+            rel,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::{symlink, PermissionsExt};
+    use std::time::{Duration, Instant};
+
+    fn write(root: &Path, rel: &str, bytes: &[u8]) {
+        let p = root.join(rel);
+        if let Some(parent) = p.parent() {
+            std::fs::create_dir_all(parent).unwrap();
+        }
+        std::fs::write(&p, bytes).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+
+    fn rels(inv: &Inventory) -> Vec<&str> {
+        inv.files.iter().map(|e| e.rel.as_str()).collect()
+    }
+
+    fn codes(inv: &Inventory) -> Vec<(Code, Option<&str>)> {
+        inv.diagnostics
+            .iter()
+            .map(|d| (d.code, d.file.as_deref()))
+            .collect()
+    }
+
+    fn entry<'a>(inv: &'a Inventory, rel: &str) -> &'a Entry {
+        inv.files.iter().find(|e| e.rel == rel).unwrap()
+    }
+
+    #[test]
+    fn constants_match_spec() {
+        assert_eq!(INDEX_LIMIT, 4_194_304);
+        assert_eq!(DEFINITION_LIMIT, 4_194_304);
+        assert_eq!(JSON_LIMIT, 16_777_216);
+        assert_eq!(PAYLOAD_LIMIT, 67_108_864);
+        assert_eq!(TOTAL_LIMIT, 268_435_456);
+        assert_eq!(MAX_FILES, 1024);
+        let mut sorted = EXECUTABLE_EXTENSIONS;
+        sorted.sort_unstable();
+        assert_eq!(sorted, EXECUTABLE_EXTENSIONS, "binary search needs sorted");
+    }
+
+    #[test]
+    fn clean_tree_inventories_in_byte_order() {
+        let t = tempfile::tempdir().unwrap();
+        for rel in [
+            "package-index.json",
+            "definition.json",
+            "README.md",
+            "B.txt",
+            "a-c",
+            "a/b",
+            "fixtures/a.json",
+            "fixtures-b.json",
+            ".DS_Store",
+            ".notes.txt",
+            "deep/er/still/x.json",
+        ] {
+            write(t.path(), rel, b"{}");
+        }
+        std::fs::create_dir(t.path().join("empty")).unwrap();
+        let root = open_root(t.path()).unwrap();
+        let inv = root.inventory();
+        assert_eq!(inv.diagnostics, vec![]);
+        assert!(inv.has_index);
+        assert_eq!(inv.index_check(), None);
+        assert_eq!(
+            rels(&inv),
+            vec![
+                ".DS_Store",
+                ".notes.txt",
+                "B.txt",
+                "README.md",
+                "a-c",
+                "a/b",
+                "deep/er/still/x.json",
+                "definition.json",
+                "fixtures-b.json",
+                "fixtures/a.json",
+                "package-index.json",
+            ]
+        );
+        let e = entry(&inv, "a/b");
+        assert_eq!(e.kind, EntryKind::File);
+        assert_eq!(e.meta.size, 2);
+        assert!(root.fence().is_none());
+        assert_eq!(root.path(), t.path());
+    }
+
+    #[test]
+    fn missing_or_nested_index_is_reported_by_index_check() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "sub/package-index.json", b"{}");
+        let inv = open_root(t.path()).unwrap().inventory();
+        assert!(!inv.has_index);
+        let d = inv.index_check().unwrap();
+        assert_eq!(d.code, Code::MissingIndex);
+        assert_eq!(d.message, "package has no root package-index.json");
+    }
+
+    #[test]
+    fn symlinks_are_reported_and_never_followed() {
+        let t = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        write(outside.path(), "secret.txt", b"x");
+        write(outside.path(), "evil.sh", b"x");
+        write(t.path(), "real/f.txt", b"hello");
+        symlink("real", t.path().join("link")).unwrap();
+        symlink(outside.path(), t.path().join("out")).unwrap();
+        symlink("real/f.txt", t.path().join("alias.txt")).unwrap();
+        let root = open_root(t.path()).unwrap();
+        let inv = root.inventory();
+        assert_eq!(rels(&inv), vec!["real/f.txt"]);
+        assert_eq!(
+            codes(&inv),
+            vec![
+                (Code::SymlinkEntry, Some("alias.txt")),
+                (Code::SymlinkEntry, Some("link")),
+                (Code::SymlinkEntry, Some("out")),
+            ]
+        );
+        assert_eq!(
+            inv.diagnostics[0].message,
+            "package entry \"alias.txt\" is a symlink"
+        );
+        // A symlinked final component is refused from metadata.
+        let err = root.read("alias.txt", PAYLOAD_LIMIT, None).unwrap_err();
+        assert_eq!(err.code, Code::UnreadablePayload);
+        assert_eq!(
+            err.message,
+            "read payload \"alias.txt\": not a regular non-link file"
+        );
+        // A symlinked directory component fails to open.
+        let err = root.read("link/f.txt", PAYLOAD_LIMIT, None).unwrap_err();
+        assert!(
+            err.message
+                .starts_with("read payload \"link/f.txt\": open package file \"link/f.txt\": "),
+            "{}",
+            err.message
+        );
+        assert_eq!(err.file.as_deref(), Some("link/f.txt"));
+        // Near miss: the real path reads.
+        assert_eq!(
+            root.read("real/f.txt", PAYLOAD_LIMIT, None).unwrap(),
+            b"hello"
+        );
+    }
+
+    #[test]
+    fn fifo_is_special_and_nothing_blocks() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "package-index.json", b"{}");
+        rustix::fs::mkfifoat(
+            CWD,
+            t.path().join("named-pipe.txt"),
+            Mode::from_raw_mode(0o644),
+        )
+        .unwrap();
+        let root = open_root(t.path()).unwrap();
+        let start = Instant::now();
+        let inv = root.inventory();
+        assert_eq!(
+            codes(&inv),
+            vec![(Code::SpecialFile, Some("named-pipe.txt"))]
+        );
+        assert_eq!(
+            inv.diagnostics[0].message,
+            "package entry \"named-pipe.txt\" is not a regular file (devices, sockets, and pipes are forbidden)"
+        );
+        assert_eq!(rels(&inv), vec!["package-index.json"]);
+        let err = root
+            .read("named-pipe.txt", PAYLOAD_LIMIT, None)
+            .unwrap_err();
+        assert_eq!(
+            err.message,
+            "read payload \"named-pipe.txt\": not a regular non-link file"
+        );
+        assert!(start.elapsed() < Duration::from_secs(5));
+    }
+
+    #[test]
+    fn execute_bit_is_reported_before_extension() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "README.md", b"# hi");
+        write(t.path(), "run.sh", b"#!/bin/sh");
+        write(t.path(), "plain.txt", b"x");
+        for rel in ["README.md", "run.sh"] {
+            std::fs::set_permissions(t.path().join(rel), std::fs::Permissions::from_mode(0o755))
+                .unwrap();
+        }
+        // Near miss: group-readable/others-writable but no execute bit.
+        std::fs::set_permissions(
+            t.path().join("plain.txt"),
+            std::fs::Permissions::from_mode(0o666),
+        )
+        .unwrap();
+        let root = open_root(t.path()).unwrap();
+        let inv = root.inventory();
+        assert_eq!(
+            codes(&inv),
+            vec![
+                (Code::ExecutableMode, Some("README.md")),
+                (Code::ExecutableMode, Some("run.sh")),
+            ]
+        );
+        assert_eq!(
+            inv.diagnostics[0].message,
+            "package entry \"README.md\" is executable"
+        );
+        let err = root.read("README.md", PAYLOAD_LIMIT, None).unwrap_err();
+        assert_eq!(err.message, "read payload \"README.md\": executable file");
+    }
+
+    #[test]
+    fn executable_extensions_and_hidden_files() {
+        let t = tempfile::tempdir().unwrap();
+        for rel in [
+            "payload.js",
+            "x/Tool.PY",
+            ".c",
+            ".DS_Store",
+            "a.json",
+            "archive.tar.gz",
+        ] {
+            write(t.path(), rel, b"x");
+        }
+        let inv = open_root(t.path()).unwrap().inventory();
+        assert_eq!(
+            codes(&inv),
+            vec![
+                (Code::ExecutableExtension, Some(".c")),
+                (Code::ExecutableExtension, Some("payload.js")),
+                (Code::ExecutableExtension, Some("x/Tool.PY")),
+            ]
+        );
+        assert_eq!(
+            inv.diagnostics[1].message,
+            "package entry \"payload.js\" has executable-code extension"
+        );
+        assert_eq!(inv.diagnostics[2].notes, vec!["extension .py".to_owned()]);
+        assert_eq!(rels(&inv).len(), 6);
+    }
+
+    #[test]
+    fn executable_extension_follows_go_ext() {
+        assert_eq!(executable_extension("payload.js").as_deref(), Some(".js"));
+        assert_eq!(executable_extension("a/b/MAIN.RS").as_deref(), Some(".rs"));
+        assert_eq!(executable_extension("x.tar.wasm").as_deref(), Some(".wasm"));
+        assert_eq!(executable_extension(".sh").as_deref(), Some(".sh"));
+        assert_eq!(executable_extension(".DS_Store"), None);
+        assert_eq!(executable_extension("js"), None);
+        assert_eq!(executable_extension("a.js/b"), None);
+        assert_eq!(executable_extension("a.json"), None);
+        assert_eq!(executable_extension("a.jsx.txt"), None);
+        assert_eq!(executable_extension("a."), None);
+        for ext in EXECUTABLE_EXTENSIONS {
+            assert_eq!(
+                executable_extension(&format!("f{ext}")).as_deref(),
+                Some(ext)
+            );
+        }
+    }
+
+    #[test]
+    fn bad_names_on_disk() {
+        let t = tempfile::tempdir().unwrap();
+        let bad = t.path().join(OsStr::from_bytes(b"bad\xff.txt"));
+        std::fs::write(&bad, b"x").unwrap();
+        write(t.path(), "a:b/f.txt", b"x");
+        write(t.path(), &"n".repeat(241), b"x");
+        std::fs::create_dir(t.path().join("empty:dir")).unwrap();
+        // Non-UTF-8 directory name: its files are reported; the name is
+        // checked for extension first (R1.9 before R1.10).
+        let dir = t.path().join(OsStr::from_bytes(b"d\xfe"));
+        std::fs::create_dir(&dir).unwrap();
+        std::fs::write(dir.join("f.js"), b"x").unwrap();
+        std::fs::write(dir.join("g.txt"), b"x").unwrap();
+        let inv = open_root(t.path()).unwrap().inventory();
+        let got: Vec<(Code, &str)> = inv
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    Code::InvalidEntryPath,
+                    "package entry \"a:b/f.txt\": volume or URI-like paths are forbidden"
+                ),
+                (
+                    Code::InvalidEntryPath,
+                    "package entry \"bad\u{fffd}.txt\": path is not valid UTF-8"
+                ),
+                (
+                    Code::ExecutableExtension,
+                    "package entry \"d\u{fffd}/f.js\" has executable-code extension"
+                ),
+                (
+                    Code::InvalidEntryPath,
+                    "package entry \"d\u{fffd}/g.txt\": path is not valid UTF-8"
+                ),
+                (
+                    Code::InvalidEntryPath,
+                    &*format!(
+                        "package entry {:?}: path must contain 1..240 bytes",
+                        "n".repeat(241)
+                    )
+                ),
+            ]
+        );
+        assert_eq!(inv.diagnostics[1].file.as_deref(), Some("bad\u{fffd}.txt"));
+    }
+
+    #[test]
+    fn root_must_be_a_real_directory() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "real/package-index.json", b"{}");
+        write(t.path(), "file", b"x");
+        symlink(t.path().join("real"), t.path().join("link")).unwrap();
+
+        let err = open_root(&t.path().join("link")).unwrap_err();
+        assert_eq!(err.code, Code::RootNotDirectory);
+        assert_eq!(err.message, "package root must be a real directory");
+
+        let err = open_root(&t.path().join("file")).unwrap_err();
+        assert_eq!(err.code, Code::RootNotDirectory);
+        assert_eq!(err.message, "package root must be a real directory");
+
+        let err = open_root(&t.path().join("missing")).unwrap_err();
+        assert_eq!(err.code, Code::RootNotDirectory);
+        assert!(
+            err.message.starts_with("inspect package root: "),
+            "{}",
+            err.message
+        );
+
+        // Near miss: the real directory opens.
+        let root = open_root(&t.path().join("real")).unwrap();
+        assert_eq!(root.meta().kind(), EntryKind::Dir);
+    }
+
+    fn age(path: &Path) {
+        let old = rustix::fs::Timespec {
+            tv_sec: 1_000_000_000,
+            tv_nsec: 0,
+        };
+        let times = rustix::fs::Timestamps {
+            last_access: old,
+            last_modification: old,
+        };
+        rustix::fs::utimensat(CWD, path, &times, AtFlags::empty()).unwrap();
+    }
+
+    #[test]
+    fn fence_detects_root_changes() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "a.txt", b"x");
+        age(t.path());
+        let root = open_root(t.path()).unwrap();
+        // Near miss: inventory and reads leave the fence intact.
+        let inv = root.inventory();
+        root.read("a.txt", PAYLOAD_LIMIT, Some(&entry(&inv, "a.txt").meta))
+            .unwrap();
+        assert_eq!(root.fence(), None);
+
+        write(t.path(), "b.txt", b"y");
+        let d = root.fence().unwrap();
+        assert_eq!(d.code, Code::RootChanged);
+        assert_eq!(
+            d.message,
+            "package root identity or metadata changed during verification"
+        );
+        assert_eq!(d.notes.len(), 2, "{:?}", d.notes);
+    }
+
+    #[test]
+    fn fence_detects_root_swapped_for_new_directory() {
+        let t = tempfile::tempdir().unwrap();
+        let pkg = t.path().join("pkg");
+        write(&pkg, "a.txt", b"x");
+        let root = open_root(&pkg).unwrap();
+        std::fs::rename(&pkg, t.path().join("old")).unwrap();
+        write(&pkg, "a.txt", b"x");
+        let d = root.fence().unwrap();
+        assert_eq!(d.code, Code::RootChanged);
+    }
+
+    #[test]
+    fn read_detects_replacement_after_inventory() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "a.txt", b"first");
+        write(t.path(), "b.txt", b"same");
+        let root = open_root(t.path()).unwrap();
+        let inv = root.inventory();
+        let meta_a = entry(&inv, "a.txt").meta;
+        let meta_b = entry(&inv, "b.txt").meta;
+        write(t.path(), "a.tmp", b"first");
+        std::fs::rename(t.path().join("a.tmp"), t.path().join("a.txt")).unwrap();
+        let err = root
+            .read("a.txt", PAYLOAD_LIMIT, Some(&meta_a))
+            .unwrap_err();
+        assert_eq!(err.code, Code::UnreadablePayload);
+        assert_eq!(
+            err.message,
+            "read payload \"a.txt\": file identity changed after package inventory"
+        );
+        // Near miss: the untouched file reads with its inventory meta.
+        assert_eq!(
+            root.read("b.txt", PAYLOAD_LIMIT, Some(&meta_b)).unwrap(),
+            b"same"
+        );
+    }
+
+    #[test]
+    fn index_reads_use_the_index_code() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "package-index.json", b"{\"a\":1}");
+        let root = open_root(t.path()).unwrap();
+        assert_eq!(
+            root.read(INDEX_NAME, INDEX_LIMIT, None).unwrap(),
+            b"{\"a\":1}"
+        );
+        let err = root.read(INDEX_NAME, 3, None).unwrap_err();
+        assert_eq!(err.code, Code::UnreadableIndex);
+        assert_eq!(
+            err.message,
+            "read package-index.json: file is 7 bytes; maximum is 3"
+        );
+        let err = root.read("missing.json", INDEX_LIMIT, None).unwrap_err();
+        assert_eq!(err.code, Code::UnreadablePayload);
+        assert!(err
+            .message
+            .starts_with("read payload \"missing.json\": open package file \"missing.json\": "));
+    }
+
+    #[test]
+    fn size_limit_is_checked_from_metadata() {
+        let t = tempfile::tempdir().unwrap();
+        let f = std::fs::File::create(t.path().join("huge.txt")).unwrap();
+        f.set_len(1 << 30).unwrap();
+        drop(f);
+        write(t.path(), "ten.txt", b"0123456789");
+        let root = open_root(t.path()).unwrap();
+        let start = Instant::now();
+        let err = root.read("huge.txt", PAYLOAD_LIMIT, None).unwrap_err();
+        assert!(start.elapsed() < Duration::from_secs(1));
+        assert_eq!(
+            err.message,
+            "read payload \"huge.txt\": file is 1073741824 bytes; maximum is 67108864"
+        );
+        // Exactly at the limit reads; one byte over is refused.
+        assert_eq!(root.read("ten.txt", 10, None).unwrap(), b"0123456789");
+        let err = root.read("ten.txt", 9, None).unwrap_err();
+        assert_eq!(
+            err.message,
+            "read payload \"ten.txt\": file is 10 bytes; maximum is 9"
+        );
+    }
+
+    #[test]
+    fn read_refuses_paths_outside_the_grammar() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "a.txt", b"x");
+        let root = open_root(t.path()).unwrap();
+        for p in ["../a.txt", "/etc/passwd", "./a.txt", ""] {
+            let err = root.read(p, PAYLOAD_LIMIT, None).unwrap_err();
+            assert_eq!(err.code, Code::UnreadablePayload, "{p}");
+        }
+        let err = root.read("sub", PAYLOAD_LIMIT, None).unwrap_err();
+        assert!(err.message.contains("open package file"), "{}", err.message);
+    }
+
+    #[test]
+    fn directory_is_not_a_payload() {
+        let t = tempfile::tempdir().unwrap();
+        write(t.path(), "d/a.txt", b"x");
+        let root = open_root(t.path()).unwrap();
+        let err = root.read("d", PAYLOAD_LIMIT, None).unwrap_err();
+        assert_eq!(
+            err.message,
+            "read payload \"d\": not a regular non-link file"
+        );
+    }
+
+    #[test]
+    fn path_grammar_messages() {
+        let cases: &[(&str, &str)] = &[
+            (
+                "../definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            (
+                "forms/../../definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            ("/etc/passwd", "absolute paths are forbidden"),
+            ("forms\\definition.json", "backslash paths are forbidden"),
+            (
+                "C:/definition.json",
+                "volume or URI-like paths are forbidden",
+            ),
+            (
+                "forms//definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            (
+                "./definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            ("", "path must contain 1..240 bytes"),
+            (".", "path traversal and non-canonical paths are forbidden"),
+            ("..", "path traversal and non-canonical paths are forbidden"),
+            ("a/", "path traversal and non-canonical paths are forbidden"),
+            (
+                "a/.",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            (
+                "a/b/..",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            ("https://x", "volume or URI-like paths are forbidden"),
+            ("/a\\b", "backslash paths are forbidden"),
+        ];
+        for (p, want) in cases {
+            assert_eq!(path_grammar(p), Err(*want), "{p:?}");
+        }
+        let long = "a".repeat(241);
+        assert_eq!(path_grammar(&long), Err("path must contain 1..240 bytes"));
+        assert_eq!(path_grammar(&"a".repeat(240)), Ok(()));
+        for p in [
+            "...",
+            ".x",
+            "a..b/c.json",
+            "definition.json",
+            "a/.../b",
+            "..a",
+            "a/b..",
+            "é.txt",
+        ] {
+            assert_eq!(path_grammar(p), Ok(()), "{p:?}");
+        }
+        // The last rule is shadowed by the Clean rule in the reference order;
+        // its own message is still exact.
+        assert_eq!(
+            segment_check("a//b"),
+            Err("empty, dot, and parent segments are forbidden")
+        );
+        assert_eq!(
+            segment_check("a/./b"),
+            Err("empty, dot, and parent segments are forbidden")
+        );
+        assert_eq!(
+            segment_check("a/../b"),
+            Err("empty, dot, and parent segments are forbidden")
+        );
+        assert_eq!(segment_check("a/.../b"), Ok(()));
+    }
+
+    #[test]
+    fn clean_matches_go_path_clean() {
+        assert_eq!(clean_relative("a//b"), "a/b");
+        assert_eq!(clean_relative("a/./b/"), "a/b");
+        assert_eq!(clean_relative("a/../.."), "..");
+        assert_eq!(clean_relative("../../a"), "../../a");
+        assert_eq!(clean_relative("a/b/../../.."), "..");
+        assert_eq!(clean_relative(""), ".");
+    }
+
+    #[test]
+    fn two_thousand_files_inventory_fine() {
+        let t = tempfile::tempdir().unwrap();
+        for i in 0..2000 {
+            std::fs::write(t.path().join(format!("f{i:04}.json")), b"{}").unwrap();
+        }
+        let inv = open_root(t.path()).unwrap().inventory();
+        assert_eq!(inv.diagnostics, vec![]);
+        assert_eq!(inv.files.len(), 2000);
+        assert_eq!(inv.files[0].rel, "f0000.json");
+        assert_eq!(inv.files[1999].rel, "f1999.json");
+        assert!(inv.files.windows(2).all(|w| w[0].rel < w[1].rel));
+    }
+}
