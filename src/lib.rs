@@ -3,6 +3,7 @@
 //! The library is the verifier; `main.rs` only parses the command line and
 //! maps outcomes to exit codes. The API is not stable.
 
+pub mod canonical;
 pub mod codes;
 pub mod diag;
 pub mod json;
