@@ -1,3 +1,4 @@
 //! JSON reading: the strict I-JSON reader with its span map, and JSON Pointers.
 
 pub mod pointer;
+pub mod strict;

@@ -1,0 +1,243 @@
+//! RFC 8785 (JCS) canonical bytes and SHA-256 digests.
+//!
+//! Implements `verifier-rules.md` §2.1 J7, §2.2 (C1–C4) and §2.3 (D1–D5).
+//! Canonicalisation is done by the `serde_json_canonicalizer` crate: members
+//! sorted by UTF-16 code units, minimal string escapes, ECMAScript number
+//! printing. Every number — integers included — is converted to binary64
+//! before printing, so `9223372036854775807` canonicalises as
+//! `9223372036854776000`, which is what the published `schemaDigest`s were
+//! computed from (§2.2 C3).
+//!
+//! Typical use: `sha256_digest(&canonicalize(&strict::parse(bytes)?.value)?)`.
+
+use sha2::{Digest, Sha256};
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+
+/// The RFC 8785 canonical bytes of `value` (§2.2).
+///
+/// Errors: a top-level scalar (number, string, boolean, null) is refused with
+/// [`Code::ScalarTopLevel`] (§2.1 J7; the reference says
+/// `RFC 8785 canonicalization: Expected '{' but got …`). The value should come
+/// from [`crate::json::strict::parse`], which already refused non-finite
+/// numbers and negative zero; a serializer failure (cannot happen for a
+/// `serde_json::Value`) is reported as [`Code::InvalidIJson`].
+pub fn canonicalize(value: &serde_json::Value) -> Result<Vec<u8>, Diagnostic> {
+    let kind = match value {
+        serde_json::Value::Object(_) | serde_json::Value::Array(_) => None,
+        serde_json::Value::Null => Some("null"),
+        serde_json::Value::Bool(_) => Some("a boolean"),
+        serde_json::Value::Number(_) => Some("a number"),
+        serde_json::Value::String(_) => Some("a string"),
+    };
+    if let Some(kind) = kind {
+        return Err(Diagnostic::new(
+            Code::ScalarTopLevel,
+            format!("RFC 8785 canonicalization: expected an object or array at the top level, got {kind}"),
+        )
+        .note("the reference verifier reports `RFC 8785 canonicalization: Expected '{' but got …`"));
+    }
+    serde_json_canonicalizer::to_vec(value).map_err(|e| {
+        Diagnostic::new(
+            Code::InvalidIJson,
+            format!("RFC 8785 canonicalization failed: {e}"),
+        )
+    })
+}
+
+/// `"sha256:"` + 64 lowercase hex digits of the SHA-256 of `bytes` (§2.3 D2;
+/// applied to canonical bytes it gives the schema and package digests of
+/// D3/D4).
+pub fn sha256_digest(bytes: &[u8]) -> String {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let sum = Sha256::digest(bytes);
+    let mut out = String::with_capacity(71);
+    out.push_str("sha256:");
+    for b in sum {
+        out.push(char::from(HEX[usize::from(b >> 4)]));
+        out.push(char::from(HEX[usize::from(b & 0x0f)]));
+    }
+    out
+}
+
+/// True when `s` is a well-formed digest text (§2.3 D1): exactly 71 bytes,
+/// the prefix `sha256:`, then only `0-9a-f`.
+pub fn is_canonical_digest(s: &str) -> bool {
+    s.len() == 71
+        && s.starts_with("sha256:")
+        && s.as_bytes()[7..]
+            .iter()
+            .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::strict::parse;
+
+    fn canon(text: &str) -> String {
+        let v = parse(text.as_bytes()).unwrap().value;
+        String::from_utf8(canonicalize(&v).unwrap()).unwrap()
+    }
+
+    const VECTORS: [(&str, &[u8], &[u8]); 6] = [
+        (
+            "arrays",
+            include_bytes!("../fixtures/rfc8785/input/arrays.json"),
+            include_bytes!("../fixtures/rfc8785/output/arrays.json"),
+        ),
+        (
+            "french",
+            include_bytes!("../fixtures/rfc8785/input/french.json"),
+            include_bytes!("../fixtures/rfc8785/output/french.json"),
+        ),
+        (
+            "structures",
+            include_bytes!("../fixtures/rfc8785/input/structures.json"),
+            include_bytes!("../fixtures/rfc8785/output/structures.json"),
+        ),
+        (
+            "unicode",
+            include_bytes!("../fixtures/rfc8785/input/unicode.json"),
+            include_bytes!("../fixtures/rfc8785/output/unicode.json"),
+        ),
+        (
+            "values",
+            include_bytes!("../fixtures/rfc8785/input/values.json"),
+            include_bytes!("../fixtures/rfc8785/output/values.json"),
+        ),
+        (
+            "weird",
+            include_bytes!("../fixtures/rfc8785/input/weird.json"),
+            include_bytes!("../fixtures/rfc8785/output/weird.json"),
+        ),
+    ];
+
+    #[test]
+    fn rfc8785_fixture_vectors_are_byte_exact() {
+        for (name, input, output) in VECTORS {
+            let v = parse(input).unwrap_or_else(|e| panic!("{name}: {e}")).value;
+            let got = canonicalize(&v).unwrap();
+            assert_eq!(
+                String::from_utf8_lossy(&got),
+                String::from_utf8_lossy(output),
+                "vector {name}"
+            );
+            assert_eq!(got, output, "vector {name}");
+        }
+    }
+
+    #[test]
+    fn members_sort_by_utf16_code_units() {
+        // By code point U+FB33 < U+1F600, but in UTF-16 U+1F600 is
+        // 0xD83D 0xDE00 and 0xD83D < 0xFB33, so the emoji member comes first.
+        let v = parse(br#"{"\ufb33":1,"\ud83d\ude00":2}"#).unwrap().value;
+        let got = canonicalize(&v).unwrap();
+        let hex: String = got.iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, "7b22f09f9880223a322c22efacb3223a317d");
+    }
+
+    #[test]
+    fn numbers_follow_ecmascript() {
+        assert_eq!(
+            canon("[1e-6,2.9514790517935283e20,1e21,9.999999999999997e22]"),
+            "[0.000001,295147905179352830000,1e+21,9.999999999999997e+22]"
+        );
+        assert_eq!(canon("[1424953923781206.25]"), "[1424953923781206.2]");
+        assert_eq!(
+            canon(r#"{"d":0.000001,"c":1e-7,"b":1e30,"a":"\u20ac"}"#),
+            r#"{"a":"€","b":1e+30,"c":1e-7,"d":0.000001}"#
+        );
+        assert_eq!(canon("[1e-400, 1E+2, 10000, 1e4]"), "[0,100,10000,10000]");
+        assert_eq!(canon("[-1, -0.5, 0]"), "[-1,-0.5,0]");
+    }
+
+    #[test]
+    fn negative_zero_never_reaches_the_canonicaliser() {
+        let e = parse(b"[1e-6,2.9514790517935283e20,-0.0,1e21]").unwrap_err();
+        assert!(
+            e.detail.contains("negative zero \"-0.0\" is forbidden"),
+            "{}",
+            e.detail
+        );
+    }
+
+    #[test]
+    fn big_integers_are_printed_as_doubles() {
+        assert_eq!(
+            canon(r#"{"max":9223372036854775807,"u":18446744073709551615,"s":9007199254740993}"#),
+            r#"{"max":9223372036854776000,"s":9007199254740992,"u":18446744073709552000}"#
+        );
+        assert_eq!(
+            canon("[-9223372036854775808, 123456789012345678901234567890]"),
+            "[-9223372036854776000,1.2345678901234568e+29]"
+        );
+    }
+
+    #[test]
+    fn strings_use_minimal_escapes() {
+        assert_eq!(
+            canon("[\"\\u0000\\u001f\\b\\f\\n\\r\\t\\\"\\\\\\/\u{7f}\\u2028\"]"),
+            "[\"\\u0000\\u001f\\b\\f\\n\\r\\t\\\"\\\\/\u{7f}\u{2028}\"]"
+        );
+        assert_eq!(canon("[true,false,null]"), "[true,false,null]");
+    }
+
+    #[test]
+    fn whitespace_style_does_not_matter() {
+        let pretty = "{\n  \"b\": 1.0,\n  \"a\": \"x\"\n}\n";
+        let compact = r#"{"b":1.0,"a":"x"}"#;
+        assert_eq!(canon(pretty), canon(compact));
+        assert_eq!(canon(compact), r#"{"a":"x","b":1}"#);
+    }
+
+    #[test]
+    fn top_level_scalars_are_refused() {
+        for text in ["5", "\"x\"", "true", "null"] {
+            let v = parse(text.as_bytes()).unwrap().value;
+            let d = canonicalize(&v).unwrap_err();
+            assert_eq!(d.code, Code::ScalarTopLevel, "{text}");
+            assert!(
+                d.message
+                    .starts_with("RFC 8785 canonicalization: expected an object or array"),
+                "{}",
+                d.message
+            );
+        }
+        // Near misses: empty containers are fine.
+        assert_eq!(canon("[]"), "[]");
+        assert_eq!(canon(" {} "), "{}");
+    }
+
+    #[test]
+    fn digests_have_the_canonical_shape() {
+        assert_eq!(
+            sha256_digest(b""),
+            "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
+        assert_eq!(
+            sha256_digest(b"abc"),
+            "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        let good = sha256_digest(b"x");
+        assert!(is_canonical_digest(&good));
+        assert!(!is_canonical_digest(&good.to_uppercase()));
+        assert!(!is_canonical_digest(&good.replace("sha256:", "SHA256:")));
+        assert!(!is_canonical_digest(&good[..70]));
+        assert!(!is_canonical_digest(&format!("{good}0")));
+        assert!(!is_canonical_digest(&good.replace("sha256:", "sha512:")));
+        let mut upper_hex = good.clone();
+        upper_hex.replace_range(7..8, "A");
+        assert!(!is_canonical_digest(&upper_hex));
+        let mut g = good.clone();
+        g.replace_range(70..71, "g");
+        assert!(!is_canonical_digest(&g));
+        assert!(!is_canonical_digest(""));
+        // multi-byte char keeping byte length 71 is still refused
+        let mut m = good[..69].to_owned();
+        m.push('é');
+        assert_eq!(m.len(), 71);
+        assert!(!is_canonical_digest(&m));
+    }
+}

@@ -1,0 +1,1148 @@
+//! The strict I-JSON reader with a JSON Pointer → byte span map.
+//!
+//! Implements `verifier-rules.md` §2.1 (J1–J6): every JSON input of a package
+//! goes through [`parse`] before any other decoding. The reader is a
+//! recursive-descent parser whose recursion is bounded by [`MAX_DEPTH`]: the
+//! 257th nested container is refused before the parser descends into it, so
+//! hostile inputs (100,000 nested `[`) cannot overflow the stack.
+//!
+//! Besides the `serde_json::Value`, [`parse`] returns a [`SpanIndex`] that maps
+//! the JSON Pointer of every value in the document to the byte range of its
+//! token (and, for object members, of the member-name token), so that
+//! diagnostics placed by pointer can be rendered at `line:column`
+//! ([`line_col`]).
+//!
+//! J7 (the top level must be an object or array) is *not* checked here: a
+//! top-level scalar parses fine and is refused by
+//! [`crate::canonical::canonicalize`].
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::json::pointer::{escape, JsonPointer};
+
+/// The most nested arrays/objects a document may have (§2.1 J6). A document
+/// with 256 nested containers is accepted; the 257th level is refused with
+/// `JSON nesting exceeds 256 containers`.
+pub const MAX_DEPTH: usize = 256;
+
+/// A successfully parsed document: its value and the span map.
+#[derive(Clone, Debug)]
+pub struct Parsed {
+    /// The document. Numbers follow the rule of [`parse`]: plain integer
+    /// literals that fit `i64`/`u64` are integers, everything else is `f64`.
+    pub value: serde_json::Value,
+    /// Byte spans of every value (and member name) by JSON Pointer.
+    pub spans: SpanIndex,
+}
+
+/// Which kind of strict-reader refusal happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ParseErrorKind {
+    /// §2.1 J1: the input is not valid UTF-8, or starts with a UTF-8
+    /// byte-order mark. Maps to [`Code::InvalidUtf8`].
+    InvalidUtf8,
+    /// §2.1 J2–J6: every other I-JSON refusal (grammar, duplicate names,
+    /// string escapes and surrogates, numbers, nesting). Maps to
+    /// [`Code::InvalidIJson`].
+    Syntax,
+}
+
+/// Why [`parse`] refused its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseError {
+    /// UTF-8 or syntax.
+    pub kind: ParseErrorKind,
+    /// The reason, using the reference fragments of `verifier-rules.md` §2.1
+    /// (e.g. `duplicate object name "qty"`, `negative zero "-0" is
+    /// forbidden`, `unexpected trailing byte at offset 12`). The reference
+    /// wraps it as `invalid I-JSON: <detail>`; this text is not wrapped.
+    pub detail: String,
+    /// Byte range of the offending token in the input: the second name token
+    /// of a duplicate, the comma of a trailing comma, the number literal of a
+    /// bad number, the escape of a bad escape, the first trailing byte, the
+    /// invalid UTF-8 sequence, the opening bracket of the 257th container.
+    /// An empty range at the input length means "at end of input".
+    pub span: Range<usize>,
+    /// Pointer of the innermost value being read when the error was found
+    /// (for a duplicate name: the object holding it); root when unknown.
+    pub pointer: JsonPointer,
+}
+
+impl ParseError {
+    /// The diagnostic for this refusal: [`Code::InvalidUtf8`] or
+    /// [`Code::InvalidIJson`], message = [`ParseError::detail`], explicit
+    /// span = [`ParseError::span`], pointer = [`ParseError::pointer`]. The
+    /// caller adds the file with [`Diagnostic::in_file`].
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let code = match self.kind {
+            ParseErrorKind::InvalidUtf8 => Code::InvalidUtf8,
+            ParseErrorKind::Syntax => Code::InvalidIJson,
+        };
+        Diagnostic::new(code, self.detail.clone())
+            .at(self.pointer.clone())
+            .span(self.span.clone())
+    }
+}
+
+impl std::fmt::Display for ParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.kind {
+            ParseErrorKind::InvalidUtf8 => write!(f, "{}", self.detail),
+            ParseErrorKind::Syntax => write!(f, "invalid I-JSON: {}", self.detail),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Where one value sits in the source.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpanEntry {
+    /// Byte range of the value token; for containers the whole object/array
+    /// from the opening to the closing bracket inclusive; for strings
+    /// including the quotes.
+    pub value: Range<usize>,
+    /// Byte range of the member-name string token (with quotes) when the value
+    /// is an object member; `None` for the root and array elements.
+    pub key: Option<Range<usize>>,
+    /// True when the value is a number written as a plain integer literal
+    /// (optional `-` and digits, no fraction, no exponent), whatever its
+    /// magnitude. The raw literal is `source[value.clone()]`
+    /// (see [`SpanIndex::raw`]).
+    pub integer_literal: bool,
+}
+
+/// JSON Pointer → byte spans of a parsed document.
+///
+/// Keys are the escaped pointer texts ([`JsonPointer::as_str`]). Every value
+/// of the document has exactly one entry.
+#[derive(Clone, Debug, Default)]
+pub struct SpanIndex {
+    entries: HashMap<String, SpanEntry>,
+}
+
+impl SpanIndex {
+    /// Byte range of the value at `p` (whole object/array for containers,
+    /// quotes included for strings); `None` when `p` is not in the document.
+    pub fn value_span(&self, p: &JsonPointer) -> Option<Range<usize>> {
+        self.entries.get(p.as_str()).map(|e| e.value.clone())
+    }
+
+    /// Byte range of the member-name string token (quotes included) of the
+    /// member at `p`; `None` for the root, array elements and unknown pointers.
+    pub fn key_span(&self, p: &JsonPointer) -> Option<Range<usize>> {
+        self.entries.get(p.as_str()).and_then(|e| e.key.clone())
+    }
+
+    /// The whole entry of the value at `p`.
+    pub fn entry(&self, p: &JsonPointer) -> Option<&SpanEntry> {
+        self.entries.get(p.as_str())
+    }
+
+    /// Byte range of the raw token at `p` — identical to
+    /// [`SpanIndex::value_span`]; for a number this is its literal text
+    /// (`source[range]`, e.g. `1E+2`, `9223372036854775807`).
+    pub fn raw(&self, p: &JsonPointer) -> Option<Range<usize>> {
+        self.value_span(p)
+    }
+
+    /// The raw token text at `p`, sliced from `source` (which must be the
+    /// bytes that were parsed). `None` for unknown pointers.
+    pub fn raw_text<'a>(&self, source: &'a [u8], p: &JsonPointer) -> Option<&'a str> {
+        let r = self.value_span(p)?;
+        std::str::from_utf8(source.get(r)?).ok()
+    }
+
+    /// `Some(true)` when the value at `p` is a number written as a plain
+    /// integer literal, `Some(false)` for any other value, `None` for unknown
+    /// pointers.
+    pub fn is_integer_literal(&self, p: &JsonPointer) -> Option<bool> {
+        self.entries.get(p.as_str()).map(|e| e.integer_literal)
+    }
+
+    /// Number of values in the document.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// True when no value was recorded (never the case after a successful
+    /// [`parse`]).
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// All (escaped pointer text, entry) pairs, in no particular order.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &SpanEntry)> {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// 1-based line and 1-based column of byte `offset` in `source`.
+///
+/// Lines are separated by LF (a CR before it is the last column of its
+/// line). The column counts Unicode scalar values (UTF-8 lead bytes; any
+/// byte that is not a continuation byte counts as one, so invalid UTF-8 still
+/// gets a position). Offsets past the end are clamped to `source.len()`.
+pub fn line_col(source: &[u8], offset: usize) -> (usize, usize) {
+    let offset = offset.min(source.len());
+    let before = &source[..offset];
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let col = 1 + before[line_start..]
+        .iter()
+        .filter(|&&b| !(0x80..0xC0).contains(&b))
+        .count();
+    (line, col)
+}
+
+/// Parses one document under the strict I-JSON rules of
+/// `verifier-rules.md` §2.1.
+///
+/// * J1: the whole input must be UTF-8; a leading BOM is refused
+///   ([`ParseErrorKind::InvalidUtf8`]).
+/// * J2: RFC 8259 grammar, whitespace only SP HT LF CR, one value then only
+///   whitespace.
+/// * J3: member names unique after unescaping.
+/// * J4: no raw control characters in strings; only the 8 short escapes and
+///   `\uXXXX`; surrogates must pair; `\u0000`, DEL and non-characters are
+///   allowed.
+/// * J5: RFC 8259 number grammar; the binary64 value must be finite; a
+///   literal with a leading `-` whose binary64 value is zero is refused.
+/// * J6: at most [`MAX_DEPTH`] nested containers.
+///
+/// Numbers: a plain integer literal that fits `i64` (negative) or `u64`
+/// (non-negative) becomes that integer, anything else the `f64` of
+/// `str::parse::<f64>` (correctly rounded) — the same values
+/// `serde_json::from_slice` gives. Top-level scalars are accepted (J7 is the
+/// canonicaliser's job).
+pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return Err(ParseError {
+            kind: ParseErrorKind::InvalidUtf8,
+            detail: "invalid number at offset 0: input starts with a UTF-8 byte-order mark (BOM)"
+                .to_owned(),
+            span: 0..3,
+            pointer: JsonPointer::root(),
+        });
+    }
+    if let Err(e) = std::str::from_utf8(bytes) {
+        let at = e.valid_up_to();
+        let len = e.error_len().unwrap_or(bytes.len() - at);
+        return Err(ParseError {
+            kind: ParseErrorKind::InvalidUtf8,
+            detail: format!(
+                "invalid UTF-8 byte 0x{:02X} at offset {at}: I-JSON input is not valid UTF-8",
+                bytes[at]
+            ),
+            span: at..at + len,
+            pointer: JsonPointer::root(),
+        });
+    }
+    let mut p = Parser {
+        src: bytes,
+        pos: 0,
+        depth: 0,
+        ptr: String::new(),
+        spans: HashMap::new(),
+    };
+    p.skip_ws();
+    let value = p.value(None)?;
+    p.skip_ws();
+    if p.pos < bytes.len() {
+        return Err(p.err(
+            format!("unexpected trailing byte at offset {}", p.pos),
+            p.pos..p.pos + 1,
+        ));
+    }
+    Ok(Parsed {
+        value,
+        spans: SpanIndex { entries: p.spans },
+    })
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    depth: usize,
+    /// Escaped pointer text of the value being read.
+    ptr: String,
+    spans: HashMap<String, SpanEntry>,
+}
+
+type PResult<T> = Result<T, ParseError>;
+
+impl Parser<'_> {
+    fn err(&self, detail: String, span: Range<usize>) -> ParseError {
+        ParseError {
+            kind: ParseErrorKind::Syntax,
+            detail,
+            span,
+            pointer: JsonPointer::from(self.ptr.as_str()),
+        }
+    }
+
+    fn eof(&self) -> ParseError {
+        let n = self.src.len();
+        self.err("unexpected end of input".to_owned(), n..n)
+    }
+
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Length in bytes of the UTF-8 character starting at `at` (input is
+    /// known valid UTF-8; 1 at the end).
+    fn char_len(&self, at: usize) -> usize {
+        match self.src.get(at) {
+            Some(b) if *b >= 0xF0 => 4,
+            Some(b) if *b >= 0xE0 => 3,
+            Some(b) if *b >= 0xC0 => 2,
+            _ => 1,
+        }
+    }
+
+    /// Reads one value at `self.pos` (whitespace already skipped) and records
+    /// its span under `self.ptr` with member-name span `key`.
+    fn value(&mut self, key: Option<Range<usize>>) -> PResult<serde_json::Value> {
+        let start = self.pos;
+        let mut integer_literal = false;
+        let value = match self.peek() {
+            None => return Err(self.eof()),
+            Some(b'{') => self.object()?,
+            Some(b'[') => self.array()?,
+            Some(b'"') => serde_json::Value::String(self.string()?),
+            Some(b't') => self.literal("true", serde_json::Value::Bool(true))?,
+            Some(b'f') => self.literal("false", serde_json::Value::Bool(false))?,
+            Some(b'n') => self.literal("null", serde_json::Value::Null)?,
+            Some(_) => {
+                let (n, int) = self.number()?;
+                integer_literal = int;
+                serde_json::Value::Number(n)
+            }
+        };
+        self.spans.insert(
+            self.ptr.clone(),
+            SpanEntry {
+                value: start..self.pos,
+                key,
+                integer_literal,
+            },
+        );
+        Ok(value)
+    }
+
+    fn literal(&mut self, word: &str, v: serde_json::Value) -> PResult<serde_json::Value> {
+        let start = self.pos;
+        if self.src[start..].starts_with(word.as_bytes()) {
+            self.pos += word.len();
+            return Ok(v);
+        }
+        let mut end = start;
+        while end < self.src.len() && self.src[end].is_ascii_alphabetic() {
+            end += 1;
+        }
+        Err(self.err(format!("invalid literal at offset {start}"), start..end))
+    }
+
+    fn enter(&mut self) -> PResult<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.err(
+                format!("JSON nesting exceeds {MAX_DEPTH} containers"),
+                self.pos..self.pos + 1,
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    fn object(&mut self) -> PResult<serde_json::Value> {
+        self.enter()?;
+        self.pos += 1; // '{'
+        let mut map = serde_json::Map::new();
+        let base_len = self.ptr.len();
+        self.skip_ws();
+        if self.peek() == Some(b'}') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(serde_json::Value::Object(map));
+        }
+        let mut comma: Option<usize> = None;
+        loop {
+            // member name
+            match self.peek() {
+                None => return Err(self.eof()),
+                Some(b'"') => {}
+                Some(_) => {
+                    let at = self.pos;
+                    let (detail, span) = match comma {
+                        Some(c) if self.peek() == Some(b'}') => (
+                            format!(
+                                "object name: expected string at offset {at} (trailing comma before '}}')"
+                            ),
+                            c..c + 1,
+                        ),
+                        _ => (
+                            format!("object name: expected string at offset {at}"),
+                            at..at + self.char_len(at),
+                        ),
+                    };
+                    return Err(self.err(detail, span));
+                }
+            }
+            let key_start = self.pos;
+            let name = self.string()?;
+            let key_span = key_start..self.pos;
+            self.ptr.push('/');
+            self.ptr.push_str(&escape(&name));
+            if self.spans.contains_key(&self.ptr) {
+                self.ptr.truncate(base_len);
+                return Err(self.err(format!("duplicate object name {:?}", name), key_span));
+            }
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(self.eof()),
+                Some(b':') => self.pos += 1,
+                Some(_) => {
+                    let at = self.pos;
+                    self.ptr.truncate(base_len);
+                    return Err(self.err(
+                        format!("expected ':' at offset {at}"),
+                        at..at + self.char_len(at),
+                    ));
+                }
+            }
+            self.skip_ws();
+            let v = self.value(Some(key_span))?;
+            self.ptr.truncate(base_len);
+            map.insert(name, v);
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(self.eof()),
+                Some(b',') => {
+                    comma = Some(self.pos);
+                    self.pos += 1;
+                    self.skip_ws();
+                }
+                Some(b'}') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(serde_json::Value::Object(map));
+                }
+                Some(_) => {
+                    let at = self.pos;
+                    return Err(self.err(
+                        format!("expected ',' or '}}' at offset {at}"),
+                        at..at + self.char_len(at),
+                    ));
+                }
+            }
+        }
+    }
+
+    fn array(&mut self) -> PResult<serde_json::Value> {
+        self.enter()?;
+        self.pos += 1; // '['
+        let mut items = Vec::new();
+        let base_len = self.ptr.len();
+        self.skip_ws();
+        if self.peek() == Some(b']') {
+            self.pos += 1;
+            self.depth -= 1;
+            return Ok(serde_json::Value::Array(items));
+        }
+        loop {
+            self.ptr.push('/');
+            self.ptr.push_str(&items.len().to_string());
+            let v = self.value(None)?;
+            self.ptr.truncate(base_len);
+            items.push(v);
+            self.skip_ws();
+            match self.peek() {
+                None => return Err(self.eof()),
+                Some(b',') => {
+                    let comma = self.pos;
+                    self.pos += 1;
+                    self.skip_ws();
+                    if self.peek() == Some(b']') {
+                        let at = self.pos;
+                        return Err(self.err(
+                            format!("invalid number at offset {at} (trailing comma before ']')"),
+                            comma..comma + 1,
+                        ));
+                    }
+                }
+                Some(b']') => {
+                    self.pos += 1;
+                    self.depth -= 1;
+                    return Ok(serde_json::Value::Array(items));
+                }
+                Some(_) => {
+                    let at = self.pos;
+                    return Err(self.err(
+                        format!("expected ',' or ']' at offset {at}"),
+                        at..at + self.char_len(at),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// Reads 4 hex digits after `\u` at `esc` (the backslash). Returns the
+    /// code unit.
+    fn hex4(&mut self, esc: usize) -> PResult<u16> {
+        let mut v: u16 = 0;
+        for i in 0..4 {
+            let at = esc + 2 + i;
+            match self.src.get(at) {
+                Some(&b) if b.is_ascii_hexdigit() => {
+                    // is_ascii_hexdigit guarantees to_digit succeeds.
+                    let d = (b as char).to_digit(16).unwrap_or(0) as u16;
+                    v = v * 16 + d;
+                }
+                None | Some(b'"') => {
+                    return Err(
+                        self.err(format!("truncated Unicode escape at offset {esc}"), esc..at)
+                    );
+                }
+                Some(_) => {
+                    let end = at + self.char_len(at);
+                    let text = String::from_utf8_lossy(&self.src[esc..end]).into_owned();
+                    return Err(self.err(
+                        format!("invalid Unicode escape {text} at offset {esc}"),
+                        esc..end,
+                    ));
+                }
+            }
+        }
+        self.pos = esc + 6;
+        Ok(v)
+    }
+
+    /// Reads a string token at `self.pos` (on the opening quote); returns the
+    /// unescaped text.
+    fn string(&mut self) -> PResult<String> {
+        let start = self.pos;
+        self.pos += 1;
+        let mut out = String::new();
+        let mut run = self.pos; // start of the pending raw run
+        loop {
+            let Some(b) = self.peek() else {
+                let n = self.src.len();
+                return Err(self.err(
+                    format!("unterminated string starting at offset {start}"),
+                    start..n,
+                ));
+            };
+            match b {
+                b'"' => {
+                    out.push_str(&self.text(run, self.pos));
+                    self.pos += 1;
+                    return Ok(out);
+                }
+                b'\\' => {
+                    out.push_str(&self.text(run, self.pos));
+                    self.escape(&mut out)?;
+                    run = self.pos;
+                }
+                0x00..=0x1F => {
+                    let at = self.pos;
+                    return Err(self.err(
+                        format!("unescaped control character U+{b:04X} in string at offset {at}"),
+                        at..at + 1,
+                    ));
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// The source text in `from..to` (valid UTF-8 between ASCII delimiters).
+    fn text(&self, from: usize, to: usize) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(&self.src[from..to])
+    }
+
+    /// Reads one escape at `self.pos` (on the backslash) into `out`.
+    fn escape(&mut self, out: &mut String) -> PResult<()> {
+        let esc = self.pos;
+        let Some(c) = self.src.get(esc + 1).copied() else {
+            let n = self.src.len();
+            return Err(self.err(format!("unterminated escape at offset {esc}"), esc..n));
+        };
+        let short = match c {
+            b'"' => Some('"'),
+            b'\\' => Some('\\'),
+            b'/' => Some('/'),
+            b'b' => Some('\u{8}'),
+            b'f' => Some('\u{c}'),
+            b'n' => Some('\n'),
+            b'r' => Some('\r'),
+            b't' => Some('\t'),
+            _ => None,
+        };
+        if let Some(ch) = short {
+            out.push(ch);
+            self.pos = esc + 2;
+            return Ok(());
+        }
+        if c != b'u' {
+            let end = esc + 1 + self.char_len(esc + 1);
+            let text = String::from_utf8_lossy(&self.src[esc..end]).into_owned();
+            return Err(self.err(format!("invalid escape {text} at offset {esc}"), esc..end));
+        }
+        let unit = self.hex4(esc)?;
+        match unit {
+            0xD800..=0xDBFF => {
+                let second = self.pos;
+                if self.src.get(second) != Some(&b'\\') || self.src.get(second + 1) != Some(&b'u') {
+                    return Err(
+                        self.err(format!("unpaired high surrogate U+{unit:04X}"), esc..second)
+                    );
+                }
+                let low = self.hex4(second)?;
+                if !(0xDC00..=0xDFFF).contains(&low) {
+                    return Err(self.err(
+                        format!(
+                            "high surrogate U+{unit:04X} followed by non-low-surrogate U+{low:04X}"
+                        ),
+                        esc..self.pos,
+                    ));
+                }
+                let cp = 0x10000 + ((u32::from(unit) - 0xD800) << 10) + (u32::from(low) - 0xDC00);
+                // cp is in 0x10000..=0x10FFFF, always a valid scalar value.
+                out.push(char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER));
+            }
+            0xDC00..=0xDFFF => {
+                return Err(self.err(
+                    format!("unpaired low surrogate U+{unit:04X}"),
+                    esc..self.pos,
+                ));
+            }
+            _ => {
+                // Not a surrogate, so always a valid scalar value.
+                out.push(char::from_u32(u32::from(unit)).unwrap_or(char::REPLACEMENT_CHARACTER));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads a number at `self.pos`. Returns the value and whether the literal
+    /// was a plain integer.
+    fn number(&mut self) -> PResult<(serde_json::Number, bool)> {
+        let start = self.pos;
+        let src = self.src;
+        // End of the maximal run of number-ish bytes, for error spans.
+        let run_end = {
+            let mut e = start;
+            while e < src.len()
+                && (src[e].is_ascii_alphanumeric() || matches!(src[e], b'+' | b'-' | b'.'))
+            {
+                e += 1;
+            }
+            e.max(start + self.char_len(start))
+        };
+        let digits = |mut i: usize| {
+            while i < src.len() && src[i].is_ascii_digit() {
+                i += 1;
+            }
+            i
+        };
+        let mut i = start;
+        if src.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match src.get(i) {
+            Some(b'0') => {
+                i += 1;
+                if src.get(i).is_some_and(u8::is_ascii_digit) {
+                    let lit = self.text(start, run_end).into_owned();
+                    return Err(self.err(
+                        format!("leading zero in number {lit:?} at offset {start}"),
+                        start..run_end,
+                    ));
+                }
+            }
+            Some(b'1'..=b'9') => i = digits(i),
+            None => {
+                return Err(self.err(
+                    format!("truncated number at offset {start}"),
+                    start..run_end,
+                ))
+            }
+            Some(_) => {
+                return Err(self.err(format!("invalid number at offset {start}"), start..run_end))
+            }
+        }
+        let mut integer = true;
+        if src.get(i) == Some(&b'.') {
+            integer = false;
+            let f = digits(i + 1);
+            if f == i + 1 {
+                return Err(self.err(
+                    format!("fraction has no digits in number at offset {start}"),
+                    start..run_end,
+                ));
+            }
+            i = f;
+        }
+        if let Some(b'e' | b'E') = src.get(i) {
+            integer = false;
+            i += 1;
+            if let Some(b'+' | b'-') = src.get(i) {
+                i += 1;
+            }
+            let e = digits(i);
+            if e == i {
+                return Err(self.err(
+                    format!("exponent has no digits in number at offset {start}"),
+                    start..run_end,
+                ));
+            }
+            i = e;
+        }
+        self.pos = i;
+        let lit = self.text(start, i).into_owned();
+        let negative = lit.starts_with('-');
+        if integer {
+            let n = if negative {
+                lit.parse::<i64>().ok().map(serde_json::Number::from)
+            } else {
+                lit.parse::<u64>().ok().map(serde_json::Number::from)
+            };
+            if let Some(n) = n {
+                if negative && n.as_i64() == Some(0) {
+                    return Err(self.err(format!("negative zero {lit:?} is forbidden"), start..i));
+                }
+                return Ok((n, true));
+            }
+        }
+        // The grammar was checked above, so Rust's float parser accepts it.
+        let f: f64 = lit.parse().unwrap_or(f64::NAN);
+        if !f.is_finite() {
+            return Err(self.err(
+                format!("number {lit:?} is not finite IEEE-754 binary64"),
+                start..i,
+            ));
+        }
+        if negative && f == 0.0 {
+            return Err(self.err(format!("negative zero {lit:?} is forbidden"), start..i));
+        }
+        match serde_json::Number::from_f64(f) {
+            Some(n) => Ok((n, integer)),
+            None => Err(self.err(
+                format!("number {lit:?} is not finite IEEE-754 binary64"),
+                start..i,
+            )),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn err(text: &[u8]) -> ParseError {
+        match parse(text) {
+            Ok(p) => panic!(
+                "accepted {:?}: {:?}",
+                String::from_utf8_lossy(text),
+                p.value
+            ),
+            Err(e) => e,
+        }
+    }
+
+    fn syntax(text: &str, fragment: &str) -> ParseError {
+        let e = err(text.as_bytes());
+        assert_eq!(e.kind, ParseErrorKind::Syntax, "{text}: {}", e.detail);
+        assert!(
+            e.detail.contains(fragment),
+            "{text}: detail {:?} lacks {fragment:?}",
+            e.detail
+        );
+        e
+    }
+
+    fn ok(text: &str) -> serde_json::Value {
+        parse(text.as_bytes())
+            .unwrap_or_else(|e| panic!("{text}: {e}"))
+            .value
+    }
+
+    fn ptr(s: &str) -> JsonPointer {
+        JsonPointer::parse(s).unwrap()
+    }
+
+    #[test]
+    fn duplicate_names_point_at_the_second_name() {
+        let src = br#"{"qty":1,"qty":-1}"#;
+        let e = err(src);
+        assert_eq!(e.detail, r#"duplicate object name "qty""#);
+        assert_eq!(e.span, 9..14);
+        assert_eq!(line_col(src, e.span.start), (1, 10));
+        assert_eq!(e.pointer, JsonPointer::root());
+        let d = e.to_diagnostic();
+        assert_eq!(d.code, Code::InvalidIJson);
+        assert_eq!(d.message, e.detail);
+        assert_eq!(d.span, Some(9..14));
+        // Compared after unescaping.
+        let e = syntax(r#"{"a":1,"\u0061":2}"#, r#"duplicate object name "a""#);
+        assert_eq!(e.span, 7..15);
+        // Nested: pointer is the object holding the duplicate.
+        let e = syntax(r#"{"x":[{"k":1,"k":2}]}"#, r#"duplicate object name "k""#);
+        assert_eq!(e.pointer.as_str(), "/x/0");
+        // Near misses: same name in different objects, names differing only
+        // by escaping of `/` vs a nested key.
+        assert_eq!(
+            ok(r#"{"a":{"a":1},"b":{"a":2}}"#),
+            json!({"a":{"a":1},"b":{"a":2}})
+        );
+        assert_eq!(ok(r#"{"a/b":1,"a":{"b":2}}"#), json!({"a/b":1,"a":{"b":2}}));
+        assert_eq!(ok(r#"{"A":1,"a":2}"#), json!({"A":1,"a":2}));
+    }
+
+    #[test]
+    fn trailing_commas_point_at_the_comma() {
+        let src = br#"{"a":1,}"#;
+        let e = err(src);
+        assert!(
+            e.detail.contains("object name: expected string"),
+            "{}",
+            e.detail
+        );
+        assert_eq!(e.span, 6..7);
+        assert_eq!(line_col(src, e.span.start), (1, 7));
+        let e = syntax("[1,]", "trailing comma");
+        assert_eq!(e.span, 2..3);
+        let e = syntax("[1,\n  ]", "trailing comma");
+        assert_eq!(e.span, 2..3);
+        // Near miss.
+        assert_eq!(ok("[1, 2]"), json!([1, 2]));
+    }
+
+    #[test]
+    fn utf8_and_bom_are_refused() {
+        let e = err(b"[\"a\xFF\"]");
+        assert_eq!(e.kind, ParseErrorKind::InvalidUtf8);
+        assert!(e.detail.contains("invalid UTF-8"), "{}", e.detail);
+        assert!(e.detail.contains("I-JSON input is not valid UTF-8"));
+        assert_eq!(e.span, 3..4);
+        assert_eq!(e.to_diagnostic().code, Code::InvalidUtf8);
+        // Truncated multi-byte sequence at the end.
+        let e = err(b"[\"\xE2\x82");
+        assert_eq!(e.kind, ParseErrorKind::InvalidUtf8);
+        assert_eq!(e.span, 2..4);
+        // Overlong encoding.
+        assert_eq!(err(b"\"\xC0\xAF\"").kind, ParseErrorKind::InvalidUtf8);
+        let e = err(b"\xEF\xBB\xBF{}");
+        assert_eq!(e.kind, ParseErrorKind::InvalidUtf8);
+        assert!(e.detail.contains("BOM"), "{}", e.detail);
+        assert_eq!(e.span, 0..3);
+        // Near misses: U+FEFF inside a string, multi-byte text.
+        assert_eq!(ok("[\"\u{feff}é😀\"]"), json!(["\u{feff}é😀"]));
+        // U+FEFF after leading whitespace is not whitespace.
+        syntax(" \u{feff}{}", "invalid number at offset 1");
+    }
+
+    #[test]
+    fn surrogates_must_pair() {
+        let e = syntax(r#""\ud800""#, "unpaired high surrogate U+D800");
+        assert_eq!(e.span, 1..7);
+        let e = syntax(r#""\udc00""#, "unpaired low surrogate U+DC00");
+        assert_eq!(e.span, 1..7);
+        syntax(r#""\ud800x""#, "unpaired high surrogate U+D800");
+        syntax(r#""\ud800\n""#, "unpaired high surrogate U+D800");
+        let e = syntax(
+            r#""\uD83D\u0041""#,
+            "high surrogate U+D83D followed by non-low-surrogate U+0041",
+        );
+        assert_eq!(e.span, 1..13);
+        syntax(r#""\ud83d\ud83d""#, "followed by non-low-surrogate U+D83D");
+        // Near miss.
+        assert_eq!(ok(r#""\ud83d\ude00""#), json!("😀"));
+        assert_eq!(ok(r#""\uD83D\uDE00""#), json!("😀"));
+    }
+
+    #[test]
+    fn numbers_are_strict() {
+        for lit in ["-0", "-0.000", "-0e99", "-1e-400", "-0.0E+0", "-0E-0"] {
+            let text = format!("[{lit}]");
+            let e = syntax(&text, &format!("negative zero \"{lit}\" is forbidden"));
+            assert_eq!(e.span, 1..1 + lit.len(), "{lit}");
+            assert_eq!(e.pointer.as_str(), "/0");
+        }
+        let e = syntax("{\"n\": 1e9999}", "number \"1e9999\" is not finite");
+        assert_eq!(e.span, 6..12);
+        assert_eq!(e.pointer.as_str(), "/n");
+        syntax(
+            "-1e400",
+            "number \"-1e400\" is not finite IEEE-754 binary64",
+        );
+        let huge = format!("[1{}]", "0".repeat(400));
+        syntax(&huge, "is not finite");
+        for text in ["NaN", "Infinity", "-Infinity", "+1", ".5", "[NaN]"] {
+            syntax(text, "invalid number");
+        }
+        let e = syntax("[NaN]", "invalid number at offset 1");
+        assert_eq!(e.span, 1..4);
+        let e = syntax("01", "leading zero");
+        assert_eq!(e.span, 0..2);
+        syntax("-012", "leading zero");
+        syntax("1.", "fraction has no digits");
+        syntax("1.e5", "fraction has no digits");
+        syntax("1e", "exponent has no digits");
+        syntax("1e+", "exponent has no digits");
+        syntax("1E-x", "exponent has no digits");
+        syntax("-", "truncated number");
+        syntax("-a", "invalid number");
+        syntax("1x", "unexpected trailing byte at offset 1");
+        // Near misses.
+        assert_eq!(ok("1e-400"), json!(0.0));
+        assert_eq!(ok("0"), json!(0));
+        assert_eq!(ok("-1"), json!(-1));
+        assert_eq!(ok("1E+2"), json!(100.0));
+        assert_eq!(ok("0.0"), json!(0.0));
+        assert_eq!(ok("0e5"), json!(0.0));
+        assert_eq!(ok("-0.5"), json!(-0.5));
+        assert_eq!(ok("1.7976931348623157e308"), json!(f64::MAX));
+    }
+
+    #[test]
+    fn number_values_match_serde_json() {
+        for text in [
+            "9223372036854775807",
+            "-9223372036854775808",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "1.5",
+            "100",
+            "1E2",
+            "5e-324",
+            "2.2250738585072014e-308",
+            "0.1",
+            "123456789.123456789e-3",
+        ] {
+            let ours = ok(text);
+            let theirs: serde_json::Value = serde_json::from_str(text).unwrap();
+            assert_eq!(ours, theirs, "{text}");
+        }
+        assert!(ok("9223372036854775807").is_i64());
+        assert!(ok("18446744073709551615").is_u64());
+        assert!(ok("18446744073709551616").is_f64());
+        assert!(ok("-9223372036854775808").is_i64());
+        assert!(ok("1E2").is_f64());
+    }
+
+    #[test]
+    fn integer_literals_are_recorded() {
+        let src =
+            br#"{"a":9223372036854775807,"b":1.0,"c":1e2,"d":"1","e":-3,"f":99999999999999999999}"#;
+        let p = parse(src).unwrap();
+        let s = &p.spans;
+        assert_eq!(s.is_integer_literal(&ptr("/a")), Some(true));
+        assert_eq!(s.is_integer_literal(&ptr("/b")), Some(false));
+        assert_eq!(s.is_integer_literal(&ptr("/c")), Some(false));
+        assert_eq!(s.is_integer_literal(&ptr("/d")), Some(false));
+        assert_eq!(s.is_integer_literal(&ptr("/e")), Some(true));
+        assert_eq!(s.is_integer_literal(&ptr("/f")), Some(true));
+        assert!(p.value["f"].is_f64());
+        assert_eq!(s.is_integer_literal(&ptr("/zz")), None);
+        assert_eq!(s.raw_text(src, &ptr("/a")), Some("9223372036854775807"));
+        assert_eq!(s.raw_text(src, &ptr("/c")), Some("1e2"));
+        assert_eq!(s.raw_text(src, &ptr("/d")), Some("\"1\""));
+        assert_eq!(s.raw(&ptr("/b")), s.value_span(&ptr("/b")));
+        assert_eq!(s.len(), 7);
+        assert!(!s.is_empty());
+    }
+
+    #[test]
+    fn literals_and_structure() {
+        syntax("{}[]", "unexpected trailing byte at offset 2");
+        let e = syntax("{} x", "unexpected trailing byte at offset 3");
+        assert_eq!(e.span, 3..4);
+        syntax("", "unexpected end of input");
+        syntax("  \n", "unexpected end of input");
+        syntax("[1", "unexpected end of input");
+        syntax("{\"a\"", "unexpected end of input");
+        syntax("{\"a\":", "unexpected end of input");
+        syntax("{\"a\" 1}", "expected ':' at offset 5");
+        syntax("{\"a\":1 \"b\":2}", "expected ',' or '}' at offset 7");
+        syntax("[1 2]", "expected ',' or ']' at offset 3");
+        syntax("{a:1}", "object name: expected string at offset 1");
+        syntax("{,}", "object name: expected string at offset 1");
+        syntax("[,1]", "invalid number at offset 1");
+        syntax("tru", "invalid literal at offset 0");
+        syntax("nul", "invalid literal at offset 0");
+        syntax("True", "invalid number");
+        syntax("[falsey]", "expected ',' or ']' at offset 6");
+        // Whitespace other than SP HT LF CR.
+        syntax("[1,\u{c}2]", "invalid number");
+        syntax("[1,\u{a0}2]", "invalid number");
+        syntax("\u{b}[]", "invalid number");
+        // Near misses.
+        assert_eq!(
+            ok(" \t\r\n[ true , false , null ] \t\r\n"),
+            json!([true, false, null])
+        );
+        assert_eq!(ok("{}"), json!({}));
+        assert_eq!(ok("[]"), json!([]));
+        assert_eq!(ok("\"top\""), json!("top"));
+        assert_eq!(ok("null"), json!(null));
+    }
+
+    #[test]
+    fn strings_are_strict() {
+        let e = syntax("[\"a\tb\"]", "unescaped control character U+0009");
+        assert_eq!(e.span, 3..4);
+        syntax("\"\n\"", "unescaped control character U+000A");
+        syntax("\"\u{0}\"", "unescaped control character U+0000");
+        syntax("\"\u{1f}\"", "unescaped control character U+001F");
+        let e = syntax(r#"["\x"]"#, r"invalid escape \x");
+        assert_eq!(e.span, 2..4);
+        syntax(r#""\'""#, r"invalid escape \'");
+        syntax("\"\\é\"", "invalid escape \\é");
+        syntax(r#""\U0041""#, r"invalid escape \U");
+        let e = syntax(r#""\u12""#, "truncated Unicode escape");
+        assert_eq!(e.span, 1..5);
+        syntax(r#""\u12"#, "truncated Unicode escape");
+        syntax(r#""\u12G4""#, r"invalid Unicode escape \u12G");
+        syntax("\"\\", "unterminated escape");
+        syntax("\"abc", "unterminated string");
+        syntax("[\"abc]", "unterminated string");
+        // Near misses.
+        assert_eq!(ok(r#""\u0000""#), json!("\u{0}"));
+        assert_eq!(ok("\"\u{7f}\""), json!("\u{7f}"));
+        assert_eq!(ok("\"\u{fffe}\u{ffff}\""), json!("\u{fffe}\u{ffff}"));
+        assert_eq!(ok(r#""\ufffe\uFDD0""#), json!("\u{fffe}\u{fdd0}"));
+        assert_eq!(
+            ok(r#""\"\\\/\b\f\n\r\t\u00e9\u20AC""#),
+            json!("\"\\/\u{8}\u{c}\n\r\té€")
+        );
+        assert_eq!(ok("\"\u{2028}\""), json!("\u{2028}"));
+    }
+
+    fn nested(n: usize) -> Vec<u8> {
+        let mut v = vec![b'['; n];
+        v.extend(std::iter::repeat_n(b']', n));
+        v
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let p = parse(&nested(MAX_DEPTH)).unwrap();
+        assert_eq!(p.spans.len(), MAX_DEPTH);
+        let deepest = JsonPointer::from("/0".repeat(MAX_DEPTH - 1).as_str());
+        assert_eq!(
+            p.spans.value_span(&deepest),
+            Some(MAX_DEPTH - 1..MAX_DEPTH + 1)
+        );
+        let e = err(&nested(MAX_DEPTH + 1));
+        assert_eq!(e.detail, "JSON nesting exceeds 256 containers");
+        assert_eq!(e.span, 256..257);
+        // Objects count too.
+        let mut s = "{\"a\":".repeat(MAX_DEPTH);
+        s.push('1');
+        s.push_str(&"}".repeat(MAX_DEPTH));
+        assert!(parse(s.as_bytes()).is_ok());
+        let mut s = "{\"a\":".repeat(MAX_DEPTH - 1);
+        s.push_str("[[]]");
+        s.push_str(&"}".repeat(MAX_DEPTH - 1));
+        syntax(&s, "JSON nesting exceeds 256 containers");
+        // Hostile depth: refused, no stack overflow (unclosed, too).
+        let e = err(&vec![b'['; 100_000]);
+        assert_eq!(e.detail, "JSON nesting exceeds 256 containers");
+        assert_eq!(e.span, 256..257);
+        let e = err(&nested(100_000));
+        assert_eq!(e.span, 256..257);
+    }
+
+    #[test]
+    fn span_index_is_exact() {
+        let src =
+            b"{\n  \"a\": {\n  \"b\": [10, \"x\", {\"c\": null}]\n  },\n  \"d/e~\": true\n}\n";
+        let p = parse(src).unwrap();
+        let s = &p.spans;
+        let slice = |r: Range<usize>| std::str::from_utf8(&src[r]).unwrap();
+        assert_eq!(s.value_span(&JsonPointer::root()), Some(0..src.len() - 1));
+        assert_eq!(s.key_span(&JsonPointer::root()), None);
+        let a = ptr("/a");
+        assert_eq!(slice(s.key_span(&a).unwrap()), "\"a\"");
+        assert_eq!(s.key_span(&a), Some(4..7));
+        assert_eq!(
+            slice(s.value_span(&a).unwrap()),
+            "{\n  \"b\": [10, \"x\", {\"c\": null}]\n  }"
+        );
+        let b = ptr("/a/b");
+        assert_eq!(s.key_span(&b), Some(13..16));
+        assert_eq!(line_col(src, 13), (3, 3));
+        assert_eq!(
+            slice(s.value_span(&b).unwrap()),
+            "[10, \"x\", {\"c\": null}]"
+        );
+        assert_eq!(s.value_span(&ptr("/a/b/0")), Some(19..21));
+        assert_eq!(s.key_span(&ptr("/a/b/0")), None);
+        assert_eq!(slice(s.value_span(&ptr("/a/b/1")).unwrap()), "\"x\"");
+        assert_eq!(
+            slice(s.value_span(&ptr("/a/b/2")).unwrap()),
+            "{\"c\": null}"
+        );
+        let c = ptr("/a/b/2/c");
+        assert_eq!(slice(s.key_span(&c).unwrap()), "\"c\"");
+        assert_eq!(slice(s.value_span(&c).unwrap()), "null");
+        let de = JsonPointer::root().child("d/e~");
+        assert_eq!(de.as_str(), "/d~1e~0");
+        assert_eq!(slice(s.key_span(&de).unwrap()), "\"d/e~\"");
+        assert_eq!(slice(s.value_span(&de).unwrap()), "true");
+        assert_eq!(line_col(src, s.key_span(&de).unwrap().start), (5, 3));
+        assert_eq!(s.value_span(&ptr("/a/b/3")), None);
+        assert_eq!(s.value_span(&ptr("/zz")), None);
+        assert_eq!(s.len(), 8);
+        // Escaped names: the key span covers the escaped token.
+        let src = br#"{"\u0061\/":1}"#;
+        let p = parse(src).unwrap();
+        assert_eq!(
+            p.spans.key_span(&JsonPointer::root().child("a/")),
+            Some(1..11)
+        );
+    }
+
+    #[test]
+    fn line_col_counts_scalar_values() {
+        let src = "ab\ncé😀x\r\nz".as_bytes();
+        assert_eq!(line_col(src, 0), (1, 1));
+        assert_eq!(line_col(src, 2), (1, 3));
+        assert_eq!(line_col(src, 3), (2, 1));
+        let x = src.iter().position(|&b| b == b'x').unwrap();
+        assert_eq!(line_col(src, x), (2, 4));
+        let z = src.len() - 1;
+        assert_eq!(line_col(src, z), (3, 1));
+        assert_eq!(line_col(src, 10_000), (3, 2));
+        assert_eq!(line_col(b"", 0), (1, 1));
+    }
+
+    #[test]
+    fn error_pointer_and_diagnostic() {
+        let e = syntax(r#"{"a":[1,{"b":"\q"}]}"#, r"invalid escape \q");
+        assert_eq!(e.pointer.as_str(), "/a/1/b");
+        let d = e.to_diagnostic();
+        assert_eq!(d.pointer.as_str(), "/a/1/b");
+        assert_eq!(d.span, Some(e.span.clone()));
+        assert_eq!(
+            e.to_string(),
+            r"invalid I-JSON: invalid escape \q at offset 14"
+        );
+    }
+}
