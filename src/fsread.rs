@@ -308,12 +308,15 @@ impl PackageRoot {
     /// directories.
     ///
     /// Per entry, in this order, the first failing check gives one finding
-    /// with `file` = the relative path: symlink → `SymlinkEntry`
-    /// (`package entry "<rel>" is a symlink`, never followed); a directory is
-    /// walked and otherwise accepted (R1.6); FIFO/socket/device →
-    /// `SpecialFile`; execute bit → `ExecutableMode`; an R1.9 extension →
-    /// `ExecutableExtension`; a relative path that is not UTF-8 or fails
-    /// [`path_grammar`] → `InvalidEntryPath` (`package entry "<rel>": <reason>`).
+    /// with `file` = the relative path: symlink → `SymlinkEntry` (never
+    /// followed); a directory is walked and otherwise accepted (R1.6);
+    /// FIFO/socket/device → `SpecialFile`; execute bit → `ExecutableMode`;
+    /// an R1.9 extension → `ExecutableExtension`; a relative path that is not
+    /// UTF-8 or fails [`path_grammar`] → `InvalidEntryPath`. Messages are the
+    /// reference's, e.g. `inventory package: package entry "<rel>" is a
+    /// symlink`, `inventory package: package entry "<rel>": <reason>`
+    /// (`<rel>` quoted with Rust `{:?}`, which matches Go `%q` for the
+    /// printable names a package can hold).
     /// Also records whether the root holds a regular `package-index.json`;
     /// R1.11 itself is [`Inventory::index_check`].
     ///
@@ -388,7 +391,7 @@ impl PackageRoot {
             EntryKind::Symlink => {
                 inv.diagnostics.push(entry_diag(
                     Code::SymlinkEntry,
-                    format!("package entry {rel:?} is a symlink"),
+                    format!("inventory package: package entry {rel:?} is a symlink"),
                     &rel,
                 ));
                 None
@@ -398,7 +401,7 @@ impl PackageRoot {
                 inv.diagnostics.push(entry_diag(
                     Code::SpecialFile,
                     format!(
-                        "package entry {rel:?} is not a regular file (devices, sockets, and pipes are forbidden)"
+                        "inventory package: package entry {rel:?} is not a regular file (devices, sockets, and pipes are forbidden)"
                     ),
                     &rel,
                 ));
@@ -449,7 +452,7 @@ impl PackageRoot {
         if meta.kind() != EntryKind::Dir || !meta.same_file(seen) {
             inv.diagnostics.push(entry_diag(
                 Code::RootChanged,
-                format!("package entry {rel:?} changed during inventory"),
+                format!("inventory package: package entry {rel:?} changed during inventory"),
                 rel,
             ));
             return None;
@@ -728,7 +731,7 @@ fn file_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Diagnost
     if meta.is_executable() {
         return Some(entry_diag(
             Code::ExecutableMode,
-            format!("package entry {rel:?} is executable"),
+            format!("inventory package: package entry {rel:?} is executable"),
             rel,
         ));
     }
@@ -736,7 +739,7 @@ fn file_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Diagnost
         return Some(
             entry_diag(
                 Code::ExecutableExtension,
-                format!("package entry {rel:?} has executable-code extension"),
+                format!("inventory package: package entry {rel:?} has executable-code extension"),
                 rel,
             )
             .note(format!("extension {ext}")),
@@ -750,7 +753,7 @@ fn file_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Diagnost
         Ok(()) => None,
         Err(why) => Some(entry_diag(
             Code::InvalidEntryPath,
-            format!("package entry {rel:?}: {why}"),
+            format!("inventory package: package entry {rel:?}: {why}"),
             rel,
         )),
     }
@@ -882,7 +885,7 @@ mod tests {
         );
         assert_eq!(
             inv.diagnostics[0].message,
-            "package entry \"alias.txt\" is a symlink"
+            "inventory package: package entry \"alias.txt\" is a symlink"
         );
         // A symlinked final component is refused from metadata.
         let err = root.read("alias.txt", PAYLOAD_LIMIT, None).unwrap_err();
@@ -926,7 +929,7 @@ mod tests {
         );
         assert_eq!(
             inv.diagnostics[0].message,
-            "package entry \"named-pipe.txt\" is not a regular file (devices, sockets, and pipes are forbidden)"
+            "inventory package: package entry \"named-pipe.txt\" is not a regular file (devices, sockets, and pipes are forbidden)"
         );
         assert_eq!(rels(&inv), vec!["package-index.json"]);
         let err = root
@@ -966,7 +969,7 @@ mod tests {
         );
         assert_eq!(
             inv.diagnostics[0].message,
-            "package entry \"README.md\" is executable"
+            "inventory package: package entry \"README.md\" is executable"
         );
         let err = root.read("README.md", PAYLOAD_LIMIT, None).unwrap_err();
         assert_eq!(err.message, "read payload \"README.md\": executable file");
@@ -996,7 +999,7 @@ mod tests {
         );
         assert_eq!(
             inv.diagnostics[1].message,
-            "package entry \"payload.js\" has executable-code extension"
+            "inventory package: package entry \"payload.js\" has executable-code extension"
         );
         assert_eq!(inv.diagnostics[2].notes, vec!["extension .py".to_owned()]);
         assert_eq!(rels(&inv).len(), 6);
@@ -1047,24 +1050,24 @@ mod tests {
             vec![
                 (
                     Code::InvalidEntryPath,
-                    "package entry \"a:b/f.txt\": volume or URI-like paths are forbidden"
+                    "inventory package: package entry \"a:b/f.txt\": volume or URI-like paths are forbidden"
                 ),
                 (
                     Code::InvalidEntryPath,
-                    "package entry \"bad\u{fffd}.txt\": path is not valid UTF-8"
+                    "inventory package: package entry \"bad\u{fffd}.txt\": path is not valid UTF-8"
                 ),
                 (
                     Code::ExecutableExtension,
-                    "package entry \"d\u{fffd}/f.js\" has executable-code extension"
+                    "inventory package: package entry \"d\u{fffd}/f.js\" has executable-code extension"
                 ),
                 (
                     Code::InvalidEntryPath,
-                    "package entry \"d\u{fffd}/g.txt\": path is not valid UTF-8"
+                    "inventory package: package entry \"d\u{fffd}/g.txt\": path is not valid UTF-8"
                 ),
                 (
                     Code::InvalidEntryPath,
                     &*format!(
-                        "package entry {:?}: path must contain 1..240 bytes",
+                        "inventory package: package entry {:?}: path must contain 1..240 bytes",
                         "n".repeat(241)
                     )
                 ),
@@ -1341,5 +1344,96 @@ mod tests {
         assert_eq!(inv.files[0].rel, "f0000.json");
         assert_eq!(inv.files[1999].rel, "f1999.json");
         assert!(inv.files.windows(2).all(|w| w[0].rel < w[1].rel));
+    }
+
+    /// Materialises a corpus mutant: `package/` as is, or a copy of `base/`
+    /// with the recipe steps applied (corpus `mutants/README.md`).
+    fn materialise(case: &Path, expected: &serde_json::Value, scratch: &Path) -> PathBuf {
+        if expected["packageDir"] == "package" {
+            return case.join("package");
+        }
+        fn copy(from: &Path, to: &Path) {
+            std::fs::create_dir_all(to).unwrap();
+            for ent in std::fs::read_dir(from).unwrap() {
+                let ent = ent.unwrap();
+                let ty = ent.file_type().unwrap();
+                let dst = to.join(ent.file_name());
+                if ty.is_dir() {
+                    copy(&ent.path(), &dst);
+                } else {
+                    std::fs::copy(ent.path(), &dst).unwrap();
+                }
+            }
+        }
+        let dir = scratch.join("pkg");
+        copy(&case.join("base"), &dir);
+        for step in expected["recipe"]["steps"].as_array().unwrap() {
+            let path = dir.join(step["path"].as_str().unwrap());
+            match step["op"].as_str().unwrap() {
+                "mkdir" => std::fs::create_dir_all(&path).unwrap(),
+                "mkfifo" => rustix::fs::mkfifoat(CWD, &path, Mode::from_raw_mode(0o644)).unwrap(),
+                "chmod" => {
+                    let mode = u32::from_str_radix(step["mode"].as_str().unwrap(), 8).unwrap();
+                    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+                }
+                "symlink" => symlink(step["target"].as_str().unwrap(), &path).unwrap(),
+                op => panic!("unknown recipe op {op}"),
+            }
+        }
+        dir
+    }
+
+    /// Every corpus mutant: the inventory's first finding is the reference
+    /// message for inventory-stage faults, and no other case has one; every
+    /// inventoried file reads back fenced against the inventory.
+    #[test]
+    fn corpus_mutants_inventory_like_the_reference() {
+        let corpus = Path::new("/work/shared/corpus");
+        if !corpus.is_dir() {
+            return; // corpus not available on this machine
+        }
+        let mut checked = 0;
+        for set in ["mutants", "mutants-current"] {
+            let Ok(cases) = std::fs::read_dir(corpus.join(set)) else {
+                continue;
+            };
+            for case in cases {
+                let case = case.unwrap().path();
+                let Ok(text) = std::fs::read_to_string(case.join("expected.json")) else {
+                    continue;
+                };
+                let expected: serde_json::Value = serde_json::from_str(&text).unwrap();
+                let scratch = tempfile::tempdir().unwrap();
+                let dir = materialise(&case, &expected, scratch.path());
+                let root = open_root(&dir).unwrap();
+                let inv = root.inventory();
+                let message = expected["oracleMessage"].as_str().unwrap_or("");
+                let name = case.display().to_string();
+                if message.starts_with("inventory package:") {
+                    assert_eq!(inv.diagnostics[0].message, message, "{name}");
+                } else {
+                    assert_eq!(inv.diagnostics, vec![], "{name}");
+                    if message == "package has no root package-index.json" {
+                        assert_eq!(inv.index_check().unwrap().message, message, "{name}");
+                    } else {
+                        assert!(inv.has_index, "{name}");
+                    }
+                }
+                for e in &inv.files {
+                    if inv
+                        .diagnostics
+                        .iter()
+                        .any(|d| d.file.as_deref() == Some(&*e.rel))
+                    {
+                        continue;
+                    }
+                    let bytes = root.read(&e.rel, PAYLOAD_LIMIT, Some(&e.meta)).unwrap();
+                    assert_eq!(bytes.len() as u64, e.meta.size, "{name} {}", e.rel);
+                }
+                assert_eq!(root.fence(), None, "{name}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 184, "only {checked} cases");
     }
 }
