@@ -24,3 +24,4 @@ pub mod render;
 pub mod schemas;
 pub mod stages;
 pub mod verify;
+pub mod index;

@@ -132,14 +132,16 @@ impl Run<'_> {
         };
         // 2. inventory
         let inventory = root.inventory();
+        // Files with an inventory finding count as present (no closure
+        // cascade) but are never read (no second finding for one cause).
         let mut present: BTreeMap<String, Option<StableMeta>> = BTreeMap::new();
-        for e in &inventory.files {
-            present.insert(e.rel.clone(), Some(e.meta.clone()));
-        }
         for d in &inventory.diagnostics {
             if let Some(f) = &d.file {
-                present.entry(f.clone()).or_insert(None);
+                present.insert(f.clone(), None);
             }
+        }
+        for e in &inventory.files {
+            present.entry(e.rel.clone()).or_insert_with(|| Some(e.meta.clone()));
         }
         self.diags.extend(inventory.diagnostics.iter().cloned());
         if !inventory.has_index {
