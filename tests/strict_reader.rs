@@ -226,3 +226,26 @@ fn strict_reader_refuses_the_json_mutants_like_the_reference() {
     let d = canonicalize(&v).unwrap_err();
     assert_eq!(d.code, form_package::codes::Code::ScalarTopLevel);
 }
+
+/// The reader is iterative: 256 nested containers parse, canonicalise and
+/// drop on a thread with a 512 KiB stack (debug build; the parse alone needs
+/// under 128 KiB), and 100,000 nested `[` are refused there too.
+#[test]
+fn max_depth_fits_a_small_stack() {
+    let n = form_package::json::strict::MAX_DEPTH;
+    let mut doc = "{\"a\":[".repeat(n / 2);
+    doc.push_str(&"]}".repeat(n / 2));
+    let h = std::thread::Builder::new()
+        .stack_size(512 * 1024)
+        .spawn(move || {
+            let p = parse(doc.as_bytes()).unwrap();
+            let c = canonicalize(&p.value).unwrap();
+            let mut deeper = "[".repeat(100_000);
+            deeper.push_str(&doc);
+            let e = parse(deeper.as_bytes()).unwrap_err();
+            assert_eq!(e.span, n..n + 1);
+            c.len()
+        })
+        .unwrap();
+    assert_eq!(h.join().unwrap(), n / 2 * 8);
+}
