@@ -23,6 +23,9 @@ use crate::diag::Diagnostic;
 /// from [`crate::json::strict::parse`], which already refused non-finite
 /// numbers and negative zero; a serializer failure (cannot happen for a
 /// `serde_json::Value`) is reported as [`Code::InvalidIJson`].
+// The signature is the agreed API (`Diagnostic` errors); it is called a few
+// times per package, so the large `Err` variant costs nothing measurable.
+#[allow(clippy::result_large_err)]
 pub fn canonicalize(value: &serde_json::Value) -> Result<Vec<u8>, Diagnostic> {
     let kind = match value {
         serde_json::Value::Object(_) | serde_json::Value::Array(_) => None,

@@ -2,9 +2,10 @@
 //!
 //! Implements `verifier-rules.md` §2.1 (J1–J6): every JSON input of a package
 //! goes through [`parse`] before any other decoding. The reader is a
-//! recursive-descent parser whose recursion is bounded by [`MAX_DEPTH`]: the
-//! 257th nested container is refused before the parser descends into it, so
-//! hostile inputs (100,000 nested `[`) cannot overflow the stack.
+//! descent parser without recursion: open containers live on an explicit
+//! stack bounded by [`MAX_DEPTH`], and the 257th nested container is refused
+//! when its bracket is seen, so hostile inputs (100,000 nested `[`) cannot
+//! overflow the stack.
 //!
 //! Besides the `serde_json::Value`, [`parse`] returns a [`SpanIndex`] that maps
 //! the JSON Pointer of every value in the document to the byte range of its
@@ -247,12 +248,11 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
     let mut p = Parser {
         src: bytes,
         pos: 0,
-        depth: 0,
         ptr: String::new(),
         spans: HashMap::new(),
     };
     p.skip_ws();
-    let value = p.value(None)?;
+    let value = p.document()?;
     p.skip_ws();
     if p.pos < bytes.len() {
         return Err(p.err(
@@ -269,13 +269,36 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
 struct Parser<'a> {
     src: &'a [u8],
     pos: usize,
-    depth: usize,
     /// Escaped pointer text of the value being read.
     ptr: String,
     spans: HashMap<String, SpanEntry>,
 }
 
 type PResult<T> = Result<T, ParseError>;
+
+/// One open container of [`Parser::document`].
+enum Frame {
+    Array {
+        /// Offset of `[`.
+        start: usize,
+        /// Member-name span of the array itself.
+        key: Option<Range<usize>>,
+        /// Length of the array's pointer text.
+        base_len: usize,
+        items: Vec<serde_json::Value>,
+    },
+    Object {
+        /// Offset of `{`.
+        start: usize,
+        /// Member-name span of the object itself.
+        key: Option<Range<usize>>,
+        /// Length of the object's pointer text.
+        base_len: usize,
+        map: serde_json::Map<String, serde_json::Value>,
+        /// Name of the member whose value is being read.
+        name: String,
+    },
+}
 
 impl Parser<'_> {
     fn err(&self, detail: String, span: Range<usize>) -> ParseError {
@@ -313,25 +336,164 @@ impl Parser<'_> {
         }
     }
 
-    /// Reads one value at `self.pos` (whitespace already skipped) and records
-    /// its span under `self.ptr` with member-name span `key`.
-    fn value(&mut self, key: Option<Range<usize>>) -> PResult<serde_json::Value> {
-        let start = self.pos;
-        let mut integer_literal = false;
-        let value = match self.peek() {
-            None => return Err(self.eof()),
-            Some(b'{') => self.object()?,
-            Some(b'[') => self.array()?,
-            Some(b'"') => serde_json::Value::String(self.string()?),
-            Some(b't') => self.literal("true", serde_json::Value::Bool(true))?,
-            Some(b'f') => self.literal("false", serde_json::Value::Bool(false))?,
-            Some(b'n') => self.literal("null", serde_json::Value::Null)?,
-            Some(_) => {
-                let (n, int) = self.number()?;
-                integer_literal = int;
-                serde_json::Value::Number(n)
+    /// Reads one whole value at `self.pos` (whitespace already skipped)
+    /// without recursion: open containers live on an explicit stack bounded
+    /// by [`MAX_DEPTH`]. Records the span of every value under its pointer.
+    fn document(&mut self) -> PResult<serde_json::Value> {
+        let mut stack: Vec<Frame> = Vec::new();
+        // Member-name span of the value about to be read.
+        let mut key: Option<Range<usize>> = None;
+        'values: loop {
+            let start = self.pos;
+            let mut integer_literal = false;
+            let mut value = match self.peek() {
+                None => return Err(self.eof()),
+                Some(open @ (b'{' | b'[')) => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.err(
+                            format!("JSON nesting exceeds {MAX_DEPTH} containers"),
+                            start..start + 1,
+                        ));
+                    }
+                    self.pos += 1;
+                    self.skip_ws();
+                    let base_len = self.ptr.len();
+                    if open == b'{' {
+                        if self.peek() == Some(b'}') {
+                            self.pos += 1;
+                            serde_json::Value::Object(serde_json::Map::new())
+                        } else {
+                            let (name, name_span) = self.member_name(None)?;
+                            stack.push(Frame::Object {
+                                start,
+                                key: key.take(),
+                                base_len,
+                                map: serde_json::Map::new(),
+                                name,
+                            });
+                            key = Some(name_span);
+                            continue 'values;
+                        }
+                    } else if self.peek() == Some(b']') {
+                        self.pos += 1;
+                        serde_json::Value::Array(Vec::new())
+                    } else {
+                        stack.push(Frame::Array {
+                            start,
+                            key: key.take(),
+                            base_len,
+                            items: Vec::new(),
+                        });
+                        self.ptr.push_str("/0");
+                        continue 'values;
+                    }
+                }
+                Some(b'"') => serde_json::Value::String(self.string()?),
+                Some(b't') => self.literal("true", serde_json::Value::Bool(true))?,
+                Some(b'f') => self.literal("false", serde_json::Value::Bool(false))?,
+                Some(b'n') => self.literal("null", serde_json::Value::Null)?,
+                Some(_) => {
+                    let (n, int) = self.number()?;
+                    integer_literal = int;
+                    serde_json::Value::Number(n)
+                }
+            };
+            self.record(start, key.take(), integer_literal);
+            // Hand the finished value to its container; close every container
+            // that ends here.
+            loop {
+                let Some(frame) = stack.last_mut() else {
+                    return Ok(value);
+                };
+                match frame {
+                    Frame::Array {
+                        base_len, items, ..
+                    } => {
+                        self.ptr.truncate(*base_len);
+                        items.push(value);
+                        let next = items.len();
+                        self.skip_ws();
+                        match self.peek() {
+                            None => return Err(self.eof()),
+                            Some(b',') => {
+                                let comma = self.pos;
+                                self.pos += 1;
+                                self.skip_ws();
+                                if self.peek() == Some(b']') {
+                                    let at = self.pos;
+                                    return Err(self.err(
+                                        format!(
+                                            "invalid number at offset {at} (trailing comma before ']')"
+                                        ),
+                                        comma..comma + 1,
+                                    ));
+                                }
+                                self.ptr.push('/');
+                                self.ptr.push_str(&next.to_string());
+                                continue 'values;
+                            }
+                            Some(b']') => self.pos += 1,
+                            Some(_) => {
+                                let at = self.pos;
+                                return Err(self.err(
+                                    format!("expected ',' or ']' at offset {at}"),
+                                    at..at + self.char_len(at),
+                                ));
+                            }
+                        }
+                    }
+                    Frame::Object {
+                        base_len,
+                        map,
+                        name,
+                        ..
+                    } => {
+                        self.ptr.truncate(*base_len);
+                        map.insert(std::mem::take(name), value);
+                        self.skip_ws();
+                        match self.peek() {
+                            None => return Err(self.eof()),
+                            Some(b',') => {
+                                let comma = self.pos;
+                                self.pos += 1;
+                                self.skip_ws();
+                                let (next, next_span) = self.member_name(Some(comma))?;
+                                *name = next;
+                                key = Some(next_span);
+                                continue 'values;
+                            }
+                            Some(b'}') => self.pos += 1,
+                            Some(_) => {
+                                let at = self.pos;
+                                return Err(self.err(
+                                    format!("expected ',' or '}}' at offset {at}"),
+                                    at..at + self.char_len(at),
+                                ));
+                            }
+                        }
+                    }
+                }
+                // The container on top of the stack is closed: pop it and
+                // record it (self.ptr is its pointer again).
+                let (start, container_key, closed) = match stack.pop() {
+                    Some(Frame::Array {
+                        start, key, items, ..
+                    }) => (start, key, serde_json::Value::Array(items)),
+                    Some(Frame::Object {
+                        start, key, map, ..
+                    }) => (start, key, serde_json::Value::Object(map)),
+                    // last_mut() above returned Some, so the stack is not empty.
+                    None => return Err(self.eof()),
+                };
+                self.record(start, container_key, false);
+                value = closed;
             }
-        };
+        }
+    }
+
+    /// Records the span of the value that started at `start` and ends at
+    /// `self.pos`, under `self.ptr`.
+    fn record(&mut self, start: usize, key: Option<Range<usize>>, integer_literal: bool) {
         self.spans.insert(
             self.ptr.clone(),
             SpanEntry {
@@ -340,7 +502,59 @@ impl Parser<'_> {
                 integer_literal,
             },
         );
-        Ok(value)
+    }
+
+    /// Reads a member name at `self.pos` (whitespace skipped), checks it is
+    /// unique in its object (J3), reads the `:` and the whitespace after it,
+    /// and appends the name to `self.ptr`. `comma` is the offset of the comma
+    /// before this member, for the trailing-comma span.
+    fn member_name(&mut self, comma: Option<usize>) -> PResult<(String, Range<usize>)> {
+        let base_len = self.ptr.len();
+        match self.peek() {
+            None => return Err(self.eof()),
+            Some(b'"') => {}
+            Some(b) => {
+                let at = self.pos;
+                return Err(match comma {
+                    Some(c) if b == b'}' => self.err(
+                        format!(
+                            "object name: expected string at offset {at} (trailing comma before '}}')"
+                        ),
+                        c..c + 1,
+                    ),
+                    _ => self.err(
+                        format!("object name: expected string at offset {at}"),
+                        at..at + self.char_len(at),
+                    ),
+                });
+            }
+        }
+        let key_start = self.pos;
+        let name = self.string()?;
+        let key_span = key_start..self.pos;
+        self.ptr.push('/');
+        self.ptr.push_str(&escape(&name));
+        // Every earlier member of this object is already recorded under its
+        // pointer, and escaping is injective, so this is J3's check.
+        if self.spans.contains_key(&self.ptr) {
+            self.ptr.truncate(base_len);
+            return Err(self.err(format!("duplicate object name {name:?}"), key_span));
+        }
+        self.skip_ws();
+        match self.peek() {
+            None => return Err(self.eof()),
+            Some(b':') => self.pos += 1,
+            Some(_) => {
+                let at = self.pos;
+                self.ptr.truncate(base_len);
+                return Err(self.err(
+                    format!("expected ':' at offset {at}"),
+                    at..at + self.char_len(at),
+                ));
+            }
+        }
+        self.skip_ws();
+        Ok((name, key_span))
     }
 
     fn literal(&mut self, word: &str, v: serde_json::Value) -> PResult<serde_json::Value> {
@@ -354,149 +568,6 @@ impl Parser<'_> {
             end += 1;
         }
         Err(self.err(format!("invalid literal at offset {start}"), start..end))
-    }
-
-    fn enter(&mut self) -> PResult<()> {
-        if self.depth >= MAX_DEPTH {
-            return Err(self.err(
-                format!("JSON nesting exceeds {MAX_DEPTH} containers"),
-                self.pos..self.pos + 1,
-            ));
-        }
-        self.depth += 1;
-        Ok(())
-    }
-
-    fn object(&mut self) -> PResult<serde_json::Value> {
-        self.enter()?;
-        self.pos += 1; // '{'
-        let mut map = serde_json::Map::new();
-        let base_len = self.ptr.len();
-        self.skip_ws();
-        if self.peek() == Some(b'}') {
-            self.pos += 1;
-            self.depth -= 1;
-            return Ok(serde_json::Value::Object(map));
-        }
-        let mut comma: Option<usize> = None;
-        loop {
-            // member name
-            match self.peek() {
-                None => return Err(self.eof()),
-                Some(b'"') => {}
-                Some(_) => {
-                    let at = self.pos;
-                    let (detail, span) = match comma {
-                        Some(c) if self.peek() == Some(b'}') => (
-                            format!(
-                                "object name: expected string at offset {at} (trailing comma before '}}')"
-                            ),
-                            c..c + 1,
-                        ),
-                        _ => (
-                            format!("object name: expected string at offset {at}"),
-                            at..at + self.char_len(at),
-                        ),
-                    };
-                    return Err(self.err(detail, span));
-                }
-            }
-            let key_start = self.pos;
-            let name = self.string()?;
-            let key_span = key_start..self.pos;
-            self.ptr.push('/');
-            self.ptr.push_str(&escape(&name));
-            if self.spans.contains_key(&self.ptr) {
-                self.ptr.truncate(base_len);
-                return Err(self.err(format!("duplicate object name {:?}", name), key_span));
-            }
-            self.skip_ws();
-            match self.peek() {
-                None => return Err(self.eof()),
-                Some(b':') => self.pos += 1,
-                Some(_) => {
-                    let at = self.pos;
-                    self.ptr.truncate(base_len);
-                    return Err(self.err(
-                        format!("expected ':' at offset {at}"),
-                        at..at + self.char_len(at),
-                    ));
-                }
-            }
-            self.skip_ws();
-            let v = self.value(Some(key_span))?;
-            self.ptr.truncate(base_len);
-            map.insert(name, v);
-            self.skip_ws();
-            match self.peek() {
-                None => return Err(self.eof()),
-                Some(b',') => {
-                    comma = Some(self.pos);
-                    self.pos += 1;
-                    self.skip_ws();
-                }
-                Some(b'}') => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(serde_json::Value::Object(map));
-                }
-                Some(_) => {
-                    let at = self.pos;
-                    return Err(self.err(
-                        format!("expected ',' or '}}' at offset {at}"),
-                        at..at + self.char_len(at),
-                    ));
-                }
-            }
-        }
-    }
-
-    fn array(&mut self) -> PResult<serde_json::Value> {
-        self.enter()?;
-        self.pos += 1; // '['
-        let mut items = Vec::new();
-        let base_len = self.ptr.len();
-        self.skip_ws();
-        if self.peek() == Some(b']') {
-            self.pos += 1;
-            self.depth -= 1;
-            return Ok(serde_json::Value::Array(items));
-        }
-        loop {
-            self.ptr.push('/');
-            self.ptr.push_str(&items.len().to_string());
-            let v = self.value(None)?;
-            self.ptr.truncate(base_len);
-            items.push(v);
-            self.skip_ws();
-            match self.peek() {
-                None => return Err(self.eof()),
-                Some(b',') => {
-                    let comma = self.pos;
-                    self.pos += 1;
-                    self.skip_ws();
-                    if self.peek() == Some(b']') {
-                        let at = self.pos;
-                        return Err(self.err(
-                            format!("invalid number at offset {at} (trailing comma before ']')"),
-                            comma..comma + 1,
-                        ));
-                    }
-                }
-                Some(b']') => {
-                    self.pos += 1;
-                    self.depth -= 1;
-                    return Ok(serde_json::Value::Array(items));
-                }
-                Some(_) => {
-                    let at = self.pos;
-                    return Err(self.err(
-                        format!("expected ',' or ']' at offset {at}"),
-                        at..at + self.char_len(at),
-                    ));
-                }
-            }
-        }
     }
 
     /// Reads 4 hex digits after `\u` at `esc` (the backslash). Returns the
