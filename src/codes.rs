@@ -89,6 +89,7 @@ codes! {
     InvalidTextPayload = "FD017", "invalid-text-payload", Error, "TEXT_ENCODING", "verifier-rules.md §1.7 R1.24", "a text payload is not valid UTF-8 or contains NUL", None, Active;
     UnlistedFile = "FD018", "unlisted-file", Error, "CLOSURE", "verifier-rules.md §1.6 R1.18", "a file in the package directory is not listed in package-index.json", Some("list it in `files` or remove it from the directory"), Active;
     MissingListedFile = "FD019", "missing-listed-file", Error, "CLOSURE", "verifier-rules.md §1.6 R1.18", "a file listed in package-index.json is not in the package directory", Some("add the file or remove its entry"), Active;
+    InvalidJsonPayload = "FD020", "invalid-json-payload", Error, "PAYLOAD_IJSON", "verifier-rules.md §1.7 R1.23, §2.1", "a listed JSON payload breaks the strict I-JSON grammar", None, Active;
 
     // FD1xx: index and definition structure, identity, digests
     UnsupportedIndexApiVersion = "FD100", "unsupported-index-api-version", Error, "INDEX_API", "verifier-rules.md §0.2 S1; current-profile.md §2.1", "the package index apiVersion is not a known profile (or the envelope is not an object with a string apiVersion)", Some("use packages.forms.takoform.com/v1alpha1 .. v1alpha5"), Active;

@@ -198,7 +198,10 @@ impl Run<'_> {
         let parsed = match parsed {
             Ok(p) => p,
             Err(e) => {
-                self.diags.push(e.to_diagnostic().in_file(INDEX_FILE));
+                let d = e.to_diagnostic();
+                // A BOM is a syntax error to the reference, not an encoding one.
+                let d = if e.detail.contains("byte-order mark") { retag(d, Code::InvalidIJson) } else { d };
+                self.diags.push(d.in_file(INDEX_FILE));
                 return None;
             }
         };
@@ -426,7 +429,7 @@ impl Run<'_> {
                             Err(d) => self.diags.push(d.in_file(l.path.clone())),
                         }
                     }
-                    Err(e) => self.diags.push(e.to_diagnostic().in_file(l.path.clone())),
+                    Err(e) => self.diags.push(payload_parse_diagnostic(&e).in_file(l.path.clone())),
                 }
             } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
                 self.diags.push(
@@ -468,6 +471,18 @@ fn media_check(path: &str, media_type: &str) -> Option<Diagnostic> {
 fn extension(path: &str) -> String {
     let name = path.rsplit('/').next().unwrap_or(path);
     name.rfind('.').map(|i| name[i..].to_ascii_lowercase()).unwrap_or_default()
+}
+
+/// A payload's parse error: invalid UTF-8 keeps `invalid-utf8` (IJSON_UTF8);
+/// every other refusal, a BOM included, is `invalid-json-payload`
+/// (PAYLOAD_IJSON), as the reference classifies them.
+fn payload_parse_diagnostic(e: &strict::ParseError) -> Diagnostic {
+    let d = e.to_diagnostic();
+    if matches!(e.kind, strict::ParseErrorKind::InvalidUtf8) && !e.detail.contains("byte-order mark") {
+        d
+    } else {
+        retag(d, Code::InvalidJsonPayload)
+    }
 }
 
 fn retag(mut d: Diagnostic, code: Code) -> Diagnostic {

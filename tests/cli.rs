@@ -1,0 +1,215 @@
+//! The binary end to end: exit codes, formats, canonicalize/digest, and the
+//! exact positions of findings. Runs on the packages shipped in `fixtures/`
+//! (no corpus needed).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_form-package"))
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+fn example_store() -> PathBuf {
+    fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632")
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).env("NO_COLOR", "1").output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn json_of(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+/// Copies a package into a temp dir so a test can change it.
+fn copy_package(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dst = tmp.path().join("pkg");
+    copy_dir(src, &dst);
+    (tmp, dst)
+}
+
+fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn reindex(dir: &Path) {
+    let indexed = form_package::index::build(dir, None).unwrap();
+    form_package::index::write(dir, &indexed).unwrap();
+}
+
+#[test]
+fn every_shipped_package_verifies_with_its_digest() {
+    let o = run(&["verify", "--format", "json", fixtures().join("packages").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    let v = json_of(&o);
+    assert_eq!(v["version"], 1);
+    let packages = v["packages"].as_array().unwrap();
+    assert_eq!(packages.len(), 8);
+    for p in packages {
+        assert_eq!(p["verdict"], "ok", "{p}");
+        // directory names end in the first 12 hex of the packageDigest
+        let path = p["path"].as_str().unwrap();
+        let hex12 = &path[path.len() - 12..];
+        assert_eq!(&p["packageDigest"].as_str().unwrap()[7..19], hex12, "{path}");
+        assert!(p["fileCount"].as_u64().unwrap() >= 2);
+    }
+    assert_eq!(v["summary"]["failed"], 0);
+}
+
+#[test]
+fn report_members_match_the_reference_example() {
+    let dir = fixtures().join("packages/versionless/actor-namespace-0.2.0-6cb09560435e");
+    let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
+    let p = &json_of(&o)["packages"][0];
+    assert_eq!(p["fileCount"], 7);
+    assert_eq!(p["payloadBytes"], 5160);
+    assert!(p["packageDigest"].as_str().unwrap().starts_with("sha256:6cb09560435e4ba3"));
+    assert_eq!(p["formRef"]["apiVersion"], "edge.forms.takoform.com");
+}
+
+#[test]
+fn duplicate_name_is_refused_at_the_second_name_and_never_digested() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("dup.json");
+    std::fs::write(&f, r#"{"qty":1,"qty":-1}"#).unwrap();
+    for cmd in ["canonicalize", "digest"] {
+        let o = run(&[cmd, f.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(1));
+        assert!(o.stdout.is_empty(), "nothing is digested");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("duplicate object name \"qty\""), "{err}");
+        assert!(err.contains("dup.json:1:10"), "{err}");
+    }
+}
+
+#[test]
+fn canonicalize_answers_like_the_reference() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        (r#"{"\ufb33":1,"\ud83d\ude00":2}"#, Some("{\"\u{1F600}\":2,\"\u{FB33}\":1}")),
+        ("[1e-6,2.9514790517935283e20,-0.0,1e21]", None),
+        (
+            "[1e-6,2.9514790517935283e20,1e21,9.999999999999997e22]",
+            Some("[0.000001,295147905179352830000,1e+21,9.999999999999997e+22]"),
+        ),
+        ("[1424953923781206.25]", Some("[1424953923781206.2]")),
+        ("5", None),
+    ];
+    for (i, (input, want)) in cases.iter().enumerate() {
+        let f = tmp.path().join(format!("c{i}.json"));
+        std::fs::write(&f, input).unwrap();
+        let o = run(&["canonicalize", f.to_str().unwrap()]);
+        match want {
+            Some(w) => {
+                assert_eq!(o.status.code(), Some(0), "{input}");
+                assert_eq!(stdout(&o), format!("{w}\n"));
+            }
+            None => {
+                assert_eq!(o.status.code(), Some(1), "{input}");
+                assert!(o.stdout.is_empty());
+            }
+        }
+    }
+    let f = tmp.path().join("c0.json");
+    let o = run(&["canonicalize", f.to_str().unwrap()]);
+    let hex: String = o.stdout[..o.stdout.len() - 1].iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, "7b22f09f9880223a322c22efacb3223a317d");
+    let o = run(&["digest", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0));
+    let d = stdout(&o);
+    assert!(d.starts_with("sha256:") && d.len() == 72, "{d}");
+}
+
+#[test]
+fn a_trailing_comma_in_a_package_file_is_found_at_the_comma() {
+    let (_tmp, dir) = copy_package(&example_store());
+    std::fs::write(dir.join("fixtures/desired.json"), "{\"a\":1,}").unwrap();
+    reindex(&dir);
+    let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    let v = json_of(&o);
+    let d = v["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["file"] == "fixtures/desired.json")
+        .unwrap()
+        .clone();
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(1), Some(7)), "{d}");
+    assert_eq!(d["code"], "FD020");
+    assert_eq!(d["specCode"], "PAYLOAD_IJSON");
+}
+
+#[test]
+fn an_unexpected_definition_member_is_shown_at_its_line_and_column() {
+    let (_tmp, dir) = copy_package(&example_store());
+    let def: Value = serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
+    let body = serde_json::to_string(&def).unwrap();
+    let inner = &body[1..body.len() - 1];
+    std::fs::write(dir.join("definition.json"), format!("{{\n  {inner},\n  \"extra\": true\n}}\n")).unwrap();
+    reindex(&dir);
+    let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json_of(&o);
+    let diags = v["packages"][0]["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["pointer"], "/extra");
+    assert_eq!(d["file"], "definition.json");
+    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(3), Some(3)));
+    assert_eq!(d["code"], "FD121");
+    let human = run(&["verify", "--color", "never", dir.to_str().unwrap()]);
+    assert!(stdout(&human).contains("definition.json:3:3"), "{}", stdout(&human));
+}
+
+#[test]
+fn exit_codes() {
+    assert_eq!(run(&["verify", "--no-such-flag", "x"]).status.code(), Some(2));
+    assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
+    assert_eq!(run(&["verify", "/definitely/not/here"]).status.code(), Some(2));
+    assert_eq!(run(&["digest", "/definitely/not/here.json"]).status.code(), Some(2));
+    let empty = tempfile::tempdir().unwrap();
+    let o = run(&["verify", "--format", "json", empty.path().to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(json_of(&o)["packages"][0]["diagnostics"][0]["code"], "FD009");
+    let link = empty.path().join("link");
+    std::os::unix::fs::symlink(example_store(), &link).unwrap();
+    let o = run(&["verify", "--format", "json", link.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(json_of(&o)["packages"][0]["diagnostics"][0]["code"], "FD001");
+    assert_eq!(run(&["verify", example_store().to_str().unwrap()]).status.code(), Some(0));
+}
+
+#[test]
+fn many_findings_in_one_run() {
+    let (_tmp, dir) = copy_package(&example_store());
+    std::fs::write(dir.join("extra.txt"), "x").unwrap();
+    std::fs::write(dir.join("run.sh"), "x").unwrap();
+    std::fs::write(dir.join("fixtures/desired.json"), "{\"name\":\"changed\"}").unwrap();
+    let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json_of(&o);
+    let codes: Vec<&str> = v["packages"][0]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    for want in ["FD007", "FD015", "FD016", "FD018"] {
+        assert!(codes.contains(&want), "{want} missing from {codes:?}");
+    }
+}
