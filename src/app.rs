@@ -28,7 +28,13 @@ pub struct Output {
 /// Runs a parsed command line. `is_terminal`: whether stdout is a terminal.
 pub fn run(cli: Cli, is_terminal: bool) -> Output {
     match cli.command {
-        Command::Verify { paths, format, color, deny_warnings, quiet } => {
+        Command::Verify {
+            paths,
+            format,
+            color,
+            deny_warnings,
+            quiet,
+        } => {
             let color = human::use_color(color, is_terminal);
             verify_paths(&paths, format, color, deny_warnings, quiet)
         }
@@ -47,19 +53,36 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
 
 /// Verifies every package under `paths` (in parallel; output order and
 /// content do not depend on the thread count).
-pub fn verify_paths(paths: &[std::path::PathBuf], format: Format, color: bool, deny_warnings: bool, quiet: bool) -> Output {
+pub fn verify_paths(
+    paths: &[std::path::PathBuf],
+    format: Format,
+    color: bool,
+    deny_warnings: bool,
+    quiet: bool,
+) -> Output {
     let mut roots = Vec::new();
     for p in paths {
         match discover::package_roots(p) {
             Ok(r) => roots.extend(r),
             Err(e) => {
-                return Output { stderr: format!("form-package: {}\n", e.0), code: 2, ..Default::default() };
+                return Output {
+                    stderr: format!("form-package: {}\n", e.0),
+                    code: 2,
+                    ..Default::default()
+                };
             }
         }
     }
-    let outcomes: Vec<PackageOutcome> = roots.par_iter().map(|r| verify::verify_package(r)).collect();
+    let outcomes: Vec<PackageOutcome> = roots
+        .par_iter()
+        .map(|r| verify::verify_package(r))
+        .collect();
     let failed = outcomes.iter().any(|o| {
-        o.has_errors() || (deny_warnings && o.diagnostics.iter().any(|d| d.severity == Severity::Warning))
+        o.has_errors()
+            || (deny_warnings
+                && o.diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Warning))
     });
     let stdout = match format {
         Format::Json => render::json::render(&outcomes, deny_warnings),
@@ -70,25 +93,44 @@ pub fn verify_paths(paths: &[std::path::PathBuf], format: Format, color: bool, d
             }
             if !quiet && outcomes.len() > 1 {
                 let bad = outcomes.iter().filter(|o| o.has_errors()).count();
-                text.push_str(&format!("{} packages: {} verified, {} failed\n", outcomes.len(), outcomes.len() - bad, bad));
+                text.push_str(&format!(
+                    "{} packages: {} verified, {} failed\n",
+                    outcomes.len(),
+                    outcomes.len() - bad,
+                    bad
+                ));
             }
             text
         }
     };
-    Output { stdout: stdout.into_bytes(), stderr: String::new(), code: u8::from(failed) }
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr: String::new(),
+        code: u8::from(failed),
+    }
 }
 
 /// `canonicalize FILE` / `digest FILE`: strict read (no size cap), RFC 8785.
 fn canonical_command(file: &Path, digest: bool) -> Output {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
-        Err(e) => return Output { stderr: format!("form-package: read {}: {e}\n", file.display()), code: 2, ..Default::default() },
+        Err(e) => {
+            return Output {
+                stderr: format!("form-package: read {}: {e}\n", file.display()),
+                code: 2,
+                ..Default::default()
+            }
+        }
     };
     let name = file.display().to_string();
     let refuse = |d: Diagnostic, source: Source| {
         let d = d.in_file(name.clone());
         let text = human::render_diagnostic(&d, Some(&source), false);
-        Output { stderr: format!("form-package: {}\n{text}", d.message), code: 1, ..Default::default() }
+        Output {
+            stderr: format!("form-package: {}\n{text}", d.message),
+            code: 1,
+            ..Default::default()
+        }
     };
     let parsed = match crate::json::strict::parse(&bytes) {
         Ok(p) => p,
@@ -96,10 +138,23 @@ fn canonical_command(file: &Path, digest: bool) -> Output {
     };
     match canonicalize(&parsed.value) {
         Ok(c) => {
-            let mut stdout = if digest { sha256_digest(&c).into_bytes() } else { c };
+            let mut stdout = if digest {
+                sha256_digest(&c).into_bytes()
+            } else {
+                c
+            };
             stdout.push(b'\n');
-            Output { stdout, ..Default::default() }
+            Output {
+                stdout,
+                ..Default::default()
+            }
         }
-        Err(d) => refuse(d, Source { bytes, spans: Some(parsed.spans) }),
+        Err(d) => refuse(
+            d,
+            Source {
+                bytes,
+                spans: Some(parsed.spans),
+            },
+        ),
     }
 }

@@ -75,7 +75,10 @@ mod tests {
     #[test]
     fn empty_tree_is_itself_a_package_and_missing_is_usage() {
         let dir = tempfile::tempdir().unwrap();
-        assert_eq!(package_roots(dir.path()).unwrap(), vec![dir.path().to_path_buf()]);
+        assert_eq!(
+            package_roots(dir.path()).unwrap(),
+            vec![dir.path().to_path_buf()]
+        );
         assert!(package_roots(&dir.path().join("nope")).is_err());
     }
 

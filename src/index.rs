@@ -50,8 +50,14 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
         return Err(inventory.diagnostics);
     }
     let old: Option<Value> = if inventory.has_index {
-        let bytes = root.read(INDEX_FILE, fsread::INDEX_LIMIT, None).map_err(|d| vec![d])?;
-        Some(strict::parse(&bytes).map_err(|e| vec![e.to_diagnostic().in_file(INDEX_FILE)])?.value)
+        let bytes = root
+            .read(INDEX_FILE, fsread::INDEX_LIMIT, None)
+            .map_err(|d| vec![d])?;
+        Some(
+            strict::parse(&bytes)
+                .map_err(|e| vec![e.to_diagnostic().in_file(INDEX_FILE)])?
+                .value,
+        )
     } else {
         None
     };
@@ -62,7 +68,12 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
         .map(|files| {
             files
                 .iter()
-                .filter_map(|f| Some((f.get("path")?.as_str()?.to_owned(), f.get("mediaType")?.clone())))
+                .filter_map(|f| {
+                    Some((
+                        f.get("path")?.as_str()?.to_owned(),
+                        f.get("mediaType")?.clone(),
+                    ))
+                })
                 .collect()
         })
         .unwrap_or_default();
@@ -75,19 +86,28 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
     let mut files = Vec::new();
     let mut definition = None;
     for e in inventory.files.iter().filter(|e| e.rel != INDEX_FILE) {
-        let bytes = root.read(&e.rel, fsread::PAYLOAD_LIMIT, Some(&e.meta)).map_err(|d| vec![d])?;
+        let bytes = root
+            .read(&e.rel, fsread::PAYLOAD_LIMIT, Some(&e.meta))
+            .map_err(|d| vec![d])?;
         let media = match old_types.get(&e.rel) {
             Some(t) => t.clone(),
             None if e.rel == def_path => json!(DEFINITION_MEDIA_TYPE),
             None => json!(infer_media_type(&e.rel)),
         };
         if e.rel == def_path {
-            let parsed = strict::parse(&bytes).map_err(|err| vec![err.to_diagnostic().in_file(e.rel.clone())])?;
+            let parsed = strict::parse(&bytes)
+                .map_err(|err| vec![err.to_diagnostic().in_file(e.rel.clone())])?;
             definition = Some(parsed.value);
         }
         files.push(json!({"digest": sha256_digest(&bytes), "mediaType": media, "path": e.rel, "size": bytes.len()}));
     }
-    files.sort_by(|a, b| a["path"].as_str().unwrap_or("").as_bytes().cmp(b["path"].as_str().unwrap_or("").as_bytes()));
+    files.sort_by(|a, b| {
+        a["path"]
+            .as_str()
+            .unwrap_or("")
+            .as_bytes()
+            .cmp(b["path"].as_str().unwrap_or("").as_bytes())
+    });
     let mut form_ref = Map::new();
     if let Some(def) = &definition {
         for m in ["apiVersion", "definitionVersion", "kind"] {
@@ -117,7 +137,11 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
     };
     let mut bytes = serde_json::to_vec_pretty(&index).unwrap_or_default();
     bytes.push(b'\n');
-    Ok(Indexed { index, bytes, drift })
+    Ok(Indexed {
+        index,
+        bytes,
+        drift,
+    })
 }
 
 /// Writes `indexed` to `dir/package-index.json` atomically.

@@ -99,7 +99,10 @@ static GROUP: LazyLock<Option<Regex>> = LazyLock::new(|| {
 /// before the pattern; the `/vN` suffix is optional; at most 320 bytes.
 pub fn namespaced_form_group(v: &str) -> bool {
     let group = v.split('/').next().unwrap_or(v);
-    if matches!(group, "forms.takoform.com" | "packages.forms.takoform.com" | "trust.forms.takoform.com") {
+    if matches!(
+        group,
+        "forms.takoform.com" | "packages.forms.takoform.com" | "trust.forms.takoform.com"
+    ) {
         return false;
     }
     v.len() <= 320 && GROUP.as_ref().is_some_and(|re| re.is_match(v))
@@ -151,17 +154,30 @@ mod tests {
     #[test]
     fn namespaced_group_table() {
         for ok in [
-            "resources.publisher.example", "forms.example.com", "edge.forms.takoform.com",
-            "service.another-publisher.example", "resources.publisher.example/v1alpha1",
-            "forms.example.com/v1", "edge.forms.takoform.com/v1alpha1",
+            "resources.publisher.example",
+            "forms.example.com",
+            "edge.forms.takoform.com",
+            "service.another-publisher.example",
+            "resources.publisher.example/v1alpha1",
+            "forms.example.com/v1",
+            "edge.forms.takoform.com/v1alpha1",
         ] {
             assert!(namespaced_form_group(ok), "{ok}");
         }
         for bad in [
-            "forms.takoform.com", "forms.takoform.com/v1", "forms.takoform.com/v1alpha1",
-            "forms.takoform.com/v1alpha3", "forms.takoform.com/v9beta1", "packages.forms.takoform.com",
-            "packages.forms.takoform.com/v1alpha4", "trust.forms.takoform.com", "trust.forms.takoform.com/v1",
-            "forms/v1", "forms", "Forms.Example.com/v1alpha", "forms.example.com/version1",
+            "forms.takoform.com",
+            "forms.takoform.com/v1",
+            "forms.takoform.com/v1alpha1",
+            "forms.takoform.com/v1alpha3",
+            "forms.takoform.com/v9beta1",
+            "packages.forms.takoform.com",
+            "packages.forms.takoform.com/v1alpha4",
+            "trust.forms.takoform.com",
+            "trust.forms.takoform.com/v1",
+            "forms/v1",
+            "forms",
+            "Forms.Example.com/v1alpha",
+            "forms.example.com/version1",
             "forms.takoform.com/v1alpha1x",
         ] {
             assert!(!namespaced_form_group(bad), "{bad}");
@@ -174,17 +190,44 @@ mod tests {
 
     #[test]
     fn selection_by_profile() {
-        assert_eq!(IndexProfile::from_api_version("packages.forms.takoform.com/v1alpha5"), Some(IndexProfile::V1alpha5));
-        assert_eq!(IndexProfile::from_api_version("packages.forms.takoform.com/v1alpha6"), None);
+        assert_eq!(
+            IndexProfile::from_api_version("packages.forms.takoform.com/v1alpha5"),
+            Some(IndexProfile::V1alpha5)
+        );
+        assert_eq!(
+            IndexProfile::from_api_version("packages.forms.takoform.com/v1alpha6"),
+            None
+        );
         let beta = IndexProfile::V1alpha4.family();
         let neutral = IndexProfile::V1alpha5.family();
-        assert_eq!(definition_schema("edge.forms.takoform.com/v1alpha1", beta), Some(SchemaRef::Definition("v1beta1")));
-        assert_eq!(definition_schema("edge.forms.takoform.com", neutral), Some(SchemaRef::Definition("v1")));
-        assert_eq!(definition_schema("forms.takoform.com/v1alpha3", neutral), None);
-        assert_eq!(definition_schema(LEGACY_V1ALPHA1, neutral), Some(SchemaRef::Definition("v1alpha1")));
-        assert_eq!(formref_schema("edge.forms.takoform.com/v1beta1", neutral), FormRefSchema::VersionedInNeutral);
-        assert_eq!(formref_schema("edge.forms.takoform.com", neutral), FormRefSchema::Schema(SchemaRef::FormRef("v1beta2")));
-        assert_eq!(formref_schema("edge.forms.takoform.com/v1beta1", beta), FormRefSchema::Schema(SchemaRef::FormRef("v1beta1")));
+        assert_eq!(
+            definition_schema("edge.forms.takoform.com/v1alpha1", beta),
+            Some(SchemaRef::Definition("v1beta1"))
+        );
+        assert_eq!(
+            definition_schema("edge.forms.takoform.com", neutral),
+            Some(SchemaRef::Definition("v1"))
+        );
+        assert_eq!(
+            definition_schema("forms.takoform.com/v1alpha3", neutral),
+            None
+        );
+        assert_eq!(
+            definition_schema(LEGACY_V1ALPHA1, neutral),
+            Some(SchemaRef::Definition("v1alpha1"))
+        );
+        assert_eq!(
+            formref_schema("edge.forms.takoform.com/v1beta1", neutral),
+            FormRefSchema::VersionedInNeutral
+        );
+        assert_eq!(
+            formref_schema("edge.forms.takoform.com", neutral),
+            FormRefSchema::Schema(SchemaRef::FormRef("v1beta2"))
+        );
+        assert_eq!(
+            formref_schema("edge.forms.takoform.com/v1beta1", beta),
+            FormRefSchema::Schema(SchemaRef::FormRef("v1beta1"))
+        );
         assert_eq!(formref_schema("nope", beta), FormRefSchema::Unsupported);
     }
 }

@@ -14,8 +14,8 @@ use std::sync::LazyLock;
 use jsonschema::{Draft, Registry, Validator};
 use serde_json::Value;
 
-use crate::diag::Diagnostic;
 use crate::codes::Code;
+use crate::diag::Diagnostic;
 use crate::json::pointer::JsonPointer;
 
 /// One embedded published schema.
@@ -182,7 +182,12 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
                     });
                 }
             }
-            _ => out.push(Violation { pointer: at, key: false, message: err.to_string(), schema_path }),
+            _ => out.push(Violation {
+                pointer: at,
+                key: false,
+                message: err.to_string(),
+                schema_path,
+            }),
         }
     }
     out.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
@@ -192,14 +197,29 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
 
 /// Turns violations into diagnostics with `code`, prefixing the message
 /// with `what` (e.g. `package index`).
-pub fn to_diagnostics(violations: Vec<Violation>, code: Code, file: &str, what: &str) -> Vec<Diagnostic> {
+pub fn to_diagnostics(
+    violations: Vec<Violation>,
+    code: Code,
+    file: &str,
+    what: &str,
+) -> Vec<Diagnostic> {
     violations
         .into_iter()
         .map(|v| {
-            let d = Diagnostic::new(code, format!("{what} does not satisfy Draft 2020-12 schema: {}", v.message))
-                .in_file(file)
-                .note(format!("schema keyword: {}", v.schema_path));
-            if v.key { d.at_key(v.pointer) } else { d.at(v.pointer) }
+            let d = Diagnostic::new(
+                code,
+                format!(
+                    "{what} does not satisfy Draft 2020-12 schema: {}",
+                    v.message
+                ),
+            )
+            .in_file(file)
+            .note(format!("schema keyword: {}", v.schema_path));
+            if v.key {
+                d.at_key(v.pointer)
+            } else {
+                d.at(v.pointer)
+            }
         })
         .collect()
 }
@@ -212,11 +232,18 @@ mod tests {
     #[test]
     fn embedded_copies_are_byte_exact() {
         for p in PUBLISHED {
-            let hex: String = sha2::Sha256::digest(p.text.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+            let hex: String = sha2::Sha256::digest(p.text.as_bytes())
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
             assert_eq!(hex, p.sha256, "{} differs from the published bytes", p.file);
             let v: Value = serde_json::from_str(p.text).unwrap();
             assert_eq!(v["$id"], p.id, "{}", p.file);
-            assert_eq!(v["$schema"], "https://json-schema.org/draft/2020-12/schema", "{}", p.file);
+            assert_eq!(
+                v["$schema"], "https://json-schema.org/draft/2020-12/schema",
+                "{}",
+                p.file
+            );
         }
         assert_eq!(PUBLISHED.len(), 25);
     }
@@ -224,11 +251,21 @@ mod tests {
     #[test]
     fn every_validator_builds_offline() {
         for r in [
-            SchemaRef::Index("v1alpha1"), SchemaRef::Index("v1alpha2"), SchemaRef::Index("v1alpha3"),
-            SchemaRef::Index("v1alpha4"), SchemaRef::Index("v1alpha5"), SchemaRef::Definition("v1alpha1"),
-            SchemaRef::Definition("v1alpha2"), SchemaRef::Definition("v1alpha3"), SchemaRef::Definition("v1beta1"),
-            SchemaRef::Definition("v1"), SchemaRef::FormRef("v1alpha1"), SchemaRef::FormRef("v1alpha2"),
-            SchemaRef::FormRef("v1alpha3"), SchemaRef::FormRef("v1beta1"), SchemaRef::FormRef("v1beta2"),
+            SchemaRef::Index("v1alpha1"),
+            SchemaRef::Index("v1alpha2"),
+            SchemaRef::Index("v1alpha3"),
+            SchemaRef::Index("v1alpha4"),
+            SchemaRef::Index("v1alpha5"),
+            SchemaRef::Definition("v1alpha1"),
+            SchemaRef::Definition("v1alpha2"),
+            SchemaRef::Definition("v1alpha3"),
+            SchemaRef::Definition("v1beta1"),
+            SchemaRef::Definition("v1"),
+            SchemaRef::FormRef("v1alpha1"),
+            SchemaRef::FormRef("v1alpha2"),
+            SchemaRef::FormRef("v1alpha3"),
+            SchemaRef::FormRef("v1beta1"),
+            SchemaRef::FormRef("v1beta2"),
         ] {
             assert!(validate(r, &serde_json::json!({})).is_ok(), "{r:?}");
         }
@@ -237,7 +274,10 @@ mod tests {
     #[test]
     fn formref_grammar_is_enforced() {
         let good = serde_json::json!({"apiVersion":"forms.example.com/v1","kind":"Thing","definitionVersion":"1.2.3-rc.1+build.5","schemaDigest":format!("sha256:{}", "a".repeat(64))});
-        assert_eq!(validate(SchemaRef::FormRef("v1beta1"), &good).unwrap(), vec![]);
+        assert_eq!(
+            validate(SchemaRef::FormRef("v1beta1"), &good).unwrap(),
+            vec![]
+        );
         let mut bad = good.clone();
         bad["definitionVersion"] = "1.2.3-01".into();
         bad["extra"] = 1.into();

@@ -13,7 +13,8 @@ use crate::json::pointer::JsonPointer;
 use crate::profile::{FormRefSchema, IndexProfile};
 use crate::schemas;
 use crate::verify::{
-    definition_schema_for, formref_schema_for, JsonPayload, Listed, PackageOutcome, DEFINITION_MEDIA_TYPE, INDEX_FILE,
+    definition_schema_for, formref_schema_for, JsonPayload, Listed, PackageOutcome,
+    DEFINITION_MEDIA_TYPE, INDEX_FILE,
 };
 
 /// Runs steps 12–19 on a package whose index validated.
@@ -25,16 +26,24 @@ pub(crate) fn definition_and_after(
     listed: &[Listed],
     payloads: &BTreeMap<String, Option<JsonPayload>>,
 ) {
-    let def_path = index.get("definitionPath").and_then(Value::as_str).unwrap_or_default().to_owned();
+    let def_path = index
+        .get("definitionPath")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
     let at_def_path = JsonPointer::root().child("definitionPath");
     match listed.iter().find(|l| l.path == def_path) {
         None => {
             diags.push(
-                Diagnostic::new(Code::DefinitionPathUnlisted, format!("definitionPath {def_path:?} is not listed"))
-                    .in_file(INDEX_FILE)
-                    .at(at_def_path),
+                Diagnostic::new(
+                    Code::DefinitionPathUnlisted,
+                    format!("definitionPath {def_path:?} is not listed"),
+                )
+                .in_file(INDEX_FILE)
+                .at(at_def_path),
             );
-            out.skipped.push("definition, identity, fixtures: definitionPath is not listed".into());
+            out.skipped
+                .push("definition, identity, fixtures: definitionPath is not listed".into());
             return;
         }
         Some(l) if l.media_type != DEFINITION_MEDIA_TYPE => {
@@ -46,13 +55,17 @@ pub(crate) fn definition_and_after(
                 .in_file(INDEX_FILE)
                 .at(at_def_path),
             );
-            out.skipped.push("definition, identity, fixtures: definitionPath has the wrong media type".into());
+            out.skipped.push(
+                "definition, identity, fixtures: definitionPath has the wrong media type".into(),
+            );
             return;
         }
         Some(_) => {}
     }
     let Some(Some(def)) = payloads.get(&def_path) else {
-        out.skipped.push("definition, identity, fixtures: the definition could not be read or parsed".into());
+        out.skipped.push(
+            "definition, identity, fixtures: the definition could not be read or parsed".into(),
+        );
         return;
     };
     let definition = &def.value;
@@ -64,7 +77,10 @@ pub(crate) fn definition_and_after(
     // 14. schemaDigest
     if let Ok(canonical) = canonicalize(definition) {
         let computed = sha256_digest(&canonical);
-        let declared = form_ref.get("schemaDigest").and_then(Value::as_str).unwrap_or_default();
+        let declared = form_ref
+            .get("schemaDigest")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         if computed != declared {
             diags.push(
                 Diagnostic::new(
@@ -115,23 +131,36 @@ pub(crate) fn definition_and_after(
 
 fn revalidate_formref(diags: &mut Vec<Diagnostic>, profile: IndexProfile, form_ref: &Value) {
     let at = JsonPointer::root().child("formRef");
-    let api = form_ref.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+    let api = form_ref
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     match formref_schema_for(api, profile) {
         FormRefSchema::Unsupported => diags.push(
-            Diagnostic::new(Code::InvalidFormRef, format!("FormRef: unsupported apiVersion {api:?}"))
-                .in_file(INDEX_FILE)
-                .at(at.child("apiVersion")),
+            Diagnostic::new(
+                Code::InvalidFormRef,
+                format!("FormRef: unsupported apiVersion {api:?}"),
+            )
+            .in_file(INDEX_FILE)
+            .at(at.child("apiVersion")),
         ),
         FormRefSchema::VersionedInNeutral => diags.push(
-            Diagnostic::new(Code::VersionedFormRef, "FormRef: current neutral profile requires a versionless reverse-DNS group")
-                .in_file(INDEX_FILE)
-                .at(at.child("apiVersion")),
+            Diagnostic::new(
+                Code::VersionedFormRef,
+                "FormRef: current neutral profile requires a versionless reverse-DNS group",
+            )
+            .in_file(INDEX_FILE)
+            .at(at.child("apiVersion")),
         ),
         FormRefSchema::Schema(s) => match schemas::validate(s, form_ref) {
             Ok(v) => diags.extend(
-                schemas::to_diagnostics(v, Code::InvalidFormRef, INDEX_FILE, "FormRef").into_iter().map(|d| d.under(&at)),
+                schemas::to_diagnostics(v, Code::InvalidFormRef, INDEX_FILE, "FormRef")
+                    .into_iter()
+                    .map(|d| d.under(&at)),
             ),
-            Err(e) => diags.push(Diagnostic::new(Code::InvalidFormRef, format!("internal: {e}")).in_file(INDEX_FILE)),
+            Err(e) => diags.push(
+                Diagnostic::new(Code::InvalidFormRef, format!("internal: {e}")).in_file(INDEX_FILE),
+            ),
         },
     }
 }
@@ -152,26 +181,39 @@ pub(crate) fn definition_schema_check(
             } else {
                 "Form Definition: the definition must be a JSON object"
             };
-            diags.push(Diagnostic::new(Code::UnsupportedDefinitionApiVersion, msg).in_file(def_path));
+            diags.push(
+                Diagnostic::new(Code::UnsupportedDefinitionApiVersion, msg).in_file(def_path),
+            );
             return false;
         }
     };
     let Some(schema) = definition_schema_for(&api, profile) else {
         diags.push(
-            Diagnostic::new(Code::UnsupportedDefinitionApiVersion, format!("Form Definition: unsupported apiVersion {api:?}"))
-                .in_file(def_path)
-                .at(JsonPointer::root().child("apiVersion")),
+            Diagnostic::new(
+                Code::UnsupportedDefinitionApiVersion,
+                format!("Form Definition: unsupported apiVersion {api:?}"),
+            )
+            .in_file(def_path)
+            .at(JsonPointer::root().child("apiVersion")),
         );
         return false;
     };
     match schemas::validate(schema, definition) {
         Ok(v) if v.is_empty() => {}
         Ok(v) => {
-            diags.extend(schemas::to_diagnostics(v, Code::DefinitionSchemaViolation, def_path, "Form Definition"));
+            diags.extend(schemas::to_diagnostics(
+                v,
+                Code::DefinitionSchemaViolation,
+                def_path,
+                "Form Definition",
+            ));
             return false;
         }
         Err(e) => {
-            diags.push(Diagnostic::new(Code::DefinitionSchemaViolation, format!("internal: {e}")).in_file(def_path));
+            diags.push(
+                Diagnostic::new(Code::DefinitionSchemaViolation, format!("internal: {e}"))
+                    .in_file(def_path),
+            );
             return false;
         }
     }

@@ -18,7 +18,7 @@ use crate::diag::{self, Diagnostic};
 use crate::fsread::{self, PackageRoot, StableMeta};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict::{self, SpanIndex};
-use crate::profile::{self, Family, FormRefSchema, IndexProfile};
+use crate::profile::{self, FormRefSchema, IndexProfile};
 use crate::schemas::{self, SchemaRef};
 use crate::stages;
 
@@ -91,6 +91,7 @@ pub(crate) struct Listed {
 
 /// A JSON payload that parsed.
 pub(crate) struct JsonPayload {
+    #[allow(dead_code)] // read by the fixture runner (wired in with #4)
     pub(crate) media_type: String,
     pub(crate) value: Value,
 }
@@ -98,8 +99,14 @@ pub(crate) struct JsonPayload {
 /// Verifies one package directory. Never panics on bad input; every problem
 /// with the package is a diagnostic.
 pub fn verify_package(path: &Path) -> PackageOutcome {
-    let mut out = PackageOutcome { path: path.to_path_buf(), ..Default::default() };
-    let mut run = Run { diags: Vec::new(), out: &mut out };
+    let mut out = PackageOutcome {
+        path: path.to_path_buf(),
+        ..Default::default()
+    };
+    let mut run = Run {
+        diags: Vec::new(),
+        out: &mut out,
+    };
     run.pipeline(path);
     let mut diags = std::mem::take(&mut run.diags);
     diag::finish(&mut diags);
@@ -141,14 +148,20 @@ impl Run<'_> {
             }
         }
         for e in &inventory.files {
-            present.entry(e.rel.clone()).or_insert_with(|| Some(e.meta.clone()));
+            present
+                .entry(e.rel.clone())
+                .or_insert_with(|| Some(e.meta));
         }
         self.diags.extend(inventory.diagnostics.iter().cloned());
         if !inventory.has_index {
-            self.diags.push(
-                Diagnostic::new(Code::MissingIndex, "package has no root package-index.json"),
+            self.diags.push(Diagnostic::new(
+                Code::MissingIndex,
+                "package has no root package-index.json",
+            ));
+            self.skip(
+                "index, payloads, definition, fixtures",
+                "there is no package-index.json",
             );
-            self.skip("index, payloads, definition, fixtures", "there is no package-index.json");
             return;
         }
         // 3. fence
@@ -156,8 +169,13 @@ impl Run<'_> {
             self.diags.push(d);
         }
         // 4.–5. index
-        let Some((profile, index)) = self.read_index(&root, present.get(INDEX_FILE).cloned().flatten()) else {
-            self.skip("payloads, definition, fixtures", "package-index.json is not a valid index");
+        let Some((profile, index)) =
+            self.read_index(&root, present.get(INDEX_FILE).cloned().flatten())
+        else {
+            self.skip(
+                "payloads, definition, fixtures",
+                "package-index.json is not a valid index",
+            );
             return;
         };
         let listed = self.check_entries(&index);
@@ -166,7 +184,14 @@ impl Run<'_> {
         // 11. payloads
         let payloads = self.read_payloads(&root, &listed, &present);
         // 12.–19. definition, identity, fixtures
-        stages::definition_and_after(self.out, &mut self.diags, profile, &index, &listed, &payloads);
+        stages::definition_and_after(
+            self.out,
+            &mut self.diags,
+            profile,
+            &index,
+            &listed,
+            &payloads,
+        );
         if let Some(d) = root.fence() {
             self.diags.push(d);
         }
@@ -184,11 +209,16 @@ impl Run<'_> {
 
     /// Steps 4–7: read, parse, canonicalize, select the profile, validate the
     /// index schema and the typed decode.
-    fn read_index(&mut self, root: &PackageRoot, meta: Option<StableMeta>) -> Option<(IndexProfile, Value)> {
+    fn read_index(
+        &mut self,
+        root: &PackageRoot,
+        meta: Option<StableMeta>,
+    ) -> Option<(IndexProfile, Value)> {
         let bytes = match root.read(INDEX_FILE, fsread::INDEX_LIMIT, meta.as_ref()) {
             Ok(b) => b,
             Err(d) => {
-                self.diags.push(retag(d, Code::UnreadableIndex).in_file_if_unset(INDEX_FILE));
+                self.diags
+                    .push(retag(d, Code::UnreadableIndex).in_file_if_unset(INDEX_FILE));
                 return None;
             }
         };
@@ -200,7 +230,11 @@ impl Run<'_> {
             Err(e) => {
                 let d = e.to_diagnostic();
                 // A BOM is a syntax error to the reference, not an encoding one.
-                let d = if e.detail.contains("byte-order mark") { retag(d, Code::InvalidIJson) } else { d };
+                let d = if e.detail.contains("byte-order mark") {
+                    retag(d, Code::InvalidIJson)
+                } else {
+                    d
+                };
                 self.diags.push(d.in_file(INDEX_FILE));
                 return None;
             }
@@ -217,31 +251,53 @@ impl Run<'_> {
         let api = match index.get("apiVersion") {
             Some(Value::String(s)) => s.clone(),
             _ => {
-                let what = if index.is_object() { "apiVersion must be a string" } else { "the index must be a JSON object" };
+                let what = if index.is_object() {
+                    "apiVersion must be a string"
+                } else {
+                    "the index must be a JSON object"
+                };
                 self.diags.push(
-                    Diagnostic::new(Code::UnsupportedIndexApiVersion, format!("package index: {what}"))
-                        .in_file(INDEX_FILE)
-                        .at(if index.is_object() { JsonPointer::root().child("apiVersion") } else { JsonPointer::root() }),
+                    Diagnostic::new(
+                        Code::UnsupportedIndexApiVersion,
+                        format!("package index: {what}"),
+                    )
+                    .in_file(INDEX_FILE)
+                    .at(if index.is_object() {
+                        JsonPointer::root().child("apiVersion")
+                    } else {
+                        JsonPointer::root()
+                    }),
                 );
                 return None;
             }
         };
         let Some(profile) = IndexProfile::from_api_version(&api) else {
             self.diags.push(
-                Diagnostic::new(Code::UnsupportedIndexApiVersion, format!("package index: unsupported apiVersion {api:?}"))
-                    .in_file(INDEX_FILE)
-                    .at(JsonPointer::root().child("apiVersion")),
+                Diagnostic::new(
+                    Code::UnsupportedIndexApiVersion,
+                    format!("package index: unsupported apiVersion {api:?}"),
+                )
+                .in_file(INDEX_FILE)
+                .at(JsonPointer::root().child("apiVersion")),
             );
             return None;
         };
         match schemas::validate(profile.index_schema(), &index) {
             Ok(v) if v.is_empty() => {}
             Ok(v) => {
-                self.diags.extend(schemas::to_diagnostics(v, Code::IndexSchemaViolation, INDEX_FILE, "package index"));
+                self.diags.extend(schemas::to_diagnostics(
+                    v,
+                    Code::IndexSchemaViolation,
+                    INDEX_FILE,
+                    "package index",
+                ));
                 return None;
             }
             Err(e) => {
-                self.diags.push(Diagnostic::new(Code::IndexSchemaViolation, format!("internal: {e}")).in_file(INDEX_FILE));
+                self.diags.push(
+                    Diagnostic::new(Code::IndexSchemaViolation, format!("internal: {e}"))
+                        .in_file(INDEX_FILE),
+                );
                 return None;
             }
         }
@@ -263,18 +319,31 @@ impl Run<'_> {
             if files.len() > fsread::MAX_FILES {
                 ok = false;
                 self.diags.push(
-                    Diagnostic::new(Code::TooManyFiles, format!("package lists {} files; maximum is {}", files.len(), fsread::MAX_FILES))
-                        .in_file(INDEX_FILE)
-                        .at(JsonPointer::root().child("files")),
+                    Diagnostic::new(
+                        Code::TooManyFiles,
+                        format!(
+                            "package lists {} files; maximum is {}",
+                            files.len(),
+                            fsread::MAX_FILES
+                        ),
+                    )
+                    .in_file(INDEX_FILE)
+                    .at(JsonPointer::root().child("files")),
                 );
             }
         }
         if index.get("kind").and_then(Value::as_str) != Some("FormPackage") {
             ok = false;
             self.diags.push(
-                Diagnostic::new(Code::IndexIdentity, format!("unsupported package identity {api}/{}", index.get("kind").unwrap_or(&Value::Null)))
-                    .in_file(INDEX_FILE)
-                    .at(JsonPointer::root().child("kind")),
+                Diagnostic::new(
+                    Code::IndexIdentity,
+                    format!(
+                        "unsupported package identity {api}/{}",
+                        index.get("kind").unwrap_or(&Value::Null)
+                    ),
+                )
+                .in_file(INDEX_FILE)
+                .at(JsonPointer::root().child("kind")),
             );
         }
         ok.then_some((profile, index))
@@ -282,7 +351,11 @@ impl Run<'_> {
 
     /// Step 8–9: per-entry checks (R1.12–R1.17, §1.8) and the one-definition rule.
     fn check_entries(&mut self, index: &Value) -> Vec<Listed> {
-        let files = index.get("files").and_then(Value::as_array).map(Vec::as_slice).unwrap_or(&[]);
+        let files = index
+            .get("files")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
         let mut listed = Vec::new();
         let mut seen = BTreeSet::new();
         let mut previous: Option<String> = None;
@@ -291,19 +364,48 @@ impl Run<'_> {
         let mut definitions = 0;
         for (i, f) in files.iter().enumerate() {
             let at = JsonPointer::root().child("files").index(i);
-            let path = f.get("path").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let media_type = f.get("mediaType").and_then(Value::as_str).unwrap_or_default().to_owned();
-            let digest = f.get("digest").and_then(Value::as_str).unwrap_or_default().to_owned();
+            let path = f
+                .get("path")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let media_type = f
+                .get("mediaType")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let digest = f
+                .get("digest")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
             let size = f.get("size").and_then(Value::as_u64).unwrap_or(0);
-            let d = |code: Code, msg: String, member: &str| Diagnostic::new(code, msg).in_file(INDEX_FILE).at(at.child(member));
+            let d = |code: Code, msg: String, member: &str| {
+                Diagnostic::new(code, msg)
+                    .in_file(INDEX_FILE)
+                    .at(at.child(member))
+            };
             if let Err(reason) = fsread::path_grammar(&path) {
-                self.diags.push(d(Code::InvalidPayloadPath, format!("files[{i}].path: {reason}"), "path"));
+                self.diags.push(d(
+                    Code::InvalidPayloadPath,
+                    format!("files[{i}].path: {reason}"),
+                    "path",
+                ));
             }
             if path == INDEX_FILE {
-                self.diags.push(d(Code::IndexListsItself, "package index is the signed subject and must not list itself as a payload".into(), "path"));
+                self.diags.push(d(
+                    Code::IndexListsItself,
+                    "package index is the signed subject and must not list itself as a payload"
+                        .into(),
+                    "path",
+                ));
             }
             if !seen.insert(path.clone()) {
-                self.diags.push(d(Code::DuplicatePayloadPath, format!("duplicate payload path {path:?}"), "path"));
+                self.diags.push(d(
+                    Code::DuplicatePayloadPath,
+                    format!("duplicate payload path {path:?}"),
+                    "path",
+                ));
             } else if let Some(prev) = &previous {
                 if path.as_bytes() <= prev.as_bytes() {
                     self.diags.push(d(
@@ -315,28 +417,64 @@ impl Run<'_> {
             }
             previous = Some(path.clone());
             if !is_canonical_digest(&digest) {
-                self.diags.push(d(Code::NonCanonicalDigest, format!("payload {path:?} has non-canonical digest"), "digest"));
+                self.diags.push(d(
+                    Code::NonCanonicalDigest,
+                    format!("payload {path:?} has non-canonical digest"),
+                    "digest",
+                ));
             }
             if size > fsread::PAYLOAD_LIMIT {
-                self.diags.push(d(Code::PayloadSizeOutOfRange, format!("payload {path:?} size is outside 0..{} bytes", fsread::PAYLOAD_LIMIT), "size"));
+                self.diags.push(d(
+                    Code::PayloadSizeOutOfRange,
+                    format!(
+                        "payload {path:?} size is outside 0..{} bytes",
+                        fsread::PAYLOAD_LIMIT
+                    ),
+                    "size",
+                ));
             }
             if media_type == DEFINITION_MEDIA_TYPE {
                 definitions += 1;
                 if size > fsread::DEFINITION_LIMIT {
-                    self.diags.push(d(Code::DefinitionTooLarge, format!("Form Definition payload {path:?} exceeds {} bytes", fsread::DEFINITION_LIMIT), "size"));
+                    self.diags.push(d(
+                        Code::DefinitionTooLarge,
+                        format!(
+                            "Form Definition payload {path:?} exceeds {} bytes",
+                            fsread::DEFINITION_LIMIT
+                        ),
+                        "size",
+                    ));
                 }
             } else if is_json_media_type(&media_type) && size > fsread::JSON_LIMIT {
-                self.diags.push(d(Code::JsonPayloadTooLarge, format!("JSON payload {path:?} exceeds {} bytes", fsread::JSON_LIMIT), "size"));
+                self.diags.push(d(
+                    Code::JsonPayloadTooLarge,
+                    format!("JSON payload {path:?} exceeds {} bytes", fsread::JSON_LIMIT),
+                    "size",
+                ));
             }
             if let Some(diag) = media_check(&path, &media_type) {
-                self.diags.push(diag.in_file(INDEX_FILE).at(at.child("mediaType")));
+                self.diags
+                    .push(diag.in_file(INDEX_FILE).at(at.child("mediaType")));
             }
             total = total.saturating_add(size);
             if total > fsread::TOTAL_LIMIT && !total_reported {
                 total_reported = true;
-                self.diags.push(d(Code::PayloadTotalTooLarge, format!("package payload total exceeds {} bytes", fsread::TOTAL_LIMIT), "size"));
+                self.diags.push(d(
+                    Code::PayloadTotalTooLarge,
+                    format!(
+                        "package payload total exceeds {} bytes",
+                        fsread::TOTAL_LIMIT
+                    ),
+                    "size",
+                ));
             }
-            listed.push(Listed { index: i, path, media_type, size, digest });
+            listed.push(Listed {
+                index: i,
+                path,
+                media_type,
+                size,
+                digest,
+            });
         }
         if definitions != 1 {
             self.diags.push(
@@ -357,17 +495,29 @@ impl Run<'_> {
         for name in present.keys() {
             if name != INDEX_FILE && !listed_set.contains(name.as_str()) {
                 self.diags.push(
-                    Diagnostic::new(Code::UnlistedFile, format!("package file closure mismatch: {name:?} is not listed"))
-                        .in_file(name.clone()),
+                    Diagnostic::new(
+                        Code::UnlistedFile,
+                        format!("package file closure mismatch: {name:?} is not listed"),
+                    )
+                    .in_file(name.clone()),
                 );
             }
         }
         for l in listed {
             if !present.contains_key(&l.path) && l.path != INDEX_FILE {
                 self.diags.push(
-                    Diagnostic::new(Code::MissingListedFile, format!("package file closure mismatch: listed {:?} is not in the directory", l.path))
-                        .in_file(INDEX_FILE)
-                        .at(JsonPointer::root().child("files").index(l.index).child("path")),
+                    Diagnostic::new(
+                        Code::MissingListedFile,
+                        format!(
+                            "package file closure mismatch: listed {:?} is not in the directory",
+                            l.path
+                        ),
+                    )
+                    .in_file(INDEX_FILE)
+                    .at(JsonPointer::root()
+                        .child("files")
+                        .index(l.index)
+                        .child("path")),
                 );
             }
         }
@@ -383,7 +533,9 @@ impl Run<'_> {
     ) -> BTreeMap<String, Option<JsonPayload>> {
         let mut payloads = BTreeMap::new();
         for l in listed {
-            let Some(Some(meta)) = present.get(&l.path) else { continue };
+            let Some(Some(meta)) = present.get(&l.path) else {
+                continue;
+            };
             if l.path == INDEX_FILE || payloads.contains_key(&l.path) {
                 continue;
             }
@@ -405,17 +557,31 @@ impl Run<'_> {
             };
             if bytes.len() as u64 != l.size {
                 self.diags.push(
-                    Diagnostic::new(Code::PayloadSizeMismatch, format!("payload {:?} size is {}, index says {}", l.path, bytes.len(), l.size))
-                        .in_file(INDEX_FILE)
-                        .at(at.child("size")),
+                    Diagnostic::new(
+                        Code::PayloadSizeMismatch,
+                        format!(
+                            "payload {:?} size is {}, index says {}",
+                            l.path,
+                            bytes.len(),
+                            l.size
+                        ),
+                    )
+                    .in_file(INDEX_FILE)
+                    .at(at.child("size")),
                 );
             }
             let actual = sha256_digest(&bytes);
             if actual != l.digest {
                 self.diags.push(
-                    Diagnostic::new(Code::PayloadDigestMismatch, format!("payload {:?} digest is {actual}, index says {}", l.path, l.digest))
-                        .in_file(INDEX_FILE)
-                        .at(at.child("digest")),
+                    Diagnostic::new(
+                        Code::PayloadDigestMismatch,
+                        format!(
+                            "payload {:?} digest is {actual}, index says {}",
+                            l.path, l.digest
+                        ),
+                    )
+                    .in_file(INDEX_FILE)
+                    .at(at.child("digest")),
                 );
             }
             let mut value = None;
@@ -425,16 +591,29 @@ impl Run<'_> {
                     Ok(p) => {
                         source.spans = Some(p.spans);
                         match canonicalize(&p.value) {
-                            Ok(_) => value = Some(JsonPayload { media_type: l.media_type.clone(), value: p.value }),
+                            Ok(_) => {
+                                value = Some(JsonPayload {
+                                    media_type: l.media_type.clone(),
+                                    value: p.value,
+                                })
+                            }
                             Err(d) => self.diags.push(d.in_file(l.path.clone())),
                         }
                     }
-                    Err(e) => self.diags.push(payload_parse_diagnostic(&e).in_file(l.path.clone())),
+                    Err(e) => self
+                        .diags
+                        .push(payload_parse_diagnostic(&e).in_file(l.path.clone())),
                 }
             } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
                 self.diags.push(
-                    Diagnostic::new(Code::InvalidTextPayload, format!("text payload {:?} must be valid UTF-8 without NUL bytes", l.path))
-                        .in_file(l.path.clone()),
+                    Diagnostic::new(
+                        Code::InvalidTextPayload,
+                        format!(
+                            "text payload {:?} must be valid UTF-8 without NUL bytes",
+                            l.path
+                        ),
+                    )
+                    .in_file(l.path.clone()),
                 );
             }
             source.bytes = bytes;
@@ -446,31 +625,54 @@ impl Run<'_> {
 
 /// A JSON media type (§1.8 and R1.23: anything ending in `+json` too).
 pub fn is_json_media_type(media_type: &str) -> bool {
-    media_type == "application/json" || media_type == "application/schema+json" || media_type.ends_with("+json")
+    media_type == "application/json"
+        || media_type == "application/schema+json"
+        || media_type.ends_with("+json")
 }
 
 /// Media type / extension pairing (`verifier-rules.md` §1.8), in the
 /// reference order: executable extension, pairing, unknown type.
 fn media_check(path: &str, media_type: &str) -> Option<Diagnostic> {
     if fsread::executable_extension(path).is_some() {
-        return Some(Diagnostic::new(Code::ExecutablePayloadExtension, format!("payload {path:?} has executable-code extension")));
+        return Some(Diagnostic::new(
+            Code::ExecutablePayloadExtension,
+            format!("payload {path:?} has executable-code extension"),
+        ));
     }
     let ext = extension(path);
     let (ok, msg) = match media_type {
-        DEFINITION_MEDIA_TYPE | "application/schema+json" | "application/json" => (ext == ".json", "JSON payload {p} must use .json extension"),
-        "text/markdown" => (ext == ".md" || ext == ".markdown", "Markdown payload {p} must use .md or .markdown extension"),
-        "text/plain" => (ext == ".txt", "plain-text payload {p} must use .txt extension"),
+        DEFINITION_MEDIA_TYPE | "application/schema+json" | "application/json" => {
+            (ext == ".json", "JSON payload {p} must use .json extension")
+        }
+        "text/markdown" => (
+            ext == ".md" || ext == ".markdown",
+            "Markdown payload {p} must use .md or .markdown extension",
+        ),
+        "text/plain" => (
+            ext == ".txt",
+            "plain-text payload {p} must use .txt extension",
+        ),
         _ => {
-            return Some(Diagnostic::new(Code::UnsupportedMediaType, format!("payload {path:?} uses unsupported media type {media_type:?}")));
+            return Some(Diagnostic::new(
+                Code::UnsupportedMediaType,
+                format!("payload {path:?} uses unsupported media type {media_type:?}"),
+            ));
         }
     };
-    (!ok).then(|| Diagnostic::new(Code::MediaTypeExtensionMismatch, msg.replace("{p}", &format!("{path:?}"))))
+    (!ok).then(|| {
+        Diagnostic::new(
+            Code::MediaTypeExtensionMismatch,
+            msg.replace("{p}", &format!("{path:?}")),
+        )
+    })
 }
 
 /// Go `filepath.Ext` of the last path element, lower-cased.
 fn extension(path: &str) -> String {
     let name = path.rsplit('/').next().unwrap_or(path);
-    name.rfind('.').map(|i| name[i..].to_ascii_lowercase()).unwrap_or_default()
+    name.rfind('.')
+        .map(|i| name[i..].to_ascii_lowercase())
+        .unwrap_or_default()
 }
 
 /// A payload's parse error: invalid UTF-8 keeps `invalid-utf8` (IJSON_UTF8);
@@ -478,7 +680,9 @@ fn extension(path: &str) -> String {
 /// (PAYLOAD_IJSON), as the reference classifies them.
 fn payload_parse_diagnostic(e: &strict::ParseError) -> Diagnostic {
     let d = e.to_diagnostic();
-    if matches!(e.kind, strict::ParseErrorKind::InvalidUtf8) && !e.detail.contains("byte-order mark") {
+    if matches!(e.kind, strict::ParseErrorKind::InvalidUtf8)
+        && !e.detail.contains("byte-order mark")
+    {
         d
     } else {
         retag(d, Code::InvalidJsonPayload)
@@ -489,11 +693,6 @@ fn retag(mut d: Diagnostic, code: Code) -> Diagnostic {
     d.code = code;
     d.severity = code.info().severity;
     d
-}
-
-/// Family of the definition schema chosen for a package (used by stages).
-pub(crate) fn family_of(profile: IndexProfile) -> Family {
-    profile.family()
 }
 
 /// Selects the definition schema or explains why none applies.
@@ -514,12 +713,31 @@ mod tests {
     fn media_pairing() {
         assert!(media_check("a.json", "application/json").is_none());
         assert!(media_check("a.JSON", "application/schema+json").is_none());
-        assert_eq!(media_check("a.md", "application/json").unwrap().code, Code::MediaTypeExtensionMismatch);
+        assert_eq!(
+            media_check("a.md", "application/json").unwrap().code,
+            Code::MediaTypeExtensionMismatch
+        );
         assert!(media_check("README.markdown", "text/markdown").is_none());
-        assert_eq!(media_check("a.txt", "text/markdown").unwrap().code, Code::MediaTypeExtensionMismatch);
-        assert_eq!(media_check("a.js", "application/json").unwrap().code, Code::ExecutablePayloadExtension);
-        assert_eq!(media_check("a.bin", "application/octet-stream").unwrap().code, Code::ExecutablePayloadExtension);
-        assert_eq!(media_check("a.dat", "application/octet-stream").unwrap().code, Code::UnsupportedMediaType);
+        assert_eq!(
+            media_check("a.txt", "text/markdown").unwrap().code,
+            Code::MediaTypeExtensionMismatch
+        );
+        assert_eq!(
+            media_check("a.js", "application/json").unwrap().code,
+            Code::ExecutablePayloadExtension
+        );
+        assert_eq!(
+            media_check("a.bin", "application/octet-stream")
+                .unwrap()
+                .code,
+            Code::ExecutablePayloadExtension
+        );
+        assert_eq!(
+            media_check("a.dat", "application/octet-stream")
+                .unwrap()
+                .code,
+            Code::UnsupportedMediaType
+        );
         assert_eq!(extension("x/.DS_Store"), ".ds_store");
         assert!(is_json_media_type(DEFINITION_MEDIA_TYPE));
         assert!(!is_json_media_type("text/plain"));

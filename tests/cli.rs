@@ -58,7 +58,12 @@ fn reindex(dir: &Path) {
 
 #[test]
 fn every_shipped_package_verifies_with_its_digest() {
-    let o = run(&["verify", "--format", "json", fixtures().join("packages").to_str().unwrap()]);
+    let o = run(&[
+        "verify",
+        "--format",
+        "json",
+        fixtures().join("packages").to_str().unwrap(),
+    ]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
     let v = json_of(&o);
     assert_eq!(v["version"], 1);
@@ -69,7 +74,11 @@ fn every_shipped_package_verifies_with_its_digest() {
         // directory names end in the first 12 hex of the packageDigest
         let path = p["path"].as_str().unwrap();
         let hex12 = &path[path.len() - 12..];
-        assert_eq!(&p["packageDigest"].as_str().unwrap()[7..19], hex12, "{path}");
+        assert_eq!(
+            &p["packageDigest"].as_str().unwrap()[7..19],
+            hex12,
+            "{path}"
+        );
         assert!(p["fileCount"].as_u64().unwrap() >= 2);
     }
     assert_eq!(v["summary"]["failed"], 0);
@@ -82,7 +91,10 @@ fn report_members_match_the_reference_example() {
     let p = &json_of(&o)["packages"][0];
     assert_eq!(p["fileCount"], 7);
     assert_eq!(p["payloadBytes"], 5160);
-    assert!(p["packageDigest"].as_str().unwrap().starts_with("sha256:6cb09560435e4ba3"));
+    assert!(p["packageDigest"]
+        .as_str()
+        .unwrap()
+        .starts_with("sha256:6cb09560435e4ba3"));
     assert_eq!(p["formRef"]["apiVersion"], "edge.forms.takoform.com");
 }
 
@@ -105,7 +117,10 @@ fn duplicate_name_is_refused_at_the_second_name_and_never_digested() {
 fn canonicalize_answers_like_the_reference() {
     let tmp = tempfile::tempdir().unwrap();
     let cases = [
-        (r#"{"\ufb33":1,"\ud83d\ude00":2}"#, Some("{\"\u{1F600}\":2,\"\u{FB33}\":1}")),
+        (
+            r#"{"\ufb33":1,"\ud83d\ude00":2}"#,
+            Some("{\"\u{1F600}\":2,\"\u{FB33}\":1}"),
+        ),
         ("[1e-6,2.9514790517935283e20,-0.0,1e21]", None),
         (
             "[1e-6,2.9514790517935283e20,1e21,9.999999999999997e22]",
@@ -131,7 +146,10 @@ fn canonicalize_answers_like_the_reference() {
     }
     let f = tmp.path().join("c0.json");
     let o = run(&["canonicalize", f.to_str().unwrap()]);
-    let hex: String = o.stdout[..o.stdout.len() - 1].iter().map(|b| format!("{b:02x}")).collect();
+    let hex: String = o.stdout[..o.stdout.len() - 1]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
     assert_eq!(hex, "7b22f09f9880223a322c22efacb3223a317d");
     let o = run(&["digest", f.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0));
@@ -154,7 +172,11 @@ fn a_trailing_comma_in_a_package_file_is_found_at_the_comma() {
         .find(|d| d["file"] == "fixtures/desired.json")
         .unwrap()
         .clone();
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(1), Some(7)), "{d}");
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(1), Some(7)),
+        "{d}"
+    );
     assert_eq!(d["code"], "FD020");
     assert_eq!(d["specCode"], "PAYLOAD_IJSON");
 }
@@ -162,10 +184,15 @@ fn a_trailing_comma_in_a_package_file_is_found_at_the_comma() {
 #[test]
 fn an_unexpected_definition_member_is_shown_at_its_line_and_column() {
     let (_tmp, dir) = copy_package(&example_store());
-    let def: Value = serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
+    let def: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
     let body = serde_json::to_string(&def).unwrap();
     let inner = &body[1..body.len() - 1];
-    std::fs::write(dir.join("definition.json"), format!("{{\n  {inner},\n  \"extra\": true\n}}\n")).unwrap();
+    std::fs::write(
+        dir.join("definition.json"),
+        format!("{{\n  {inner},\n  \"extra\": true\n}}\n"),
+    )
+    .unwrap();
     reindex(&dir);
     let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
@@ -175,28 +202,55 @@ fn an_unexpected_definition_member_is_shown_at_its_line_and_column() {
     let d = &diags[0];
     assert_eq!(d["pointer"], "/extra");
     assert_eq!(d["file"], "definition.json");
-    assert_eq!((d["line"].as_u64(), d["column"].as_u64()), (Some(3), Some(3)));
+    assert_eq!(
+        (d["line"].as_u64(), d["column"].as_u64()),
+        (Some(3), Some(3))
+    );
     assert_eq!(d["code"], "FD121");
     let human = run(&["verify", "--color", "never", dir.to_str().unwrap()]);
-    assert!(stdout(&human).contains("definition.json:3:3"), "{}", stdout(&human));
+    assert!(
+        stdout(&human).contains("definition.json:3:3"),
+        "{}",
+        stdout(&human)
+    );
 }
 
 #[test]
 fn exit_codes() {
-    assert_eq!(run(&["verify", "--no-such-flag", "x"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["verify", "--no-such-flag", "x"]).status.code(),
+        Some(2)
+    );
     assert_eq!(run(&["frobnicate"]).status.code(), Some(2));
-    assert_eq!(run(&["verify", "/definitely/not/here"]).status.code(), Some(2));
-    assert_eq!(run(&["digest", "/definitely/not/here.json"]).status.code(), Some(2));
+    assert_eq!(
+        run(&["verify", "/definitely/not/here"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["digest", "/definitely/not/here.json"]).status.code(),
+        Some(2)
+    );
     let empty = tempfile::tempdir().unwrap();
     let o = run(&["verify", "--format", "json", empty.path().to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(json_of(&o)["packages"][0]["diagnostics"][0]["code"], "FD009");
+    assert_eq!(
+        json_of(&o)["packages"][0]["diagnostics"][0]["code"],
+        "FD009"
+    );
     let link = empty.path().join("link");
     std::os::unix::fs::symlink(example_store(), &link).unwrap();
     let o = run(&["verify", "--format", "json", link.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(json_of(&o)["packages"][0]["diagnostics"][0]["code"], "FD001");
-    assert_eq!(run(&["verify", example_store().to_str().unwrap()]).status.code(), Some(0));
+    assert_eq!(
+        json_of(&o)["packages"][0]["diagnostics"][0]["code"],
+        "FD001"
+    );
+    assert_eq!(
+        run(&["verify", example_store().to_str().unwrap()])
+            .status
+            .code(),
+        Some(0)
+    );
 }
 
 #[test]
@@ -208,7 +262,12 @@ fn many_findings_in_one_run() {
     let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let v = json_of(&o);
-    let codes: Vec<&str> = v["packages"][0]["diagnostics"].as_array().unwrap().iter().map(|d| d["code"].as_str().unwrap()).collect();
+    let codes: Vec<&str> = v["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
     for want in ["FD007", "FD015", "FD016", "FD018"] {
         assert!(codes.contains(&want), "{want} missing from {codes:?}");
     }

@@ -20,9 +20,15 @@ fn corpus() -> Option<PathBuf> {
         return Some(root);
     }
     if std::env::var_os("CI").is_some() {
-        panic!("corpus missing at {} (set FORM_PACKAGE_CORPUS)", root.display());
+        panic!(
+            "corpus missing at {} (set FORM_PACKAGE_CORPUS)",
+            root.display()
+        );
     }
-    eprintln!("\n*** CORPUS TESTS DID NOT RUN: no corpus at {} (set FORM_PACKAGE_CORPUS) ***\n", root.display());
+    eprintln!(
+        "\n*** CORPUS TESTS DID NOT RUN: no corpus at {} (set FORM_PACKAGE_CORPUS) ***\n",
+        root.display()
+    );
     None
 }
 
@@ -34,7 +40,15 @@ fn codes_of(o: &form_package::verify::PackageOutcome) -> String {
     o.diagnostics
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| format!("{} {} {:?} {}", d.code.info().id, d.code.info().spec_code, d.file, d.message))
+        .map(|d| {
+            format!(
+                "{} {} {:?} {}",
+                d.code.info().id,
+                d.code.info().spec_code,
+                d.file,
+                d.message
+            )
+        })
         .collect::<Vec<_>>()
         .join("\n    ")
 }
@@ -51,19 +65,32 @@ fn every_corpus_package_gives_its_manifest_verdict() {
         let o = verify_package(&dir);
         let got = if o.has_errors() { "fail" } else { "ok" };
         if got != e["expect"] {
-            bad.push(format!("{}: want {}, got {got}\n    {}", e["path"], e["expect"], codes_of(&o)));
+            bad.push(format!(
+                "{}: want {}, got {got}\n    {}",
+                e["path"],
+                e["expect"],
+                codes_of(&o)
+            ));
             continue;
         }
         if got == "ok" {
             let want = e["computedPackageDigest"].as_str().unwrap();
             let digest = o.report.as_ref().map(|r| r.package_digest.as_str());
             if digest != Some(want) {
-                bad.push(format!("{}: packageDigest {digest:?}, manifest {want}", e["path"]));
+                bad.push(format!(
+                    "{}: packageDigest {digest:?}, manifest {want}",
+                    e["path"]
+                ));
             }
         }
     }
     assert_eq!(n, 310, "manifest size");
-    assert!(bad.is_empty(), "{} of {n} disagree:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} of {n} disagree:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
     eprintln!("corpus: {n}/{n} packages agree");
 }
 
@@ -72,12 +99,24 @@ fn every_definition_digest_reproduces() {
     let Some(root) = corpus() else { return };
     let manifest = read_json(&root.join("manifest.json"));
     let mut n = 0;
-    for e in manifest.as_array().unwrap().iter().filter(|e| e["complete"] == true) {
-        let def = root.join(e["path"].as_str().unwrap()).join("definition.json");
+    for e in manifest
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["complete"] == true)
+    {
+        let def = root
+            .join(e["path"].as_str().unwrap())
+            .join("definition.json");
         let bytes = std::fs::read(&def).unwrap();
         let parsed = form_package::json::strict::parse(&bytes).unwrap();
         let canonical = form_package::canonical::canonicalize(&parsed.value).unwrap();
-        assert_eq!(form_package::canonical::sha256_digest(&canonical), e["computedSchemaDigest"].as_str().unwrap(), "{}", e["path"]);
+        assert_eq!(
+            form_package::canonical::sha256_digest(&canonical),
+            e["computedSchemaDigest"].as_str().unwrap(),
+            "{}",
+            e["path"]
+        );
         n += 1;
     }
     assert_eq!(n, 306);
@@ -99,12 +138,16 @@ fn apply_recipe(src: &Path, recipe: &Value) -> (tempfile::TempDir, PathBuf) {
             }
             "mkfifo" => {
                 let _ = std::fs::remove_file(&p);
-                let st = std::process::Command::new("mkfifo").arg(&p).status().unwrap();
+                let st = std::process::Command::new("mkfifo")
+                    .arg(&p)
+                    .status()
+                    .unwrap();
                 assert!(st.success());
             }
             "chmod" => {
                 use std::os::unix::fs::PermissionsExt;
-                let mode = u32::from_str_radix(&step["mode"].to_string().replace('"', ""), 8).unwrap();
+                let mode =
+                    u32::from_str_radix(&step["mode"].to_string().replace('"', ""), 8).unwrap();
                 std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
             }
             op => panic!("unknown recipe op {op}"),
@@ -135,7 +178,11 @@ fn copy_tree(src: &Path, dst: &Path) {
 /// (agreeing, disagreements).
 fn run_mutants(root: &Path, folder: &str, bar: &str) -> (usize, Vec<String>) {
     let base = root.join(folder);
-    let mut names: Vec<_> = std::fs::read_dir(&base).unwrap().filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    let mut names: Vec<_> = std::fs::read_dir(&base)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .collect();
     names.sort();
     let mut agree = 0;
     let mut bad = Vec::new();
@@ -145,7 +192,11 @@ fn run_mutants(root: &Path, folder: &str, bar: &str) -> (usize, Vec<String>) {
             continue;
         }
         let e = read_json(&ej);
-        let dir = case.join(e.get("packageDir").and_then(Value::as_str).unwrap_or("package"));
+        let dir = case.join(
+            e.get("packageDir")
+                .and_then(Value::as_str)
+                .unwrap_or("package"),
+        );
         let (_tmp, dir) = match e.get("recipe") {
             Some(r) if !r.is_null() => {
                 let (t, d) = apply_recipe(&dir, r);
@@ -159,9 +210,22 @@ fn run_mutants(root: &Path, folder: &str, bar: &str) -> (usize, Vec<String>) {
         let spec = e.get("specCode").and_then(Value::as_str).unwrap_or("");
         let name = case.file_name().unwrap().to_string_lossy().to_string();
         if got != want {
-            bad.push(format!("{name} [{}]: want {want}, got {got}\n    {}", spec, codes_of(&o)));
-        } else if want == "fail" && !spec.is_empty() && !o.diagnostics.iter().any(|d| d.is_error() && d.code.info().spec_code == spec) {
-            bad.push(format!("{name}: verdict right but no error maps to {spec}\n    {}", codes_of(&o)));
+            bad.push(format!(
+                "{name} [{}]: want {want}, got {got}\n    {}",
+                spec,
+                codes_of(&o)
+            ));
+        } else if want == "fail"
+            && !spec.is_empty()
+            && !o
+                .diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.code.info().spec_code == spec)
+        {
+            bad.push(format!(
+                "{name}: verdict right but no error maps to {spec}\n    {}",
+                codes_of(&o)
+            ));
         } else {
             agree += 1;
         }
@@ -174,7 +238,12 @@ fn every_mutant_gives_the_reference_verdict() {
     let Some(root) = corpus() else { return };
     let (agree, bad) = run_mutants(&root, "mutants", "oracleVerdict");
     eprintln!("mutants: {agree} agree, {} disagree", bad.len());
-    assert!(bad.is_empty(), "{} mutants disagree:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} mutants disagree:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }
 
 #[test]
@@ -182,5 +251,10 @@ fn every_current_profile_mutant_gives_its_expectation() {
     let Some(root) = corpus() else { return };
     let (agree, bad) = run_mutants(&root, "mutants-current", "expect");
     eprintln!("mutants-current: {agree} agree, {} disagree", bad.len());
-    assert!(bad.is_empty(), "{} current mutants disagree:\n{}", bad.len(), bad.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "{} current mutants disagree:\n{}",
+        bad.len(),
+        bad.join("\n")
+    );
 }

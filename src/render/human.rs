@@ -54,15 +54,24 @@ impl miette::Diagnostic for Shown<'_> {
         })
     }
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let span = self.span?;
-        let label = if self.diag.pointer.is_root() { "here".to_owned() } else { self.diag.pointer.to_string() };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(label), span))))
+        let label = if self.diag.pointer.is_root() {
+            "here".to_owned()
+        } else {
+            self.diag.pointer.to_string()
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            Some(label),
+            span,
+        ))))
     }
 }
 
@@ -81,7 +90,11 @@ pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -
     };
     let mut help_lines = Vec::new();
     if !location.is_empty() {
-        let ptr = if d.pointer.is_root() { String::new() } else { format!(" at {}", d.pointer) };
+        let ptr = if d.pointer.is_root() {
+            String::new()
+        } else {
+            format!(" at {}", d.pointer)
+        };
         help_lines.push(format!("{location}{ptr}"));
     }
     if let Some(h) = &d.help {
@@ -108,8 +121,14 @@ pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -
             _ => None,
         },
     };
-    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).with_width(100).with_context_lines(1);
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .with_context_lines(1);
     let mut out = String::new();
     if handler.render_report(&mut out, &shown).is_err() {
         out = format!("{}: {}\n", shown.code, d.message);
@@ -131,14 +150,30 @@ pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool) -> String {
         out.push_str(&format!("  skipped {s}\n"));
     }
     let errors = p.diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = p.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
+    let warnings = p
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
     let path = p.path.display();
     if errors == 0 {
-        let digest = p.report.as_ref().map(|r| r.package_digest.as_str()).unwrap_or("");
+        let digest = p
+            .report
+            .as_ref()
+            .map(|r| r.package_digest.as_str())
+            .unwrap_or("");
         let files = p.report.as_ref().map(|r| r.file_count).unwrap_or(0);
-        out.push_str(&format!("ok {path} ({files} files, {} fixtures, {digest}){}\n", p.fixtures_run, plural(warnings, "warning", ", ")));
+        out.push_str(&format!(
+            "ok {path} ({files} files, {} fixtures, {digest}){}\n",
+            p.fixtures_run,
+            plural(warnings, "warning", ", ")
+        ));
     } else {
-        out.push_str(&format!("FAIL {path}: {}{}\n", plural(errors, "error", ""), plural(warnings, "warning", ", ")));
+        out.push_str(&format!(
+            "FAIL {path}: {}{}\n",
+            plural(errors, "error", ""),
+            plural(warnings, "warning", ", ")
+        ));
     }
     out
 }

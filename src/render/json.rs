@@ -127,7 +127,10 @@ fn diag<'a>(d: &'a Diagnostic, source: Option<&Source>) -> Diag<'a> {
         target: d.target,
         line: lc.map(|x| x.0),
         column: lc.map(|x| x.1),
-        span: span.map(|s| Span { start: s.start, end: s.end }),
+        span: span.map(|s| Span {
+            start: s.start,
+            end: s.end,
+        }),
         help: d.help.as_deref(),
         notes: &d.notes,
     }
@@ -135,15 +138,29 @@ fn diag<'a>(d: &'a Diagnostic, source: Option<&Source>) -> Diag<'a> {
 
 /// Renders the whole run as pretty JSON with a trailing newline.
 pub fn render(packages: &[PackageOutcome], deny_warnings: bool) -> String {
-    let mut summary = Summary { packages: packages.len(), verified: 0, failed: 0, errors: 0, warnings: 0 };
+    let mut summary = Summary {
+        packages: packages.len(),
+        verified: 0,
+        failed: 0,
+        errors: 0,
+        warnings: 0,
+    };
     let mut out = Vec::new();
     for p in packages {
         let errors = p.diagnostics.iter().filter(|d| d.is_error()).count();
-        let warnings = p.diagnostics.iter().filter(|d| d.severity == Severity::Warning).count();
+        let warnings = p
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
         let failed = errors > 0 || (deny_warnings && warnings > 0);
         summary.errors += errors;
         summary.warnings += warnings;
-        if failed { summary.failed += 1 } else { summary.verified += 1 }
+        if failed {
+            summary.failed += 1
+        } else {
+            summary.verified += 1
+        }
         out.push(Package {
             path: p.path.display().to_string(),
             verdict: if failed { "fail" } else { "ok" },
@@ -163,8 +180,17 @@ pub fn render(packages: &[PackageOutcome], deny_warnings: bool) -> String {
             relations: &p.relations,
         });
     }
-    let run = Run { version: VERSION, tool: Tool { name: "form-package", version: env!("CARGO_PKG_VERSION") }, packages: out, summary };
-    let mut text = serde_json::to_string_pretty(&run).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    let run = Run {
+        version: VERSION,
+        tool: Tool {
+            name: "form-package",
+            version: env!("CARGO_PKG_VERSION"),
+        },
+        packages: out,
+        summary,
+    };
+    let mut text =
+        serde_json::to_string_pretty(&run).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
     text.push('\n');
     text
 }
