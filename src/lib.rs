@@ -4,5 +4,8 @@
 //! maps outcomes to exit codes. The API is not stable.
 
 pub mod codes;
+pub mod constraints;
 pub mod diag;
 pub mod json;
+pub mod relations;
+pub mod vocabulary;

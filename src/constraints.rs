@@ -1,0 +1,1 @@
+//! Constraint semantics (placeholder).

@@ -1,0 +1,1 @@
+//! Relation derivation (placeholder).
