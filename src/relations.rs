@@ -1,0 +1,511 @@
+//! Relation derivation and instance resolution (decision 0015 rules 1, 2
+//! and 8; `verifier-rules.md` §8).
+//!
+//! [`derive`] walks a Form Definition's `desiredSchema` the way a host does
+//! (§8.3: only `properties` and object `items`), recognises references by
+//! shape (§8.2), reads their target contracts (§8.4) and emits one
+//! [`Relation`] per reference (§8.5). Package verification does not derive
+//! relations (§8.1, `current-profile.md` §9), so every problem found here is
+//! a warning (codes `FD500`–`FD507`) or, for historical edge `v1alpha1`
+//! definitions without target contracts, a note (`FD508`). [`resolve`] finds
+//! the concrete instances of relations in a desired document (§8.6).
+//!
+//! Pure: no I/O, no printing.
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::json::pointer::{escape, unescape, JsonPointer};
+
+/// Maximum walk depth (`verifier-rules.md` §8.3 step 1).
+pub const MAX_DEPTH: usize = 32;
+
+/// The definition `apiVersion` whose references predate target contracts
+/// (`verifier-rules.md` §8.1).
+pub const EDGE_V1ALPHA1: &str = "edge.forms.takoform.com/v1alpha1";
+
+/// One derived relation (`verifier-rules.md` §8.5). Serialises camelCase;
+/// `targetFormRefs` / `requiredInterface` are omitted when absent.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Relation {
+    /// Relation pointer into desired documents: `/a/b`, `*` for every array
+    /// element, tokens escaped (`~0`, `~1`).
+    pub pointer: String,
+    /// The reference's `apiVersion` const.
+    pub target_api_version: String,
+    /// The reference's `kind` const.
+    pub target_kind: String,
+    /// The `x-takoform-binding` contract name from the nearest annotated
+    /// ancestor (§8.3 `B`), or `""`.
+    pub binding: String,
+    /// Whether the reference is required at every level of its path.
+    pub required: bool,
+    /// The well-formed `x-takoform-target-formrefs` entries, if declared so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_form_refs: Option<Vec<Value>>,
+    /// The well-formed `x-takoform-required-interface`, if declared so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_interface: Option<Value>,
+}
+
+/// The result of [`derive`]: relations sorted by pointer (byte-wise) and the
+/// warnings/notes found on the way, pointing into `definition.json`.
+#[derive(Clone, Debug, Default)]
+pub struct Derivation {
+    /// Derived relations, sorted by `pointer`.
+    pub relations: Vec<Relation>,
+    /// Findings (warnings `FD500`–`FD507`, note `FD508`); the file is not set.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// One concrete relation instance in a desired document
+/// (`verifier-rules.md` §8.6).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Instance {
+    /// The relation's pointer (with `*`).
+    pub relation: String,
+    /// The concrete pointer (indices substituted).
+    pub pointer: String,
+    /// The referenced resource's `name`.
+    pub name: String,
+}
+
+/// The properties of `o` that look like a reference: `type` `"object"`,
+/// `additionalProperties` `false`, exactly 3 properties, `required` sorted
+/// exactly `apiVersion kind name`, and `properties.name` present.
+/// Returns the `properties` map. (`verifier-rules.md` §8.2 minus the const
+/// test.)
+fn reference_like(o: &Map<String, Value>) -> Option<&Map<String, Value>> {
+    if o.get("type").and_then(Value::as_str) != Some("object")
+        || o.get("additionalProperties") != Some(&Value::Bool(false))
+    {
+        return None;
+    }
+    let props = o.get("properties")?.as_object()?;
+    if props.len() != 3 || !props.contains_key("name") {
+        return None;
+    }
+    let mut required: Vec<&str> = o
+        .get("required")?
+        .as_array()?
+        .iter()
+        .map(Value::as_str)
+        .collect::<Option<Vec<_>>>()
+        .unwrap_or_default();
+    required.sort_unstable();
+    (required == ["apiVersion", "kind", "name"]).then_some(props)
+}
+
+fn non_empty_const(v: Option<&Value>) -> Option<&str> {
+    v?.as_object()?
+        .get("const")?
+        .as_str()
+        .filter(|s| !s.is_empty())
+}
+
+/// The `(apiVersion, kind)` consts when `o` is a reference
+/// (`verifier-rules.md` §8.2).
+fn reference_identity(o: &Map<String, Value>) -> Option<(&str, &str)> {
+    let props = reference_like(o)?;
+    Some((
+        non_empty_const(props.get("apiVersion"))?,
+        non_empty_const(props.get("kind"))?,
+    ))
+}
+
+fn non_empty_str<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
+    o.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+struct Walk<'d> {
+    history: bool,
+    accepted: HashSet<&'d str>,
+    relations: Vec<Relation>,
+    diagnostics: Vec<Diagnostic>,
+    reported_bindings: HashSet<String>,
+}
+
+/// The binding in effect: contract name and the schema pointer of the
+/// annotation.
+type Binding = Option<(String, JsonPointer)>;
+
+fn binding_of(node: &Map<String, Value>, schema_ptr: &JsonPointer, inherited: &Binding) -> Binding {
+    match node.get("x-takoform-binding").and_then(Value::as_str) {
+        Some(name) if !name.is_empty() => {
+            Some((name.to_owned(), schema_ptr.child("x-takoform-binding")))
+        }
+        _ => inherited.clone(),
+    }
+}
+
+impl Walk<'_> {
+    fn warn(&mut self, code: Code, msg: String, at: JsonPointer) {
+        self.diagnostics.push(Diagnostic::new(code, msg).at(at));
+    }
+
+    fn node(
+        &mut self,
+        node: &Map<String, Value>,
+        pointer: &str,
+        schema_ptr: &JsonPointer,
+        binding: &Binding,
+        required: bool,
+        depth: usize,
+    ) {
+        if depth > MAX_DEPTH {
+            self.warn(
+                Code::RelationDepth,
+                format!("relation derivation exceeded depth {MAX_DEPTH} at {pointer:?}"),
+                schema_ptr.clone(),
+            );
+            return;
+        }
+        if let Some(props) = reference_like(node) {
+            match (
+                non_empty_const(props.get("apiVersion")),
+                non_empty_const(props.get("kind")),
+            ) {
+                (Some(api), Some(kind)) => {
+                    if pointer.is_empty() {
+                        self.warn(
+                            Code::RelationAtRoot,
+                            "relation derivation found a reference at the desired-state root"
+                                .to_owned(),
+                            schema_ptr.clone(),
+                        );
+                    } else {
+                        self.reference(node, pointer, schema_ptr, binding, required, api, kind);
+                    }
+                    return;
+                }
+                _ => self.warn(
+                    Code::NonConstReferenceIdentity,
+                    format!(
+                        "reference-shaped object {pointer:?} has no const apiVersion or kind, so it is not a relation"
+                    ),
+                    schema_ptr.clone(),
+                ),
+            }
+        }
+        if let Some(items) = node.get("items").and_then(Value::as_object) {
+            self.node(
+                items,
+                &format!("{pointer}/*"),
+                &schema_ptr.child("items"),
+                &binding_of(node, schema_ptr, binding),
+                required,
+                depth + 1,
+            );
+        }
+        if let Some(props) = node.get("properties").and_then(Value::as_object) {
+            let req: Vec<&str> = node
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut names: Vec<&String> = props.keys().collect();
+            names.sort_unstable();
+            for name in names {
+                let Some(child) = props.get(name).and_then(Value::as_object) else {
+                    continue;
+                };
+                let child_ptr = schema_ptr.child("properties").child(name);
+                self.node(
+                    child,
+                    &format!("{pointer}/{}", escape(name)),
+                    &child_ptr,
+                    &binding_of(child, &child_ptr, binding),
+                    required && req.contains(&name.as_str()),
+                    depth + 1,
+                );
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn reference(
+        &mut self,
+        node: &Map<String, Value>,
+        pointer: &str,
+        schema_ptr: &JsonPointer,
+        binding: &Binding,
+        required: bool,
+        api: &str,
+        kind: &str,
+    ) {
+        let refs = node.get("x-takoform-target-formrefs");
+        let iface = node.get("x-takoform-required-interface");
+        let mut relation = Relation {
+            pointer: pointer.to_owned(),
+            target_api_version: api.to_owned(),
+            target_kind: kind.to_owned(),
+            binding: binding.as_ref().map(|b| b.0.clone()).unwrap_or_default(),
+            required,
+            target_form_refs: None,
+            required_interface: None,
+        };
+        if refs.is_some() && iface.is_some() {
+            self.warn(
+                Code::ConflictingTargetContracts,
+                format!("reference {pointer} carries both x-takoform-target-formrefs and x-takoform-required-interface"),
+                schema_ptr.clone(),
+            );
+        }
+        if let Some(refs) = refs {
+            let at = schema_ptr.child("x-takoform-target-formrefs");
+            match refs.as_array().filter(|a| !a.is_empty()) {
+                None => self.warn(
+                    Code::MalformedTargetContract,
+                    format!(
+                        "reference {pointer} has an empty or malformed x-takoform-target-formrefs"
+                    ),
+                    at,
+                ),
+                Some(list) => {
+                    let mut complete = true;
+                    for (i, r) in list.iter().enumerate() {
+                        let ok = r.as_object().is_some_and(|o| {
+                            ["apiVersion", "kind", "definitionVersion", "schemaDigest"]
+                                .iter()
+                                .all(|k| non_empty_str(o, k).is_some())
+                        });
+                        if !ok {
+                            complete = false;
+                            self.warn(
+                                Code::MalformedTargetContract,
+                                format!("reference {pointer} lists an incomplete target Form identity; all four members are required"),
+                                at.index(i),
+                            );
+                        }
+                    }
+                    if complete {
+                        relation.target_form_refs = Some(list.clone());
+                    }
+                }
+            }
+        }
+        if let Some(iface) = iface {
+            let at = schema_ptr.child("x-takoform-required-interface");
+            match iface.as_object() {
+                None => self.warn(
+                    Code::MalformedTargetContract,
+                    format!(
+                        "reference {pointer} carries a malformed x-takoform-required-interface"
+                    ),
+                    at,
+                ),
+                Some(o) => {
+                    if ["apiVersion", "name", "version", "schemaDigest"]
+                        .iter()
+                        .all(|k| non_empty_str(o, k).is_some())
+                    {
+                        relation.required_interface = Some(iface.clone());
+                    } else {
+                        self.warn(
+                            Code::MalformedTargetContract,
+                            format!("reference {pointer} names an incomplete required Interface; all four members are required"),
+                            at,
+                        );
+                    }
+                }
+            }
+        }
+        if refs.is_none() && iface.is_none() {
+            let code = if self.history {
+                Code::EdgeReferenceWithoutContract
+            } else {
+                Code::MissingTargetContract
+            };
+            self.warn(
+                code,
+                format!("reference {pointer} states no target contract"),
+                schema_ptr.clone(),
+            );
+        }
+        if let Some((name, at)) = binding {
+            if !self.accepted.contains(name.as_str())
+                && self.reported_bindings.insert(at.as_str().to_owned())
+            {
+                self.warn(
+                    Code::BindingNotAccepted,
+                    format!(
+                        "x-takoform-binding {name:?} names a contract absent from acceptedBindings"
+                    ),
+                    at.clone(),
+                );
+            }
+        }
+        self.relations.push(relation);
+    }
+}
+
+/// Schema keywords whose values are subschemas a host never walks
+/// (`verifier-rules.md` §8.3 "Not traversed"), and whether the value is a
+/// map of schemas, a list of schemas, or one schema.
+const HIDDEN_MAPS: [&str; 5] = [
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "patternProperties",
+    "properties",
+];
+const HIDDEN_LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const HIDDEN_SINGLES: [&str; 9] = [
+    "additionalProperties",
+    "items",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "unevaluatedProperties",
+    "unevaluatedItems",
+];
+
+/// Finds reference-shaped objects that only non-walked keywords reach
+/// (decision 0015 rule 2: hosts enforce only what they derive).
+/// `hidden_by` is the first non-walked keyword on the path.
+fn hidden(v: &Value, ptr: &JsonPointer, hidden_by: Option<&str>, out: &mut Vec<Diagnostic>) {
+    let Some(o) = v.as_object() else {
+        return;
+    };
+    if let (Some(kw), Some((api, kind))) = (hidden_by, reference_identity(o)) {
+        out.push(
+            Diagnostic::new(
+                Code::HiddenReference,
+                format!("reference to {api} {kind} is reachable only through {kw}, which hosts never walk"),
+            )
+            .at(ptr.clone())
+            .help("declare the reference directly under properties/items so hosts resolve and protect it"),
+        );
+    }
+    for kw in HIDDEN_MAPS {
+        if let Some(m) = o.get(kw).and_then(Value::as_object) {
+            let via = hidden_by.or((kw != "properties").then_some(kw));
+            for (name, child) in m {
+                hidden(child, &ptr.child(kw).child(name), via, out);
+            }
+        }
+    }
+    for kw in HIDDEN_LISTS {
+        if let Some(a) = o.get(kw).and_then(Value::as_array) {
+            for (i, child) in a.iter().enumerate() {
+                hidden(child, &ptr.child(kw).index(i), hidden_by.or(Some(kw)), out);
+            }
+        }
+    }
+    for kw in HIDDEN_SINGLES {
+        if let Some(child) = o.get(kw) {
+            let via = hidden_by.or((kw != "items").then_some(kw));
+            hidden(child, &ptr.child(kw), via, out);
+        }
+    }
+}
+
+/// Derives the relations of a Form Definition (decision 0015 rule 2,
+/// `verifier-rules.md` §8.2–§8.5) and reports what would make a host refuse
+/// or silently ignore them, as warnings with pointers into `definition.json`:
+/// `FD500` reference at the desired root, `FD501` depth > 32, `FD502` no
+/// target contract (`FD508` note instead for `edge.forms.takoform.com/v1alpha1`
+/// definitions, §8.1), `FD503` both contracts, `FD504` malformed contract,
+/// `FD505` `x-takoform-binding` absent from `acceptedBindings` by name
+/// (rule 8 step 1), `FD506` reference-shaped object without const
+/// `apiVersion`/`kind`, `FD507` reference reachable only through `$ref`
+/// targets, `$defs`, `allOf`/`anyOf`/`oneOf`, `additionalProperties`,
+/// `prefixItems` or other keywords hosts do not walk.
+///
+/// A definition without an object `desiredSchema` derives nothing. Relations
+/// whose contract is malformed are still listed, without that contract.
+pub fn derive(definition: &Value) -> Derivation {
+    let Some(desired) = definition.get("desiredSchema").and_then(Value::as_object) else {
+        return Derivation::default();
+    };
+    let accepted = definition
+        .get("acceptedBindings")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|b| b.get("name").and_then(Value::as_str))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut walk = Walk {
+        history: definition.get("apiVersion").and_then(Value::as_str) == Some(EDGE_V1ALPHA1),
+        accepted,
+        relations: Vec::new(),
+        diagnostics: Vec::new(),
+        reported_bindings: HashSet::new(),
+    };
+    let root = JsonPointer::root().child("desiredSchema");
+    walk.node(desired, "", &root, &None, true, 0);
+    let mut diagnostics = walk.diagnostics;
+    if let Some(root_value) = definition.get("desiredSchema") {
+        hidden(root_value, &root, None, &mut diagnostics);
+    }
+    let mut relations = walk.relations;
+    relations.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+    Derivation {
+        relations,
+        diagnostics,
+    }
+}
+
+fn resolve_at(
+    value: &Value,
+    tokens: &[&str],
+    concrete: &JsonPointer,
+    relation: &str,
+    out: &mut Vec<Instance>,
+) {
+    let Some((first, rest)) = tokens.split_first() else {
+        if let Some(name) = value
+            .as_object()
+            .and_then(|o| o.get("name"))
+            .and_then(Value::as_str)
+            .filter(|s| !s.is_empty())
+        {
+            out.push(Instance {
+                relation: relation.to_owned(),
+                pointer: concrete.as_str().to_owned(),
+                name: name.to_owned(),
+            });
+        }
+        return;
+    };
+    if *first == "*" {
+        if let Some(a) = value.as_array() {
+            for (i, el) in a.iter().enumerate() {
+                resolve_at(el, rest, &concrete.index(i), relation, out);
+            }
+        }
+    } else if let Some(child) = value.as_object().and_then(|o| o.get(&unescape(first))) {
+        let p = JsonPointer::from(format!("{}/{first}", concrete.as_str()).as_str());
+        resolve_at(child, rest, &p, relation, out);
+    }
+}
+
+/// Resolves relation instances in a desired document (`verifier-rules.md`
+/// §8.6): each pointer is split on `/`, `*` fans out over array elements,
+/// other tokens are unescaped and looked up; a missing member or a type
+/// mismatch yields nothing; the leaf must be an object with a non-empty
+/// string `name`. Instances are sorted by concrete pointer (byte-wise).
+pub fn resolve(relations: &[Relation], desired: &Value) -> Vec<Instance> {
+    let mut out = Vec::new();
+    for r in relations {
+        let tokens: Vec<&str> = if r.pointer.is_empty() {
+            Vec::new()
+        } else {
+            r.pointer[1..].split('/').collect()
+        };
+        resolve_at(desired, &tokens, &JsonPointer::root(), &r.pointer, &mut out);
+    }
+    out.sort_by(|a, b| a.pointer.cmp(&b.pointer));
+    out
+}
+
+#[cfg(test)]
+mod tests;

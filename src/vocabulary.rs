@@ -1,0 +1,677 @@
+//! The forbidden-field name policy (sensitive-name vocabulary).
+//!
+//! Implements `verifier-rules.md` §6 (decision procedure §6.2, lists
+//! §6.3–§6.5, tokeniser §6.6) with the current-profile changes of
+//! `current-profile.md` §7: seven exempt `x-takoform-*` keys (§7.1), the
+//! reviewed bounded desired fields `command`, `concurrencyTarget` and
+//! `target` (§7.2), and the exemption scopes of the definition-wide `$` scan
+//! and the JSON payload scan (§7.3, §7.4, QUIRK W, QUIRK S).
+//!
+//! The name lists are data, one name per line, in `src/vocabulary/`:
+//! `n.txt` (N, exact normalised names), `b.txt` (B, glued bases), `q.txt`
+//! (Q, qualifier suffixes), `t.txt` (T, single tokens), `p.txt` (P, plural
+//! tokens), `sequences.txt` (token sequences, words separated by one space)
+//! and `alternates.txt` (a word and its plural alternate on one line).
+//!
+//! Everything here is pure: no I/O, no printing.
+
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
+use serde_json::{Map, Value};
+use unicode_general_category::{get_general_category, GeneralCategory};
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::json::pointer::JsonPointer;
+
+/// N: exact normalised names (`verifier-rules.md` §6.3).
+pub const N_LIST: &str = include_str!("vocabulary/n.txt");
+/// B: glued bases (`verifier-rules.md` §6.4).
+pub const B_LIST: &str = include_str!("vocabulary/b.txt");
+/// Q: qualifier suffixes of the glued bases (`verifier-rules.md` §6.4).
+pub const Q_LIST: &str = include_str!("vocabulary/q.txt");
+/// T: forbidden single tokens (`verifier-rules.md` §6.5).
+pub const T_LIST: &str = include_str!("vocabulary/t.txt");
+/// P: forbidden plural tokens, listed, never derived (`verifier-rules.md` §6.5).
+pub const P_LIST: &str = include_str!("vocabulary/p.txt");
+/// Forbidden token sequences, words separated by a space (`verifier-rules.md` §6.4).
+pub const SEQUENCE_LIST: &str = include_str!("vocabulary/sequences.txt");
+/// Plural alternates accepted at a sequence position: `word plural` per line
+/// (`verifier-rules.md` §6.4).
+pub const ALTERNATE_LIST: &str = include_str!("vocabulary/alternates.txt");
+
+/// The seven exact, case-sensitive exempt annotation keys
+/// (`current-profile.md` §7.1; the first four are `verifier-rules.md` §6.2 step 1).
+pub const EXEMPT_KEYS: [&str; 7] = [
+    "x-takoform-fieldPolicy",
+    "x-takoform-binding",
+    "x-takoform-target-formrefs",
+    "x-takoform-required-interface",
+    "x-takoform-discriminator",
+    "x-takoform-standard-services",
+    "x-takoform-required-entrypoint",
+];
+
+/// The non-empty, trimmed lines of a data list.
+pub fn list_entries(list: &'static str) -> impl Iterator<Item = &'static str> {
+    list.lines().map(str::trim).filter(|l| !l.is_empty())
+}
+
+struct Tables {
+    n: HashSet<&'static str>,
+    b: Vec<&'static str>,
+    q: HashSet<&'static str>,
+    tp: HashSet<&'static str>,
+    sequences: Vec<Vec<&'static str>>,
+    alternates: Vec<(&'static str, &'static str)>,
+}
+
+static TABLES: LazyLock<Tables> = LazyLock::new(|| Tables {
+    n: list_entries(N_LIST).collect(),
+    b: list_entries(B_LIST).collect(),
+    q: list_entries(Q_LIST).collect(),
+    tp: list_entries(T_LIST).chain(list_entries(P_LIST)).collect(),
+    sequences: list_entries(SEQUENCE_LIST)
+        .map(|l| l.split_whitespace().collect())
+        .collect(),
+    alternates: list_entries(ALTERNATE_LIST)
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            Some((it.next()?, it.next()?))
+        })
+        .collect(),
+});
+
+/// Why a name is forbidden.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The name as written.
+    pub name: String,
+    /// Which step of `verifier-rules.md` §6.2 matched: `"exact name"` (step 2,
+    /// list N), `"glued base"` (step 3, B + optional Q suffix), `"token"`
+    /// (step 4, T ∪ P) or `"token sequence"` (step 5).
+    pub rule: &'static str,
+    /// What matched: the normalised name (exact name, glued base), the token,
+    /// or the matched run of tokens joined by a space.
+    pub matched: String,
+}
+
+impl Finding {
+    /// `forbidden field "<name>" (<rule> "<matched>")`.
+    pub fn message(&self) -> String {
+        format!(
+            "forbidden field {:?} ({} {:?})",
+            self.name, self.rule, self.matched
+        )
+    }
+}
+
+fn is_letter(c: char) -> bool {
+    matches!(
+        get_general_category(c),
+        GeneralCategory::UppercaseLetter
+            | GeneralCategory::LowercaseLetter
+            | GeneralCategory::TitlecaseLetter
+            | GeneralCategory::ModifierLetter
+            | GeneralCategory::OtherLetter
+    )
+}
+
+fn is_digit(c: char) -> bool {
+    get_general_category(c) == GeneralCategory::DecimalNumber
+}
+
+fn is_upper(c: char) -> bool {
+    get_general_category(c) == GeneralCategory::UppercaseLetter
+}
+
+fn is_lower(c: char) -> bool {
+    get_general_category(c) == GeneralCategory::LowercaseLetter
+}
+
+/// Lower-cases one scalar value to one scalar value, like a per-rune
+/// mapping: where Unicode lower-cases to several scalars (only `İ` U+0130,
+/// to `i` + U+0307) the first one is kept.
+fn lower(c: char) -> char {
+    c.to_lowercase().next().unwrap_or(c)
+}
+
+/// The normalised form of a name (`verifier-rules.md` §6.2 step 2): every
+/// scalar value that is not a letter (general category L*) or decimal digit
+/// (Nd) removed, the rest lower-cased.
+pub fn normalize(name: &str) -> String {
+    name.chars()
+        .filter(|&c| is_letter(c) || is_digit(c))
+        .map(lower)
+        .collect()
+}
+
+/// Splits a name into lower-case tokens (`verifier-rules.md` §6.6).
+///
+/// A scalar value that is neither a letter (L*) nor a decimal digit (Nd)
+/// ends the current token and is dropped. Otherwise a new token starts
+/// before it when the current token is non-empty and (a) it is `Lu` and the
+/// previous one is `Ll` or `Nd`, (b) it and the previous one are `Lu` and the
+/// next scalar value exists and is `Ll`, or (c) exactly one of it and the
+/// previous one is `Nd`. Examples: `APIKeys` → `api keys`, `OAuthClient` →
+/// `o auth client`, `oauth2Client` → `oauth 2 client`.
+pub fn tokenize(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut tokens = Vec::new();
+    let mut current = String::new();
+    let mut prev: Option<char> = None;
+    for (i, &c) in chars.iter().enumerate() {
+        if !(is_letter(c) || is_digit(c)) {
+            if !current.is_empty() {
+                tokens.push(std::mem::take(&mut current));
+            }
+            prev = None;
+            continue;
+        }
+        if let (false, Some(p)) = (current.is_empty(), prev) {
+            let next_lower = chars.get(i + 1).is_some_and(|&n| is_lower(n));
+            let split = (is_upper(c) && (is_lower(p) || is_digit(p)))
+                || (is_upper(c) && is_upper(p) && next_lower)
+                || (is_digit(c) != is_digit(p));
+            if split {
+                tokens.push(std::mem::take(&mut current));
+            }
+        }
+        current.push(lower(c));
+        prev = Some(c);
+    }
+    if !current.is_empty() {
+        tokens.push(current);
+    }
+    tokens
+}
+
+fn word_matches(word: &str, token: &str, alternates: &[(&str, &str)]) -> bool {
+    word == token
+        || alternates
+            .iter()
+            .any(|&(w, plural)| w == word && plural == token)
+}
+
+/// Decides whether a member name is forbidden (`verifier-rules.md` §6.2 with
+/// the seven exemptions of `current-profile.md` §7.1). `None` means allowed.
+///
+/// Steps, in order: exact exempt keys; normalised name ∈ N; glued base (B or
+/// B+`s`, alone or followed by a Q suffix); any token ∈ T ∪ P; a contiguous
+/// run of tokens equal to a listed sequence (with the listed plural
+/// alternates). No substring matching is ever used.
+pub fn is_forbidden(name: &str) -> Option<Finding> {
+    if EXEMPT_KEYS.contains(&name) {
+        return None;
+    }
+    let t = &*TABLES;
+    let found = |rule: &'static str, matched: String| {
+        Some(Finding {
+            name: name.to_owned(),
+            rule,
+            matched,
+        })
+    };
+    let normalized = normalize(name);
+    if t.n.contains(normalized.as_str()) {
+        return found("exact name", normalized);
+    }
+    for base in &t.b {
+        let plural = format!("{base}s");
+        for b in [*base, plural.as_str()] {
+            if let Some(rest) = normalized.strip_prefix(b) {
+                if rest.is_empty() || t.q.contains(rest) {
+                    return found("glued base", normalized.clone());
+                }
+            }
+        }
+    }
+    let tokens = tokenize(name);
+    if let Some(tok) = tokens.iter().find(|tok| t.tp.contains(tok.as_str())) {
+        return found("token", tok.clone());
+    }
+    for seq in &t.sequences {
+        if seq.is_empty() || seq.len() > tokens.len() {
+            continue;
+        }
+        for window in tokens.windows(seq.len()) {
+            if seq
+                .iter()
+                .zip(window)
+                .all(|(w, tok)| word_matches(w, tok, &t.alternates))
+            {
+                return found("token sequence", window.join(" "));
+            }
+        }
+    }
+    None
+}
+
+/// How "whole" numbers are judged in [`reviewed`] (`current-profile.md` §7.3
+/// QUIRK W).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Whole {
+    /// Only a plain integer literal in the int64 range is whole (the
+    /// definition-wide `$` scan: `64.0`, `6.4e1` or `2^63` are not whole).
+    Int64Literal,
+    /// Any finite number with an integral value is whole (the proof and the
+    /// payload scan, which see float64: `64.0` is whole).
+    Float64,
+}
+
+#[derive(Clone, Copy, PartialEq, PartialOrd)]
+enum Num {
+    I(i64),
+    F(f64),
+}
+
+impl Num {
+    fn positive(self) -> bool {
+        match self {
+            Num::I(i) => i > 0,
+            Num::F(f) => f > 0.0,
+        }
+    }
+    fn is(self, n: i64) -> bool {
+        match self {
+            Num::I(i) => i == n,
+            // Small integers are exact in f64.
+            Num::F(f) => f == n as f64,
+        }
+    }
+}
+
+fn whole(v: Option<&Value>, mode: Whole) -> Option<Num> {
+    let n = v?.as_number()?;
+    match mode {
+        Whole::Int64Literal => n.as_i64().map(Num::I),
+        Whole::Float64 => {
+            let f = n.as_f64()?;
+            (f.is_finite() && f.trunc() == f).then_some(Num::F(f))
+        }
+    }
+}
+
+fn str_eq(v: Option<&Value>, s: &str) -> bool {
+    v.and_then(Value::as_str) == Some(s)
+}
+
+fn non_empty_str(v: Option<&Value>) -> Option<&str> {
+    v.and_then(Value::as_str).filter(|s| !s.is_empty())
+}
+
+fn keys_subset(o: &Map<String, Value>, allowed: &[&str]) -> bool {
+    o.keys().all(|k| allowed.contains(&k.as_str()))
+}
+
+fn keys_exactly(o: &Map<String, Value>, keys: &[&str]) -> bool {
+    o.len() == keys.len() && keys.iter().all(|k| o.contains_key(*k))
+}
+
+/// `sha256:` followed by 64 lowercase hex digits.
+fn canonical_digest(v: Option<&Value>) -> bool {
+    v.and_then(Value::as_str)
+        .and_then(|s| s.strip_prefix("sha256:"))
+        .is_some_and(|h| {
+            h.len() == 64
+                && h.bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        })
+}
+
+/// `{type:"string", const:<non-empty string>}` exactly; returns the const.
+fn string_const(v: Option<&Value>) -> Option<&str> {
+    let o = v?.as_object()?;
+    if !keys_exactly(o, &["type", "const"]) || !str_eq(o.get("type"), "string") {
+        return None;
+    }
+    non_empty_str(o.get("const"))
+}
+
+/// `required` is a string array; the strings, or `None` when it is not one.
+fn string_array(v: Option<&Value>) -> Option<Vec<&str>> {
+    v?.as_array()?.iter().map(Value::as_str).collect()
+}
+
+fn reviewed_command(o: &Map<String, Value>, mode: Whole) -> bool {
+    if !str_eq(o.get("type"), "array") || !whole(o.get("maxItems"), mode).is_some_and(Num::positive)
+    {
+        return false;
+    }
+    let Some(items) = o.get("items").and_then(Value::as_object) else {
+        return false;
+    };
+    str_eq(items.get("type"), "string")
+        && whole(items.get("maxLength"), mode).is_some_and(Num::positive)
+        && non_empty_str(items.get("pattern")).is_some()
+}
+
+fn reviewed_concurrency_target(o: &Map<String, Value>, mode: Whole) -> bool {
+    if !str_eq(o.get("type"), "integer") {
+        return false;
+    }
+    match (whole(o.get("minimum"), mode), whole(o.get("maximum"), mode)) {
+        (Some(min), Some(max)) => min <= max,
+        _ => false,
+    }
+}
+
+/// The canonical ResourceTarget shape (`current-profile.md` §7.2).
+fn canonical_resource_target(v: &Value, mode: Whole) -> bool {
+    const ALLOWED: [&str; 9] = [
+        "type",
+        "additionalProperties",
+        "required",
+        "properties",
+        "description",
+        "default",
+        "x-takoform-target-formrefs",
+        "x-takoform-required-interface",
+        "x-takoform-required-entrypoint",
+    ];
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    if !str_eq(o.get("type"), "object")
+        || o.get("additionalProperties") != Some(&Value::Bool(false))
+        || !keys_subset(o, &ALLOWED)
+    {
+        return false;
+    }
+    let Some(mut required) = string_array(o.get("required")) else {
+        return false;
+    };
+    required.sort_unstable();
+    if required != ["apiVersion", "kind", "name"] {
+        return false;
+    }
+    let Some(props) = o.get("properties").and_then(Value::as_object) else {
+        return false;
+    };
+    if !keys_exactly(props, &["apiVersion", "kind", "name"]) {
+        return false;
+    }
+    let (Some(api), Some(kind)) = (
+        string_const(props.get("apiVersion")),
+        string_const(props.get("kind")),
+    ) else {
+        return false;
+    };
+    let Some(name) = props.get("name").and_then(Value::as_object) else {
+        return false;
+    };
+    if !keys_exactly(name, &["type", "minLength", "maxLength", "pattern"])
+        || !str_eq(name.get("type"), "string")
+        || !whole(name.get("minLength"), mode).is_some_and(|n| n.is(1))
+        || !whole(name.get("maxLength"), mode).is_some_and(Num::positive)
+        || non_empty_str(name.get("pattern")).is_none()
+    {
+        return false;
+    }
+    for key in ["description", "x-takoform-required-entrypoint"] {
+        if o.contains_key(key) && non_empty_str(o.get(key)).is_none() {
+            return false;
+        }
+    }
+    if let Some(default) = o.get("default") {
+        let ok = default.as_object().is_some_and(|d| {
+            keys_exactly(d, &["apiVersion", "kind", "name"])
+                && str_eq(d.get("apiVersion"), api)
+                && str_eq(d.get("kind"), kind)
+                && non_empty_str(d.get("name")).is_some()
+        });
+        if !ok {
+            return false;
+        }
+    }
+    match (
+        o.get("x-takoform-target-formrefs"),
+        o.get("x-takoform-required-interface"),
+    ) {
+        (Some(refs), None) => {
+            let Some(refs) = refs.as_array().filter(|a| !a.is_empty()) else {
+                return false;
+            };
+            let mut seen = HashSet::new();
+            refs.iter().all(|r| {
+                r.as_object().is_some_and(|r| {
+                    keys_exactly(
+                        r,
+                        &["apiVersion", "kind", "definitionVersion", "schemaDigest"],
+                    ) && str_eq(r.get("apiVersion"), api)
+                        && str_eq(r.get("kind"), kind)
+                        && canonical_digest(r.get("schemaDigest"))
+                        && non_empty_str(r.get("definitionVersion")).is_some_and(|dv| {
+                            seen.insert((dv, r.get("schemaDigest").and_then(Value::as_str)))
+                        })
+                })
+            })
+        }
+        (None, Some(iface)) => iface.as_object().is_some_and(|i| {
+            keys_exactly(i, &["apiVersion", "name", "version", "schemaDigest"])
+                && non_empty_str(i.get("apiVersion")).is_some()
+                && non_empty_str(i.get("name")).is_some()
+                && non_empty_str(i.get("version")).is_some()
+                && canonical_digest(i.get("schemaDigest"))
+        }),
+        _ => false,
+    }
+}
+
+/// True when `v` is, or contains through `properties` and `items`, a
+/// canonical ResourceTarget.
+fn contains_resource_target(v: &Value, mode: Whole) -> bool {
+    if canonical_resource_target(v, mode) {
+        return true;
+    }
+    let Some(o) = v.as_object() else {
+        return false;
+    };
+    o.get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|p| p.values().any(|c| contains_resource_target(c, mode)))
+        || o.get("items")
+            .is_some_and(|i| i.is_object() && contains_resource_target(i, mode))
+}
+
+/// The closed tagged-union `target` shape (`current-profile.md` §7.2).
+fn tagged_union_target(o: &Map<String, Value>, mode: Whole) -> bool {
+    if !keys_subset(
+        o,
+        &[
+            "oneOf",
+            "x-takoform-discriminator",
+            "description",
+            "default",
+        ],
+    ) {
+        return false;
+    }
+    let Some(disc) = non_empty_str(o.get("x-takoform-discriminator")) else {
+        return false;
+    };
+    if o.contains_key("description") && non_empty_str(o.get("description")).is_none() {
+        return false;
+    }
+    let Some(branches) = o.get("oneOf").and_then(Value::as_array) else {
+        return false;
+    };
+    if !(2..=16).contains(&branches.len()) {
+        return false;
+    }
+    let mut tags = HashSet::new();
+    branches.iter().all(|b| {
+        let Some(b) = b.as_object() else {
+            return false;
+        };
+        if !str_eq(b.get("type"), "object")
+            || b.get("additionalProperties") != Some(&Value::Bool(false))
+            || !keys_subset(
+                b,
+                &["type", "additionalProperties", "required", "properties"],
+            )
+        {
+            return false;
+        }
+        let requires_disc = b
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|x| x.as_str() == Some(disc)));
+        let Some(props) = b.get("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        let Some(tag) = string_const(props.get(disc)) else {
+            return false;
+        };
+        requires_disc
+            && tags.insert(tag.to_owned())
+            && props
+                .iter()
+                .any(|(k, v)| k != disc && contains_resource_target(v, mode))
+    })
+}
+
+/// Whether a desired property is one of the reviewed bounded fields
+/// (`current-profile.md` §7.2): `command` (bounded string array),
+/// `concurrencyTarget` (bounded integer) or `target` (canonical
+/// ResourceTarget or closed tagged union of them). Any other name → false.
+/// `whole` selects how integral numbers are recognised (QUIRK W).
+pub fn reviewed(name: &str, schema: &Value, whole: Whole) -> bool {
+    let Some(o) = schema.as_object() else {
+        return false;
+    };
+    match name {
+        "command" => reviewed_command(o, whole),
+        "concurrencyTarget" => reviewed_concurrency_target(o, whole),
+        "target" => canonical_resource_target(schema, whole) || tagged_union_target(o, whole),
+        _ => false,
+    }
+}
+
+/// How to scan one JSON document with [`scan_document`].
+#[derive(Clone, Copy, Debug)]
+pub struct ScanOptions<'a> {
+    /// How `reviewed` judges whole numbers: [`Whole::Int64Literal`] for the
+    /// definition `$` scan, [`Whole::Float64`] for payloads (QUIRK W).
+    pub whole: Whole,
+    /// The document is a desired-only fixture (`current-profile.md` §7.4):
+    /// its top-level keys that name a top-level desired property of
+    /// `definition` passing `reviewed` are exempt (their values are still
+    /// scanned).
+    pub desired_only_fixture: bool,
+    /// The parsed Form Definition, needed for the desired-only exemption.
+    pub definition: Option<&'a Value>,
+}
+
+impl<'a> ScanOptions<'a> {
+    /// Options of the definition-wide `$` scan (`current-profile.md` §7.3,
+    /// int64 whole numbers).
+    pub fn definition_scan() -> Self {
+        ScanOptions {
+            whole: Whole::Int64Literal,
+            desired_only_fixture: false,
+            definition: None,
+        }
+    }
+
+    /// Options of the JSON payload scan (`current-profile.md` §7.4, float64
+    /// whole numbers). `desired_only_fixture`: the payload is referenced only
+    /// as a desired fixture of `definition`.
+    pub fn payload_scan(definition: &'a Value, desired_only_fixture: bool) -> Self {
+        ScanOptions {
+            whole: Whole::Float64,
+            desired_only_fixture,
+            definition: Some(definition),
+        }
+    }
+}
+
+/// The help line of every vocabulary finding.
+pub const HELP: &str = "portable data must not carry credentials, operator placement, commercial terms or executable content: rename or remove this field";
+
+/// The location suffix that exempts reviewed members (`current-profile.md`
+/// §7.3, QUIRK S): tested on the reference's dotted location string.
+const EXEMPT_LOCATION_SUFFIX: &str = "desiredSchema.properties";
+
+struct Scan<'o, 'a> {
+    code: Code,
+    opts: &'o ScanOptions<'a>,
+    out: Vec<Diagnostic>,
+}
+
+impl Scan<'_, '_> {
+    fn value(&mut self, v: &Value, ptr: &JsonPointer, loc: &mut String, top: bool) {
+        match v {
+            Value::Object(o) => {
+                let exempt_here = loc.ends_with(EXEMPT_LOCATION_SUFFIX);
+                for (k, child) in o {
+                    let key_ptr = ptr.child(k);
+                    let exempt = (exempt_here && reviewed(k, child, self.opts.whole))
+                        || (top && self.desired_only_exempt(k));
+                    if !exempt {
+                        if let Some(f) = is_forbidden(k) {
+                            self.out.push(
+                                Diagnostic::new(self.code, f.message())
+                                    .at_key(key_ptr.clone())
+                                    .help(HELP),
+                            );
+                        }
+                    }
+                    let loc_len = loc.len();
+                    loc.push('.');
+                    loc.push_str(k);
+                    self.value(child, &key_ptr, loc, false);
+                    loc.truncate(loc_len);
+                }
+            }
+            Value::Array(a) => {
+                for (i, child) in a.iter().enumerate() {
+                    let loc_len = loc.len();
+                    loc.push_str(&format!("[{i}]"));
+                    self.value(child, &ptr.index(i), loc, false);
+                    loc.truncate(loc_len);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn desired_only_exempt(&self, key: &str) -> bool {
+        if !self.opts.desired_only_fixture {
+            return false;
+        }
+        self.opts
+            .definition
+            .and_then(|d| d.get("desiredSchema"))
+            .and_then(|s| s.get("properties"))
+            .and_then(|p| p.get(key))
+            .is_some_and(|schema| reviewed(key, schema, self.opts.whole))
+    }
+}
+
+/// Scans every object key of a JSON document at every depth
+/// (`verifier-rules.md` §6.1 V1/V2) and returns one diagnostic per forbidden
+/// key, with `code`, pointing at the member name (`Target::Key`), message
+/// `forbidden field "<key>" (<rule> "<matched>")` and the [`HELP`] line. The
+/// caller sets the file.
+///
+/// Exemptions (`current-profile.md` §7.3): a key directly under a location
+/// whose dotted form (`$.a.b[0].c`) ends in `desiredSchema.properties` and
+/// whose value passes [`reviewed`] with `opts.whole` (in a definition: the
+/// top-level desired properties; in any payload too, QUIRK S); and, for a
+/// desired-only fixture, top-level keys naming a reviewed top-level desired
+/// property of `opts.definition`. Exempt keys' values are still scanned.
+pub fn scan_document(doc: &Value, code: Code, opts: &ScanOptions<'_>) -> Vec<Diagnostic> {
+    let mut scan = Scan {
+        code,
+        opts,
+        out: Vec::new(),
+    };
+    let mut loc = String::from("$");
+    scan.value(doc, &JsonPointer::root(), &mut loc, true);
+    scan.out
+}
+
+#[cfg(test)]
+mod tests;
