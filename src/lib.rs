@@ -6,3 +6,4 @@
 pub mod codes;
 pub mod diag;
 pub mod json;
+pub mod proof;
