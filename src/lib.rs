@@ -22,6 +22,7 @@ pub mod fsread;
 pub mod index;
 pub mod json;
 pub mod profile;
+pub mod proof;
 pub mod relations;
 pub mod render;
 pub mod schemas;

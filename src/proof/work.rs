@@ -1,0 +1,426 @@
+//! Validation-work estimates (`verifier-rules.md` §4.6 structural, §4.7
+//! instance-aware).
+//!
+//! Both count schema evaluations, are memoised (so computing them is linear
+//! in the distinct (schema node[, instance node]) pairs) and saturate at
+//! [`WORK_LIMIT`]` + 1` = 16385: every returned value above [`WORK_LIMIT`] is
+//! exactly 16385, and computation stops as soon as a sum passes the limit.
+//! Unresolvable or non-local `$ref`s add nothing (the `$ref` closure check
+//! reports them); a `$ref` cycle, or a recursion deeper than 256 schema
+//! edges, saturates (a schema that passed the proof has neither).
+
+use std::collections::{HashMap, HashSet};
+
+use serde_json::Value;
+
+use super::ref_closure::{is_local_ref, resolve};
+use crate::json::pointer::escape;
+
+/// Largest accepted estimate (§4.6, §4.7): a schema or fixture whose estimate
+/// is above it is rejected.
+pub const WORK_LIMIT: u32 = 16384;
+
+/// The saturated value every estimate above [`WORK_LIMIT`] is reported as.
+pub const SATURATED: u32 = WORK_LIMIT + 1;
+
+/// Recursion guard (schema edges); far above the proof's depth limit 64.
+const MAX_RECURSION: usize = 256;
+
+/// Single-subschema keywords counted by both estimates, in §4.6 order.
+const SINGLES: [&str; 10] = [
+    "additionalProperties",
+    "items",
+    "contains",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "propertyNames",
+    "not",
+    "if",
+    "then",
+    "else",
+];
+
+fn add(a: u32, b: u32) -> u32 {
+    a.saturating_add(b).min(SATURATED)
+}
+
+/// Structural validation-work estimate W(root) of `verifier-rules.md` §4.6,
+/// in schema evaluations, saturating at 16385.
+///
+/// boolean → 1; object → 1 + Σ W(`properties` members) + Σ W(`dependentSchemas`
+/// members) + Σ W(present single subschemas, `additionalProperties: false`
+/// counting 1) + Σ W(elements of `allOf`/`anyOf`/`oneOf`/`prefixItems`) +
+/// W(`$ref` target), the target counted again for every occurrence. `$defs`
+/// count only through `$ref`. Any other value (not a schema) counts 1.
+/// The caller rejects when the result is above [`WORK_LIMIT`].
+pub fn structural_work(schema: &Value) -> u32 {
+    let mut w = Structural {
+        root: schema,
+        memo: HashMap::new(),
+        active: HashSet::new(),
+    };
+    w.node(schema, String::new(), 0)
+}
+
+struct Structural<'a> {
+    root: &'a Value,
+    memo: HashMap<String, u32>,
+    active: HashSet<String>,
+}
+
+impl<'a> Structural<'a> {
+    fn node(&mut self, value: &'a Value, key: String, depth: usize) -> u32 {
+        if let Some(w) = self.memo.get(&key) {
+            return *w;
+        }
+        if depth > MAX_RECURSION || self.active.contains(&key) {
+            return SATURATED;
+        }
+        let Value::Object(obj) = value else {
+            return 1;
+        };
+        self.active.insert(key.clone());
+        let mut sum = 1u32;
+        let children = children_of(obj, &key);
+        for (child, child_key) in children {
+            sum = add(sum, self.node(child, child_key, depth + 1));
+            if sum > WORK_LIMIT {
+                break;
+            }
+        }
+        if sum <= WORK_LIMIT {
+            if let Some(r) = obj.get("$ref").filter(|r| is_local_ref(r)) {
+                if let Some(t) = r.as_str().and_then(|r| resolve(self.root, r).ok()) {
+                    sum = add(sum, self.node(t.value, t.key, depth + 1));
+                }
+            }
+        }
+        self.active.remove(&key);
+        self.memo.insert(key, sum);
+        sum
+    }
+}
+
+/// The counted structural children of a schema object, with memo keys.
+fn children_of<'a>(obj: &'a serde_json::Map<String, Value>, key: &str) -> Vec<(&'a Value, String)> {
+    let mut out = Vec::new();
+    for kw in ["properties", "dependentSchemas"] {
+        if let Some(Value::Object(members)) = obj.get(kw) {
+            for (name, child) in members {
+                out.push((child, format!("{key}/{kw}/{}", escape(name))));
+            }
+        }
+    }
+    for kw in SINGLES {
+        if let Some(child) = obj.get(kw) {
+            out.push((child, format!("{key}/{kw}")));
+        }
+    }
+    for kw in ["allOf", "anyOf", "oneOf", "prefixItems"] {
+        if let Some(Value::Array(items)) = obj.get(kw) {
+            for (i, child) in items.iter().enumerate() {
+                out.push((child, format!("{key}/{kw}/{i}")));
+            }
+        }
+    }
+    out
+}
+
+/// Instance-aware work estimate W(S, I) of `verifier-rules.md` §4.7 for one
+/// fixture document `instance` against the inline schema `schema`, in schema
+/// evaluations, saturating at 16385 (so a value above [`WORK_LIMIT`] is
+/// always exactly 16385, never the unsaturated sum).
+///
+/// Memo key (schema pointer, instance node, role); the instance node is
+/// identified by its address inside `instance`, which is equivalent to its
+/// JSON Pointer. The caller rejects the fixture when the result is above
+/// [`WORK_LIMIT`].
+pub fn instance_work(schema: &Value, instance: &Value) -> u32 {
+    let mut w = Instance {
+        root: schema,
+        memo: HashMap::new(),
+        active: HashSet::new(),
+    };
+    w.node(schema, String::new(), instance, addr(instance), Role::Value, 0)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Role {
+    Value,
+    PropertyName,
+}
+
+fn addr(v: &Value) -> usize {
+    std::ptr::from_ref(v) as usize
+}
+
+type InstanceKey = (String, usize, Role);
+
+struct Instance<'a> {
+    root: &'a Value,
+    memo: HashMap<InstanceKey, u32>,
+    active: HashSet<InstanceKey>,
+}
+
+impl<'a> Instance<'a> {
+    fn node(
+        &mut self,
+        schema: &'a Value,
+        key: String,
+        inst: &Value,
+        inst_id: usize,
+        role: Role,
+        depth: usize,
+    ) -> u32 {
+        let memo_key = (key, inst_id, role);
+        if let Some(w) = self.memo.get(&memo_key) {
+            return *w;
+        }
+        if depth > MAX_RECURSION || self.active.contains(&memo_key) {
+            return SATURATED;
+        }
+        let Value::Object(obj) = schema else {
+            return 1;
+        };
+        self.active.insert(memo_key.clone());
+        let key = memo_key.0.as_str();
+        let mut plan: Vec<(&'a Value, String, Target)> = Vec::new();
+        match inst {
+            Value::Object(members) => {
+                let props = obj.get("properties").and_then(Value::as_object);
+                if let Some(props) = props {
+                    for (name, s) in props {
+                        if let Some(v) = members.get(name) {
+                            plan.push((s, format!("{key}/properties/{}", escape(name)), Target::Member(v)));
+                        }
+                    }
+                }
+                if let Some(Value::Object(deps)) = obj.get("dependentSchemas") {
+                    for (name, s) in deps {
+                        if members.contains_key(name) {
+                            plan.push((s, format!("{key}/dependentSchemas/{}", escape(name)), Target::Same));
+                        }
+                    }
+                }
+                if let Some(ap) = obj.get("additionalProperties") {
+                    for (name, v) in members {
+                        if !props.is_some_and(|p| p.contains_key(name)) {
+                            plan.push((ap, format!("{key}/additionalProperties"), Target::Member(v)));
+                        }
+                    }
+                }
+                if let Some(pn) = obj.get("propertyNames") {
+                    for (name, v) in members {
+                        plan.push((pn, format!("{key}/propertyNames"), Target::Name(name, v)));
+                    }
+                }
+                if let Some(up) = obj.get("unevaluatedProperties") {
+                    for v in members.values() {
+                        plan.push((up, format!("{key}/unevaluatedProperties"), Target::Member(v)));
+                    }
+                }
+            }
+            Value::Array(items) => {
+                let prefix = obj.get("prefixItems").and_then(Value::as_array);
+                let plen = prefix.map_or(0, Vec::len);
+                if let Some(prefix) = prefix {
+                    for (i, (s, v)) in prefix.iter().zip(items).enumerate() {
+                        plan.push((s, format!("{key}/prefixItems/{i}"), Target::Member(v)));
+                    }
+                }
+                if let Some(s) = obj.get("items") {
+                    for v in items.iter().skip(plen) {
+                        plan.push((s, format!("{key}/items"), Target::Member(v)));
+                    }
+                }
+                for kw in ["contains", "unevaluatedItems"] {
+                    if let Some(s) = obj.get(kw) {
+                        for v in items {
+                            plan.push((s, format!("{key}/{kw}"), Target::Member(v)));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+        for kw in ["not", "if", "then", "else"] {
+            if let Some(s) = obj.get(kw) {
+                plan.push((s, format!("{key}/{kw}"), Target::Same));
+            }
+        }
+        for kw in ["allOf", "anyOf", "oneOf"] {
+            if let Some(Value::Array(items)) = obj.get(kw) {
+                for (i, s) in items.iter().enumerate() {
+                    plan.push((s, format!("{key}/{kw}/{i}"), Target::Same));
+                }
+            }
+        }
+        if let Some(r) = obj.get("$ref").filter(|r| is_local_ref(r)) {
+            if let Some(t) = r.as_str().and_then(|r| resolve(self.root, r).ok()) {
+                plan.push((t.value, t.key, Target::Same));
+            }
+        }
+        let mut sum = 1u32;
+        for (s, k, target) in plan {
+            let w = match target {
+                Target::Same => self.node(s, k, inst, inst_id, role, depth + 1),
+                Target::Member(v) => self.node(s, k, v, addr(v), Role::Value, depth + 1),
+                Target::Name(name, v) => {
+                    let as_string = Value::String(name.to_owned());
+                    self.node(s, k, &as_string, addr(v), Role::PropertyName, depth + 1)
+                }
+            };
+            sum = add(sum, w);
+            if sum > WORK_LIMIT {
+                break;
+            }
+        }
+        self.active.remove(&memo_key);
+        self.memo.insert(memo_key, sum);
+        sum
+    }
+}
+
+/// Which instance a planned child evaluation runs on.
+enum Target<'i> {
+    /// The same instance (and role) as the parent.
+    Same,
+    /// A member or element value.
+    Member(&'i Value),
+    /// A member name, as a string instance, identified by its value's node.
+    Name(&'i str, &'i Value),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `$defs` with Node0 = `base` and NodeK = allOf of two refs to NodeK-1
+    /// (one plain, one percent-encoded), K = 1..=levels.
+    pub(crate) fn doubling_defs(base: Value, levels: usize) -> Value {
+        let mut defs = serde_json::Map::new();
+        defs.insert("Node0".to_owned(), base);
+        for k in 1..=levels {
+            defs.insert(
+                format!("Node{k}"),
+                json!({"allOf": [
+                    {"$ref": format!("#/$defs/Node{}", k - 1)},
+                    {"$ref": format!("#/%24defs/Node{}", k - 1)}
+                ]}),
+            );
+        }
+        Value::Object(defs)
+    }
+
+    pub(crate) fn doubling_root(levels: usize) -> Value {
+        let base = json!({"type": "object", "additionalProperties": false,
+                          "properties": {"flag": {"type": "boolean"}}});
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": false,
+            "$defs": doubling_defs(base, levels),
+            "properties": {
+                "config": {"$ref": format!("#/$defs/Node{levels}")},
+                "name": {"type": "string"}
+            }
+        })
+    }
+
+    fn array_chain(levels: usize) -> Value {
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "array",
+            "$defs": doubling_defs(json!({"type": "string"}), levels),
+            "items": {"$ref": format!("#/$defs/Node{levels}")}
+        })
+    }
+
+    #[test]
+    fn worked_structural_example() {
+        assert_eq!(structural_work(&doubling_root(10)), 6145);
+        assert_eq!(structural_work(&doubling_root(11)), 12289);
+        assert_eq!(structural_work(&doubling_root(12)), SATURATED);
+        assert!(structural_work(&doubling_root(12)) > WORK_LIMIT);
+        // Deep chains stay fast: saturation stops the sum, memo keeps it linear.
+        assert_eq!(structural_work(&doubling_root(60)), SATURATED);
+    }
+
+    #[test]
+    fn structural_basics() {
+        assert_eq!(structural_work(&json!(true)), 1);
+        assert_eq!(structural_work(&json!({})), 1);
+        // $defs are not counted unless referenced.
+        assert_eq!(structural_work(&json!({"$defs": {"a": {"type": "string"}}})), 1);
+        // additionalProperties false counts 1; each property 1.
+        let s = json!({"type": "object", "additionalProperties": false,
+                       "properties": {"a": {"type": "string"}, "b": false}});
+        assert_eq!(structural_work(&s), 4);
+        // A ref target is counted per occurrence.
+        let s = json!({"$defs": {"x": {"not": true}},
+                       "anyOf": [{"$ref": "#/$defs/x"}, {"$ref": "#/$defs/x"}]});
+        assert_eq!(structural_work(&s), 1 + 2 * (1 + 2));
+        // Unresolvable refs add nothing; cycles saturate.
+        assert_eq!(structural_work(&json!({"$ref": "#/nope"})), 1);
+        assert_eq!(structural_work(&json!({"$ref": "#"})), SATURATED);
+    }
+
+    #[test]
+    fn worked_instance_example() {
+        let s = array_chain(7);
+        assert_eq!(structural_work(&s), 511);
+        let n32 = Value::Array(vec![json!("x"); 32]);
+        assert_eq!(instance_work(&s, &n32), 1 + 32 * 510);
+        // 1 + 64·510 = 32641 unsaturated; reported saturated as 16385.
+        let n64 = Value::Array(vec![json!("x"); 64]);
+        assert_eq!(instance_work(&s, &n64), SATURATED);
+        assert!(instance_work(&s, &n64) > WORK_LIMIT);
+    }
+
+    #[test]
+    fn instance_amplifiers() {
+        let defs = doubling_defs(json!({"type": "string"}), 7);
+        let marker = json!({"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9._-]{0,63}$",
+                            "x-takoform-fieldPolicy": "portable-data-only-v1"});
+        let node7 = json!({"$ref": "#/$defs/Node7"});
+        let map: serde_json::Map<String, Value> =
+            (0..64).map(|i| (format!("k{i}"), json!("v"))).collect();
+        let map = Value::Object(map);
+        let contains = json!({"type": "array", "$defs": defs, "items": {"type": "string"},
+                              "contains": node7});
+        let arr = Value::Array(vec![json!("x"); 64]);
+        assert_eq!(instance_work(&contains, &arr), SATURATED);
+        let typed = json!({"type": "object", "$defs": defs, "propertyNames": marker,
+                           "additionalProperties": node7});
+        assert_eq!(instance_work(&typed, &map), SATURATED);
+        let pn = json!({"type": "object", "$defs": defs, "additionalProperties": false,
+                        "propertyNames": node7});
+        assert_eq!(instance_work(&pn, &map), SATURATED);
+        // Near miss: 4 members stay small: 1 + 4·(1 + 4) ... exact value below.
+        let small: serde_json::Map<String, Value> =
+            (0..4).map(|i| (format!("k{i}"), json!("v"))).collect();
+        // typed map: 1 + 4·W(pn marker on name)=4·1 + 4·W(ap → 1 + 509)=4·510
+        assert_eq!(instance_work(&typed, &Value::Object(small)), 1 + 4 + 4 * 510);
+    }
+
+    #[test]
+    fn instance_rules() {
+        let s = json!({
+            "type": "object",
+            "properties": {"a": {"type": "string"}},
+            "dependentSchemas": {"a": {"not": false}},
+            "additionalProperties": false,
+            "unevaluatedProperties": false
+        });
+        let i = json!({"a": "x", "b": 1});
+        // 1 + props a (1) + dep a on I (1 + not 1 = 2) + ap for b (1) + up for a, b (2)
+        assert_eq!(instance_work(&s, &i), 1 + 1 + 2 + 1 + 2);
+        // Non-object instance: only the instance-independent children count.
+        assert_eq!(instance_work(&s, &json!(3)), 1);
+        let t = json!({"type": "array", "prefixItems": [true, true, true], "items": false,
+                       "if": true, "then": true, "else": true});
+        assert_eq!(instance_work(&t, &json!([1, 2])), 1 + 2 + 0 + 3);
+        assert_eq!(instance_work(&t, &json!([1, 2, 3, 4])), 1 + 3 + 1 + 3);
+    }
+}
