@@ -6,25 +6,64 @@
 //! Order inside step 13 follows `current-profile.md` §6: schema + typed
 //! decode → `$` name scan → per inline schema (local `$ref` closure,
 //! closed-object proof, structural work, compile) → legacy interfaces →
-//! fixture counts, names, paths → constraint semantics.
+//! fixture counts, names, paths → constraint semantics. Every stage whose
+//! input is valid runs, so independent findings all appear in one run.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::profile::IndexProfile;
+use crate::json::pointer::JsonPointer;
+use crate::profile::{IndexProfile, LEGACY_V1ALPHA1, LEGACY_V1ALPHA2};
+use crate::proof::{self, NameQuery, NameSite};
 use crate::stages::definition_schema_check;
 use crate::verify::{JsonPayload, PackageOutcome};
+use crate::vocabulary::{self, ScanOptions, Whole};
 
 /// What later steps need from a definition that validated.
 #[derive(Debug, Default)]
-pub(crate) struct Validated {}
+pub(crate) struct Validated {
+    /// Every inline schema proved (no proof error).
+    proofs_ok: bool,
+}
+
+/// The inline schemas of a definition: (pointer, schema, is desiredSchema).
+pub fn inline_schemas(definition: &Value) -> Vec<(JsonPointer, &Value, bool)> {
+    let mut out = Vec::new();
+    for field in ["desiredSchema", "observedSchema", "outputSchema"] {
+        if let Some(s) = definition.get(field) {
+            out.push((JsonPointer::root().child(field), s, field == "desiredSchema"));
+        }
+    }
+    if let Some(list) = definition.get("interfaces").and_then(Value::as_array) {
+        for (i, iface) in list.iter().enumerate() {
+            if let Some(s) = iface.get("documentSchema") {
+                out.push((JsonPointer::root().child("interfaces").index(i).child("documentSchema"), s, false));
+            }
+        }
+    }
+    out
+}
+
+/// The forbidden-name hook of the closed-object proof (`verifier-rules.md`
+/// §4.2 steps 9–11, §6 V3) with the reviewed-field exemption of
+/// `current-profile.md` §7.3: inside `desiredSchema`, a `properties` name
+/// whose schema passes `reviewed`, and a `required` string whose sibling
+/// property passes it (float64 whole numbers); never `dependentRequired`.
+pub fn proof_name_policy(q: &NameQuery<'_>) -> Option<String> {
+    let finding = vocabulary::is_forbidden(q.name)?;
+    let exempt = q.in_desired
+        && !matches!(q.site, NameSite::DependentRequired)
+        && q.property_schema.is_some_and(|s| vocabulary::reviewed(q.name, s, Whole::Float64));
+    (!exempt).then(|| finding.message())
+}
 
 /// Step 13. Returns `Some` when the definition satisfied its schema (later
 /// definition-level findings may still exist; they are in `diags`).
 pub(crate) fn validate(
-    _out: &mut PackageOutcome,
+    out: &mut PackageOutcome,
     diags: &mut Vec<Diagnostic>,
     profile: IndexProfile,
     def_path: &str,
@@ -32,18 +71,87 @@ pub(crate) fn validate(
     _payloads: &BTreeMap<String, Option<JsonPayload>>,
 ) -> Option<Validated> {
     if !definition_schema_check(diags, profile, def_path, definition) {
+        out.skipped.push("schema proofs, definition rules, fixtures: the definition fails its schema".into());
         return None;
     }
-    Some(Validated::default())
+    // `$` name scan. The current verifier scans the definition here for
+    // every profile; the older reference scanned it as a payload, and the
+    // v1alpha1–v1alpha4 mutants name that catalogue entry, so those
+    // profiles keep the payload code for the definition's keys.
+    let code = if profile == IndexProfile::V1alpha5 { Code::ForbiddenDefinitionField } else { Code::ForbiddenPayloadField };
+    diags.extend(
+        vocabulary::scan_document(definition, code, &ScanOptions::definition_scan())
+            .into_iter()
+            .map(|d| d.in_file(def_path)),
+    );
+    // proofs
+    let mut proofs_ok = true;
+    for (ptr, schema, _) in inline_schemas(definition) {
+        let report = proof::prove_inline_schema(&ptr, schema, &proof_name_policy);
+        proofs_ok &= !report.diagnostics.iter().any(Diagnostic::is_error);
+        diags.extend(report.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
+    }
+    // constraints (current profile)
+    diags.extend(crate::constraints::check(definition).into_iter().map(|d| d.in_file_if_unset(def_path)));
+    // relations: derived for family and current lanes; findings are warnings
+    let api = definition.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+    if api != LEGACY_V1ALPHA1 && api != LEGACY_V1ALPHA2 {
+        let derivation = crate::relations::derive(definition);
+        diags.extend(derivation.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
+        out.relations = derivation.relations.iter().filter_map(|r| serde_json::to_value(r).ok()).collect();
+    }
+    Some(Validated { proofs_ok })
 }
 
-/// Step 17: the name scan of every JSON payload except the definition.
+/// Step 17 (`current-profile.md` §7.4): the name scan of every JSON payload
+/// except the definition. A desired-only fixture's top-level keys that are
+/// reviewed top-level desired properties are exempt.
 pub(crate) fn scan_payloads(
-    _diags: &mut Vec<Diagnostic>,
-    _def_path: &str,
-    _definition: &Value,
-    _payloads: &BTreeMap<String, Option<JsonPayload>>,
+    diags: &mut Vec<Diagnostic>,
+    def_path: &str,
+    definition: &Value,
+    payloads: &BTreeMap<String, Option<JsonPayload>>,
 ) {
+    let (desired, other) = fixture_uses(definition);
+    for (path, payload) in payloads {
+        let Some(p) = payload else { continue };
+        if path == def_path {
+            continue;
+        }
+        let desired_only = desired.contains(path.as_str()) && !other.contains(path.as_str());
+        let opts = ScanOptions::payload_scan(definition, desired_only);
+        diags.extend(
+            vocabulary::scan_document(&p.value, Code::ForbiddenPayloadField, &opts)
+                .into_iter()
+                .map(|d| d.in_file(path.clone())),
+        );
+    }
+}
+
+/// Paths used by desired-stage fixtures, and by any other stage.
+fn fixture_uses(definition: &Value) -> (std::collections::BTreeSet<&str>, std::collections::BTreeSet<&str>) {
+    let mut desired = std::collections::BTreeSet::new();
+    let mut other = std::collections::BTreeSet::new();
+    for f in definition.get("conformanceFixtures").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(p) = f.get("desiredPath").and_then(Value::as_str) {
+            desired.insert(p);
+        }
+        for k in ["observedPath", "outputPath"] {
+            if let Some(p) = f.get(k).and_then(Value::as_str) {
+                other.insert(p);
+            }
+        }
+    }
+    for f in definition.get("negativeConformanceFixtures").and_then(Value::as_array).into_iter().flatten() {
+        if let Some(p) = f.get("inputPath").and_then(Value::as_str) {
+            if f.get("stage").and_then(Value::as_str) == Some("desired") {
+                desired.insert(p);
+            } else {
+                other.insert(p);
+            }
+        }
+    }
+    (desired, other)
 }
 
 /// Step 18: positive then negative fixtures.
@@ -51,7 +159,8 @@ pub(crate) fn run_fixtures(
     _out: &mut PackageOutcome,
     _diags: &mut Vec<Diagnostic>,
     _definition: &Value,
-    _validated: Option<Validated>,
+    validated: Option<Validated>,
     _payloads: &BTreeMap<String, Option<JsonPayload>>,
 ) {
+    let _ = validated.map(|v| v.proofs_ok);
 }
