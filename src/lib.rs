@@ -4,5 +4,8 @@
 //! maps outcomes to exit codes. The API is not stable.
 
 pub mod codes;
+pub mod definition_rules;
 pub mod diag;
+pub mod engine;
+pub mod fixtures;
 pub mod json;
