@@ -337,3 +337,255 @@ impl UnderPointer for JsonPointer {
         JsonPointer::from(format!("{}{}", prefix.as_str(), self.as_str()).as_str())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::compile_stages;
+    use serde_json::json;
+
+    fn run(def: &Value) -> Vec<Diagnostic> {
+        let (stages, compile) = compile_stages(def);
+        assert!(compile.is_empty(), "{compile:?}");
+        check(def, &stages)
+    }
+
+    fn msgs(d: &[Diagnostic]) -> Vec<(Code, &str, &str)> {
+        d.iter()
+            .map(|d| (d.code, d.message.as_str(), d.pointer.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn path_grammar_reasons() {
+        for (p, why) in [
+            ("", "path must contain 1..240 bytes"),
+            (&"a".repeat(241)[..], "path must contain 1..240 bytes"),
+            ("forms\\definition.json", "backslash paths are forbidden"),
+            ("/etc/passwd", "absolute paths are forbidden"),
+            (
+                "C:/definition.json",
+                "volume or URI-like paths are forbidden",
+            ),
+            (
+                "../definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            (
+                "forms/../../definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            (
+                "forms//definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            (
+                "./definition.json",
+                "path traversal and non-canonical paths are forbidden",
+            ),
+            ("a/", "path traversal and non-canonical paths are forbidden"),
+            (".", "path traversal and non-canonical paths are forbidden"),
+            ("..", "path traversal and non-canonical paths are forbidden"),
+        ] {
+            assert_eq!(path_grammar(p), Err(why), "{p:?}");
+        }
+        for p in [
+            "definition.json",
+            "fixtures/a.json",
+            ".x",
+            "a..b/...",
+            &"a".repeat(240)[..],
+        ] {
+            assert_eq!(path_grammar(p), Ok(()), "{p:?}");
+        }
+    }
+
+    fn iface(extra: Value) -> Value {
+        let mut base = json!({"name": "mcp.server", "version": "1"});
+        if let (Some(b), Some(e)) = (base.as_object_mut(), extra.as_object()) {
+            b.extend(e.clone());
+        }
+        base
+    }
+
+    #[test]
+    fn duplicate_interface_name_version() {
+        let def = json!({"interfaces": [iface(json!({})), iface(json!({"version": "2"})), iface(json!({}))]});
+        assert_eq!(
+            msgs(&run(&def)),
+            vec![(
+                Code::DuplicateInterface,
+                "Form Definition has duplicate Interface \"mcp.server@1\"",
+                "/interfaces/2"
+            )]
+        );
+    }
+
+    #[test]
+    fn input_rules_fire_and_near_misses_pass() {
+        let ok = json!({"interfaces": [iface(json!({
+            "resourceUriInput": "target",
+            "inputs": [
+                {"name": "endpoint", "source": "output", "pointer": ""},
+                {"name": "escaped", "source": "output", "pointer": "/a~1b/~0key"},
+                {"name": "lit", "source": "literal", "value": "x"},
+                {"name": "nul", "source": "literal", "value": null},
+                {"name": "hint", "source": "example-host.surface_hint"},
+                {"name": "target", "source": "resource_uri"}]}))]});
+        assert!(run(&ok).is_empty());
+        let bad = json!({"interfaces": [iface(json!({
+            "inputs": [
+                {"name": "a", "source": "literal"},
+                {"name": "b", "source": "literal", "value": 1, "pointer": "/x"},
+                {"name": "c", "source": "output", "value": null},
+                {"name": "c", "source": "output"},
+                {"name": "r", "source": "resource_uri", "pointer": "/x"}]}))]});
+        let got = run(&bad);
+        let m: Vec<&str> = got.iter().map(|d| d.message.as_str()).collect();
+        let p = "Form Definition Interface \"mcp.server@1\"";
+        assert_eq!(
+            m,
+            vec![
+                format!("{p} input \"a\" is a literal without a value"),
+                format!("{p} input \"b\" is a literal and must not carry a pointer"),
+                format!("{p} input \"c\" carries a value with source \"output\"; only a literal may"),
+                format!("{p} has duplicate input \"c\""),
+                format!("{p} input \"r\" is a resource_uri and must not carry a pointer"),
+                format!("{p} input \"r\" has source resource_uri but the Interface sets no resourceUriInput"),
+            ]
+        );
+        assert!(got.iter().all(|d| d.code == Code::InterfaceInputRule));
+        assert_eq!(got[0].pointer.as_str(), "/interfaces/0/inputs/0");
+    }
+
+    #[test]
+    fn resource_uri_marker_rules() {
+        let wrong = json!({"interfaces": [iface(json!({"resourceUriInput": "other",
+            "inputs": [{"name": "target", "source": "resource_uri"}]}))]});
+        assert_eq!(
+            msgs(&run(&wrong))[0].1,
+            "Form Definition Interface \"mcp.server@1\" resourceUriInput \"other\" does not name its resource_uri input \"target\""
+        );
+        let none =
+            json!({"interfaces": [iface(json!({"resourceUriInput": "target", "inputs": []}))]});
+        assert_eq!(
+            msgs(&run(&none))[0].1,
+            "Form Definition Interface \"mcp.server@1\" resourceUriInput \"target\" requires exactly one resource_uri input; found 0"
+        );
+        let value = json!({"interfaces": [iface(json!({"resourceUriInput": "t",
+            "inputs": [{"name": "t", "source": "resource_uri", "value": "x"}]}))]});
+        assert_eq!(
+            msgs(&run(&value))[0].1,
+            "Form Definition Interface \"mcp.server@1\" input \"t\" carries a value with source \"resource_uri\"; only a literal may"
+        );
+    }
+
+    #[test]
+    fn document_must_satisfy_document_schema() {
+        let schema = json!({"$schema": crate::engine::DRAFT_2020_12, "type": "object",
+            "additionalProperties": false, "properties": {"title": {"type": "string"}}, "required": ["title"]});
+        let typed = json!({"interfaces": [iface(json!({"documentSchema": schema, "document": {"title": 42}}))]});
+        let got = run(&typed);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].code, Code::InterfaceDocumentViolation);
+        assert_eq!(got[0].pointer.as_str(), "/interfaces/0/document/title");
+        assert!(got[0]
+            .message
+            .starts_with("interfaces[0].document does not satisfy documentSchema: "));
+        assert_eq!(
+            got[0].notes[0],
+            "schema keyword: /interfaces/0/documentSchema/properties/title/type"
+        );
+        // Omitted document is validated as {}.
+        let omitted = json!({"interfaces": [iface(json!({"documentSchema": schema}))]});
+        let got = run(&omitted);
+        assert_eq!(got.len(), 1);
+        assert_eq!(got[0].pointer.as_str(), "/interfaces/0");
+        // Near misses: a valid document; a document without documentSchema.
+        let fine = json!({"interfaces": [iface(json!({"documentSchema": schema, "document": {"title": "t"}}))]});
+        assert!(run(&fine).is_empty());
+        let free = json!({"interfaces": [iface(json!({"document": {"title": 42}}))]});
+        assert!(run(&free).is_empty());
+        let empty_ok = json!({"interfaces": [iface(json!({"documentSchema":
+            {"$schema": crate::engine::DRAFT_2020_12, "type": "object", "additionalProperties": false}}))]});
+        assert!(run(&empty_ok).is_empty());
+    }
+
+    fn positives(n: usize) -> Value {
+        Value::Array(
+            (0..n)
+                .map(|i| json!({"name": format!("p{i}"), "desiredPath": "d.json"}))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn fixture_counts() {
+        assert!(run(&json!({"conformanceFixtures": positives(32)})).is_empty());
+        assert_eq!(
+            msgs(&run(&json!({"conformanceFixtures": positives(33)}))),
+            vec![(
+                Code::FixtureCount,
+                "Form Definition has 33 conformance fixtures; maximum is 32",
+                "/conformanceFixtures"
+            )]
+        );
+        let negs: Vec<Value> = (0..33)
+            .map(|i| json!({"name": format!("n{i}"), "stage": "desired", "inputPath": "d.json", "expectedFailure": "schema_validation_failed"}))
+            .collect();
+        let got = run(
+            &json!({"conformanceFixtures": positives(32), "negativeConformanceFixtures": negs}),
+        );
+        assert_eq!(
+            msgs(&got),
+            vec![(
+                Code::FixtureCount,
+                "Form Definition has 33 negative conformance fixtures; maximum is 32",
+                "/negativeConformanceFixtures"
+            )]
+        );
+    }
+
+    #[test]
+    fn fixture_names_unique_across_both_lists() {
+        let def = json!({
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "d.json"}, {"name": "basic", "desiredPath": "d.json", "observedPath": "o.json"}],
+            "negativeConformanceFixtures": [{"name": "basic", "stage": "desired", "inputPath": "n.json", "expectedFailure": "schema_validation_failed"},
+                                            {"name": "other", "stage": "desired", "inputPath": "n.json", "expectedFailure": "schema_validation_failed"}]});
+        assert_eq!(
+            msgs(&run(&def)),
+            vec![
+                (
+                    Code::DuplicateFixtureName,
+                    "Form Definition has duplicate conformance fixture name \"basic\"",
+                    "/conformanceFixtures/1/name"
+                ),
+                (
+                    Code::DuplicateFixtureName,
+                    "Form Definition has duplicate conformance fixture name \"basic\"",
+                    "/negativeConformanceFixtures/0/name"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn fixture_paths_follow_the_grammar() {
+        let def = json!({
+            "conformanceFixtures": [{"name": "a", "desiredPath": "fixtures/d.json", "outputPath": "../o.json"}],
+            "negativeConformanceFixtures": [{"name": "b", "stage": "desired", "inputPath": "/abs.json", "expectedFailure": "schema_validation_failed"}]});
+        assert_eq!(
+            msgs(&run(&def)),
+            vec![
+                (Code::InvalidFixturePath, "conformance fixture \"a\" outputPath: path traversal and non-canonical paths are forbidden", "/conformanceFixtures/0/outputPath"),
+                (Code::InvalidFixturePath, "negative conformance fixture \"b\" inputPath: absolute paths are forbidden", "/negativeConformanceFixtures/0/inputPath"),
+            ]
+        );
+    }
+
+    #[test]
+    fn role_rule_is_not_enforced() {
+        let def = json!({"role": "identity", "acceptedBindings": [{"name": "x"}]});
+        assert!(run(&def).is_empty());
+    }
+}

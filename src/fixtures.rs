@@ -791,6 +791,21 @@ mod tests {
             let fail = expected["oracleVerdict"] == json!("fail");
             let (errors, _, _) = check_package(&dir.join("package"));
             checked += 1;
+            let ours: Vec<&str> = errors.iter().map(|d| d.code.info().spec_code).collect();
+            eprintln!(
+                "{}: oracle {} {:?}, ours {ours:?}",
+                dir.display(),
+                expected["oracleVerdict"],
+                expected["specCode"]
+            );
+            if let (Some(want), Some(first)) = (expected["specCode"].as_str(), ours.first()) {
+                if want != *first && want != "DEF_SCHEMA" {
+                    mismatches.push(format!(
+                        "{}: oracle code {want}, ours {ours:?}",
+                        dir.display()
+                    ));
+                }
+            }
             if errors.is_empty() == fail {
                 mismatches.push(format!(
                     "{}: oracle fail={fail}, ours {errors:?}",
