@@ -1,0 +1,820 @@
+//! Compiling the stage schemas of a Form Definition and running its
+//! conformance fixtures (`verifier-rules.md` §7; `current-profile.md` §8:
+//! unchanged in the current profile).
+//!
+//! [`compile_stages`] compiles `desiredSchema`, `observedSchema`,
+//! `outputSchema` and every Legacy `interfaces[i].documentSchema` once
+//! (§3.8 order). [`run_fixtures`] then validates the positive fixtures
+//! (R7.1–R7.4) and the negative fixtures (R7.5–R7.8) in list order, each
+//! through §7.3: instance work estimate ≤ 16384, then Draft 2020-12
+//! validation with format assertion on.
+//!
+//! Findings about the fixture *entries* (unlisted path, media type, missing
+//! stage schema, stage, expectedFailure) point into the definition and carry
+//! no file (the caller sets the definition path with
+//! [`Diagnostic::in_file_if_unset`]). Findings about fixture *contents*
+//! (violations, work budget, a negative that passed) carry the fixture's
+//! package path as `file`.
+
+use serde_json::Value;
+
+use crate::codes::Code;
+use crate::diag::{Diagnostic, Target};
+use crate::engine::{self, CompiledSchema};
+use crate::json::pointer::JsonPointer;
+
+/// The instance-aware work limit of §4.7 / §7.3 step 2.
+pub const WORK_LIMIT: u32 = 16384;
+
+/// Violations collected for one failing positive fixture (a bound on
+/// report size; the verdict does not depend on it).
+pub const MAX_VIOLATIONS: usize = 100;
+
+/// The media type every fixture must be listed with (R7.1, R7.5).
+pub const FIXTURE_MEDIA_TYPE: &str = "application/json";
+
+/// The only accepted `expectedFailure` (R7.7).
+pub const EXPECTED_FAILURE: &str = "schema_validation_failed";
+
+/// The three stages, with the definition member holding their schema.
+pub const STAGES: [(&str, &str); 3] = [
+    ("desired", "desiredSchema"),
+    ("observed", "observedSchema"),
+    ("output", "outputSchema"),
+];
+
+/// The compiled inline schemas of one definition. A member that is absent,
+/// or failed to compile, is `None` (a compile failure was reported by
+/// [`compile_stages`]).
+#[derive(Debug, Default)]
+pub struct Stages {
+    /// `desiredSchema`.
+    pub desired: Option<CompiledSchema>,
+    /// `observedSchema`.
+    pub observed: Option<CompiledSchema>,
+    /// `outputSchema`.
+    pub output: Option<CompiledSchema>,
+    /// `interfaces[i].documentSchema`, indexed like `interfaces` (Legacy
+    /// lanes; empty when there is no `interfaces` member).
+    pub documents: Vec<Option<CompiledSchema>>,
+}
+
+impl Stages {
+    /// The compiled schema of stage `desired`, `observed` or `output`.
+    pub fn get(&self, stage: &str) -> Option<&CompiledSchema> {
+        match stage {
+            "desired" => self.desired.as_ref(),
+            "observed" => self.observed.as_ref(),
+            "output" => self.output.as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// Compiles one inline schema at `member` (a pointer into the definition),
+/// turning engine errors into `InlineSchemaCompile` (FD222) findings.
+fn compile_one(
+    schema: &Value,
+    member: &JsonPointer,
+    label: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<CompiledSchema> {
+    match engine::compile(schema) {
+        Ok(c) => Some(c),
+        Err(errors) => {
+            for e in errors {
+                diags.push(
+                    Diagnostic::new(
+                        Code::InlineSchemaCompile,
+                        format!("{label} compile Draft 2020-12 schema: {}", e.message),
+                    )
+                    .at(e.pointer)
+                    .under(member),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// Compiles the stage schemas and Legacy document schemas of `definition`
+/// (§3.2, §3.8 order, §12 E1–E2).
+///
+/// Returns the compiled set and one `InlineSchemaCompile` (FD222) error per
+/// refusal, at a pointer inside the definition (e.g.
+/// `/desiredSchema/properties/code/pattern`, `/interfaces/0/documentSchema/type`),
+/// without a file. Members that are absent or not objects are skipped (the
+/// definition schema reports those).
+pub fn compile_stages(definition: &Value) -> (Stages, Vec<Diagnostic>) {
+    let mut diags = Vec::new();
+    let mut stages = Stages::default();
+    for (stage, member) in STAGES {
+        let Some(schema) = definition.get(member).filter(|s| s.is_object()) else {
+            continue;
+        };
+        let compiled = compile_one(
+            schema,
+            &JsonPointer::root().child(member),
+            member,
+            &mut diags,
+        );
+        match stage {
+            "desired" => stages.desired = compiled,
+            "observed" => stages.observed = compiled,
+            _ => stages.output = compiled,
+        }
+    }
+    if let Some(Value::Array(interfaces)) = definition.get("interfaces") {
+        for (i, iface) in interfaces.iter().enumerate() {
+            let compiled = iface
+                .get("documentSchema")
+                .filter(|s| s.is_object())
+                .and_then(|schema| {
+                    let at = JsonPointer::root()
+                        .child("interfaces")
+                        .index(i)
+                        .child("documentSchema");
+                    compile_one(
+                        schema,
+                        &at,
+                        &format!("interfaces[{i}].documentSchema"),
+                        &mut diags,
+                    )
+                });
+            stages.documents.push(compiled);
+        }
+    }
+    (stages, diags)
+}
+
+/// A listed payload as the fixture runner sees it.
+#[derive(Clone, Copy, Debug)]
+pub struct PayloadView<'a> {
+    /// The media type it is listed with in the index.
+    pub media_type: &'a str,
+    /// Its parsed JSON (exact integers up to 64 bits; see [`crate::engine`]
+    /// E4), or `None` when it is not JSON or did not parse (reported
+    /// elsewhere; the fixture is then skipped).
+    pub value: Option<&'a Value>,
+}
+
+/// What [`run_fixtures`] found.
+#[derive(Debug, Default)]
+pub struct FixtureRun {
+    /// Every finding, in fixture list order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Positive fixture validations run (one per fixture and stage that
+    /// reached §7.3 step 3).
+    pub positive_run: usize,
+    /// Negative fixture validations run (including those stopped by the
+    /// work budget, which count as failing).
+    pub negative_run: usize,
+}
+
+/// The outcome of §7.3 for one document.
+enum Outcome {
+    Passed,
+    OverBudget(u32),
+    Failed,
+}
+
+/// Runs every fixture of `definition` (§7.1 R7.1–R7.4, §7.2 R7.5–R7.8,
+/// §7.3).
+///
+/// - `payload(path)`: the listed payload at a package path, `None` when the
+///   path is not listed.
+/// - `instance_work(schema, instance)`: the §4.7 instance-aware estimate of
+///   the definition's raw stage schema against the fixture document
+///   (saturating; compared against [`WORK_LIMIT`]).
+///
+/// A failing positive fixture reports every violation (up to
+/// [`MAX_VIOLATIONS`]) as `FixtureSchemaViolation` (FD410) in the fixture
+/// file at the instance pointer, with a note naming the schema keyword
+/// pointer in the definition; each member refused by `additionalProperties:
+/// false` is its own finding (target `Key`). A negative fixture that
+/// validates is `NegativeFixturePassed` (FD411); one that only exceeds the
+/// work budget counts as failing (R7.8 QUIRK).
+pub fn run_fixtures<'p>(
+    definition: &Value,
+    stages: &Stages,
+    payload: &dyn Fn(&str) -> Option<PayloadView<'p>>,
+    instance_work: &dyn Fn(&Value, &Value) -> u32,
+) -> FixtureRun {
+    let mut run = FixtureRun::default();
+    let root = JsonPointer::root();
+    if let Some(Value::Array(list)) = definition.get("conformanceFixtures") {
+        for (i, fixture) in list.iter().enumerate() {
+            let at = root.child("conformanceFixtures").index(i);
+            let name = fixture.get("name").and_then(Value::as_str).unwrap_or("");
+            for (stage, member) in STAGES {
+                let path_key = format!("{stage}Path");
+                let Some(path) = fixture.get(&path_key).and_then(Value::as_str) else {
+                    continue;
+                };
+                let path_at = at.child(&path_key);
+                let label = format!("conformance fixture \"{name}\"");
+                let Some(doc) = listed_json(&label, path, &path_at, payload, &mut run.diagnostics)
+                else {
+                    continue;
+                };
+                let Some(schema_value) = definition.get(member) else {
+                    run.diagnostics.push(
+                        Diagnostic::new(
+                            Code::FixtureStageWithoutSchema,
+                            format!(
+                                "conformance fixture \"{name}\" declares {path_key} but Form Definition has no {member}"
+                            ),
+                        )
+                        .at(path_at),
+                    );
+                    continue;
+                };
+                let (Some(schema), Some(instance)) = (stages.get(stage), doc) else {
+                    continue;
+                };
+                run.positive_run += 1;
+                match validate(schema, schema_value, instance, instance_work) {
+                    Outcome::Passed => {}
+                    Outcome::OverBudget(w) => run
+                        .diagnostics
+                        .push(over_budget(name, stage, path, w, &path_at)),
+                    Outcome::Failed => {
+                        for v in schema.violations(instance, MAX_VIOLATIONS) {
+                            let schema_at = format!("/{member}{}", v.schema_pointer.as_str());
+                            let d = Diagnostic::new(
+                                Code::FixtureSchemaViolation,
+                                format!(
+                                    "conformance fixture {name} {stage} does not satisfy its Form Definition schema: {}",
+                                    v.message
+                                ),
+                            )
+                            .in_file(path)
+                            .note(format!("schema keyword: {schema_at}"))
+                            .note(format!("fixture entry: {}", path_at.as_str()));
+                            run.diagnostics.push(match v.target {
+                                Target::Key => d.at_key(v.instance_pointer),
+                                Target::Value => d.at(v.instance_pointer),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(list)) = definition.get("negativeConformanceFixtures") {
+        for (i, fixture) in list.iter().enumerate() {
+            let at = root.child("negativeConformanceFixtures").index(i);
+            let name = fixture.get("name").and_then(Value::as_str).unwrap_or("");
+            let label = format!("negative conformance fixture \"{name}\"");
+            let mut ok = true;
+            let path = fixture.get("inputPath").and_then(Value::as_str);
+            let doc = match path {
+                Some(p) => {
+                    let d = listed_json(
+                        &label,
+                        p,
+                        &at.child("inputPath"),
+                        payload,
+                        &mut run.diagnostics,
+                    );
+                    ok &= d.is_some();
+                    d.flatten()
+                }
+                None => {
+                    ok = false;
+                    None
+                }
+            };
+            let stage = fixture.get("stage").and_then(Value::as_str).unwrap_or("");
+            let member = STAGES.iter().find(|(s, _)| *s == stage).map(|(_, m)| *m);
+            let schema_value = match member {
+                None => {
+                    run.diagnostics.push(
+                        Diagnostic::new(
+                            Code::UnsupportedNegativeStage,
+                            format!(
+                                "{label} uses unsupported package-validation stage \"{stage}\""
+                            ),
+                        )
+                        .at(at.child("stage")),
+                    );
+                    ok = false;
+                    None
+                }
+                Some(member) => {
+                    let v = definition.get(member);
+                    if v.is_none() {
+                        run.diagnostics.push(
+                            Diagnostic::new(
+                                Code::NegativeStageWithoutSchema,
+                                format!("{label} stage \"{stage}\" has no schema"),
+                            )
+                            .at(at.child("stage")),
+                        );
+                        ok = false;
+                    }
+                    v
+                }
+            };
+            let expected = fixture
+                .get("expectedFailure")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            if expected != EXPECTED_FAILURE {
+                run.diagnostics.push(
+                    Diagnostic::new(
+                        Code::UnsupportedExpectedFailure,
+                        format!("{label} has unsupported expectedFailure \"{expected}\""),
+                    )
+                    .at(at.child("expectedFailure"))
+                    .help(format!("set expectedFailure to \"{EXPECTED_FAILURE}\"")),
+                );
+                ok = false;
+            }
+            let (true, Some(path), Some(instance), Some(schema_value), Some(schema)) =
+                (ok, path, doc, schema_value, stages.get(stage))
+            else {
+                continue;
+            };
+            run.negative_run += 1;
+            if let Outcome::Passed = validate(schema, schema_value, instance, instance_work) {
+                run.diagnostics.push(
+                    Diagnostic::new(
+                        Code::NegativeFixturePassed,
+                        format!("{label} unexpectedly passed {stage} validation"),
+                    )
+                    .in_file(path)
+                    .note(format!("fixture entry: {}", at.as_str()))
+                    .help("make the fixture violate the schema, or move it to conformanceFixtures"),
+                );
+            }
+        }
+    }
+    run
+}
+
+/// R7.1 / R7.5: the path must be listed as `application/json`. Returns
+/// `Some(parsed value or None)` when it is, `None` (with a finding) when not.
+fn listed_json<'p>(
+    label: &str,
+    path: &str,
+    at: &JsonPointer,
+    payload: &dyn Fn(&str) -> Option<PayloadView<'p>>,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<Option<&'p Value>> {
+    let Some(view) = payload(path) else {
+        diags.push(
+            Diagnostic::new(
+                Code::FixtureUnlisted,
+                format!("{label} references unlisted payload \"{path}\""),
+            )
+            .at(at.clone()),
+        );
+        return None;
+    };
+    if view.media_type != FIXTURE_MEDIA_TYPE {
+        diags.push(
+            Diagnostic::new(
+                Code::FixtureMediaType,
+                format!("{label} payload \"{path}\" must use {FIXTURE_MEDIA_TYPE}"),
+            )
+            .at(at.clone())
+            .note(format!("listed as {}", view.media_type)),
+        );
+        return None;
+    }
+    Some(view.value)
+}
+
+/// §7.3 steps 2–3.
+fn validate(
+    schema: &CompiledSchema,
+    schema_value: &Value,
+    instance: &Value,
+    instance_work: &dyn Fn(&Value, &Value) -> u32,
+) -> Outcome {
+    let work = instance_work(schema_value, instance);
+    if work > WORK_LIMIT {
+        Outcome::OverBudget(work)
+    } else if schema.is_valid(instance) {
+        Outcome::Passed
+    } else {
+        Outcome::Failed
+    }
+}
+
+fn over_budget(name: &str, stage: &str, path: &str, work: u32, entry: &JsonPointer) -> Diagnostic {
+    Diagnostic::new(
+        Code::FixtureWorkExceeded,
+        format!(
+            "conformance fixture {name} {stage} worst-case validation work exceeds {WORK_LIMIT} schema evaluations"
+        ),
+    )
+    .in_file(path)
+    .note(format!("estimate: {work}"))
+    .note(format!("fixture entry: {}", entry.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::collections::BTreeMap;
+
+    const S: &str = engine::DRAFT_2020_12;
+
+    fn closed_name() -> Value {
+        json!({"$schema": S, "type": "object", "additionalProperties": false,
+               "properties": {"name": {"type": "string"}}, "required": ["name"]})
+    }
+
+    fn run_with(
+        definition: &Value,
+        files: &BTreeMap<&str, (&str, Value)>,
+        work: u32,
+    ) -> (FixtureRun, Vec<Diagnostic>) {
+        let (stages, compile) = compile_stages(definition);
+        let lookup = |p: &str| {
+            files.get(p).map(|(m, v)| PayloadView {
+                media_type: m,
+                value: Some(v),
+            })
+        };
+        let run = run_fixtures(definition, &stages, &lookup, &|_, _| work);
+        (run, compile)
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<Code> {
+        d.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn positive_fixture_reports_every_unexpected_key() {
+        let def = json!({"desiredSchema": closed_name(),
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
+        let files = BTreeMap::from([(
+            "f/d.json",
+            ("application/json", json!({"name": "x", "foo": 1, "bar": 2})),
+        )]);
+        let (run, compile) = run_with(&def, &files, 10);
+        assert!(compile.is_empty());
+        assert_eq!(run.positive_run, 1);
+        let d = &run.diagnostics;
+        assert_eq!(codes(d), vec![Code::FixtureSchemaViolation; 2]);
+        assert_eq!(d[0].pointer.as_str(), "/bar");
+        assert_eq!(d[1].pointer.as_str(), "/foo");
+        assert!(d
+            .iter()
+            .all(|d| d.target == Target::Key && d.file.as_deref() == Some("f/d.json")));
+        assert!(d[0]
+            .notes
+            .contains(&"schema keyword: /desiredSchema/additionalProperties".to_owned()));
+        assert!(d[0]
+            .message
+            .starts_with("conformance fixture basic desired does not satisfy"));
+    }
+
+    #[test]
+    fn positive_fixture_violation_points_into_fixture_with_schema_note() {
+        let def = json!({"desiredSchema": closed_name(),
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "d.json"}]});
+        let files = BTreeMap::from([("d.json", ("application/json", json!({"name": 7})))]);
+        let (run, _) = run_with(&def, &files, 10);
+        assert_eq!(codes(&run.diagnostics), vec![Code::FixtureSchemaViolation]);
+        assert_eq!(run.diagnostics[0].pointer.as_str(), "/name");
+        assert_eq!(
+            run.diagnostics[0].notes[0],
+            "schema keyword: /desiredSchema/properties/name/type"
+        );
+        // Near miss: a valid fixture gives nothing.
+        let ok = BTreeMap::from([("d.json", ("application/json", json!({"name": "x"})))]);
+        let (run, _) = run_with(&def, &ok, 10);
+        assert!(run.diagnostics.is_empty());
+        assert_eq!(run.positive_run, 1);
+    }
+
+    #[test]
+    fn positive_fixture_over_work_budget() {
+        let def = json!({"desiredSchema": closed_name(),
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "d.json"}]});
+        let files = BTreeMap::from([("d.json", ("application/json", json!({"name": "x"})))]);
+        let (run, _) = run_with(&def, &files, WORK_LIMIT + 1);
+        assert_eq!(codes(&run.diagnostics), vec![Code::FixtureWorkExceeded]);
+        let (run, _) = run_with(&def, &files, WORK_LIMIT);
+        assert!(run.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn listing_media_and_stage_schema_rules() {
+        let def = json!({"desiredSchema": closed_name(),
+            "conformanceFixtures": [
+                {"name": "a", "desiredPath": "missing.json"},
+                {"name": "b", "desiredPath": "s.json"},
+                {"name": "c", "desiredPath": "d.json", "observedPath": "d.json"},
+                {"name": "d", "desiredPath": "d.json", "outputPath": "d.json"}]});
+        let files = BTreeMap::from([
+            ("s.json", ("application/schema+json", json!({"name": "x"}))),
+            ("d.json", ("application/json", json!({"name": "x"}))),
+        ]);
+        let (run, _) = run_with(&def, &files, 1);
+        assert_eq!(
+            codes(&run.diagnostics),
+            vec![
+                Code::FixtureUnlisted,
+                Code::FixtureMediaType,
+                Code::FixtureStageWithoutSchema,
+                Code::FixtureStageWithoutSchema
+            ]
+        );
+        assert_eq!(
+            run.diagnostics[0].pointer.as_str(),
+            "/conformanceFixtures/0/desiredPath"
+        );
+        assert_eq!(
+            run.diagnostics[2].message,
+            "conformance fixture \"c\" declares observedPath but Form Definition has no observedSchema"
+        );
+        assert_eq!(run.positive_run, 2);
+    }
+
+    #[test]
+    fn negative_fixture_rules() {
+        let def = json!({"desiredSchema": closed_name(),
+            "negativeConformanceFixtures": [
+                {"name": "passes", "stage": "desired", "inputPath": "good.json", "expectedFailure": "schema_validation_failed"},
+                {"name": "fails", "stage": "desired", "inputPath": "bad.json", "expectedFailure": "schema_validation_failed"},
+                {"name": "no-schema", "stage": "observed", "inputPath": "bad.json", "expectedFailure": "schema_validation_failed"},
+                {"name": "other", "stage": "desired", "inputPath": "bad.json", "expectedFailure": "missing_field"},
+                {"name": "weird", "stage": "apply", "inputPath": "bad.json", "expectedFailure": "schema_validation_failed"}]});
+        let files = BTreeMap::from([
+            ("good.json", ("application/json", json!({"name": "x"}))),
+            ("bad.json", ("application/json", json!({}))),
+        ]);
+        let (run, _) = run_with(&def, &files, 1);
+        assert_eq!(
+            codes(&run.diagnostics),
+            vec![
+                Code::NegativeFixturePassed,
+                Code::NegativeStageWithoutSchema,
+                Code::UnsupportedExpectedFailure,
+                Code::UnsupportedNegativeStage
+            ]
+        );
+        let passed = &run.diagnostics[0];
+        assert_eq!(
+            passed.message,
+            "negative conformance fixture \"passes\" unexpectedly passed desired validation"
+        );
+        assert_eq!(passed.file.as_deref(), Some("good.json"));
+        assert_eq!(run.negative_run, 2);
+    }
+
+    #[test]
+    fn negative_fixture_failing_only_by_work_budget_counts_as_failing() {
+        let def = json!({"desiredSchema": closed_name(),
+            "negativeConformanceFixtures": [
+                {"name": "big", "stage": "desired", "inputPath": "good.json", "expectedFailure": "schema_validation_failed"}]});
+        let files = BTreeMap::from([("good.json", ("application/json", json!({"name": "x"})))]);
+        let (run, _) = run_with(&def, &files, WORK_LIMIT + 1);
+        assert!(run.diagnostics.is_empty());
+        assert_eq!(run.negative_run, 1);
+        // Near miss: within budget, the schema-valid negative is an error.
+        let (run, _) = run_with(&def, &files, WORK_LIMIT);
+        assert_eq!(codes(&run.diagnostics), vec![Code::NegativeFixturePassed]);
+    }
+
+    #[test]
+    fn compile_errors_point_into_the_definition() {
+        let def = json!({
+            "desiredSchema": {"$schema": S, "type": "object", "additionalProperties": false,
+                "properties": {"code": {"type": "string", "pattern": "a(?=b)"}}},
+            "observedSchema": {"$schema": S, "type": "strin"},
+            "interfaces": [{"name": "x", "version": "1", "documentSchema": {"$schema": S, "type": "object", "minProperties": -1}}]});
+        let (stages, diags) = compile_stages(&def);
+        let at: Vec<&str> = diags.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(
+            at,
+            vec![
+                "/desiredSchema/properties/code/pattern",
+                "/observedSchema/type",
+                "/interfaces/0/documentSchema/minProperties"
+            ]
+        );
+        assert!(diags.iter().all(|d| d.code == Code::InlineSchemaCompile));
+        assert!(diags[0]
+            .message
+            .starts_with("desiredSchema compile Draft 2020-12 schema: "));
+        assert!(stages.desired.is_none() && stages.observed.is_none());
+        assert_eq!(stages.documents.len(), 1);
+        let (ok, none) = compile_stages(&json!({"desiredSchema": closed_name()}));
+        assert!(none.is_empty() && ok.desired.is_some() && ok.output.is_none());
+    }
+
+    // ---- corpus ----
+
+    /// A test-only stand-in for the §4.7 instance estimate (the real one is
+    /// a colleague's module): same recursion, no memo, saturating.
+    fn work(root: &Value, s: &Value, i: &Value, depth: u32) -> u32 {
+        const CAP: u32 = 16385;
+        let Value::Object(m) = s else { return 1 };
+        if depth > 200 {
+            return CAP;
+        }
+        let mut w: u32 = 1;
+        let mut add = |x: u32| w = w.saturating_add(x).min(CAP);
+        let sub = |k: &str| m.get(k);
+        let props = sub("properties").and_then(Value::as_object);
+        if let Value::Object(obj) = i {
+            if let Some(p) = props {
+                for (k, v) in obj {
+                    if let Some(ps) = p.get(k) {
+                        add(work(root, ps, v, depth + 1));
+                    }
+                }
+            }
+            if let Some(Value::Object(ds)) = sub("dependentSchemas") {
+                for (k, d) in ds {
+                    if obj.contains_key(k) {
+                        add(work(root, d, i, depth + 1));
+                    }
+                }
+            }
+            for (k, v) in obj {
+                if let Some(ap) = sub("additionalProperties") {
+                    if !props.is_some_and(|p| p.contains_key(k)) {
+                        add(work(root, ap, v, depth + 1));
+                    }
+                }
+                if let Some(pn) = sub("propertyNames") {
+                    add(work(root, pn, &Value::String(k.clone()), depth + 1));
+                }
+                if let Some(up) = sub("unevaluatedProperties") {
+                    add(work(root, up, v, depth + 1));
+                }
+            }
+        }
+        if let Value::Array(arr) = i {
+            let prefix = sub("prefixItems")
+                .and_then(Value::as_array)
+                .map_or(&[][..], |v| v);
+            for (n, v) in arr.iter().enumerate() {
+                if let Some(p) = prefix.get(n) {
+                    add(work(root, p, v, depth + 1));
+                } else if let Some(it) = sub("items") {
+                    add(work(root, it, v, depth + 1));
+                }
+                for k in ["contains", "unevaluatedItems"] {
+                    if let Some(c) = sub(k) {
+                        add(work(root, c, v, depth + 1));
+                    }
+                }
+            }
+        }
+        for k in ["not", "if", "then", "else"] {
+            if let Some(c) = sub(k) {
+                add(work(root, c, i, depth + 1));
+            }
+        }
+        for k in ["allOf", "anyOf", "oneOf"] {
+            if let Some(Value::Array(list)) = sub(k) {
+                for c in list {
+                    add(work(root, c, i, depth + 1));
+                }
+            }
+        }
+        if let Some(Value::String(r)) = sub("$ref") {
+            let ptr = r.trim_start_matches('#').replace("%24", "$");
+            if let Some(target) = root.pointer(&ptr) {
+                add(work(root, target, i, depth + 1));
+            }
+        }
+        w
+    }
+
+    fn corpus_root() -> Option<std::path::PathBuf> {
+        let root = std::env::var("FORM_PACKAGE_CORPUS")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|_| {
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
+            });
+        if root.join("manifest.json").is_file() {
+            Some(root)
+        } else if std::env::var("CI").is_ok() {
+            panic!("corpus missing at {}", root.display());
+        } else {
+            eprintln!("CORPUS TESTS DID NOT RUN (no corpus at {})", root.display());
+            None
+        }
+    }
+
+    /// compile_stages + definition_rules::check + run_fixtures on a package
+    /// directory: (error findings, positive run, negative run).
+    fn check_package(dir: &std::path::Path) -> (Vec<Diagnostic>, usize, usize) {
+        let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect("read");
+        let index: Value = serde_json::from_str(&read("package-index.json")).expect("index");
+        let def_path = index["definitionPath"].as_str().expect("definitionPath");
+        let definition: Value = serde_json::from_str(&read(def_path)).expect("definition");
+        let mut files: BTreeMap<String, (String, Option<Value>)> = BTreeMap::new();
+        for f in index["files"].as_array().expect("files") {
+            let path = f["path"].as_str().expect("path").to_owned();
+            let media = f["mediaType"].as_str().expect("mediaType").to_owned();
+            let value = if media.ends_with("json") {
+                std::fs::read_to_string(dir.join(&path))
+                    .ok()
+                    .and_then(|t| serde_json::from_str(&t).ok())
+            } else {
+                None
+            };
+            files.insert(path, (media, value));
+        }
+        let (stages, mut diags) = compile_stages(&definition);
+        diags.extend(crate::definition_rules::check(&definition, &stages));
+        let lookup = |p: &str| {
+            files.get(p).map(|(m, v)| PayloadView {
+                media_type: m.as_str(),
+                value: v.as_ref(),
+            })
+        };
+        let run = run_fixtures(&definition, &stages, &lookup, &|s, i| work(s, s, i, 0));
+        diags.extend(run.diagnostics);
+        diags.retain(Diagnostic::is_error);
+        (diags, run.positive_run, run.negative_run)
+    }
+
+    #[test]
+    fn corpus_ok_packages_have_no_fixture_errors() {
+        let Some(root) = corpus_root() else { return };
+        let manifest: Value = serde_json::from_str(
+            &std::fs::read_to_string(root.join("manifest.json")).expect("read"),
+        )
+        .expect("manifest");
+        let (mut packages, mut pos, mut neg) = (0, 0, 0);
+        for entry in manifest.as_array().expect("array") {
+            if entry["complete"] != json!(true) || entry["expect"] != json!("ok") {
+                continue;
+            }
+            let dir = root.join(entry["path"].as_str().expect("path"));
+            let (errors, p, n) = check_package(&dir);
+            assert!(errors.is_empty(), "{}: {errors:#?}", dir.display());
+            packages += 1;
+            pos += p;
+            neg += n;
+        }
+        eprintln!("corpus: {packages} ok packages, {pos} positive and {neg} negative fixture validations ran");
+        assert!(packages > 0);
+    }
+
+    #[test]
+    fn corpus_mutants_of_my_stages_match_the_oracle() {
+        let Some(root) = corpus_root() else { return };
+        let mut entries: Vec<_> = std::fs::read_dir(root.join("mutants"))
+            .expect("mutants")
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.join("expected.json").is_file())
+            .collect();
+        entries.sort();
+        let mut checked = 0;
+        let mut mismatches = Vec::new();
+        for dir in entries {
+            let expected: Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.join("expected.json")).expect("read"),
+            )
+            .expect("expected");
+            let stage = expected["stage"].as_str().unwrap_or("");
+            if !["7", "12", "3.5", "3.6", "3.7"]
+                .iter()
+                .any(|s| stage.starts_with(s))
+            {
+                continue;
+            }
+            let fail = expected["oracleVerdict"] == json!("fail");
+            let (errors, _, _) = check_package(&dir.join("package"));
+            checked += 1;
+            let ours: Vec<&str> = errors.iter().map(|d| d.code.info().spec_code).collect();
+            eprintln!(
+                "{}: oracle {} {:?}, ours {ours:?}",
+                dir.display(),
+                expected["oracleVerdict"],
+                expected["specCode"]
+            );
+            if let (Some(want), Some(first)) = (expected["specCode"].as_str(), ours.first()) {
+                if want != *first && want != "DEF_SCHEMA" {
+                    mismatches.push(format!(
+                        "{}: oracle code {want}, ours {ours:?}",
+                        dir.display()
+                    ));
+                }
+            }
+            if errors.is_empty() == fail {
+                mismatches.push(format!(
+                    "{}: oracle fail={fail}, ours {errors:?}",
+                    dir.display()
+                ));
+            }
+        }
+        eprintln!("mutants: {checked} checked");
+        assert!(mismatches.is_empty(), "{mismatches:#?}");
+        assert!(checked >= 20);
+    }
+}
