@@ -23,10 +23,9 @@ use crate::verify::{JsonPayload, PackageOutcome};
 use crate::vocabulary::{self, ScanOptions, Whole};
 
 /// What later steps need from a definition that validated.
-#[derive(Debug, Default)]
 pub(crate) struct Validated {
-    /// Every inline schema proved (no proof error).
-    proofs_ok: bool,
+    /// The compiled stage schemas, when every inline schema proved and compiled.
+    stages: Option<crate::fixtures::Stages>,
 }
 
 /// The inline schemas of a definition: (pointer, schema, is desiredSchema).
@@ -91,6 +90,21 @@ pub(crate) fn validate(
         proofs_ok &= !report.diagnostics.iter().any(Diagnostic::is_error);
         diags.extend(report.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
     }
+    // engine compilation and the remaining definition rules (only on proven schemas)
+    let mut stages = None;
+    if proofs_ok {
+        let (compiled, compile_diags) = crate::fixtures::compile_stages(definition);
+        let compiled_ok = !compile_diags.iter().any(Diagnostic::is_error);
+        diags.extend(compile_diags.into_iter().map(|d| d.in_file_if_unset(def_path)));
+        diags.extend(crate::definition_rules::check(definition, &compiled).into_iter().map(|d| d.in_file_if_unset(def_path)));
+        if compiled_ok {
+            stages = Some(compiled);
+        } else {
+            out.skipped.push("fixtures: an inline schema does not compile".into());
+        }
+    } else {
+        out.skipped.push("compilation, interface rules, fixtures: an inline schema is not proven portable".into());
+    }
     // constraints (current profile)
     diags.extend(crate::constraints::check(definition).into_iter().map(|d| d.in_file_if_unset(def_path)));
     // relations: derived for family and current lanes; findings are warnings
@@ -100,7 +114,7 @@ pub(crate) fn validate(
         diags.extend(derivation.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
         out.relations = derivation.relations.iter().filter_map(|r| serde_json::to_value(r).ok()).collect();
     }
-    Some(Validated { proofs_ok })
+    Some(Validated { stages })
 }
 
 /// Step 17 (`current-profile.md` §7.4): the name scan of every JSON payload
@@ -154,13 +168,25 @@ fn fixture_uses(definition: &Value) -> (std::collections::BTreeSet<&str>, std::c
     (desired, other)
 }
 
-/// Step 18: positive then negative fixtures.
+/// Step 18: positive then negative fixtures (`verifier-rules.md` §7).
+/// `media`: listed path → media type.
 pub(crate) fn run_fixtures(
-    _out: &mut PackageOutcome,
-    _diags: &mut Vec<Diagnostic>,
-    _definition: &Value,
-    validated: Option<Validated>,
-    _payloads: &BTreeMap<String, Option<JsonPayload>>,
+    out: &mut PackageOutcome,
+    diags: &mut Vec<Diagnostic>,
+    def_path: &str,
+    definition: &Value,
+    validated: Validated,
+    media: &BTreeMap<String, String>,
+    payloads: &BTreeMap<String, Option<JsonPayload>>,
 ) {
-    let _ = validated.map(|v| v.proofs_ok);
+    let Some(stages) = validated.stages else { return };
+    let lookup = |path: &str| {
+        media.get(path).map(|m| crate::fixtures::PayloadView {
+            media_type: m.as_str(),
+            value: payloads.get(path).and_then(Option::as_ref).map(|p| &p.value),
+        })
+    };
+    let run = crate::fixtures::run_fixtures(definition, &stages, &lookup, &proof::work::instance_work);
+    out.fixtures_run = run.positive_run + run.negative_run;
+    diags.extend(run.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
 }

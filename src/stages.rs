@@ -122,10 +122,13 @@ pub(crate) fn definition_and_after(
     crate::definition::scan_payloads(diags, &def_path, definition, payloads);
 
     // 18. fixtures, only on a definition that validated
-    if valid.is_some() && !diags.iter().any(Diagnostic::is_error) {
-        crate::definition::run_fixtures(out, diags, definition, valid, payloads);
-    } else if valid.is_some() {
-        out.skipped.push("fixtures: earlier errors".into());
+    match valid {
+        Some(v) if !diags.iter().any(Diagnostic::is_error) => {
+            let media: BTreeMap<String, String> = listed.iter().map(|l| (l.path.clone(), l.media_type.clone())).collect();
+            crate::definition::run_fixtures(out, diags, &def_path, definition, v, &media, payloads);
+        }
+        Some(_) => out.skipped.push("fixtures: earlier errors".into()),
+        None => {}
     }
 }
 

@@ -91,8 +91,6 @@ pub(crate) struct Listed {
 
 /// A JSON payload that parsed.
 pub(crate) struct JsonPayload {
-    #[allow(dead_code)] // read by the fixture runner (wired in with #4)
-    pub(crate) media_type: String,
     pub(crate) value: Value,
 }
 
@@ -592,10 +590,7 @@ impl Run<'_> {
                         source.spans = Some(p.spans);
                         match canonicalize(&p.value) {
                             Ok(_) => {
-                                value = Some(JsonPayload {
-                                    media_type: l.media_type.clone(),
-                                    value: p.value,
-                                })
+                                value = Some(JsonPayload { value: p.value })
                             }
                             Err(d) => self.diags.push(d.in_file(l.path.clone())),
                         }
