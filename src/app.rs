@@ -40,6 +40,31 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         }
         Command::Canonicalize { file } => canonical_command(&file, false),
         Command::Digest { file } => canonical_command(&file, true),
+        Command::Relations {
+            path,
+            format,
+            instance,
+        } => crate::relations_cmd::run(&path, format, instance.as_deref()),
+        Command::Index {
+            dir,
+            check,
+            profile,
+        } => index_command(&dir, check, profile.as_deref()),
+        Command::Explain { code } => match code.parse::<crate::codes::Code>() {
+            Ok(c) => Output {
+                stdout: crate::explain::explain(c).into_bytes(),
+                ..Default::default()
+            },
+            Err(e) => Output {
+                stderr: format!("form-package: {e}\n"),
+                code: 2,
+                ..Default::default()
+            },
+        },
+        Command::Rules => Output {
+            stdout: crate::explain::rules().into_bytes(),
+            ..Default::default()
+        },
         Command::Version => Output {
             stdout: format!(
                 "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"}}\n",
@@ -86,6 +111,8 @@ pub fn verify_paths(
     });
     let stdout = match format {
         Format::Json => render::json::render(&outcomes, deny_warnings),
+        Format::Sarif => render::sarif::render(&outcomes),
+        Format::Github => render::github::render(&outcomes),
         Format::Human => {
             let mut text = String::new();
             for o in &outcomes {
@@ -156,5 +183,54 @@ fn canonical_command(file: &Path, digest: bool) -> Output {
                 spans: Some(parsed.spans),
             },
         ),
+    }
+}
+
+/// `index DIR [--check] [--profile P]`: writes the index atomically, or
+/// with `--check` exits 1 when it would change. Refuses (exit 1, nothing
+/// written) a directory `verify` would refuse at the file-system level.
+fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
+    if std::fs::symlink_metadata(dir).is_err() {
+        return Output {
+            stderr: format!("form-package: {}: no such directory\n", dir.display()),
+            code: 2,
+            ..Default::default()
+        };
+    }
+    match crate::index::build(dir, profile) {
+        Err(diags) => {
+            let mut stderr = String::new();
+            for d in &diags {
+                stderr.push_str(&human::render_diagnostic(d, None, false));
+            }
+            Output {
+                stderr,
+                code: 1,
+                ..Default::default()
+            }
+        }
+        Ok(indexed) if check => {
+            let msg = if indexed.drift {
+                "package-index.json would change\n"
+            } else {
+                "package-index.json is up to date\n"
+            };
+            Output {
+                stdout: msg.as_bytes().to_vec(),
+                code: u8::from(indexed.drift),
+                ..Default::default()
+            }
+        }
+        Ok(indexed) => match crate::index::write(dir, &indexed) {
+            Ok(()) => Output {
+                stdout: format!("wrote {}\n", dir.join(verify::INDEX_FILE).display()).into_bytes(),
+                ..Default::default()
+            },
+            Err(e) => Output {
+                stderr: format!("form-package: write index: {e}\n"),
+                code: 2,
+                ..Default::default()
+            },
+        },
     }
 }

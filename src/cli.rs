@@ -51,6 +51,35 @@ pub enum Command {
         /// The JSON file (any size).
         file: PathBuf,
     },
+    /// Show the relations derived from a Definition's desired schema (decision 0015).
+    Relations {
+        /// A package directory or a bare `definition.json`.
+        path: PathBuf,
+        /// Output format (`human` table or `json`).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Resolve the relations against this desired document and list the concrete instances.
+        #[arg(long)]
+        instance: Option<PathBuf>,
+    },
+    /// Write (or with `--check` only compare) an author's `package-index.json`.
+    Index {
+        /// The package directory.
+        dir: PathBuf,
+        /// Only compare; exit 1 when the index would change.
+        #[arg(long)]
+        check: bool,
+        /// Index profile for a new index (e.g. `packages.forms.takoform.com/v1alpha5`).
+        #[arg(long)]
+        profile: Option<String>,
+    },
+    /// Explain a diagnostic code (`FD213` or `open-object-schema`).
+    Explain {
+        /// The code or its name.
+        code: String,
+    },
+    /// List every diagnostic code.
+    Rules,
     /// Print this build's identity as one compact JSON line.
     Version,
 }

@@ -33,13 +33,24 @@ pub fn inline_schemas(definition: &Value) -> Vec<(JsonPointer, &Value, bool)> {
     let mut out = Vec::new();
     for field in ["desiredSchema", "observedSchema", "outputSchema"] {
         if let Some(s) = definition.get(field) {
-            out.push((JsonPointer::root().child(field), s, field == "desiredSchema"));
+            out.push((
+                JsonPointer::root().child(field),
+                s,
+                field == "desiredSchema",
+            ));
         }
     }
     if let Some(list) = definition.get("interfaces").and_then(Value::as_array) {
         for (i, iface) in list.iter().enumerate() {
             if let Some(s) = iface.get("documentSchema") {
-                out.push((JsonPointer::root().child("interfaces").index(i).child("documentSchema"), s, false));
+                out.push((
+                    JsonPointer::root()
+                        .child("interfaces")
+                        .index(i)
+                        .child("documentSchema"),
+                    s,
+                    false,
+                ));
             }
         }
     }
@@ -55,7 +66,8 @@ pub fn proof_name_policy(q: &NameQuery<'_>) -> Option<String> {
     let finding = vocabulary::is_forbidden(q.name)?;
     let exempt = q.in_desired
         && !matches!(q.site, NameSite::DependentRequired)
-        && q.property_schema.is_some_and(|s| vocabulary::reviewed(q.name, s, Whole::Float64));
+        && q.property_schema
+            .is_some_and(|s| vocabulary::reviewed(q.name, s, Whole::Float64));
     (!exempt).then(|| finding.message())
 }
 
@@ -70,14 +82,20 @@ pub(crate) fn validate(
     _payloads: &BTreeMap<String, Option<JsonPayload>>,
 ) -> Option<Validated> {
     if !definition_schema_check(diags, profile, def_path, definition) {
-        out.skipped.push("schema proofs, definition rules, fixtures: the definition fails its schema".into());
+        out.skipped.push(
+            "schema proofs, definition rules, fixtures: the definition fails its schema".into(),
+        );
         return None;
     }
     // `$` name scan. The current verifier scans the definition here for
     // every profile; the older reference scanned it as a payload, and the
     // v1alpha1–v1alpha4 mutants name that catalogue entry, so those
     // profiles keep the payload code for the definition's keys.
-    let code = if profile == IndexProfile::V1alpha5 { Code::ForbiddenDefinitionField } else { Code::ForbiddenPayloadField };
+    let code = if profile == IndexProfile::V1alpha5 {
+        Code::ForbiddenDefinitionField
+    } else {
+        Code::ForbiddenPayloadField
+    };
     diags.extend(
         vocabulary::scan_document(definition, code, &ScanOptions::definition_scan())
             .into_iter()
@@ -88,31 +106,64 @@ pub(crate) fn validate(
     for (ptr, schema, _) in inline_schemas(definition) {
         let report = proof::prove_inline_schema(&ptr, schema, &proof_name_policy);
         proofs_ok &= !report.diagnostics.iter().any(Diagnostic::is_error);
-        diags.extend(report.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
+        diags.extend(
+            report
+                .diagnostics
+                .into_iter()
+                .map(|d| d.in_file_if_unset(def_path)),
+        );
     }
     // engine compilation and the remaining definition rules (only on proven schemas)
     let mut stages = None;
     if proofs_ok {
         let (compiled, compile_diags) = crate::fixtures::compile_stages(definition);
         let compiled_ok = !compile_diags.iter().any(Diagnostic::is_error);
-        diags.extend(compile_diags.into_iter().map(|d| d.in_file_if_unset(def_path)));
-        diags.extend(crate::definition_rules::check(definition, &compiled).into_iter().map(|d| d.in_file_if_unset(def_path)));
+        diags.extend(
+            compile_diags
+                .into_iter()
+                .map(|d| d.in_file_if_unset(def_path)),
+        );
+        diags.extend(
+            crate::definition_rules::check(definition, &compiled)
+                .into_iter()
+                .map(|d| d.in_file_if_unset(def_path)),
+        );
         if compiled_ok {
             stages = Some(compiled);
         } else {
-            out.skipped.push("fixtures: an inline schema does not compile".into());
+            out.skipped
+                .push("fixtures: an inline schema does not compile".into());
         }
     } else {
-        out.skipped.push("compilation, interface rules, fixtures: an inline schema is not proven portable".into());
+        out.skipped.push(
+            "compilation, interface rules, fixtures: an inline schema is not proven portable"
+                .into(),
+        );
     }
     // constraints (current profile)
-    diags.extend(crate::constraints::check(definition).into_iter().map(|d| d.in_file_if_unset(def_path)));
+    diags.extend(
+        crate::constraints::check(definition)
+            .into_iter()
+            .map(|d| d.in_file_if_unset(def_path)),
+    );
     // relations: derived for family and current lanes; findings are warnings
-    let api = definition.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+    let api = definition
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
     if api != LEGACY_V1ALPHA1 && api != LEGACY_V1ALPHA2 {
         let derivation = crate::relations::derive(definition);
-        diags.extend(derivation.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
-        out.relations = derivation.relations.iter().filter_map(|r| serde_json::to_value(r).ok()).collect();
+        diags.extend(
+            derivation
+                .diagnostics
+                .into_iter()
+                .map(|d| d.in_file_if_unset(def_path)),
+        );
+        out.relations = derivation
+            .relations
+            .iter()
+            .filter_map(|r| serde_json::to_value(r).ok())
+            .collect();
     }
     Some(Validated { stages })
 }
@@ -143,10 +194,20 @@ pub(crate) fn scan_payloads(
 }
 
 /// Paths used by desired-stage fixtures, and by any other stage.
-fn fixture_uses(definition: &Value) -> (std::collections::BTreeSet<&str>, std::collections::BTreeSet<&str>) {
+fn fixture_uses(
+    definition: &Value,
+) -> (
+    std::collections::BTreeSet<&str>,
+    std::collections::BTreeSet<&str>,
+) {
     let mut desired = std::collections::BTreeSet::new();
     let mut other = std::collections::BTreeSet::new();
-    for f in definition.get("conformanceFixtures").and_then(Value::as_array).into_iter().flatten() {
+    for f in definition
+        .get("conformanceFixtures")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(p) = f.get("desiredPath").and_then(Value::as_str) {
             desired.insert(p);
         }
@@ -156,7 +217,12 @@ fn fixture_uses(definition: &Value) -> (std::collections::BTreeSet<&str>, std::c
             }
         }
     }
-    for f in definition.get("negativeConformanceFixtures").and_then(Value::as_array).into_iter().flatten() {
+    for f in definition
+        .get("negativeConformanceFixtures")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
         if let Some(p) = f.get("inputPath").and_then(Value::as_str) {
             if f.get("stage").and_then(Value::as_str) == Some("desired") {
                 desired.insert(p);
@@ -179,14 +245,24 @@ pub(crate) fn run_fixtures(
     media: &BTreeMap<String, String>,
     payloads: &BTreeMap<String, Option<JsonPayload>>,
 ) {
-    let Some(stages) = validated.stages else { return };
+    let Some(stages) = validated.stages else {
+        return;
+    };
     let lookup = |path: &str| {
         media.get(path).map(|m| crate::fixtures::PayloadView {
             media_type: m.as_str(),
-            value: payloads.get(path).and_then(Option::as_ref).map(|p| &p.value),
+            value: payloads
+                .get(path)
+                .and_then(Option::as_ref)
+                .map(|p| &p.value),
         })
     };
-    let run = crate::fixtures::run_fixtures(definition, &stages, &lookup, &proof::work::instance_work);
+    let run =
+        crate::fixtures::run_fixtures(definition, &stages, &lookup, &proof::work::instance_work);
     out.fixtures_run = run.positive_run + run.negative_run;
-    diags.extend(run.diagnostics.into_iter().map(|d| d.in_file_if_unset(def_path)));
+    diags.extend(
+        run.diagnostics
+            .into_iter()
+            .map(|d| d.in_file_if_unset(def_path)),
+    );
 }

@@ -124,7 +124,10 @@ pub(crate) fn definition_and_after(
     // 18. fixtures, only on a definition that validated
     match valid {
         Some(v) if !diags.iter().any(Diagnostic::is_error) => {
-            let media: BTreeMap<String, String> = listed.iter().map(|l| (l.path.clone(), l.media_type.clone())).collect();
+            let media: BTreeMap<String, String> = listed
+                .iter()
+                .map(|l| (l.path.clone(), l.media_type.clone()))
+                .collect();
             crate::definition::run_fixtures(out, diags, &def_path, definition, v, &media, payloads);
         }
         Some(_) => out.skipped.push("fixtures: earlier errors".into()),

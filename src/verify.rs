@@ -146,9 +146,7 @@ impl Run<'_> {
             }
         }
         for e in &inventory.files {
-            present
-                .entry(e.rel.clone())
-                .or_insert_with(|| Some(e.meta));
+            present.entry(e.rel.clone()).or_insert_with(|| Some(e.meta));
         }
         self.diags.extend(inventory.diagnostics.iter().cloned());
         if !inventory.has_index {
@@ -589,9 +587,7 @@ impl Run<'_> {
                     Ok(p) => {
                         source.spans = Some(p.spans);
                         match canonicalize(&p.value) {
-                            Ok(_) => {
-                                value = Some(JsonPayload { value: p.value })
-                            }
+                            Ok(_) => value = Some(JsonPayload { value: p.value }),
                             Err(d) => self.diags.push(d.in_file(l.path.clone())),
                         }
                     }

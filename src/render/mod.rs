@@ -3,8 +3,10 @@
 //! `human` (miette, default), `json` (our versioned contract, see
 //! [`json`]). Checks never print; `main.rs` writes what these return.
 
+pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use crate::diag::Diagnostic;
 use crate::verify::Source;
@@ -16,6 +18,10 @@ pub enum Format {
     Human,
     /// One JSON document for the whole run (schema: `schemas/form-package-report-v1.schema.json`).
     Json,
+    /// SARIF 2.1.0, one rule per code.
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…::`).
+    Github,
 }
 
 /// Byte span of a diagnostic in its file: the explicit span, else the
