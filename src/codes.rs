@@ -203,7 +203,11 @@ mod tests {
     fn table_is_consistent() {
         for (i, info) in TABLE.iter().enumerate() {
             assert_eq!(info.code as usize, i, "{}", info.id);
-            assert!(info.id.len() == 5 && info.id.starts_with("FD"), "{}", info.id);
+            assert!(
+                info.id.len() == 5 && info.id.starts_with("FD"),
+                "{}",
+                info.id
+            );
             assert_eq!(info.code.info().id, info.id);
             for bad in ["no-", "use-", "prefer-", "avoid-", "disallow-"] {
                 assert!(!info.name.starts_with(bad), "{}", info.name);
@@ -224,7 +228,10 @@ mod tests {
     #[test]
     fn parses_ids_and_names() {
         assert_eq!("fd213".parse::<Code>(), Ok(Code::OpenObjectSchema));
-        assert_eq!("open-object-schema".parse::<Code>(), Ok(Code::OpenObjectSchema));
+        assert_eq!(
+            "open-object-schema".parse::<Code>(),
+            Ok(Code::OpenObjectSchema)
+        );
         assert!("FD999".parse::<Code>().is_err());
     }
 }

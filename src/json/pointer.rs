@@ -129,7 +129,10 @@ mod tests {
             let p = JsonPointer::root().child(token);
             assert_eq!(p.tokens(), vec![token.to_owned()]);
         }
-        assert_eq!(JsonPointer::root().child("a/b").child("c~").as_str(), "/a~1b/c~0");
+        assert_eq!(
+            JsonPointer::root().child("a/b").child("c~").as_str(),
+            "/a~1b/c~0"
+        );
     }
 
     #[test]

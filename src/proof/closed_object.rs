@@ -159,7 +159,9 @@ impl<'a, 'p> Prover<'a, 'p> {
     fn charge(&mut self, loc: &JsonPointer, disp: &str, what: &str) -> Result<(), Stop> {
         self.ops += 1;
         if self.ops > OPERATION_LIMIT {
-            let gist = format!("exceeds combined node/ref operation budget {OPERATION_LIMIT} while proving {what}");
+            let gist = format!(
+                "exceeds combined node/ref operation budget {OPERATION_LIMIT} while proving {what}"
+            );
             let d = Diagnostic::new(Code::ProofBudgetExceeded, format!("proof {gist}"))
                 .at(loc.clone())
                 .note("the proof stopped here; violations after this point are not reported");
@@ -190,7 +192,8 @@ impl<'a, 'p> Prover<'a, 'p> {
                     Via::Ref(site) => site.clone(),
                     Via::Child => at.loc.clone(),
                 };
-                let gist = "cyclic schema references are not accepted by the portable closure proof";
+                let gist =
+                    "cyclic schema references are not accepted by the portable closure proof";
                 let d = Diagnostic::new(Code::CyclicRef, "cyclic schema reference")
                     .at(site)
                     .note(format!("`$ref` leads back to #{} while it is being proven", at.key))
@@ -317,7 +320,8 @@ impl<'a, 'p> Prover<'a, 'p> {
         // Step 12.
         let types = type_names(obj.get("type"));
         if types.contains(&"array") && !obj.contains_key("items") {
-            let gist = "array schema must declare items so nested object admission is proven closed";
+            let gist =
+                "array schema must declare items so nested object admission is proven closed";
             let d = Diagnostic::new(Code::ArrayWithoutItems, gist).at(at.loc.clone());
             self.report(d, at.disp, gist);
             own_err = true;
@@ -334,7 +338,8 @@ impl<'a, 'p> Prover<'a, 'p> {
         } else if obj.contains_key("type") {
             Mode::Excluded
         } else if let Some(kw) = OBJECT_KEYWORDS.iter().find(|k| obj.contains_key(**k)) {
-            let gist = "uses object keywords without explicit type=object and closed additionalProperties";
+            let gist =
+                "uses object keywords without explicit type=object and closed additionalProperties";
             let d = Diagnostic::new(Code::ImplicitObjectKeywords, gist)
                 .at(at.loc.clone())
                 .note(format!("first object keyword: `{kw}`"));
@@ -376,7 +381,10 @@ impl<'a, 'p> Prover<'a, 'p> {
             let o = self.child(child, at, kw, Token::None)?;
             height = height.max(o.height + 1);
         }
-        for (slot, kw) in ["allOf", "anyOf", "oneOf", "prefixItems"].iter().enumerate() {
+        for (slot, kw) in ["allOf", "anyOf", "oneOf", "prefixItems"]
+            .iter()
+            .enumerate()
+        {
             let Some(arr) = obj.get(*kw) else {
                 continue;
             };
@@ -408,7 +416,11 @@ impl<'a, 'p> Prover<'a, 'p> {
 
         // Step 16: narrowing.
         if let Some(c) = obj.get("const") {
-            let m = if c.is_object() { Mode::Open } else { Mode::Excluded };
+            let m = if c.is_object() {
+                Mode::Open
+            } else {
+                Mode::Excluded
+            };
             mode = mode.intersect(m);
         }
         if let Some(e) = obj.get("enum") {
@@ -416,7 +428,13 @@ impl<'a, 'p> Prover<'a, 'p> {
                 Value::Array(members) if !members.is_empty() => {
                     let m = members
                         .iter()
-                        .map(|v| if v.is_object() { Mode::Open } else { Mode::Excluded })
+                        .map(|v| {
+                            if v.is_object() {
+                                Mode::Open
+                            } else {
+                                Mode::Excluded
+                            }
+                        })
                         .fold(Mode::Excluded, Mode::union);
                     mode = mode.intersect(m);
                 }
@@ -444,9 +462,10 @@ impl<'a, 'p> Prover<'a, 'p> {
                         mode = mode.intersect(o.mode);
                     }
                     Err(e) => {
-                        let d = Diagnostic::new(Code::UnresolvedRef, format!("`$ref` {text:?}: {e}"))
-                            .at(site.clone())
-                            .help("point `$ref` at an existing member, e.g. #/$defs/Name");
+                        let d =
+                            Diagnostic::new(Code::UnresolvedRef, format!("`$ref` {text:?}: {e}"))
+                                .at(site.clone())
+                                .help("point `$ref` at an existing member, e.g. #/$defs/Name");
                         self.report(d, &format!("{}.$ref:", at.disp), &e.to_string());
                         mode = mode.intersect(Mode::Closed);
                     }
@@ -465,8 +484,8 @@ impl<'a, 'p> Prover<'a, 'p> {
         if own_err {
             mode = Mode::Closed;
         } else if mode == Mode::Open {
-            let d = Diagnostic::new(Code::OpenSchema, format!("schema {OPEN_GIST}"))
-                .at(at.loc.clone());
+            let d =
+                Diagnostic::new(Code::OpenSchema, format!("schema {OPEN_GIST}")).at(at.loc.clone());
             self.report(d, at.disp, OPEN_GIST);
             mode = Mode::Closed;
         }
@@ -474,7 +493,13 @@ impl<'a, 'p> Prover<'a, 'p> {
     }
 
     /// Proves one structural child.
-    fn child(&mut self, value: &'a Value, at: &At<'_>, kw: &str, token: Token<'_>) -> Result<Outcome, Stop> {
+    fn child(
+        &mut self,
+        value: &'a Value,
+        at: &At<'_>,
+        kw: &str,
+        token: Token<'_>,
+    ) -> Result<Outcome, Stop> {
         let (key, loc, disp) = match token {
             Token::None => (
                 format!("{}/{kw}", at.key),
@@ -518,9 +543,13 @@ impl<'a, 'p> Prover<'a, 'p> {
             err = true;
         }
         if obj.contains_key("dependencies") {
-            let gist = "legacy dependencies is forbidden; use dependentRequired or dependentSchemas";
-            let d = Diagnostic::new(Code::LegacyDependencies, "legacy `dependencies` is forbidden")
-                .at(at.loc.child("dependencies"));
+            let gist =
+                "legacy dependencies is forbidden; use dependentRequired or dependentSchemas";
+            let d = Diagnostic::new(
+                Code::LegacyDependencies,
+                "legacy `dependencies` is forbidden",
+            )
+            .at(at.loc.child("dependencies"));
             self.report(d, at.disp, gist);
             err = true;
         }
@@ -538,7 +567,9 @@ impl<'a, 'p> Prover<'a, 'p> {
                 let gist = "must remain Draft 2020-12";
                 let d = Diagnostic::new(Code::NestedDialect, format!("nested `$schema` {gist}"))
                     .at(at.loc.child("$schema"))
-                    .help(format!("use \"{DRAFT_2020_12}\" or remove the nested `$schema`"));
+                    .help(format!(
+                        "use \"{DRAFT_2020_12}\" or remove the nested `$schema`"
+                    ));
                 self.report(d, &format!("{}.$schema", at.disp), gist);
                 err = true;
             }
@@ -588,7 +619,13 @@ impl<'a, 'p> Prover<'a, 'p> {
                 };
                 if let Some(reason) = (self.names)(&q) {
                     let loc = at.loc.child("properties").child(name);
-                    self.forbidden_name(loc, true, name, &reason, &format!("{}.properties", at.disp));
+                    self.forbidden_name(
+                        loc,
+                        true,
+                        name,
+                        &reason,
+                        &format!("{}.properties", at.disp),
+                    );
                 }
             }
         }
@@ -611,7 +648,13 @@ impl<'a, 'p> Prover<'a, 'p> {
                     };
                     if let Some(reason) = (self.names)(&q) {
                         let loc = at.loc.child("required").index(i);
-                        self.forbidden_name(loc, false, name, &reason, &format!("{}.required", at.disp));
+                        self.forbidden_name(
+                            loc,
+                            false,
+                            name,
+                            &reason,
+                            &format!("{}.required", at.disp),
+                        );
                     }
                 }
             }
@@ -636,8 +679,8 @@ impl<'a, 'p> Prover<'a, 'p> {
                     }
                     let Value::Array(entries) = list else {
                         let gist = "dependentRequired values must be arrays of strings".to_owned();
-                        let d = Diagnostic::new(Code::MalformedSchemaKeyword, gist.clone())
-                            .at(key_loc);
+                        let d =
+                            Diagnostic::new(Code::MalformedSchemaKeyword, gist.clone()).at(key_loc);
                         self.report(d, &disp, &gist);
                         continue;
                     };
@@ -672,12 +715,23 @@ impl<'a, 'p> Prover<'a, 'p> {
         properties
     }
 
-    fn forbidden_name(&mut self, loc: JsonPointer, key: bool, name: &str, reason: &str, disp: &str) {
-        let d = Diagnostic::new(Code::ForbiddenSchemaName, format!("forbidden field {name:?}"))
-            .note(reason.to_owned());
+    fn forbidden_name(
+        &mut self,
+        loc: JsonPointer,
+        key: bool,
+        name: &str,
+        reason: &str,
+        disp: &str,
+    ) {
+        let d = Diagnostic::new(
+            Code::ForbiddenSchemaName,
+            format!("forbidden field {name:?}"),
+        )
+        .note(reason.to_owned());
         let d = if key { d.at_key(loc) } else { d.at(loc) };
-        self.diags
-            .push(d.note(format!("reference message: forbidden field {name:?} at {disp}")));
+        self.diags.push(d.note(format!(
+            "reference message: forbidden field {name:?} at {disp}"
+        )));
     }
 
     /// §4.3 object closure. Returns (error reported, skip proving
@@ -705,7 +759,9 @@ impl<'a, 'p> Prover<'a, 'p> {
                 let gist = "object schema must set additionalProperties to false or a typed schema";
                 let d = Diagnostic::new(Code::OpenObjectSchema, gist);
                 let d = match other {
-                    None => d.at(at.loc.clone()).note("`additionalProperties` is absent"),
+                    None => d
+                        .at(at.loc.clone())
+                        .note("`additionalProperties` is absent"),
                     Some(v) => d
                         .at(at.loc.child("additionalProperties"))
                         .note(format!("`additionalProperties` is a JSON {}", kind(v))),
@@ -776,7 +832,13 @@ impl<'a, 'p> Prover<'a, 'p> {
         self.literal_node(literal, &base, 0, at.disp)
     }
 
-    fn literal_node(&mut self, v: &Value, loc: &JsonPointer, depth: usize, disp: &str) -> Result<usize, Stop> {
+    fn literal_node(
+        &mut self,
+        v: &Value,
+        loc: &JsonPointer,
+        depth: usize,
+        disp: &str,
+    ) -> Result<usize, Stop> {
         if depth > DEPTH_LIMIT {
             return Err(self.depth_exceeded(
                 loc,

@@ -96,7 +96,11 @@ impl ProofReport {
 /// the proof: refs it refused are skipped by the proof without further
 /// findings. The work estimate runs unless the proof found a `$ref` cycle or
 /// ran out of a budget.
-pub fn prove_inline_schema(field: &JsonPointer, schema: &Value, names: NamePolicy<'_>) -> ProofReport {
+pub fn prove_inline_schema(
+    field: &JsonPointer,
+    schema: &Value,
+    names: NamePolicy<'_>,
+) -> ProofReport {
     let label = field_label(field);
     let mut diags = ref_closure::scan(schema);
     for d in &mut diags {

@@ -137,7 +137,9 @@ impl fmt::Display for ResolveError {
                 f.write_str("fragment contains invalid JSON Pointer escape")
             }
             ResolveError::MissingToken(t) => write!(f, "fragment token {t:?} does not exist"),
-            ResolveError::InvalidArrayToken(t) => write!(f, "fragment array token {t:?} is invalid"),
+            ResolveError::InvalidArrayToken(t) => {
+                write!(f, "fragment array token {t:?} is invalid")
+            }
             ResolveError::OutOfRange(t) => write!(f, "fragment array token {t:?} is out of range"),
             ResolveError::NonContainer => f.write_str("fragment traverses non-container"),
         }
@@ -154,7 +156,9 @@ impl fmt::Display for ResolveError {
 /// the member, arrays need a token that is not `-`, has no leading zero and
 /// parses (Go `Atoi`, so a leading `+` is accepted) as an in-range index.
 pub fn resolve<'a>(root: &'a Value, reference: &str) -> Result<Target<'a>, ResolveError> {
-    let rest = reference.strip_prefix('#').ok_or(ResolveError::NotFragment)?;
+    let rest = reference
+        .strip_prefix('#')
+        .ok_or(ResolveError::NotFragment)?;
     if rest.is_empty() {
         return Ok(Target {
             key: String::new(),
@@ -316,7 +320,10 @@ mod tests {
         }
         // A property literally named `$ref` is scanned too.
         let v = json!({"properties": {"$ref": {"type": "string"}}});
-        assert_eq!(codes(&v), vec![(Code::NonLocalRef, "/properties/$ref".to_owned())]);
+        assert_eq!(
+            codes(&v),
+            vec![(Code::NonLocalRef, "/properties/$ref".to_owned())]
+        );
     }
 
     #[test]
@@ -364,10 +371,22 @@ mod tests {
         assert_eq!(err("#/$defs/x~2"), ResolveError::InvalidEscape);
         assert_eq!(err("#/$defs/x~"), ResolveError::InvalidEscape);
         assert_eq!(err("#/$defs/y"), ResolveError::MissingToken("y".to_owned()));
-        assert_eq!(err("#/a/-"), ResolveError::InvalidArrayToken("-".to_owned()));
-        assert_eq!(err("#/a/01"), ResolveError::InvalidArrayToken("01".to_owned()));
-        assert_eq!(err("#/a/-1"), ResolveError::InvalidArrayToken("-1".to_owned()));
-        assert_eq!(err("#/a/x"), ResolveError::InvalidArrayToken("x".to_owned()));
+        assert_eq!(
+            err("#/a/-"),
+            ResolveError::InvalidArrayToken("-".to_owned())
+        );
+        assert_eq!(
+            err("#/a/01"),
+            ResolveError::InvalidArrayToken("01".to_owned())
+        );
+        assert_eq!(
+            err("#/a/-1"),
+            ResolveError::InvalidArrayToken("-1".to_owned())
+        );
+        assert_eq!(
+            err("#/a/x"),
+            ResolveError::InvalidArrayToken("x".to_owned())
+        );
         assert_eq!(err("#/a/2"), ResolveError::OutOfRange("2".to_owned()));
         assert_eq!(err("#/$defs/x/type/z"), ResolveError::NonContainer);
         assert_eq!(err("x"), ResolveError::NotFragment);

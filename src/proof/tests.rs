@@ -148,12 +148,36 @@ fn case_24_open_property_schemas() {
     let cases: Vec<(Value, Code, String)> = vec![
         (json!(true), Code::TrueSchema, p.to_owned()),
         (json!({}), Code::OpenSchema, p.to_owned()),
-        (json!({"not": {"type": "string"}}), Code::OpenSchema, p.to_owned()),
-        (json!({"minProperties": 1}), Code::ImplicitObjectKeywords, p.to_owned()),
-        (json!({"anyOf": [{"type": "string"}, {}]}), Code::OpenSchema, format!("{p}/anyOf/1")),
-        (json!({"allOf": [{"type": "string"}, {}]}), Code::OpenSchema, format!("{p}/allOf/1")),
-        (json!({"type": "array"}), Code::ArrayWithoutItems, p.to_owned()),
-        (json!({"enum": ["a", {"a": 1}]}), Code::OpenSchema, p.to_owned()),
+        (
+            json!({"not": {"type": "string"}}),
+            Code::OpenSchema,
+            p.to_owned(),
+        ),
+        (
+            json!({"minProperties": 1}),
+            Code::ImplicitObjectKeywords,
+            p.to_owned(),
+        ),
+        (
+            json!({"anyOf": [{"type": "string"}, {}]}),
+            Code::OpenSchema,
+            format!("{p}/anyOf/1"),
+        ),
+        (
+            json!({"allOf": [{"type": "string"}, {}]}),
+            Code::OpenSchema,
+            format!("{p}/allOf/1"),
+        ),
+        (
+            json!({"type": "array"}),
+            Code::ArrayWithoutItems,
+            p.to_owned(),
+        ),
+        (
+            json!({"enum": ["a", {"a": 1}]}),
+            Code::OpenSchema,
+            p.to_owned(),
+        ),
     ];
     for (schema, code, ptr) in cases {
         let r = prove(&with_p(schema.clone()));
@@ -161,7 +185,9 @@ fn case_24_open_property_schemas() {
     }
     // Messages carry the reference gist.
     let r = prove(&with_p(json!({})));
-    assert!(r.diagnostics[0].message.contains("can admit arbitrary object values"));
+    assert!(r.diagnostics[0]
+        .message
+        .contains("can admit arbitrary object values"));
     let r = prove(&with_p(json!(true)));
     assert!(r.diagnostics[0].message.contains("boolean true"));
     let r = prove(&with_p(json!({"type": "array"})));
@@ -194,7 +220,10 @@ fn open_reported_at_both_nodes() {
         found(&r),
         vec![
             (Code::OpenObjectSchema, "/desiredSchema".to_owned()),
-            (Code::OpenObjectSchema, "/desiredSchema/properties/spec".to_owned()),
+            (
+                Code::OpenObjectSchema,
+                "/desiredSchema/properties/spec".to_owned()
+            ),
         ]
     );
     assert!(r.diagnostics[0]
@@ -204,10 +233,9 @@ fn open_reported_at_both_nodes() {
         r.diagnostics[0].help.as_deref(),
         Some("add \"additionalProperties\": false")
     );
-    assert!(r.diagnostics[0]
-        .notes
-        .iter()
-        .any(|n| n.contains("desiredSchema object schema must set additionalProperties to false or a typed schema")));
+    assert!(r.diagnostics[0].notes.iter().any(|n| n.contains(
+        "desiredSchema object schema must set additionalProperties to false or a typed schema"
+    )));
 }
 
 #[test]
@@ -215,18 +243,27 @@ fn case_25_object_closure_and_typed_map() {
     let open_true = json!({"$schema": DRAFT, "type": "object", "additionalProperties": true});
     assert_eq!(
         found(&prove(&open_true)),
-        one(Code::OpenObjectSchema, "/desiredSchema/additionalProperties")
+        one(
+            Code::OpenObjectSchema,
+            "/desiredSchema/additionalProperties"
+        )
     );
     let odd = json!({"$schema": DRAFT, "type": "object", "additionalProperties": 3});
     assert_eq!(
         found(&prove(&odd)),
-        one(Code::OpenObjectSchema, "/desiredSchema/additionalProperties")
+        one(
+            Code::OpenObjectSchema,
+            "/desiredSchema/additionalProperties"
+        )
     );
     let p = "/desiredSchema/properties/p";
     let no_names = with_p(json!({"type": "object", "additionalProperties": {"type": "string"}}));
     assert_eq!(found(&prove(&no_names)), one(Code::MapKeyPolicy, p));
     let mut no_marker = marker();
-    no_marker.as_object_mut().unwrap().remove("x-takoform-fieldPolicy");
+    no_marker
+        .as_object_mut()
+        .unwrap()
+        .remove("x-takoform-fieldPolicy");
     let mut wild = marker();
     wild["pattern"] = json!(".*");
     let mut extra = marker();
@@ -235,7 +272,11 @@ fn case_25_object_closure_and_typed_map() {
         let s = with_p(json!({"type": "object", "propertyNames": pn,
                               "additionalProperties": {"type": "string"}}));
         let r = prove(&s);
-        assert_eq!(found(&r), one(Code::MapKeyPolicy, &format!("{p}/propertyNames")), "{pn}");
+        assert_eq!(
+            found(&r),
+            one(Code::MapKeyPolicy, &format!("{p}/propertyNames")),
+            "{pn}"
+        );
         assert!(r.diagnostics[0].notes[0].contains("must be exactly type=string"));
     }
     let impure = with_p(json!({"type": "object", "propertyNames": marker(),
@@ -266,16 +307,42 @@ fn case_25_object_closure_and_typed_map() {
 fn case_26_ref_and_scope_faults() {
     let p = "/desiredSchema/properties/p";
     let cases: Vec<(Value, Code, String)> = vec![
-        (json!({"$ref": "#named"}), Code::NonLocalRef, format!("{p}/$ref")),
-        (json!({"type": "string", "$dynamicRef": "#x"}), Code::DynamicRef, format!("{p}/$dynamicRef")),
-        (json!({"type": "string", "$id": "x"}), Code::ResolutionScopeKeyword, format!("{p}/$id")),
-        (json!({"type": "string", "$anchor": "x"}), Code::ResolutionScopeKeyword, format!("{p}/$anchor")),
-        (json!({"type": "object", "additionalProperties": false, "dependencies": {}}),
-         Code::LegacyDependencies, format!("{p}/dependencies")),
-        (json!({"$ref": "https://attacker.invalid/s.json"}), Code::NonLocalRef, format!("{p}/$ref")),
+        (
+            json!({"$ref": "#named"}),
+            Code::NonLocalRef,
+            format!("{p}/$ref"),
+        ),
+        (
+            json!({"type": "string", "$dynamicRef": "#x"}),
+            Code::DynamicRef,
+            format!("{p}/$dynamicRef"),
+        ),
+        (
+            json!({"type": "string", "$id": "x"}),
+            Code::ResolutionScopeKeyword,
+            format!("{p}/$id"),
+        ),
+        (
+            json!({"type": "string", "$anchor": "x"}),
+            Code::ResolutionScopeKeyword,
+            format!("{p}/$anchor"),
+        ),
+        (
+            json!({"type": "object", "additionalProperties": false, "dependencies": {}}),
+            Code::LegacyDependencies,
+            format!("{p}/dependencies"),
+        ),
+        (
+            json!({"$ref": "https://attacker.invalid/s.json"}),
+            Code::NonLocalRef,
+            format!("{p}/$ref"),
+        ),
         (json!({"$ref": 7}), Code::NonLocalRef, format!("{p}/$ref")),
-        (json!({"type": "string", "$schema": "http://json-schema.org/draft-07/schema#"}),
-         Code::NestedDialect, format!("{p}/$schema")),
+        (
+            json!({"type": "string", "$schema": "http://json-schema.org/draft-07/schema#"}),
+            Code::NestedDialect,
+            format!("{p}/$schema"),
+        ),
     ];
     for (schema, code, ptr) in cases {
         let r = prove(&with_p(schema.clone()));
@@ -285,11 +352,20 @@ fn case_26_ref_and_scope_faults() {
     assert_clean(&prove(&with_p(json!({"type": "string", "$schema": DRAFT}))));
     // The remote root $ref.
     let s = json!({"$schema": DRAFT, "$ref": "https://attacker.invalid/x.json"});
-    assert_eq!(found(&prove(&s)), one(Code::NonLocalRef, "/desiredSchema/$ref"));
+    assert_eq!(
+        found(&prove(&s)),
+        one(Code::NonLocalRef, "/desiredSchema/$ref")
+    );
     // Loop.
-    let s = root_with(json!({}), json!({"$defs": {"Loop": {"$ref": "#/$defs/Loop"}}}));
+    let s = root_with(
+        json!({}),
+        json!({"$defs": {"Loop": {"$ref": "#/$defs/Loop"}}}),
+    );
     let r = prove(&s);
-    assert_eq!(found(&r), one(Code::CyclicRef, "/desiredSchema/$defs/Loop/$ref"));
+    assert_eq!(
+        found(&r),
+        one(Code::CyclicRef, "/desiredSchema/$defs/Loop/$ref")
+    );
     assert_eq!(r.structural_work, 0);
 }
 
@@ -300,7 +376,10 @@ fn empty_and_root_refs_refused_without_crash() {
     let r = prove(&json!({"$ref": "#"}));
     assert_eq!(found(&r), one(Code::CyclicRef, "/desiredSchema/$ref"));
     let r = prove(&with_p(json!({"$ref": "#"})));
-    assert_eq!(found(&r), one(Code::CyclicRef, "/desiredSchema/properties/p/$ref"));
+    assert_eq!(
+        found(&r),
+        one(Code::CyclicRef, "/desiredSchema/properties/p/$ref")
+    );
     assert!(r.diagnostics[0]
         .notes
         .iter()
@@ -314,7 +393,10 @@ fn ab_cycle_detected_once_with_hops() {
         json!({"$defs": {"probeA": {"$ref": "#/properties/probe"}}}),
     );
     let r = prove(&s);
-    assert_eq!(found(&r), one(Code::CyclicRef, "/desiredSchema/properties/probe/$ref"));
+    assert_eq!(
+        found(&r),
+        one(Code::CyclicRef, "/desiredSchema/properties/probe/$ref")
+    );
     assert!(r.diagnostics[0].notes.iter().any(|n| n.contains(
         "desiredSchema.$defs.probeA.$ref(#/properties/probe).$ref(#/$defs/probeA) cyclic"
     )));
@@ -325,15 +407,25 @@ fn unresolved_refs() {
     let p = "/desiredSchema/properties/p/$ref";
     let defs = json!({"$defs": {"x": {"type": "string"}}});
     for (r, gist) in [
-        ("#/$defs/x%zz", "decode fragment: invalid URL escape \"%zz\""),
-        ("#/$defs/missing", "fragment token \"missing\" does not exist"),
+        (
+            "#/$defs/x%zz",
+            "decode fragment: invalid URL escape \"%zz\"",
+        ),
+        (
+            "#/$defs/missing",
+            "fragment token \"missing\" does not exist",
+        ),
         ("#/$defs/x~2", "invalid JSON Pointer escape"),
         ("#/$defs/x/type/deeper", "fragment traverses non-container"),
     ] {
         let s = root_with(json!({"p": {"$ref": r}}), defs.clone());
         let rep = prove(&s);
         assert_eq!(found(&rep), one(Code::UnresolvedRef, p), "{r}");
-        assert!(rep.diagnostics[0].message.contains(gist), "{}", rep.diagnostics[0].message);
+        assert!(
+            rep.diagnostics[0].message.contains(gist),
+            "{}",
+            rep.diagnostics[0].message
+        );
     }
     // A ref to a non-schema value is resolved and then refused as a node.
     let s = root_with(json!({"p": {"$ref": "#/$defs/x/type"}}), defs);
@@ -363,7 +455,10 @@ fn case_27_limits() {
     assert_eq!(*code, Code::ProofDepthExceeded);
     assert_eq!(ptr.matches("/properties/next").count(), 65);
     assert_eq!(r.diagnostics.len(), 1);
-    assert!(r.diagnostics[0].notes.iter().any(|n| n.contains("proof stopped")));
+    assert!(r.diagnostics[0]
+        .notes
+        .iter()
+        .any(|n| n.contains("proof stopped")));
 
     // allOf of 2049 refs to one closed def: budget.
     let refs: Vec<Value> = (0..2049).map(|_| json!({"$ref": "#/$defs/c"})).collect();
@@ -376,11 +471,14 @@ fn case_27_limits() {
     assert_eq!(r.operations, 4097);
 
     // Const literal with 4096 keys: budget inside the literal.
-    let big: serde_json::Map<String, Value> = (0..4096).map(|i| (format!("k{i}"), json!(i))).collect();
+    let big: serde_json::Map<String, Value> =
+        (0..4096).map(|i| (format!("k{i}"), json!(i))).collect();
     let r = prove(&with_p(json!({ "const": Value::Object(big) })));
     assert_eq!(found(&r).len(), 1);
     assert_eq!(found(&r)[0].0, Code::ProofBudgetExceeded);
-    assert!(found(&r)[0].1.starts_with("/desiredSchema/properties/p/const/k"));
+    assert!(found(&r)[0]
+        .1
+        .starts_with("/desiredSchema/properties/p/const/k"));
 
     // Const literal nested 66 deep: depth inside the literal.
     let mut lit = json!(1);
@@ -409,7 +507,10 @@ fn case_27_limits() {
     // Object const with a sibling.
     let s = with_p(json!({"const": {"value": "fixed"}, "description": "…"}));
     let r = prove(&s);
-    assert_eq!(found(&r), one(Code::MixedObjectConst, "/desiredSchema/properties/p"));
+    assert_eq!(
+        found(&r),
+        one(Code::MixedObjectConst, "/desiredSchema/properties/p")
+    );
     assert!(r.diagnostics[0].message.contains("single-key schema"));
 }
 
@@ -417,7 +518,9 @@ fn case_27_limits() {
 fn operation_budget_is_exact() {
     // Mirrors the corpus mutant: root + shared def + probe = 3, then 2 per branch.
     let build = |n: usize| {
-        let refs: Vec<Value> = (0..n).map(|_| json!({"$ref": "#/$defs/probeShared"})).collect();
+        let refs: Vec<Value> = (0..n)
+            .map(|_| json!({"$ref": "#/$defs/probeShared"}))
+            .collect();
         root_with(
             json!({"probe": {"allOf": refs}}),
             json!({"$defs": {"probeShared": {"type": "string"}}}),
@@ -429,7 +532,10 @@ fn operation_budget_is_exact() {
     let r = prove(&build(2047));
     assert_eq!(
         found(&r),
-        one(Code::ProofBudgetExceeded, "/desiredSchema/properties/probe/allOf/2046/$ref")
+        one(
+            Code::ProofBudgetExceeded,
+            "/desiredSchema/properties/probe/allOf/2046/$ref"
+        )
     );
     assert!(r.diagnostics[0].notes.iter().any(|n| n.contains(
         "desiredSchema.properties.probe.allOf[2046].$ref portable schema closure proof exceeds combined node/ref operation budget 4096 while proving local reference"
@@ -445,7 +551,10 @@ fn memo_reuse_checks_depth_plus_height() {
     }
     let direct = root_with(json!({}), json!({"$defs": {"d": deep.clone()}}));
     assert_clean(&prove(&direct));
-    let via_ref = root_with(json!({"p": {"$ref": "#/$defs/d"}}), json!({"$defs": {"d": deep}}));
+    let via_ref = root_with(
+        json!({"p": {"$ref": "#/$defs/d"}}),
+        json!({"$defs": {"d": deep}}),
+    );
     assert_eq!(
         found(&prove(&via_ref)),
         one(Code::ProofDepthExceeded, "/desiredSchema/properties/p/$ref")
@@ -455,9 +564,14 @@ fn memo_reuse_checks_depth_plus_height() {
 #[test]
 fn case_28_work_limits() {
     let r = prove(&doubling(12));
-    assert_eq!(found(&r), one(Code::StructuralWorkExceeded, "/desiredSchema"));
+    assert_eq!(
+        found(&r),
+        one(Code::StructuralWorkExceeded, "/desiredSchema")
+    );
     assert_eq!(r.structural_work, SATURATED);
-    assert!(r.diagnostics[0].message.contains("worst-case fixture validation work exceeds 16384"));
+    assert!(r.diagnostics[0]
+        .message
+        .contains("worst-case fixture validation work exceeds 16384"));
     // Cardinality amplification proves and has small structural work, but
     // fixture-time work saturates (1 + 64·510 = 32641 unsaturated).
     let mut s = json!({"$schema": DRAFT, "type": "array",
@@ -491,41 +605,80 @@ fn malformed_keywords() {
     let cases: Vec<(Value, String)> = vec![
         (json!({"type": "string", "allOf": []}), format!("{p}/allOf")),
         (json!({"type": "string", "oneOf": {}}), format!("{p}/oneOf")),
-        (json!({"type": "array", "items": false, "prefixItems": []}), format!("{p}/prefixItems")),
+        (
+            json!({"type": "array", "items": false, "prefixItems": []}),
+            format!("{p}/prefixItems"),
+        ),
         (json!({"type": "string", "enum": []}), format!("{p}/enum")),
-        (json!({"type": "object", "additionalProperties": false, "properties": []}), format!("{p}/properties")),
-        (json!({"type": "object", "additionalProperties": false, "required": "a"}), format!("{p}/required")),
-        (json!({"type": "object", "additionalProperties": false, "required": [1]}), format!("{p}/required/0")),
-        (json!({"type": "object", "additionalProperties": false, "dependentRequired": []}), format!("{p}/dependentRequired")),
-        (json!({"type": "object", "additionalProperties": false, "dependentRequired": {"a": "b"}}), format!("{p}/dependentRequired/a")),
+        (
+            json!({"type": "object", "additionalProperties": false, "properties": []}),
+            format!("{p}/properties"),
+        ),
+        (
+            json!({"type": "object", "additionalProperties": false, "required": "a"}),
+            format!("{p}/required"),
+        ),
+        (
+            json!({"type": "object", "additionalProperties": false, "required": [1]}),
+            format!("{p}/required/0"),
+        ),
+        (
+            json!({"type": "object", "additionalProperties": false, "dependentRequired": []}),
+            format!("{p}/dependentRequired"),
+        ),
+        (
+            json!({"type": "object", "additionalProperties": false, "dependentRequired": {"a": "b"}}),
+            format!("{p}/dependentRequired/a"),
+        ),
         (json!({"type": "string", "$defs": []}), format!("{p}/$defs")),
-        (json!({"type": "object", "additionalProperties": false, "dependentSchemas": 1}), format!("{p}/dependentSchemas")),
+        (
+            json!({"type": "object", "additionalProperties": false, "dependentSchemas": 1}),
+            format!("{p}/dependentSchemas"),
+        ),
     ];
     for (schema, ptr) in cases {
         let r = prove(&with_p(schema.clone()));
-        assert_eq!(found(&r), one(Code::MalformedSchemaKeyword, &ptr), "{schema}");
+        assert_eq!(
+            found(&r),
+            one(Code::MalformedSchemaKeyword, &ptr),
+            "{schema}"
+        );
     }
     let r = prove(&with_p(json!({"type": "string", "allOf": []})));
-    assert!(r.diagnostics[0].message.contains("allOf must be a non-empty array of schemas"));
+    assert!(r.diagnostics[0]
+        .message
+        .contains("allOf must be a non-empty array of schemas"));
 }
 
 #[test]
 fn non_schema_values() {
     let r = prove(&with_p(json!(5)));
-    assert_eq!(found(&r), one(Code::NonSchemaValue, "/desiredSchema/properties/p"));
+    assert_eq!(
+        found(&r),
+        one(Code::NonSchemaValue, "/desiredSchema/properties/p")
+    );
     let r = prove(&with_p(json!({"type": "array", "items": "string"})));
-    assert_eq!(found(&r), one(Code::NonSchemaValue, "/desiredSchema/properties/p/items"));
+    assert_eq!(
+        found(&r),
+        one(Code::NonSchemaValue, "/desiredSchema/properties/p/items")
+    );
     // Near miss: boolean false items.
     assert_clean(&prove(&with_p(json!({"type": "array", "items": false}))));
 }
 
 #[test]
 fn unused_defs_are_proven() {
-    let s = root_with(json!({}), json!({"$defs": {"probeUnused": {}}, "definitions": {"b": true}}));
+    let s = root_with(
+        json!({}),
+        json!({"$defs": {"probeUnused": {}}, "definitions": {"b": true}}),
+    );
     assert_eq!(
         found(&prove(&s)),
         vec![
-            (Code::OpenSchema, "/desiredSchema/$defs/probeUnused".to_owned()),
+            (
+                Code::OpenSchema,
+                "/desiredSchema/$defs/probeUnused".to_owned()
+            ),
             (Code::TrueSchema, "/desiredSchema/definitions/b".to_owned()),
         ]
     );
@@ -548,11 +701,26 @@ fn every_independent_violation_is_reported_sorted() {
         found(&r),
         vec![
             (Code::OpenObjectSchema, "/desiredSchema".to_owned()),
-            (Code::ArrayWithoutItems, "/desiredSchema/properties/a".to_owned()),
-            (Code::ResolutionScopeKeyword, "/desiredSchema/properties/m/$anchor".to_owned()),
-            (Code::ContentKeyword, "/desiredSchema/properties/m/contentEncoding".to_owned()),
-            (Code::NonLocalRef, "/desiredSchema/properties/r/$ref".to_owned()),
-            (Code::UnresolvedRef, "/desiredSchema/properties/z/$ref".to_owned()),
+            (
+                Code::ArrayWithoutItems,
+                "/desiredSchema/properties/a".to_owned()
+            ),
+            (
+                Code::ResolutionScopeKeyword,
+                "/desiredSchema/properties/m/$anchor".to_owned()
+            ),
+            (
+                Code::ContentKeyword,
+                "/desiredSchema/properties/m/contentEncoding".to_owned()
+            ),
+            (
+                Code::NonLocalRef,
+                "/desiredSchema/properties/r/$ref".to_owned()
+            ),
+            (
+                Code::UnresolvedRef,
+                "/desiredSchema/properties/z/$ref".to_owned()
+            ),
         ]
     );
     // Work is still estimated (no cycle, no budget stop).
@@ -570,23 +738,35 @@ fn unsatisfiable_all_of_warning() {
         json!({"$defs": {"b": b}}),
     );
     let r = prove(&s);
-    assert_eq!(found(&r), one(Code::UnsatisfiableAllOf, "/desiredSchema/properties/p/allOf"));
+    assert_eq!(
+        found(&r),
+        one(
+            Code::UnsatisfiableAllOf,
+            "/desiredSchema/properties/p/allOf"
+        )
+    );
     assert_eq!(r.diagnostics[0].severity, Severity::Warning);
     assert!(!r.has_errors());
     // Near misses: the other branch declares x, or is not closed.
     let b2 = json!({"type": "object", "additionalProperties": false,
                     "properties": {"x": {"type": "string"}, "y": {"type": "string"}}});
     assert_clean(&prove(&with_p(json!({"allOf": [a.clone(), b2]}))));
-    assert_clean(&prove(&with_p(json!({"allOf": [a, {"type": "object", "propertyNames": marker(),
-                                                     "additionalProperties": {"type": "string"}}]}))));
+    assert_clean(&prove(&with_p(
+        json!({"allOf": [a, {"type": "object", "propertyNames": marker(),
+                                                     "additionalProperties": {"type": "string"}}]}),
+    )));
 }
 
 #[test]
 fn forbidden_names_go_through_the_policy() {
     let seen = std::cell::RefCell::new(Vec::new());
     let policy = |q: &NameQuery<'_>| {
-        seen.borrow_mut()
-            .push((q.name.to_owned(), q.site, q.in_desired, q.property_schema.cloned()));
+        seen.borrow_mut().push((
+            q.name.to_owned(),
+            q.site,
+            q.in_desired,
+            q.property_schema.cloned(),
+        ));
         (q.name == "password").then(|| "credential".to_owned())
     };
     let s = with_p(json!({
@@ -600,14 +780,26 @@ fn forbidden_names_go_through_the_policy() {
     assert_eq!(
         found(&r),
         vec![
-            (Code::ForbiddenSchemaName, format!("{p}/dependentRequired/ok/0")),
-            (Code::ForbiddenSchemaName, format!("{p}/dependentRequired/password")),
-            (Code::ForbiddenSchemaName, format!("{p}/properties/password")),
+            (
+                Code::ForbiddenSchemaName,
+                format!("{p}/dependentRequired/ok/0")
+            ),
+            (
+                Code::ForbiddenSchemaName,
+                format!("{p}/dependentRequired/password")
+            ),
+            (
+                Code::ForbiddenSchemaName,
+                format!("{p}/properties/password")
+            ),
             (Code::ForbiddenSchemaName, format!("{p}/required/1")),
         ]
     );
     let targets: Vec<Target> = r.diagnostics.iter().map(|d| d.target).collect();
-    assert_eq!(targets, vec![Target::Value, Target::Key, Target::Key, Target::Value]);
+    assert_eq!(
+        targets,
+        vec![Target::Value, Target::Key, Target::Key, Target::Value]
+    );
     assert!(r.diagnostics[2].notes.iter().any(|n| n == "credential"));
     let seen = seen.borrow();
     // Required gets the sibling property schema; in_desired is set.
@@ -615,13 +807,19 @@ fn forbidden_names_go_through_the_policy() {
         && *site == NameSite::Required
         && *d
         && ps.as_ref() == Some(&json!({"type": "string"}))));
-    assert!(seen.iter().any(|(n, site, _, ps)| n == "p" && *site == NameSite::Property && ps.is_some()));
+    assert!(seen
+        .iter()
+        .any(|(n, site, _, ps)| n == "p" && *site == NameSite::Property && ps.is_some()));
     // Near miss: outside desiredSchema in_desired is false, and nothing fires
     // for allowed names.
-    let r = prove_inline_schema(&JsonPointer::from("/observedSchema"), &with_p(json!({"type": "string"})), &|q| {
-        assert!(!q.in_desired);
-        None
-    });
+    let r = prove_inline_schema(
+        &JsonPointer::from("/observedSchema"),
+        &with_p(json!({"type": "string"})),
+        &|q| {
+            assert!(!q.in_desired);
+            None
+        },
+    );
     assert_clean(&r);
 }
 
@@ -629,7 +827,10 @@ fn forbidden_names_go_through_the_policy() {
 fn legacy_interface_field_label() {
     let s = json!({"$schema": DRAFT, "type": "object"});
     let r = prove_at("/interfaces/3/documentSchema", &s);
-    assert_eq!(found(&r), one(Code::OpenObjectSchema, "/interfaces/3/documentSchema"));
+    assert_eq!(
+        found(&r),
+        one(Code::OpenObjectSchema, "/interfaces/3/documentSchema")
+    );
     assert!(r.diagnostics[0]
         .notes
         .iter()
@@ -700,14 +901,23 @@ fn corpus_packages_all_prove() {
             max_h = max_h.max(r.height);
             max_w = max_w.max(r.structural_work);
             for d in r.diagnostics.iter().filter(|d| d.is_error()) {
-                failures.push(format!("{}: {} {} {}", entry.path().display(), d.code.info().id, d.pointer, d.message));
+                failures.push(format!(
+                    "{}: {} {} {}",
+                    entry.path().display(),
+                    d.code.info().id,
+                    d.pointer,
+                    d.message
+                ));
             }
         }
     }
     assert!(checked > 300, "only {checked} schemas");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     // current-profile.md §8 margins hold far from the limits.
-    assert!(max_ops < 4096 && max_h <= 64 && max_w <= WORK_LIMIT, "{max_ops} {max_h} {max_w}");
+    assert!(
+        max_ops < 4096 && max_h <= 64 && max_w <= WORK_LIMIT,
+        "{max_ops} {max_h} {max_w}"
+    );
 }
 
 #[test]
@@ -751,7 +961,10 @@ fn corpus_mutants_agree() {
                 if !errors.iter().any(|d| d.code.info().spec_code == spec_code) {
                     problems.push(format!(
                         "{name}: want {spec_code}, got {:?}",
-                        errors.iter().map(|d| (d.code.info().spec_code, d.pointer.as_str())).collect::<Vec<_>>()
+                        errors
+                            .iter()
+                            .map(|d| (d.code.info().spec_code, d.pointer.as_str()))
+                            .collect::<Vec<_>>()
                     ));
                 }
             }
@@ -759,7 +972,10 @@ fn corpus_mutants_agree() {
                 if !errors.is_empty() {
                     problems.push(format!(
                         "{name}: want no errors, got {:?}",
-                        errors.iter().map(|d| (d.code.info().spec_code, d.pointer.as_str())).collect::<Vec<_>>()
+                        errors
+                            .iter()
+                            .map(|d| (d.code.info().spec_code, d.pointer.as_str()))
+                            .collect::<Vec<_>>()
                     ));
                 }
             }
@@ -767,4 +983,33 @@ fn corpus_mutants_agree() {
     }
     assert!(checked >= 40, "only {checked} mutants");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[test]
+fn corpus_limit_mutants_hit_the_limits_exactly() {
+    let Some(root) = corpus_root() else {
+        return;
+    };
+    let desired = |m: &str| {
+        let def = read_json(&root.join("mutants").join(m).join("package/definition.json"));
+        prove_at("/desiredSchema", &def["desiredSchema"])
+    };
+    let r = desired("limit-ops-4096-ok--v1a2-queue");
+    assert_clean(&r);
+    assert_eq!(r.operations, 4096);
+    let r = desired("limit-depth-64-ok--v1b1-object-bucket");
+    assert_clean(&r);
+    assert_eq!(r.height, 64);
+    let r = desired("limit-const-literal-height-63-ok--v1b1-object-bucket");
+    assert_clean(&r);
+    assert_eq!(r.height, 64);
+    let r = desired("limit-ops-4097--v1b1-object-bucket");
+    assert_eq!(
+        found(&r),
+        one(
+            Code::ProofBudgetExceeded,
+            "/desiredSchema/properties/probe/allOf/2046/$ref"
+        )
+    );
+    assert_eq!(r.operations, 4097);
 }
