@@ -837,6 +837,25 @@ fn legacy_interface_field_label() {
         .any(|n| n.starts_with("reference message: interfaces[3].documentSchema object schema")));
 }
 
+#[test]
+fn near_misses_for_keyword_rules() {
+    // Not `$dynamicRef`, not `dependencies`, object keywords with explicit type.
+    let s = with_p(json!({
+        "type": "object", "additionalProperties": false, "minProperties": 1,
+        "properties": {"dynamicRef": {"type": "string"}, "dependencies": {"type": "string"}},
+        "dependentRequired": {"dynamicRef": ["dependencies"]},
+        "dependentSchemas": {"dynamicRef": {"type": "object", "additionalProperties": false}},
+        "x-dynamicRef": "#x"
+    }));
+    assert_clean(&prove(&s));
+    // An array `type` including "object" still needs closure.
+    let s = with_p(json!({"type": ["object", "null"], "maxProperties": 2}));
+    assert_eq!(
+        found(&prove(&s)),
+        one(Code::OpenObjectSchema, "/desiredSchema/properties/p")
+    );
+}
+
 // ---------------------------------------------------------------- corpus
 
 fn corpus_root() -> Option<PathBuf> {
