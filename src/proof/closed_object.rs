@@ -328,11 +328,12 @@ impl<'a, 'p> Prover<'a, 'p> {
         }
 
         // Step 13.
-        let mut skip_additional = false;
+        let (mut skip_additional, mut skip_names) = (false, false);
         let mut mode = if types.contains(&"object") {
-            let (err, skip) = self.object_closure(obj, at);
+            let (err, skip_ap, skip_pn) = self.object_closure(obj, at);
             own_err |= err;
-            skip_additional = skip;
+            skip_additional = skip_ap;
+            skip_names = skip_pn;
             Mode::Closed
         } else if obj.contains_key("type") {
             Mode::Excluded
@@ -371,8 +372,9 @@ impl<'a, 'p> Prover<'a, 'p> {
             let Some(child) = obj.get(kw) else {
                 continue;
             };
-            if kw == "additionalProperties"
-                && (matches!(child, Value::Bool(false)) || skip_additional)
+            if (kw == "additionalProperties"
+                && (matches!(child, Value::Bool(false)) || skip_additional))
+                || (kw == "propertyNames" && skip_names)
             {
                 continue;
             }
@@ -733,10 +735,11 @@ impl<'a, 'p> Prover<'a, 'p> {
     }
 
     /// §4.3 object closure. Returns (error reported, skip proving
-    /// `additionalProperties` as a child because its fault is reported).
-    fn object_closure(&mut self, obj: &Map<String, Value>, at: &At<'_>) -> (bool, bool) {
+    /// `additionalProperties` as a child, skip proving `propertyNames` as a
+    /// child) — a child is skipped when its fault is already reported here.
+    fn object_closure(&mut self, obj: &Map<String, Value>, at: &At<'_>) -> (bool, bool, bool) {
         match obj.get("additionalProperties") {
-            Some(Value::Bool(false)) => (false, false),
+            Some(Value::Bool(false)) => (false, false, false),
             Some(Value::Bool(true)) => {
                 let gist = "object schema must set additionalProperties to false or use the reviewed typed-map escape";
                 let d = Diagnostic::new(
@@ -746,9 +749,12 @@ impl<'a, 'p> Prover<'a, 'p> {
                 .at(at.loc.child("additionalProperties"))
                 .help("set \"additionalProperties\": false, or use the reviewed typed-map escape");
                 self.report(d, at.disp, gist);
-                (true, true)
+                (true, true, false)
             }
-            Some(Value::Object(_)) => (self.typed_map(obj, at), false),
+            Some(Value::Object(_)) => {
+                let (err, skip_names) = self.typed_map(obj, at);
+                (err, false, skip_names)
+            }
             other => {
                 let gist = "object schema must set additionalProperties to false or a typed schema";
                 let d = Diagnostic::new(Code::OpenObjectSchema, gist);
@@ -761,13 +767,15 @@ impl<'a, 'p> Prover<'a, 'p> {
                         .note(format!("`additionalProperties` is a JSON {}", kind(v))),
                 };
                 self.report(d, at.disp, gist);
-                (true, other.is_some())
+                (true, other.is_some(), false)
             }
         }
     }
 
-    /// §4.3 typed-map escape checks. Returns whether an error was reported.
-    fn typed_map(&mut self, obj: &Map<String, Value>, at: &At<'_>) -> bool {
+    /// §4.3 typed-map escape checks. Returns (error reported, `propertyNames`
+    /// is present but not the marker).
+    fn typed_map(&mut self, obj: &Map<String, Value>, at: &At<'_>) -> (bool, bool) {
+        let mut bad_names = false;
         let mut err = false;
         let fixed: Vec<&str> = [
             "properties",
@@ -810,10 +818,11 @@ impl<'a, 'p> Prover<'a, 'p> {
                 .note(format!("propertyNames {gist}"));
                 self.report(d, &format!("{}.propertyNames", at.disp), &gist);
                 err = true;
+                bad_names = true;
             }
             Some(_) => {}
         }
-        err
+        (err, bad_names)
     }
 
     /// §4.5: walks an exact-object-const literal, +1 operation per node.
