@@ -238,7 +238,10 @@ fn exit_status_2_for_missing_path_and_1_for_unparsable_definition() {
     let o = run(&["relations".as_ref(), pkg.as_os_str()]);
     assert_eq!(o.status.code(), Some(1));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("FD012") && err.contains("definition.json:1:10"), "{err}");
+    assert!(
+        err.contains("FD012") && err.contains("definition.json:1:10"),
+        "{err}"
+    );
     // a package whose index is missing falls back to definition.json
     std::fs::remove_file(pkg.join("package-index.json")).unwrap();
     std::fs::copy(
@@ -306,7 +309,11 @@ fn relation_warnings_fail_verify_only_with_deny_warnings() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
-    let o = run(&["verify".as_ref(), "--deny-warnings".as_ref(), pkg.as_os_str()]);
+    let o = run(&[
+        "verify".as_ref(),
+        "--deny-warnings".as_ref(),
+        pkg.as_os_str(),
+    ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stdout).contains("FD502"));
     // near miss: the unmodified package passes --deny-warnings
