@@ -414,27 +414,63 @@ fn corpus_relations_match_their_expected_files() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// Every manifest entry (all epochs, complete or not): (epoch, dir, expect).
+fn all_entries(root: &Path) -> Vec<(String, PathBuf, String)> {
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(root.join("manifest.json")).unwrap()).unwrap();
+    manifest
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["epoch"].as_str().unwrap().to_owned(),
+                root.join(e["path"].as_str().unwrap()),
+                e["expect"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn corpus_relation_findings_never_change_a_verdict() {
     let Some(root) = corpus() else { return };
     let mut bad = Vec::new();
-    for (_, dir, expect) in selected(&root) {
+    let mut with_findings = 0;
+    for (epoch, dir, expect) in all_entries(&root) {
         let o = form_package::verify::verify_package(&dir);
         let got = if o.has_errors() { "fail" } else { "ok" };
         if got != expect {
             bad.push(format!("{}: want {expect}, got {got}", dir.display()));
         }
-        for d in &o.diagnostics {
-            let id = d.code.info().id;
-            if id.starts_with("FD5") && d.is_error() {
-                bad.push(format!("{}: {id} is an error", dir.display()));
+        let relation_findings: Vec<_> = o
+            .diagnostics
+            .iter()
+            .filter(|d| d.code.info().id.starts_with("FD5"))
+            .collect();
+        if !relation_findings.is_empty() {
+            with_findings += 1;
+        }
+        for d in relation_findings {
+            if d.is_error() {
+                bad.push(format!(
+                    "{}: {} is an error",
+                    dir.display(),
+                    d.code.info().id
+                ));
             }
         }
-        // a verified package reports the same relations as the relations command
-        let cmd = relations_json(&dir, None);
-        if got == "ok" && Value::Array(o.relations.clone()) != cmd["relations"] {
-            bad.push(format!("{}: verify and relations disagree", dir.display()));
+        // a verified family/current package reports the same relations as
+        // the relations command
+        if got == "ok" && EPOCHS.contains(&epoch.as_str()) {
+            let cmd = relations_json(&dir, None);
+            if Value::Array(o.relations.clone()) != cmd["relations"] {
+                bad.push(format!("{}: verify and relations disagree", dir.display()));
+            }
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // the corpus does carry relation findings (FD508 notes on edge v1alpha1
+    // references), so the check above is not vacuous
+    assert!(with_findings >= 9, "{with_findings}");
 }
