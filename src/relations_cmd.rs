@@ -1,17 +1,488 @@
-//! `relations PATH`: the relations derived from a Definition's desired
-//! schema (decision 0015), as a table or JSON. Stub until #5 lands.
+//! `form-package relations PATH [--format human|json] [--instance FILE]`:
+//! the relations a host derives from a Form Definition's `desiredSchema`
+//! (decision 0015 rules 1, 2 and 8; `verifier-rules.md` §8), as a table or
+//! JSON, optionally resolved against one desired document (§8.6).
+//!
+//! PATH is a package directory (its `package-index.json` names the
+//! definition in `definitionPath`; without an index, or without that
+//! member, `definition.json` is used) or a bare definition file. The
+//! definition is read with the strict I-JSON reader and handed to
+//! [`relations::derive`]; nothing else of the package is checked (that is
+//! `verify`).
+//!
+//! Exit status: `0` the relations were derived (warnings allowed), `1` the
+//! definition (or the index naming it, or the `--instance` document) cannot
+//! be read or parsed — the finding is printed to stderr with
+//! [`human::render_diagnostic`] —, `2` PATH (or the `--instance` FILE) does
+//! not exist, or the format is neither `human` nor `json`.
+//!
+//! `--format json` prints one document (pretty, final newline). This is a
+//! versioned contract (`"version": 1`):
+//!
+//! ```text
+//! { "version": 1,
+//!   "definition": { "apiVersion": "…", "kind": "…", "definitionVersion": "…" },
+//!   "relations": [ {                              // sorted by pointer, byte-wise
+//!       "pointer": "/kvBindings/*/resource",      // `*` = every array element
+//!       "targetApiVersion": "…", "targetKind": "…",
+//!       "binding": "module-worker.edge-kv" | "",
+//!       "required": true | false,
+//!       "targetFormRefs"?: [ { "apiVersion", "kind", "definitionVersion", "schemaDigest" } ],
+//!       "requiredInterface"?: { "apiVersion", "name", "version", "schemaDigest" } } ],
+//!   "diagnostics": [ … ],     // the objects of `verify --format json`
+//!                             // (`render::json::diagnostic_value`), sorted by
+//!                             // (pointer, severity, code); warnings FD500–FD507, note FD508
+//!   "instances"?: [ { "relation": "/kvBindings/*/resource",   // only with --instance
+//!                     "pointer": "/kvBindings/0/resource", "name": "cache" } ] }
+//! ```
+//!
+//! Definition members that are absent or not strings show as `""`.
 
-use std::path::Path;
+use std::path::{Component, Path};
+
+use serde_json::{json, Value};
 
 use crate::app::Output;
-use crate::render::Format;
+use crate::codes::Code;
+use crate::diag::{Diagnostic, Severity};
+use crate::json::strict;
+use crate::relations::{self, Instance, Relation};
+use crate::render::{human, json as render_json, Format};
+use crate::verify::{Source, INDEX_FILE};
 
-/// Runs `relations`.
+/// The version of the `--format json` document.
+pub const VERSION: u32 = 1;
+
+/// The definition file used when the index does not name one.
+pub const DEFAULT_DEFINITION: &str = "definition.json";
+
+/// A failure to produce relations: what to print on stderr and the status.
+struct Failure {
+    stderr: String,
+    code: u8,
+}
+
+impl Failure {
+    fn usage(msg: String) -> Self {
+        Failure {
+            stderr: format!("form-package: relations: {msg}\n"),
+            code: 2,
+        }
+    }
+
+    fn finding(d: &Diagnostic, source: Option<&Source>) -> Self {
+        Failure {
+            stderr: human::render_diagnostic(d, source, false),
+            code: 1,
+        }
+    }
+}
+
+/// A strictly parsed JSON file: its value and its source (for spans).
+struct Read {
+    /// The name used in diagnostics (package-relative, or the path as given).
+    name: String,
+    value: Value,
+    source: Source,
+}
+
+/// Reads and strictly parses `path`, naming it `name` in diagnostics.
+fn read_json(path: &Path, name: &str) -> Result<Read, Failure> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        Failure::finding(
+            &Diagnostic::new(
+                if name == INDEX_FILE {
+                    Code::UnreadableIndex
+                } else {
+                    Code::UnreadablePayload
+                },
+                format!("cannot read {name}: {e}"),
+            )
+            .in_file(name),
+            None,
+        )
+    })?;
+    match strict::parse(&bytes) {
+        Ok(parsed) => Ok(Read {
+            name: name.to_owned(),
+            value: parsed.value,
+            source: Source {
+                bytes,
+                spans: Some(parsed.spans),
+            },
+        }),
+        Err(e) => {
+            let source = Source { bytes, spans: None };
+            Err(Failure::finding(
+                &e.to_diagnostic().in_file(name),
+                Some(&source),
+            ))
+        }
+    }
+}
+
+/// Where the definition is: (file system path, name for diagnostics).
+fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failure> {
+    if !path.is_dir() {
+        return Ok((path.to_path_buf(), path.display().to_string()));
+    }
+    let index = path.join(INDEX_FILE);
+    let def_path = if index.is_file() {
+        let read = read_json(&index, INDEX_FILE)?;
+        match read.value.get("definitionPath") {
+            None => DEFAULT_DEFINITION.to_owned(),
+            Some(Value::String(s))
+                if !s.is_empty()
+                    && Path::new(s)
+                        .components()
+                        .all(|c| matches!(c, Component::Normal(_))) =>
+            {
+                s.clone()
+            }
+            Some(_) => {
+                let d = Diagnostic::new(
+                    Code::IndexSchemaViolation,
+                    "definitionPath is not a relative path inside the package",
+                )
+                .in_file(INDEX_FILE)
+                .at(crate::json::pointer::JsonPointer::root().child("definitionPath"));
+                return Err(Failure::finding(&d, Some(&read.source)));
+            }
+        }
+    } else {
+        DEFAULT_DEFINITION.to_owned()
+    };
+    Ok((path.join(&def_path), def_path))
+}
+
+fn str_member(v: &Value, key: &str) -> String {
+    v.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// One line of the target-contract column: `formrefs: <apiVersion> <kind>
+/// <definitionVersion>, …`, `interface: <name>@<version>`, or `-`.
+pub fn contract_text(r: &Relation) -> String {
+    let mut parts = Vec::new();
+    if let Some(refs) = &r.target_form_refs {
+        let list: Vec<String> = refs
+            .iter()
+            .map(|f| {
+                format!(
+                    "{} {} {}",
+                    str_member(f, "apiVersion"),
+                    str_member(f, "kind"),
+                    str_member(f, "definitionVersion")
+                )
+            })
+            .collect();
+        parts.push(format!("formrefs: {}", list.join(", ")));
+    }
+    if let Some(i) = &r.required_interface {
+        parts.push(format!(
+            "interface: {}@{}",
+            str_member(i, "name"),
+            str_member(i, "version")
+        ));
+    }
+    if parts.is_empty() {
+        "-".to_owned()
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// Left-aligned columns separated by two spaces; the last column is not
+/// padded.
+fn table(header: &[&str], rows: &[Vec<String>]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
+    for row in std::iter::once(&header).chain(rows) {
+        let mut line = String::new();
+        for (i, cell) in row.iter().enumerate() {
+            if i + 1 == row.len() {
+                line.push_str(cell);
+            } else {
+                line.push_str(&format!("{cell:<width$}  ", width = widths[i]));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn plural(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
+/// The human rendering: header line, relation table, instance table (with
+/// `--instance`), findings, count line.
+fn render_human(
+    def: &Read,
+    relations: &[Relation],
+    diagnostics: &[Diagnostic],
+    instances: Option<&[Instance]>,
+) -> String {
+    let v = &def.value;
+    let mut out = format!(
+        "{} {} {} ({})\n\n",
+        str_member(v, "apiVersion"),
+        str_member(v, "kind"),
+        str_member(v, "definitionVersion"),
+        def.name
+    );
+    if relations.is_empty() {
+        out.push_str("no relations\n");
+    } else {
+        let rows: Vec<Vec<String>> = relations
+            .iter()
+            .map(|r| {
+                vec![
+                    r.pointer.clone(),
+                    format!("{}/{}", r.target_api_version, r.target_kind),
+                    if r.binding.is_empty() {
+                        "-".to_owned()
+                    } else {
+                        r.binding.clone()
+                    },
+                    if r.required { "yes" } else { "no" }.to_owned(),
+                    contract_text(r),
+                ]
+            })
+            .collect();
+        out.push_str(&table(
+            &[
+                "POINTER",
+                "TARGET",
+                "BINDING",
+                "REQUIRED",
+                "TARGET CONTRACT",
+            ],
+            &rows,
+        ));
+    }
+    if let Some(instances) = instances {
+        out.push('\n');
+        if instances.is_empty() {
+            out.push_str("no instances\n");
+        } else {
+            let rows: Vec<Vec<String>> = instances
+                .iter()
+                .map(|i| vec![i.pointer.clone(), i.name.clone(), i.relation.clone()])
+                .collect();
+            out.push_str(&table(&["INSTANCE", "NAME", "RELATION"], &rows));
+        }
+    }
+    if !diagnostics.is_empty() {
+        out.push('\n');
+    }
+    for d in diagnostics {
+        out.push_str(&human::render_diagnostic(d, Some(&def.source), false));
+    }
+    let warnings = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    let notes = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Note)
+        .count();
+    let mut count = format!(
+        "{}, {}, {}",
+        plural(relations.len(), "relation"),
+        plural(warnings, "warning"),
+        plural(notes, "note")
+    );
+    if let Some(instances) = instances {
+        count.push_str(&format!(", {}", plural(instances.len(), "instance")));
+    }
+    out.push('\n');
+    out.push_str(&count);
+    out.push('\n');
+    out
+}
+
+/// The `--format json` document (shape in the module doc).
+fn render_json_doc(
+    def: &Read,
+    relations: &[Relation],
+    diagnostics: &[Diagnostic],
+    instances: Option<&[Instance]>,
+) -> String {
+    let v = &def.value;
+    let mut doc = json!({
+        "version": VERSION,
+        "definition": {
+            "apiVersion": str_member(v, "apiVersion"),
+            "kind": str_member(v, "kind"),
+            "definitionVersion": str_member(v, "definitionVersion"),
+        },
+        "relations": relations,
+        "diagnostics": diagnostics
+            .iter()
+            .map(|d| render_json::diagnostic_value(d, Some(&def.source)))
+            .collect::<Vec<_>>(),
+    });
+    if let (Some(instances), Some(o)) = (instances, doc.as_object_mut()) {
+        o.insert("instances".to_owned(), json!(instances));
+    }
+    let mut text =
+        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+fn run_inner(path: &Path, format: Format, instance: Option<&Path>) -> Result<String, Failure> {
+    if !matches!(format, Format::Human | Format::Json) {
+        return Err(Failure::usage("--format must be human or json".to_owned()));
+    }
+    if !path.exists() {
+        return Err(Failure::usage(format!(
+            "{}: no such file or directory",
+            path.display()
+        )));
+    }
+    if let Some(i) = instance {
+        if !i.exists() {
+            return Err(Failure::usage(format!(
+                "{}: no such file or directory",
+                i.display()
+            )));
+        }
+    }
+    let (def_file, def_name) = locate_definition(path)?;
+    let def = read_json(&def_file, &def_name)?;
+    let derivation = relations::derive(&def.value);
+    let mut diagnostics: Vec<Diagnostic> = derivation
+        .diagnostics
+        .into_iter()
+        .map(|d| d.in_file_if_unset(&def_name))
+        .collect();
+    diagnostics.sort_by(|a, b| {
+        (a.pointer.as_str(), a.severity, a.code.info().id).cmp(&(
+            b.pointer.as_str(),
+            b.severity,
+            b.code.info().id,
+        ))
+    });
+    let instances = match instance {
+        Some(i) => {
+            let doc = read_json(i, &i.display().to_string())?;
+            Some(relations::resolve(&derivation.relations, &doc.value))
+        }
+        None => None,
+    };
+    Ok(match format {
+        Format::Json => render_json_doc(
+            &def,
+            &derivation.relations,
+            &diagnostics,
+            instances.as_deref(),
+        ),
+        _ => render_human(
+            &def,
+            &derivation.relations,
+            &diagnostics,
+            instances.as_deref(),
+        ),
+    })
+}
+
+/// Runs `relations` on PATH (a package directory or a definition file) in
+/// `format` (`human` or `json`), resolving against the `instance` desired
+/// document when given. Exit status and JSON shape: see the module doc.
 pub fn run(path: &Path, format: Format, instance: Option<&Path>) -> Output {
-    let _ = (path, format, instance);
-    Output {
-        stderr: "form-package: relations: not implemented yet\n".into(),
-        code: 2,
-        ..Default::default()
+    match run_inner(path, format, instance) {
+        Ok(stdout) => Output {
+            stdout: stdout.into_bytes(),
+            ..Default::default()
+        },
+        Err(f) => Output {
+            stderr: f.stderr,
+            code: f.code,
+            ..Default::default()
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn worker_version() -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7")
+    }
+
+    #[test]
+    fn contract_text_names_formrefs_interfaces_or_dash() {
+        let mut r = Relation {
+            pointer: "/a".into(),
+            target_api_version: "x/v1".into(),
+            target_kind: "K".into(),
+            binding: String::new(),
+            required: true,
+            target_form_refs: Some(vec![
+                json!({"apiVersion":"x/v1","kind":"K","definitionVersion":"0.1.0","schemaDigest":"sha256:00"}),
+            ]),
+            required_interface: None,
+        };
+        assert_eq!(contract_text(&r), "formrefs: x/v1 K 0.1.0");
+        r.target_form_refs = None;
+        assert_eq!(contract_text(&r), "-");
+        r.required_interface = Some(json!({"name":"edge.kv","version":"1.0.0"}));
+        assert_eq!(contract_text(&r), "interface: edge.kv@1.0.0");
+    }
+
+    #[test]
+    fn table_pads_all_but_last_column() {
+        let t = table(&["A", "BB"], &[vec!["xyz".into(), "1".into()]]);
+        assert_eq!(t, "A    BB\nxyz  1\n");
+    }
+
+    #[test]
+    fn sarif_format_is_a_usage_error() {
+        let o = run(&worker_version(), Format::Sarif, None);
+        assert_eq!(o.code, 2);
+        assert!(o.stderr.contains("human or json"), "{}", o.stderr);
+    }
+
+    #[test]
+    fn missing_path_is_status_2_and_bad_definition_is_status_1() {
+        let o = run(Path::new("/nonexistent/form-package-x"), Format::Json, None);
+        assert_eq!(o.code, 2);
+        let tmp = std::env::temp_dir().join(format!("relcmd-{}.json", std::process::id()));
+        std::fs::write(&tmp, b"{\"a\":1,\"a\":2}").unwrap();
+        let o = run(&tmp, Format::Human, None);
+        std::fs::remove_file(&tmp).unwrap();
+        assert_eq!(o.code, 1);
+        assert!(o.stderr.contains("FD0"), "{}", o.stderr);
+        assert!(o.stderr.contains("duplicate object name"), "{}", o.stderr);
+        assert!(o.stdout.is_empty());
+    }
+
+    #[test]
+    fn json_document_has_the_documented_members() {
+        let o = run(&worker_version(), Format::Json, None);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["version"], 1);
+        assert_eq!(v["definition"]["kind"], "WorkerVersion");
+        assert_eq!(v["relations"].as_array().unwrap().len(), 8);
+        assert_eq!(v["diagnostics"], json!([]));
+        assert!(v.get("instances").is_none());
     }
 }
