@@ -1,0 +1,424 @@
+//! The machine formats end to end (issue #6): `--format sarif` validates
+//! against the official SARIF 2.1.0 schema (`tests/sarif/`), `--format
+//! github` prints exactly the expected workflow commands, `--format json`
+//! validates against our own `schemas/form-package-report-v1.schema.json`,
+//! and all three report the same (code, file, pointer) findings.
+//!
+//! Runs on the packages shipped in `fixtures/` and on a broken copy of
+//! `example-store` built in a temp dir (no corpus needed).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use jsonschema::Draft;
+use serde_json::Value;
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs `form-package verify <path> --format <format>` in `cwd`.
+fn verify(cwd: &Path, path: &str, format: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .current_dir(cwd)
+        .args(["verify", path, "--format", format])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+fn json_of(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
+}
+
+fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &dst.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+/// `<tmp>/pkg`: example-store with an unlisted file, an unlisted file whose
+/// name needs escaping (space, comma, colon), changed fixture bytes and an
+/// opened desired schema (so findings land in three files, some without a
+/// span, some with a pointer into definition.json).
+fn broken_package() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("pkg");
+    copy_dir(
+        &manifest().join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632"),
+        &pkg,
+    );
+    std::fs::write(pkg.join("extra.json"), "{\"a\":1}\n").unwrap();
+    std::fs::write(pkg.join("odd name,1:2.txt"), "x").unwrap();
+    std::fs::write(pkg.join("fixtures/desired.json"), "{\"name\":\"changed\"}").unwrap();
+    let def = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let opened = def.replacen(
+        "\"additionalProperties\":false,\"properties\":{\"name\"",
+        "\"properties\":{\"name\"",
+        1,
+    );
+    assert_ne!(opened, def, "the fixture's desiredSchema changed shape");
+    std::fs::write(pkg.join("definition.json"), opened).unwrap();
+    tmp
+}
+
+fn load(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+fn sarif_schema() -> Value {
+    load(&manifest().join("tests/sarif/sarif-schema-2.1.0.json"))
+}
+
+/// The `language` patterns of `run` and `toolComponent` in the shipped
+/// schema have a stray `]` (`…-[a-zA-Z]{2}]?$`), which the `jsonschema`
+/// crate's Draft 7 meta-validation rejects (format `regex`), so the schema
+/// cannot be compiled as shipped. The file stays byte-exact; only these two
+/// patterns are repaired in memory (stray `]` removed). We never write
+/// `language`.
+const SARIF_LANGUAGE_PATTERN: &str = "^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$";
+
+fn sarif_validator() -> jsonschema::Validator {
+    let mut schema = sarif_schema();
+    assert_eq!(schema["$schema"], "http://json-schema.org/draft-07/schema#");
+    for def in ["run", "toolComponent"] {
+        let pattern = &mut schema["definitions"][def]["properties"]["language"]["pattern"];
+        assert_eq!(
+            pattern, SARIF_LANGUAGE_PATTERN,
+            "the shipped schema changed"
+        );
+        *pattern = SARIF_LANGUAGE_PATTERN.replace("]?$", "?$").into();
+    }
+    jsonschema::options()
+        .with_draft(Draft::Draft7)
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap()
+}
+
+fn report_validator() -> jsonschema::Validator {
+    let schema = load(&manifest().join("schemas/form-package-report-v1.schema.json"));
+    assert_eq!(
+        schema["$schema"],
+        "https://json-schema.org/draft/2020-12/schema"
+    );
+    assert!(
+        jsonschema::meta::is_valid(&schema),
+        "report schema is not a valid Draft 2020-12 schema"
+    );
+    jsonschema::options()
+        .with_draft(Draft::Draft202012)
+        .should_validate_formats(true)
+        .build(&schema)
+        .unwrap()
+}
+
+fn assert_valid(v: &jsonschema::Validator, doc: &Value, what: &str) {
+    let errors: Vec<String> = v
+        .iter_errors(doc)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{what}: {errors:#?}");
+}
+
+/// (code, file, pointer) of one finding; `file` is package-relative.
+type Finding = (String, Option<String>, String);
+
+fn json_findings(doc: &Value) -> Vec<Finding> {
+    let mut out: Vec<Finding> = doc["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["diagnostics"].as_array().unwrap().iter())
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["file"].as_str().map(str::to_owned),
+                d["pointer"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn percent_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            out.push(u8::from_str_radix(&s[i + 1..i + 3], 16).unwrap());
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// The package-relative file of `path` (`None` when it is the package).
+fn relative(path: &str, package: &str) -> Option<String> {
+    if path == package {
+        return None;
+    }
+    let rest = path
+        .strip_prefix(package)
+        .and_then(|r| r.strip_prefix('/'))
+        .unwrap_or_else(|| panic!("{path} is not inside {package}"));
+    Some(rest.to_owned())
+}
+
+fn sarif_findings(log: &Value, package: &str) -> Vec<Finding> {
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let mut out: Vec<Finding> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let id = r["ruleId"].as_str().unwrap().to_owned();
+            let index = r["ruleIndex"].as_u64().unwrap() as usize;
+            assert_eq!(
+                rules[index]["id"],
+                id.as_str(),
+                "ruleIndex points at its rule"
+            );
+            let loc = &r["locations"][0];
+            let uri = loc["physicalLocation"]["artifactLocation"]["uri"]
+                .as_str()
+                .unwrap();
+            let pointer = loc["logicalLocations"][0]["fullyQualifiedName"]
+                .as_str()
+                .unwrap()
+                .to_owned();
+            (id, relative(&percent_decode(uri), package), pointer)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn github_unescape(s: &str) -> String {
+    s.replace("%2C", ",")
+        .replace("%3A", ":")
+        .replace("%0A", "\n")
+        .replace("%0D", "\r")
+        .replace("%25", "%")
+}
+
+fn github_findings(text: &str, package: &str) -> Vec<Finding> {
+    let mut out: Vec<Finding> = text
+        .lines()
+        .filter(|l| l.starts_with("::"))
+        .map(|l| {
+            let (head, message) = l[2..].split_once("::").unwrap();
+            let (_, props) = head.split_once(' ').unwrap();
+            let mut file = None;
+            let mut code = None;
+            for kv in props.split(',') {
+                let (k, v) = kv.split_once('=').unwrap();
+                match k {
+                    "file" => file = Some(github_unescape(v)),
+                    "title" => code = Some(v.split(' ').next().unwrap().to_owned()),
+                    _ => {}
+                }
+            }
+            let message = github_unescape(message);
+            let pointer = match message.rfind(" (at ") {
+                Some(i) if message.ends_with(')') => message[i + 5..message.len() - 1].to_owned(),
+                _ => String::new(),
+            };
+            (code.unwrap(), relative(&file.unwrap(), package), pointer)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn sarif_of_broken_and_good_packages_validates_against_the_official_schema() {
+    let v = sarif_validator();
+    let tmp = broken_package();
+    let broken = verify(tmp.path(), "pkg", "sarif");
+    assert_eq!(broken.status.code(), Some(1));
+    let log = json_of(&broken);
+    assert_valid(&v, &log, "broken package SARIF");
+    assert_eq!(log["$schema"], sarif_schema()["$id"]);
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["name"], "form-package");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    let ids: Vec<&str> = driver["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["FD008", "FD015", "FD016", "FD018", "FD123", "FD213"]);
+    let fd213 = &driver["rules"][5];
+    assert_eq!(fd213["name"], "open-object-schema");
+    assert_eq!(
+        fd213["shortDescription"]["text"],
+        "an object schema without additionalProperties false or the typed-map escape"
+    );
+    assert_eq!(
+        fd213["help"]["text"],
+        "add \"additionalProperties\": false\nSpec: verifier-rules.md §4.3"
+    );
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 9);
+    // The FD213 finding in definition.json, with a region and its pointer.
+    let open = results.iter().find(|r| r["ruleId"] == "FD213").unwrap();
+    assert_eq!(open["level"], "error");
+    assert_eq!(
+        open["message"]["text"],
+        "object schema must set additionalProperties to false or a typed schema"
+    );
+    let loc = &open["locations"][0];
+    assert_eq!(
+        loc["physicalLocation"]["artifactLocation"]["uri"],
+        "pkg/definition.json"
+    );
+    assert_eq!(loc["physicalLocation"]["region"]["startLine"], 1);
+    assert_eq!(loc["physicalLocation"]["region"]["startColumn"], 168);
+    assert_eq!(
+        loc["logicalLocations"][0]["fullyQualifiedName"],
+        "/desiredSchema"
+    );
+    // The odd file name is percent-encoded; no region without a source.
+    let odd: Vec<&Value> = results.iter().filter(|r| r["ruleId"] == "FD008").collect();
+    assert_eq!(odd.len(), 1);
+    let odd_loc = &odd[0]["locations"][0]["physicalLocation"];
+    assert_eq!(
+        odd_loc["artifactLocation"]["uri"],
+        "pkg/odd%20name%2C1%3A2.txt"
+    );
+    assert!(odd_loc.get("region").is_none());
+
+    // Good packages: a valid log with no rules and no results.
+    let good = verify(&manifest(), "fixtures/packages", "sarif");
+    assert_eq!(good.status.code(), Some(0));
+    let log = json_of(&good);
+    assert_valid(&v, &log, "good packages SARIF");
+    assert_eq!(log["runs"][0]["results"], serde_json::json!([]));
+    assert_eq!(
+        log["runs"][0]["tool"]["driver"]["rules"],
+        serde_json::json!([])
+    );
+}
+
+#[test]
+fn sarif_schema_has_teeth() {
+    // Near miss: a log the official schema must reject (bad level).
+    let v = sarif_validator();
+    let tmp = broken_package();
+    let mut log = json_of(&verify(tmp.path(), "pkg", "sarif"));
+    let mut bad_level = log.clone();
+    bad_level["runs"][0]["results"][0]["level"] = "fatal".into();
+    assert!(!v.is_valid(&bad_level));
+    // Formats are asserted: an unencoded space is no URI reference.
+    log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] =
+        "pkg/odd name.txt".into();
+    assert!(!v.is_valid(&log));
+}
+
+#[test]
+fn github_lines_are_exact() {
+    let tmp = broken_package();
+    let out = verify(tmp.path(), "pkg", "github");
+    assert_eq!(out.status.code(), Some(1));
+    let expected = "\
+::error file=pkg/definition.json,line=1,col=168,title=FD213 open-object-schema::object schema must set additionalProperties to false or a typed schema (at /desiredSchema)
+::error file=pkg/extra.json,title=FD018 unlisted-file::package file closure mismatch: \"extra.json\" is not listed
+::error file=pkg/odd name%2C1%3A2.txt,title=FD008 invalid-entry-path::inventory package: package entry \"odd name,1:2.txt\": volume or URI-like paths are forbidden
+::error file=pkg/odd name%2C1%3A2.txt,title=FD018 unlisted-file::package file closure mismatch: \"odd name,1:2.txt\" is not listed
+::error file=pkg/package-index.json,line=1,col=108,title=FD016 payload-digest-mismatch::payload \"definition.json\" digest is sha256:ff7ae146ab29fe02680fa73113cc88cb37129392937460449089306958a9e69b, index says sha256:3218e1354b79141e15c996e719cd9bb6b79cb301013865b4f36faece5e4fd247 (at /files/0/digest)
+::error file=pkg/package-index.json,line=1,col=277,title=FD015 payload-size-mismatch::payload \"definition.json\" size is 693, index says 722 (at /files/0/size)
+::error file=pkg/package-index.json,line=1,col=292,title=FD016 payload-digest-mismatch::payload \"fixtures/desired.json\" digest is sha256:427a655735253e317f62cec99605407412f1f8f8ccb21b17be7318984383a3b8, index says sha256:9579cf52285b23b618b615d704b19d04ff591ae513f6ae34ef37e2b9a067cb12 (at /files/1/digest)
+::error file=pkg/package-index.json,line=1,col=435,title=FD015 payload-size-mismatch::payload \"fixtures/desired.json\" size is 18, index says 19 (at /files/1/size)
+::error file=pkg/package-index.json,line=1,col=559,title=FD123 schema-digest-mismatch::FormRef schemaDigest is sha256:7d3ccaec178df99f28a368b8eb3f3bf2f0df55f0e13dd78a34b4be658af01a4d, canonical definition digest is sha256:b3e7bd3e3caff82a8b565e11bf3382d46bf7309a4415963d4f51209ad86c3414 (at /formRef/schemaDigest)
+form-package: 1 package, 0 verified, 1 failed, 9 errors, 0 warnings
+";
+    assert_eq!(stdout(&out), expected);
+
+    let good = verify(&manifest(), "fixtures/packages", "github");
+    assert_eq!(good.status.code(), Some(0));
+    assert_eq!(
+        stdout(&good),
+        "form-package: 8 packages, 8 verified, 0 failed, 0 errors, 0 warnings\n"
+    );
+}
+
+#[test]
+fn json_validates_against_our_report_schema() {
+    let v = report_validator();
+    let good = json_of(&verify(&manifest(), "fixtures/packages", "json"));
+    assert_eq!(good["summary"]["verified"], 8);
+    assert_valid(&v, &good, "good packages JSON");
+    let tmp = broken_package();
+    let broken = json_of(&verify(tmp.path(), "pkg", "json"));
+    assert_eq!(broken["packages"][0]["verdict"], "fail");
+    assert_valid(&v, &broken, "broken package JSON");
+
+    // Near misses the schema must reject: an unknown member, a bad verdict,
+    // a report member on a failed package, a malformed code.
+    let mut extra = broken.clone();
+    extra["packages"][0]["diagnostics"][0]["extra"] = true.into();
+    assert!(!v.is_valid(&extra));
+    let mut verdict = broken.clone();
+    verdict["packages"][0]["verdict"] = "failed".into();
+    assert!(!v.is_valid(&verdict));
+    let mut report = broken.clone();
+    report["packages"][0]["formRef"] = good["packages"][0]["formRef"].clone();
+    report["packages"][0]["fileCount"] = 2.into();
+    report["packages"][0]["payloadBytes"] = 741.into();
+    assert!(!v.is_valid(&report));
+    let mut code = broken;
+    code["packages"][0]["diagnostics"][0]["code"] = "E213".into();
+    assert!(!v.is_valid(&code));
+}
+
+#[test]
+fn all_machine_formats_report_the_same_findings() {
+    let tmp = broken_package();
+    let json = json_of(&verify(tmp.path(), "pkg", "json"));
+    let from_json = json_findings(&json);
+    assert_eq!(from_json.len(), 9);
+    assert!(from_json.contains(&(
+        "FD213".to_owned(),
+        Some("definition.json".to_owned()),
+        "/desiredSchema".to_owned()
+    )));
+    assert!(from_json.contains(&(
+        "FD018".to_owned(),
+        Some("odd name,1:2.txt".to_owned()),
+        String::new()
+    )));
+    let sarif = json_of(&verify(tmp.path(), "pkg", "sarif"));
+    assert_eq!(sarif_findings(&sarif, "pkg"), from_json);
+    let github = stdout(&verify(tmp.path(), "pkg", "github"));
+    assert_eq!(github_findings(&github, "pkg"), from_json);
+
+    // Line/column agree between json and sarif for every finding with a span.
+    let diags = json["packages"][0]["diagnostics"].as_array().unwrap();
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    for (d, r) in diags.iter().zip(results) {
+        assert_eq!(d["code"], r["ruleId"]);
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert_eq!(d.get("line"), region.get("startLine"));
+        assert_eq!(d.get("column"), region.get("startColumn"));
+    }
+}
