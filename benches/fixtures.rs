@@ -24,31 +24,49 @@ struct Loaded {
 }
 
 fn load(dir: &std::path::Path) -> Option<Loaded> {
-    let index: Value = serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).ok()?).ok()?;
-    let definition: Value = serde_json::from_slice(&std::fs::read(dir.join("definition.json")).ok()?).ok()?;
+    let index: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).ok()?).ok()?;
+    let definition: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).ok()?).ok()?;
     let mut media = BTreeMap::new();
     let mut docs = BTreeMap::new();
     for f in index["files"].as_array()? {
         let path = f["path"].as_str()?.to_owned();
         let mt = f["mediaType"].as_str()?.to_owned();
         if mt == "application/json" {
-            docs.insert(path.clone(), serde_json::from_slice(&std::fs::read(dir.join(&path)).ok()?).ok()?);
+            docs.insert(
+                path.clone(),
+                serde_json::from_slice(&std::fs::read(dir.join(&path)).ok()?).ok()?,
+            );
         }
         media.insert(path, mt);
     }
-    Some(Loaded { definition, media, docs })
+    Some(Loaded {
+        definition,
+        media,
+        docs,
+    })
 }
 
 fn run_one(l: &Loaded) -> (usize, usize) {
     let (stages, _) = compile_stages(&l.definition);
-    let lookup = |p: &str| l.media.get(p).map(|m| PayloadView { media_type: m.as_str(), value: l.docs.get(p) });
+    let lookup = |p: &str| {
+        l.media.get(p).map(|m| PayloadView {
+            media_type: m.as_str(),
+            value: l.docs.get(p),
+        })
+    };
     let run = run_fixtures(&l.definition, &stages, &lookup, &instance_work);
-    (run.positive_run + run.negative_run, run.diagnostics.iter().filter(|d| d.is_error()).count())
+    (
+        run.positive_run + run.negative_run,
+        run.diagnostics.iter().filter(|d| d.is_error()).count(),
+    )
 }
 
 fn main() {
-    let manifest: Option<Value> =
-        std::fs::read(corpus().join("manifest.json")).ok().and_then(|b| serde_json::from_slice(&b).ok());
+    let manifest: Option<Value> = std::fs::read(corpus().join("manifest.json"))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok());
     if let Some(manifest) = manifest {
         let loaded: Vec<Loaded> = manifest
             .as_array()
@@ -61,7 +79,10 @@ fn main() {
         let mut totals = (0, 0);
         for _ in 0..5 {
             let t = Instant::now();
-            totals = loaded.iter().map(run_one).fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+            totals = loaded
+                .iter()
+                .map(run_one)
+                .fold((0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
             best = best.min(t.elapsed().as_secs_f64());
         }
         println!(
@@ -81,7 +102,10 @@ fn main() {
     defs.insert("N0".into(), json!({"type": "string"}));
     for k in 1..=7 {
         let prev = format!("#/$defs/N{}", k - 1);
-        defs.insert(format!("N{k}"), json!({"allOf": [{"$ref": prev}, {"$ref": prev}]}));
+        defs.insert(
+            format!("N{k}"),
+            json!({"allOf": [{"$ref": prev}, {"$ref": prev}]}),
+        );
     }
     let definition = json!({
         "desiredSchema": {
@@ -97,13 +121,20 @@ fn main() {
     let doc = json!({"list": list});
     let work = instance_work(&definition["desiredSchema"], &doc);
     let (stages, _) = compile_stages(&definition);
-    let lookup = |p: &str| (p == "fixtures/near.json").then_some(PayloadView { media_type: "application/json", value: Some(&doc) });
+    let lookup = |p: &str| {
+        (p == "fixtures/near.json").then_some(PayloadView {
+            media_type: "application/json",
+            value: Some(&doc),
+        })
+    };
     let mut samples = Vec::new();
     let mut errors = 0;
     for _ in 0..21 {
         let t = Instant::now();
         for _ in 0..20 {
-            errors = run_fixtures(&definition, &stages, &lookup, &instance_work).diagnostics.len();
+            errors = run_fixtures(&definition, &stages, &lookup, &instance_work)
+                .diagnostics
+                .len();
         }
         samples.push(t.elapsed().as_secs_f64() / 20.0);
     }

@@ -32,7 +32,10 @@ fn corpus() -> PathBuf {
 
 fn largest_definition() -> Option<(PathBuf, Value)> {
     let mut best: Option<(u64, PathBuf)> = None;
-    for e in walkdir::WalkDir::new(corpus().join("packages")).into_iter().flatten() {
+    for e in walkdir::WalkDir::new(corpus().join("packages"))
+        .into_iter()
+        .flatten()
+    {
         if e.file_name() == "definition.json" {
             let len = e.metadata().map(|m| m.len()).unwrap_or(0);
             if best.as_ref().is_none_or(|b| len > b.0) {
@@ -61,7 +64,9 @@ fn main() {
     let none = |_: &form_package::proof::NameQuery<'_>| None;
     if let Some((path, def)) = largest_definition() {
         for field in ["desiredSchema", "observedSchema", "outputSchema"] {
-            let Some(schema) = def.get(field) else { continue };
+            let Some(schema) = def.get(field) else {
+                continue;
+            };
             let ptr = JsonPointer::root().child(field);
             let report = prove_inline_schema(&ptr, schema, &none);
             let ns = median_ns(|| drop(prove_inline_schema(&ptr, schema, &none)), 21, 50);
