@@ -943,3 +943,39 @@ fn base_packages_verify_clean_after_reindexing() {
         assert_eq!(after, serde_json::from_slice::<Value>(&before).unwrap());
     }
 }
+
+/// The examples of the proof codes are real: each `desiredSchema.properties.x
+/// = {…}` failing example, added to the example store, fires its code, and
+/// the passing example does not.
+#[test]
+fn desired_property_examples_fire_and_pass() {
+    const AT: &str = "desiredSchema.properties.x = ";
+    let mut checked = Vec::new();
+    for info in TABLE {
+        let e = form_package::explain::explanation(info.code);
+        let (Some(fail), Some(pass)) = (e.failing.strip_prefix(AT), e.passing.strip_prefix(AT))
+        else {
+            continue;
+        };
+        let (Ok(fail), Ok(pass)) = (
+            serde_json::from_str::<Value>(fail),
+            serde_json::from_str::<Value>(pass),
+        ) else {
+            continue;
+        };
+        let got = Pkg::new(STORE).prop("x", fail).codes();
+        assert!(
+            got.contains(&info.code),
+            "{} failing example: {got:?}",
+            info.id
+        );
+        let got = Pkg::new(STORE).prop("x", pass).codes();
+        assert!(
+            !got.contains(&info.code),
+            "{} passing example: {got:?}",
+            info.id
+        );
+        checked.push(info.id);
+    }
+    assert!(checked.len() >= 15, "only {checked:?}");
+}
