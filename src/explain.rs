@@ -1,21 +1,176 @@
 //! `explain CODE` and `rules`, generated from the one code table
-//! ([`crate::codes::TABLE`]).
+//! ([`crate::codes::TABLE`]) plus the long texts of [`explanation`] (kept
+//! here, keyed by [`Code`], so the table stays one line per code).
+//!
+//! Pure: both functions return text; the binary prints it.
 
-use crate::codes::{Code, TABLE};
+use crate::codes::{Code, Status, TABLE};
+use crate::diag::Severity;
 
-/// The text `explain` prints for a code.
+mod docs;
+
+/// The long explanation of one code. Every section is non-empty (the
+/// registry test `tests/registry.rs` proves it for every code of `TABLE`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Explanation {
+    /// What the rule checks, in a sentence or two.
+    pub checks: &'static str,
+    /// Why: the risk the rule prevents.
+    pub why: &'static str,
+    /// A small JSON snippet (one line, prefixed with where it sits) that
+    /// fails the rule.
+    pub failing: &'static str,
+    /// The nearest snippet that passes it.
+    pub passing: &'static str,
+}
+
+/// The explanation of `code`. The match in `docs` is exhaustive, so a new
+/// code cannot be added to `TABLE` without one.
+pub fn explanation(code: Code) -> Explanation {
+    docs::explanation(code)
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Note => "note",
+    }
+}
+
+fn status_word(s: Status) -> &'static str {
+    match s {
+        Status::Active => "active",
+        Status::Removed => "removed",
+    }
+}
+
+/// The text `explain CODE` prints: id and name, severity, status, spec
+/// section (`spec_ref`) and catalogue entry (`spec_code`, `verifier-rules.md`
+/// §10 / `current-profile.md` §13), then what the rule checks, why, a failing
+/// and a passing example, and the help line. Ends with a newline.
 pub fn explain(code: Code) -> String {
     let i = code.info();
+    let e = explanation(code);
+    let catalogue = if i.spec_code.is_empty() {
+        "(none: this check is ours, the reference verifier has no such finding)"
+    } else {
+        i.spec_code
+    };
+    let removed = if i.status == Status::Removed {
+        "\nThis code is removed: it is never emitted and its id is never reused.\n"
+    } else {
+        ""
+    };
     format!(
-        "{} {}\n\n{}\n\nSpec: {}\n",
-        i.id, i.name, i.summary, i.spec_ref
+        "{id} {name}\n\
+         severity: {sev}\n\
+         status: {status}\n\
+         spec: {spec}\n\
+         catalogue: {catalogue}\n\
+         {removed}\n\
+         What it checks:\n{checks}\n\n\
+         Why:\n{why}\n\n\
+         Failing example:\n{failing}\n\n\
+         Passing example:\n{passing}\n\n\
+         Help: {help}\n",
+        id = i.id,
+        name = i.name,
+        sev = severity_word(i.severity),
+        status = status_word(i.status),
+        spec = i.spec_ref,
+        checks = e.checks,
+        why = e.why,
+        failing = e.failing,
+        passing = e.passing,
+        help = i.help.unwrap_or("(none)"),
     )
 }
 
-/// The text `rules` prints: one line per code.
+/// The text `rules` prints: a header line, then one line per code of
+/// `TABLE` in id order with the columns ID, NAME, SEVERITY, STATUS, SUMMARY
+/// padded so the columns line up (two spaces between columns).
 pub fn rules() -> String {
-    TABLE
-        .iter()
-        .map(|i| format!("{}  {:<40} {:?}  {}\n", i.id, i.name, i.severity, i.summary))
-        .collect()
+    let name_w = TABLE.iter().map(|i| i.name.len()).max().unwrap_or(4).max(4);
+    let mut out = format!(
+        "{:<5}  {:<name_w$}  {:<8}  {:<7}  SUMMARY\n",
+        "ID", "NAME", "SEVERITY", "STATUS"
+    );
+    for i in TABLE {
+        out.push_str(&format!(
+            "{:<5}  {:<name_w$}  {:<8}  {:<7}  {}\n",
+            i.id,
+            i.name,
+            severity_word(i.severity),
+            status_word(i.status),
+            i.summary
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn explain_has_every_section_in_order() {
+        let text = explain(Code::OpenObjectSchema);
+        let mut at = 0;
+        for needle in [
+            "FD213 open-object-schema\n",
+            "severity: error\n",
+            "status: active\n",
+            "spec: verifier-rules.md §4.3\n",
+            "catalogue: PROOF_OBJECT_OPEN\n",
+            "What it checks:\n",
+            "Why:\n",
+            "Failing example:\n",
+            "Passing example:\n",
+            "Help: add \"additionalProperties\": false\n",
+        ] {
+            let found = text[at..]
+                .find(needle)
+                .unwrap_or_else(|| panic!("{needle:?} after {at} in\n{text}"));
+            at += found + needle.len();
+        }
+        assert_eq!(at, text.len());
+    }
+
+    #[test]
+    fn explain_marks_ours_removed_and_helpless_codes() {
+        let ours = explain(Code::UnsatisfiableAllOf);
+        assert!(ours.contains("severity: warning\n"));
+        assert!(ours.contains("catalogue: (none"));
+        assert!(ours.contains("Help: (none)\n"));
+        let removed = explain(Code::RoleBindings);
+        assert!(removed.contains("status: removed\n"));
+        assert!(removed.contains("never emitted"));
+        let active = explain(Code::TrueSchema);
+        assert!(!active.contains("never emitted"));
+        assert!(explain(Code::EdgeReferenceWithoutContract).contains("severity: note\n"));
+    }
+
+    #[test]
+    fn rules_columns_line_up() {
+        let text = rules();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), TABLE.len() + 1);
+        let cols: Vec<usize> = ["NAME", "SEVERITY", "STATUS", "SUMMARY"]
+            .iter()
+            .map(|h| lines[0].find(h).unwrap())
+            .collect();
+        assert_eq!(cols[0], 7);
+        let row = lines
+            .iter()
+            .find(|l| l.starts_with("FD223"))
+            .unwrap()
+            .to_string();
+        assert_eq!(&row[cols[0]..cols[0] + 20], "unsatisfiable-all-of");
+        assert_eq!(&row[cols[1]..cols[1] + 7], "warning");
+        assert_eq!(&row[cols[2]..cols[2] + 6], "active");
+        assert_eq!(&row[cols[3]..], Code::UnsatisfiableAllOf.info().summary);
+        let removed = lines.iter().find(|l| l.starts_with("FD418")).unwrap();
+        assert_eq!(&removed[cols[2]..cols[2] + 7], "removed");
+    }
 }
