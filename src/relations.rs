@@ -369,7 +369,16 @@ const HIDDEN_SINGLES: [&str; 9] = [
 /// Finds reference-shaped objects that only non-walked keywords reach
 /// (decision 0015 rule 2: hosts enforce only what they derive).
 /// `hidden_by` is the first non-walked keyword on the path.
-fn hidden(v: &Value, ptr: &JsonPointer, hidden_by: Option<&str>, out: &mut Vec<Diagnostic>) {
+/// `one_of_walked`: the current profile's pointer-set walk follows `oneOf`
+/// branches (`current-profile.md` §9: that is how a reviewed tagged-union
+/// `target` becomes relations), so there `oneOf` hides nothing.
+fn hidden(
+    v: &Value,
+    ptr: &JsonPointer,
+    hidden_by: Option<&str>,
+    one_of_walked: bool,
+    out: &mut Vec<Diagnostic>,
+) {
     let Some(o) = v.as_object() else {
         return;
     };
@@ -387,21 +396,26 @@ fn hidden(v: &Value, ptr: &JsonPointer, hidden_by: Option<&str>, out: &mut Vec<D
         if let Some(m) = o.get(kw).and_then(Value::as_object) {
             let via = hidden_by.or((kw != "properties").then_some(kw));
             for (name, child) in m {
-                hidden(child, &ptr.child(kw).child(name), via, out);
+                hidden(child, &ptr.child(kw).child(name), via, one_of_walked, out);
             }
         }
     }
     for kw in HIDDEN_LISTS {
         if let Some(a) = o.get(kw).and_then(Value::as_array) {
             for (i, child) in a.iter().enumerate() {
-                hidden(child, &ptr.child(kw).index(i), hidden_by.or(Some(kw)), out);
+                let via = if one_of_walked && kw == "oneOf" {
+                    hidden_by
+                } else {
+                    hidden_by.or(Some(kw))
+                };
+                hidden(child, &ptr.child(kw).index(i), via, one_of_walked, out);
             }
         }
     }
     for kw in HIDDEN_SINGLES {
         if let Some(child) = o.get(kw) {
             let via = hidden_by.or((kw != "items").then_some(kw));
-            hidden(child, &ptr.child(kw), via, out);
+            hidden(child, &ptr.child(kw), via, one_of_walked, out);
         }
     }
 }
@@ -444,7 +458,11 @@ pub fn derive(definition: &Value) -> Derivation {
     walk.node(desired, "", &root, &None, true, 0);
     let mut diagnostics = walk.diagnostics;
     if let Some(root_value) = definition.get("desiredSchema") {
-        hidden(root_value, &root, None, &mut diagnostics);
+        let versionless = definition
+            .get("apiVersion")
+            .and_then(Value::as_str)
+            .is_some_and(|a| !a.contains('/'));
+        hidden(root_value, &root, None, versionless, &mut diagnostics);
     }
     let mut relations = walk.relations;
     relations.sort_by(|a, b| a.pointer.cmp(&b.pointer));

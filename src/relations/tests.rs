@@ -288,6 +288,12 @@ fn fd507_hidden_references() {
         );
         assert!(d.relations.is_empty());
     }
+    // Near miss: a versionless (current-profile) definition's walk follows
+    // oneOf (current-profile.md §9), so a tagged-union branch hides nothing,
+    // while allOf still does.
+    let tagged = json!({"properties": {"a": {"oneOf": [r.clone()]}, "b": {"allOf": [r.clone()]}}});
+    let d = derive(&json!({"apiVersion": "edge.forms.takoform.com", "desiredSchema": tagged}));
+    assert_eq!(codes(&d), [("FD507", "/desiredSchema/properties/b/allOf/0".to_owned())]);
     // Near miss: the same reference under properties/items is derived, not hidden.
     let d = derive(&json!({"desiredSchema": {"properties": {"l": {"type": "array", "items": r}}}}));
     assert_eq!(codes(&d), []);
