@@ -272,3 +272,88 @@ fn many_findings_in_one_run() {
         assert!(codes.contains(&want), "{want} missing from {codes:?}");
     }
 }
+
+#[test]
+fn index_writes_checks_and_refuses() {
+    let (_tmp, dir) = copy_package(&example_store());
+    let d = dir.to_str().unwrap();
+    let before = std::fs::read(dir.join("package-index.json")).unwrap();
+    let o = run(&["index", "--check", d]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("up to date"));
+    assert_eq!(
+        std::fs::read(dir.join("package-index.json")).unwrap(),
+        before,
+        "--check writes nothing"
+    );
+    // drift: a fixture changes
+    std::fs::write(dir.join("fixtures/desired.json"), "{\"name\":\"other\"}").unwrap();
+    assert_eq!(run(&["index", "--check", d]).status.code(), Some(1));
+    assert_eq!(run(&["verify", d]).status.code(), Some(1));
+    let o = run(&["index", d]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        run(&["verify", d]).status.code(),
+        Some(0),
+        "re-indexed package verifies"
+    );
+    assert_eq!(run(&["index", "--check", d]).status.code(), Some(0));
+    assert!(
+        !dir.join(".package-index.json.tmp").exists(),
+        "no temporary file left behind"
+    );
+    // refusal: a symlink in the package; nothing is written
+    std::os::unix::fs::symlink("definition.json", dir.join("alias.json")).unwrap();
+    let index_before = std::fs::read(dir.join("package-index.json")).unwrap();
+    let o = run(&["index", d]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("FD004"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("package-index.json")).unwrap(),
+        index_before
+    );
+    assert_eq!(
+        run(&["index", "/definitely/not/here"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn index_creates_a_new_index_with_the_requested_profile() {
+    let (_tmp, dir) =
+        copy_package(&fixtures().join("packages/versionless/actor-namespace-0.2.0-6cb09560435e"));
+    let published = std::fs::read(dir.join("package-index.json")).unwrap();
+    std::fs::remove_file(dir.join("package-index.json")).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = run(&[
+        "index",
+        "--profile",
+        "packages.forms.takoform.com/v1alpha5",
+        d,
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let canon = |b: &[u8]| {
+        let v = form_package::json::strict::parse(b).unwrap().value;
+        form_package::canonical::canonicalize(&v).unwrap()
+    };
+    assert_eq!(
+        canon(&std::fs::read(dir.join("package-index.json")).unwrap()),
+        canon(&published),
+        "byte-identical canonical index"
+    );
+    assert_eq!(run(&["verify", d]).status.code(), Some(0));
+}

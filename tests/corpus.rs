@@ -258,3 +258,76 @@ fn every_current_profile_mutant_gives_its_expectation() {
         bad.join("\n")
     );
 }
+
+#[test]
+fn every_corpus_fixture_runs() {
+    let Some(root) = corpus() else { return };
+    let manifest = read_json(&root.join("manifest.json"));
+    let mut fixtures = 0;
+    for e in manifest
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["expect"] == "ok")
+    {
+        let o = verify_package(&root.join(e["path"].as_str().unwrap()));
+        fixtures += o.fixtures_run;
+    }
+    eprintln!("corpus: {fixtures} fixture validations ran (positive per stage + negative)");
+    assert_eq!(
+        fixtures, 1991,
+        "every fixture of every verified corpus package runs"
+    );
+}
+
+#[test]
+fn output_does_not_depend_on_the_thread_count() {
+    let Some(root) = corpus() else { return };
+    let run = |threads: &str| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
+            .args(["verify", "--format", "json"])
+            .arg(root.join("packages"))
+            .env("RAYON_NUM_THREADS", threads)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "the corpus holds 16 failing packages"
+        );
+        o.stdout
+    };
+    let one = run("1");
+    let two = run("2");
+    assert!(one == two, "findings differ between 1 and 2 threads");
+    let v: Value = serde_json::from_slice(&one).unwrap();
+    assert_eq!(v["summary"]["packages"], 310);
+    assert_eq!(v["summary"]["failed"], 16);
+}
+
+#[test]
+fn index_check_reports_no_drift_on_verified_packages() {
+    let Some(root) = corpus() else { return };
+    let manifest = read_json(&root.join("manifest.json"));
+    let mut n = 0;
+    for e in manifest
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["expect"] == "ok")
+    {
+        let dir = root.join(e["path"].as_str().unwrap());
+        let indexed = form_package::index::build(&dir, None)
+            .unwrap_or_else(|d| panic!("{}: {d:?}", e["path"]));
+        assert!(!indexed.drift, "{}: index would change", e["path"]);
+        // the written bytes canonicalize to the published package digest
+        let parsed = form_package::json::strict::parse(&indexed.bytes).unwrap();
+        let canonical = form_package::canonical::canonicalize(&parsed.value).unwrap();
+        assert_eq!(
+            form_package::canonical::sha256_digest(&canonical),
+            e["computedPackageDigest"].as_str().unwrap()
+        );
+        n += 1;
+    }
+    assert_eq!(n, 294);
+}

@@ -293,7 +293,10 @@ fn fd507_hidden_references() {
     // while allOf still does.
     let tagged = json!({"properties": {"a": {"oneOf": [r.clone()]}, "b": {"allOf": [r.clone()]}}});
     let d = derive(&json!({"apiVersion": "edge.forms.takoform.com", "desiredSchema": tagged}));
-    assert_eq!(codes(&d), [("FD507", "/desiredSchema/properties/b/allOf/0".to_owned())]);
+    assert_eq!(
+        codes(&d),
+        [("FD507", "/desiredSchema/properties/b/allOf/0".to_owned())]
+    );
     // Near miss: the same reference under properties/items is derived, not hidden.
     let d = derive(&json!({"desiredSchema": {"properties": {"l": {"type": "array", "items": r}}}}));
     assert_eq!(codes(&d), []);
