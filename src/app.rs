@@ -3,7 +3,10 @@
 //! (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the command
 //! could not run (usage, a PATH that does not exist, an internal error).
 
+use std::io::IsTerminal;
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -98,10 +101,16 @@ pub fn verify_paths(
             }
         }
     }
+    let progress = Progress::new(roots.len(), std::io::stderr().is_terminal());
     let outcomes: Vec<PackageOutcome> = roots
         .par_iter()
-        .map(|r| verify::verify_package(r))
+        .map(|r| {
+            let o = verify::verify_package(r);
+            progress.tick();
+            o
+        })
         .collect();
+    progress.finish();
     let failed = outcomes.iter().any(|o| {
         o.has_errors()
             || (deny_warnings
@@ -232,5 +241,52 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
                 ..Default::default()
             },
         },
+    }
+}
+
+/// A progress bar on stderr for runs over a second, only when stderr is a
+/// terminal: piped or captured output gets nothing extra. It never changes
+/// stdout, so output is identical whatever the thread count.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    start: Instant,
+    shown: AtomicBool,
+}
+
+impl Progress {
+    fn new(total: usize, is_terminal: bool) -> Self {
+        let bar = (is_terminal && total > 1).then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::hidden(),
+            );
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} packages {elapsed}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: AtomicBool::new(false),
+        }
+    }
+
+    fn tick(&self) {
+        let Some(bar) = &self.bar else { return };
+        if self.start.elapsed() > Duration::from_secs(1)
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        bar.inc(1);
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
     }
 }
