@@ -28,6 +28,13 @@ pub(crate) struct Validated {
     stages: Option<crate::fixtures::Stages>,
 }
 
+impl Validated {
+    /// Whether the fixtures can run (every inline schema proved and compiled).
+    pub(crate) fn runnable(&self) -> bool {
+        self.stages.is_some()
+    }
+}
+
 /// The inline schemas of a definition: (pointer, schema, is desiredSchema).
 pub fn inline_schemas(definition: &Value) -> Vec<(JsonPointer, &Value, bool)> {
     let mut out = Vec::new();

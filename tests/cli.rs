@@ -357,3 +357,34 @@ fn index_creates_a_new_index_with_the_requested_profile() {
     );
     assert_eq!(run(&["verify", d]).status.code(), Some(0));
 }
+
+/// The human renderer with its fixed no-colour theme, pinned byte for byte
+/// (`tests/snapshots/open-object-schema.txt`; regenerate with `BLESS=1`).
+#[test]
+fn human_output_is_pinned() {
+    let (_tmp, dir) = copy_package(&example_store());
+    let mut def: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
+    def["desiredSchema"]["properties"]["spec"] = serde_json::json!({"type": "object"});
+    std::fs::write(
+        dir.join("definition.json"),
+        serde_json::to_string_pretty(&def).unwrap(),
+    )
+    .unwrap();
+    reindex(&dir);
+    let o = bin()
+        .args(["verify", "--color", "never", "."])
+        .current_dir(&dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let snapshot =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots/open-object-schema.txt");
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(&snapshot, &o.stdout).unwrap();
+    }
+    let want = std::fs::read_to_string(&snapshot).unwrap();
+    assert_eq!(stdout(&o), want);
+    assert!(want.contains("definition.json:19:15 at /desiredSchema/properties/spec"));
+}
