@@ -71,7 +71,7 @@ macro_rules! codes {
 codes! {
     // FD0xx: package directory, file system and strict parse
     RootNotDirectory = "FD001", "root-not-directory", Error, "ROOT_NOT_DIR", "verifier-rules.md §1.2 R1.1", "the package root is not a real directory (missing, a file, or a symlink)", Some("verify the package directory itself, not a link to it"), Active;
-    RootOpen = "FD002", "root-open-failed", Error, "ROOT_OPEN", "verifier-rules.md §1.2 R1.2", "the package root could not be opened or inspected", None, Active;
+    RootOpen = "FD002", "root-open-failed", Error, "ROOT_OPEN", "verifier-rules.md §1.2 R1.2", "the package root could not be opened or inspected", Some("check the directory's permissions and that it still exists"), Active;
     RootChanged = "FD003", "root-changed", Error, "ROOT_CHANGED", "verifier-rules.md §1.2 R1.3", "the package root's identity or metadata changed during verification", Some("verify an immutable copy of the package"), Active;
     SymlinkEntry = "FD004", "symlink-entry", Error, "ENTRY_SYMLINK", "verifier-rules.md §1.3 R1.5", "a symlink inside the package", Some("replace the link with the file it points to, or remove it"), Active;
     SpecialFile = "FD005", "special-file-entry", Error, "ENTRY_SPECIAL", "verifier-rules.md §1.3 R1.7", "a FIFO, socket or device inside the package", Some("remove it: packages hold regular files only"), Active;
@@ -79,72 +79,72 @@ codes! {
     ExecutableExtension = "FD007", "executable-extension-entry", Error, "ENTRY_EXEC_EXT", "verifier-rules.md §1.3 R1.9", "a file whose extension names executable code", Some("packages are data only: remove the code file"), Active;
     InvalidEntryPath = "FD008", "invalid-entry-path", Error, "ENTRY_BAD_PATH", "verifier-rules.md §1.3 R1.10, R1.13", "a file name on disk fails the package path grammar", Some("rename it to ASCII letters, digits, '.', '_' and '-'"), Active;
     MissingIndex = "FD009", "missing-package-index", Error, "NO_INDEX", "verifier-rules.md §1.3 R1.11", "no package-index.json directly in the package root", Some("write one with `form-package index DIR`, or point at the package directory"), Active;
-    UnreadableIndex = "FD010", "unreadable-package-index", Error, "READ_INDEX", "verifier-rules.md §1.4", "package-index.json could not be read or exceeds 4 MiB", None, Active;
+    UnreadableIndex = "FD010", "unreadable-package-index", Error, "READ_INDEX", "verifier-rules.md §1.4", "package-index.json could not be read or exceeds 4 MiB", Some("keep package-index.json a regular file of at most 4 MiB"), Active;
     InvalidUtf8 = "FD011", "invalid-utf8", Error, "IJSON_UTF8", "verifier-rules.md §2.1 J1", "a JSON input is not valid UTF-8 (or starts with a BOM)", Some("save the file as UTF-8 without a byte-order mark"), Active;
-    InvalidIJson = "FD012", "invalid-i-json", Error, "IJSON_SYNTAX", "verifier-rules.md §2.1 J2-J6", "a JSON input breaks the strict I-JSON grammar (syntax, duplicate names, surrogates, -0, non-finite numbers, nesting)", None, Active;
+    InvalidIJson = "FD012", "invalid-i-json", Error, "IJSON_SYNTAX", "verifier-rules.md §2.1 J2-J6", "a JSON input breaks the strict I-JSON grammar (syntax, duplicate names, surrogates, -0, non-finite numbers, nesting)", Some("fix the JSON at the marked token; duplicate names, -0, NaN/Infinity, lone surrogates and nesting deeper than 256 are refused"), Active;
     ScalarTopLevel = "FD013", "scalar-top-level", Error, "JCS_TOPLEVEL", "verifier-rules.md §2.1 J7, §2.2", "a JSON document whose top level is not an object or array cannot be canonicalized", Some("wrap the value in an object or array"), Active;
-    UnreadablePayload = "FD014", "unreadable-payload", Error, "READ_PAYLOAD", "verifier-rules.md §1.7 R1.20", "a listed payload could not be opened or read safely, or changed while being read", None, Active;
+    UnreadablePayload = "FD014", "unreadable-payload", Error, "READ_PAYLOAD", "verifier-rules.md §1.7 R1.20", "a listed payload could not be opened or read safely, or changed while being read", Some("make the payload a regular, non-executable file and verify an immutable copy"), Active;
     PayloadSizeMismatch = "FD015", "payload-size-mismatch", Error, "SIZE_MISMATCH", "verifier-rules.md §1.7 R1.21", "a payload's byte length differs from its listed size", Some("re-index the package: `form-package index DIR`"), Active;
     PayloadDigestMismatch = "FD016", "payload-digest-mismatch", Error, "DIGEST_MISMATCH", "verifier-rules.md §1.7 R1.22", "a payload's SHA-256 differs from its listed digest", Some("re-index the package: `form-package index DIR`"), Active;
-    InvalidTextPayload = "FD017", "invalid-text-payload", Error, "TEXT_ENCODING", "verifier-rules.md §1.7 R1.24", "a text payload is not valid UTF-8 or contains NUL", None, Active;
+    InvalidTextPayload = "FD017", "invalid-text-payload", Error, "TEXT_ENCODING", "verifier-rules.md §1.7 R1.24", "a text payload is not valid UTF-8 or contains NUL", Some("save text payloads as UTF-8 without NUL bytes"), Active;
     UnlistedFile = "FD018", "unlisted-file", Error, "CLOSURE", "verifier-rules.md §1.6 R1.18", "a file in the package directory is not listed in package-index.json", Some("list it in `files` or remove it from the directory"), Active;
     MissingListedFile = "FD019", "missing-listed-file", Error, "CLOSURE", "verifier-rules.md §1.6 R1.18", "a file listed in package-index.json is not in the package directory", Some("add the file or remove its entry"), Active;
-    InvalidJsonPayload = "FD020", "invalid-json-payload", Error, "PAYLOAD_IJSON", "verifier-rules.md §1.7 R1.23, §2.1", "a listed JSON payload breaks the strict I-JSON grammar", None, Active;
+    InvalidJsonPayload = "FD020", "invalid-json-payload", Error, "PAYLOAD_IJSON", "verifier-rules.md §1.7 R1.23, §2.1", "a listed JSON payload breaks the strict I-JSON grammar", Some("fix the JSON at the marked token; duplicate names, -0, NaN/Infinity, lone surrogates, a BOM and nesting deeper than 256 are refused"), Active;
 
     // FD1xx: index and definition structure, identity, digests
     UnsupportedIndexApiVersion = "FD100", "unsupported-index-api-version", Error, "INDEX_API", "verifier-rules.md §0.2 S1; current-profile.md §2.1", "the package index apiVersion is not a known profile (or the envelope is not an object with a string apiVersion)", Some("use packages.forms.takoform.com/v1alpha1 .. v1alpha5"), Active;
-    IndexSchemaViolation = "FD101", "index-schema-violation", Error, "INDEX_SCHEMA", "verifier-rules.md §2.6; current-profile.md §3", "package-index.json does not satisfy its profile's Draft 2020-12 schema", None, Active;
+    IndexSchemaViolation = "FD101", "index-schema-violation", Error, "INDEX_SCHEMA", "verifier-rules.md §2.6; current-profile.md §3", "package-index.json does not satisfy its profile's Draft 2020-12 schema", Some("make package-index.json match its profile's published schema (see `form-package explain FD101`)"), Active;
     IndexDecode = "FD102", "index-decode", Error, "INDEX_DECODE", "verifier-rules.md §1.5", "an index number the schema accepts is not a plain integer literal (typed decode)", Some("write sizes as plain integers, e.g. 120 not 120.0 or 1.2e2"), Active;
-    TooManyFiles = "FD103", "too-many-files", Error, "TOO_MANY_FILES", "verifier-rules.md §1.4", "the index lists more than 1024 files", None, Active;
-    IndexIdentity = "FD104", "index-identity", Error, "INDEX_IDENTITY", "verifier-rules.md §1.1 step 7", "index apiVersion/kind is not an accepted package identity", None, Active;
-    InvalidPayloadPath = "FD105", "invalid-payload-path", Error, "FILE_PATH", "verifier-rules.md §1.5 R1.12-R1.13", "a listed path fails the package path grammar", None, Active;
+    TooManyFiles = "FD103", "too-many-files", Error, "TOO_MANY_FILES", "verifier-rules.md §1.4", "the index lists more than 1024 files", Some("a package lists at most 1024 files: split it or drop files"), Active;
+    IndexIdentity = "FD104", "index-identity", Error, "INDEX_IDENTITY", "verifier-rules.md §1.1 step 7", "index apiVersion/kind is not an accepted package identity", Some("set \"kind\": \"FormPackage\" and a known packages.forms.takoform.com apiVersion"), Active;
+    InvalidPayloadPath = "FD105", "invalid-payload-path", Error, "FILE_PATH", "verifier-rules.md §1.5 R1.12-R1.13", "a listed path fails the package path grammar", Some("use a relative path of ASCII letters, digits, '.', '_', '-' and '/' (1..240 bytes, no '.'/'..' segments)"), Active;
     IndexListsItself = "FD106", "index-lists-itself", Error, "FILE_SELF", "verifier-rules.md §1.5 R1.14", "the index lists package-index.json as a payload", Some("remove the entry: the index is the signed subject, never a payload"), Active;
-    DuplicatePayloadPath = "FD107", "duplicate-payload-path", Error, "FILE_DUP", "verifier-rules.md §1.5 R1.15", "two index entries name the same path", None, Active;
+    DuplicatePayloadPath = "FD107", "duplicate-payload-path", Error, "FILE_DUP", "verifier-rules.md §1.5 R1.15", "two index entries name the same path", Some("list each file once"), Active;
     UnsortedPayloadPaths = "FD108", "unsorted-payload-paths", Error, "FILE_ORDER", "verifier-rules.md §1.5 R1.16", "index entries are not in strictly ascending byte order of path", Some("sort `files` by path, byte-wise"), Active;
-    NonCanonicalDigest = "FD109", "non-canonical-digest", Error, "FILE_DIGEST_FMT", "verifier-rules.md §1.5 R1.17, §2.3 D1", "a listed digest is not `sha256:` + 64 lowercase hex", None, Active;
-    PayloadSizeOutOfRange = "FD110", "payload-size-out-of-range", Error, "FILE_SIZE_RANGE", "verifier-rules.md §1.5 R1.17", "a listed size is outside 0..67108864", None, Active;
-    DefinitionTooLarge = "FD111", "definition-too-large", Error, "DEF_TOO_BIG", "verifier-rules.md §1.4", "the Form Definition payload exceeds 4 MiB", None, Active;
-    JsonPayloadTooLarge = "FD112", "json-payload-too-large", Error, "JSON_TOO_BIG", "verifier-rules.md §1.4", "a JSON payload exceeds 16 MiB", None, Active;
-    ExecutablePayloadExtension = "FD113", "executable-payload-extension", Error, "MEDIA_EXEC_EXT", "verifier-rules.md §1.8", "a listed payload has an executable-code extension", None, Active;
-    MediaTypeExtensionMismatch = "FD114", "media-type-extension-mismatch", Error, "MEDIA_EXT", "verifier-rules.md §1.8", "a payload's extension does not match its media type", None, Active;
-    UnsupportedMediaType = "FD115", "unsupported-media-type", Error, "MEDIA_UNKNOWN", "verifier-rules.md §1.8", "a payload's media type is outside the allowlist", None, Active;
-    PayloadTotalTooLarge = "FD116", "payload-total-too-large", Error, "TOTAL_TOO_BIG", "verifier-rules.md §1.4", "the listed sizes add up to more than 256 MiB", None, Active;
-    DefinitionCount = "FD117", "definition-count", Error, "DEF_COUNT", "verifier-rules.md §1.6 R1.19", "the index does not list exactly one Form Definition payload", None, Active;
-    DefinitionPathUnlisted = "FD118", "definition-path-unlisted", Error, "DEF_PATH_UNLISTED", "verifier-rules.md §1.1 step 12", "definitionPath names a file the index does not list", None, Active;
+    NonCanonicalDigest = "FD109", "non-canonical-digest", Error, "FILE_DIGEST_FMT", "verifier-rules.md §1.5 R1.17, §2.3 D1", "a listed digest is not `sha256:` + 64 lowercase hex", Some("write digests as sha256: followed by 64 lowercase hex digits"), Active;
+    PayloadSizeOutOfRange = "FD110", "payload-size-out-of-range", Error, "FILE_SIZE_RANGE", "verifier-rules.md §1.5 R1.17", "a listed size is outside 0..67108864", Some("a payload is at most 64 MiB"), Active;
+    DefinitionTooLarge = "FD111", "definition-too-large", Error, "DEF_TOO_BIG", "verifier-rules.md §1.4", "the Form Definition payload exceeds 4 MiB", Some("a Form Definition is at most 4 MiB"), Active;
+    JsonPayloadTooLarge = "FD112", "json-payload-too-large", Error, "JSON_TOO_BIG", "verifier-rules.md §1.4", "a JSON payload exceeds 16 MiB", Some("a JSON payload is at most 16 MiB"), Active;
+    ExecutablePayloadExtension = "FD113", "executable-payload-extension", Error, "MEDIA_EXEC_EXT", "verifier-rules.md §1.8", "a listed payload has an executable-code extension", Some("packages are data only: remove the code file and its entry"), Active;
+    MediaTypeExtensionMismatch = "FD114", "media-type-extension-mismatch", Error, "MEDIA_EXT", "verifier-rules.md §1.8", "a payload's extension does not match its media type", Some("use .json for JSON types, .md/.markdown for text/markdown, .txt for text/plain"), Active;
+    UnsupportedMediaType = "FD115", "unsupported-media-type", Error, "MEDIA_UNKNOWN", "verifier-rules.md §1.8", "a payload's media type is outside the allowlist", Some("use one of the five allowed media types"), Active;
+    PayloadTotalTooLarge = "FD116", "payload-total-too-large", Error, "TOTAL_TOO_BIG", "verifier-rules.md §1.4", "the listed sizes add up to more than 256 MiB", Some("the listed sizes may add up to at most 256 MiB"), Active;
+    DefinitionCount = "FD117", "definition-count", Error, "DEF_COUNT", "verifier-rules.md §1.6 R1.19", "the index does not list exactly one Form Definition payload", Some("list exactly one file as application/vnd.takoform.form-definition.v1+json"), Active;
+    DefinitionPathUnlisted = "FD118", "definition-path-unlisted", Error, "DEF_PATH_UNLISTED", "verifier-rules.md §1.1 step 12", "definitionPath names a file the index does not list", Some("point definitionPath at the listed definition file"), Active;
     DefinitionPathMediaType = "FD119", "definition-path-media-type", Error, "DEF_PATH_MEDIA", "verifier-rules.md §1.1 step 12", "definitionPath names a file without the Form Definition media type", Some("list the definition as application/vnd.takoform.form-definition.v1+json"), Active;
-    UnsupportedDefinitionApiVersion = "FD120", "unsupported-definition-api-version", Error, "DEF_API", "verifier-rules.md §0.2 S2, §0.3; current-profile.md §2.3-2.4", "the Form Definition apiVersion selects no definition schema", None, Active;
-    DefinitionSchemaViolation = "FD121", "definition-schema-violation", Error, "DEF_SCHEMA", "verifier-rules.md §3; current-profile.md §5", "the Form Definition does not satisfy its profile's Draft 2020-12 schema", None, Active;
+    UnsupportedDefinitionApiVersion = "FD120", "unsupported-definition-api-version", Error, "DEF_API", "verifier-rules.md §0.2 S2, §0.3; current-profile.md §2.3-2.4", "the Form Definition apiVersion selects no definition schema", Some("use forms.takoform.com/v1alpha1, forms.takoform.com/v1alpha2, or a namespaced group such as edge.forms.takoform.com (versioned under index v1alpha4, versionless under v1alpha5)"), Active;
+    DefinitionSchemaViolation = "FD121", "definition-schema-violation", Error, "DEF_SCHEMA", "verifier-rules.md §3; current-profile.md §5", "the Form Definition does not satisfy its profile's Draft 2020-12 schema", Some("make the definition match its lane's published schema (see `form-package explain FD121`)"), Active;
     DefinitionDecode = "FD122", "definition-decode", Error, "DEF_DECODE", "current-profile.md §5.1 (typed decode QUIRK)", "a definition number the schema accepts is not a plain int64 literal (typed decode)", Some("write the number as a plain integer literal"), Active;
     SchemaDigestMismatch = "FD123", "schema-digest-mismatch", Error, "SCHEMA_DIGEST", "verifier-rules.md §1.1 step 14, §2.3 D3", "formRef.schemaDigest is not the SHA-256 of the canonical definition", Some("re-index the package: `form-package index DIR` recomputes formRef.schemaDigest"), Active;
-    FormRefIdentityMismatch = "FD124", "formref-identity-mismatch", Error, "IDENTITY_MISMATCH", "verifier-rules.md §1.1 step 15", "formRef apiVersion/kind/definitionVersion differ from the definition's", None, Active;
-    InvalidFormRef = "FD125", "invalid-formref", Error, "FORMREF_INVALID", "verifier-rules.md §0.2 S3; current-profile.md §2.5", "the FormRef fails re-validation against its lane's FormRef schema", None, Active;
+    FormRefIdentityMismatch = "FD124", "formref-identity-mismatch", Error, "IDENTITY_MISMATCH", "verifier-rules.md §1.1 step 15", "formRef apiVersion/kind/definitionVersion differ from the definition's", Some("make formRef apiVersion, kind and definitionVersion equal the definition's (`form-package index DIR` recomputes them)"), Active;
+    InvalidFormRef = "FD125", "invalid-formref", Error, "FORMREF_INVALID", "verifier-rules.md §0.2 S3; current-profile.md §2.5", "the FormRef fails re-validation against its lane's FormRef schema", Some("make formRef match its lane's FormRef grammar"), Active;
     VersionedFormRef = "FD126", "versioned-formref-in-neutral-profile", Error, "FORMREF_VERSIONED", "current-profile.md §2.5", "a current-neutral FormRef carries a group version", Some("use a versionless reverse-DNS group"), Active;
 
     // FD2xx: schema proofs
     NonLocalRef = "FD200", "non-local-ref", Error, "REF_NOT_LOCAL", "verifier-rules.md §5 F1", "a $ref that is not `#` or `#/…` (network, file, anchor, non-string)", Some("use a document-local JSON Pointer fragment such as #/$defs/Name"), Active;
     DynamicRef = "FD201", "dynamic-ref", Error, "REF_DYNAMIC", "verifier-rules.md §5 F1", "a $dynamicRef anywhere in an inline schema", Some("replace $dynamicRef with a local $ref"), Active;
-    UnresolvedRef = "FD202", "unresolved-ref", Error, "REF_RESOLVE", "verifier-rules.md §5 F3", "a local $ref whose JSON Pointer does not resolve", None, Active;
+    UnresolvedRef = "FD202", "unresolved-ref", Error, "REF_RESOLVE", "verifier-rules.md §5 F3", "a local $ref whose JSON Pointer does not resolve", Some("point the $ref at an existing member: #/$defs/Name, with ~0 for '~', ~1 for '/', %-escapes decoded"), Active;
     TrueSchema = "FD203", "true-schema", Error, "PROOF_TRUE", "verifier-rules.md §4.2 step 1", "a boolean `true` schema admits arbitrary objects", Some("replace `true` with a typed schema"), Active;
-    NonSchemaValue = "FD204", "non-schema-value", Error, "PROOF_NOT_SCHEMA", "verifier-rules.md §4.2 step 2", "a subschema position holds neither an object nor a boolean", None, Active;
+    NonSchemaValue = "FD204", "non-schema-value", Error, "PROOF_NOT_SCHEMA", "verifier-rules.md §4.2 step 2", "a subschema position holds neither an object nor a boolean", Some("use a schema object or false here"), Active;
     PatternProperties = "FD205", "pattern-properties", Error, "PROOF_PATTERNPROPS", "verifier-rules.md §4.2 step 3", "patternProperties is forbidden", Some("use the reviewed typed-map escape"), Active;
     LegacyDependencies = "FD206", "legacy-dependencies", Error, "PROOF_DEPENDENCIES", "verifier-rules.md §4.2 step 4", "the legacy `dependencies` keyword is forbidden", Some("use dependentRequired or dependentSchemas"), Active;
     ContentKeyword = "FD207", "content-keyword", Error, "PROOF_CONTENT", "verifier-rules.md §4.2 step 5", "contentEncoding/contentMediaType/contentSchema are forbidden", Some("portable Forms do not decode embedded content: remove the keyword"), Active;
-    NestedDialect = "FD208", "nested-dialect", Error, "PROOF_DIALECT", "verifier-rules.md §4.2 step 6", "a nested $schema other than Draft 2020-12", None, Active;
-    ResolutionScopeKeyword = "FD209", "resolution-scope-keyword", Error, "PROOF_SCOPE", "verifier-rules.md §4.2 step 7", "$id/$anchor/$dynamicAnchor/$recursiveAnchor/$recursiveRef/$vocabulary cannot be proven closed", None, Active;
+    NestedDialect = "FD208", "nested-dialect", Error, "PROOF_DIALECT", "verifier-rules.md §4.2 step 6", "a nested $schema other than Draft 2020-12", Some("remove the nested $schema or set it to https://json-schema.org/draft/2020-12/schema"), Active;
+    ResolutionScopeKeyword = "FD209", "resolution-scope-keyword", Error, "PROOF_SCOPE", "verifier-rules.md §4.2 step 7", "$id/$anchor/$dynamicAnchor/$recursiveAnchor/$recursiveRef/$vocabulary cannot be proven closed", Some("remove the keyword and use local $ref to #/$defs/…"), Active;
     MixedObjectConst = "FD210", "mixed-object-const", Error, "PROOF_CONST_MIXED", "verifier-rules.md §4.2 step 8", "an object-valued const with sibling keywords", Some("an exact object const must be the only keyword of its schema"), Active;
-    MalformedSchemaKeyword = "FD211", "malformed-schema-keyword", Error, "PROOF_KEYWORD_SHAPE", "verifier-rules.md §4.2 steps 9-16", "a schema keyword has the wrong shape for the proof (properties not an object, empty allOf, …)", None, Active;
+    MalformedSchemaKeyword = "FD211", "malformed-schema-keyword", Error, "PROOF_KEYWORD_SHAPE", "verifier-rules.md §4.2 steps 9-16", "a schema keyword has the wrong shape for the proof (properties not an object, empty allOf, …)", Some("give the keyword its JSON Schema shape (objects for properties/$defs, non-empty arrays for allOf/anyOf/oneOf/enum, string arrays for required)"), Active;
     ArrayWithoutItems = "FD212", "array-without-items", Error, "PROOF_ARRAY_ITEMS", "verifier-rules.md §4.2 step 12", "an array schema without `items`", Some("declare `items` so nested object admission is proven closed"), Active;
     OpenObjectSchema = "FD213", "open-object-schema", Error, "PROOF_OBJECT_OPEN", "verifier-rules.md §4.3", "an object schema without additionalProperties false or the typed-map escape", Some("add \"additionalProperties\": false"), Active;
-    ImpureTypedMap = "FD214", "impure-typed-map", Error, "PROOF_TYPED_MAP", "verifier-rules.md §4.3", "a typed map that also declares fixed or dependent properties", None, Active;
+    ImpureTypedMap = "FD214", "impure-typed-map", Error, "PROOF_TYPED_MAP", "verifier-rules.md §4.3", "a typed map that also declares fixed or dependent properties", Some("a typed map holds only propertyNames and additionalProperties: move fixed properties to a closed object"), Active;
     MapKeyPolicy = "FD215", "map-key-policy", Error, "PROOF_MAP_KEYS", "verifier-rules.md §4.3", "a typed map whose propertyNames is not exactly the reviewed marker", Some("set propertyNames to {\"type\":\"string\",\"pattern\":\"^[A-Za-z][A-Za-z0-9._-]{0,63}$\",\"x-takoform-fieldPolicy\":\"portable-data-only-v1\"}"), Active;
     ImplicitObjectKeywords = "FD216", "implicit-object-keywords", Error, "PROOF_IMPLICIT_OBJECT", "verifier-rules.md §4.2 step 13", "object keywords without explicit type=object", Some("add \"type\": \"object\" and \"additionalProperties\": false"), Active;
     OpenSchema = "FD217", "open-schema", Error, "PROOF_OPEN", "verifier-rules.md §4.1", "a schema node can admit arbitrary object values", Some("declare a non-object type, a closed object, or the reviewed typed-map escape"), Active;
-    CyclicRef = "FD218", "cyclic-ref", Error, "PROOF_CYCLE", "verifier-rules.md §4.4", "a $ref cycle (including any $ref to #)", None, Active;
-    ProofDepthExceeded = "FD219", "proof-depth-exceeded", Error, "PROOF_DEPTH", "verifier-rules.md §4.4", "a schema path longer than 64 edges", None, Active;
-    ProofBudgetExceeded = "FD220", "proof-budget-exceeded", Error, "PROOF_BUDGET", "verifier-rules.md §4.4", "the proof spent more than 4096 operations", None, Active;
-    StructuralWorkExceeded = "FD221", "structural-work-exceeded", Error, "WORK_STRUCTURAL", "verifier-rules.md §4.6", "the structural validation-work estimate exceeds 16384", None, Active;
-    InlineSchemaCompile = "FD222", "inline-schema-compile-error", Error, "COMPILE", "verifier-rules.md §12 E1-E2", "an inline schema fails the Draft 2020-12 meta-schema or has a pattern RE2 cannot compile", None, Active;
-    UnsatisfiableAllOf = "FD223", "unsatisfiable-all-of", Warning, "", "verifier-rules.md §4.3 (ours)", "closed allOf branches require a property another branch does not declare: no object satisfies both", None, Active;
+    CyclicRef = "FD218", "cyclic-ref", Error, "PROOF_CYCLE", "verifier-rules.md §4.4", "a $ref cycle (including any $ref to #)", Some("break the cycle: portable schemas are finite trees of local references"), Active;
+    ProofDepthExceeded = "FD219", "proof-depth-exceeded", Error, "PROOF_DEPTH", "verifier-rules.md §4.4", "a schema path longer than 64 edges", Some("flatten the schema: every path, $ref hops included, is at most 64 edges"), Active;
+    ProofBudgetExceeded = "FD220", "proof-budget-exceeded", Error, "PROOF_BUDGET", "verifier-rules.md §4.4", "the proof spent more than 4096 operations", Some("share fewer $ref occurrences or shrink the schema: the proof spends at most 4096 operations"), Active;
+    StructuralWorkExceeded = "FD221", "structural-work-exceeded", Error, "WORK_STRUCTURAL", "verifier-rules.md §4.6", "the structural validation-work estimate exceeds 16384", Some("reduce repeated $ref fan-out (every occurrence is charged again) below 16384 evaluations"), Active;
+    InlineSchemaCompile = "FD222", "inline-schema-compile-error", Error, "COMPILE", "verifier-rules.md §12 E1-E2", "an inline schema fails the Draft 2020-12 meta-schema or has a pattern RE2 cannot compile", Some("fix the schema keyword at the pointer; patterns must be RE2 (no lookaround, backreferences or possessive quantifiers)"), Active;
+    UnsatisfiableAllOf = "FD223", "unsatisfiable-all-of", Warning, "", "verifier-rules.md §4.3 (ours)", "closed allOf branches require a property another branch does not declare: no object satisfies both", Some("declare the required property in every closed allOf branch, or drop the requirement"), Active;
 
     // FD3xx: forbidden-field vocabulary
     ForbiddenPayloadField = "FD300", "forbidden-field-in-payload", Error, "PAYLOAD_FORBIDDEN", "verifier-rules.md §6, §1.7 R1.23; current-profile.md §7.4", "a JSON payload key is a forbidden field name (credentials, placement, commercial terms, code)", Some("portable data must not carry this field: rename or remove it"), Active;
@@ -152,36 +152,36 @@ codes! {
     ForbiddenSchemaName = "FD302", "forbidden-schema-name", Error, "PROOF_FORBIDDEN_NAME", "verifier-rules.md §4.2 steps 9-11, §6 V3", "a schema declares a forbidden property/required/dependentRequired name", Some("portable data must not carry this field: rename or remove it"), Active;
 
     // FD4xx: definition rules and fixtures
-    FixtureCount = "FD400", "fixture-count", Error, "FIXTURE_COUNT", "verifier-rules.md §3.7 R3.9", "more than 32 positive or 32 negative fixtures", None, Active;
-    DuplicateFixtureName = "FD401", "duplicate-fixture-name", Error, "FIXTURE_NAME_DUP", "verifier-rules.md §3.7 R3.10", "a fixture name is used twice across both lists", None, Active;
-    InvalidFixturePath = "FD402", "invalid-fixture-path", Error, "FIXTURE_PATH", "verifier-rules.md §3.7 R3.11", "a fixture path fails the package path grammar", None, Active;
-    FixtureUnlisted = "FD403", "fixture-unlisted", Error, "FIXTURE_UNLISTED", "verifier-rules.md §7.1 R7.1, §7.2 R7.5", "a fixture path is not listed in the index", None, Active;
-    FixtureMediaType = "FD404", "fixture-media-type", Error, "FIXTURE_MEDIA", "verifier-rules.md §7.1 R7.1", "a fixture is not listed as application/json", None, Active;
-    FixtureStageWithoutSchema = "FD405", "fixture-stage-without-schema", Error, "FIXTURE_NO_STAGE_SCHEMA", "verifier-rules.md §7.1 R7.3-R7.4", "a positive fixture names a stage whose schema the definition lacks", None, Active;
-    NegativeStageWithoutSchema = "FD406", "negative-stage-without-schema", Error, "NEG_NO_STAGE_SCHEMA", "verifier-rules.md §7.2 R7.6", "a negative fixture names a stage whose schema the definition lacks", None, Active;
-    UnsupportedNegativeStage = "FD407", "unsupported-negative-stage", Error, "NEG_STAGE", "verifier-rules.md §7.2 R7.6", "a negative fixture stage outside desired/observed/output", None, Active;
-    UnsupportedExpectedFailure = "FD408", "unsupported-expected-failure", Error, "NEG_EXPECTED", "verifier-rules.md §7.2 R7.7", "expectedFailure is not schema_validation_failed", None, Active;
-    FixtureWorkExceeded = "FD409", "fixture-work-exceeded", Error, "FIXTURE_WORK", "verifier-rules.md §4.7", "a fixture's instance-aware work estimate exceeds 16384", None, Active;
-    FixtureSchemaViolation = "FD410", "fixture-schema-violation", Error, "FIXTURE_INVALID", "verifier-rules.md §7.3", "a positive fixture does not satisfy its stage schema", None, Active;
-    NegativeFixturePassed = "FD411", "negative-fixture-passed", Error, "NEG_PASSED", "verifier-rules.md §7.2 R7.8", "a negative fixture satisfies its stage schema", None, Active;
-    InterfaceDocumentViolation = "FD412", "interface-document-violation", Error, "IFACE_DOC", "verifier-rules.md §3.6 R3.8", "a legacy interface document does not satisfy its documentSchema", None, Active;
-    DuplicateInterface = "FD413", "duplicate-interface", Error, "IFACE_DUP", "verifier-rules.md §3.6 R3.2", "two legacy interfaces share name@version", None, Active;
-    InterfaceInputRule = "FD414", "interface-input-rule", Error, "IFACE_INPUT", "verifier-rules.md §3.6 R3.3-R3.7", "a legacy interface input breaks the literal/resource_uri rules", None, Active;
-    ConstraintOrderedPair = "FD415", "constraint-ordered-pair", Error, "CONSTRAINT_ORDERED", "current-profile.md §6.2", "an orderedPair pointer does not name a required numeric schema", None, Active;
-    ConstraintUniqueBy = "FD416", "constraint-unique-by", Error, "CONSTRAINT_UNIQUEBY", "current-profile.md §6.2", "a uniqueBy list/member does not name an array of objects with a required scalar member", None, Active;
-    ConstraintRelation = "FD417", "constraint-relation", Error, "CONSTRAINT_RELATION", "current-profile.md §6.2 pass 2", "a constraint names a local pointer the desired schema does not declare as a relation", None, Active;
-    RoleBindings = "FD418", "role-bindings", Error, "ROLE_BINDINGS", "verifier-rules.md §3.4 (withdrawn)", "a non-revision role with acceptedBindings (withdrawn: the current verifier accepts it)", None, Removed;
+    FixtureCount = "FD400", "fixture-count", Error, "FIXTURE_COUNT", "verifier-rules.md §3.7 R3.9", "more than 32 positive or 32 negative fixtures", Some("at most 32 positive and 32 negative fixtures"), Active;
+    DuplicateFixtureName = "FD401", "duplicate-fixture-name", Error, "FIXTURE_NAME_DUP", "verifier-rules.md §3.7 R3.10", "a fixture name is used twice across both lists", Some("give every fixture, positive and negative, its own name"), Active;
+    InvalidFixturePath = "FD402", "invalid-fixture-path", Error, "FIXTURE_PATH", "verifier-rules.md §3.7 R3.11", "a fixture path fails the package path grammar", Some("use a relative package path of ASCII letters, digits, '.', '_', '-' and '/'"), Active;
+    FixtureUnlisted = "FD403", "fixture-unlisted", Error, "FIXTURE_UNLISTED", "verifier-rules.md §7.1 R7.1, §7.2 R7.5", "a fixture path is not listed in the index", Some("list the fixture file in package-index.json (or fix the path)"), Active;
+    FixtureMediaType = "FD404", "fixture-media-type", Error, "FIXTURE_MEDIA", "verifier-rules.md §7.1 R7.1", "a fixture is not listed as application/json", Some("list fixture files as application/json"), Active;
+    FixtureStageWithoutSchema = "FD405", "fixture-stage-without-schema", Error, "FIXTURE_NO_STAGE_SCHEMA", "verifier-rules.md §7.1 R7.3-R7.4", "a positive fixture names a stage whose schema the definition lacks", Some("add the stage schema to the definition or drop the fixture path"), Active;
+    NegativeStageWithoutSchema = "FD406", "negative-stage-without-schema", Error, "NEG_NO_STAGE_SCHEMA", "verifier-rules.md §7.2 R7.6", "a negative fixture names a stage whose schema the definition lacks", Some("add the stage schema to the definition or change the fixture's stage"), Active;
+    UnsupportedNegativeStage = "FD407", "unsupported-negative-stage", Error, "NEG_STAGE", "verifier-rules.md §7.2 R7.6", "a negative fixture stage outside desired/observed/output", Some("use stage desired, observed or output"), Active;
+    UnsupportedExpectedFailure = "FD408", "unsupported-expected-failure", Error, "NEG_EXPECTED", "verifier-rules.md §7.2 R7.7", "expectedFailure is not schema_validation_failed", Some("set expectedFailure to schema_validation_failed"), Active;
+    FixtureWorkExceeded = "FD409", "fixture-work-exceeded", Error, "FIXTURE_WORK", "verifier-rules.md §4.7", "a fixture's instance-aware work estimate exceeds 16384", Some("shrink the fixture or the schema's fan-out: instance-aware work is limited to 16384"), Active;
+    FixtureSchemaViolation = "FD410", "fixture-schema-violation", Error, "FIXTURE_INVALID", "verifier-rules.md §7.3", "a positive fixture does not satisfy its stage schema", Some("fix the fixture, or the schema if the fixture is right"), Active;
+    NegativeFixturePassed = "FD411", "negative-fixture-passed", Error, "NEG_PASSED", "verifier-rules.md §7.2 R7.8", "a negative fixture satisfies its stage schema", Some("make the negative fixture violate its stage schema, or tighten the schema"), Active;
+    InterfaceDocumentViolation = "FD412", "interface-document-violation", Error, "IFACE_DOC", "verifier-rules.md §3.6 R3.8", "a legacy interface document does not satisfy its documentSchema", Some("make interfaces[].document satisfy its documentSchema"), Active;
+    DuplicateInterface = "FD413", "duplicate-interface", Error, "IFACE_DUP", "verifier-rules.md §3.6 R3.2", "two legacy interfaces share name@version", Some("declare each name@version once"), Active;
+    InterfaceInputRule = "FD414", "interface-input-rule", Error, "IFACE_INPUT", "verifier-rules.md §3.6 R3.3-R3.7", "a legacy interface input breaks the literal/resource_uri rules", Some("a literal carries a value and no pointer; resource_uri carries neither; other sources carry no value; resourceUriInput names the one resource_uri input"), Active;
+    ConstraintOrderedPair = "FD415", "constraint-ordered-pair", Error, "CONSTRAINT_ORDERED", "current-profile.md §6.2", "an orderedPair pointer does not name a required numeric schema", Some("point both orderedPair pointers at required integer or number properties"), Active;
+    ConstraintUniqueBy = "FD416", "constraint-unique-by", Error, "CONSTRAINT_UNIQUEBY", "current-profile.md §6.2", "a uniqueBy list/member does not name an array of objects with a required scalar member", Some("point uniqueBy.list at an array of objects that require the scalar member"), Active;
+    ConstraintRelation = "FD417", "constraint-relation", Error, "CONSTRAINT_RELATION", "current-profile.md §6.2 pass 2", "a constraint names a local pointer the desired schema does not declare as a relation", Some("name a pointer the desired schema declares as a relation (escaped with ~0/~1, list hops as /*)"), Active;
+    RoleBindings = "FD418", "role-bindings", Error, "ROLE_BINDINGS", "verifier-rules.md §3.4 (withdrawn)", "a non-revision role with acceptedBindings (withdrawn: the current verifier accepts it)", Some("withdrawn: any role may accept bindings"), Removed;
 
     // FD5xx: relations (warnings; --deny-warnings makes them fail)
-    RelationAtRoot = "FD500", "relation-at-root", Warning, "", "verifier-rules.md §8.3 step 2", "the desired schema root is itself reference-shaped", None, Active;
-    RelationDepth = "FD501", "relation-depth-exceeded", Warning, "", "verifier-rules.md §8.3 step 1", "relation derivation exceeded depth 32", None, Active;
+    RelationAtRoot = "FD500", "relation-at-root", Warning, "", "verifier-rules.md §8.3 step 2", "the desired schema root is itself reference-shaped", Some("move the reference under a named property"), Active;
+    RelationDepth = "FD501", "relation-depth-exceeded", Warning, "", "verifier-rules.md §8.3 step 1", "relation derivation exceeded depth 32", Some("nest references at most 32 levels deep"), Active;
     MissingTargetContract = "FD502", "missing-target-contract", Warning, "", "verifier-rules.md §8.4; decision 0022", "a reference states no target contract", Some("declare x-takoform-target-formrefs or x-takoform-required-interface on the reference"), Active;
-    ConflictingTargetContracts = "FD503", "conflicting-target-contracts", Warning, "", "verifier-rules.md §8.4", "a reference carries both target-contract annotations", None, Active;
-    MalformedTargetContract = "FD504", "malformed-target-contract", Warning, "", "verifier-rules.md §8.4", "a target-contract annotation is empty, malformed or incomplete", None, Active;
-    BindingNotAccepted = "FD505", "binding-not-accepted", Warning, "", "decision 0015 rule 8 step 1", "an x-takoform-binding names a contract absent from acceptedBindings", None, Active;
+    ConflictingTargetContracts = "FD503", "conflicting-target-contracts", Warning, "", "verifier-rules.md §8.4", "a reference carries both target-contract annotations", Some("keep exactly one of x-takoform-target-formrefs and x-takoform-required-interface"), Active;
+    MalformedTargetContract = "FD504", "malformed-target-contract", Warning, "", "verifier-rules.md §8.4", "a target-contract annotation is empty, malformed or incomplete", Some("list complete target identities (apiVersion, kind, definitionVersion, schemaDigest) or a complete interface (apiVersion, name, version, schemaDigest)"), Active;
+    BindingNotAccepted = "FD505", "binding-not-accepted", Warning, "", "decision 0015 rule 8 step 1", "an x-takoform-binding names a contract absent from acceptedBindings", Some("add the binding contract to acceptedBindings or fix the x-takoform-binding name"), Active;
     NonConstReferenceIdentity = "FD506", "non-const-reference-identity", Warning, "", "decision 0015 rule 2; verifier-rules.md §8.2", "a reference-shaped object whose apiVersion or kind is not const is silently not a relation", Some("make apiVersion and kind `const`"), Active;
-    HiddenReference = "FD507", "hidden-reference", Warning, "", "decision 0015 rule 2; verifier-rules.md §8.3", "a reference-shaped object behind $ref/$defs/allOf/anyOf/oneOf/additionalProperties/prefixItems, which hosts never enforce", None, Active;
-    EdgeReferenceWithoutContract = "FD508", "historical-reference-without-contract", Note, "", "verifier-rules.md §8.1", "an edge v1alpha1 reference predates target contracts", None, Active;
+    HiddenReference = "FD507", "hidden-reference", Warning, "", "decision 0015 rule 2; verifier-rules.md §8.3", "a reference-shaped object behind $ref/$defs/allOf/anyOf/oneOf/additionalProperties/prefixItems, which hosts never enforce", Some("declare the reference directly under properties/items so hosts resolve and protect it"), Active;
+    EdgeReferenceWithoutContract = "FD508", "historical-reference-without-contract", Note, "", "verifier-rules.md §8.1", "an edge v1alpha1 reference predates target contracts", Some("newer lanes require a target contract; add one when republishing"), Active;
 }
 
 impl std::str::FromStr for Code {
@@ -224,6 +224,22 @@ mod tests {
         let n = names.len();
         names.dedup();
         assert_eq!(names.len(), n, "names unique");
+    }
+
+    #[test]
+    fn every_code_has_a_help_line_and_a_spec_section() {
+        for info in TABLE {
+            assert!(
+                info.help.is_some_and(|h| !h.is_empty()),
+                "{} has no help",
+                info.id
+            );
+            assert!(
+                !info.spec_ref.is_empty() && !info.summary.is_empty(),
+                "{}",
+                info.id
+            );
+        }
     }
 
     #[test]

@@ -281,9 +281,12 @@ mod tests {
     }
 
     #[test]
-    fn rule_without_default_help_still_names_the_spec() {
+    fn rule_help_names_the_fix_and_the_spec() {
         let r = rule(Code::RootOpen);
-        assert_eq!(r["help"]["text"], "Spec: verifier-rules.md §1.2 R1.2");
+        assert_eq!(
+            r["help"]["text"],
+            "check the directory's permissions and that it still exists\nSpec: verifier-rules.md §1.2 R1.2"
+        );
         assert_eq!(r["defaultConfiguration"]["level"], "error");
     }
 
