@@ -239,7 +239,21 @@ pub fn run_fixtures<'p>(
                         .diagnostics
                         .push(over_budget(name, stage, path, w, &path_at)),
                     Outcome::Failed => {
+                        // One finding per (instance location, message): a
+                        // fan-out of identical failures through allOf/$ref
+                        // is one problem, its other schema paths a note.
+                        let mut groups: Vec<(engine::Violation, usize)> = Vec::new();
                         for v in schema.violations(instance, MAX_VIOLATIONS) {
+                            match groups.iter_mut().find(|(g, _)| {
+                                g.instance_pointer == v.instance_pointer
+                                    && g.target == v.target
+                                    && g.message == v.message
+                            }) {
+                                Some((_, n)) => *n += 1,
+                                None => groups.push((v, 0)),
+                            }
+                        }
+                        for (v, more) in groups {
                             let schema_at = format!("/{member}{}", v.schema_pointer.as_str());
                             let d = Diagnostic::new(
                                 Code::FixtureSchemaViolation,
@@ -251,6 +265,11 @@ pub fn run_fixtures<'p>(
                             .in_file(path)
                             .note(format!("schema keyword: {schema_at}"))
                             .note(format!("fixture entry: {}", path_at.as_str()));
+                            let d = if more > 0 {
+                                d.note(format!("{more} more schema path(s) fail the same way"))
+                            } else {
+                                d
+                            };
                             run.diagnostics.push(match v.target {
                                 Target::Key => d.at_key(v.instance_pointer),
                                 Target::Value => d.at(v.instance_pointer),
@@ -472,6 +491,30 @@ mod tests {
         assert!(d[0]
             .message
             .starts_with("conformance fixture basic desired does not satisfy"));
+    }
+
+    #[test]
+    fn identical_failures_through_allof_fan_out_are_one_finding() {
+        let desired = json!({"$schema": S, "type": "object", "additionalProperties": false,
+            "properties": {"v": {"allOf": [{"$ref": "#/$defs/s"}, {"$ref": "#/$defs/s"}]}},
+            "$defs": {"s": {"type": "string"}}});
+        let def = json!({"desiredSchema": desired,
+            "conformanceFixtures": [{"name": "fan", "desiredPath": "d.json"}]});
+        let files = BTreeMap::from([("d.json", ("application/json", json!({"v": 7})))]);
+        let (run, _) = run_with(&def, &files, 10);
+        assert_eq!(codes(&run.diagnostics), vec![Code::FixtureSchemaViolation]);
+        assert_eq!(run.diagnostics[0].pointer.as_str(), "/v");
+        assert!(run.diagnostics[0]
+            .notes
+            .iter()
+            .any(|n| n == "1 more schema path(s) fail the same way"));
+        // near miss: two different failures at one location stay two findings
+        let files = BTreeMap::from([("d.json", ("application/json", json!({"v": 7, "x": 1})))]);
+        let (run, _) = run_with(&def, &files, 10);
+        assert_eq!(
+            codes(&run.diagnostics),
+            vec![Code::FixtureSchemaViolation; 2]
+        );
     }
 
     #[test]

@@ -388,3 +388,41 @@ fn human_output_is_pinned() {
     assert_eq!(stdout(&o), want);
     assert!(want.contains("definition.json:19:15 at /desiredSchema/properties/spec"));
 }
+
+/// Issue #3, done-when 5: an open desired schema is reported open at both
+/// objects, each with the span of that object in `definition.json`.
+#[test]
+fn open_objects_are_reported_with_their_spans() {
+    let (_tmp, dir) = copy_package(&example_store());
+    let mut def: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
+    def["desiredSchema"] = serde_json::json!({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"spec":{"type":"object"}}});
+    def.as_object_mut().unwrap().remove("conformanceFixtures");
+    let text = serde_json::to_string_pretty(&def).unwrap();
+    std::fs::write(dir.join("definition.json"), &text).unwrap();
+    std::fs::remove_dir_all(dir.join("fixtures")).unwrap();
+    reindex(&dir);
+    let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let v = json_of(&o);
+    let diags = v["packages"][0]["diagnostics"].as_array().unwrap();
+    let parsed = form_package::json::strict::parse(text.as_bytes()).unwrap();
+    for ptr in ["/desiredSchema", "/desiredSchema/properties/spec"] {
+        let d = diags
+            .iter()
+            .find(|d| d["pointer"] == ptr && d["severity"] == "error")
+            .unwrap_or_else(|| panic!("no error at {ptr}: {diags:?}"));
+        assert_eq!(d["code"], "FD213", "{d}");
+        assert_eq!(d["file"], "definition.json");
+        let want = parsed
+            .spans
+            .value_span(&form_package::json::pointer::JsonPointer::from(ptr))
+            .unwrap();
+        assert_eq!(
+            (d["span"]["start"].as_u64(), d["span"]["end"].as_u64()),
+            (Some(want.start as u64), Some(want.end as u64))
+        );
+        assert_eq!(&text[want.start..want.start + 1], "{");
+        assert_eq!(&text[want.end - 1..want.end], "}");
+    }
+}
