@@ -21,60 +21,8 @@ use crate::json::pointer::JsonPointer;
 /// Maximum entries in each fixture list (R3.9).
 pub const MAX_FIXTURES: usize = 32;
 
-/// Go's package path grammar (§1.5 R1.13), used for fixture paths (R3.11).
-///
-/// # Errors
-/// The reference's reason text: `path must contain 1..240 bytes`,
-/// `backslash paths are forbidden`, `absolute paths are forbidden`,
-/// `volume or URI-like paths are forbidden`,
-/// `path traversal and non-canonical paths are forbidden`,
-/// `empty, dot, and parent segments are forbidden`.
-pub fn path_grammar(p: &str) -> Result<(), &'static str> {
-    if p.is_empty() || p.len() > 240 {
-        return Err("path must contain 1..240 bytes");
-    }
-    if p.contains('\\') {
-        return Err("backslash paths are forbidden");
-    }
-    if p.starts_with('/') {
-        return Err("absolute paths are forbidden");
-    }
-    if p.contains(':') {
-        return Err("volume or URI-like paths are forbidden");
-    }
-    if clean(p) != p || p == "." || p == ".." || p.starts_with("../") {
-        return Err("path traversal and non-canonical paths are forbidden");
-    }
-    if p.split('/').any(|s| s.is_empty() || s == "." || s == "..") {
-        return Err("empty, dot, and parent segments are forbidden");
-    }
-    Ok(())
-}
-
-/// Go `path.Clean` (lexical).
-fn clean(p: &str) -> String {
-    let rooted = p.starts_with('/');
-    let mut stack: Vec<&str> = Vec::new();
-    for seg in p.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if stack.last().is_some_and(|s| *s != "..") {
-                    stack.pop();
-                } else if !rooted {
-                    stack.push("..");
-                }
-            }
-            s => stack.push(s),
-        }
-    }
-    let body = stack.join("/");
-    match (rooted, body.is_empty()) {
-        (true, _) => format!("/{body}"),
-        (false, true) => ".".to_owned(),
-        (false, false) => body,
-    }
-}
+// Fixture paths (R3.11) use the package path grammar of §1.5 R1.13.
+use crate::fsread::path_grammar;
 
 /// Runs R3.2–R3.11 on a definition that passed its profile schema, in the
 /// §3.8 / `current-profile.md` §6 order: Legacy document checks (R3.8) →

@@ -26,19 +26,7 @@ pub const SATURATED: u32 = WORK_LIMIT + 1;
 /// Recursion guard (schema edges); far above the proof's depth limit 64.
 const MAX_RECURSION: usize = 256;
 
-/// Single-subschema keywords counted by both estimates, in §4.6 order.
-const SINGLES: [&str; 10] = [
-    "additionalProperties",
-    "items",
-    "contains",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-];
+use super::closed_object::SINGLES;
 
 fn add(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(SATURATED)
