@@ -963,3 +963,71 @@ fn remote_ref_makes_no_network_connection() {
         }
     }
 }
+
+// ---------------------------------------------------------------------------
+// Deep directory trees
+
+/// Creates `depth` nested directories `d/d/d/...` below `base` with
+/// descriptor-relative `mkdirat` (a full path would pass `PATH_MAX`) and puts
+/// `leaf.json` in the innermost one.
+fn deep_dirs(base: &Path, depth: usize) {
+    use rustix::fs::{mkdirat, openat, Mode, OFlags};
+    let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+    let mut fd = openat(rustix::fs::CWD, base, flags, Mode::empty()).unwrap();
+    for _ in 0..depth {
+        mkdirat(&fd, "d", Mode::from_raw_mode(0o755)).unwrap();
+        fd = openat(&fd, "d", flags, Mode::empty()).unwrap();
+    }
+    let f = openat(
+        &fd,
+        "leaf.json",
+        OFlags::WRONLY | OFlags::CREATE | OFlags::CLOEXEC,
+        Mode::from_raw_mode(0o644),
+    )
+    .unwrap();
+    rustix::io::write(&f, b"{}").unwrap();
+}
+
+#[test]
+fn directory_tree_3000_deep_fails_cleanly() {
+    let (_t, dir) = package();
+    deep_dirs(&dir, 3000);
+    let out = verify_within(&dir, Duration::from_secs(60));
+    assert!(out.report.is_none());
+    // The path is far beyond 240 bytes (or the walk runs out of descriptors):
+    // either way a file-system finding, not a crash.
+    let codes = ids(&out);
+    assert!(
+        codes
+            .iter()
+            .any(|c| ["FD002", "FD003", "FD008"].contains(c)),
+        "{codes:?}"
+    );
+    let run = verify_bin("directory-depth-3000", &dir);
+    assert_eq!(run.output.status.code(), Some(1));
+
+    // With only 64 descriptors the walk runs out of them: a finding (FD002
+    // `Too many open files`), still exit 1, never a crash.
+    let mut cmd = Command::new("sh");
+    cmd.arg("-c")
+        .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_form-package"))
+        .args(["verify", "--format", "json"])
+        .arg(&dir);
+    let out = bounded(cmd, "verify with 64 descriptors");
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = v["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "FD002")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert!(
+        d["message"]
+            .as_str()
+            .unwrap()
+            .contains("Too many open files"),
+        "{d}"
+    );
+}
