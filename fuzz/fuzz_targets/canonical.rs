@@ -12,13 +12,17 @@ fn as_doubles(v: &Value) -> Value {
     match v {
         Value::Number(n) => Value::from(n.as_f64().unwrap()),
         Value::Array(a) => Value::Array(a.iter().map(as_doubles).collect()),
-        Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), as_doubles(x))).collect()),
+        Value::Object(m) => {
+            Value::Object(m.iter().map(|(k, x)| (k.clone(), as_doubles(x))).collect())
+        }
         other => other.clone(),
     }
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(parsed) = strict::parse(data) else { return };
+    let Ok(parsed) = strict::parse(data) else {
+        return;
+    };
     let Ok(once) = canonicalize(&parsed.value) else {
         assert!(!parsed.value.is_object() && !parsed.value.is_array());
         return;

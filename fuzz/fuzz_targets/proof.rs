@@ -8,13 +8,23 @@ use form_package::proof::prove_inline_schema;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(parsed) = strict::parse(data) else { return };
+    let Ok(parsed) = strict::parse(data) else {
+        return;
+    };
     let field = JsonPointer::root().child("desiredSchema");
     let report = prove_inline_schema(&field, &parsed.value, &|_| None);
     assert!(report.operations <= 4097, "{}", report.operations);
-    assert!(report.structural_work <= 16385, "{}", report.structural_work);
+    assert!(
+        report.structural_work <= 16385,
+        "{}",
+        report.structural_work
+    );
     // Every pointer lies under the field.
     for d in &report.diagnostics {
-        assert!(d.pointer.as_str().starts_with("/desiredSchema"), "{}", d.pointer);
+        assert!(
+            d.pointer.as_str().starts_with("/desiredSchema"),
+            "{}",
+            d.pointer
+        );
     }
 });

@@ -10,14 +10,20 @@ fuzz_target!(|data: &[u8]| {
     match strict::parse(data) {
         Ok(parsed) => {
             if let Ok(theirs) = serde_json::from_slice::<serde_json::Value>(data) {
-                assert_eq!(parsed.value, theirs, "strict reader and serde_json disagree");
+                assert_eq!(
+                    parsed.value, theirs,
+                    "strict reader and serde_json disagree"
+                );
             }
             for (_, entry) in parsed.spans.iter() {
                 let _ = entry;
             }
         }
         Err(e) => {
-            assert!(e.span.start <= e.span.end && e.span.end <= data.len(), "{e:?}");
+            assert!(
+                e.span.start <= e.span.end && e.span.end <= data.len(),
+                "{e:?}"
+            );
             let _ = strict::line_col(data, e.span.start);
             let _ = e.to_diagnostic();
             let _ = e.to_string();

@@ -30,11 +30,20 @@ fn scratch() -> &'static Scratch {
         let dir = guard.path().join("pkg");
         std::fs::create_dir_all(dir.join("fixtures")).unwrap();
         let src = example_store();
-        for f in ["definition.json", "package-index.json", "fixtures/desired.json"] {
+        for f in [
+            "definition.json",
+            "package-index.json",
+            "fixtures/desired.json",
+        ] {
             std::fs::copy(src.join(f), dir.join(f)).unwrap();
         }
-        let index = serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap()).unwrap();
-        Scratch { _guard: guard, dir, index }
+        let index = serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap())
+            .unwrap();
+        Scratch {
+            _guard: guard,
+            dir,
+            index,
+        }
     })
 }
 
@@ -45,7 +54,11 @@ fuzz_target!(|data: &[u8]| {
     let mut idx = s.index.clone();
     idx["files"][0]["size"] = Value::from(data.len());
     idx["files"][0]["digest"] = Value::from(sha256_digest(data));
-    std::fs::write(s.dir.join("package-index.json"), serde_json::to_vec(&idx).unwrap()).unwrap();
+    std::fs::write(
+        s.dir.join("package-index.json"),
+        serde_json::to_vec(&idx).unwrap(),
+    )
+    .unwrap();
     // When the definition parses, let the indexer recompute formRef too.
     if let Ok(built) = index::build(&s.dir, None) {
         index::write(&s.dir, &built).unwrap();

@@ -6,7 +6,9 @@ use form_package::vocabulary::{is_forbidden, normalize, tokenize};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(name) = std::str::from_utf8(data) else { return };
+    let Ok(name) = std::str::from_utf8(data) else {
+        return;
+    };
     let tokens = tokenize(name);
     for t in &tokens {
         assert!(!t.is_empty());
