@@ -1031,3 +1031,65 @@ fn directory_tree_3000_deep_fails_cleanly() {
         "{d}"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Output (found while building these cases: the human renderer panicked)
+
+/// A single-line definition whose desired schema has `props` open object
+/// properties after a `pad`-byte description: every finding sits beyond
+/// column `pad` of line 1.
+fn long_line_package(props: usize, pad: usize) -> (tempfile::TempDir, PathBuf) {
+    let (t, dir) = package();
+    let mut properties = serde_json::Map::new();
+    for i in 0..props {
+        properties.insert(format!("p{i}"), json!({"type": "object"}));
+    }
+    with_desired_schema(
+        &dir,
+        json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": false,
+            "description": "x".repeat(pad),
+            "properties": properties
+        }),
+    );
+    reindex(&dir);
+    (t, dir)
+}
+
+/// Regression: a finding beyond column 65535 made miette panic
+/// (`Formatting argument out of range`) in `--format human`; 300 findings on
+/// a 300 KB line also made the human output grow to findings × line length.
+#[test]
+fn human_output_survives_findings_on_a_300kb_line() {
+    let (_t, dir) = long_line_package(300, 300_000);
+    let run = measured(
+        "human-output-300-findings-on-300kb-line",
+        Path::new(env!("CARGO_BIN_EXE_form-package")),
+        &["verify".as_ref(), dir.as_os_str()],
+        &[],
+    );
+    let stderr = String::from_utf8_lossy(&run.output.stderr);
+    assert_eq!(run.output.status.code(), Some(1), "{stderr}");
+    let text = String::from_utf8_lossy(&run.output.stdout);
+    assert_eq!(text.matches("FD213 open-object-schema").count(), 300);
+    assert!(text.contains("definition.json:1:300"), "no location line");
+    assert!(text.len() < 1024 * 1024, "{} bytes of output", text.len());
+    assert!(text.contains("FAIL "), "no verdict line");
+}
+
+#[test]
+fn human_output_keeps_excerpts_for_ordinary_lines() {
+    // Near miss: a short line still gets its excerpt with the pointer label.
+    let (_t, dir) = long_line_package(1, 10);
+    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(["verify", "--color", "never"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FD213 open-object-schema"), "{text}");
+    assert!(text.contains("╭─[definition.json:1:"), "{text}");
+    assert!(text.contains("/desiredSchema/properties/p0"), "{text}");
+}
