@@ -4,10 +4,12 @@
 //! the span of its JSON Pointer, the pointer itself, the help line and the
 //! notes. Colour: `--color auto|always|never`; `NO_COLOR` turns `auto` off.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 
+use super::LineIndex;
 use crate::diag::{Diagnostic, Severity};
 use crate::verify::{PackageOutcome, Source};
 
@@ -91,6 +93,14 @@ const MAX_EXCERPT: usize = 256 * 1024;
 /// cannot make the output (held in memory) grow with findings × file size.
 const EXCERPT_OUTPUT_BUDGET: usize = 8 * 1024 * 1024;
 
+/// At most this many findings of one package get an excerpt: miette locates
+/// an excerpt by scanning the file from its start (and the file is copied
+/// for it), so excerpts cost O(file size) each.
+const MAX_EXCERPTS: usize = 200;
+
+/// Files larger than this (4 MiB, the definition limit) get no excerpts.
+const MAX_EXCERPT_FILE: usize = 4 * 1024 * 1024;
+
 /// True when the excerpt miette would draw for `span` in `text` is within
 /// [`MAX_EXCERPT`] and no line of it is longer than [`MAX_EXCERPT_LINE`].
 fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
@@ -129,18 +139,28 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
 /// excerpt is left out when it would show a line longer than 16 KiB or more
 /// than 256 KiB of source (the `file:line:column` help line remains).
 pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -> String {
-    render_one(d, source, color, true)
+    render_one(d, source, None, color, true)
 }
 
-fn render_one(d: &Diagnostic, source: Option<&Source>, color: bool, excerpt: bool) -> String {
+fn render_one(
+    d: &Diagnostic,
+    source: Option<&Source>,
+    index: Option<&LineIndex>,
+    color: bool,
+    excerpt: bool,
+) -> String {
     let span = super::resolve_span(d, source);
     let text = source
+        .filter(|s| s.bytes.len() <= MAX_EXCERPT_FILE)
         .and_then(|s| std::str::from_utf8(&s.bytes).ok())
         .filter(|t| excerpt && span.as_ref().is_some_and(|s| excerpt_fits(t.as_bytes(), s)));
     let file = d.file.clone().unwrap_or_default();
     let location = match (&d.file, &span, source) {
         (Some(f), Some(s), Some(src)) => {
-            let (l, c) = super::line_col(&src.bytes, s.start);
+            let (l, c) = match index {
+                Some(idx) => idx.line_col(&src.bytes, s.start),
+                None => super::line_col(&src.bytes, s.start),
+            };
             format!("{f}:{l}:{c}")
         }
         (Some(f), _, _) => f.clone(),
@@ -195,14 +215,26 @@ fn render_one(d: &Diagnostic, source: Option<&Source>, color: bool, excerpt: boo
 }
 
 /// Renders a whole package: its diagnostics, what was skipped, and a verdict
-/// line. Excerpts stop once the text reaches 8 MiB (later findings keep
-/// their `file:line:column` line), so the output stays bounded.
+/// line. Only the first 200 findings get a source excerpt, and excerpts stop
+/// once the text reaches 8 MiB (later findings keep their
+/// `file:line:column` line), so time and output stay linear in the findings.
 pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool) -> String {
     let mut out = String::new();
-    for d in &p.diagnostics {
-        let source = d.file.as_ref().and_then(|f| p.sources.get(f));
-        let excerpt = out.len() < EXCERPT_OUTPUT_BUDGET;
-        out.push_str(&render_one(d, source, color, excerpt));
+    // One line index per file, so N findings cost O(N log S), not O(N × S).
+    let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
+    for (i, d) in p.diagnostics.iter().enumerate() {
+        let file = d.file.as_deref();
+        let source = file.and_then(|f| p.sources.get(f));
+        let index = match (file, source) {
+            (Some(f), Some(src)) => Some(
+                &*indexes
+                    .entry(f)
+                    .or_insert_with(|| LineIndex::new(&src.bytes)),
+            ),
+            _ => None,
+        };
+        let excerpt = i < MAX_EXCERPTS && out.len() < EXCERPT_OUTPUT_BUDGET;
+        out.push_str(&render_one(d, source, index, color, excerpt));
     }
     if quiet {
         return out;
