@@ -4,10 +4,12 @@
 //! the span of its JSON Pointer, the pointer itself, the help line and the
 //! notes. Colour: `--color auto|always|never`; `NO_COLOR` turns `auto` off.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 
+use super::LineIndex;
 use crate::diag::{Diagnostic, Severity};
 use crate::verify::{PackageOutcome, Source};
 
@@ -75,14 +77,90 @@ impl miette::Diagnostic for Shown<'_> {
     }
 }
 
-/// Renders one diagnostic (with its source, if any) to text.
+/// Longest source line, in bytes, that a source excerpt may show (the
+/// longest line of any published package file is about 4 KiB). A longer line
+/// (minified or hostile input) is summarised by `file:line:column` only: it
+/// keeps the output linear in the number of findings, and miette panics when
+/// an underline starts beyond column 65535.
+const MAX_EXCERPT_LINE: usize = 16 * 1024;
+
+/// Largest excerpt, in bytes (the lines miette shows: one line of context
+/// before the span, the span's lines, one line after).
+const MAX_EXCERPT: usize = 256 * 1024;
+
+/// Once a package's rendered text reaches this many bytes, later findings
+/// are shown without excerpts, so a package with thousands of findings
+/// cannot make the output (held in memory) grow with findings × file size.
+const EXCERPT_OUTPUT_BUDGET: usize = 8 * 1024 * 1024;
+
+/// At most this many findings of one package get an excerpt: miette locates
+/// an excerpt by scanning the file from its start (and the file is copied
+/// for it), so excerpts cost O(file size) each.
+const MAX_EXCERPTS: usize = 200;
+
+/// Files larger than this (4 MiB, the definition limit) get no excerpts.
+const MAX_EXCERPT_FILE: usize = 4 * 1024 * 1024;
+
+/// True when the excerpt miette would draw for `span` in `text` is within
+/// [`MAX_EXCERPT`] and no line of it is longer than [`MAX_EXCERPT_LINE`].
+fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
+    let start = span.start.min(text.len());
+    let end = span.end.clamp(start, text.len());
+    // Start of the line before the span's first line.
+    let line_start = |at: usize| {
+        text[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1)
+    };
+    let mut from = line_start(start);
+    if from > 0 {
+        from = line_start(from - 1);
+    }
+    // End of the line after the span's last line; scanning stops early once
+    // the window is already too large.
+    let limit = text.len().min(from.saturating_add(MAX_EXCERPT + 1));
+    let mut to = end;
+    for _ in 0..2 {
+        to = text[to.min(limit)..limit]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(limit, |i| to + i + 1);
+    }
+    if to - from > MAX_EXCERPT {
+        return false;
+    }
+    text[from..to]
+        .split(|&b| b == b'\n')
+        .all(|line| line.len() <= MAX_EXCERPT_LINE)
+}
+
+/// Renders one diagnostic (with its source, if any) to text. The source
+/// excerpt is left out when it would show a line longer than 16 KiB or more
+/// than 256 KiB of source (the `file:line:column` help line remains).
 pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -> String {
+    render_one(d, source, None, color, true)
+}
+
+fn render_one(
+    d: &Diagnostic,
+    source: Option<&Source>,
+    index: Option<&LineIndex>,
+    color: bool,
+    excerpt: bool,
+) -> String {
     let span = super::resolve_span(d, source);
-    let text = source.and_then(|s| std::str::from_utf8(&s.bytes).ok());
+    let text = source
+        .filter(|s| s.bytes.len() <= MAX_EXCERPT_FILE)
+        .and_then(|s| std::str::from_utf8(&s.bytes).ok())
+        .filter(|t| excerpt && span.as_ref().is_some_and(|s| excerpt_fits(t.as_bytes(), s)));
     let file = d.file.clone().unwrap_or_default();
     let location = match (&d.file, &span, source) {
         (Some(f), Some(s), Some(src)) => {
-            let (l, c) = super::line_col(&src.bytes, s.start);
+            let (l, c) = match index {
+                Some(idx) => idx.line_col(&src.bytes, s.start),
+                None => super::line_col(&src.bytes, s.start),
+            };
             format!("{f}:{l}:{c}")
         }
         (Some(f), _, _) => f.clone(),
@@ -136,12 +214,27 @@ pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -
     out
 }
 
-/// Renders a whole package: its diagnostics, what was skipped, and a verdict line.
+/// Renders a whole package: its diagnostics, what was skipped, and a verdict
+/// line. Only the first 200 findings get a source excerpt, and excerpts stop
+/// once the text reaches 8 MiB (later findings keep their
+/// `file:line:column` line), so time and output stay linear in the findings.
 pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool) -> String {
     let mut out = String::new();
-    for d in &p.diagnostics {
-        let source = d.file.as_ref().and_then(|f| p.sources.get(f));
-        out.push_str(&render_diagnostic(d, source, color));
+    // One line index per file, so N findings cost O(N log S), not O(N × S).
+    let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
+    for (i, d) in p.diagnostics.iter().enumerate() {
+        let file = d.file.as_deref();
+        let source = file.and_then(|f| p.sources.get(f));
+        let index = match (file, source) {
+            (Some(f), Some(src)) => Some(
+                &*indexes
+                    .entry(f)
+                    .or_insert_with(|| LineIndex::new(&src.bytes)),
+            ),
+            _ => None,
+        };
+        let excerpt = i < MAX_EXCERPTS && out.len() < EXCERPT_OUTPUT_BUDGET;
+        out.push_str(&render_one(d, source, index, color, excerpt));
     }
     if quiet {
         return out;

@@ -22,9 +22,12 @@
 //! ```
 //! Diagnostics are sorted by (file, pointer, severity, code); packages by path.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 use serde_json::Value;
 
+use super::LineIndex;
 use crate::diag::{Diagnostic, Severity, Target};
 use crate::verify::{PackageOutcome, Source};
 
@@ -106,14 +109,15 @@ struct Summary {
 
 /// One diagnostic as its JSON object (also used by other machine formats).
 pub fn diagnostic_value(d: &Diagnostic, source: Option<&Source>) -> Value {
-    serde_json::to_value(diag(d, source)).unwrap_or(Value::Null)
+    serde_json::to_value(diag(d, source, None)).unwrap_or(Value::Null)
 }
 
-fn diag<'a>(d: &'a Diagnostic, source: Option<&Source>) -> Diag<'a> {
+fn diag<'a>(d: &'a Diagnostic, source: Option<&Source>, index: Option<&LineIndex>) -> Diag<'a> {
     let info = d.code.info();
     let span = super::resolve_span(d, source);
-    let lc = match (&span, source) {
-        (Some(s), Some(src)) => Some(super::line_col(&src.bytes, s.start)),
+    let lc = match (&span, source, index) {
+        (Some(s), Some(src), Some(idx)) => Some(idx.line_col(&src.bytes, s.start)),
+        (Some(s), Some(src), None) => Some(super::line_col(&src.bytes, s.start)),
         _ => None,
     };
     Diag {
@@ -172,11 +176,26 @@ pub fn render(packages: &[PackageOutcome], deny_warnings: bool) -> String {
             warnings,
             fixtures_run: p.fixtures_run,
             skipped: &p.skipped,
-            diagnostics: p
-                .diagnostics
-                .iter()
-                .map(|d| diag(d, d.file.as_ref().and_then(|f| p.sources.get(f))))
-                .collect(),
+            diagnostics: {
+                // One line index per file, so N findings cost O(N log S).
+                let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
+                p.diagnostics
+                    .iter()
+                    .map(|d| {
+                        let file = d.file.as_deref();
+                        let source = file.and_then(|f| p.sources.get(f));
+                        let index = match (file, source) {
+                            (Some(f), Some(src)) => Some(
+                                &*indexes
+                                    .entry(f)
+                                    .or_insert_with(|| LineIndex::new(&src.bytes)),
+                            ),
+                            _ => None,
+                        };
+                        diag(d, source, index)
+                    })
+                    .collect()
+            },
             relations: &p.relations,
         });
     }
