@@ -137,16 +137,21 @@ impl Run<'_> {
         };
         // 2. inventory
         let inventory = root.inventory();
-        // Files with an inventory finding count as present (no closure
-        // cascade) but are never read (no second finding for one cause).
+        // Files with an inventory finding, and links and special files, count
+        // as present (no closure cascade) but are never read (no second
+        // finding for one cause). A directory with a finding is not a file.
         let mut present: BTreeMap<String, Option<StableMeta>> = BTreeMap::new();
+        for e in &inventory.files {
+            present.insert(e.rel.clone(), Some(e.meta));
+        }
         for d in &inventory.diagnostics {
             if let Some(f) = &d.file {
-                present.insert(f.clone(), None);
+                if let Some(slot) = present.get_mut(f) {
+                    *slot = None;
+                } else if matches!(d.code, Code::SymlinkEntry | Code::SpecialFile) {
+                    present.insert(f.clone(), None);
+                }
             }
-        }
-        for e in &inventory.files {
-            present.entry(e.rel.clone()).or_insert_with(|| Some(e.meta));
         }
         self.diags.extend(inventory.diagnostics.iter().cloned());
         if !inventory.has_index {
@@ -176,7 +181,12 @@ impl Run<'_> {
         };
         let listed = self.check_entries(&index);
         // 10. closure
-        self.closure(&listed, &present);
+        let flagged: BTreeSet<String> = inventory
+            .diagnostics
+            .iter()
+            .filter_map(|d| d.file.clone())
+            .collect();
+        self.closure(&listed, &present, &flagged);
         // 11. payloads
         let payloads = self.read_payloads(&root, &listed, &present);
         // 12.–19. definition, identity, fixtures
@@ -486,10 +496,20 @@ impl Run<'_> {
     }
 
     /// Step 10 (R1.18): listed set == inventoried files minus the index.
-    fn closure(&mut self, listed: &[Listed], present: &BTreeMap<String, Option<StableMeta>>) {
+    fn closure(
+        &mut self,
+        listed: &[Listed],
+        present: &BTreeMap<String, Option<StableMeta>>,
+        flagged: &BTreeSet<String>,
+    ) {
         let listed_set: BTreeSet<&str> = listed.iter().map(|l| l.path.as_str()).collect();
         for name in present.keys() {
-            if name != INDEX_FILE && !listed_set.contains(name.as_str()) {
+            // A file with an inventory finding already fails; saying it is
+            // also unlisted would be a second finding for one cause.
+            if name != INDEX_FILE
+                && !listed_set.contains(name.as_str())
+                && !flagged.contains(name.as_str())
+            {
                 self.diags.push(
                     Diagnostic::new(
                         Code::UnlistedFile,

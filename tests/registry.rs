@@ -699,11 +699,8 @@ fn unreachable_reason(code: Code) -> Option<&'static str> {
 /// changes one thing, and a few changes break a second rule by nature.
 fn collateral(code: Code) -> &'static [Code] {
     match code {
-        // a new file on disk is also unlisted
-        Code::SymlinkEntry
-        | Code::SpecialFile
-        | Code::ExecutableExtension
-        | Code::InvalidEntryPath => &[Code::UnlistedFile],
+        // (a new file with an inventory finding is NOT also reported as
+        // unlisted: one finding per cause)
         // the declared size no longer matches the file
         Code::DefinitionTooLarge | Code::JsonPayloadTooLarge => &[Code::PayloadSizeMismatch],
         // entries for files that do not exist
