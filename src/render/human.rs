@@ -257,8 +257,9 @@ pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool) -> String {
             .unwrap_or("");
         let files = p.report.as_ref().map(|r| r.file_count).unwrap_or(0);
         out.push_str(&format!(
-            "ok {path} ({files} files, {} fixtures, {digest}){}\n",
-            p.fixtures_run,
+            "ok {path} ({}, {} run, {digest}){}\n",
+            count(files, "file"),
+            count(p.fixtures_run, "fixture validation"),
             plural(warnings, "warning", ", ")
         ));
     } else {
@@ -269,6 +270,15 @@ pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool) -> String {
         ));
     }
     out
+}
+
+/// `1 file`, `0 files`, `7 files`.
+fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
 }
 
 fn plural(n: usize, what: &str, sep: &str) -> String {
