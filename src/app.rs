@@ -12,7 +12,7 @@ use rayon::prelude::*;
 
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::cli::{Cli, Command};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::discover;
 use crate::render::{self, human, Format};
 use crate::verify::{self, PackageOutcome, Source};
@@ -111,24 +111,21 @@ pub fn verify_paths(
         })
         .collect();
     progress.finish();
-    let failed = outcomes.iter().any(|o| {
-        o.has_errors()
-            || (deny_warnings
-                && o.diagnostics
-                    .iter()
-                    .any(|d| d.severity == Severity::Warning))
-    });
+    let failed = outcomes.iter().any(|o| render::fails(o, deny_warnings));
     let stdout = match format {
         Format::Json => render::json::render(&outcomes, deny_warnings),
         Format::Sarif => render::sarif::render(&outcomes),
-        Format::Github => render::github::render(&outcomes),
+        Format::Github => render::github::render(&outcomes, deny_warnings, quiet),
         Format::Human => {
             let mut text = String::new();
             for o in &outcomes {
-                text.push_str(&human::render_package(o, color, quiet));
+                text.push_str(&human::render_package(o, color, quiet, deny_warnings));
             }
             if !quiet && outcomes.len() > 1 {
-                let bad = outcomes.iter().filter(|o| o.has_errors()).count();
+                let bad = outcomes
+                    .iter()
+                    .filter(|o| render::fails(o, deny_warnings))
+                    .count();
                 text.push_str(&format!(
                     "{} packages: {} verified, {} failed\n",
                     outcomes.len(),

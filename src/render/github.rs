@@ -87,7 +87,9 @@ fn plural(n: usize, word: &str) -> String {
 /// Renders every diagnostic as a workflow-command line, then the summary
 /// line `form-package: N packages, V verified, F failed, E errors, W warnings`
 /// (singular nouns for 1); every line ends with `\n`.
-pub fn render(packages: &[PackageOutcome]) -> String {
+/// A package fails on an error, or on a warning under `deny_warnings`;
+/// `quiet` leaves the summary line out.
+pub fn render(packages: &[PackageOutcome], deny_warnings: bool, quiet: bool) -> String {
     let mut out = String::new();
     let (mut errors, mut warnings, mut failed) = (0, 0, 0);
     for p in packages {
@@ -101,9 +103,12 @@ pub fn render(packages: &[PackageOutcome]) -> String {
                 _ => {}
             }
         }
-        if p.has_errors() {
+        if super::fails(p, deny_warnings) {
             failed += 1;
         }
+    }
+    if quiet {
+        return out;
     }
     let _ = writeln!(
         out,
@@ -179,19 +184,24 @@ mod tests {
     fn render_counts_and_summary() {
         let e = Diagnostic::new(Code::UnlistedFile, "u").in_file("x.json");
         let w = Diagnostic::new(Code::UnsatisfiableAllOf, "w").severity(Severity::Warning);
-        let text = render(&[
+        let all = [
             outcome("a", vec![e]),
             outcome("b", vec![w]),
             outcome("c", vec![]),
-        ]);
+        ];
         assert_eq!(
-            text,
+            render(&all, false, false),
             "::error file=a/x.json,title=FD018 unlisted-file::u\n\
              ::warning file=b,title=FD223 unsatisfiable-all-of::w\n\
              form-package: 3 packages, 2 verified, 1 failed, 1 error, 1 warning\n"
         );
+        // --deny-warnings: the warning fails its package too
+        assert!(render(&all, true, false)
+            .ends_with("3 packages, 1 verified, 2 failed, 1 error, 1 warning\n"));
+        // --quiet: findings only
+        assert!(!render(&all, false, true).contains("form-package:"));
         assert_eq!(
-            render(&[outcome("ok", vec![])]),
+            render(&[outcome("ok", vec![])], false, false),
             "form-package: 1 package, 1 verified, 0 failed, 0 errors, 0 warnings\n"
         );
     }

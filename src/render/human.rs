@@ -218,7 +218,8 @@ fn render_one(
 /// line. Only the first 200 findings get a source excerpt, and excerpts stop
 /// once the text reaches 8 MiB (later findings keep their
 /// `file:line:column` line), so time and output stay linear in the findings.
-pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool) -> String {
+/// `deny_warnings`: a warning fails the package (the verdict line says FAIL).
+pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool, deny_warnings: bool) -> String {
     let mut out = String::new();
     // One line index per file, so N findings cost O(N log S), not O(N × S).
     let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
@@ -249,7 +250,7 @@ pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool) -> String {
         .filter(|d| d.severity == Severity::Warning)
         .count();
     let path = p.path.display();
-    if errors == 0 {
+    if !super::fails(p, deny_warnings) {
         let digest = p
             .report
             .as_ref()
