@@ -47,7 +47,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             path,
             format,
             instance,
-        } => crate::relations_cmd::run(&path, format, instance.as_deref()),
+        } => crate::relations_cmd::run(&path, format.into(), instance.as_deref()),
         Command::Index {
             dir,
             check,
@@ -101,6 +101,9 @@ pub fn verify_paths(
             }
         }
     }
+    // Overlapping PATHs (a tree and a package inside it) verify each package once.
+    let mut seen = std::collections::HashSet::new();
+    roots.retain(|r| seen.insert(identity(r)));
     let progress = Progress::new(roots.len(), std::io::stderr().is_terminal());
     let outcomes: Vec<PackageOutcome> = roots
         .par_iter()
@@ -203,6 +206,15 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
             ..Default::default()
         };
     }
+    if let Some(p) = profile {
+        if crate::profile::IndexProfile::from_api_version(p).is_none() {
+            return Output {
+                stderr: format!("form-package: index: unknown --profile {p:?} (packages.forms.takoform.com/v1alpha1 .. v1alpha5)\n"),
+                code: 2,
+                ..Default::default()
+            };
+        }
+    }
     match crate::index::build(dir, profile) {
         Err(diags) => {
             let mut stderr = String::new();
@@ -216,13 +228,18 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
             }
         }
         Ok(indexed) if check => {
-            let msg = if indexed.drift {
-                "package-index.json would change\n"
+            let mut msg = if indexed.drift {
+                "package-index.json would change:\n".to_owned()
             } else {
-                "package-index.json is up to date\n"
+                "package-index.json is up to date\n".to_owned()
             };
+            if indexed.drift {
+                for c in &indexed.changes {
+                    msg.push_str(&format!("  {c}\n"));
+                }
+            }
             Output {
-                stdout: msg.as_bytes().to_vec(),
+                stdout: msg.into_bytes(),
                 code: u8::from(indexed.drift),
                 ..Default::default()
             }
@@ -285,5 +302,20 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+/// The identity of a package root for de-duplication: its parent directory
+/// resolved, joined with its own name (the root itself is not resolved, so
+/// a symlinked root stays distinct and is reported as such).
+fn identity(root: &Path) -> std::path::PathBuf {
+    let name = root.file_name();
+    let parent = root
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match (std::fs::canonicalize(parent), name) {
+        (Ok(p), Some(n)) => p.join(n),
+        _ => std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
     }
 }

@@ -56,8 +56,8 @@ pub enum Command {
         /// A package directory or a bare `definition.json`.
         path: PathBuf,
         /// Output format (`human` table or `json`).
-        #[arg(long, value_enum, default_value_t = Format::Human)]
-        format: Format,
+        #[arg(long, value_enum, default_value_t = TableFormat::Human)]
+        format: TableFormat,
         /// Resolve the relations against this desired document and list the concrete instances.
         #[arg(long)]
         instance: Option<PathBuf>,
@@ -82,4 +82,22 @@ pub enum Command {
     Rules,
     /// Print this build's identity as one compact JSON line.
     Version,
+}
+
+/// Output format of `relations`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// A table, then the findings.
+    Human,
+    /// One JSON document (shape in `src/relations_cmd.rs`).
+    Json,
+}
+
+impl From<TableFormat> for Format {
+    fn from(f: TableFormat) -> Self {
+        match f {
+            TableFormat::Human => Format::Human,
+            TableFormat::Json => Format::Json,
+        }
+    }
 }

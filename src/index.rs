@@ -6,22 +6,30 @@
 //! (`verifier-rules.md` §1.5–§1.7, §2.3). A file already listed keeps its
 //! media type; a new one gets the type its extension implies (`.json` →
 //! `application/json`, `.md`/`.markdown` → `text/markdown`, `.txt` →
-//! `text/plain`; the definition keeps the definition type).
-//! `formRef` is recomputed from the definition: `apiVersion`, `kind`,
-//! `definitionVersion` and `schemaDigest` (SHA-256 of its RFC 8785 form).
-//! The existing index's `apiVersion`, `packageVersion` and `definitionPath`
-//! are kept. The file is written atomically (temporary file, then rename).
-//! Nothing is written when the directory holds something `verify` refuses
-//! at the file-system level (links, FIFOs, executables, bad names).
+//! `text/plain`; the definition keeps the definition type); a file no
+//! allowed type fits is refused. `formRef` is recomputed from the
+//! definition: `apiVersion`, `kind`, `definitionVersion` and `schemaDigest`
+//! (SHA-256 of its RFC 8785 form). The existing index's `apiVersion`,
+//! `packageVersion` and `definitionPath` are kept; a new index takes
+//! `--profile`, or the profile the definition's `apiVersion` implies
+//! ([`profile_for_definition`]). The file is written atomically (temporary
+//! file, then rename). Nothing is written when the directory holds
+//! something `verify` refuses at the file-system level (links, FIFOs,
+//! executables, bad names) or when the new index would not satisfy its
+//! profile's published schema.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{json, Map, Value};
 
 use crate::canonical::{canonicalize, sha256_digest};
+use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::fsread;
 use crate::json::strict;
+use crate::profile::{self, IndexProfile};
+use crate::schemas;
 use crate::verify::{DEFINITION_MEDIA_TYPE, INDEX_FILE};
 
 /// The result of indexing a directory.
@@ -35,6 +43,16 @@ pub struct Indexed {
     pub bytes: Vec<u8>,
     /// Whether the canonical form differs from the existing index.
     pub drift: bool,
+    /// What differs, one line each (`added fixtures/x.json`, `changed
+    /// definition.json (size, digest)`, `formRef.schemaDigest`, …).
+    pub changes: Vec<String>,
+}
+
+/// The existing index, if any, as the parts a rebuild keeps.
+struct Previous {
+    value: Option<Value>,
+    media_types: BTreeMap<String, Value>,
+    definition_path: String,
 }
 
 /// Builds the index for `dir`. `profile`: index `apiVersion` for a new
@@ -42,14 +60,103 @@ pub struct Indexed {
 ///
 /// # Errors
 /// The findings that make the directory unindexable (file-system refusals,
-/// an unreadable or unparsable definition).
+/// a file no media type fits, an unreadable or unparsable definition, an
+/// index that would not satisfy its profile's schema).
 pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnostic>> {
     let root = fsread::open_root(dir).map_err(|d| vec![d])?;
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
         return Err(inventory.diagnostics);
     }
-    let old: Option<Value> = if inventory.has_index {
+    let previous = previous(&root, inventory.has_index)?;
+    let mut files = Vec::new();
+    let mut definition = None;
+    let mut refused = Vec::new();
+    for e in inventory.files.iter().filter(|e| e.rel != INDEX_FILE) {
+        let bytes = root
+            .read(&e.rel, fsread::PAYLOAD_LIMIT, Some(&e.meta))
+            .map_err(|d| vec![d])?;
+        let media = match previous.media_types.get(&e.rel) {
+            Some(t) => t.clone(),
+            None if e.rel == previous.definition_path => json!(DEFINITION_MEDIA_TYPE),
+            None => match infer_media_type(&e.rel) {
+                Some(t) => json!(t),
+                None => {
+                    refused.push(
+                        Diagnostic::new(
+                            Code::UnsupportedMediaType,
+                            format!("{:?} has no allowed media type (.json, .md, .markdown or .txt)", e.rel),
+                        )
+                        .in_file(e.rel.clone())
+                        .help("remove the file from the package directory, or give it a data extension"),
+                    );
+                    continue;
+                }
+            },
+        };
+        if e.rel == previous.definition_path {
+            let parsed = strict::parse(&bytes)
+                .map_err(|err| vec![err.to_diagnostic().in_file(e.rel.clone())])?;
+            definition = Some(parsed.value);
+        }
+        files.push(json!({"digest": sha256_digest(&bytes), "mediaType": media, "path": e.rel, "size": bytes.len()}));
+    }
+    if !refused.is_empty() {
+        return Err(refused);
+    }
+    files.sort_by(|a, b| path_of(a).as_bytes().cmp(path_of(b).as_bytes()));
+    let mut form_ref = Map::new();
+    if let Some(def) = &definition {
+        for m in ["apiVersion", "definitionVersion", "kind"] {
+            form_ref.insert(m.into(), def.get(m).cloned().unwrap_or(Value::Null));
+        }
+        let canonical =
+            canonicalize(def).map_err(|d| vec![d.in_file(previous.definition_path.clone())])?;
+        form_ref.insert("schemaDigest".into(), json!(sha256_digest(&canonical)));
+    }
+    let inferred = definition
+        .as_ref()
+        .and_then(|d| d.get("apiVersion"))
+        .and_then(Value::as_str)
+        .map(|a| profile_for_definition(a).api_version());
+    let old = previous.value.as_ref();
+    let api = old
+        .and_then(|o| o.get("apiVersion"))
+        .cloned()
+        .or_else(|| profile.map(|p| json!(p)))
+        .or_else(|| inferred.map(Value::String))
+        .unwrap_or_else(|| json!(IndexProfile::V1alpha5.api_version()));
+    let mut index = Map::new();
+    index.insert("apiVersion".into(), api);
+    index.insert("definitionPath".into(), json!(previous.definition_path));
+    index.insert("files".into(), Value::Array(files));
+    index.insert("formRef".into(), Value::Object(form_ref));
+    index.insert("kind".into(), json!("FormPackage"));
+    if let Some(v) = old.and_then(|o| o.get("packageVersion")) {
+        index.insert("packageVersion".into(), v.clone());
+    }
+    let index = Value::Object(index);
+    check_schema(&index)?;
+    let changes = match old {
+        Some(o) => differences(o, &index),
+        None => vec!["new package-index.json".to_owned()],
+    };
+    let drift = match old {
+        Some(o) => canonicalize(o).ok() != canonicalize(&index).ok(),
+        None => true,
+    };
+    let mut bytes = serde_json::to_vec_pretty(&index).unwrap_or_default();
+    bytes.push(b'\n');
+    Ok(Indexed {
+        index,
+        bytes,
+        drift,
+        changes,
+    })
+}
+
+fn previous(root: &fsread::PackageRoot, has_index: bool) -> Result<Previous, Vec<Diagnostic>> {
+    let value: Option<Value> = if has_index {
         let bytes = root
             .read(INDEX_FILE, fsread::INDEX_LIMIT, None)
             .map_err(|d| vec![d])?;
@@ -61,7 +168,7 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
     } else {
         None
     };
-    let old_types: Map<String, Value> = old
+    let media_types = value
         .as_ref()
         .and_then(|o| o.get("files"))
         .and_then(Value::as_array)
@@ -77,71 +184,49 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
                 .collect()
         })
         .unwrap_or_default();
-    let def_path = old
+    let definition_path = value
         .as_ref()
         .and_then(|o| o.get("definitionPath"))
         .and_then(Value::as_str)
         .unwrap_or("definition.json")
         .to_owned();
-    let mut files = Vec::new();
-    let mut definition = None;
-    for e in inventory.files.iter().filter(|e| e.rel != INDEX_FILE) {
-        let bytes = root
-            .read(&e.rel, fsread::PAYLOAD_LIMIT, Some(&e.meta))
-            .map_err(|d| vec![d])?;
-        let media = match old_types.get(&e.rel) {
-            Some(t) => t.clone(),
-            None if e.rel == def_path => json!(DEFINITION_MEDIA_TYPE),
-            None => json!(infer_media_type(&e.rel)),
-        };
-        if e.rel == def_path {
-            let parsed = strict::parse(&bytes)
-                .map_err(|err| vec![err.to_diagnostic().in_file(e.rel.clone())])?;
-            definition = Some(parsed.value);
-        }
-        files.push(json!({"digest": sha256_digest(&bytes), "mediaType": media, "path": e.rel, "size": bytes.len()}));
-    }
-    files.sort_by(|a, b| {
-        a["path"]
-            .as_str()
-            .unwrap_or("")
-            .as_bytes()
-            .cmp(b["path"].as_str().unwrap_or("").as_bytes())
-    });
-    let mut form_ref = Map::new();
-    if let Some(def) = &definition {
-        for m in ["apiVersion", "definitionVersion", "kind"] {
-            form_ref.insert(m.into(), def.get(m).cloned().unwrap_or(Value::Null));
-        }
-        let canonical = canonicalize(def).map_err(|d| vec![d.in_file(def_path.clone())])?;
-        form_ref.insert("schemaDigest".into(), json!(sha256_digest(&canonical)));
-    }
-    let api = old
-        .as_ref()
-        .and_then(|o| o.get("apiVersion"))
-        .cloned()
-        .unwrap_or_else(|| json!(profile.unwrap_or("packages.forms.takoform.com/v1alpha5")));
-    let mut index = Map::new();
-    index.insert("apiVersion".into(), api);
-    index.insert("definitionPath".into(), json!(def_path));
-    index.insert("files".into(), Value::Array(files));
-    index.insert("formRef".into(), Value::Object(form_ref));
-    index.insert("kind".into(), json!("FormPackage"));
-    if let Some(v) = old.as_ref().and_then(|o| o.get("packageVersion")) {
-        index.insert("packageVersion".into(), v.clone());
-    }
-    let index = Value::Object(index);
-    let drift = match &old {
-        Some(o) => canonicalize(o).ok() != canonicalize(&index).ok(),
-        None => true,
-    };
-    let mut bytes = serde_json::to_vec_pretty(&index).unwrap_or_default();
-    bytes.push(b'\n');
-    Ok(Indexed {
-        index,
-        bytes,
-        drift,
+    Ok(Previous {
+        value,
+        media_types,
+        definition_path,
     })
+}
+
+fn path_of(entry: &Value) -> &str {
+    entry.get("path").and_then(Value::as_str).unwrap_or("")
+}
+
+/// Never write what `verify` would refuse at the index-schema level.
+fn check_schema(index: &Value) -> Result<(), Vec<Diagnostic>> {
+    let api = index
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let Some(profile) = IndexProfile::from_api_version(api) else {
+        return Err(vec![Diagnostic::new(
+            Code::UnsupportedIndexApiVersion,
+            format!("package index: unsupported apiVersion {api:?}"),
+        )
+        .in_file(INDEX_FILE)]);
+    };
+    match schemas::validate(profile.index_schema(), index) {
+        Ok(v) if v.is_empty() => Ok(()),
+        Ok(v) => Err(schemas::to_diagnostics(
+            v,
+            Code::IndexSchemaViolation,
+            INDEX_FILE,
+            "package index",
+        )),
+        Err(e) => Err(vec![Diagnostic::new(
+            Code::IndexSchemaViolation,
+            format!("internal: {e}"),
+        )]),
+    }
 }
 
 /// Writes `indexed` to `dir/package-index.json` atomically.
@@ -154,16 +239,121 @@ pub fn write(dir: &Path, indexed: &Indexed) -> std::io::Result<()> {
     std::fs::rename(&tmp, dir.join(INDEX_FILE))
 }
 
-/// Media type implied by a file extension (`verifier-rules.md` §1.8).
-pub fn infer_media_type(path: &str) -> &'static str {
-    let lower = path.to_ascii_lowercase();
-    if lower.ends_with(".json") {
-        "application/json"
-    } else if lower.ends_with(".md") || lower.ends_with(".markdown") {
-        "text/markdown"
-    } else if lower.ends_with(".txt") {
-        "text/plain"
-    } else {
-        "application/octet-stream"
+/// Media type implied by a file extension (`verifier-rules.md` §1.8);
+/// `None` when no allowed media type fits (such a file cannot be listed).
+pub fn infer_media_type(path: &str) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let ext = name
+        .rfind('.')
+        .map(|i| name[i..].to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        ".json" => Some("application/json"),
+        ".md" | ".markdown" => Some("text/markdown"),
+        ".txt" => Some("text/plain"),
+        _ => None,
+    }
+}
+
+/// The index profile a new index gets from its definition's `apiVersion`:
+/// Legacy → v1alpha2 (content-addressed, no `packageVersion` to invent),
+/// `forms.takoform.com/v1alpha2` → v1alpha3, a versioned group → v1alpha4,
+/// a versionless group → v1alpha5 (`verifier-rules.md` §0.1,
+/// `current-profile.md` §2.1).
+pub fn profile_for_definition(api_version: &str) -> IndexProfile {
+    match api_version {
+        profile::LEGACY_V1ALPHA1 => IndexProfile::V1alpha2,
+        profile::LEGACY_V1ALPHA2 => IndexProfile::V1alpha3,
+        v if v.contains('/') => IndexProfile::V1alpha4,
+        _ => IndexProfile::V1alpha5,
+    }
+}
+
+/// Human-readable differences between an old and a new index.
+fn differences(old: &Value, new: &Value) -> Vec<String> {
+    let entries = |v: &Value| -> BTreeMap<String, Value> {
+        v.get("files")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .map(|f| (path_of(f).to_owned(), f.clone()))
+            .collect()
+    };
+    let (a, b) = (entries(old), entries(new));
+    let mut out = Vec::new();
+    for (path, f) in &b {
+        match a.get(path) {
+            None => out.push(format!("added {path}")),
+            Some(g) if g != f => {
+                let what: Vec<&str> = ["mediaType", "size", "digest"]
+                    .into_iter()
+                    .filter(|k| f.get(*k) != g.get(*k))
+                    .collect();
+                out.push(format!("changed {path} ({})", what.join(", ")));
+            }
+            Some(_) => {}
+        }
+    }
+    for path in a.keys().filter(|p| !b.contains_key(*p)) {
+        out.push(format!("removed {path}"));
+    }
+    for m in ["apiVersion", "kind", "definitionVersion", "schemaDigest"] {
+        if old.get("formRef").and_then(|r| r.get(m)) != new.get("formRef").and_then(|r| r.get(m)) {
+            out.push(format!("formRef.{m}"));
+        }
+    }
+    if old.get("definitionPath") != new.get("definitionPath") {
+        out.push("definitionPath".to_owned());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn media_types_and_profiles_are_inferred() {
+        assert_eq!(infer_media_type("a/b.JSON"), Some("application/json"));
+        assert_eq!(infer_media_type("README.markdown"), Some("text/markdown"));
+        assert_eq!(infer_media_type("notes.txt"), Some("text/plain"));
+        assert_eq!(infer_media_type("blob.bin2"), None);
+        assert_eq!(infer_media_type(".DS_Store"), None);
+        assert_eq!(
+            profile_for_definition("forms.takoform.com/v1alpha1"),
+            IndexProfile::V1alpha2
+        );
+        assert_eq!(
+            profile_for_definition("forms.takoform.com/v1alpha2"),
+            IndexProfile::V1alpha3
+        );
+        assert_eq!(
+            profile_for_definition("edge.forms.takoform.com/v1beta1"),
+            IndexProfile::V1alpha4
+        );
+        assert_eq!(
+            profile_for_definition("edge.forms.takoform.com"),
+            IndexProfile::V1alpha5
+        );
+    }
+
+    #[test]
+    fn differences_name_each_entry() {
+        let old = json!({"files": [{"path": "a.json", "size": 1, "digest": "x", "mediaType": "application/json"},
+                                   {"path": "gone.json", "size": 1, "digest": "x", "mediaType": "application/json"}],
+                         "formRef": {"schemaDigest": "s1"}, "definitionPath": "d.json"});
+        let new = json!({"files": [{"path": "a.json", "size": 2, "digest": "y", "mediaType": "application/json"},
+                                   {"path": "new.json", "size": 1, "digest": "x", "mediaType": "application/json"}],
+                         "formRef": {"schemaDigest": "s2"}, "definitionPath": "d.json"});
+        assert_eq!(
+            differences(&old, &new),
+            [
+                "changed a.json (size, digest)",
+                "added new.json",
+                "removed gone.json",
+                "formRef.schemaDigest"
+            ]
+        );
+        assert!(differences(&old, &old).is_empty());
     }
 }

@@ -381,6 +381,15 @@ fn run_inner(path: &Path, format: Format, instance: Option<&Path>) -> Result<Str
     let instances = match instance {
         Some(i) => {
             let doc = read_json(i, &i.display().to_string())?;
+            if !doc.value.is_object() {
+                return Err(Failure {
+                    stderr: format!(
+                        "form-package: relations: {}: a desired document is a JSON object\n",
+                        i.display()
+                    ),
+                    code: 1,
+                });
+            }
             Some(relations::resolve(&derivation.relations, &doc.value))
         }
         None => None,

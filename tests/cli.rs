@@ -426,3 +426,119 @@ fn open_objects_are_reported_with_their_spans() {
         assert_eq!(&text[want.end - 1..want.end], "}");
     }
 }
+
+#[test]
+fn index_infers_the_profile_and_refuses_what_verify_would() {
+    let (_tmp, dir) = copy_package(&example_store());
+    let d = dir.to_str().unwrap();
+    std::fs::remove_file(dir.join("package-index.json")).unwrap();
+    assert_eq!(
+        run(&["index", "--profile", "bogus/v9", d]).status.code(),
+        Some(2)
+    );
+    assert!(!dir.join("package-index.json").exists());
+    let o = run(&["index", d]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let index: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap()).unwrap();
+    assert_eq!(
+        index["apiVersion"], "packages.forms.takoform.com/v1alpha2",
+        "a Legacy definition gets the content-addressed Legacy profile"
+    );
+    assert_eq!(run(&["verify", d]).status.code(), Some(0));
+    // a file no media type fits is refused, nothing written
+    std::fs::write(dir.join("blob.bin2"), "y").unwrap();
+    let before = std::fs::read(dir.join("package-index.json")).unwrap();
+    let o = run(&["index", d]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("FD115"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("package-index.json")).unwrap(),
+        before
+    );
+    // --check names what would change
+    std::fs::remove_file(dir.join("blob.bin2")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "hello").unwrap();
+    let o = run(&["index", "--check", d]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("  added notes.txt"), "{}", stdout(&o));
+}
+
+#[test]
+fn overlapping_paths_verify_each_package_once() {
+    let tree = fixtures().join("packages");
+    let one = tree.join("v1beta1");
+    let o = run(&[
+        "verify",
+        "--format",
+        "json",
+        tree.to_str().unwrap(),
+        one.to_str().unwrap(),
+    ]);
+    assert_eq!(json_of(&o)["summary"]["packages"], 8);
+}
+
+#[test]
+fn deny_warnings_fails_in_every_format() {
+    let (_tmp, dir) =
+        copy_package(&fixtures().join("packages/versionless/queue-consumer-0.2.0-03c2f61a47b7"));
+    let mut def: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
+    def["desiredSchema"]["properties"]["queue"]
+        .as_object_mut()
+        .unwrap()
+        .remove("x-takoform-required-interface");
+    std::fs::write(
+        dir.join("definition.json"),
+        serde_json::to_string_pretty(&def).unwrap(),
+    )
+    .unwrap();
+    reindex(&dir);
+    let d = dir.to_str().unwrap();
+    let plain = run(&["verify", d]);
+    assert_eq!(
+        plain.status.code(),
+        Some(0),
+        "a warning alone does not fail"
+    );
+    assert!(stdout(&plain).contains("ok "), "{}", stdout(&plain));
+    let denied = run(&["verify", "--deny-warnings", d]);
+    assert_eq!(denied.status.code(), Some(1));
+    assert!(stdout(&denied).contains("FAIL "), "{}", stdout(&denied));
+    let gh = run(&["verify", "--deny-warnings", "--format", "github", d]);
+    assert!(
+        stdout(&gh).contains("0 verified, 1 failed"),
+        "{}",
+        stdout(&gh)
+    );
+}
+
+#[test]
+fn relations_refuses_an_instance_that_is_not_an_object() {
+    let tmp = tempfile::tempdir().unwrap();
+    let f = tmp.path().join("i.json");
+    std::fs::write(&f, "[1,2]").unwrap();
+    let pkg = fixtures().join("packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
+    let o = run(&[
+        "relations",
+        pkg.to_str().unwrap(),
+        "--instance",
+        f.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(
+        run(&["relations", pkg.to_str().unwrap(), "--format", "sarif"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
