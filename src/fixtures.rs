@@ -745,7 +745,13 @@ mod tests {
         } else if std::env::var("CI").is_ok() {
             panic!("corpus missing at {}", root.display());
         } else {
-            eprintln!("CORPUS TESTS DID NOT RUN (no corpus at {})", root.display());
+            let _ = std::io::Write::write_fmt(
+                &mut std::io::stderr(),
+                format_args!(
+                    "{}\n",
+                    format_args!("CORPUS TESTS DID NOT RUN (no corpus at {})", root.display())
+                ),
+            );
             None
         }
     }

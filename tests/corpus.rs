@@ -25,9 +25,15 @@ fn corpus() -> Option<PathBuf> {
             root.display()
         );
     }
-    eprintln!(
-        "\n*** CORPUS TESTS DID NOT RUN: no corpus at {} (set FORM_PACKAGE_CORPUS) ***\n",
-        root.display()
+    let _ = std::io::Write::write_fmt(
+        &mut std::io::stderr(),
+        format_args!(
+            "{}\n",
+            format_args!(
+                "\n*** CORPUS TESTS DID NOT RUN: no corpus at {} (set FORM_PACKAGE_CORPUS) ***\n",
+                root.display()
+            )
+        ),
     );
     None
 }

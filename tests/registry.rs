@@ -145,8 +145,8 @@ impl Pkg {
         self
     }
     fn reindex(&self) -> &Self {
-        let indexed =
-            form_package::index::build(&self.dir, None).unwrap_or_else(|d| panic!("index: {d:?}"));
+        let indexed = form_package::index::build_lenient(&self.dir, None)
+            .unwrap_or_else(|d| panic!("index: {d:?}"));
         form_package::index::write(&self.dir, &indexed).unwrap();
         self
     }

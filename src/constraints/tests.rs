@@ -264,7 +264,13 @@ fn upstream_definition_cases() {
             "missing {}",
             path.display()
         );
-        eprintln!("CORPUS TESTS DID NOT RUN: no {}", path.display());
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!(
+                "{}\n",
+                format_args!("CORPUS TESTS DID NOT RUN: no {}", path.display())
+            ),
+        );
         return;
     };
     let cases: Value = serde_json::from_str(&text).unwrap();
@@ -319,9 +325,15 @@ fn current_mutants_constraint_semantics() {
             "corpus missing at {}",
             corpus.display()
         );
-        eprintln!(
-            "CORPUS TESTS DID NOT RUN: no corpus at {}",
-            corpus.display()
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!(
+                "{}\n",
+                format_args!(
+                    "CORPUS TESTS DID NOT RUN: no corpus at {}",
+                    corpus.display()
+                )
+            ),
         );
         return;
     };

@@ -870,7 +870,13 @@ fn corpus_root() -> Option<PathBuf> {
         "corpus missing at {}",
         dir.display()
     );
-    eprintln!("CORPUS TESTS DID NOT RUN (no corpus at {})", dir.display());
+    let _ = std::io::Write::write_fmt(
+        &mut std::io::stderr(),
+        format_args!(
+            "{}\n",
+            format_args!("CORPUS TESTS DID NOT RUN (no corpus at {})", dir.display())
+        ),
+    );
     None
 }
 

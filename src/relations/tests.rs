@@ -383,7 +383,13 @@ fn corpus_dir() -> Option<std::path::PathBuf> {
             "corpus missing at {}",
             dir.display()
         );
-        eprintln!("CORPUS TESTS DID NOT RUN: no corpus at {}", dir.display());
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!(
+                "{}\n",
+                format_args!("CORPUS TESTS DID NOT RUN: no corpus at {}", dir.display())
+            ),
+        );
         None
     }
 }

@@ -858,7 +858,13 @@ fn corpus_dir() -> Option<std::path::PathBuf> {
             "corpus missing at {}",
             dir.display()
         );
-        eprintln!("CORPUS TESTS DID NOT RUN: no corpus at {}", dir.display());
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!(
+                "{}\n",
+                format_args!("CORPUS TESTS DID NOT RUN: no corpus at {}", dir.display())
+            ),
+        );
         None
     }
 }
@@ -872,7 +878,13 @@ fn upstream_definition_cases_name_policy() {
             "missing {}",
             path.display()
         );
-        eprintln!("CORPUS TESTS DID NOT RUN: no {}", path.display());
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!(
+                "{}\n",
+                format_args!("CORPUS TESTS DID NOT RUN: no {}", path.display())
+            ),
+        );
         return;
     };
     let cases: Value = serde_json::from_str(&text).unwrap();
