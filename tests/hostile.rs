@@ -1090,7 +1090,8 @@ fn human_output_keeps_excerpts_for_ordinary_lines() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("FD213 open-object-schema"), "{text}");
-    assert!(text.contains("╭─[definition.json:1:"), "{text}");
+    assert!(text.contains("/definition.json:1:"), "{text}");
+    assert!(text.contains("╭─["), "{text}");
     assert!(text.contains("/desiredSchema/properties/p0"), "{text}");
 }
 

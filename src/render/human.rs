@@ -139,32 +139,41 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
 /// excerpt is left out when it would show a line longer than 16 KiB or more
 /// than 256 KiB of source (the `file:line:column` help line remains).
 pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -> String {
-    render_one(d, source, None, color, true)
+    render_one(d, source, None, color, true, None)
 }
 
+/// `package`: the package directory as given, so every location reads
+/// `<package>/<file>:line:column` (a finding can be told apart from those of
+/// other packages, even with `--quiet`); a finding without a file names the
+/// package directory itself.
 fn render_one(
     d: &Diagnostic,
     source: Option<&Source>,
     index: Option<&LineIndex>,
     color: bool,
     excerpt: bool,
+    package: Option<&std::path::Path>,
 ) -> String {
     let span = super::resolve_span(d, source);
     let text = source
         .filter(|s| s.bytes.len() <= MAX_EXCERPT_FILE)
         .and_then(|s| std::str::from_utf8(&s.bytes).ok())
         .filter(|t| excerpt && span.as_ref().is_some_and(|s| excerpt_fits(t.as_bytes(), s)));
-    let file = d.file.clone().unwrap_or_default();
+    let shown_file = |f: &str| match package {
+        Some(p) => p.join(f).display().to_string(),
+        None => f.to_owned(),
+    };
+    let file = d.file.as_deref().map(shown_file).unwrap_or_default();
     let location = match (&d.file, &span, source) {
-        (Some(f), Some(s), Some(src)) => {
+        (Some(_), Some(s), Some(src)) => {
             let (l, c) = match index {
                 Some(idx) => idx.line_col(&src.bytes, s.start),
                 None => super::line_col(&src.bytes, s.start),
             };
-            format!("{f}:{l}:{c}")
+            format!("{file}:{l}:{c}")
         }
-        (Some(f), _, _) => f.clone(),
-        (None, _, _) => String::new(),
+        (Some(_), _, _) => file.clone(),
+        (None, _, _) => package.map(|p| p.display().to_string()).unwrap_or_default(),
     };
     let mut help_lines = Vec::new();
     if !location.is_empty() {
@@ -193,7 +202,16 @@ fn render_one(
         span: match (text, span) {
             (Some(t), Some(s)) => {
                 let start = s.start.min(t.len());
-                let end = s.end.clamp(start, t.len());
+                let mut end = s.end.clamp(start, t.len());
+                // A value over several lines (an object, an array) is marked
+                // on its first line only, so the excerpt stays short.
+                if let Some(nl) = t
+                    .as_bytes()
+                    .get(start..end)
+                    .and_then(|b| b.iter().position(|&c| c == b'\n'))
+                {
+                    end = start + nl;
+                }
                 Some(SourceSpan::from(start..end))
             }
             _ => None,
@@ -206,7 +224,8 @@ fn render_one(
     };
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(100)
-        .with_context_lines(1);
+        .with_context_lines(1)
+        .with_wrap_lines(false);
     let mut out = String::new();
     if handler.render_report(&mut out, &shown).is_err() {
         out = format!("{}: {}\n", shown.code, d.message);
@@ -235,7 +254,7 @@ pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool, deny_warning
             _ => None,
         };
         let excerpt = i < MAX_EXCERPTS && out.len() < EXCERPT_OUTPUT_BUDGET;
-        out.push_str(&render_one(d, source, index, color, excerpt));
+        out.push_str(&render_one(d, source, index, color, excerpt, Some(&p.path)));
     }
     if quiet {
         return out;
