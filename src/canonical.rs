@@ -49,6 +49,20 @@ pub fn canonicalize(value: &serde_json::Value) -> Result<Vec<u8>, Diagnostic> {
     })
 }
 
+/// Whether [`canonicalize`] would succeed on `value`, without producing the
+/// bytes: `Ok` for an object or array, the same [`Code::ScalarTopLevel`]
+/// error otherwise (§2.1 J7, §2.2). For a parsed `serde_json::Value` the
+/// serializer cannot fail below the top level (numbers are finite, member
+/// names unique, strings valid UTF-8), so the top-level kind decides.
+// Same error type as `canonicalize`, whose error it returns.
+#[allow(clippy::result_large_err)]
+pub fn check(value: &serde_json::Value) -> Result<(), Diagnostic> {
+    match value {
+        serde_json::Value::Object(_) | serde_json::Value::Array(_) => Ok(()),
+        _ => canonicalize(value).map(|_| ()),
+    }
+}
+
 /// `"sha256:"` + 64 lowercase hex digits of the SHA-256 of `bytes` (§2.3 D2;
 /// applied to canonical bytes it gives the schema and package digests of
 /// D3/D4).
@@ -116,6 +130,19 @@ mod tests {
             include_bytes!("../fixtures/rfc8785/output/weird.json"),
         ),
     ];
+
+    #[test]
+    fn check_agrees_with_canonicalize() {
+        for text in ["{}", "[]", r#"{"a":[1,2.5,"x"]}"#, "1", "\"s\"", "null", "true"] {
+            let v = parse(text.as_bytes()).unwrap().value;
+            let full = canonicalize(&v).map(|_| ()).map_err(|d| d.code);
+            assert_eq!(check(&v).map_err(|d| d.code), full, "{text}");
+        }
+        assert_eq!(
+            check(&serde_json::json!(3)).unwrap_err().code,
+            Code::ScalarTopLevel
+        );
+    }
 
     #[test]
     fn rfc8785_fixture_vectors_are_byte_exact() {

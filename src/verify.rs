@@ -586,8 +586,8 @@ impl Run<'_> {
                 match strict::parse(&bytes) {
                     Ok(p) => {
                         source.spans = Some(p.spans);
-                        match canonicalize(&p.value) {
-                            Ok(_) => value = Some(JsonPayload { value: p.value }),
+                        match crate::canonical::check(&p.value) {
+                            Ok(()) => value = Some(JsonPayload { value: p.value }),
                             Err(d) => self.diags.push(d.in_file(l.path.clone())),
                         }
                     }
