@@ -68,7 +68,9 @@ pub struct PackageOutcome {
     pub relations: Vec<Value>,
     /// Fixture documents validated (positive + negative).
     pub fixtures_run: usize,
-    /// Sources by package-relative path, for rendering spans.
+    /// Sources by package-relative path, for rendering spans: only the files
+    /// some diagnostic names are kept (a tree of verified packages holds no
+    /// file bytes).
     pub sources: BTreeMap<String, Source>,
 }
 
@@ -109,6 +111,13 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
     let mut diags = std::mem::take(&mut run.diags);
     diag::finish(&mut diags);
     out.diagnostics = diags;
+    // Renderers look sources up only through a diagnostic's file.
+    let named: BTreeSet<&str> = out
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.file.as_deref())
+        .collect();
+    out.sources.retain(|f, _| named.contains(f.as_str()));
     if out.has_errors() {
         out.report = None;
     }
