@@ -133,7 +133,15 @@ mod tests {
 
     #[test]
     fn check_agrees_with_canonicalize() {
-        for text in ["{}", "[]", r#"{"a":[1,2.5,"x"]}"#, "1", "\"s\"", "null", "true"] {
+        for text in [
+            "{}",
+            "[]",
+            r#"{"a":[1,2.5,"x"]}"#,
+            "1",
+            "\"s\"",
+            "null",
+            "true",
+        ] {
             let v = parse(text.as_bytes()).unwrap().value;
             let full = canonicalize(&v).map(|_| ()).map_err(|d| d.code);
             assert_eq!(check(&v).map_err(|d| d.code), full, "{text}");

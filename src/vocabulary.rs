@@ -644,35 +644,51 @@ struct Scan<'o, 'a> {
 }
 
 impl Scan<'_, '_> {
-    fn value(&mut self, v: &Value, ptr: &JsonPointer, loc: &mut String, top: bool) {
+    /// `ptr`: escaped JSON Pointer text of `v`; `loc`: its dotted location.
+    /// Both are extended in place and restored before returning.
+    fn value(&mut self, v: &Value, ptr: &mut String, loc: &mut String, top: bool) {
         match v {
             Value::Object(o) => {
                 let exempt_here = loc.ends_with(EXEMPT_LOCATION_SUFFIX);
                 for (k, child) in o {
-                    let key_ptr = ptr.child(k);
+                    let ptr_len = ptr.len();
+                    ptr.push('/');
+                    push_escaped(ptr, k);
                     let exempt = (exempt_here && reviewed(k, child, self.opts.whole))
                         || (top && self.desired_only_exempt(k));
                     if !exempt {
                         if let Some(f) = is_forbidden(k) {
                             self.out.push(
                                 Diagnostic::new(self.code, f.message())
-                                    .at_key(key_ptr.clone())
+                                    .at_key(JsonPointer::from(ptr.as_str()))
                                     .help(HELP),
                             );
                         }
                     }
-                    let loc_len = loc.len();
-                    loc.push('.');
-                    loc.push_str(k);
-                    self.value(child, &key_ptr, loc, false);
-                    loc.truncate(loc_len);
+                    if matches!(child, Value::Object(_) | Value::Array(_)) {
+                        let loc_len = loc.len();
+                        loc.push('.');
+                        loc.push_str(k);
+                        self.value(child, ptr, loc, false);
+                        loc.truncate(loc_len);
+                    }
+                    ptr.truncate(ptr_len);
                 }
             }
             Value::Array(a) => {
                 for (i, child) in a.iter().enumerate() {
-                    let loc_len = loc.len();
-                    loc.push_str(&format!("[{i}]"));
-                    self.value(child, &ptr.index(i), loc, false);
+                    if !matches!(child, Value::Object(_) | Value::Array(_)) {
+                        continue;
+                    }
+                    let (ptr_len, loc_len) = (ptr.len(), loc.len());
+                    {
+                        use std::fmt::Write;
+                        // Writing to a String cannot fail.
+                        let _ = write!(ptr, "/{i}");
+                        let _ = write!(loc, "[{i}]");
+                    }
+                    self.value(child, ptr, loc, false);
+                    ptr.truncate(ptr_len);
                     loc.truncate(loc_len);
                 }
             }
@@ -690,6 +706,18 @@ impl Scan<'_, '_> {
             .and_then(|s| s.get("properties"))
             .and_then(|p| p.get(key))
             .is_some_and(|schema| reviewed(key, schema, self.opts.whole))
+    }
+}
+
+/// Appends `token` to escaped pointer text (`~` → `~0`, `/` → `~1`, as
+/// [`crate::json::pointer::escape`]).
+fn push_escaped(ptr: &mut String, token: &str) {
+    for c in token.chars() {
+        match c {
+            '~' => ptr.push_str("~0"),
+            '/' => ptr.push_str("~1"),
+            _ => ptr.push(c),
+        }
     }
 }
 
@@ -712,7 +740,7 @@ pub fn scan_document(doc: &Value, code: Code, opts: &ScanOptions<'_>) -> Vec<Dia
         out: Vec::new(),
     };
     let mut loc = String::from("$");
-    scan.value(doc, &JsonPointer::root(), &mut loc, true);
+    scan.value(doc, &mut String::new(), &mut loc, true);
     scan.out
 }
 
