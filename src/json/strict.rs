@@ -22,7 +22,7 @@ use std::ops::Range;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::json::pointer::{escape, JsonPointer};
+use crate::json::pointer::JsonPointer;
 
 /// The most nested arrays/objects a document may have (§2.1 J6). A document
 /// with 256 nested containers is accepted; the 257th level is refused with
@@ -255,21 +255,25 @@ fn parse_impl(
             pointer: JsonPointer::root(),
         });
     }
-    if let Err(e) = std::str::from_utf8(bytes) {
-        let at = e.valid_up_to();
-        let len = e.error_len().unwrap_or(bytes.len() - at);
-        return Err(ParseError {
-            kind: ParseErrorKind::InvalidUtf8,
-            detail: format!(
-                "invalid UTF-8 byte 0x{:02X} at offset {at}: I-JSON input is not valid UTF-8",
-                bytes[at]
-            ),
-            span: at..at + len,
-            pointer: JsonPointer::root(),
-        });
-    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let len = e.error_len().unwrap_or(bytes.len() - at);
+            return Err(ParseError {
+                kind: ParseErrorKind::InvalidUtf8,
+                detail: format!(
+                    "invalid UTF-8 byte 0x{:02X} at offset {at}: I-JSON input is not valid UTF-8",
+                    bytes[at]
+                ),
+                span: at..at + len,
+                pointer: JsonPointer::root(),
+            });
+        }
+    };
     let mut p = Parser {
         src: bytes,
+        text,
         pos: 0,
         ptr: String::new(),
         spans: HashMap::new(),
@@ -289,6 +293,8 @@ fn parse_impl(
 
 struct Parser<'a> {
     src: &'a [u8],
+    /// `src` as text (it was checked to be UTF-8 before parsing).
+    text: &'a str,
     pos: usize,
     /// Escaped pointer text of the value being read.
     ptr: String,
@@ -324,7 +330,7 @@ enum Frame {
     },
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn err(&self, detail: String, span: Range<usize>) -> ParseError {
         ParseError {
             kind: ParseErrorKind::Syntax,
@@ -566,7 +572,13 @@ impl Parser<'_> {
         let name = self.string()?;
         let key_span = key_start..self.pos;
         self.ptr.push('/');
-        self.ptr.push_str(&escape(&name));
+        for c in name.chars() {
+            match c {
+                '~' => self.ptr.push_str("~0"),
+                '/' => self.ptr.push_str("~1"),
+                _ => self.ptr.push(c),
+            }
+        }
         // Every earlier member of this object is already recorded under its
         // pointer, and escaping is injective, so this is J3's check.
         let duplicate = if self.record_spans {
@@ -647,6 +659,11 @@ impl Parser<'_> {
         let mut out = String::new();
         let mut run = self.pos; // start of the pending raw run
         loop {
+            // Skip the plain bytes of the run at once.
+            self.pos += self.src[self.pos..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(self.src.len() - self.pos);
             let Some(b) = self.peek() else {
                 let n = self.src.len();
                 return Err(self.err(
@@ -656,8 +673,12 @@ impl Parser<'_> {
             };
             match b {
                 b'"' => {
-                    out.push_str(&self.text(run, self.pos));
+                    let text = self.text(run, self.pos);
                     self.pos += 1;
+                    if out.is_empty() {
+                        return Ok(text.into_owned());
+                    }
+                    out.push_str(&text);
                     return Ok(out);
                 }
                 b'\\' => {
@@ -677,9 +698,15 @@ impl Parser<'_> {
         }
     }
 
-    /// The source text in `from..to` (valid UTF-8 between ASCII delimiters).
-    fn text(&self, from: usize, to: usize) -> std::borrow::Cow<'_, str> {
-        String::from_utf8_lossy(&self.src[from..to])
+    /// The source text in `from..to` (valid UTF-8 between ASCII delimiters;
+    /// the whole input was checked to be UTF-8 before parsing, so the slice
+    /// is on character boundaries).
+    fn text(&self, from: usize, to: usize) -> std::borrow::Cow<'a, str> {
+        match self.text.get(from..to) {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            // Not on character boundaries (error text only): as before.
+            None => String::from_utf8_lossy(&self.src[from..to]),
+        }
     }
 
     /// Reads one escape at `self.pos` (on the backslash) into `out`.
