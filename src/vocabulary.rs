@@ -227,9 +227,11 @@ pub fn is_forbidden(name: &str) -> Option<Finding> {
     /// cleared when it reaches `CACHE_LIMIT` names.
     const CACHE_LIMIT: usize = 1 << 16;
     type Decision = Option<(&'static str, String)>;
+    // aHash: randomly keyed (no crafted-collision blow-up), faster than SipHash
+    // on the short names looked up here.
     thread_local! {
-        static CACHE: std::cell::RefCell<std::collections::HashMap<Box<str>, Decision>> =
-            std::cell::RefCell::new(std::collections::HashMap::new());
+        static CACHE: std::cell::RefCell<ahash::AHashMap<Box<str>, Decision>> =
+            std::cell::RefCell::new(ahash::AHashMap::new());
     }
     let decision = CACHE.with(|cache| {
         if let Some(d) = cache.borrow().get(name) {
