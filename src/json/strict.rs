@@ -584,7 +584,14 @@ impl<'a> Parser<'a> {
         let duplicate = if self.record_spans {
             self.spans.contains_key(&self.ptr)
         } else {
-            members.is_some_and(|m| m.contains_key(&name))
+            // A short object is searched directly (cheaper than hashing).
+            members.is_some_and(|m| {
+                if m.len() <= 8 {
+                    m.keys().any(|k| *k == name)
+                } else {
+                    m.contains_key(&name)
+                }
+            })
         };
         if duplicate {
             self.ptr.truncate(base_len);
