@@ -291,6 +291,25 @@ fn parse_impl(
     Ok((value, p.spans))
 }
 
+/// Appends the decimal digits of `n` (an array index) without allocating.
+fn push_decimal(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        // `n % 10` is below 10, so the digit is ASCII.
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
+}
+
 struct Parser<'a> {
     src: &'a [u8],
     /// `src` as text (it was checked to be UTF-8 before parsing).
@@ -459,7 +478,7 @@ impl<'a> Parser<'a> {
                                     ));
                                 }
                                 self.ptr.push('/');
-                                self.ptr.push_str(&next.to_string());
+                                push_decimal(&mut self.ptr, next);
                                 continue 'values;
                             }
                             Some(b']') => self.pos += 1,
@@ -1260,6 +1279,15 @@ mod tests {
             p.spans.key_span(&JsonPointer::root().child("a/")),
             Some(1..11)
         );
+    }
+
+    #[test]
+    fn push_decimal_writes_indexes() {
+        for n in [0usize, 7, 10, 99, 100, 123_456_789, usize::MAX] {
+            let mut s = String::from("/a/");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("/a/{n}"));
+        }
     }
 
     #[test]
