@@ -415,6 +415,32 @@ pub mod re2 {
     /// backreference, nested/possessive quantifier, repeat count over 1000,
     /// unknown flag or escape), or when the translation does not compile.
     pub fn compile(pattern: &str) -> Result<regex::Regex, String> {
+        use std::collections::HashMap;
+        use std::sync::{LazyLock, Mutex, PoisonError};
+        /// Outcomes by pattern, shared by every thread: a pattern is checked
+        /// (walk) and then compiled (keyword) for one schema, and recurs
+        /// across the schemas of a tree. Bounded: cleared at `LIMIT`
+        /// patterns. Cloning a `Regex` shares its compiled program.
+        const LIMIT: usize = 4096;
+        type Outcomes = HashMap<String, Result<regex::Regex, String>>;
+        static CACHE: LazyLock<Mutex<Outcomes>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+        if let Some(hit) = CACHE
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(pattern)
+        {
+            return hit.clone();
+        }
+        let outcome = compile_uncached(pattern);
+        let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
+        if cache.len() >= LIMIT {
+            cache.clear();
+        }
+        cache.insert(pattern.to_owned(), outcome.clone());
+        outcome
+    }
+
+    fn compile_uncached(pattern: &str) -> Result<regex::Regex, String> {
         let translated = translate(pattern)?;
         regex::RegexBuilder::new(&translated).build().map_err(|e| {
             e.to_string()

@@ -84,28 +84,100 @@ impl SchemaRef {
     }
 }
 
-static REGISTRY: LazyLock<Result<Registry<'static>, String>> = LazyLock::new(|| {
-    let mut resources = Vec::new();
-    for p in PUBLISHED {
-        let value: Value = serde_json::from_str(p.text).map_err(|e| format!("{}: {e}", p.file))?;
-        resources.push((p.id.to_owned(), value));
+/// Every `$ref` target document (absolute URI without fragment) named in
+/// `schema`, resolved against `base` (the `$id` of the schema holding it).
+fn referenced_ids(schema: &Value, base: &str, out: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            for (k, v) in map {
+                if k == "$ref" {
+                    if let Some(r) = v.as_str() {
+                        let doc = r.split('#').next().unwrap_or_default();
+                        if doc.is_empty() {
+                            continue;
+                        }
+                        let id = if doc.contains("://") {
+                            doc.to_owned()
+                        } else {
+                            // Relative to the directory of `base`.
+                            let dir = base.rsplit_once('/').map_or("", |(d, _)| d);
+                            format!("{dir}/{doc}")
+                        };
+                        if !out.contains(&id) {
+                            out.push(id);
+                        }
+                    }
+                } else {
+                    referenced_ids(v, base, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                referenced_ids(v, base, out);
+            }
+        }
+        _ => {}
     }
+}
+
+/// Compiled `pattern`s shared by every published-schema validator (the same
+/// digest, version and name patterns recur across the schemas).
+static PATTERNS: LazyLock<jsonschema::PatternCache> = LazyLock::new(jsonschema::PatternCache::new);
+
+/// The offline registry holding `id` and every published schema it reaches
+/// through `$ref` (transitively): only what one validator needs is parsed
+/// and prepared. When a reference names no embedded schema, every embedded
+/// schema is registered (resolution then fails exactly as it would have).
+fn registry_for(id: &str) -> Result<Registry<'static>, String> {
+    let resources = match closure(id)? {
+        Some(r) => r,
+        None => PUBLISHED
+            .iter()
+            .map(|p| parse(p).map(|v| (p.id.to_owned(), v)))
+            .collect::<Result<_, _>>()?,
+    };
     Registry::new()
         .extend(resources)
         .and_then(|b| b.prepare())
         .map_err(|e| format!("embedded schema registry: {e}"))
-});
+}
+
+fn parse(p: &Published) -> Result<Value, String> {
+    serde_json::from_str(p.text).map_err(|e| format!("{}: {e}", p.file))
+}
+
+/// `id` and the published schemas it reaches through `$ref`, parsed, in
+/// discovery order; `None` when some reference names no embedded schema.
+///
+/// # Errors
+/// An embedded schema that does not parse (an internal error).
+fn closure(id: &str) -> Result<Option<Vec<(String, Value)>>, String> {
+    let mut wanted = vec![id.to_owned()];
+    let mut resources = Vec::new();
+    while let Some(next) = wanted.get(resources.len()) {
+        let Some(p) = PUBLISHED.iter().find(|p| p.id == next) else {
+            return Ok(None);
+        };
+        let value = parse(p)?;
+        referenced_ids(&value, p.id, &mut wanted);
+        resources.push((p.id.to_owned(), value));
+    }
+    Ok(Some(resources))
+}
 
 /// The validator options shared by every published-schema validator:
 /// Draft 2020-12, formats asserted (verifier-rules.md §12), the `regex`
-/// crate engine (RE2-like), offline.
+/// crate engine (RE2-like), offline. Built on first use, with a registry of
+/// only the schemas `id` needs.
 fn build(id: &str) -> Result<Validator, String> {
-    let registry = REGISTRY.as_ref().map_err(Clone::clone)?;
+    let registry = registry_for(id)?;
     jsonschema::options()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
         .with_pattern_options(jsonschema::PatternOptions::regex())
-        .with_registry(registry)
+        .with_pattern_cache(PATTERNS.clone())
+        .with_registry(&registry)
         .offline()
         .build(&serde_json::json!({ "$ref": id }))
         .map_err(|e| format!("embedded schema {id}: {e}"))
@@ -269,6 +341,44 @@ mod tests {
         ] {
             assert!(validate(r, &serde_json::json!({})).is_ok(), "{r:?}");
         }
+    }
+
+    #[test]
+    fn every_reference_closure_is_embedded() {
+        // No validator falls back to the full registry, and the closures are
+        // the ones the published schemas name.
+        for p in PUBLISHED {
+            let c = closure(p.id).unwrap().expect(p.file);
+            assert_eq!(c[0].0, p.id);
+        }
+        let ids = |id: &str| -> Vec<String> {
+            closure(id)
+                .unwrap()
+                .unwrap()
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect()
+        };
+        assert_eq!(
+            ids(&SchemaRef::Index("v1alpha5").id()),
+            [
+                SchemaRef::Index("v1alpha5").id(),
+                SchemaRef::FormRef("v1beta2").id()
+            ]
+        );
+        assert_eq!(
+            ids(&SchemaRef::Index("v1alpha1").id()),
+            [
+                SchemaRef::Index("v1alpha1").id(),
+                SchemaRef::FormRef("v1alpha1").id()
+            ]
+        );
+        assert_eq!(
+            ids(&SchemaRef::FormRef("v1beta1").id()),
+            [SchemaRef::FormRef("v1beta1").id()]
+        );
+        // Near miss: an unknown id has no closure.
+        assert!(closure("https://example.com/x.json").unwrap().is_none());
     }
 
     #[test]

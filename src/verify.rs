@@ -68,7 +68,9 @@ pub struct PackageOutcome {
     pub relations: Vec<Value>,
     /// Fixture documents validated (positive + negative).
     pub fixtures_run: usize,
-    /// Sources by package-relative path, for rendering spans.
+    /// Sources by package-relative path, for rendering spans: only the files
+    /// some diagnostic names are kept (a tree of verified packages holds no
+    /// file bytes).
     pub sources: BTreeMap<String, Source>,
 }
 
@@ -104,11 +106,27 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
     let mut run = Run {
         diags: Vec::new(),
         out: &mut out,
+        parsed_json: BTreeSet::new(),
     };
     run.pipeline(path);
     let mut diags = std::mem::take(&mut run.diags);
+    let parsed_json = std::mem::take(&mut run.parsed_json);
     diag::finish(&mut diags);
     out.diagnostics = diags;
+    // Renderers look sources up only through a diagnostic's file.
+    let named: BTreeSet<&str> = out
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.file.as_deref())
+        .collect();
+    out.sources.retain(|f, _| named.contains(f.as_str()));
+    // Documents were parsed without span maps; build them for the files
+    // that parsed and are kept (the same parse, so it succeeds again).
+    for (file, source) in &mut out.sources {
+        if source.spans.is_none() && parsed_json.contains(file) {
+            source.spans = strict::parse(&source.bytes).ok().map(|p| p.spans);
+        }
+    }
     if out.has_errors() {
         out.report = None;
     }
@@ -118,6 +136,9 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
 struct Run<'o> {
     diags: Vec<Diagnostic>,
     out: &'o mut PackageOutcome,
+    /// Files whose bytes parsed as strict JSON (their span maps are built
+    /// only if a diagnostic names them).
+    parsed_json: BTreeSet<String>,
 }
 
 impl Run<'_> {
@@ -228,10 +249,10 @@ impl Run<'_> {
                 return None;
             }
         };
-        let parsed = strict::parse(&bytes);
+        let parsed = strict::parse_value(&bytes);
         let source = self.out.sources.entry(INDEX_FILE.to_owned()).or_default();
         source.bytes = bytes;
-        let parsed = match parsed {
+        let index = match parsed {
             Ok(p) => p,
             Err(e) => {
                 let d = e.to_diagnostic();
@@ -245,8 +266,7 @@ impl Run<'_> {
                 return None;
             }
         };
-        source.spans = Some(parsed.spans);
-        let index = parsed.value;
+        self.parsed_json.insert(INDEX_FILE.to_owned());
         match canonicalize(&index) {
             Ok(c) => self.out.package_digest = Some(sha256_digest(&c)),
             Err(d) => {
@@ -603,11 +623,11 @@ impl Run<'_> {
             let mut value = None;
             let source = self.out.sources.entry(l.path.clone()).or_default();
             if is_json_media_type(&l.media_type) {
-                match strict::parse(&bytes) {
-                    Ok(p) => {
-                        source.spans = Some(p.spans);
-                        match canonicalize(&p.value) {
-                            Ok(_) => value = Some(JsonPayload { value: p.value }),
+                match strict::parse_value(&bytes) {
+                    Ok(parsed) => {
+                        self.parsed_json.insert(l.path.clone());
+                        match crate::canonical::check(&parsed) {
+                            Ok(()) => value = Some(JsonPayload { value: parsed }),
                             Err(d) => self.diags.push(d.in_file(l.path.clone())),
                         }
                     }

@@ -60,7 +60,8 @@ pub fn list_entries(list: &'static str) -> impl Iterator<Item = &'static str> {
 
 struct Tables {
     n: HashSet<&'static str>,
-    b: Vec<&'static str>,
+    /// Each glued base with its `s` plural, in list order.
+    b: Vec<(&'static str, String)>,
     q: HashSet<&'static str>,
     tp: HashSet<&'static str>,
     sequences: Vec<Vec<&'static str>>,
@@ -69,7 +70,7 @@ struct Tables {
 
 static TABLES: LazyLock<Tables> = LazyLock::new(|| Tables {
     n: list_entries(N_LIST).collect(),
-    b: list_entries(B_LIST).collect(),
+    b: list_entries(B_LIST).map(|b| (b, format!("{b}s"))).collect(),
     q: list_entries(Q_LIST).collect(),
     tp: list_entries(T_LIST).chain(list_entries(P_LIST)).collect(),
     sequences: list_entries(SEQUENCE_LIST)
@@ -107,7 +108,14 @@ impl Finding {
     }
 }
 
+// Every predicate below has an ASCII fast path: an ASCII letter is Lu or
+// Ll, an ASCII digit is Nd, and no other ASCII scalar is L* or Nd, so the
+// answers equal the general-category lookups they skip.
+
 fn is_letter(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_alphabetic();
+    }
     matches!(
         get_general_category(c),
         GeneralCategory::UppercaseLetter
@@ -119,14 +127,23 @@ fn is_letter(c: char) -> bool {
 }
 
 fn is_digit(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_digit();
+    }
     get_general_category(c) == GeneralCategory::DecimalNumber
 }
 
 fn is_upper(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_uppercase();
+    }
     get_general_category(c) == GeneralCategory::UppercaseLetter
 }
 
 fn is_lower(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_lowercase();
+    }
     get_general_category(c) == GeneralCategory::LowercaseLetter
 }
 
@@ -134,6 +151,9 @@ fn is_lower(c: char) -> bool {
 /// mapping: where Unicode lower-cases to several scalars (only `İ` U+0130,
 /// to `i` + U+0307) the first one is kept.
 fn lower(c: char) -> char {
+    if c.is_ascii() {
+        return c.to_ascii_lowercase();
+    }
     c.to_lowercase().next().unwrap_or(c)
 }
 
@@ -202,23 +222,48 @@ fn word_matches(word: &str, token: &str, alternates: &[(&str, &str)]) -> bool {
 /// run of tokens equal to a listed sequence (with the listed plural
 /// alternates). No substring matching is ever used.
 pub fn is_forbidden(name: &str) -> Option<Finding> {
+    /// Decisions already taken on this thread, by name (member names repeat
+    /// across the documents of a package and across packages). Bounded:
+    /// cleared when it reaches `CACHE_LIMIT` names.
+    const CACHE_LIMIT: usize = 1 << 16;
+    type Decision = Option<(&'static str, String)>;
+    // aHash: randomly keyed (no crafted-collision blow-up), faster than SipHash
+    // on the short names looked up here.
+    thread_local! {
+        static CACHE: std::cell::RefCell<ahash::AHashMap<Box<str>, Decision>> =
+            std::cell::RefCell::new(ahash::AHashMap::new());
+    }
+    let decision = CACHE.with(|cache| {
+        if let Some(d) = cache.borrow().get(name) {
+            return d.clone();
+        }
+        let d = decide(name);
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= CACHE_LIMIT {
+            cache.clear();
+        }
+        cache.insert(name.into(), d.clone());
+        d
+    });
+    decision.map(|(rule, matched)| Finding {
+        name: name.to_owned(),
+        rule,
+        matched,
+    })
+}
+
+/// [`is_forbidden`] without the cache: the matching rule and what matched.
+fn decide(name: &str) -> Option<(&'static str, String)> {
     if EXEMPT_KEYS.contains(&name) {
         return None;
     }
     let t = &*TABLES;
-    let found = |rule: &'static str, matched: String| {
-        Some(Finding {
-            name: name.to_owned(),
-            rule,
-            matched,
-        })
-    };
+    let found = |rule: &'static str, matched: String| Some((rule, matched));
     let normalized = normalize(name);
     if t.n.contains(normalized.as_str()) {
         return found("exact name", normalized);
     }
-    for base in &t.b {
-        let plural = format!("{base}s");
+    for (base, plural) in &t.b {
         for b in [*base, plural.as_str()] {
             if let Some(rest) = normalized.strip_prefix(b) {
                 if rest.is_empty() || t.q.contains(rest) {
@@ -601,35 +646,51 @@ struct Scan<'o, 'a> {
 }
 
 impl Scan<'_, '_> {
-    fn value(&mut self, v: &Value, ptr: &JsonPointer, loc: &mut String, top: bool) {
+    /// `ptr`: escaped JSON Pointer text of `v`; `loc`: its dotted location.
+    /// Both are extended in place and restored before returning.
+    fn value(&mut self, v: &Value, ptr: &mut String, loc: &mut String, top: bool) {
         match v {
             Value::Object(o) => {
                 let exempt_here = loc.ends_with(EXEMPT_LOCATION_SUFFIX);
                 for (k, child) in o {
-                    let key_ptr = ptr.child(k);
+                    let ptr_len = ptr.len();
+                    ptr.push('/');
+                    push_escaped(ptr, k);
                     let exempt = (exempt_here && reviewed(k, child, self.opts.whole))
                         || (top && self.desired_only_exempt(k));
                     if !exempt {
                         if let Some(f) = is_forbidden(k) {
                             self.out.push(
                                 Diagnostic::new(self.code, f.message())
-                                    .at_key(key_ptr.clone())
+                                    .at_key(JsonPointer::from(ptr.as_str()))
                                     .help(HELP),
                             );
                         }
                     }
-                    let loc_len = loc.len();
-                    loc.push('.');
-                    loc.push_str(k);
-                    self.value(child, &key_ptr, loc, false);
-                    loc.truncate(loc_len);
+                    if matches!(child, Value::Object(_) | Value::Array(_)) {
+                        let loc_len = loc.len();
+                        loc.push('.');
+                        loc.push_str(k);
+                        self.value(child, ptr, loc, false);
+                        loc.truncate(loc_len);
+                    }
+                    ptr.truncate(ptr_len);
                 }
             }
             Value::Array(a) => {
                 for (i, child) in a.iter().enumerate() {
-                    let loc_len = loc.len();
-                    loc.push_str(&format!("[{i}]"));
-                    self.value(child, &ptr.index(i), loc, false);
+                    if !matches!(child, Value::Object(_) | Value::Array(_)) {
+                        continue;
+                    }
+                    let (ptr_len, loc_len) = (ptr.len(), loc.len());
+                    {
+                        use std::fmt::Write;
+                        // Writing to a String cannot fail.
+                        let _ = write!(ptr, "/{i}");
+                        let _ = write!(loc, "[{i}]");
+                    }
+                    self.value(child, ptr, loc, false);
+                    ptr.truncate(ptr_len);
                     loc.truncate(loc_len);
                 }
             }
@@ -647,6 +708,18 @@ impl Scan<'_, '_> {
             .and_then(|s| s.get("properties"))
             .and_then(|p| p.get(key))
             .is_some_and(|schema| reviewed(key, schema, self.opts.whole))
+    }
+}
+
+/// Appends `token` to escaped pointer text (`~` → `~0`, `/` → `~1`, as
+/// [`crate::json::pointer::escape`]).
+fn push_escaped(ptr: &mut String, token: &str) {
+    for c in token.chars() {
+        match c {
+            '~' => ptr.push_str("~0"),
+            '/' => ptr.push_str("~1"),
+            _ => ptr.push(c),
+        }
     }
 }
 
@@ -669,7 +742,7 @@ pub fn scan_document(doc: &Value, code: Code, opts: &ScanOptions<'_>) -> Vec<Dia
         out: Vec::new(),
     };
     let mut loc = String::from("$");
-    scan.value(doc, &JsonPointer::root(), &mut loc, true);
+    scan.value(doc, &mut String::new(), &mut loc, true);
     scan.out
 }
 

@@ -22,7 +22,7 @@ use std::ops::Range;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::json::pointer::{escape, JsonPointer};
+use crate::json::pointer::JsonPointer;
 
 /// The most nested arrays/objects a document may have (§2.1 J6). A document
 /// with 256 nested containers is accepted; the 257th level is refused with
@@ -223,6 +223,29 @@ pub fn line_col(source: &[u8], offset: usize) -> (usize, usize) {
 /// `serde_json::from_slice` gives. Top-level scalars are accepted (J7 is the
 /// canonicaliser's job).
 pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
+    parse_impl(bytes, true).map(|(value, entries)| Parsed {
+        value,
+        spans: SpanIndex { entries },
+    })
+}
+
+/// [`parse`] without the span map: the same value and the same refusals
+/// (same kind, detail, span and pointer), at a fraction of the cost. For
+/// documents whose spans are needed only if a finding names them; parse
+/// again with [`parse`] then.
+///
+/// # Errors
+/// Exactly those of [`parse`].
+pub fn parse_value(bytes: &[u8]) -> Result<serde_json::Value, ParseError> {
+    parse_impl(bytes, false).map(|(value, _)| value)
+}
+
+type Entries = HashMap<String, SpanEntry>;
+
+fn parse_impl(
+    bytes: &[u8],
+    record_spans: bool,
+) -> Result<(serde_json::Value, Entries), ParseError> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ParseError {
             kind: ParseErrorKind::InvalidUtf8,
@@ -232,24 +255,29 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
             pointer: JsonPointer::root(),
         });
     }
-    if let Err(e) = std::str::from_utf8(bytes) {
-        let at = e.valid_up_to();
-        let len = e.error_len().unwrap_or(bytes.len() - at);
-        return Err(ParseError {
-            kind: ParseErrorKind::InvalidUtf8,
-            detail: format!(
-                "invalid UTF-8 byte 0x{:02X} at offset {at}: I-JSON input is not valid UTF-8",
-                bytes[at]
-            ),
-            span: at..at + len,
-            pointer: JsonPointer::root(),
-        });
-    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            let len = e.error_len().unwrap_or(bytes.len() - at);
+            return Err(ParseError {
+                kind: ParseErrorKind::InvalidUtf8,
+                detail: format!(
+                    "invalid UTF-8 byte 0x{:02X} at offset {at}: I-JSON input is not valid UTF-8",
+                    bytes[at]
+                ),
+                span: at..at + len,
+                pointer: JsonPointer::root(),
+            });
+        }
+    };
     let mut p = Parser {
         src: bytes,
+        text,
         pos: 0,
         ptr: String::new(),
         spans: HashMap::new(),
+        record_spans,
     };
     p.skip_ws();
     let value = p.document()?;
@@ -260,18 +288,39 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
             p.pos..p.pos + 1,
         ));
     }
-    Ok(Parsed {
-        value,
-        spans: SpanIndex { entries: p.spans },
-    })
+    Ok((value, p.spans))
+}
+
+/// Appends the decimal digits of `n` (an array index) without allocating.
+fn push_decimal(out: &mut String, n: usize) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        // `n % 10` is below 10, so the digit is ASCII.
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        out.push(char::from(d));
+    }
 }
 
 struct Parser<'a> {
     src: &'a [u8],
+    /// `src` as text (it was checked to be UTF-8 before parsing).
+    text: &'a str,
     pos: usize,
     /// Escaped pointer text of the value being read.
     ptr: String,
     spans: HashMap<String, SpanEntry>,
+    /// Whether `spans` is filled (when not, duplicate member names are
+    /// found in the object being built instead).
+    record_spans: bool,
 }
 
 type PResult<T> = Result<T, ParseError>;
@@ -300,7 +349,7 @@ enum Frame {
     },
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     fn err(&self, detail: String, span: Range<usize>) -> ParseError {
         ParseError {
             kind: ParseErrorKind::Syntax,
@@ -363,7 +412,7 @@ impl Parser<'_> {
                             self.pos += 1;
                             serde_json::Value::Object(serde_json::Map::new())
                         } else {
-                            let (name, name_span) = self.member_name(None)?;
+                            let (name, name_span) = self.member_name(None, None)?;
                             stack.push(Frame::Object {
                                 start,
                                 key: key.take(),
@@ -429,7 +478,7 @@ impl Parser<'_> {
                                     ));
                                 }
                                 self.ptr.push('/');
-                                self.ptr.push_str(&next.to_string());
+                                push_decimal(&mut self.ptr, next);
                                 continue 'values;
                             }
                             Some(b']') => self.pos += 1,
@@ -457,7 +506,7 @@ impl Parser<'_> {
                                 let comma = self.pos;
                                 self.pos += 1;
                                 self.skip_ws();
-                                let (next, next_span) = self.member_name(Some(comma))?;
+                                let (next, next_span) = self.member_name(Some(comma), Some(map))?;
                                 *name = next;
                                 key = Some(next_span);
                                 continue 'values;
@@ -494,6 +543,9 @@ impl Parser<'_> {
     /// Records the span of the value that started at `start` and ends at
     /// `self.pos`, under `self.ptr`.
     fn record(&mut self, start: usize, key: Option<Range<usize>>, integer_literal: bool) {
+        if !self.record_spans {
+            return;
+        }
         self.spans.insert(
             self.ptr.clone(),
             SpanEntry {
@@ -508,7 +560,13 @@ impl Parser<'_> {
     /// unique in its object (J3), reads the `:` and the whitespace after it,
     /// and appends the name to `self.ptr`. `comma` is the offset of the comma
     /// before this member, for the trailing-comma span.
-    fn member_name(&mut self, comma: Option<usize>) -> PResult<(String, Range<usize>)> {
+    /// `members`: the members of this object read so far (`None` for the
+    /// first one), used for the duplicate check when spans are not recorded.
+    fn member_name(
+        &mut self,
+        comma: Option<usize>,
+        members: Option<&serde_json::Map<String, serde_json::Value>>,
+    ) -> PResult<(String, Range<usize>)> {
         let base_len = self.ptr.len();
         match self.peek() {
             None => return Err(self.eof()),
@@ -533,10 +591,28 @@ impl Parser<'_> {
         let name = self.string()?;
         let key_span = key_start..self.pos;
         self.ptr.push('/');
-        self.ptr.push_str(&escape(&name));
+        for c in name.chars() {
+            match c {
+                '~' => self.ptr.push_str("~0"),
+                '/' => self.ptr.push_str("~1"),
+                _ => self.ptr.push(c),
+            }
+        }
         // Every earlier member of this object is already recorded under its
         // pointer, and escaping is injective, so this is J3's check.
-        if self.spans.contains_key(&self.ptr) {
+        let duplicate = if self.record_spans {
+            self.spans.contains_key(&self.ptr)
+        } else {
+            // A short object is searched directly (cheaper than hashing).
+            members.is_some_and(|m| {
+                if m.len() <= 8 {
+                    m.keys().any(|k| *k == name)
+                } else {
+                    m.contains_key(&name)
+                }
+            })
+        };
+        if duplicate {
             self.ptr.truncate(base_len);
             return Err(self.err(format!("duplicate object name {name:?}"), key_span));
         }
@@ -609,6 +685,11 @@ impl Parser<'_> {
         let mut out = String::new();
         let mut run = self.pos; // start of the pending raw run
         loop {
+            // Skip the plain bytes of the run at once.
+            self.pos += self.src[self.pos..]
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(self.src.len() - self.pos);
             let Some(b) = self.peek() else {
                 let n = self.src.len();
                 return Err(self.err(
@@ -618,8 +699,12 @@ impl Parser<'_> {
             };
             match b {
                 b'"' => {
-                    out.push_str(&self.text(run, self.pos));
+                    let text = self.text(run, self.pos);
                     self.pos += 1;
+                    if out.is_empty() {
+                        return Ok(text.into_owned());
+                    }
+                    out.push_str(&text);
                     return Ok(out);
                 }
                 b'\\' => {
@@ -639,9 +724,15 @@ impl Parser<'_> {
         }
     }
 
-    /// The source text in `from..to` (valid UTF-8 between ASCII delimiters).
-    fn text(&self, from: usize, to: usize) -> std::borrow::Cow<'_, str> {
-        String::from_utf8_lossy(&self.src[from..to])
+    /// The source text in `from..to` (valid UTF-8 between ASCII delimiters;
+    /// the whole input was checked to be UTF-8 before parsing, so the slice
+    /// is on character boundaries).
+    fn text(&self, from: usize, to: usize) -> std::borrow::Cow<'a, str> {
+        match self.text.get(from..to) {
+            Some(t) => std::borrow::Cow::Borrowed(t),
+            // Not on character boundaries (error text only): as before.
+            None => String::from_utf8_lossy(&self.src[from..to]),
+        }
     }
 
     /// Reads one escape at `self.pos` (on the backslash) into `out`.
@@ -1188,6 +1279,48 @@ mod tests {
             p.spans.key_span(&JsonPointer::root().child("a/")),
             Some(1..11)
         );
+    }
+
+    #[test]
+    fn push_decimal_writes_indexes() {
+        for n in [0usize, 7, 10, 99, 100, 123_456_789, usize::MAX] {
+            let mut s = String::from("/a/");
+            push_decimal(&mut s, n);
+            assert_eq!(s, format!("/a/{n}"));
+        }
+    }
+
+    #[test]
+    fn parse_value_agrees_with_parse() {
+        let cases: [&[u8]; 14] = [
+            br#"{"a":1,"b":[true,null,{"c":"d"}]}"#,
+            br#"{"a":1,"a":2}"#,
+            br#"{"x":{"a":1,"b":{"a":1},"a":3}}"#,
+            br#"[{"a":1},{"a":1}]"#,
+            br#"{"a/b":1,"a~1b":2}"#,
+            br#"{"~0":1,"~":2,"~0":3}"#,
+            b"{\"a\":1,}",
+            b"[1,2,]",
+            b"{\"a\" 1}",
+            b"\xEF\xBB\xBF{}",
+            b"{\"a\":\"\xFF\"}",
+            b"[1.0e400]",
+            b"{} x",
+            b"",
+        ];
+        for c in cases {
+            let full = parse(c).map(|p| p.value);
+            assert_eq!(
+                format!("{:?}", parse_value(c)),
+                format!("{full:?}"),
+                "{}",
+                String::from_utf8_lossy(c)
+            );
+        }
+        // The duplicate is found in the object that holds it, not a sibling.
+        let e = parse_value(br#"{"x":{"a":1,"b":{"a":1},"a":3}}"#).unwrap_err();
+        assert!(e.detail.contains("duplicate object name"), "{}", e.detail);
+        assert!(parse_value(br#"[{"a":1},{"a":1}]"#).is_ok());
     }
 
     #[test]

@@ -129,14 +129,7 @@ pub fn instance_work(schema: &Value, instance: &Value) -> u32 {
         memo: HashMap::new(),
         active: HashSet::new(),
     };
-    w.node(
-        schema,
-        String::new(),
-        instance,
-        addr(instance),
-        Role::Value,
-        0,
-    )
+    w.node(schema, instance, addr(instance), Role::Value, 0)
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -149,7 +142,10 @@ fn addr(v: &Value) -> usize {
     std::ptr::from_ref(v) as usize
 }
 
-type InstanceKey = (String, usize, Role);
+/// (schema node address, instance node address, role). A schema node is
+/// identified by its address: every path to it (a `$ref` or the tree)
+/// evaluates the same subschema, so they share one memo entry.
+type InstanceKey = (usize, usize, Role);
 
 struct Instance<'a> {
     root: &'a Value,
@@ -161,13 +157,12 @@ impl<'a> Instance<'a> {
     fn node(
         &mut self,
         schema: &'a Value,
-        key: String,
         inst: &Value,
         inst_id: usize,
         role: Role,
         depth: usize,
     ) -> u32 {
-        let memo_key = (key, inst_id, role);
+        let memo_key = (addr(schema), inst_id, role);
         if let Some(w) = self.memo.get(&memo_key) {
             return *w;
         }
@@ -177,57 +172,40 @@ impl<'a> Instance<'a> {
         let Value::Object(obj) = schema else {
             return 1;
         };
-        self.active.insert(memo_key.clone());
-        let key = memo_key.0.as_str();
-        let mut plan: Vec<(&'a Value, String, Target)> = Vec::new();
+        self.active.insert(memo_key);
+        let mut plan: Vec<(&'a Value, Target)> = Vec::new();
         match inst {
             Value::Object(members) => {
                 let props = obj.get("properties").and_then(Value::as_object);
                 if let Some(props) = props {
                     for (name, s) in props {
                         if let Some(v) = members.get(name) {
-                            plan.push((
-                                s,
-                                format!("{key}/properties/{}", escape(name)),
-                                Target::Member(v),
-                            ));
+                            plan.push((s, Target::Member(v)));
                         }
                     }
                 }
                 if let Some(Value::Object(deps)) = obj.get("dependentSchemas") {
                     for (name, s) in deps {
                         if members.contains_key(name) {
-                            plan.push((
-                                s,
-                                format!("{key}/dependentSchemas/{}", escape(name)),
-                                Target::Same,
-                            ));
+                            plan.push((s, Target::Same));
                         }
                     }
                 }
                 if let Some(ap) = obj.get("additionalProperties") {
                     for (name, v) in members {
                         if !props.is_some_and(|p| p.contains_key(name)) {
-                            plan.push((
-                                ap,
-                                format!("{key}/additionalProperties"),
-                                Target::Member(v),
-                            ));
+                            plan.push((ap, Target::Member(v)));
                         }
                     }
                 }
                 if let Some(pn) = obj.get("propertyNames") {
                     for (name, v) in members {
-                        plan.push((pn, format!("{key}/propertyNames"), Target::Name(name, v)));
+                        plan.push((pn, Target::Name(name, v)));
                     }
                 }
                 if let Some(up) = obj.get("unevaluatedProperties") {
                     for v in members.values() {
-                        plan.push((
-                            up,
-                            format!("{key}/unevaluatedProperties"),
-                            Target::Member(v),
-                        ));
+                        plan.push((up, Target::Member(v)));
                     }
                 }
             }
@@ -235,19 +213,19 @@ impl<'a> Instance<'a> {
                 let prefix = obj.get("prefixItems").and_then(Value::as_array);
                 let plen = prefix.map_or(0, Vec::len);
                 if let Some(prefix) = prefix {
-                    for (i, (s, v)) in prefix.iter().zip(items).enumerate() {
-                        plan.push((s, format!("{key}/prefixItems/{i}"), Target::Member(v)));
+                    for (s, v) in prefix.iter().zip(items) {
+                        plan.push((s, Target::Member(v)));
                     }
                 }
                 if let Some(s) = obj.get("items") {
                     for v in items.iter().skip(plen) {
-                        plan.push((s, format!("{key}/items"), Target::Member(v)));
+                        plan.push((s, Target::Member(v)));
                     }
                 }
                 for kw in ["contains", "unevaluatedItems"] {
                     if let Some(s) = obj.get(kw) {
                         for v in items {
-                            plan.push((s, format!("{key}/{kw}"), Target::Member(v)));
+                            plan.push((s, Target::Member(v)));
                         }
                     }
                 }
@@ -256,29 +234,29 @@ impl<'a> Instance<'a> {
         }
         for kw in ["not", "if", "then", "else"] {
             if let Some(s) = obj.get(kw) {
-                plan.push((s, format!("{key}/{kw}"), Target::Same));
+                plan.push((s, Target::Same));
             }
         }
         for kw in ["allOf", "anyOf", "oneOf"] {
             if let Some(Value::Array(items)) = obj.get(kw) {
-                for (i, s) in items.iter().enumerate() {
-                    plan.push((s, format!("{key}/{kw}/{i}"), Target::Same));
+                for s in items {
+                    plan.push((s, Target::Same));
                 }
             }
         }
         if let Some(r) = obj.get("$ref").filter(|r| is_local_ref(r)) {
             if let Some(t) = r.as_str().and_then(|r| resolve(self.root, r).ok()) {
-                plan.push((t.value, t.key, Target::Same));
+                plan.push((t.value, Target::Same));
             }
         }
         let mut sum = 1u32;
-        for (s, k, target) in plan {
+        for (s, target) in plan {
             let w = match target {
-                Target::Same => self.node(s, k, inst, inst_id, role, depth + 1),
-                Target::Member(v) => self.node(s, k, v, addr(v), Role::Value, depth + 1),
+                Target::Same => self.node(s, inst, inst_id, role, depth + 1),
+                Target::Member(v) => self.node(s, v, addr(v), Role::Value, depth + 1),
                 Target::Name(name, v) => {
                     let as_string = Value::String(name.to_owned());
-                    self.node(s, k, &as_string, addr(v), Role::PropertyName, depth + 1)
+                    self.node(s, &as_string, addr(v), Role::PropertyName, depth + 1)
                 }
             };
             sum = add(sum, w);
