@@ -105,14 +105,17 @@ pub fn verify_paths(
     let mut seen = std::collections::HashSet::new();
     roots.retain(|r| seen.insert(identity(r)));
     let progress = Progress::new(roots.len(), std::io::stderr().is_terminal());
-    let outcomes: Vec<PackageOutcome> = roots
-        .par_iter()
-        .map(|r| {
-            let o = verify::verify_package(r);
-            progress.tick();
-            o
-        })
-        .collect();
+    let one = |r: &std::path::PathBuf| {
+        let o = verify::verify_package(r);
+        progress.tick();
+        o
+    };
+    // One package runs on the main thread: starting the pool costs more than it saves.
+    let outcomes: Vec<PackageOutcome> = if roots.len() == 1 {
+        roots.iter().map(one).collect()
+    } else {
+        roots.par_iter().map(one).collect()
+    };
     progress.finish();
     let failed = outcomes.iter().any(|o| render::fails(o, deny_warnings));
     let stdout = match format {
