@@ -103,11 +103,16 @@ pub(crate) fn validate(
     } else {
         Code::ForbiddenPayloadField
     };
-    diags.extend(
-        vocabulary::scan_document(definition, code, &ScanOptions::definition_scan())
-            .into_iter()
-            .map(|d| d.in_file(def_path)),
-    );
+    let scanned = vocabulary::scan_document(definition, code, &ScanOptions::definition_scan());
+    // A forbidden property name found by this scan is not reported a second
+    // time by the proof (same member, same cause); `required` strings and
+    // `dependentRequired` values are values, only the proof sees them.
+    let named: std::collections::BTreeSet<JsonPointer> = scanned
+        .iter()
+        .filter(|d| d.target == crate::diag::Target::Key)
+        .map(|d| d.pointer.clone())
+        .collect();
+    diags.extend(scanned.into_iter().map(|d| d.in_file(def_path)));
     // proofs
     let mut proofs_ok = true;
     for (ptr, schema, _) in inline_schemas(definition) {
@@ -117,6 +122,11 @@ pub(crate) fn validate(
             report
                 .diagnostics
                 .into_iter()
+                .filter(|d| {
+                    !(d.code == Code::ForbiddenSchemaName
+                        && d.target == crate::diag::Target::Key
+                        && named.contains(&d.pointer))
+                })
                 .map(|d| d.in_file_if_unset(def_path)),
         );
     }

@@ -254,10 +254,15 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
                     });
                 }
             }
-            _ => out.push(Violation {
+            kind => out.push(Violation {
+                message: readable(
+                    kind,
+                    &err.to_string(),
+                    &schema_path,
+                    instance.pointer(at.as_str()),
+                ),
                 pointer: at,
                 key: false,
-                message: err.to_string(),
                 schema_path,
             }),
         }
@@ -265,6 +270,58 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
     out.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
     out.dedup();
     Ok(out)
+}
+
+/// The engine's message, made readable where it is not: a `contains`
+/// failure on `files` says what the one-definition rule wants, a `not`
+/// failure says the value is refused, `anyOf`/`oneOf` name their keyword,
+/// and any message that quotes a large instance is cut to 240 characters.
+fn readable(
+    kind: &jsonschema::error::ValidationErrorKind,
+    engine: &str,
+    schema_path: &str,
+    value: Option<&Value>,
+) -> String {
+    use jsonschema::error::ValidationErrorKind as K;
+    let shown = |v: Option<&Value>| {
+        let t = v.map(Value::to_string).unwrap_or_default();
+        if t.chars().count() > 80 {
+            format!("{}…", t.chars().take(80).collect::<String>())
+        } else {
+            t
+        }
+    };
+    let message = match kind {
+        K::Contains if schema_path.starts_with("/properties/files") => {
+            let n = value
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter(|f| {
+                            f.get("mediaType").and_then(Value::as_str)
+                                == Some("application/vnd.takoform.form-definition.v1+json")
+                        })
+                        .count()
+                })
+                .unwrap_or(0);
+            format!("files must list exactly one application/vnd.takoform.form-definition.v1+json entry; found {n}")
+        }
+        K::Not { .. } => format!("the value {} is one the schema refuses here", shown(value)),
+        K::AnyOf { .. } => format!(
+            "the value {} matches none of the allowed shapes (anyOf)",
+            shown(value)
+        ),
+        K::OneOfNotValid { .. } => format!(
+            "the value {} matches none of the allowed shapes (oneOf)",
+            shown(value)
+        ),
+        _ => engine.to_owned(),
+    };
+    if message.chars().count() > 240 {
+        format!("{}…", message.chars().take(240).collect::<String>())
+    } else {
+        message
+    }
 }
 
 /// Turns violations into diagnostics with `code`, prefixing the message

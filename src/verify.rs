@@ -175,6 +175,20 @@ impl Run<'_> {
             }
         }
         self.diags.extend(inventory.diagnostics.iter().cloned());
+        // An index that is a link, a FIFO or executable already has its
+        // inventory finding: nothing more can be read, and "no index" or
+        // "unreadable index" would be a second finding for the same cause.
+        if inventory
+            .diagnostics
+            .iter()
+            .any(|d| d.file.as_deref() == Some(INDEX_FILE))
+        {
+            self.skip(
+                "index, payloads, definition, fixtures",
+                "package-index.json is not a plain file",
+            );
+            return;
+        }
         if !inventory.has_index {
             self.diags.push(Diagnostic::new(
                 Code::MissingIndex,
@@ -530,13 +544,18 @@ impl Run<'_> {
                 && !listed_set.contains(name.as_str())
                 && !flagged.contains(name.as_str())
             {
-                self.diags.push(
-                    Diagnostic::new(
-                        Code::UnlistedFile,
-                        format!("package file closure mismatch: {name:?} is not listed"),
-                    )
-                    .in_file(name.clone()),
-                );
+                let d = Diagnostic::new(
+                    Code::UnlistedFile,
+                    format!("package file closure mismatch: {name:?} is not listed"),
+                )
+                .in_file(name.clone());
+                // A file no allowed media type fits can never be listed.
+                let d = if crate::index::infer_media_type(name).is_none() {
+                    d.help("no allowed media type fits this file (.json, .md, .markdown, .txt): remove it from the package directory")
+                } else {
+                    d
+                };
+                self.diags.push(d);
             }
         }
         for l in listed {
@@ -582,6 +601,11 @@ impl Run<'_> {
             } else {
                 fsread::PAYLOAD_LIMIT
             };
+            if l.size > limit {
+                // Already refused by its declared size (FD110/FD111/FD112):
+                // reading it would only refuse it a second time.
+                continue;
+            }
             let at = JsonPointer::root().child("files").index(l.index);
             let bytes = match root.read(&l.path, limit, Some(meta)) {
                 Ok(b) => b,

@@ -542,3 +542,51 @@ fn relations_refuses_an_instance_that_is_not_an_object() {
         Some(2)
     );
 }
+
+/// One cause, one finding: a forbidden property name (found by the
+/// definition scan, not again by the proof), an index that is a FIFO (no
+/// "missing index" besides), an oversized payload (not read again).
+#[test]
+fn one_cause_gives_one_finding() {
+    let codes = |dir: &Path| -> Vec<String> {
+        let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
+        json_of(&o)["packages"][0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .map(|d| d["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_t1, a) = copy_package(&example_store());
+    let mut def: Value =
+        serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
+    def["desiredSchema"]["properties"]["password"] = serde_json::json!({"type": "string"});
+    std::fs::write(
+        a.join("definition.json"),
+        serde_json::to_string(&def).unwrap(),
+    )
+    .unwrap();
+    reindex(&a);
+    assert_eq!(codes(&a), ["FD300"]);
+
+    let (_t2, b) = copy_package(&example_store());
+    std::fs::remove_file(b.join("package-index.json")).unwrap();
+    let st = Command::new("mkfifo")
+        .arg(b.join("package-index.json"))
+        .status()
+        .unwrap();
+    assert!(st.success());
+    assert_eq!(codes(&b), ["FD005"]);
+
+    let (_t3, c) = copy_package(&example_store());
+    let mut index: Value =
+        serde_json::from_slice(&std::fs::read(c.join("package-index.json")).unwrap()).unwrap();
+    index["files"][1]["size"] = serde_json::json!(16 * 1024 * 1024 + 1);
+    std::fs::write(
+        c.join("package-index.json"),
+        serde_json::to_string(&index).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(codes(&c), ["FD112"]);
+}

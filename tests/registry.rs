@@ -505,7 +505,13 @@ fn trigger(code: Code) -> Option<Vec<Code>> {
         Code::ForbiddenDefinitionField => Pkg::new(ACTOR)
             .def(|d| d["desiredSchema"]["x-note"] = json!({"password": "x"}))
             .codes(),
-        Code::ForbiddenSchemaName => store().prop("password", json!({"type": "string"})).codes(),
+        // A `required` string is a value: only the proof sees it (a forbidden
+        // property *name* is the definition scan's finding, reported once).
+        Code::ForbiddenSchemaName => store()
+            .def(|d| {
+                d["desiredSchema"]["required"].as_array_mut().unwrap().push(json!("password"));
+            })
+            .codes(),
         // FD4xx: definition rules and fixtures
         Code::DuplicateFixtureName => store()
             .def(|d| push(d, "conformanceFixtures", json!({"name": "basic", "desiredPath": "fixtures/desired.json", "observedPath": "fixtures/desired.json"})))
@@ -702,7 +708,7 @@ fn collateral(code: Code) -> &'static [Code] {
         // (a new file with an inventory finding is NOT also reported as
         // unlisted: one finding per cause)
         // the declared size no longer matches the file
-        Code::DefinitionTooLarge | Code::JsonPayloadTooLarge => &[Code::PayloadSizeMismatch],
+        // (a payload refused by its declared size is not read, so no size mismatch follows)
         // entries for files that do not exist
         Code::ExecutablePayloadExtension | Code::PayloadTotalTooLarge => &[Code::MissingListedFile],
         // the index keeps the old formRef.apiVersion
@@ -712,7 +718,8 @@ fn collateral(code: Code) -> &'static [Code] {
         // the v1 definition schema wants a versionless group too
         Code::VersionedFormRef => &[Code::DefinitionSchemaViolation],
         // legacy profiles report the definition's own keys as payload keys
-        Code::ForbiddenSchemaName => &[Code::ForbiddenPayloadField],
+        // the required string needs no property of that name: nothing else fails
+        Code::ForbiddenSchemaName => &[],
         // the old fixtures do not match a reference-shaped root
         Code::RelationAtRoot => &[Code::FixtureSchemaViolation],
         _ => &[],
