@@ -72,8 +72,11 @@ pub fn sha256_digest(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(71);
     out.push_str("sha256:");
     for b in sum {
-        out.push(char::from(HEX[usize::from(b >> 4)]));
-        out.push(char::from(HEX[usize::from(b & 0x0f)]));
+        for nibble in [b >> 4, b & 0x0f] {
+            out.push(char::from(
+                HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'),
+            ));
+        }
     }
     out
 }
@@ -83,8 +86,9 @@ pub fn sha256_digest(bytes: &[u8]) -> String {
 pub fn is_canonical_digest(s: &str) -> bool {
     s.len() == 71
         && s.starts_with("sha256:")
-        && s.as_bytes()[7..]
+        && s.as_bytes()
             .iter()
+            .skip(7)
             .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
 }
 

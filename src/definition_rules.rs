@@ -245,13 +245,13 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
                     )
                     .at(at.child("resourceUriInput")),
                 );
-            } else if resource_inputs[0].1 != marker {
+            } else if let Some(only) = resource_inputs.first().filter(|r| r.1 != marker) {
                 out.push(
                     Diagnostic::new(
                         Code::InterfaceInputRule,
                         format!(
                             "{prefix} resourceUriInput \"{marker}\" does not name its resource_uri input \"{}\"",
-                            resource_inputs[0].1
+                            only.1
                         ),
                     )
                     .at(at.child("resourceUriInput")),

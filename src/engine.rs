@@ -470,8 +470,7 @@ pub mod re2 {
         let mut after_quant = false;
         let mut lazy_taken = false;
         let mut can_repeat = false;
-        while i < chars.len() {
-            let c = chars[i];
+        while let Some(&c) = chars.get(i) {
             if in_class {
                 let at_start = class_start;
                 class_start = false;
@@ -491,7 +490,7 @@ pub mod re2 {
                     '[' => {
                         if chars.get(i + 1) == Some(&':') {
                             // POSIX class `[:alpha:]` (or `[:^alpha:]`).
-                            let rest: String = chars[i..].iter().collect();
+                            let rest: String = chars.get(i..).unwrap_or_default().iter().collect();
                             if let Some(end) = rest.find(":]") {
                                 let body = &rest[..end + 2];
                                 out.push_str(body);
@@ -514,7 +513,7 @@ pub mod re2 {
             match c {
                 '\\' => {
                     if chars.get(i + 1) == Some(&'Q') {
-                        let rest: String = chars[i + 2..].iter().collect();
+                        let rest: String = chars.get(i + 2..).unwrap_or_default().iter().collect();
                         let (lit, used) = match rest.find("\\E") {
                             Some(end) => (rest[..end].to_owned(), end + 2),
                             None => (rest.clone(), rest.len()),
@@ -544,7 +543,8 @@ pub mod re2 {
                 '(' => {
                     if chars.get(i + 1) == Some(&'?') {
                         let used = group_prefix(&chars, i)?;
-                        let text: String = chars[i..i + used].iter().collect();
+                        let text: String =
+                            chars.get(i..i + used).unwrap_or_default().iter().collect();
                         out.push_str(&text);
                         i += used;
                         // A bare flag group `(?i)` is not repeatable.
@@ -588,7 +588,8 @@ pub mod re2 {
                         if !can_repeat {
                             return Err("missing argument to repetition operator".to_owned());
                         }
-                        let text: String = chars[i..i + used].iter().collect();
+                        let text: String =
+                            chars.get(i..i + used).unwrap_or_default().iter().collect();
                         out.push_str(&text);
                         after_quant = true;
                         lazy_taken = false;
@@ -639,11 +640,11 @@ pub mod re2 {
             }
             j += 1;
         }
-        if chars.get(j) != Some(&'}') || nums[0].is_empty() {
+        if chars.get(j) != Some(&'}') || nums.first().is_none_or(String::is_empty) {
             return None;
         }
         let parse = |s: &str| s.parse::<u32>().unwrap_or(u32::MAX);
-        let lo = parse(&nums[0]);
+        let lo = parse(nums.first().map_or("", String::as_str));
         let hi = match nums.get(1) {
             Some(s) if !s.is_empty() => parse(s),
             _ => lo,
@@ -654,7 +655,12 @@ pub mod re2 {
     /// `(?` group openers Go accepts: `(?:`, `(?P<n>`, `(?<n>`, flag groups
     /// of `imsU` (with `-`). Returns the chars used.
     fn group_prefix(chars: &[char], i: usize) -> Result<usize, String> {
-        let rest: String = chars[i + 2..].iter().take(3).collect();
+        let rest: String = chars
+            .get(i + 2..)
+            .unwrap_or_default()
+            .iter()
+            .take(3)
+            .collect();
         if rest.starts_with('=') || rest.starts_with('!') {
             return Err("lookahead is not supported by RE2".to_owned());
         }
@@ -731,10 +737,18 @@ pub mod re2 {
                     while chars.get(j).is_some_and(|c| *c != '}') {
                         j += 1;
                     }
-                    let text: String = chars[i..(j + 1).min(chars.len())].iter().collect();
+                    let text: String = chars
+                        .get(i..(j + 1).min(chars.len()))
+                        .unwrap_or_default()
+                        .iter()
+                        .collect();
                     return Ok((text, j + 1 - i));
                 }
-                let text: String = chars[i..(i + 4).min(chars.len())].iter().collect();
+                let text: String = chars
+                    .get(i..(i + 4).min(chars.len()))
+                    .unwrap_or_default()
+                    .iter()
+                    .collect();
                 return Ok((text, (i + 4).min(chars.len()) - i));
             }
             'p' | 'P' => {
@@ -743,10 +757,18 @@ pub mod re2 {
                     while chars.get(j).is_some_and(|c| *c != '}') {
                         j += 1;
                     }
-                    let text: String = chars[i..(j + 1).min(chars.len())].iter().collect();
+                    let text: String = chars
+                        .get(i..(j + 1).min(chars.len()))
+                        .unwrap_or_default()
+                        .iter()
+                        .collect();
                     return Ok((text, j + 1 - i));
                 }
-                let text: String = chars[i..(i + 3).min(chars.len())].iter().collect();
+                let text: String = chars
+                    .get(i..(i + 3).min(chars.len()))
+                    .unwrap_or_default()
+                    .iter()
+                    .collect();
                 return Ok((text, (i + 3).min(chars.len()) - i));
             }
             'a' | 'f' | 't' | 'n' | 'r' | 'v' => format!("\\{c}"),

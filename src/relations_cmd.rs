@@ -211,7 +211,8 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
             if i + 1 == row.len() {
                 line.push_str(cell);
             } else {
-                line.push_str(&format!("{cell:<width$}  ", width = widths[i]));
+                let width = widths.get(i).copied().unwrap_or(0);
+                line.push_str(&format!("{cell:<width$}  "));
             }
         }
         out.push_str(line.trim_end());

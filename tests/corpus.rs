@@ -6,6 +6,13 @@
 //! `../shared/corpus` beside the clone). When it is missing, the tests fail
 //! under CI (`CI` set) and otherwise say loudly that they did not run; the
 //! same code paths are covered on a fresh clone by `tests/fixtures.rs`.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test and bench code: a panic is a failed run, printing is the report
 
 use std::path::{Path, PathBuf};
 

@@ -6,6 +6,13 @@
 //! `explain` / `rules` subcommands print what the table says. A trigger must
 //! produce exactly its code plus the few [`collateral`] codes its change
 //! breaks by nature; a pre-empted code must lose to the earlier check.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test and bench code: a panic is a failed run, printing is the report
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};

@@ -5,6 +5,13 @@
 //! `../shared/corpus` relative to the crate). When it is missing the tests
 //! print `CORPUS TESTS DID NOT RUN` and pass — unless `CI` is set, then they
 //! fail.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test and bench code: a panic is a failed run, printing is the report
 
 use std::path::{Path, PathBuf};
 

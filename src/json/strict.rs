@@ -189,13 +189,15 @@ impl SpanIndex {
 /// gets a position). Offsets past the end are clamped to `source.len()`.
 pub fn line_col(source: &[u8], offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
-    let before = &source[..offset];
+    let before = source.get(..offset).unwrap_or(source);
     let line_start = before
         .iter()
         .rposition(|&b| b == b'\n')
         .map_or(0, |i| i + 1);
     let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
-    let col = 1 + before[line_start..]
+    let col = 1 + before
+        .get(line_start..)
+        .unwrap_or_default()
         .iter()
         .filter(|&&b| !(0x80..0xC0).contains(&b))
         .count();
@@ -264,7 +266,7 @@ fn parse_impl(
                 kind: ParseErrorKind::InvalidUtf8,
                 detail: format!(
                     "invalid UTF-8 byte 0x{:02X} at offset {at}: I-JSON input is not valid UTF-8",
-                    bytes[at]
+                    bytes.get(at).copied().unwrap_or(0)
                 ),
                 span: at..at + len,
                 pointer: JsonPointer::root(),
@@ -293,21 +295,11 @@ fn parse_impl(
 
 /// Appends the decimal digits of `n` (an array index) without allocating.
 fn push_decimal(out: &mut String, n: usize) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    let mut n = n;
-    loop {
-        i -= 1;
-        // `n % 10` is below 10, so the digit is ASCII.
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
+    if n >= 10 {
+        push_decimal(out, n / 10);
     }
-    for &d in &digits[i..] {
-        out.push(char::from(d));
-    }
+    // `n % 10` is below 10, so the digit is ASCII.
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 struct Parser<'a> {
@@ -635,12 +627,16 @@ impl<'a> Parser<'a> {
 
     fn literal(&mut self, word: &str, v: serde_json::Value) -> PResult<serde_json::Value> {
         let start = self.pos;
-        if self.src[start..].starts_with(word.as_bytes()) {
+        if self
+            .src
+            .get(start..)
+            .is_some_and(|t| t.starts_with(word.as_bytes()))
+        {
             self.pos += word.len();
             return Ok(v);
         }
         let mut end = start;
-        while end < self.src.len() && self.src[end].is_ascii_alphabetic() {
+        while self.src.get(end).is_some_and(u8::is_ascii_alphabetic) {
             end += 1;
         }
         Err(self.err(format!("invalid literal at offset {start}"), start..end))
@@ -665,7 +661,8 @@ impl<'a> Parser<'a> {
                 }
                 Some(_) => {
                     let end = at + self.char_len(at);
-                    let text = String::from_utf8_lossy(&self.src[esc..end]).into_owned();
+                    let text = String::from_utf8_lossy(self.src.get(esc..end).unwrap_or_default())
+                        .into_owned();
                     return Err(self.err(
                         format!("invalid Unicode escape {text} at offset {esc}"),
                         esc..end,
@@ -686,7 +683,10 @@ impl<'a> Parser<'a> {
         let mut run = self.pos; // start of the pending raw run
         loop {
             // Skip the plain bytes of the run at once.
-            self.pos += self.src[self.pos..]
+            self.pos += self
+                .src
+                .get(self.pos..)
+                .unwrap_or_default()
                 .iter()
                 .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
                 .unwrap_or(self.src.len() - self.pos);
@@ -731,7 +731,7 @@ impl<'a> Parser<'a> {
         match self.text.get(from..to) {
             Some(t) => std::borrow::Cow::Borrowed(t),
             // Not on character boundaries (error text only): as before.
-            None => String::from_utf8_lossy(&self.src[from..to]),
+            None => String::from_utf8_lossy(self.src.get(from..to).unwrap_or_default()),
         }
     }
 
@@ -760,7 +760,8 @@ impl<'a> Parser<'a> {
         }
         if c != b'u' {
             let end = esc + 1 + self.char_len(esc + 1);
-            let text = String::from_utf8_lossy(&self.src[esc..end]).into_owned();
+            let text =
+                String::from_utf8_lossy(self.src.get(esc..end).unwrap_or_default()).into_owned();
             return Err(self.err(format!("invalid escape {text} at offset {esc}"), esc..end));
         }
         let unit = self.hex4(esc)?;
@@ -807,15 +808,16 @@ impl<'a> Parser<'a> {
         // End of the maximal run of number-ish bytes, for error spans.
         let run_end = {
             let mut e = start;
-            while e < src.len()
-                && (src[e].is_ascii_alphanumeric() || matches!(src[e], b'+' | b'-' | b'.'))
+            while src
+                .get(e)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
             {
                 e += 1;
             }
             e.max(start + self.char_len(start))
         };
         let digits = |mut i: usize| {
-            while i < src.len() && src[i].is_ascii_digit() {
+            while src.get(i).is_some_and(u8::is_ascii_digit) {
                 i += 1;
             }
             i

@@ -409,8 +409,8 @@ impl<'a, 'p> Prover<'a, 'p> {
                     (Some(a), _) => a.union(o.mode),
                 });
             }
-            if slot < 3 {
-                combos[slot] = acc;
+            if let Some(c) = combos.get_mut(slot) {
+                *c = acc;
             }
         }
 

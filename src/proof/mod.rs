@@ -126,10 +126,9 @@ pub fn prove_inline_schema(
             Code::CyclicRef | Code::ProofDepthExceeded | Code::ProofBudgetExceeded
         )
     });
-    let structural_work = match blocker {
-        Some(i) => {
-            diags[i]
-                .notes
+    let structural_work = match blocker.and_then(|i| diags.get_mut(i)) {
+        Some(d) => {
+            d.notes
                 .push("the structural work estimate (§4.6) was not computed".to_owned());
             0
         }

@@ -171,7 +171,8 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Result<Target<'a>, Resol
     }
     let decoded = percent_decode(rest)?;
     let mut tokens = Vec::new();
-    for raw in decoded[1..].split(|b| *b == b'/') {
+    // `rest` starts with '/', so `decoded` does too: drop it, then split.
+    for raw in decoded.get(1..).unwrap_or_default().split(|b| *b == b'/') {
         tokens.push(unescape_token(raw)?);
     }
     let mut key = String::new();
@@ -214,8 +215,8 @@ fn percent_decode(text: &str) -> Result<Vec<u8>, ResolveError> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
+    while let Some(&b) = bytes.get(i) {
+        if b == b'%' {
             let hi = bytes.get(i + 1).and_then(|b| hex(*b));
             let lo = bytes.get(i + 2).and_then(|b| hex(*b));
             match (hi, lo) {
@@ -224,13 +225,14 @@ fn percent_decode(text: &str) -> Result<Vec<u8>, ResolveError> {
                     i += 3;
                 }
                 _ => {
-                    let end = (i + 3).min(bytes.len());
-                    let esc = String::from_utf8_lossy(&bytes[i..end]).into_owned();
-                    return Err(ResolveError::Decode(esc));
+                    let esc = bytes.get(i..(i + 3).min(bytes.len())).unwrap_or_default();
+                    return Err(ResolveError::Decode(
+                        String::from_utf8_lossy(esc).into_owned(),
+                    ));
                 }
             }
         } else {
-            out.push(bytes[i]);
+            out.push(b);
             i += 1;
         }
     }
@@ -249,18 +251,16 @@ fn hex(b: u8) -> Option<u8> {
 /// RFC 6901 token unescape that rejects a `~` not followed by `0` or `1`.
 fn unescape_token(raw: &[u8]) -> Result<Vec<u8>, ResolveError> {
     let mut out = Vec::with_capacity(raw.len());
-    let mut i = 0;
-    while i < raw.len() {
-        if raw[i] == b'~' {
-            match raw.get(i + 1) {
+    let mut bytes = raw.iter();
+    while let Some(&b) = bytes.next() {
+        if b == b'~' {
+            match bytes.next() {
                 Some(b'0') => out.push(b'~'),
                 Some(b'1') => out.push(b'/'),
                 _ => return Err(ResolveError::InvalidEscape),
             }
-            i += 2;
         } else {
-            out.push(raw[i]);
-            i += 1;
+            out.push(b);
         }
     }
     Ok(out)

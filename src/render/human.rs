@@ -108,9 +108,8 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
     let end = span.end.clamp(start, text.len());
     // Start of the line before the span's first line.
     let line_start = |at: usize| {
-        text[..at]
-            .iter()
-            .rposition(|&b| b == b'\n')
+        text.get(..at)
+            .and_then(|t| t.iter().rposition(|&b| b == b'\n'))
             .map_or(0, |i| i + 1)
     };
     let mut from = line_start(start);
@@ -122,17 +121,18 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
     let limit = text.len().min(from.saturating_add(MAX_EXCERPT + 1));
     let mut to = end;
     for _ in 0..2 {
-        to = text[to.min(limit)..limit]
-            .iter()
-            .position(|&b| b == b'\n')
+        to = text
+            .get(to.min(limit)..limit)
+            .and_then(|t| t.iter().position(|&b| b == b'\n'))
             .map_or(limit, |i| to + i + 1);
     }
     if to - from > MAX_EXCERPT {
         return false;
     }
-    text[from..to]
-        .split(|&b| b == b'\n')
-        .all(|line| line.len() <= MAX_EXCERPT_LINE)
+    text.get(from..to).is_some_and(|t| {
+        t.split(|&b| b == b'\n')
+            .all(|line| line.len() <= MAX_EXCERPT_LINE)
+    })
 }
 
 /// Renders one diagnostic (with its source, if any) to text. The source

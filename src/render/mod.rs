@@ -105,7 +105,9 @@ impl LineIndex {
     fn chars_to(&self, bytes: &[u8], offset: usize) -> usize {
         let block = offset / CHECKPOINT;
         let base = self.chars_before.get(block).copied().unwrap_or(0);
-        base + bytes[block * CHECKPOINT..offset]
+        base + bytes
+            .get(block * CHECKPOINT..offset)
+            .unwrap_or_default()
             .iter()
             .filter(|&&b| !(0x80..0xC0).contains(&b))
             .count()
@@ -117,7 +119,11 @@ impl LineIndex {
         let offset = offset.min(bytes.len());
         // Lines whose start is <= offset; the first start is 0, so >= 1.
         let line = self.line_starts.partition_point(|&s| s <= offset);
-        let start = self.line_starts[line - 1];
+        let start = self
+            .line_starts
+            .get(line.saturating_sub(1))
+            .copied()
+            .unwrap_or(0);
         let col = 1 + self.chars_to(bytes, offset) - self.chars_to(bytes, start);
         (line, col)
     }
