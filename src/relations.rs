@@ -1,7 +1,7 @@
 //! Relation derivation and instance resolution (decision 0015 rules 1, 2
 //! and 8; `verifier-rules.md` §8).
 //!
-//! [`derive`] walks a Form Definition's `desiredSchema` the way a host does
+//! [`derive()`] walks a Form Definition's `desiredSchema` the way a host does
 //! (§8.3: only `properties` and object `items`), recognises references by
 //! shape (§8.2), reads their target contracts (§8.4) and emits one
 //! [`Relation`] per reference (§8.5). Package verification does not derive
@@ -52,7 +52,7 @@ pub struct Relation {
     pub required_interface: Option<Value>,
 }
 
-/// The result of [`derive`]: relations sorted by pointer (byte-wise) and the
+/// The result of [`derive()`]: relations sorted by pointer (byte-wise) and the
 /// warnings/notes found on the way, pointing into `definition.json`.
 #[derive(Clone, Debug, Default)]
 pub struct Derivation {
