@@ -735,25 +735,7 @@ mod tests {
     }
 
     fn corpus_root() -> Option<std::path::PathBuf> {
-        let root = std::env::var("FORM_PACKAGE_CORPUS")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|_| {
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-            });
-        if root.join("manifest.json").is_file() {
-            Some(root)
-        } else if std::env::var("CI").is_ok() {
-            panic!("corpus missing at {}", root.display());
-        } else {
-            let _ = std::io::Write::write_fmt(
-                &mut std::io::stderr(),
-                format_args!(
-                    "{}\n",
-                    format_args!("CORPUS TESTS DID NOT RUN (no corpus at {})", root.display())
-                ),
-            );
-            None
-        }
+        crate::testing::corpus_dir()
     }
 
     /// compile_stages + definition_rules::check + run_fixtures on a package

@@ -1388,25 +1388,10 @@ mod tests {
     /// inventoried file reads back fenced against the inventory.
     #[test]
     fn corpus_mutants_inventory_like_the_reference() {
-        let corpus = std::env::var_os("FORM_PACKAGE_CORPUS")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-        let corpus = corpus.as_path();
-        if !corpus.is_dir() {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "corpus missing at {}",
-                corpus.display()
-            );
-            let _ = std::io::Write::write_fmt(
-                &mut std::io::stderr(),
-                format_args!(
-                    "CORPUS TESTS DID NOT RUN (no corpus at {})\n",
-                    corpus.display()
-                ),
-            );
+        let Some(corpus) = crate::testing::corpus_dir() else {
             return;
-        }
+        };
+        let corpus = corpus.as_path();
         let mut checked = 0;
         for set in ["mutants", "mutants-current"] {
             let Ok(cases) = std::fs::read_dir(corpus.join(set)) else {

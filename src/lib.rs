@@ -32,5 +32,7 @@ pub mod relations_cmd;
 pub mod render;
 pub mod schemas;
 pub mod stages;
+#[cfg(test)]
+mod testing;
 pub mod verify;
 pub mod vocabulary;

@@ -9,6 +9,9 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
+mod common;
+use common::{copy_package, fixtures, reindex};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -16,10 +19,6 @@ use serde_json::Value;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_form-package"))
-}
-
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
 fn example_store() -> PathBuf {
@@ -36,31 +35,6 @@ fn stdout(o: &Output) -> String {
 
 fn json_of(o: &Output) -> Value {
     serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stdout(o)))
-}
-
-/// Copies a package into a temp dir so a test can change it.
-fn copy_package(src: &Path) -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().unwrap();
-    let dst = tmp.path().join("pkg");
-    copy_dir(src, &dst);
-    (tmp, dst)
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
-        }
-    }
-}
-
-fn reindex(dir: &Path) {
-    let indexed = form_package::index::build(dir, None).unwrap();
-    form_package::index::write(dir, &indexed).unwrap();
 }
 
 #[test]

@@ -14,36 +14,13 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
+mod common;
+use common::corpus;
+
 use std::path::{Path, PathBuf};
 
 use form_package::verify::verify_package;
 use serde_json::Value;
-
-fn corpus() -> Option<PathBuf> {
-    let root = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if root.join("manifest.json").is_file() {
-        return Some(root);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "corpus missing at {} (set FORM_PACKAGE_CORPUS)",
-            root.display()
-        );
-    }
-    let _ = std::io::Write::write_fmt(
-        &mut std::io::stderr(),
-        format_args!(
-            "{}\n",
-            format_args!(
-                "\n*** CORPUS TESTS DID NOT RUN: no corpus at {} (set FORM_PACKAGE_CORPUS) ***\n",
-                root.display()
-            )
-        ),
-    );
-    None
-}
 
 fn read_json(p: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()

@@ -27,6 +27,9 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
+mod common;
+use common::copy_dir;
+
 use std::path::{Path, PathBuf};
 
 use form_package::diag::Diagnostic;
@@ -46,18 +49,6 @@ fn case_bytes() -> Vec<u8> {
 
 fn cases() -> Value {
     serde_json::from_slice(&case_bytes()).unwrap()
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// A v1alpha5 package in `tmp` whose definition is `definition`.

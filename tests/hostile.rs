@@ -16,6 +16,9 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
+mod common;
+use common::copy_dir;
+
 use std::io::Write;
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
@@ -36,18 +39,6 @@ const RUN_LIMIT: Duration = Duration::from_secs(60);
 fn example_store() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632")
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 /// A fresh copy of the example store in a temp dir: `(guard, package dir)`.

@@ -14,6 +14,9 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
+mod common;
+use common::copy_dir;
+
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -83,19 +86,6 @@ const UNREACHABLE: &[(Code, &str)] = &[
 struct Pkg {
     _tmp: tempfile::TempDir,
     dir: PathBuf,
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        let to = dst.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to);
-        } else {
-            std::fs::copy(e.path(), &to).unwrap();
-        }
-    }
 }
 
 impl Pkg {

@@ -17,6 +17,9 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
+mod common;
+use common::{copy_dir, corpus};
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -45,18 +48,6 @@ fn relations_json(path: &Path, instance: Option<&Path>) -> Value {
     let o = form_package::relations_cmd::run(path, Format::Json, instance);
     assert_eq!(o.code, 0, "{}: {}", path.display(), o.stderr);
     serde_json::from_slice(&o.stdout).unwrap()
-}
-
-fn copy_dir(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &dst.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), dst.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 fn reindex(dir: &Path) {
@@ -342,32 +333,6 @@ fn relation_warnings_fail_verify_only_with_deny_warnings() {
 }
 
 // ---------------------------------------------------------------- corpus
-
-fn corpus() -> Option<PathBuf> {
-    let root = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| manifest_dir().join("../shared/corpus"));
-    if root.join("manifest.json").is_file() {
-        return Some(root);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "corpus missing at {} (set FORM_PACKAGE_CORPUS)",
-            root.display()
-        );
-    }
-    let _ = std::io::Write::write_fmt(
-        &mut std::io::stderr(),
-        format_args!(
-            "{}\n",
-            format_args!(
-                "\n*** CORPUS TESTS DID NOT RUN: no corpus at {} (set FORM_PACKAGE_CORPUS) ***\n",
-                root.display()
-            )
-        ),
-    );
-    None
-}
 
 /// The selected manifest entries: (epoch, package dir, expect).
 fn selected(root: &Path) -> Vec<(String, PathBuf, String)> {

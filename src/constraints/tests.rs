@@ -256,23 +256,7 @@ fn unchecked_kinds_and_absent_constraints() {
 
 #[test]
 fn upstream_definition_cases() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/spec/cases/current-profile-definitions.json");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "missing {}",
-            path.display()
-        );
-        let _ = std::io::Write::write_fmt(
-            &mut std::io::stderr(),
-            format_args!(
-                "{}\n",
-                format_args!("CORPUS TESTS DID NOT RUN: no {}", path.display())
-            ),
-        );
-        return;
-    };
+    let text = std::fs::read_to_string(crate::testing::definition_cases()).unwrap();
     let cases: Value = serde_json::from_str(&text).unwrap();
     // The failing cases whose failure is a constraint rule (the others fail
     // the definition schema, which is not this module's job).
@@ -314,29 +298,10 @@ fn upstream_definition_cases() {
 
 #[test]
 fn current_mutants_constraint_semantics() {
-    let corpus = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-        });
-    let Ok(tsv) = std::fs::read_to_string(corpus.join("mutants-current/cases.tsv")) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "corpus missing at {}",
-            corpus.display()
-        );
-        let _ = std::io::Write::write_fmt(
-            &mut std::io::stderr(),
-            format_args!(
-                "{}\n",
-                format_args!(
-                    "CORPUS TESTS DID NOT RUN: no corpus at {}",
-                    corpus.display()
-                )
-            ),
-        );
+    let Some(corpus) = crate::testing::corpus_dir() else {
         return;
     };
+    let tsv = std::fs::read_to_string(corpus.join("mutants-current/cases.tsv")).unwrap();
     let mut checked = 0;
     for line in tsv.lines().skip(1) {
         let cols: Vec<&str> = line.split('\t').collect();

@@ -859,25 +859,7 @@ fn near_misses_for_keyword_rules() {
 // ---------------------------------------------------------------- corpus
 
 fn corpus_root() -> Option<PathBuf> {
-    let dir = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "corpus missing at {}",
-        dir.display()
-    );
-    let _ = std::io::Write::write_fmt(
-        &mut std::io::stderr(),
-        format_args!(
-            "{}\n",
-            format_args!("CORPUS TESTS DID NOT RUN (no corpus at {})", dir.display())
-        ),
-    );
-    None
+    crate::testing::corpus_dir()
 }
 
 /// Proves every inline schema of one definition with the no-op policy.

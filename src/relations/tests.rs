@@ -370,28 +370,7 @@ fn resolve_fans_out_and_drops_mismatches() {
 }
 
 fn corpus_dir() -> Option<std::path::PathBuf> {
-    let dir = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-        });
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "corpus missing at {}",
-            dir.display()
-        );
-        let _ = std::io::Write::write_fmt(
-            &mut std::io::stderr(),
-            format_args!(
-                "{}\n",
-                format_args!("CORPUS TESTS DID NOT RUN: no corpus at {}", dir.display())
-            ),
-        );
-        None
-    }
+    crate::testing::corpus_dir()
 }
 
 #[test]

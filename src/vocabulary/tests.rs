@@ -840,53 +840,13 @@ fn quirk_s_suffix_applies_to_any_payload() {
 
 // ---- the upstream expectations and mutants ---------------------------------
 
-fn spec_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/spec")
-}
-
 fn corpus_dir() -> Option<std::path::PathBuf> {
-    let dir = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| {
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus")
-        });
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "corpus missing at {}",
-            dir.display()
-        );
-        let _ = std::io::Write::write_fmt(
-            &mut std::io::stderr(),
-            format_args!(
-                "{}\n",
-                format_args!("CORPUS TESTS DID NOT RUN: no corpus at {}", dir.display())
-            ),
-        );
-        None
-    }
+    crate::testing::corpus_dir()
 }
 
 #[test]
 fn upstream_definition_cases_name_policy() {
-    let path = spec_dir().join("cases/current-profile-definitions.json");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "missing {}",
-            path.display()
-        );
-        let _ = std::io::Write::write_fmt(
-            &mut std::io::stderr(),
-            format_args!(
-                "{}\n",
-                format_args!("CORPUS TESTS DID NOT RUN: no {}", path.display())
-            ),
-        );
-        return;
-    };
+    let text = std::fs::read_to_string(crate::testing::definition_cases()).unwrap();
     let cases: Value = serde_json::from_str(&text).unwrap();
     let mut checked = 0;
     for case in cases["definitions"].as_array().unwrap() {

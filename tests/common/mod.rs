@@ -1,0 +1,67 @@
+//! Support shared by the integration tests: where the corpus and the
+//! shipped fixtures are, and copying a package so a test can change it.
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // each test crate uses part of it; a panic is a failed test
+
+use std::path::{Path, PathBuf};
+
+/// The corpus root from `FORM_PACKAGE_CORPUS` (default `../shared/corpus`
+/// beside the clone), or `None` after saying on the terminal (past the
+/// harness's output capture) that the corpus tests did not run.
+///
+/// # Panics
+/// When the corpus is missing and `CI` is set.
+pub fn corpus() -> Option<PathBuf> {
+    let root = std::env::var_os("FORM_PACKAGE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if root.join("manifest.json").is_file() {
+        return Some(root);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "corpus missing at {} (set FORM_PACKAGE_CORPUS)",
+        root.display()
+    );
+    let _ = std::io::Write::write_fmt(
+        &mut std::io::stderr(),
+        format_args!(
+            "\n*** CORPUS TESTS DID NOT RUN: no corpus at {} (set FORM_PACKAGE_CORPUS) ***\n",
+            root.display()
+        ),
+    );
+    None
+}
+
+/// `fixtures/` in the repository.
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// Copies a directory tree of regular files and directories.
+pub fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let to = dst.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to);
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+}
+
+/// Copies a package into a fresh temporary directory (`<tmp>/pkg`).
+pub fn copy_package(src: &Path) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dst = tmp.path().join("pkg");
+    copy_dir(src, &dst);
+    (tmp, dst)
+}
+
+/// Rewrites `package-index.json` from the directory's files (sizes,
+/// digests, `formRef.schemaDigest`).
+pub fn reindex(dir: &Path) {
+    let indexed = form_package::index::build(dir, None).unwrap_or_else(|d| panic!("index: {d:?}"));
+    form_package::index::write(dir, &indexed).unwrap();
+}
