@@ -113,10 +113,32 @@ fn build_with(
                 }
             },
         };
-        if e.rel == previous.definition_path {
-            let parsed = strict::parse(&bytes)
-                .map_err(|err| vec![err.to_diagnostic().in_file(e.rel.clone())])?;
-            definition = Some(parsed.value);
+        // Content `verify` would refuse is refused here too: JSON payloads
+        // must be strict I-JSON with a container at the top, text payloads
+        // UTF-8 without NUL.
+        let media_type = media.as_str().unwrap_or_default();
+        if crate::verify::is_json_media_type(media_type) {
+            match strict::parse(&bytes) {
+                Ok(parsed) => {
+                    if let Err(d) = crate::canonical::check(&parsed.value) {
+                        refused.push(d.in_file(e.rel.clone()));
+                    } else if e.rel == previous.definition_path {
+                        definition = Some(parsed.value);
+                    }
+                }
+                Err(err) => refused.push(err.to_diagnostic().in_file(e.rel.clone())),
+            }
+        } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
+            refused.push(
+                Diagnostic::new(
+                    Code::InvalidTextPayload,
+                    format!(
+                        "text payload {:?} must be valid UTF-8 without NUL bytes",
+                        e.rel
+                    ),
+                )
+                .in_file(e.rel.clone()),
+            );
         }
         files.push(json!({"digest": sha256_digest(&bytes), "mediaType": media, "path": e.rel, "size": bytes.len()}));
     }

@@ -446,6 +446,22 @@ fn index_infers_the_profile_and_refuses_what_verify_would() {
         std::fs::read(dir.join("package-index.json")).unwrap(),
         before
     );
+    // content verify refuses is refused too: a JSON payload that is not I-JSON
+    std::fs::remove_file(dir.join("blob.bin2")).unwrap();
+    std::fs::write(dir.join("fixtures/desired.json"), "{\"a\":1,}").unwrap();
+    let o = run(&["index", d]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("FD012"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("package-index.json")).unwrap(),
+        before
+    );
+    std::fs::write(dir.join("blob.bin2"), "y").unwrap();
+    std::fs::write(dir.join("fixtures/desired.json"), "{\"name\":\"example\"}").unwrap();
     // --check names what would change
     std::fs::remove_file(dir.join("blob.bin2")).unwrap();
     std::fs::write(dir.join("notes.txt"), "hello").unwrap();
