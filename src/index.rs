@@ -66,10 +66,10 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
     build_with(dir, profile, true)
 }
 
-/// [`build`] without the final index-schema check: for tests and tools that
-/// deliberately index a package `verify` must refuse (e.g. a definition
-/// moved to another lane), so that the one intended fault is all that is
-/// wrong with it.
+/// [`build`] without the content and index-schema checks: for tests and
+/// tools that deliberately index a package `verify` must refuse (a payload
+/// that is not I-JSON, a definition moved to another lane), so that the one
+/// intended fault is all that is wrong with it.
 ///
 /// # Errors
 /// As [`build`], less the schema check.
@@ -80,7 +80,7 @@ pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<D
 fn build_with(
     dir: &Path,
     profile: Option<&str>,
-    schema_check: bool,
+    strict_checks: bool,
 ) -> Result<Indexed, Vec<Diagnostic>> {
     let root = fsread::open_root(dir).map_err(|d| vec![d])?;
     let inventory = root.inventory();
@@ -119,16 +119,17 @@ fn build_with(
         let media_type = media.as_str().unwrap_or_default();
         if crate::verify::is_json_media_type(media_type) {
             match strict::parse(&bytes) {
-                Ok(parsed) => {
-                    if let Err(d) = crate::canonical::check(&parsed.value) {
-                        refused.push(d.in_file(e.rel.clone()));
-                    } else if e.rel == previous.definition_path {
-                        definition = Some(parsed.value);
-                    }
+                Ok(parsed) => match crate::canonical::check(&parsed.value) {
+                    Err(d) if strict_checks => refused.push(d.in_file(e.rel.clone())),
+                    _ if e.rel == previous.definition_path => definition = Some(parsed.value),
+                    _ => {}
+                },
+                Err(err) if strict_checks || e.rel == previous.definition_path => {
+                    refused.push(err.to_diagnostic().in_file(e.rel.clone()))
                 }
-                Err(err) => refused.push(err.to_diagnostic().in_file(e.rel.clone())),
+                Err(_) => {}
             }
-        } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
+        } else if strict_checks && (std::str::from_utf8(&bytes).is_err() || bytes.contains(&0)) {
             refused.push(
                 Diagnostic::new(
                     Code::InvalidTextPayload,
@@ -177,7 +178,7 @@ fn build_with(
         index.insert("packageVersion".into(), v.clone());
     }
     let index = Value::Object(index);
-    if schema_check {
+    if strict_checks {
         check_schema(&index)?;
     }
     let changes = match old {

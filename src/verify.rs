@@ -269,14 +269,7 @@ impl Run<'_> {
         let index = match parsed {
             Ok(p) => p,
             Err(e) => {
-                let d = e.to_diagnostic();
-                // A BOM is a syntax error to the reference, not an encoding one.
-                let d = if e.detail.contains("byte-order mark") {
-                    retag(d, Code::InvalidIJson)
-                } else {
-                    d
-                };
-                self.diags.push(d.in_file(INDEX_FILE));
+                self.diags.push(e.to_diagnostic().in_file(INDEX_FILE));
                 return None;
             }
         };
@@ -735,12 +728,9 @@ fn extension(path: &str) -> String {
 /// (PAYLOAD_IJSON), as the reference classifies them.
 fn payload_parse_diagnostic(e: &strict::ParseError) -> Diagnostic {
     let d = e.to_diagnostic();
-    if matches!(e.kind, strict::ParseErrorKind::InvalidUtf8)
-        && !e.detail.contains("byte-order mark")
-    {
-        d
-    } else {
-        retag(d, Code::InvalidJsonPayload)
+    match e.kind {
+        strict::ParseErrorKind::InvalidUtf8 => d,
+        strict::ParseErrorKind::Syntax => retag(d, Code::InvalidJsonPayload),
     }
 }
 

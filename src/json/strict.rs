@@ -42,10 +42,10 @@ pub struct Parsed {
 /// Which kind of strict-reader refusal happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParseErrorKind {
-    /// §2.1 J1: the input is not valid UTF-8, or starts with a UTF-8
-    /// byte-order mark. Maps to [`Code::InvalidUtf8`].
+    /// §2.1 J1: the input is not valid UTF-8. Maps to [`Code::InvalidUtf8`].
     InvalidUtf8,
-    /// §2.1 J2–J6: every other I-JSON refusal (grammar, duplicate names,
+    /// §2.1 J2–J6: every other I-JSON refusal (a leading byte-order mark,
+    /// which the reference meets as a bad first token, grammar, duplicate names,
     /// string escapes and surrogates, numbers, nesting). Maps to
     /// [`Code::InvalidIJson`].
     Syntax,
@@ -250,7 +250,7 @@ fn parse_impl(
 ) -> Result<(serde_json::Value, Entries), ParseError> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ParseError {
-            kind: ParseErrorKind::InvalidUtf8,
+            kind: ParseErrorKind::Syntax,
             detail: "invalid number at offset 0: input starts with a UTF-8 byte-order mark (BOM)"
                 .to_owned(),
             span: 0..3,
@@ -1011,7 +1011,11 @@ mod tests {
         // Overlong encoding.
         assert_eq!(err(b"\"\xC0\xAF\"").kind, ParseErrorKind::InvalidUtf8);
         let e = err(b"\xEF\xBB\xBF{}");
-        assert_eq!(e.kind, ParseErrorKind::InvalidUtf8);
+        assert_eq!(
+            e.kind,
+            ParseErrorKind::Syntax,
+            "a BOM is a bad first token, as the reference sees it"
+        );
         assert!(e.detail.contains("BOM"), "{}", e.detail);
         assert_eq!(e.span, 0..3);
         // Near misses: U+FEFF inside a string, multi-byte text.
