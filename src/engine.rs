@@ -693,6 +693,24 @@ pub mod re2 {
     }
 
     /// One escape at `i` (a backslash). Returns (translated text, chars used).
+    /// The escape at `chars[i]` (a backslash) passed through unchanged:
+    /// `\c{…}` up to its closing brace when a brace follows the letter,
+    /// else `fixed` characters (`\xHH` is 4, `\pL` is 3). Returns the text
+    /// and the number of characters used.
+    fn braced_or_fixed(chars: &[char], i: usize, fixed: usize) -> (String, usize) {
+        let end = if chars.get(i + 2) == Some(&'{') {
+            let mut j = i + 3;
+            while chars.get(j).is_some_and(|c| *c != '}') {
+                j += 1;
+            }
+            (j + 1).min(chars.len())
+        } else {
+            (i + fixed).min(chars.len())
+        };
+        let text = chars.get(i..end).unwrap_or_default().iter().collect();
+        (text, end - i)
+    }
+
     fn escape(chars: &[char], i: usize, in_class: bool) -> Result<(String, usize), String> {
         let Some(&c) = chars.get(i + 1) else {
             return Err("trailing backslash at end of expression".to_owned());
@@ -730,47 +748,9 @@ pub mod re2 {
                 }
                 return Ok((format!("\\x{{{value:X}}}"), j - i));
             }
-            'x' => {
-                // `\xHH` or `\x{H…}`: passed through unchanged.
-                if chars.get(i + 2) == Some(&'{') {
-                    let mut j = i + 3;
-                    while chars.get(j).is_some_and(|c| *c != '}') {
-                        j += 1;
-                    }
-                    let text: String = chars
-                        .get(i..(j + 1).min(chars.len()))
-                        .unwrap_or_default()
-                        .iter()
-                        .collect();
-                    return Ok((text, j + 1 - i));
-                }
-                let text: String = chars
-                    .get(i..(i + 4).min(chars.len()))
-                    .unwrap_or_default()
-                    .iter()
-                    .collect();
-                return Ok((text, (i + 4).min(chars.len()) - i));
-            }
-            'p' | 'P' => {
-                if chars.get(i + 2) == Some(&'{') {
-                    let mut j = i + 3;
-                    while chars.get(j).is_some_and(|c| *c != '}') {
-                        j += 1;
-                    }
-                    let text: String = chars
-                        .get(i..(j + 1).min(chars.len()))
-                        .unwrap_or_default()
-                        .iter()
-                        .collect();
-                    return Ok((text, j + 1 - i));
-                }
-                let text: String = chars
-                    .get(i..(i + 3).min(chars.len()))
-                    .unwrap_or_default()
-                    .iter()
-                    .collect();
-                return Ok((text, (i + 3).min(chars.len()) - i));
-            }
+            // `\xHH` or `\x{H…}`, `\pL` or `\p{Greek}`: passed through unchanged.
+            'x' => return Ok(braced_or_fixed(chars, i, 4)),
+            'p' | 'P' => return Ok(braced_or_fixed(chars, i, 3)),
             'a' | 'f' | 't' | 'n' | 'r' | 'v' => format!("\\{c}"),
             c if c.is_ascii_punctuation() => format!("\\{c}"),
             c => return Err(format!("invalid escape sequence `\\{c}`")),
@@ -781,6 +761,21 @@ pub mod re2 {
     #[cfg(test)]
     mod tests {
         use super::*;
+
+        #[test]
+        fn hex_and_class_escapes_pass_through_whole() {
+            for (p, want) in [
+                ("\\x41b", "\\x41b"),
+                ("\\x{263A}b", "\\x{263A}b"),
+                ("\\pLb", "\\pLb"),
+                ("\\p{Greek}b", "\\p{Greek}b"),
+            ] {
+                assert_eq!(translate(p).as_deref(), Ok(want), "{p}");
+            }
+            assert!(compile("\\x{263A}").is_ok_and(|r| r.is_match("\u{263A}")));
+            // an unterminated brace is refused, not a panic
+            assert!(compile("\\x{26").is_err());
+        }
 
         #[test]
         fn go_refusals() {
