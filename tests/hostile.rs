@@ -84,6 +84,24 @@ fn list_by_hand(dir: &Path, path: &str, media_type: &str, size: u64, digest: &st
     write_index(dir, &idx);
 }
 
+/// The first finding with `code`, or a panic listing what was found.
+fn finding(outcome: &PackageOutcome, code: Code) -> &form_package::diag::Diagnostic {
+    outcome
+        .diagnostics
+        .iter()
+        .find(|d| d.code == code)
+        .unwrap_or_else(|| panic!("{:?}", ids(outcome)))
+}
+
+/// Runs the binary on `dir` (measured, see [`verify_bin`]) and asserts it
+/// exits 1 with a finding of `code` (e.g. `"FD014"`).
+fn bin_fails_with(case: &str, dir: &Path, code: &str) -> Run {
+    let run = verify_bin(case, dir);
+    assert_eq!(run.output.status.code(), Some(1));
+    assert!(run.codes().iter().any(|c| c == code), "{:?}", run.codes());
+    run
+}
+
 fn ids(outcome: &PackageOutcome) -> Vec<&'static str> {
     outcome
         .diagnostics
@@ -299,13 +317,7 @@ fn payload_nested_100000_deep_is_refused_without_stack_overflow() {
     assert!(d.message.contains("nesting"), "{}", d.message);
     assert!(out.report.is_none());
 
-    let run = verify_bin("nesting-100000-payload", &dir);
-    assert_eq!(run.output.status.code(), Some(1));
-    assert!(
-        run.codes().iter().any(|c| c == "FD020"),
-        "{:?}",
-        run.codes()
-    );
+    bin_fails_with("nesting-100000-payload", &dir, "FD020");
 }
 
 #[test]
@@ -426,22 +438,12 @@ fn sparse_1gib_unlisted_file_is_never_read() {
         &format!("sha256:{}", "0".repeat(64)),
     );
     let out = verify_within(&dir, Duration::from_secs(10));
-    let d = out
-        .diagnostics
-        .iter()
-        .find(|d| d.code == Code::UnreadablePayload)
-        .unwrap_or_else(|| panic!("{:?}", ids(&out)));
+    let d = finding(&out, Code::UnreadablePayload);
     assert_eq!(
         d.message,
         "read payload \"fixtures/notes.txt\": file is 1073741824 bytes; maximum is 67108864"
     );
-    let run = verify_bin("sparse-1gib-listed-small", &dir);
-    assert_eq!(run.output.status.code(), Some(1));
-    assert!(
-        run.codes().iter().any(|c| c == "FD014"),
-        "{:?}",
-        run.codes()
-    );
+    bin_fails_with("sparse-1gib-listed-small", &dir, "FD014");
 }
 
 // ---------------------------------------------------------------------------
@@ -488,13 +490,7 @@ fn ref_dag_over_4096_operations_is_refused() {
     reindex(&dir);
     let out = verify_within(&dir, Duration::from_secs(30));
     assert!(has(&out, Code::ProofBudgetExceeded), "{:?}", ids(&out));
-    let run = verify_bin("ref-dag-budget", &dir);
-    assert_eq!(run.output.status.code(), Some(1));
-    assert!(
-        run.codes().iter().any(|c| c == "FD220"),
-        "{:?}",
-        run.codes()
-    );
+    bin_fails_with("ref-dag-budget", &dir, "FD220");
 }
 
 #[test]
@@ -550,19 +546,9 @@ fn two_thousand_files_fail_cleanly_with_too_many_files() {
     reindex(&dir);
     assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), 2002);
     let out = verify_within(&dir, Duration::from_secs(30));
-    let d = out
-        .diagnostics
-        .iter()
-        .find(|d| d.code == Code::TooManyFiles)
-        .unwrap_or_else(|| panic!("{:?}", ids(&out)));
+    let d = finding(&out, Code::TooManyFiles);
     assert_eq!(d.message, "package lists 2002 files; maximum is 1024");
-    let run = verify_bin("files-2002", &dir);
-    assert_eq!(run.output.status.code(), Some(1));
-    assert!(
-        run.codes().iter().any(|c| c == "FD103"),
-        "{:?}",
-        run.codes()
-    );
+    bin_fails_with("files-2002", &dir, "FD103");
 }
 
 #[test]
@@ -572,11 +558,7 @@ fn index_listing_1025_files_is_refused_and_1024_is_not() {
     reindex(&dir);
     assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), 1025);
     let out = verify_within(&dir, Duration::from_secs(30));
-    let d = out
-        .diagnostics
-        .iter()
-        .find(|d| d.code == Code::TooManyFiles)
-        .unwrap_or_else(|| panic!("{:?}", ids(&out)));
+    let d = finding(&out, Code::TooManyFiles);
     assert_eq!(d.message, "package lists 1025 files; maximum is 1024");
     let run = verify_bin("files-1025", &dir);
     assert!(
@@ -612,22 +594,12 @@ fn fifo_payload_is_refused_without_blocking() {
     mkfifo(&desired_path(&dir));
     // The index still lists the original bytes: only the FIFO is wrong.
     let out = verify_within(&dir, Duration::from_secs(10));
-    let d = out
-        .diagnostics
-        .iter()
-        .find(|d| d.code == Code::SpecialFile)
-        .unwrap_or_else(|| panic!("{:?}", ids(&out)));
+    let d = finding(&out, Code::SpecialFile);
     assert_eq!(
         d.message,
         "inventory package: package entry \"fixtures/desired.json\" is not a regular file (devices, sockets, and pipes are forbidden)"
     );
-    let run = verify_bin("fifo-payload", &dir);
-    assert_eq!(run.output.status.code(), Some(1));
-    assert!(
-        run.codes().iter().any(|c| c == "FD005"),
-        "{:?}",
-        run.codes()
-    );
+    bin_fails_with("fifo-payload", &dir, "FD005");
 }
 
 #[test]
@@ -651,11 +623,7 @@ fn symlinked_directory_component_is_refused() {
     std::fs::rename(dir.join("fixtures"), &elsewhere).unwrap();
     symlink(&elsewhere, dir.join("fixtures")).unwrap();
     let out = verify_within(&dir, Duration::from_secs(10));
-    let d = out
-        .diagnostics
-        .iter()
-        .find(|d| d.code == Code::SymlinkEntry)
-        .unwrap_or_else(|| panic!("{:?}", ids(&out)));
+    let d = finding(&out, Code::SymlinkEntry);
     assert_eq!(
         d.message,
         "inventory package: package entry \"fixtures\" is a symlink"
@@ -708,11 +676,7 @@ fn non_utf8_file_name_is_refused() {
     let name = std::ffi::OsStr::from_bytes(b"fixtures/bad\xff.json");
     std::fs::write(dir.join(name), b"{}").unwrap();
     let out = verify_within(&dir, Duration::from_secs(10));
-    let d = out
-        .diagnostics
-        .iter()
-        .find(|d| d.code == Code::InvalidEntryPath)
-        .unwrap_or_else(|| panic!("{:?}", ids(&out)));
+    let d = finding(&out, Code::InvalidEntryPath);
     assert_eq!(
         d.message,
         "inventory package: package entry \"fixtures/bad\u{fffd}.json\": path is not valid UTF-8"
@@ -882,11 +846,7 @@ fn remote_ref_package() -> (tempfile::TempDir, PathBuf) {
 fn remote_ref_is_refused() {
     let (_t, dir) = remote_ref_package();
     let out = verify_within(&dir, Duration::from_secs(10));
-    let d = out
-        .diagnostics
-        .iter()
-        .find(|d| d.code == Code::NonLocalRef)
-        .unwrap_or_else(|| panic!("{:?}", ids(&out)));
+    let d = finding(&out, Code::NonLocalRef);
     assert_eq!(d.pointer.as_str(), "/desiredSchema/properties/name/$ref");
 }
 
