@@ -13,8 +13,7 @@ use crate::json::pointer::JsonPointer;
 use crate::profile::{FormRefSchema, IndexProfile};
 use crate::schemas;
 use crate::verify::{
-    definition_schema_for, formref_schema_for, JsonPayload, Listed, PackageOutcome,
-    DEFINITION_MEDIA_TYPE, INDEX_FILE,
+    formref_schema_for, JsonPayload, Listed, PackageOutcome, DEFINITION_MEDIA_TYPE, INDEX_FILE,
 };
 
 /// Runs steps 12–19 on a package whose index validated.
@@ -170,75 +169,4 @@ fn revalidate_formref(diags: &mut Vec<Diagnostic>, profile: IndexProfile, form_r
             ),
         },
     }
-}
-
-/// Envelope and schema of the definition (step 13, first half). Returns the
-/// selected schema on success.
-pub(crate) fn definition_schema_check(
-    diags: &mut Vec<Diagnostic>,
-    profile: IndexProfile,
-    def_path: &str,
-    definition: &Value,
-) -> bool {
-    let api = match definition.get("apiVersion") {
-        Some(Value::String(s)) => s.clone(),
-        _ => {
-            let msg = if definition.is_object() {
-                "Form Definition: apiVersion must be a string"
-            } else {
-                "Form Definition: the definition must be a JSON object"
-            };
-            diags.push(
-                Diagnostic::new(Code::UnsupportedDefinitionApiVersion, msg).in_file(def_path),
-            );
-            return false;
-        }
-    };
-    let Some(schema) = definition_schema_for(&api, profile) else {
-        diags.push(
-            Diagnostic::new(
-                Code::UnsupportedDefinitionApiVersion,
-                format!("Form Definition: unsupported apiVersion {api:?}"),
-            )
-            .in_file(def_path)
-            .at(JsonPointer::root().child("apiVersion")),
-        );
-        return false;
-    };
-    match schemas::validate(schema, definition) {
-        Ok(v) if v.is_empty() => {}
-        Ok(v) => {
-            diags.extend(schemas::to_diagnostics(
-                v,
-                Code::DefinitionSchemaViolation,
-                def_path,
-                "Form Definition",
-            ));
-            return false;
-        }
-        Err(e) => {
-            diags.push(
-                Diagnostic::new(Code::DefinitionSchemaViolation, format!("internal: {e}"))
-                    .in_file(def_path),
-            );
-            return false;
-        }
-    }
-    // typed decode (current-profile.md §5.1 QUIRK): constraints[].total is int64
-    let mut ok = true;
-    if let Some(list) = definition.get("constraints").and_then(Value::as_array) {
-        for (i, c) in list.iter().enumerate() {
-            if let Some(n) = c.get("total").and_then(Value::as_number) {
-                if n.as_i64().is_none() {
-                    ok = false;
-                    diags.push(
-                        Diagnostic::new(Code::DefinitionDecode, format!("Form Definition: json: cannot unmarshal number {n} into int64 total"))
-                            .in_file(def_path)
-                            .at(JsonPointer::root().child("constraints").index(i).child("total")),
-                    );
-                }
-            }
-        }
-    }
-    ok
 }
