@@ -40,6 +40,12 @@ pub enum Command {
         /// Print only findings (no per-package summary lines).
         #[arg(long, short)]
         quiet: bool,
+        /// Human output: add what each stage checked, per package.
+        #[arg(long, short, conflicts_with = "quiet")]
+        verbose: bool,
+        /// `--output-file`, `--sarif-root`.
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Print the RFC 8785 canonical form of a JSON file, then a newline.
     Canonicalize {
@@ -55,12 +61,17 @@ pub enum Command {
     Relations {
         /// A package directory or a bare `definition.json`.
         path: PathBuf,
-        /// Output format (`human` table or `json`).
-        #[arg(long, value_enum, default_value_t = TableFormat::Human)]
-        format: TableFormat,
+        /// Output format: `human` (a table, then the findings), `json` (the
+        /// relations document); `sarif`, `github` and `junit` report the
+        /// findings as `verify` does.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
         /// Resolve the relations against this desired document and list the concrete instances.
         #[arg(long)]
         instance: Option<PathBuf>,
+        /// `--output-file`, `--sarif-root`.
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Write (or with `--check` only compare) an author's `package-index.json`.
     Index {
@@ -84,20 +95,15 @@ pub enum Command {
     Version,
 }
 
-/// Output format of `relations`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TableFormat {
-    /// A table, then the findings.
-    Human,
-    /// One JSON document (shape in `src/relations_cmd.rs`).
-    Json,
-}
-
-impl From<TableFormat> for Format {
-    fn from(f: TableFormat) -> Self {
-        match f {
-            TableFormat::Human => Format::Human,
-            TableFormat::Json => Format::Json,
-        }
-    }
+/// Where output goes, shared by every command that reports findings.
+#[derive(Debug, Clone, clap::Args)]
+pub struct OutputArgs {
+    /// Write the report to FILE (atomically: a temporary file renamed over
+    /// it) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+    /// SARIF: artifact URIs are relative to DIR (`%SRCROOT%`); default the
+    /// working directory. Never written as an absolute path.
+    #[arg(long, value_name = "DIR")]
+    pub sarif_root: Option<PathBuf>,
 }
