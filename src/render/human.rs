@@ -275,17 +275,17 @@ pub fn render_diagnostic_in(
 /// without a file names the package directory itself.
 fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::Path) -> String {
     let d = f.diag;
+    // Cheap tests first: UTF-8 validation is O(file size), so only the
+    // findings that get an excerpt pay it.
     let text = f
         .source
-        .filter(|s| s.bytes.len() <= MAX_EXCERPT_FILE)
-        .and_then(|s| std::str::from_utf8(&s.bytes).ok())
-        .filter(|t| {
+        .filter(|s| {
             excerpt
                 && f.start.is_some()
-                && f.span
-                    .as_ref()
-                    .is_some_and(|s| excerpt_fits(t.as_bytes(), s))
-        });
+                && s.bytes.len() <= MAX_EXCERPT_FILE
+                && f.span.as_ref().is_some_and(|sp| excerpt_fits(&s.bytes, sp))
+        })
+        .and_then(|s| std::str::from_utf8(&s.bytes).ok());
     let file = d.file.as_ref().map(|_| f.path(package)).unwrap_or_default();
     let location = f.location(package);
     let mut help_lines = Vec::new();

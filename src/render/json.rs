@@ -172,8 +172,12 @@ pub fn render(run: &RunView<'_>) -> String {
             warnings: run.counts.warnings,
         },
     };
-    let mut text =
-        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    text.push('\n');
-    text
+    // Reserve more than the document takes, so the buffer is never copied
+    // while it grows (untouched reserved pages cost no memory).
+    let mut buf = Vec::with_capacity(64 * 1024 + run.counts.total().saturating_mul(2048));
+    if let Err(e) = serde_json::to_writer_pretty(&mut buf, &doc) {
+        return format!("{{\"error\":\"{e}\"}}\n");
+    }
+    buf.push(b'\n');
+    String::from_utf8(buf).unwrap_or_default()
 }

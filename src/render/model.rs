@@ -65,6 +65,11 @@ pub struct Counts {
 }
 
 impl Counts {
+    /// Errors + warnings + notes.
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings + self.notes
+    }
+
     fn add(&mut self, s: Severity) {
         match s {
             Severity::Error => self.errors += 1,

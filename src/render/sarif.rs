@@ -80,20 +80,20 @@ pub fn level(severity: Severity) -> &'static str {
 
 /// The SARIF log (§3.13).
 #[derive(Serialize)]
-pub struct Log {
+pub struct Log<'r, 'a> {
     /// [`SARIF_SCHEMA_URI`].
     #[serde(rename = "$schema")]
     pub schema: &'static str,
     /// [`SARIF_VERSION`].
     pub version: &'static str,
     /// Exactly one run.
-    pub runs: Vec<Run>,
+    pub runs: Vec<Run<'r, 'a>>,
 }
 
 /// One run (§3.14).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct Run {
+pub struct Run<'r, 'a> {
     /// The tool.
     pub tool: Tool,
     /// `%SRCROOT%`, described but without a machine path.
@@ -102,8 +102,30 @@ pub struct Run {
     pub column_kind: &'static str,
     /// One invocation; carries notifications (e.g. past GitHub's limits).
     pub invocations: Vec<Invocation>,
-    /// One result per finding.
-    pub results: Vec<SarifResult>,
+    /// One result per finding, built while it is written.
+    pub results: Results<'r, 'a>,
+}
+
+/// The results of a run, serialized one at a time straight from the
+/// located run (never all held as [`SarifResult`]s at once: 80,000 findings
+/// would hold hundreds of megabytes).
+pub struct Results<'r, 'a> {
+    run: &'r RunView<'a>,
+    opts: &'r Options,
+    rule_index: HashMap<Code, usize>,
+}
+
+impl Serialize for Results<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.run.findings().map(|(p, f)| {
+            let index = self
+                .rule_index
+                .get(&f.diag.code)
+                .copied()
+                .unwrap_or_default();
+            result(p.path(), f, index, self.opts)
+        }))
+    }
 }
 
 /// `tool` (§3.18).
@@ -499,27 +521,20 @@ fn result(package: &Path, f: &Located<'_>, rule_index: usize, opts: &Options) ->
 }
 
 /// The SARIF 2.1.0 log of a located run (see the module docs).
-pub fn log(run: &RunView<'_>, opts: &Options) -> Log {
+pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
     // One rule per code that occurs, in id order (Code's order is id order).
     let codes: std::collections::BTreeSet<Code> =
         run.findings().map(|(_, f)| f.diag.code).collect();
     let rule_index: HashMap<Code, usize> = codes.iter().enumerate().map(|(i, c)| (*c, i)).collect();
     let rules: Vec<ReportingDescriptor> = codes.iter().map(|c| rule(*c)).collect();
-    let results: Vec<SarifResult> = run
-        .findings()
-        .map(|(p, f)| {
-            let index = rule_index.get(&f.diag.code).copied().unwrap_or_default();
-            result(p.path(), f, index, opts)
-        })
-        .collect();
+    let count = run.findings().count();
     let mut notifications = Vec::new();
-    if results.len() > GITHUB_MAX_RESULTS {
+    if count > GITHUB_MAX_RESULTS {
         notifications.push(Notification {
             level: "warning",
             message: Text {
                 text: format!(
-                    "{} results: GitHub code scanning rejects a run with more than {GITHUB_MAX_RESULTS} results (every result is in this log; --format json holds them too)",
-                    results.len()
+                    "{count} results: GitHub code scanning rejects a run with more than {GITHUB_MAX_RESULTS} results (every result is in this log; --format json holds them too)"
                 ),
             },
         });
@@ -549,18 +564,31 @@ pub fn log(run: &RunView<'_>, opts: &Options) -> Log {
                 execution_successful: true,
                 tool_execution_notifications: notifications,
             }],
-            results,
+            results: Results {
+                run,
+                opts,
+                rule_index,
+            },
         }],
     }
 }
 
-/// Renders the whole run as one pretty-printed SARIF 2.1.0 log with a
-/// trailing newline.
+/// Bytes reserved per result before writing: more than a result takes, so
+/// the buffer is never copied while it grows (untouched reserved pages
+/// cost no memory).
+const RESERVE_PER_RESULT: usize = 4096;
+
+/// Renders the whole run as one compact SARIF 2.1.0 log (one line) with a
+/// trailing newline. Compact, not pretty-printed: a log of 80,000 results is
+/// half the size, and no SARIF consumer reads the whitespace.
 pub fn render(run: &RunView<'_>, opts: &Options) -> String {
-    let mut text = serde_json::to_string_pretty(&log(run, opts))
-        .unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    text.push('\n');
-    text
+    let count = run.findings().count();
+    let mut buf = Vec::with_capacity(64 * 1024 + count.saturating_mul(RESERVE_PER_RESULT));
+    if let Err(e) = serde_json::to_writer(&mut buf, &log(run, opts)) {
+        return format!("{{\"error\":\"{e}\"}}\n");
+    }
+    buf.push(b'\n');
+    String::from_utf8(buf).unwrap_or_default()
 }
 
 #[cfg(test)]
