@@ -18,11 +18,13 @@ n=$("$B" verify "$PKG" --format json | python3 -c "import json,sys;print(len(jso
 echo "findings: $n"
 measure() {
     bin=$1; fmt=$2
-    /usr/bin/time -v "$bin" verify "$PKG" --format "$fmt" 2>/tmp/findings-time.txt >/tmp/findings-out.txt || true
+    /usr/bin/time -v timeout "${LIMIT:-600}" "$bin" verify "$PKG" --format "$fmt" 2>/tmp/findings-time.txt >/tmp/findings-out.txt || true
     wall=$(grep 'Elapsed (wall clock)' /tmp/findings-time.txt | awk '{print $NF}')
     rss=$(grep 'Maximum resident' /tmp/findings-time.txt | awk '{print $NF}')
+    user=$(grep 'User time' /tmp/findings-time.txt | awk '{print $NF}')
+    sys=$(grep 'System time' /tmp/findings-time.txt | awk '{print $NF}')
     bytes=$(wc -c </tmp/findings-out.txt)
-    echo "$bin $fmt wall=$wall max_rss_kb=$rss output_bytes=$bytes"
+    echo "$bin $fmt wall=$wall user_s=$user sys_s=$sys max_rss_kb=$rss output_bytes=$bytes"
 }
 for fmt in human json sarif github junit; do
     measure "$B" "$fmt"
