@@ -236,15 +236,14 @@ fn marked_token(f: &Located<'_>) -> Option<String> {
 }
 
 /// Renders one diagnostic (with its source, if any) to text, for commands
-/// that report single findings (`canonicalize`, `digest`, `index`,
-/// `relations`): located through the same front end as `verify`. `package`:
-/// the directory the finding's file is relative to (`None`: the file name is
-/// the path as given).
+/// that report single findings (`canonicalize`, `digest`): located the same
+/// way as `verify`'s; the finding's file name is shown as it is.
 pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -> String {
     render_diagnostic_in(d, source, None, color)
 }
 
-/// [`render_diagnostic`] for a finding whose file is relative to `package`.
+/// [`render_diagnostic`] for a finding whose file is relative to `package`
+/// (shown as `<package>/<file>:line:column`; `None`: the file as it is).
 pub fn render_diagnostic_in(
     d: &Diagnostic,
     source: Option<&Source>,
@@ -487,5 +486,82 @@ pub fn use_color(choice: Color, is_terminal: bool) -> bool {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+    use crate::json::pointer::JsonPointer;
+
+    fn source(text: &str) -> Source {
+        let bytes = text.as_bytes().to_vec();
+        let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
+        Source { bytes, spans }
+    }
+
+    fn help_line(d: &Diagnostic, src: &Source) -> String {
+        let text = render_diagnostic_in(d, Some(src), Some(std::path::Path::new("pkg")), false);
+        let at = text.find("help: ").unwrap();
+        text[at + 6..].lines().next().unwrap().to_owned()
+    }
+
+    #[test]
+    fn help_line_names_the_marked_token() {
+        let src = source("{\n  \"password\": {\"a\": 1},\n  \"long\": \"0123456789012345678901234567890123456789xyz\"\n}");
+        let key = Diagnostic::new(Code::ForbiddenPayloadField, "k")
+            .in_file("f.json")
+            .at_key(JsonPointer::from("/password"));
+        assert_eq!(
+            help_line(&key, &src),
+            "pkg/f.json:2:3: the member name \"password\" at /password"
+        );
+        let value = Diagnostic::new(Code::OpenObjectSchema, "v")
+            .in_file("f.json")
+            .at(JsonPointer::from("/password"));
+        assert_eq!(
+            help_line(&value, &src),
+            "pkg/f.json:2:15: the value {\"a\": 1} at /password"
+        );
+        // Long tokens are cut at 40 code points.
+        let long = Diagnostic::new(Code::OpenObjectSchema, "v")
+            .in_file("f.json")
+            .at(JsonPointer::from("/long"));
+        assert_eq!(
+            help_line(&long, &src),
+            "pkg/f.json:3:11: the value \"012345678901234567890123456789012345678… at /long"
+        );
+        // A parse error names the token it stopped at, or the end of the file.
+        let bad = Source {
+            bytes: b"[1, tru".to_vec(),
+            spans: None,
+        };
+        let e = crate::json::strict::parse(&bad.bytes).unwrap_err();
+        let d = e.to_diagnostic().in_file("b.json");
+        assert!(
+            help_line(&d, &bad).starts_with("pkg/b.json:1:5: the token tru"),
+            "{}",
+            help_line(&d, &bad)
+        );
+        let eof = Diagnostic::new(Code::InvalidIJson, "eof")
+            .in_file("b.json")
+            .span(7..7);
+        assert_eq!(help_line(&eof, &bad), "pkg/b.json:1:8: the end of the file");
+        // Near miss: a finding about a whole file names only the file.
+        let whole = Diagnostic::new(Code::UnlistedFile, "u").in_file("x.json");
+        let text = render_diagnostic_in(&whole, None, Some(std::path::Path::new("pkg")), false);
+        assert!(text.contains("help: pkg/x.json\n"), "{text}");
+    }
+
+    #[test]
+    fn header_and_help_agree_on_code_points_and_lone_cr() {
+        let src = source("{\r\"é😀\": {\"x\": tru}}");
+        let e = crate::json::strict::parse(&src.bytes).unwrap_err();
+        let d = e.to_diagnostic().in_file("c.json");
+        let text = render_diagnostic_in(&d, Some(&src), None, false);
+        // Code points: 13 (bytes would say 17); the lone CR ends line 1.
+        assert!(text.contains("╭─[c.json:2:13]"), "{text}");
+        assert!(text.contains("help: c.json:2:13: the token tru"), "{text}");
     }
 }
