@@ -145,7 +145,9 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
 /// miette the text with every lone CR replaced by LF (same length, so spans
 /// do not move; the lines then are exactly ours) and answers the header's
 /// one-span read with the finding's [`Position`] (code points), so the header
-/// says what the `help:` line, JSON, SARIF and GitHub say.
+/// says what the `help:` line, JSON, SARIF and GitHub say. The header's read
+/// is the only one without context lines: the handler below asks for one
+/// line of context everywhere else (`with_context_lines(1)`).
 struct Excerpt {
     name: String,
     text: String,
