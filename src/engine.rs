@@ -1013,7 +1013,11 @@ mod tests {
         assert_eq!(
             at,
             vec![
-                ("/o/alpha", Target::Key, "/properties/o/additionalProperties"),
+                (
+                    "/o/alpha",
+                    Target::Key,
+                    "/properties/o/additionalProperties"
+                ),
                 ("/o/zeta", Target::Key, "/properties/o/additionalProperties"),
             ]
         );

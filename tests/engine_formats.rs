@@ -34,7 +34,10 @@ fn run(name: &str, check: fn(&str) -> bool, table: &[(&str, bool)]) {
     }
     assert!(wrong.is_empty(), "format {name}:\n{}", wrong.join("\n"));
     // Every table has both verdicts, so a constant checker cannot pass.
-    assert!(table.iter().any(|r| r.1) && table.iter().any(|r| !r.1), "{name}");
+    assert!(
+        table.iter().any(|r| r.1) && table.iter().any(|r| !r.1),
+        "{name}"
+    );
 }
 
 /// `date-time`: validateDateTime + validateDate (Go time.Parse "2006-01-02") + validateTime (strconv.Atoi fields).
@@ -938,7 +941,11 @@ const RELATIVE_JSON_POINTER: &[(&str, bool)] = &[
 
 #[test]
 fn format_relative_json_pointer() {
-    run("relative-json-pointer", formats::is_relative_json_pointer, RELATIVE_JSON_POINTER);
+    run(
+        "relative-json-pointer",
+        formats::is_relative_json_pointer,
+        RELATIVE_JSON_POINTER,
+    );
 }
 
 /// `uuid`: validateUUID: 8-4-4-4-12 hex.
@@ -1672,4 +1679,3 @@ const IRI_REFERENCE: &[(&str, bool)] = &[
 fn format_iri_reference() {
     run("iri-reference", formats::is_iri_reference, IRI_REFERENCE);
 }
-

@@ -15,10 +15,13 @@
 //! holds; non-string instances never reach them (the engine ignores them).
 //! Lengths are in bytes, as in Go, wherever the reference measures them.
 
+/// A format check: the instance string in, whether the format holds out.
+pub type Check = fn(&str) -> bool;
+
 /// The formats registered with the engine: every asserted name except
 /// `regex` (which shares the `pattern` grammar and is registered by
 /// [`super::compile`]). Names match `super::ASSERTED_FORMATS`.
-pub const CHECKS: &[(&str, fn(&str) -> bool)] = &[
+pub const CHECKS: &[(&str, Check)] = &[
     ("json-pointer", is_json_pointer),
     ("relative-json-pointer", is_relative_json_pointer),
     ("uuid", is_uuid),
@@ -379,9 +382,9 @@ pub fn is_date_time(s: &str) -> bool {
 pub fn is_ipv4(s: &str) -> bool {
     let groups: Vec<&[u8]> = s.as_bytes().split(|&b| b == b'.').collect();
     groups.len() == 4
-        && groups.iter().all(|g| {
-            !(g.len() > 1 && g.first() == Some(&b'0')) && atoi_in_range(g, 0, 255)
-        })
+        && groups
+            .iter()
+            .all(|g| !(g.len() > 1 && g.first() == Some(&b'0')) && atoi_in_range(g, 0, 255))
 }
 
 /// Go `strconv.Atoi(s)` succeeds with a value in `lo..=hi`. Decided on the
@@ -533,7 +536,9 @@ pub fn is_hostname(s: &str) -> bool {
             (1..=63).contains(&label.len())
                 && !label.starts_with('-')
                 && !label.ends_with('-')
-                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
         })
 }
 
@@ -579,10 +584,7 @@ pub fn is_email(s: &str) -> bool {
             return false;
         }
     }
-    if let Some(literal) = domain
-        .strip_prefix('[')
-        .and_then(|d| d.strip_suffix(']'))
-    {
+    if let Some(literal) = domain.strip_prefix('[').and_then(|d| d.strip_suffix(']')) {
         return match literal.strip_prefix("IPv6:") {
             Some(v6) => is_ipv6(v6),
             None => is_ipv4(literal),
@@ -639,7 +641,10 @@ fn should_escape(c: u8, mode: Mode) -> bool {
                 | b'>'
                 | b'"'
         ),
-        Mode::Path => !matches!(c, b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'@'),
+        Mode::Path => !matches!(
+            c,
+            b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'@'
+        ),
         Mode::Other => true,
     }
 }
@@ -947,9 +952,8 @@ pub fn is_uri_template(s: &str) -> bool {
 /// | `1.0.0`, `1.0.0-alpha`, `1.0.0-0.3.7`, `1.0.0-a-b`, `1.0.0--`, `1.0.0+01`, `1.0.0-0a` | accepted |
 /// | `1.0`, `01.0.0`, `1.0.0-`, `1.0.0+`, `1.0.0-01`, `1.0.0-a..b`, `v1.0.0`, `1.0.0-é`, `1.2.3.4` | refused |
 pub fn is_semver(s: &str) -> bool {
-    let ident_ok = |id: &str| {
-        !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-    };
+    let ident_ok =
+        |id: &str| !id.is_empty() && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
     let mut s = s;
     if let Some((core, build)) = s.split_once('+') {
         if !build.split('.').all(ident_ok) {
@@ -971,7 +975,7 @@ pub fn is_semver(s: &str) -> bool {
     parts.len() == 3
         && parts.iter().all(|p| {
             !p.is_empty()
-                && !(p.len() > 1 && p.starts_with('0'))
+                && (p.len() == 1 || !p.starts_with('0'))
                 && p.bytes().all(|b| b.is_ascii_digit())
         })
 }
