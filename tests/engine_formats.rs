@@ -173,6 +173,7 @@ const TIME: &[(&str, bool)] = &[
     ("12:00:00+-1:00", false),
     ("\u{e9}0:00:00Z", false),
     ("1\u{e9}:00:00Z", false),
+    ("12:00:61Z", false),
 ];
 
 #[test]
@@ -256,6 +257,7 @@ const PERIOD: &[(&str, bool)] = &[
     ("2024-01-01T00:00:00Z/P1W", true),
     ("2024-01-01T00:00:00Z/2024-01-01T00:00:00++1:00", true),
     ("2024-01-01T00:00:00Z/P1D/x", false),
+    ("/", false),
 ];
 
 #[test]
@@ -344,6 +346,12 @@ const EMAIL: &[(&str, bool)] = &[
     ("\"\\b\"@e", false),
     ("a@[ipv6:::]", false),
     ("@x", true),
+    ("\"a b\"@e", true),
+    ("a..b@e", false),
+    ("\u{e9}@e", false),
+    ("a@[IPv6:::1%eth0]", false),
+    ("a@", false),
+    ("a@-b", false),
 ];
 
 #[test]
@@ -454,6 +462,7 @@ const IPV4: &[(&str, bool)] = &[
     ("1.2.3.-1", false),
     ("0.1.1.1", true),
     ("99999999999999999999.1.1.1", false),
+    ("1.2.3.+", false),
 ];
 
 #[test]
@@ -757,6 +766,12 @@ const URI: &[(&str, bool)] = &[
     ("a\\b", false),
     ("t:]", true),
     ("p://[v1.e]", false),
+    ("http://x/?%zz", true),
+    ("s://x[::1]", true),
+    ("http://::1/", false),
+    ("http://x y/", false),
+    ("http://x/%zz", false),
+    ("http://x/#%zz", false),
 ];
 
 #[test]
@@ -869,6 +884,8 @@ const URI_TEMPLATE: &[(&str, bool)] = &[
     ("?{", true),
     ("#{", true),
     ("/{#", false),
+    ("a:{", true),
+    ("//x{/a", false),
 ];
 
 #[test]
@@ -903,6 +920,7 @@ const JSON_POINTER: &[(&str, bool)] = &[
     (" /a", false),
     ("/a\\b", true),
     ("/a~0b~1c~2", false),
+    ("/a b", true),
 ];
 
 #[test]
@@ -966,6 +984,8 @@ const UUID: &[(&str, bool)] = &[
     ("123e4567-e89b-12d3-a456--426614174000", false),
     ("123e4567-e89b-12d3-a456-426614174000 ", false),
     ("+23e4567-e89b-12d3-a456-426614174000", false),
+    ("urn:uuid:", false),
+    ("g", false),
 ];
 
 #[test]
@@ -1163,6 +1183,10 @@ const IRI: &[(&str, bool)] = &[
     ("p://@@", true),
     ("http://x/\\", true),
     ("a:\\", true),
+    ("http://x/a b", true),
+    ("//x", false),
+    ("http://x y/", false),
+    ("http://\u{e9}@x/", false),
 ];
 
 #[test]

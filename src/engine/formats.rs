@@ -342,10 +342,10 @@ fn time_bytes(b: &[u8]) -> bool {
 ///
 /// | string | verdict | rule |
 /// | --- | --- | --- |
-/// | `00:00:00Z`, `23:59:60Z`, `15:59:60-08:00`, `12:00:00.5+01:00` | accepted | |
-/// | `+1:00:00Z`, `00:00:+1Z`, `12:00:00++1:00`, `-0:-0:-0-0:00` | accepted | Atoi accepts a sign |
+/// | `00:00:00Z`, `23:59:60Z`, `15:59:60-08:00`, `00:59:60+01:00`, `12:00:00.5+01:00` | accepted | |
+/// | `+1:00:00Z`, `00:00:+1Z`, `12:00:00++1:00`, `+0:+0:+0Z` | accepted | Atoi accepts a sign |
 /// | `00:-1:00Z`, `12:00:00+-1:00` | refused | negative field |
-/// | `24:00:00Z`, `12:00:61Z`, `12:00:00+24:00`, `00:59:60+01:00` | refused | range, leap second |
+/// | `24:00:00Z`, `12:00:61Z`, `12:00:00+24:00`, `23:59:60+00:01` | refused | range, leap second |
 /// | `12:00:00`, `12:00:00.Z`, `12:00:00+0100`, `1:00:00Z` | refused | shape |
 pub fn is_time(s: &str) -> bool {
     time_bytes(s.as_bytes())
@@ -857,7 +857,7 @@ fn go_url_parse(s: &str) -> Option<GoUrl<'_>> {
     Some(GoUrl { absolute, raw_path })
 }
 
-/// `uri`: Go's `url.Parse` (see [`go_url_parse`] for what it checks and
+/// `uri`: Go's `url.Parse` (see `go_url_parse` for what it checks and
 /// never checks) with a scheme. In v6.0.2 the engine makes no ASCII check:
 /// `uri` and `iri` decide alike, so raw non-ASCII, spaces and `<>"{}|\^`
 /// pass wherever Go's parser does not look at them.
