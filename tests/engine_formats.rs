@@ -1703,3 +1703,18 @@ const IRI_REFERENCE: &[(&str, bool)] = &[
 fn format_iri_reference() {
     run("iri-reference", formats::is_iri_reference, IRI_REFERENCE);
 }
+
+/// Every asserted format but `regex` (the pattern grammar) has its own
+/// checker, and nothing else is registered.
+#[test]
+fn every_asserted_format_has_its_checker() {
+    let mut registered: Vec<&str> = formats::CHECKS.iter().map(|c| c.0).collect();
+    let mut asserted: Vec<&str> = engine::ASSERTED_FORMATS
+        .iter()
+        .copied()
+        .filter(|&n| n != "regex")
+        .collect();
+    registered.sort_unstable();
+    asserted.sort_unstable();
+    assert_eq!(registered, asserted);
+}
