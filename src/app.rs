@@ -68,6 +68,38 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             stdout: crate::explain::rules().into_bytes(),
             ..Default::default()
         },
+        Command::ValidateRevocation {
+            file,
+            format,
+            color,
+        } => crate::revocation_cmd::statement(&file, format, human::use_color(color, is_terminal)),
+        Command::ValidateRevocationCheckpoint {
+            file,
+            advance,
+            previous_pin,
+            format,
+            color,
+        } => crate::revocation_cmd::checkpoint(
+            &file,
+            advance,
+            previous_pin.as_deref(),
+            format,
+            human::use_color(color, is_terminal),
+        ),
+        Command::Check {
+            files,
+            stdin_filename,
+            format,
+            color,
+            deny_warnings,
+        } => crate::check::run(
+            &files,
+            stdin_filename.as_deref(),
+            format,
+            human::use_color(color, is_terminal),
+            deny_warnings,
+        ),
+        Command::Conformance { dir, format } => crate::conformance::run(&dir, format),
         Command::Version => Output {
             stdout: format!(
                 "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"}}\n",

@@ -82,6 +82,60 @@ pub enum Command {
     Rules,
     /// Print this build's identity as one compact JSON line.
     Version,
+    /// Validate a revocation statement (trust.forms.takoform.com/v1alpha1 or /v1); print it as the reference does.
+    ValidateRevocation {
+        /// The statement (JSON).
+        file: PathBuf,
+        /// Output format for findings (default: the reference's output, findings on stderr).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// When to colour human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+    /// Validate a revocation checkpoint; with --advance or --previous-pin, also the chain rules, printing {"checkpoint", "pin"}.
+    ValidateRevocationCheckpoint {
+        /// The checkpoint (JSON).
+        file: PathBuf,
+        /// Advance with no previous pin: the first trusted checkpoint (legacy sequence 1, or the current genesis).
+        #[arg(long, conflicts_with = "previous_pin")]
+        advance: bool,
+        /// Advance from this pin (a JSON file: {checkpointApiVersion?, sequence, digest, entriesDigest}).
+        #[arg(long, value_name = "PIN_FILE")]
+        previous_pin: Option<PathBuf>,
+        /// Output format for findings (default: the reference's output, findings on stderr).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// When to colour human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+    /// Check JSON documents on their own by what they are: a Form Definition (with the fixtures beside it), a package index, a revocation statement or checkpoint, a Binding or Interface Definition. `-` reads standard input.
+    Check {
+        /// The documents (`-` for standard input).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The name standard input gets in findings (and where its fixtures sit).
+        #[arg(long, value_name = "NAME")]
+        stdin_filename: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// When to colour human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+        /// Treat warnings as errors.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// Run the reference's conformance suite (DIR/manifest.json: positive packages, negative cases) through verify's checks.
+    Conformance {
+        /// The suite directory (e.g. conformance/form-package-v1).
+        dir: PathBuf,
+        /// Output format (`human`: one line per case and a summary; `json`).
+        #[arg(long, value_enum, default_value_t = TableFormat::Human)]
+        format: TableFormat,
+    },
 }
 
 /// Output format of `relations`.
