@@ -417,11 +417,11 @@ fn as_package(
             },
         );
     }
-    let mut skipped: Vec<String> = verified
-        .skipped
-        .into_iter()
-        .filter(|s| definition || !s.starts_with("payloads"))
-        .collect();
+    let mut skipped: Vec<String> = if definition {
+        verified.skipped
+    } else {
+        Vec::new()
+    };
     if definition {
         for p in &missing {
             skipped.push(format!(
@@ -503,7 +503,10 @@ pub fn verdict_line(c: &Checked, deny_warnings: bool) -> String {
         format!("FAIL {}: {e}{warn} ({what})\n", c.shown)
     } else {
         let fixtures = if c.outcome.fixtures_run > 0 {
-            format!(", {} fixture validations run", c.outcome.fixtures_run)
+            match c.outcome.fixtures_run {
+                1 => ", 1 fixture validation run".to_owned(),
+                n => format!(", {n} fixture validations run"),
+            }
         } else {
             String::new()
         };
