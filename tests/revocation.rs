@@ -46,7 +46,10 @@ fn expected_code(operation: &str, gist: &str) -> &'static str {
         ("].sequence is", "FD613"),
         ("duplicate statementVersion", "FD614"),
         ("duplicate statementDigest", "FD615"),
-        ("final statementVersion must equal checkpointVersion", "FD616"),
+        (
+            "final statementVersion must equal checkpointVersion",
+            "FD616",
+        ),
         ("pin has unsupported profile", "FD620"),
         ("pin cannot have sequence 0", "FD620"),
         ("pin has a non-canonical digest", "FD620"),
@@ -55,7 +58,10 @@ fn expected_code(operation: &str, gist: &str) -> &'static str {
         ("does not extend the pinned digest", "FD623"),
         ("rewrites the pinned cumulative entries", "FD624"),
         ("does not match pinned", "FD625"),
-        ("does not identify the exact signed current genesis", "FD626"),
+        (
+            "does not identify the exact signed current genesis",
+            "FD626",
+        ),
     ];
     TABLE
         .iter()
@@ -115,9 +121,8 @@ fn every_case_gives_its_expected_result_and_pin() {
             let out: Value = serde_json::from_slice(&plain.stdout).unwrap();
             if let Some(want) = c.get("expectPin") {
                 let got = &out["pin"];
-                let order = |v: &Value| -> Vec<String> {
-                    v.as_object().unwrap().keys().cloned().collect()
-                };
+                let order =
+                    |v: &Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
                 if got != want || order(got) != order(want) {
                     failures.push(format!("case {i} {file}: pin {got}, want {want}"));
                 }
@@ -137,7 +142,9 @@ fn every_case_gives_its_expected_result_and_pin() {
         let diags = report["packages"][0]["diagnostics"].as_array().unwrap();
         let codes: Vec<&str> = diags.iter().map(|d| d["code"].as_str().unwrap()).collect();
         if !codes.contains(&want) {
-            failures.push(format!("case {i} {file} ({gist}): codes {codes:?}, want {want}"));
+            failures.push(format!(
+                "case {i} {file} ({gist}): codes {codes:?}, want {want}"
+            ));
         }
         // The typed-rule gists are the reference's messages, quoted in ours.
         if !gist.starts_with("schema: ")
@@ -167,7 +174,13 @@ fn every_case_gives_its_expected_result_and_pin() {
 #[test]
 fn a_refusal_is_located_in_every_format() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/inputs");
-    let human = run(&dir, &["validate-revocation", "statement-1-reasonCode-deprecated.json"]);
+    let human = run(
+        &dir,
+        &[
+            "validate-revocation",
+            "statement-1-reasonCode-deprecated.json",
+        ],
+    );
     assert_eq!(human.status.code(), Some(1));
     let text = String::from_utf8(human.stderr).unwrap();
     assert!(text.contains("FD601 revocation-schema-violation"), "{text}");
@@ -177,7 +190,12 @@ fn a_refusal_is_located_in_every_format() {
     );
     let sarif = run(
         &dir,
-        &["validate-revocation-checkpoint", "checkpoint-2-entry-sequence-9.json", "--format", "sarif"],
+        &[
+            "validate-revocation-checkpoint",
+            "checkpoint-2-entry-sequence-9.json",
+            "--format",
+            "sarif",
+        ],
     );
     assert_eq!(sarif.status.code(), Some(1));
     let log: Value = serde_json::from_slice(&sarif.stdout).unwrap();
@@ -187,12 +205,23 @@ fn a_refusal_is_located_in_every_format() {
     assert_eq!(region["startLine"], 9, "{result}");
     let github = run(
         &dir,
-        &["validate-revocation-checkpoint", "checkpoint-2-entry-sequence-9.json", "--format", "github"],
+        &[
+            "validate-revocation-checkpoint",
+            "checkpoint-2-entry-sequence-9.json",
+            "--format",
+            "github",
+        ],
     );
     let text = String::from_utf8(github.stdout).unwrap();
-    assert!(text.contains("::error file=checkpoint-2-entry-sequence-9.json,line=9"), "{text}");
+    assert!(
+        text.contains("::error file=checkpoint-2-entry-sequence-9.json,line=9"),
+        "{text}"
+    );
     // Near miss: the same file advanced from nothing is valid only as a document.
-    let ok = run(&dir, &["validate-revocation-checkpoint", "checkpoint-2-fork.json"]);
+    let ok = run(
+        &dir,
+        &["validate-revocation-checkpoint", "checkpoint-2-fork.json"],
+    );
     assert_eq!(ok.status.code(), Some(0));
 }
 
@@ -201,10 +230,21 @@ fn a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/inputs");
     let tmp = tempfile::tempdir().unwrap();
     let pin = tmp.path().join("pin.json");
-    std::fs::write(&pin, r#"{"sequence": 1, "digest": "sha256:00", "extra": true}"#).unwrap();
+    std::fs::write(
+        &pin,
+        r#"{"sequence": 1, "digest": "sha256:00", "extra": true}"#,
+    )
+    .unwrap();
     let out = run(
         &dir,
-        &["validate-revocation-checkpoint", "checkpoint-2.json", "--previous-pin", pin.to_str().unwrap(), "--format", "json"],
+        &[
+            "validate-revocation-checkpoint",
+            "checkpoint-2.json",
+            "--previous-pin",
+            pin.to_str().unwrap(),
+            "--format",
+            "json",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -219,9 +259,20 @@ fn a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file() {
     // --advance and --previous-pin together are a usage error.
     let both = run(
         &dir,
-        &["validate-revocation-checkpoint", "checkpoint-2.json", "--advance", "--previous-pin", pin.to_str().unwrap()],
+        &[
+            "validate-revocation-checkpoint",
+            "checkpoint-2.json",
+            "--advance",
+            "--previous-pin",
+            pin.to_str().unwrap(),
+        ],
     );
     assert_eq!(both.status.code(), Some(2));
     // A missing file cannot be read: exit 2.
-    assert_eq!(run(&dir, &["validate-revocation", "nope.json"]).status.code(), Some(2));
+    assert_eq!(
+        run(&dir, &["validate-revocation", "nope.json"])
+            .status
+            .code(),
+        Some(2)
+    );
 }
