@@ -314,6 +314,7 @@ fn as_package(
         INDEX_FILE
     };
     std::fs::write(root.join(inner), bytes).map_err(|e| format!("temporary file: {e}"))?;
+    let mut placeholder = false;
     let mut missing: BTreeSet<String> = BTreeSet::new();
     let mut copied: BTreeSet<String> = BTreeSet::new();
     if definition {
@@ -347,23 +348,24 @@ fn as_package(
             .get("apiVersion")
             .and_then(Value::as_str)
             .unwrap_or_default();
-        let profile = crate::index::profile_for_definition(api).api_version();
-        match crate::index::build_lenient(&root, Some(&profile)) {
-            Ok(indexed) => {
+        let profile = crate::index::profile_for_definition(api);
+        match crate::index::build_lenient(&root, Some(&profile.api_version())) {
+            Ok(indexed)
+                if schemas::validate(profile.index_schema(), &indexed.index)
+                    .is_ok_and(|v| v.is_empty()) =>
+            {
                 crate::index::write(&root, &indexed).map_err(|e| format!("temporary index: {e}"))?
             }
-            Err(diags) => {
-                let diags = diags
-                    .into_iter()
-                    .map(|d| match d.file.as_deref() {
-                        Some("definition.json") | None => d.in_file(name),
-                        _ => d,
-                    })
-                    .collect();
-                let mut out = document_outcome(name, bytes.to_vec(), diags);
-                out.skipped
-                    .push("the definition's package could not be assembled".into());
-                return Ok(out);
+            _ => {
+                // The definition's identity cannot make a valid index (an
+                // apiVersion no lane knows, a kind that is not a kind): index
+                // it under a placeholder identity instead, so every
+                // definition-level check still runs, and drop the identity
+                // findings the placeholder itself causes.
+                placeholder = true;
+                let index = placeholder_index(profile, bytes, &root, &copied)?;
+                std::fs::write(root.join(INDEX_FILE), index)
+                    .map_err(|e| format!("temporary index: {e}"))?;
             }
         }
     }
@@ -382,6 +384,17 @@ fn as_package(
                 if !named_missing {
                     diagnostics.push(d.in_file(name));
                 }
+            } else if file == INDEX_FILE
+                && placeholder
+                && matches!(
+                    d.code,
+                    Code::SchemaDigestMismatch
+                        | Code::FormRefIdentityMismatch
+                        | Code::InvalidFormRef
+                        | Code::VersionedFormRef
+                )
+            {
+                // caused by the placeholder identity, not by the definition
             } else if file == INDEX_FILE {
                 // The synthesised index carries the definition's identity:
                 // its findings are the definition's.
@@ -441,6 +454,60 @@ fn as_package(
         fixtures_run: verified.fixtures_run,
         sources,
     })
+}
+
+/// A package index for `definition.json` and the `copied` fixtures under
+/// `root`, with a placeholder FormRef valid for `profile` (used when the
+/// definition's own identity cannot make a valid index).
+fn placeholder_index(
+    profile: crate::profile::IndexProfile,
+    definition: &[u8],
+    root: &Path,
+    copied: &BTreeSet<String>,
+) -> Result<Vec<u8>, String> {
+    use crate::profile::IndexProfile as P;
+    use sha2::Digest as _;
+    let digest = |b: &[u8]| -> String {
+        let hex: String = sha2::Sha256::digest(b)
+            .iter()
+            .map(|x| format!("{x:02x}"))
+            .collect();
+        format!("sha256:{hex}")
+    };
+    let mut files = vec![(
+        "definition.json".to_owned(),
+        crate::verify::DEFINITION_MEDIA_TYPE,
+        definition.to_vec(),
+    )];
+    for p in copied {
+        let b = std::fs::read(root.join(p)).map_err(|e| format!("temporary file: {e}"))?;
+        files.push((p.clone(), "application/json", b));
+    }
+    files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    let api = match profile {
+        P::V1alpha1 | P::V1alpha2 => "forms.takoform.com/v1alpha1",
+        P::V1alpha3 => "forms.takoform.com/v1alpha2",
+        P::V1alpha4 => "placeholder.forms.example.com/v1alpha1",
+        P::V1alpha5 => "placeholder.forms.example.com",
+    };
+    let mut index = serde_json::json!({
+        "apiVersion": profile.api_version(),
+        "kind": "FormPackage",
+        "definitionPath": "definition.json",
+        "files": files.iter().map(|(p, m, b)| serde_json::json!({
+            "path": p, "mediaType": m, "size": b.len(), "digest": digest(b),
+        })).collect::<Vec<_>>(),
+        "formRef": {
+            "apiVersion": api,
+            "kind": "Placeholder",
+            "definitionVersion": "0.0.0",
+            "schemaDigest": digest(b""),
+        },
+    });
+    if profile == P::V1alpha1 {
+        index["packageVersion"] = "0.0.0".into();
+    }
+    serde_json::to_vec_pretty(&index).map_err(|e| format!("temporary index: {e}"))
 }
 
 /// Renders single-document outcomes in `format`; `verdicts` are the human

@@ -358,3 +358,27 @@ fn check_finds_index_and_contract_problems_where_verify_would() {
     );
     assert_eq!(codes(1), ["FD631 /name"]);
 }
+
+/// A definition whose identity could not make a valid index still gets its
+/// own finding (not an index finding it would never see).
+#[test]
+fn check_reports_an_unknown_definition_lane_as_the_definition_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = common::fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+    let text = std::fs::read_to_string(store.join("definition.json")).unwrap();
+    let changed = text.replacen("forms.takoform.com/v1alpha1", "nope/v1", 1);
+    std::fs::write(tmp.path().join("definition.json"), changed).unwrap();
+    let out = run(
+        tmp.path(),
+        &["check", "definition.json", "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let got: Vec<(&str, &str)> = v["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["code"].as_str().unwrap(), d["pointer"].as_str().unwrap()))
+        .collect();
+    assert_eq!(got, [("FD120", "/apiVersion")]);
+}
