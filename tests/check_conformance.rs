@@ -357,6 +357,14 @@ fn check_finds_index_and_contract_problems_where_verify_would() {
         "payloads are not checked"
     );
     assert_eq!(codes(1), ["FD631 /name"]);
+    // A contract group with no published schema for its version: FD632.
+    b["apiVersion"] = "bindings.takoform.com/v9".into();
+    std::fs::write(&binding_file, serde_json::to_string_pretty(&b).unwrap()).unwrap();
+    let out = run(tmp.path(), &["check", "binding.json", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["packages"][0]["diagnostics"][0]["code"], "FD632");
+    assert_eq!(v["packages"][0]["diagnostics"].as_array().unwrap().len(), 1);
 }
 
 /// A definition whose identity could not make a valid index still gets its

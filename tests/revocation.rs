@@ -276,3 +276,37 @@ fn a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file() {
         Some(2)
     );
 }
+
+/// FD602: a sequence the schema's integer type accepts but the typed
+/// decode (uint64) refuses, as the reference refuses it; near miss: the
+/// largest uint64 is accepted.
+#[test]
+fn the_typed_decode_refuses_what_the_reference_refuses() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/inputs");
+    let text = std::fs::read_to_string(dir.join("statement-1.json")).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    for (literal, exit) in [
+        ("1.0", 1),
+        ("1e0", 1),
+        ("18446744073709551616", 1),
+        ("18446744073709551615", 0),
+    ] {
+        let f = tmp.path().join("s.json");
+        std::fs::write(
+            &f,
+            text.replacen("\"sequence\": 1,", &format!("\"sequence\": {literal},"), 1),
+        )
+        .unwrap();
+        let out = run(
+            tmp.path(),
+            &["validate-revocation", "s.json", "--format", "json"],
+        );
+        assert_eq!(out.status.code(), Some(exit), "{literal}");
+        if exit == 1 {
+            let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+            let d = &v["packages"][0]["diagnostics"][0];
+            assert_eq!(d["code"], "FD602", "{literal}: {d}");
+            assert_eq!(d["pointer"], "/sequence");
+        }
+    }
+}
