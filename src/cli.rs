@@ -13,7 +13,13 @@ use crate::render::Format;
 /// Exit status: 0 every package verified (warnings allowed), 1 some package
 /// has an error, 2 the command could not run.
 #[derive(Debug, Parser)]
-#[command(name = "form-package", version, about, long_about = None)]
+#[command(
+    name = "form-package",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit status: 0 verified or valid (warnings allowed), 1 a finding refused some input, 2 the command could not run (a usage error too: the reference exits 1 for those)."
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -93,7 +99,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
-    /// Validate a revocation checkpoint; with --advance or --previous-pin, also the chain rules, printing {"checkpoint", "pin"}.
+    /// Validate a revocation checkpoint (with --advance or --previous-pin, also advance to it and print the pin).
     ValidateRevocationCheckpoint {
         /// The checkpoint (JSON).
         file: PathBuf,
@@ -110,7 +116,13 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = Color::Auto)]
         color: Color,
     },
-    /// Check JSON documents on their own by what they are: a Form Definition (with the fixtures beside it), a package index, a revocation statement or checkpoint, a Binding or Interface Definition. `-` reads standard input.
+    /// Check single JSON documents by what they are (definition, index, revocation, Binding or Interface Definition).
+    ///
+    /// A Form Definition of any profile gets every definition-level rule, the
+    /// proofs, the vocabulary, relations and the fixtures beside it at the
+    /// paths it names; a package index its schema and entry rules; a
+    /// revocation statement or checkpoint, a Binding or an Interface
+    /// Definition its published schema and rules. `-` reads standard input.
     Check {
         /// The documents (`-` for standard input).
         #[arg(required = true)]
@@ -128,7 +140,7 @@ pub enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
-    /// Run the reference's conformance suite (DIR/manifest.json: positive packages, negative cases) through verify's checks.
+    /// Run the reference's conformance suite (DIR/manifest.json) through verify's checks.
     Conformance {
         /// The suite directory (e.g. conformance/form-package-v1).
         dir: PathBuf,
