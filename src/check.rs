@@ -78,20 +78,22 @@ pub fn classify(value: &Value) -> Option<DocKind> {
         .and_then(Value::as_str)
         .unwrap_or_default();
     let group = api.split('/').next().unwrap_or(api);
+    let definition_like =
+        value.get("desiredSchema").is_some() || value.get("definitionVersion").is_some();
     Some(match group {
-        "packages.forms.takoform.com" => DocKind::PackageIndex,
+        _ if kind == "FormPackage" => DocKind::PackageIndex,
         "trust.forms.takoform.com" if kind == crate::revocation::CHECKPOINT_KIND => {
             DocKind::RevocationCheckpoint
         }
         "trust.forms.takoform.com" => DocKind::RevocationStatement,
         "bindings.takoform.com" => DocKind::BindingDefinition,
         "interfaces.takoform.com" => DocKind::InterfaceDefinition,
-        _ if kind == "FormPackage" => DocKind::PackageIndex,
         _ if kind == crate::revocation::STATEMENT_KIND => DocKind::RevocationStatement,
         _ if kind == crate::revocation::CHECKPOINT_KIND => DocKind::RevocationCheckpoint,
-        _ if value.get("desiredSchema").is_some() || value.get("definitionVersion").is_some() => {
-            DocKind::Definition
-        }
+        // A definition that names a reserved group is still a definition
+        // (refused as one: FD120).
+        _ if definition_like => DocKind::Definition,
+        "packages.forms.takoform.com" => DocKind::PackageIndex,
         _ => return None,
     })
 }
@@ -403,11 +405,7 @@ fn as_package(
                 } else {
                     JsonPointer::root()
                 };
-                diagnostics.push(
-                    d.in_file(name)
-                        .at(ptr)
-                        .note("found in the package index a package of this definition would have"),
-                );
+                diagnostics.push(d.in_file(name).at(ptr).note(PACKAGED_NOTE));
             } else {
                 diagnostics.push(d);
             }
@@ -415,6 +413,18 @@ fn as_package(
             diagnostics.push(d.in_file(name));
         }
     }
+    // An index finding mapped onto a definition member that already has an
+    // error of its own (the reserved group refused as FD120 and, in the
+    // index, as FD125) says nothing new about the lone definition.
+    let own: BTreeSet<(String, JsonPointer)> = diagnostics
+        .iter()
+        .filter(|d| d.is_error() && d.notes.iter().all(|n| !n.starts_with(PACKAGED_NOTE)))
+        .map(|d| (d.file.clone().unwrap_or_default(), d.pointer.clone()))
+        .collect();
+    diagnostics.retain(|d| {
+        !(d.notes.iter().any(|n| n.starts_with(PACKAGED_NOTE))
+            && own.contains(&(d.file.clone().unwrap_or_default(), d.pointer.clone())))
+    });
     diag::finish(&mut diagnostics);
     let mut sources = BTreeMap::new();
     for (f, s) in verified.sources {
@@ -455,6 +465,9 @@ fn as_package(
         sources,
     })
 }
+
+/// The note on a finding of the index a package of the definition would have.
+const PACKAGED_NOTE: &str = "found in the package index a package of this definition would have";
 
 /// A package index for `definition.json` and the `copied` fixtures under
 /// `root`, with a placeholder FormRef valid for `profile` (used when the
