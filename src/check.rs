@@ -517,8 +517,8 @@ fn placeholder_index(
             "schemaDigest": digest(b""),
         },
     });
-    if profile == P::V1alpha1 {
-        index["packageVersion"] = "0.0.0".into();
+    if let (P::V1alpha1, Some(map)) = (profile, index.as_object_mut()) {
+        map.insert("packageVersion".into(), "0.0.0".into());
     }
     serde_json::to_vec_pretty(&index).map_err(|e| format!("temporary index: {e}"))
 }
