@@ -448,7 +448,7 @@ fn as_package(
     if definition {
         for p in &missing {
             skipped.push(format!(
-                "fixture {p}: no such file beside the definition, not checked"
+                "fixture {p}: no regular file beside the definition, not checked"
             ));
         }
     } else {

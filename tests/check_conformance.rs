@@ -218,7 +218,9 @@ fn check_runs_the_fixtures_beside_a_definition() {
     let text = String::from_utf8(alone.stdout).unwrap();
     assert_eq!(alone.status.code(), Some(0), "{text}");
     assert!(
-        text.contains("skipped fixture fixtures/desired.json: no such file beside the definition"),
+        text.contains(
+            "skipped fixture fixtures/desired.json: no regular file beside the definition"
+        ),
         "{text}"
     );
 }
