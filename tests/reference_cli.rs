@@ -180,8 +180,8 @@ fn version_keeps_the_reference_members_in_order_and_the_commit() {
             "{c}"
         );
     }
-    // Built from a git checkout, the commit is that checkout's HEAD or an
-    // ancestor build (the build script reruns when HEAD moves).
+    // Built from a git checkout with git available, the build records a
+    // commit (build.rs; it reruns when HEAD moves).
     if root().join(".git").exists() {
         let head = Command::new("git")
             .args(["rev-parse", "HEAD"])
