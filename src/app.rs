@@ -81,12 +81,40 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             stdout: crate::explain::rules().into_bytes(),
             ..Default::default()
         },
+        Command::ValidateRevocation {
+            file,
+            format,
+            color,
+        } => crate::revocation_cmd::statement(&file, format, human::use_color(color, is_terminal)),
+        Command::ValidateRevocationCheckpoint {
+            file,
+            advance,
+            previous_pin,
+            format,
+            color,
+        } => crate::revocation_cmd::checkpoint(
+            &file,
+            advance,
+            previous_pin.as_deref(),
+            format,
+            human::use_color(color, is_terminal),
+        ),
+        Command::Check {
+            files,
+            stdin_filename,
+            format,
+            color,
+            deny_warnings,
+        } => crate::check::run(
+            &files,
+            stdin_filename.as_deref(),
+            format,
+            human::use_color(color, is_terminal),
+            deny_warnings,
+        ),
+        Command::Conformance { dir, format } => crate::conformance::run(&dir, format),
         Command::Version => Output {
-            stdout: format!(
-                "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"}}\n",
-                env!("CARGO_PKG_VERSION")
-            )
-            .into_bytes(),
+            stdout: version_line(env!("FORM_PACKAGE_COMMIT")).into_bytes(),
             ..Default::default()
         },
     }
@@ -384,4 +412,20 @@ fn identity(root: &Path) -> std::path::PathBuf {
         (Ok(p), Some(n)) => p.join(n),
         _ => std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
     }
+}
+
+/// The `version` line: the reference's members in its order (`command`,
+/// `module`, `version`, then `commit` when the build knows it: 40 or 64
+/// lowercase hex from `build.rs`; `current-profile.md` §11.1). No `sum`:
+/// a Cargo build has no Go module checksum.
+pub fn version_line(commit: &str) -> String {
+    let mut line = format!(
+        "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    if !commit.is_empty() {
+        line.push_str(&format!(",\"commit\":\"{commit}\""));
+    }
+    line.push_str("}\n");
+    line
 }
