@@ -68,6 +68,19 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             stdout: crate::explain::rules().into_bytes(),
             ..Default::default()
         },
+        Command::Family {
+            paths,
+            partial,
+            allow_external,
+            format,
+        } => crate::family::run(
+            &paths,
+            &crate::family::Options {
+                partial,
+                allow_external,
+            },
+            format,
+        ),
         Command::Version => Output {
             stdout: format!(
                 "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"}}\n",

@@ -82,6 +82,25 @@ pub enum Command {
     Rules,
     /// Print this build's identity as one compact JSON line.
     Version,
+    /// Check a whole Form Family and its Binding/Interface Definitions:
+    /// every package as `verify` does, every relation's target and
+    /// contract, decision 0015 rule 8 for every binding, every accepted
+    /// Binding, candidate sets; draw the graph.
+    Family {
+        /// Trees holding the family's packages, contracts and candidate sets.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The snapshot is known to be incomplete: a target kind that is not
+        /// loaded is a note, not an error.
+        #[arg(long)]
+        partial: bool,
+        /// Accept relations into this group (or apiVersion) without loading it (repeatable).
+        #[arg(long, value_name = "GROUP")]
+        allow_external: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = crate::family::FamilyFormat::Human)]
+        format: crate::family::FamilyFormat,
+    },
 }
 
 /// Output format of `relations`.
