@@ -807,3 +807,27 @@ fn the_binary_runs_family_in_every_format() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
 }
+
+// ---------------------------------------------------------------- done 5
+
+#[test]
+fn readme_example_is_the_real_output() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = "$ form-package family --partial .\n";
+    let at = readme.find(start).expect("README has the family example") + start.len();
+    let shown = &readme[at..at + readme[at..].find("```").unwrap()];
+    let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(["family", "--partial", "."])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+    assert!(Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/family-v1beta1.svg")
+        .is_file());
+}

@@ -392,6 +392,8 @@ fn candidate_sets(family: &Family, findings: &mut Vec<Finding>) {
 }
 
 /// A finding about relation `r` of the Form of package `from`.
+// Each argument is one fact the finding names; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 fn relation_finding(
     ctx: &Ctx<'_>,
     from: usize,
@@ -449,7 +451,7 @@ fn relation(
             edge.status = EdgeStatus::Failed;
             edge.step = Some(f.step);
             edge.code = Some(f.code);
-            findings.push(f);
+            findings.push(*f);
             edges.push(edge);
             return;
         }
@@ -498,7 +500,7 @@ fn relation(
         edges.push(edge);
         return;
     }
-    let results: Vec<(usize, Result<(), Finding>)> = targets
+    let results: Vec<(usize, Result<(), Box<Finding>>)> = targets
         .iter()
         .map(|&t| {
             (
@@ -521,7 +523,7 @@ fn relation(
                     "another loaded Form of the target kind satisfies this relation".to_owned(),
                 );
             }
-            findings.push(f);
+            findings.push(*f);
         }
         edges.push(e);
     }
@@ -537,12 +539,14 @@ fn evaluate(
     schema_at: &JsonPointer,
     annotation_at: Option<&JsonPointer>,
     target_index: usize,
-) -> Result<(), Finding> {
+) -> Result<(), Box<Finding>> {
     let Some(target) = ctx.form(target_index) else {
         return Ok(());
     };
     let fail = |code: Code, step: Step, at: &JsonPointer, message: String| {
-        relation_finding(ctx, from, form, r, at, code, step, message)
+        Box::new(relation_finding(
+            ctx, from, form, r, at, code, step, message,
+        ))
     };
     let target_path = ctx.package_path(target_index);
     if let Some(binding) = source_steps(ctx, from, form, r, schema_at, annotation_at)? {
@@ -607,12 +611,14 @@ fn source_steps<'a>(
     r: &Relation,
     schema_at: &JsonPointer,
     annotation_at: Option<&JsonPointer>,
-) -> Result<Option<&'a Contract>, Finding> {
+) -> Result<Option<&'a Contract>, Box<Finding>> {
     if r.binding.is_empty() {
         return Ok(None);
     }
     let fail = |code: Code, step: Step, at: &JsonPointer, message: String| {
-        relation_finding(ctx, from, form, r, at, code, step, message)
+        Box::new(relation_finding(
+            ctx, from, form, r, at, code, step, message,
+        ))
     };
     // (1) acceptedBindings carries the annotated contract (by name, first entry; §8.5).
     let Some((entry_index, accepted)) = form.accepted.iter().find(|(_, a)| a.name == r.binding)
@@ -688,8 +694,8 @@ fn target_contract(
     schema_at: &JsonPointer,
     target: &Form,
     target_path: &str,
-    fail: &dyn Fn(Code, Step, &JsonPointer, String) -> Finding,
-) -> Result<(), Finding> {
+    fail: &dyn Fn(Code, Step, &JsonPointer, String) -> Box<Finding>,
+) -> Result<(), Box<Finding>> {
     if let Some(refs) = &r.target_form_refs {
         let s = |v: &Value, k: &str| {
             v.get(k)
@@ -888,6 +894,14 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
             };
             let mut f = base(code, message);
             f.contract = Some(binding.doc.loc_str("/allowedTargetForms"));
+            let declared = declared_by(ctx, ti);
+            if !declared.is_empty() {
+                f.notes.push(format!(
+                    "{} is declared by {} (not an allowed target)",
+                    ti.label(),
+                    declared.join(", ")
+                ));
+            }
             findings.push(f);
             continue;
         }
@@ -913,14 +927,7 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
                     provided_text(t)
                 ));
             }
-            let declared: Vec<String> = ctx
-                .family
-                .packages
-                .iter()
-                .filter_map(|p| p.form.as_ref())
-                .filter(|t| t.provided.iter().any(|(_, p)| p.same(ti)))
-                .map(|t| t.kind.clone())
-                .collect();
+            let declared = declared_by(ctx, ti);
             if !declared.is_empty() {
                 f.notes.push(format!(
                     "{} is declared by {}",
@@ -931,4 +938,15 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
             findings.push(f);
         }
     }
+}
+
+/// Kinds of the loaded Forms that declare `iface` in providedInterfaces.
+fn declared_by(ctx: &Ctx<'_>, iface: &ContractRef) -> Vec<String> {
+    ctx.family
+        .packages
+        .iter()
+        .filter_map(|p| p.form.as_ref())
+        .filter(|t| t.provided.iter().any(|(_, p)| p.same(iface)))
+        .map(|t| t.kind.clone())
+        .collect()
 }

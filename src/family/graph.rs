@@ -417,7 +417,7 @@ fn edge_text(e: &super::check::Edge) -> String {
     if e.binding.is_empty() {
         format!("{}\n{}", e.pointer, e.contract)
     } else {
-        format!("{}\nbinding {}", e.pointer, e.binding)
+        format!("{}\nbinding {}\n{}", e.pointer, e.binding, e.contract)
     }
 }
 
