@@ -831,3 +831,173 @@ fn readme_example_is_the_real_output() {
         .join("docs/family-v1beta1.svg")
         .is_file());
 }
+
+// ------------------------------------------------ the other ways codes fire
+
+#[test]
+fn target_interface_not_provided_for_a_plain_relation() {
+    // ModuleWorker no longer provides worker.runtime: the two `/worker`
+    // relations requiring it fail their target contract (no binding involved).
+    let Some((_tmp, report, _)) = variant(|root| {
+        let mw = find(root, &pkg("module-worker"));
+        edit(root, &mw, false, |v| {
+            v["providedInterfaces"]
+                .as_array_mut()
+                .unwrap()
+                .retain(|p| p["name"] != "worker.runtime");
+        });
+    }) else {
+        return;
+    };
+    assert_keys(
+        &report,
+        &[
+            "FD706 target-contract WorkerCronTrigger /worker",
+            "FD706 target-contract WorkerVersion /worker",
+        ],
+    );
+    let f = &report.findings[0];
+    assert_eq!(
+        f.location.as_ref().unwrap().pointer,
+        "/desiredSchema/properties/worker/x-takoform-required-interface"
+    );
+}
+
+#[test]
+fn accepted_binding_without_relation_not_loaded_or_of_another_role() {
+    // ModuleWorker (role identity) accepts two Bindings no relation of its
+    // schema names: one at a digest nobody publishes (FD722), one loaded
+    // whose sourceRole is revision (FD720).
+    let Some((_tmp, report, _)) = variant(|root| {
+        let mw = find(root, &pkg("module-worker"));
+        edit(root, &mw, false, |v| {
+            let zero = format!("sha256:{}", "0".repeat(64));
+            v.as_object_mut().unwrap().insert(
+                "acceptedBindings".into(),
+                serde_json::json!([
+                    {"apiVersion": "bindings.takoform.com/v1alpha1", "name": "module-worker.sqlite", "version": "1.0.0", "schemaDigest": zero},
+                    {"apiVersion": "bindings.takoform.com/v1alpha1", "name": "module-worker.service", "version": "1.0.0", "schemaDigest": "sha256:7d98d90fdf6382d019cc9cd6fefa7363cefd715ec9913566a76e08a77abe952a"}
+                ]),
+            );
+        });
+    }) else {
+        return;
+    };
+    assert_keys(
+        &report,
+        &[
+            "FD720 accepted-binding ModuleWorker module-worker.service@1.0.0",
+            "FD722 accepted-binding ModuleWorker module-worker.sqlite@1.0.0",
+        ],
+    );
+}
+
+#[test]
+fn candidate_sets_invalid_or_with_another_digest() {
+    let Some((_tmp, report, _)) = variant(|root| {
+        let dir = root.join("contracts/bindings/v1alpha1");
+        let set = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| {
+                p.file_name()
+                    .unwrap()
+                    .to_string_lossy()
+                    .starts_with("candidate-set")
+            })
+            .unwrap();
+        let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&set).unwrap()).unwrap();
+        v["bindings"][0]["schemaDigest"] = format!("sha256:{}", "1".repeat(64)).into();
+        std::fs::write(&set, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+        std::fs::write(
+            dir.join("candidate-set-extra.json"),
+            r#"{"format": "takoform.candidates@v9", "bindings": []}"#,
+        )
+        .unwrap();
+    }) else {
+        return;
+    };
+    assert_keys(
+        &report,
+        &[
+            "FD730 candidate-set - ",
+            "FD731 candidate-set - module-worker.edge-kv@1.0.0",
+        ],
+    );
+}
+
+#[test]
+fn a_package_whose_definition_does_not_load_takes_no_part() {
+    let Some((tmp, report, _)) = variant(|root| {
+        let bundle = find(root, &pkg("worker-bundle"));
+        std::fs::write(root.join(bundle), "{\"apiVersion\": 1, \"apiVersion\": 2}").unwrap();
+    }) else {
+        return;
+    };
+    // verify fails the package; the family says the Form is not loaded,
+    // and WorkerVersion's `/bundle` relation has no target kind.
+    let bundle = report
+        .family
+        .packages
+        .iter()
+        .find(|p| p.path.contains("worker-bundle"))
+        .unwrap();
+    assert!(bundle.outcome.has_errors());
+    assert!(bundle.form.is_none());
+    let k = keys(&report);
+    assert!(k.iter().any(|x| x.starts_with("FD740 package ")), "{k:#?}");
+    assert!(
+        k.contains(&"FD702 target-kind WorkerVersion /bundle".to_owned()),
+        "{k:#?}"
+    );
+    assert!(report.fails());
+    // A contract named directly as a PATH is loaded as a contract, not verified as a package.
+    let contract = tmp
+        .path()
+        .join(find(tmp.path(), "contracts/interfaces/v1alpha1/edge.sql-"));
+    let only = run(&contract, &Options::default());
+    assert!(only.family.packages.is_empty());
+    assert_eq!(only.family.contracts.len(), 1);
+    assert!(only.findings.is_empty(), "{:#?}", only.findings);
+}
+
+#[test]
+fn two_forms_of_one_kind_a_failing_one_is_a_note_when_another_satisfies() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
+    // A second WorkerBundle (another definitionVersion): WorkerVersion's
+    // `/bundle` FormRef lists only 0.1.0, so the edge to 0.2.0 fails while
+    // the edge to 0.1.0 holds.
+    let src = tmp.path().join(pkg("worker-bundle-0.1.0-f4b7e28d88ff"));
+    let dst = tmp.path().join(pkg("worker-bundle-0.2.0-copy"));
+    common::copy_dir(&src, &dst);
+    let def = dst.join("definition.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(&def).unwrap()).unwrap();
+    v["definitionVersion"] = "0.2.0".into();
+    std::fs::write(&def, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+    common::reindex(&dst);
+    let report = run(tmp.path(), &Options::default());
+    assert_keys(&report, &[]);
+    let notes: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.code.info().id == "FD705")
+        .collect();
+    assert_eq!(notes.len(), 1, "{:#?}", report.findings);
+    assert_eq!(notes[0].severity, form_package::diag::Severity::Note);
+    let bundle_edges: Vec<_> = report
+        .edges
+        .iter()
+        .filter(|e| e.pointer == "/bundle")
+        .collect();
+    assert_eq!(bundle_edges.len(), 2);
+    assert_eq!(
+        bundle_edges
+            .iter()
+            .filter(|e| e.status == EdgeStatus::Failed)
+            .count(),
+        1
+    );
+}

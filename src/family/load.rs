@@ -295,6 +295,10 @@ pub struct Family {
 pub fn load(paths: &[PathBuf]) -> Result<Family, UsageError> {
     let mut roots = Vec::new();
     for p in paths {
+        if is_family_file(p) {
+            // A contract or candidate set named directly is not a package.
+            continue;
+        }
         for r in discover::package_roots(p)? {
             // A folder without any package (contracts only) is not a package here.
             let is_dir = std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir());
@@ -386,6 +390,17 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, UsageError> {
         }
     }
     Ok(family)
+}
+
+/// A regular file named `definition.json` or `candidate-set*.json`.
+fn is_family_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+        && (name == "definition.json"
+            || (name.starts_with("candidate-set") && name.ends_with(".json")))
 }
 
 /// Collects contract and candidate-set files under `path` (no links
