@@ -572,6 +572,13 @@ fn contract_findings_i_json_schema_and_digest_conflict() {
             "{\"apiVersion\":\"bindings.takoform.com/v1alpha1\",\"a\":1,\"a\":2}",
         )
         .unwrap();
+        let loose = root.join("contracts/extra/loose/definition.json");
+        std::fs::create_dir_all(loose.parent().unwrap()).unwrap();
+        std::fs::write(
+            &loose,
+            "{\"apiVersion\":\"edge.forms.takoform.com/v1beta1\",\"kind\":\"X\"}",
+        )
+        .unwrap();
         let open = root.join("contracts/extra/open/definition.json");
         std::fs::create_dir_all(open.parent().unwrap()).unwrap();
         std::fs::write(&open, "{\"apiVersion\":\"interfaces.takoform.com/v1alpha1\",\"kind\":\"InterfaceDefinition\",\"name\":\"x\",\"version\":\"1.0.0\"}").unwrap();
@@ -588,6 +595,11 @@ fn contract_findings_i_json_schema_and_digest_conflict() {
         "{k:#?}"
     );
     assert!(k.iter().any(|x| x.starts_with("FD700 contract")), "{k:#?}");
+    // A definition.json of no contract group is named as a note, not checked.
+    assert!(report.findings.iter().any(|f| f.code.info().id == "FD700"
+        && f.severity == form_package::diag::Severity::Note
+        && f.message
+            .starts_with("not a Binding or Interface Definition")));
     let bad = report
         .findings
         .iter()

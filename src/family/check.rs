@@ -254,7 +254,6 @@ pub fn check(mut family: Family, options: &Options) -> Report {
             }
             accepted_bindings(&ctx, i, form, &mut findings);
         }
-        ctx.bindings.clear();
     }
     finish(&mut findings);
     Report {
@@ -599,7 +598,7 @@ fn evaluate(
             }
         }
     }
-    target_contract(ctx, form, r, schema_at, target, &target_path, &fail)
+    target_contract(ctx, r, schema_at, target, &target_path, &fail)
 }
 
 /// Rule 8 steps 1–3, which do not depend on the target: `Ok(None)` for a
@@ -689,7 +688,6 @@ fn provided_text(f: &Form) -> String {
 /// The relation's target contract against one target Form (§8.4, §8.7).
 fn target_contract(
     ctx: &Ctx<'_>,
-    _form: &Form,
     r: &Relation,
     schema_at: &JsonPointer,
     target: &Form,

@@ -367,7 +367,7 @@ pub fn json(report: &Report) -> Value {
     })
 }
 
-/// [`json`] as pretty text with a trailing newline.
+/// [`json()`] as pretty text with a trailing newline.
 pub fn json_text(report: &Report) -> String {
     let mut s = serde_json::to_string_pretty(&json(report)).unwrap_or_default();
     s.push('\n');

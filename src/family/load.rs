@@ -526,11 +526,23 @@ fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
         .and_then(Value::as_str)
         .unwrap_or_default();
     let Some((kind, schema)) = contract_schema(api) else {
+        let group = api.split('/').next().unwrap_or_default();
+        let contract_group = matches!(group, "bindings.takoform.com" | "interfaces.takoform.com");
         let mut f = Finding::new(
             Code::ContractSchemaViolation,
             Step::Contract,
-            format!("{api:?} selects no contract schema (bindings.takoform.com/v1alpha1, v1alpha2 or interfaces.takoform.com/v1alpha1)"),
+            if contract_group {
+                format!("{api:?} selects no contract schema (bindings.takoform.com/v1alpha1, v1alpha2 or interfaces.takoform.com/v1alpha1)")
+            } else {
+                format!("not a Binding or Interface Definition (apiVersion {api:?}); ignored")
+            },
         );
+        if !contract_group {
+            // A definition.json outside any package that is no contract
+            // (a loose Form Definition, say) is named, not checked.
+            f.severity = Severity::Note;
+            f.help = Some("contracts have apiVersion bindings.takoform.com/… or interfaces.takoform.com/…; Form Definitions belong in a package".to_owned());
+        }
         f.location = Some(doc.loc_str("/apiVersion"));
         findings.push(f);
         return None;
