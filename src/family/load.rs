@@ -454,6 +454,10 @@ fn walk_files(
 
 /// Reads a package's Form Definition through its index's `definitionPath`.
 fn load_form(root: &Path) -> Result<Form, String> {
+    // Links are never followed: not the root, not a directory on the way.
+    if !std::fs::symlink_metadata(root).is_ok_and(|m| m.is_dir()) {
+        return Err("the package root is not a real directory".to_owned());
+    }
     let index = Doc::read(&root.join(INDEX_FILE)).map_err(|f| f.message)?;
     let def_path = index
         .value
@@ -462,6 +466,15 @@ fn load_form(root: &Path) -> Result<Form, String> {
         .ok_or("package-index.json has no string definitionPath")?;
     crate::fsread::path_grammar(def_path)
         .map_err(|e| format!("definitionPath {def_path:?}: {e}"))?;
+    let mut dir = root.to_path_buf();
+    for part in def_path.split('/') {
+        dir.push(part);
+        if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "definitionPath {def_path:?} goes through a symbolic link"
+            ));
+        }
+    }
     let doc = Doc::read(&root.join(def_path)).map_err(|f| f.message)?;
     let s = |k: &str| doc.value.get(k).and_then(Value::as_str).map(str::to_owned);
     let (Some(api_version), Some(kind)) = (s("apiVersion"), s("kind")) else {
