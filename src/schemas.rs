@@ -72,9 +72,9 @@ pub enum SchemaRef {
     Definition(&'static str),
     /// `form-ref` of the given grammar (`v1alpha1`, `v1alpha2`, `v1alpha3`, `v1beta1`, `v1beta2`).
     FormRef(&'static str),
-    /// `binding-definition` of the given version (`v1alpha1`, `v1alpha2`): contracts `family` loads.
+    /// `bindings/<v>/binding-definition` (`v1alpha1`, `v1alpha2`).
     BindingDefinition(&'static str),
-    /// `interface-definition` of the given version (`v1alpha1`): contracts `family` loads.
+    /// `interfaces/<v>/interface-definition` (`v1alpha1`).
     InterfaceDefinition(&'static str),
 }
 
@@ -220,9 +220,9 @@ cached! {
     REF3 => SchemaRef::FormRef("v1alpha3");
     REFB => SchemaRef::FormRef("v1beta1");
     REFB2 => SchemaRef::FormRef("v1beta2");
-    BIND1 => SchemaRef::BindingDefinition("v1alpha1");
-    BIND2 => SchemaRef::BindingDefinition("v1alpha2");
-    IFACE1 => SchemaRef::InterfaceDefinition("v1alpha1");
+    BND1 => SchemaRef::BindingDefinition("v1alpha1");
+    BND2 => SchemaRef::BindingDefinition("v1alpha2");
+    IFC1 => SchemaRef::InterfaceDefinition("v1alpha1");
 }
 
 /// One schema violation: where in the instance, and what.

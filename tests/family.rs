@@ -611,6 +611,20 @@ fn contract_findings_i_json_schema_and_digest_conflict() {
 
 // ---------------------------------------------------------------- done 3
 
+/// The validator of our own `schemas/form-package-family-v1.schema.json`.
+fn family_validator() -> jsonschema::Validator {
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("schemas/form-package-family-v1.schema.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    assert!(jsonschema::meta::is_valid(&schema));
+    jsonschema::validator_for(&schema).unwrap()
+}
+
 /// The golden text of one snapshot: every finding on one line, paths
 /// relative to the snapshot root.
 fn golden_text(root: &Path, report: &Report, partial: bool) -> String {
@@ -643,15 +657,7 @@ fn every_snapshot_matches_its_golden_findings() {
     };
     let update = std::env::var_os("FAMILY_GOLDEN_UPDATE").is_some();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/family/golden");
-    let schema: Value = serde_json::from_str(
-        &std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("schemas/form-package-family-v1.schema.json"),
-        )
-        .unwrap(),
-    )
-    .unwrap();
-    let validator = jsonschema::validator_for(&schema).unwrap();
+    let validator = family_validator();
     let snaps = manifest(&corpus);
     assert_eq!(snaps.len(), 20);
     let mut mismatched = Vec::new();
@@ -963,6 +969,31 @@ fn a_package_whose_definition_does_not_load_takes_no_part() {
         "{k:#?}"
     );
     assert!(report.fails());
+    // The package's verify findings are in the human report and the JSON node.
+    let human = graph::human(&report);
+    assert!(
+        human.contains(&format!(
+            "{}: FAIL\n  error[FD020] {}/definition.json:1:19: duplicate object name",
+            bundle.path, bundle.path
+        )),
+        "{human}"
+    );
+    let doc = graph::json(&report);
+    let node = doc["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["package"] == bundle.path.as_str())
+        .unwrap();
+    assert_eq!(node["verified"], false);
+    assert_eq!(node["loaded"], false);
+    assert_eq!(node["diagnostics"][0]["code"], "FD020");
+    assert_eq!(node["diagnostics"][0]["line"], 1);
+    let errors: Vec<String> = family_validator()
+        .iter_errors(&doc)
+        .map(|e| format!("{e} at {}", e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
     // A contract named directly as a PATH is loaded as a contract, not verified as a package.
     let contract = tmp
         .path()

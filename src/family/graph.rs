@@ -15,8 +15,9 @@ use serde_json::{json, Value};
 use super::check::{EdgeStatus, EdgeTarget, Report};
 use super::load::ContractKind;
 use super::Finding;
+use crate::diag::Diagnostic;
 use crate::diag::Severity;
-use crate::render::human::render_package;
+use crate::verify::PackageOutcome;
 
 /// Version of the JSON document (`version` member).
 pub const JSON_VERSION: u64 = 1;
@@ -95,6 +96,50 @@ fn status_word(s: EdgeStatus) -> &'static str {
     }
 }
 
+/// One `verify` finding of a package, located (file as found, 1-based
+/// line and column of its span, or 1:1 when it has none).
+#[derive(serde::Serialize)]
+struct VerifyFinding<'a> {
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    file: String,
+    pointer: &'a str,
+    line: usize,
+    column: usize,
+}
+
+/// The package's `verify` findings with their locations. Rendered here
+/// from [`Diagnostic`] and the outcome's sources only, so the family report
+/// does not depend on the shape of the `verify` renderers.
+fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<VerifyFinding<'a>> {
+    outcome
+        .diagnostics
+        .iter()
+        .map(|d: &'a Diagnostic| {
+            let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
+            let (line, column) = match (crate::render::resolve_span(d, source), source) {
+                (Some(span), Some(src)) => crate::json::strict::line_col(&src.bytes, span.start),
+                _ => (1, 1),
+            };
+            VerifyFinding {
+                code: d.code.info().id,
+                name: d.code.info().name,
+                severity: severity_word(d.severity),
+                message: &d.message,
+                file: match &d.file {
+                    Some(f) => format!("{package}/{f}"),
+                    None => package.to_owned(),
+                },
+                pointer: d.pointer.as_str(),
+                line,
+                column,
+            }
+        })
+        .collect()
+}
+
 /// The human report.
 pub fn human(report: &Report) -> String {
     let mut out = String::new();
@@ -137,7 +182,33 @@ pub fn human(report: &Report) -> String {
         .iter()
         .filter(|p| !p.outcome.diagnostics.is_empty())
     {
-        out.push_str(&render_package(&p.outcome, false, true, false));
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            p.path,
+            if p.outcome.has_errors() {
+                "FAIL"
+            } else {
+                "ok (warnings)"
+            }
+        );
+        for v in verify_findings(&p.path, &p.outcome) {
+            let _ = writeln!(
+                out,
+                "  {}[{}] {}:{}:{}{}: {}",
+                v.severity,
+                v.code,
+                v.file,
+                v.line,
+                v.column,
+                if v.pointer.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", v.pointer)
+                },
+                v.message
+            );
+        }
     }
     out.push('\n');
     if report.edges.is_empty() {
@@ -243,14 +314,9 @@ pub fn json(report: &Report) -> Value {
     let fam = &report.family;
     let mut nodes = Vec::new();
     for (i, p) in fam.packages.iter().enumerate() {
-        let diagnostics: Vec<Value> = p
-            .outcome
-            .diagnostics
-            .iter()
-            .map(|d| {
-                let source = d.file.as_deref().and_then(|f| p.outcome.sources.get(f));
-                crate::render::json::diagnostic_value(d, source)
-            })
+        let diagnostics: Vec<Value> = verify_findings(&p.path, &p.outcome)
+            .into_iter()
+            .map(|v| serde_json::to_value(v).unwrap_or(Value::Null))
             .collect();
         let errors = p
             .outcome

@@ -19,7 +19,7 @@ use super::{Finding, Location, Step};
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Severity;
-use crate::discover::{self, UsageError};
+use crate::discover;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict::{self, SpanIndex};
 use crate::relations::{self, Relation};
@@ -288,18 +288,25 @@ pub struct Family {
     pub findings: Vec<Finding>,
 }
 
+/// Why `family` cannot run (exit status 2).
+#[derive(Debug)]
+pub struct LoadError(pub String);
+
 /// Loads the family under `paths`.
 ///
 /// # Errors
-/// [`UsageError`] when a PATH does not exist.
-pub fn load(paths: &[PathBuf]) -> Result<Family, UsageError> {
+/// [`LoadError`] when a PATH does not exist.
+pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     let mut roots = Vec::new();
     for p in paths {
+        std::fs::symlink_metadata(p).map_err(|e| LoadError(format!("{}: {e}", p.display())))?;
         if is_family_file(p) {
             // A contract or candidate set named directly is not a package.
             continue;
         }
-        for r in discover::package_roots(p)? {
+        let found = discover::package_roots(p)
+            .map_err(|_| LoadError(format!("{}: cannot be searched for packages", p.display())))?;
+        for r in found {
             // A folder without any package (contracts only) is not a package here.
             let is_dir = std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir());
             if !is_dir || std::fs::symlink_metadata(r.join(INDEX_FILE)).is_ok() {
