@@ -222,7 +222,7 @@ pub fn finish(findings: &mut Vec<Finding>) {
 
 /// Runs `family` over `paths` and renders it: exit 0 when every package
 /// verifies and no family finding is an error, 1 otherwise, 2 when a PATH
-/// does not exist.
+/// does not exist or holds nothing a family is made of.
 pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output {
     let family = match load::load(paths) {
         Ok(f) => f,
@@ -234,6 +234,24 @@ pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output
             }
         }
     };
+    if family.packages.is_empty()
+        && family.contracts.is_empty()
+        && family.findings.is_empty()
+        && family.candidate_sets.is_empty()
+    {
+        return Output {
+            stderr: format!(
+                "form-package: no Form Package, contract or candidate set under {}\n",
+                paths
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            code: 2,
+            ..Default::default()
+        };
+    }
     let report = check::check(family, options);
     let stdout = match format {
         FamilyFormat::Human => graph::human(&report),

@@ -824,6 +824,16 @@ fn the_binary_runs_family_in_every_format() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    let empty = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(bin)
+        .arg("family")
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr)
+        .unwrap()
+        .contains("no Form Package, contract or candidate set under"));
 }
 
 // ---------------------------------------------------------------- done 5
