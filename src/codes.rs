@@ -3,8 +3,7 @@
 //! Every finding carries a [`Code`]. Its [`CodeInfo`] gives the stable id
 //! (`FD` + three digits, grouped by stage: `FD0xx` package and strict parse,
 //! `FD1xx` structure, identity and digests, `FD2xx` schema proofs, `FD3xx`
-//! vocabulary, `FD4xx` definition rules and fixtures, `FD5xx` relations, `FD7xx` a whole
-//! Form Family and its contracts),
+//! vocabulary, `FD4xx` definition rules and fixtures, `FD5xx` relations),
 //! a kebab-case name of the problem, the default severity, the spec section
 //! it implements, and the `specCode` of the catalogue in
 //! `verifier-rules.md` §10 / `current-profile.md` §13 it corresponds to (the
