@@ -76,6 +76,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             .into_bytes(),
             ..Default::default()
         },
+        Command::Trust { command } => crate::trust::cmd::run(&command),
     }
 }
 

@@ -82,6 +82,12 @@ pub enum Command {
     Rules,
     /// Print this build's identity as one compact JSON line.
     Version,
+    /// Publisher trust, offline: verify a package's Sigstore bundle and its revocation status.
+    Trust {
+        /// What to verify.
+        #[command(subcommand)]
+        command: crate::trust::cmd::TrustCommand,
+    },
 }
 
 /// Output format of `relations`.

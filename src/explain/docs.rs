@@ -651,5 +651,101 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"edge v1alpha1 desiredSchema.properties.worker = {…reference…}   (no contract)"#,
             r#"edge v1alpha1 desiredSchema.properties.worker = {…reference…,"x-takoform-required-interface":{…}}"#,
         ),
-    }
+            Code::TrustInvalidPolicy => e(
+            "Refuses a publisher policy that is not exactly the six members of trust.forms.takoform.com/v1alpha1 PublisherPolicy with exact URIs and one exact ref.",
+            "A loose policy (unknown member, wildcard ref, workflow outside the repository) would let another workflow or branch pass as the publisher.",
+            r#"policy.ref = "refs/heads/*""#,
+            r#"policy.ref = "refs/heads/main""#,
+        ),
+        Code::TrustMalformedBundle => e(
+            "Refuses a bundle that is not a Sigstore v0.3 message-signature bundle with a certificate.",
+            "Anything else cannot be verified against the subject the way the publisher signed it.",
+            r#"bundle = {"mediaType":"application/vnd.dev.sigstore.bundle.v0.3+json"}"#,
+            r#"bundle = {"mediaType":"…v0.3+json","verificationMaterial":{…},"messageSignature":{…}}"#,
+        ),
+        Code::TrustMalformedRoot => e(
+            "Refuses a trusted root that does not parse (media type, keys, certificates, validity windows).",
+            "The root is the only trust anchor; a half-read root would silently trust less or more than intended.",
+            r#"trusted-root = {}"#,
+            r#"trusted-root = {"mediaType":"application/vnd.dev.sigstore.trustedroot+json;version=0.1",…}"#,
+        ),
+        Code::TrustMissingTransparency => e(
+            "Refuses a bundle with no transparency-log entry or with an entry lacking its inclusion proof.",
+            "Without the log entry and proof nobody can audit that the signature was published.",
+            r#"tlogEntries[0] = {…, no "inclusionProof"}"#,
+            r#"tlogEntries[0] = {…,"inclusionProof":{…}}"#,
+        ),
+        Code::TrustCertificateChain => e(
+            "Checks that the leaf certificate chains to a Fulcio CA of the trusted root and that every certificate and the CA's window are valid at each verified signing time.",
+            "A certificate from another CA, or outside its validity, proves no identity.",
+            r#"certificateAuthorities[1].validFor = {"start":"2030-01-01T00:00:00Z"}"#,
+            r#"certificateAuthorities[1].validFor = {"start":"2022-04-13T20:06:15Z"}"#,
+        ),
+        Code::TrustCertificateTimestamp => e(
+            "Checks that the leaf certificate carries an SCT from a CT log of the trusted root whose signature verifies over the precertificate.",
+            "The SCT proves the certificate was logged publicly, so a mis-issued one can be seen.",
+            r#"ctlogs = []"#,
+            r#"ctlogs = [{…the log that issued the SCT…}]"#,
+        ),
+        Code::TrustSignature => e(
+            "Checks the ECDSA signature over the subject's SHA-256 (or the given package digest) and that the bundle's messageDigest names the same subject.",
+            "Otherwise a valid bundle of one package would vouch for another.",
+            r#"subject = "…probe\n!""#,
+            r#"subject = "…probe\n""#,
+        ),
+        Code::TrustLogEntry => e(
+            "Checks that each Rekor entry is a hashedrekord of this digest, signature and certificate, names a Rekor log of the root valid at its integrated time, and that its signed entry timestamp verifies.",
+            "An entry of another signature, or a forged promise, proves nothing about this one.",
+            r#"inclusionPromise.signedEntryTimestamp = "…one byte changed…""#,
+            r#"inclusionPromise.signedEntryTimestamp = "…as the log signed it…""#,
+        ),
+        Code::TrustInclusionProof => e(
+            "Walks the RFC 6962 audit path from the entry's leaf hash and compares the result with the proof's root hash.",
+            "A proof that does not lead to the root does not show the entry is in the log.",
+            r#"inclusionProof.hashes[0] = "…one byte changed…""#,
+            r#"inclusionProof.hashes[0] = "…as the log returned it…""#,
+        ),
+        Code::TrustLogCheckpoint => e(
+            "Parses the signed note checkpoint (origin, size, root hash, U+2014 signature line), requires it to match the proof's size and root, and verifies its signature under the Rekor key.",
+            "The checkpoint is the log's signed commitment to the root the proof reaches.",
+            r#"checkpoint.envelope = "…\n2073648137\n<other root>\n\n— …""#,
+            r#"checkpoint.envelope = "…\n2073648137\n<proof root>\n\n— …""#,
+        ),
+        Code::TrustTimestamp => e(
+            "Verifies each RFC 3161 token: granted status, TSTInfo imprint of the signature, signed attributes, TSA signature and chain, and the TSA window at genTime.",
+            "A timestamp is a trusted signing time only when the TSA of the root issued it for this signature.",
+            r#"timestampAuthorities = []   (with a token present)"#,
+            r#"timestampAuthorities = [{…the TSA that issued the token…}]"#,
+        ),
+        Code::TrustThreshold => e(
+            "Requires at least one verified log entry, one verified time (log entry or RFC 3161 timestamp) and one verified SCT.",
+            "Each threshold is evidence the Core's verifier also demands; fewer would be a weaker promise.",
+            r#"tlogEntries = []"#,
+            r#"tlogEntries = [{…}]"#,
+        ),
+        Code::TrustIdentity => e(
+            "Compares the certificate's OIDC issuer, SAN (workflow@ref), source repository, ref and build signer with the policy literally, and requires the three commit extensions to be 40 lowercase hex, not all zeros.",
+            "The policy names one exact publisher; near matches (another branch, workflow or repository) are other publishers.",
+            r#"policy.ref = "refs/heads/main"   (signed on refs/heads/release)"#,
+            r#"policy.ref = "refs/heads/release""#,
+        ),
+        Code::TrustInvalidCheckpoint => e(
+            "Refuses a revocation checkpoint that is not RFC 8785 bytes, not a valid checkpoint, does not extend the caller's previous pin, or is asked about a FormRef or digest not of its profile.",
+            "A rolled-back, forked or rewritten checkpoint could hide a revocation.",
+            r#"previous pin = genesis pin, checkpoint = the genesis again"#,
+            r#"previous pin = genesis pin, checkpoint = sequence 1 extending it"#,
+        ),
+        Code::TrustRevoked => e(
+            "Reports that the verified checkpoint lists the package digest with this FormRef.",
+            "A revoked package must not be installed.",
+            r#"entries[0].packageDigest = <this package>"#,
+            r#"entries = []"#,
+        ),
+        Code::TrustInputError => e(
+            "Refuses an input file that cannot be read or is not what its flag expects: a FormRef, a pin, a package that fails verification.",
+            "The command cannot answer about an input it cannot read.",
+            r#"--form-ref missing.json"#,
+            r#"--form-ref formref.json"#,
+        ),
+}
 }
