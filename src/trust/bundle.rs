@@ -165,8 +165,8 @@ fn entry(v: &Value, at: &str) -> Result<TlogEntry, TrustError> {
         u64::try_from(n).map_or_else(|_| bad(format!("{pat}.{k} is negative")), Ok)
     };
     let body_b64 = string(m, "canonicalizedBody", at)?.to_owned();
-    let body = b64(&body_b64)
-        .map_or_else(|| bad(format!("{at}.canonicalizedBody is not base64")), Ok)?;
+    let body =
+        b64(&body_b64).map_or_else(|| bad(format!("{at}.canonicalizedBody is not base64")), Ok)?;
     Ok(TlogEntry {
         log_index: int(m, "logIndex", at)?,
         log_id: bytes(obj(m.get("logId"), &format!("{at}.logId"))?, "keyId", at)?,
@@ -199,9 +199,8 @@ pub fn parse_bundle(raw: &[u8]) -> Result<Bundle, TrustError> {
     if raw.is_empty() {
         return bad("input is empty");
     }
-    let v = crate::json::strict::parse_value(raw).map_err(|e| {
-        TrustError::new(Code::TrustMalformedBundle, format!("invalid I-JSON: {e}"))
-    })?;
+    let v = crate::json::strict::parse_value(raw)
+        .map_err(|e| TrustError::new(Code::TrustMalformedBundle, format!("invalid I-JSON: {e}")))?;
     let top = obj(Some(&v), "bundle")?;
     unknown(
         top,
@@ -237,9 +236,7 @@ pub fn parse_bundle(raw: &[u8]) -> Result<Bundle, TrustError> {
                 "bundle is not certificate-signed (public key material)",
             )
         }
-        (None, None) => {
-            return bad("a v0.3 bundle carries verificationMaterial.certificate")
-        }
+        (None, None) => return bad("a v0.3 bundle carries verificationMaterial.certificate"),
     };
     let leaf = Certificate::from_der(&leaf_der)
         .map_err(|e| TrustError::new(Code::TrustMalformedBundle, format!("certificate: {e}")))?;

@@ -168,14 +168,18 @@ pub fn failure(e: &TrustError) -> Output {
     });
     Output {
         stderr: format!("{v}\n"),
-        code: if e.class == super::ErrorClass::Usage { 2 } else { 1 },
+        code: if e.class == super::ErrorClass::Usage {
+            2
+        } else {
+            1
+        },
         ..Default::default()
     }
 }
 
 fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, TrustError> {
-    let mut out = serde_json::to_vec(v)
-        .map_err(|e| TrustError::new(Code::TrustInputError, e.to_string()))?;
+    let mut out =
+        serde_json::to_vec(v).map_err(|e| TrustError::new(Code::TrustInputError, e.to_string()))?;
     out.push(b'\n');
     Ok(out)
 }
@@ -199,7 +203,11 @@ fn read_files(f: &TrustFiles) -> Result<(Vec<u8>, Vec<u8>, PublisherPolicy), Tru
 
 fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Vec<u8>, TrustError> {
     let mut package = None;
-    let subject = match (&a.subject.subject, &a.subject.package, &a.subject.package_digest) {
+    let subject = match (
+        &a.subject.subject,
+        &a.subject.package,
+        &a.subject.package_digest,
+    ) {
         (Some(p), _, _) => Subject::Bytes(read("subject", p)?),
         (_, Some(dir), _) => {
             let (subject, summary) = package_subject(dir)?;
@@ -280,9 +288,11 @@ fn verify_checkpoint_inner(
     let (bundle, root, policy) = read_files(&a.files)?;
     let previous = match &a.previous_pin {
         None => None,
-        Some(p) => Some(revocation::parse_pin(&read("previous-pin", p)?).map_err(|e| {
-            TrustError::new(Code::TrustInputError, format!("previous-pin: {e}"))
-        })?),
+        Some(p) => Some(
+            revocation::parse_pin(&read("previous-pin", p)?).map_err(|e| {
+                TrustError::new(Code::TrustInputError, format!("previous-pin: {e}"))
+            })?,
+        ),
     };
     let canonical = crate::json::strict::parse_value(&checkpoint)
         .map_err(|e| invalid_checkpoint(format!("invalid I-JSON: {e}")))

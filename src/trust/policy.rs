@@ -72,7 +72,9 @@ pub fn parse_policy(bytes: &[u8]) -> Result<PublisherPolicy, TrustError> {
     };
     let api = get("apiVersion")?;
     if api != POLICY_API_VERSION {
-        return bad(format!("apiVersion is {api:?}, want {POLICY_API_VERSION:?}"));
+        return bad(format!(
+            "apiVersion is {api:?}, want {POLICY_API_VERSION:?}"
+        ));
     }
     let kind = get("kind")?;
     if kind != POLICY_KIND {
@@ -102,10 +104,7 @@ pub fn validate(p: &PublisherPolicy) -> Result<(), TrustError> {
         );
     }
     exact_uri("workflow", &p.workflow)?;
-    if !p
-        .workflow
-        .starts_with(&format!("{}/", p.source_repository))
-    {
+    if !p.workflow.starts_with(&format!("{}/", p.source_repository)) {
         return fail(
             Code::TrustInvalidPolicy,
             "workflow must be an exact path within sourceRepository",
@@ -124,7 +123,10 @@ pub fn validate(p: &PublisherPolicy) -> Result<(), TrustError> {
             "ref must be one exact refs/<namespace>/<name> identity",
         );
     }
-    if parts.iter().any(|s| s.is_empty() || *s == "." || *s == "..") {
+    if parts
+        .iter()
+        .any(|s| s.is_empty() || *s == "." || *s == "..")
+    {
         return fail(
             Code::TrustInvalidPolicy,
             "ref contains an empty or relative path segment",
@@ -172,8 +174,25 @@ fn exact_uri(field: &str, value: &str) -> Result<(), TrustError> {
         c.is_ascii_alphanumeric()
             || matches!(
                 c,
-                '-' | '.' | '_' | '~' | ':' | '/' | '[' | ']' | '!' | '$' | '&' | '\'' | '('
-                    | ')' | '*' | '+' | ',' | ';' | '=' | '%'
+                '-' | '.'
+                    | '_'
+                    | '~'
+                    | ':'
+                    | '/'
+                    | '['
+                    | ']'
+                    | '!'
+                    | '$'
+                    | '&'
+                    | '\''
+                    | '('
+                    | ')'
+                    | '*'
+                    | '+'
+                    | ','
+                    | ';'
+                    | '='
+                    | '%'
             )
     };
     if !value.chars().all(allowed) || host.chars().any(|c| c.is_ascii_uppercase()) {
@@ -234,7 +253,10 @@ mod tests {
             ("oidcIssuer", "https://issuer.example/?q"),
             ("sourceRepository", "https://github.com/o/r/"),
             ("workflow", "https://attacker.example/ci/release"),
-            ("workflow", "https://github.com/o/r/.github/workflows/x.yml@refs/heads/main"),
+            (
+                "workflow",
+                "https://github.com/o/r/.github/workflows/x.yml@refs/heads/main",
+            ),
             ("apiVersion", "trust.forms.takoform.com/v1"),
             ("kind", "Policy"),
             ("official", "yes"),

@@ -117,7 +117,9 @@ pub fn parse_checkpoint(bytes: &[u8]) -> Result<Checkpoint, String> {
             .and_then(Value::as_str)
             .is_some_and(is_canonical_digest)
         {
-            return Err(format!("entries[{i}].packageDigest is not a canonical digest"));
+            return Err(format!(
+                "entries[{i}].packageDigest is not a canonical digest"
+            ));
         }
         if !e.get("formRef").is_some_and(Value::is_object) {
             return Err(format!("entries[{i}].formRef is not an object"));
@@ -251,7 +253,13 @@ pub fn parse_pin(bytes: &[u8]) -> Result<Pin, String> {
         return Err("the pin is not an object".into());
     };
     if let Some(k) = m.keys().find(|k| {
-        !["checkpointApiVersion", "sequence", "digest", "entriesDigest"].contains(&k.as_str())
+        ![
+            "checkpointApiVersion",
+            "sequence",
+            "digest",
+            "entriesDigest",
+        ]
+        .contains(&k.as_str())
     }) {
         return Err(format!("unknown member {k:?}"));
     }
@@ -292,8 +300,15 @@ pub fn parse_form_ref(bytes: &[u8]) -> Result<Map<String, Value>, String> {
         return Err("the FormRef is not an object".into());
     };
     const MEMBERS: [&str; 4] = ["apiVersion", "kind", "definitionVersion", "schemaDigest"];
-    if m.len() != 4 || !MEMBERS.iter().all(|k| m.get(*k).is_some_and(Value::is_string)) {
-        return Err("a FormRef has exactly apiVersion, kind, definitionVersion, schemaDigest (strings)".into());
+    if m.len() != 4
+        || !MEMBERS
+            .iter()
+            .all(|k| m.get(*k).is_some_and(Value::is_string))
+    {
+        return Err(
+            "a FormRef has exactly apiVersion, kind, definitionVersion, schemaDigest (strings)"
+                .into(),
+        );
     }
     if !m
         .get("schemaDigest")
@@ -328,9 +343,14 @@ fn form_ref_of_profile(api: &str, form_ref: &Map<String, Value>) -> Result<(), S
             ));
         }
         if group == "trust.forms.takoform.com" {
-            return Err(format!("FormRef apiVersion {group:?} is reserved or unsupported"));
+            return Err(format!(
+                "FormRef apiVersion {group:?} is reserved or unsupported"
+            ));
         }
-    } else if !group.split_once('/').is_some_and(|(g, v)| dns(g) && !v.is_empty()) {
+    } else if !group
+        .split_once('/')
+        .is_some_and(|(g, v)| dns(g) && !v.is_empty())
+    {
         return Err(format!(
             "FormRef apiVersion {group:?} is not a legacy group/version"
         ));
@@ -415,7 +435,10 @@ mod tests {
             parse_form_ref(format!(r#"{{"apiVersion":"{api}","kind":"K","definitionVersion":"1.0.0","schemaDigest":"sha256:{}"}}"#, "c".repeat(64)).as_bytes()).unwrap_or_default()
         };
         let d = format!("sha256:{}", "a".repeat(64));
-        assert_eq!(check_not_revoked(&cp, &d, &fr("edge.forms.takoform.com")), Ok(Lookup::NotRevoked));
+        assert_eq!(
+            check_not_revoked(&cp, &d, &fr("edge.forms.takoform.com")),
+            Ok(Lookup::NotRevoked)
+        );
         assert!(check_not_revoked(&cp, &d, &fr("forms.takoform.com/v1alpha1")).is_err());
         assert!(check_not_revoked(&cp, &d, &fr("trust.forms.takoform.com")).is_err());
         assert!(check_not_revoked(&cp, &d.to_uppercase(), &fr("edge.forms.takoform.com")).is_err());

@@ -76,7 +76,8 @@ fn bad<T>(m: impl Into<String>) -> Result<T, TrustError> {
 }
 
 fn obj<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, TrustError> {
-    v.as_object().map_or_else(|| bad(format!("{at} is not an object")), Ok)
+    v.as_object()
+        .map_or_else(|| bad(format!("{at} is not an object")), Ok)
 }
 
 fn string<'a>(m: &'a Map<String, Value>, k: &str, at: &str) -> Result<&'a str, TrustError> {
@@ -106,9 +107,10 @@ fn window(m: &Map<String, Value>, at: &str) -> Result<Window, TrustError> {
     let time = |k: &str| -> Result<Option<i64>, TrustError> {
         match w.get(k) {
             None => Ok(None),
-            Some(Value::String(s)) => parse_rfc3339(s)
-                .map(Some)
-                .map_or_else(|| bad(format!("{at}.validFor.{k} is not an RFC 3339 time")), Ok),
+            Some(Value::String(s)) => parse_rfc3339(s).map(Some).map_or_else(
+                || bad(format!("{at}.validFor.{k} is not an RFC 3339 time")),
+                Ok,
+            ),
             Some(_) => bad(format!("{at}.validFor.{k} is not a string")),
         }
     };
@@ -182,9 +184,8 @@ pub fn parse_root(raw: &[u8]) -> Result<TrustedRoot, TrustError> {
     if raw.is_empty() {
         return bad("input is empty");
     }
-    let v = crate::json::strict::parse_value(raw).map_err(|e| {
-        TrustError::new(Code::TrustMalformedRoot, format!("invalid I-JSON: {e}"))
-    })?;
+    let v = crate::json::strict::parse_value(raw)
+        .map_err(|e| TrustError::new(Code::TrustMalformedRoot, format!("invalid I-JSON: {e}")))?;
     let m = obj(&v, "trusted root")?;
     match m.get("mediaType").and_then(Value::as_str) {
         Some(t) if ROOT_MEDIA_TYPES.contains(&t) => {}

@@ -26,6 +26,15 @@ pub fn log_for<'a>(entry: &TlogEntry, tlogs: &'a [Log]) -> Result<&'a Log, Trust
             "the entry's log is not a transparency log of the trusted root",
         );
     };
+    if let super::keys::PublicKey::Unsupported(alg) = &log.key {
+        return fail(
+            Code::TrustLogEntry,
+            format!(
+                "the key of {} ({alg}) is of a type this verifier does not implement",
+                log.base_url
+            ),
+        );
+    }
     if !log.valid.contains(entry.integrated_time) {
         return fail(
             Code::TrustLogEntry,
@@ -65,18 +74,16 @@ pub fn check_body(
     {
         return bad("kind or apiVersion differs from kindVersion");
     }
-    let spec = &body["spec"];
-    let hash = &spec["data"]["hash"];
-    if hash["algorithm"].as_str() != Some("sha256")
-        || hash["value"].as_str() != Some(hex(digest).as_str())
+    let at = |p: &str| body.pointer(p).and_then(Value::as_str);
+    if at("/spec/data/hash/algorithm") != Some("sha256")
+        || at("/spec/data/hash/value") != Some(hex(digest).as_str())
     {
         return bad("the logged digest is not the subject's");
     }
-    if spec["signature"]["content"].as_str().and_then(b64).as_deref() != Some(signature) {
+    if at("/spec/signature/content").and_then(b64).as_deref() != Some(signature) {
         return bad("the logged signature is not the bundle's");
     }
-    let pem = spec["signature"]["publicKey"]["content"]
-        .as_str()
+    let pem = at("/spec/signature/publicKey/content")
         .and_then(b64)
         .and_then(|p| String::from_utf8(p).ok());
     let cert = pem.as_deref().and_then(pem_body);
@@ -203,7 +210,10 @@ pub fn verify_checkpoint(entry: &TlogEntry, log: &Log) -> Result<(), TrustError>
     let Some(split) = note.find("\n\n") else {
         return bad("no blank line between body and signatures");
     };
-    let (body, sigs) = (note.get(..=split).unwrap_or(""), note.get(split + 2..).unwrap_or(""));
+    let (body, sigs) = (
+        note.get(..=split).unwrap_or(""),
+        note.get(split + 2..).unwrap_or(""),
+    );
     let mut lines = body.lines();
     let (Some(origin), Some(size), Some(root)) = (lines.next(), lines.next(), lines.next()) else {
         return bad("body has fewer than three lines");
@@ -211,7 +221,9 @@ pub fn verify_checkpoint(entry: &TlogEntry, log: &Log) -> Result<(), TrustError>
     if origin.is_empty() {
         return bad("empty origin");
     }
-    if size.parse::<u64>().ok() != Some(entry.proof.tree_size) || size.starts_with('0') && size != "0" {
+    if size.parse::<u64>().ok() != Some(entry.proof.tree_size)
+        || size.starts_with('0') && size != "0"
+    {
         return bad("its tree size is not the proof's");
     }
     if b64(root).as_deref() != Some(entry.proof.root_hash.as_slice()) {
@@ -231,10 +243,11 @@ pub fn verify_checkpoint(entry: &TlogEntry, log: &Log) -> Result<(), TrustError>
         };
         if sig.get(..4) == Some(hint) {
             any = true;
-            if log
-                .key
-                .verify(HashAlg::Sha256, body.as_bytes(), sig.get(4..).unwrap_or_default())
-            {
+            if log.key.verify(
+                HashAlg::Sha256,
+                body.as_bytes(),
+                sig.get(4..).unwrap_or_default(),
+            ) {
                 return Ok(());
             }
         }
@@ -257,11 +270,20 @@ mod tests {
         let (l0, l1, l2) = (l[0], l[1], l[2]);
         let n01 = node(&l0, &l1);
         let root = node(&n01, &l2);
-        assert_eq!(root_from_path(0, 3, l0, &[l1.to_vec(), l2.to_vec()]), Some(root));
-        assert_eq!(root_from_path(1, 3, l1, &[l0.to_vec(), l2.to_vec()]), Some(root));
+        assert_eq!(
+            root_from_path(0, 3, l0, &[l1.to_vec(), l2.to_vec()]),
+            Some(root)
+        );
+        assert_eq!(
+            root_from_path(1, 3, l1, &[l0.to_vec(), l2.to_vec()]),
+            Some(root)
+        );
         assert_eq!(root_from_path(2, 3, l2, &[n01.to_vec()]), Some(root));
         // near misses: wrong index, short path, index past the size
-        assert_ne!(root_from_path(1, 3, l0, &[l1.to_vec(), l2.to_vec()]), Some(root));
+        assert_ne!(
+            root_from_path(1, 3, l0, &[l1.to_vec(), l2.to_vec()]),
+            Some(root)
+        );
         assert_eq!(root_from_path(0, 3, l0, &[l1.to_vec()]), None);
         assert_eq!(root_from_path(3, 3, l2, &[n01.to_vec()]), None);
     }

@@ -190,25 +190,26 @@ pub fn verify_bundle(
     let mut issuer = None;
     for &t in &times {
         let mut reasons = Vec::new();
-        let found = root.cas.iter().find_map(|ca| {
-            match chain_at(&bundle.leaf, &bundle.leaf_der, ca, t) {
-                Ok(i) => Some((i, ca.uri.clone())),
-                Err(e) => {
-                    reasons.push(e);
-                    None
-                }
-            }
-        });
+        let found =
+            root.cas
+                .iter()
+                .find_map(|ca| match chain_at(&bundle.leaf, &bundle.leaf_der, ca, t) {
+                    Ok(i) => Some((i, ca.uri.clone())),
+                    Err(e) => {
+                        reasons.push(e);
+                        None
+                    }
+                });
         match found {
             Some(f) => issuer = Some(f),
             None => {
                 return fail(
                     Code::TrustCertificateChain,
                     format!(
-                        "no certificate authority of the trusted root issued the leaf valid at {}: {}",
-                        format_rfc3339(t),
-                        reasons.join("; ")
-                    ),
+                    "no certificate authority of the trusted root issued the leaf valid at {}: {}",
+                    format_rfc3339(t),
+                    reasons.join("; ")
+                ),
                 )
             }
         }
@@ -228,7 +229,9 @@ pub fn verify_bundle(
     // The identity, literally.
     let id = identity(&bundle.leaf);
     let want = policy.identity();
-    let mismatch = |what: &str| fail::<BundleReport>(Code::TrustIdentity, format!("certificate {what} mismatch"));
+    let mismatch = |what: &str| {
+        fail::<BundleReport>(Code::TrustIdentity, format!("certificate {what} mismatch"))
+    };
     if id.issuer.as_deref() != Some(policy.oidc_issuer.as_str()) {
         return mismatch("OIDC issuer");
     }

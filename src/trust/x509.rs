@@ -21,8 +21,7 @@ const SAN: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.17");
 const EKU: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.37");
 const BASIC_CONSTRAINTS: ObjectIdentifier = ObjectIdentifier::new_unwrap("2.5.29.19");
 /// `id-kp-codeSigning`.
-pub(crate) const CODE_SIGNING: ObjectIdentifier =
-    ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.3");
+pub(crate) const CODE_SIGNING: ObjectIdentifier = ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.3");
 /// `id-kp-timeStamping`.
 pub(crate) const TIME_STAMPING: ObjectIdentifier =
     ObjectIdentifier::new_unwrap("1.3.6.1.5.5.7.3.8");
@@ -103,7 +102,10 @@ pub(crate) fn chain_at<'a>(
 ) -> Result<&'a Certificate, String> {
     let at = format_rfc3339(t);
     if !authority.valid.contains(t) {
-        return Err(format!("the authority {} is not valid at {at}", authority.uri));
+        return Err(format!(
+            "the authority {} is not valid at {at}",
+            authority.uri
+        ));
     }
     if !valid_at(leaf, t) {
         return Err(format!("the leaf certificate is not valid at {at}"));
@@ -208,8 +210,8 @@ pub(crate) fn verified_scts(
     ctlogs: &[Log],
 ) -> Result<usize, String> {
     let raw = extension(leaf, &SCT_LIST).ok_or("the leaf certificate carries no SCT")?;
-    let list = der::asn1::OctetStringRef::from_der(raw)
-        .map_err(|e| format!("SCT extension: {e}"))?;
+    let list =
+        der::asn1::OctetStringRef::from_der(raw).map_err(|e| format!("SCT extension: {e}"))?;
     let scts = parse_scts(list.as_bytes()).ok_or("the SCT list does not parse")?;
     // The precertificate TBS: the leaf's TBS without the SCT extension.
     let mut tbs = leaf.tbs_certificate.clone();
@@ -288,7 +290,9 @@ fn fulcio(n: u32) -> Option<ObjectIdentifier> {
 /// A Fulcio v2 extension: a DER UTF8String.
 fn utf8_ext(cert: &Certificate, n: u32) -> Option<String> {
     let v = extension(cert, &fulcio(n)?)?;
-    Utf8StringRef::from_der(v).ok().map(|s| s.as_str().to_owned())
+    Utf8StringRef::from_der(v)
+        .ok()
+        .map(|s| s.as_str().to_owned())
 }
 
 /// Reads the identity extensions of a Fulcio certificate.
@@ -302,9 +306,7 @@ pub fn identity(cert: &Certificate) -> CertIdentity {
         .map(|s| {
             s.0.into_iter()
                 .filter_map(|g| match g {
-                    GeneralName::UniformResourceIdentifier(u) => {
-                        Some(u.to_string())
-                    }
+                    GeneralName::UniformResourceIdentifier(u) => Some(u.to_string()),
                     _ => None,
                 })
                 .collect()
