@@ -638,3 +638,200 @@ fn usage_and_input_errors() {
         (Some(1), &json!("input-error"))
     );
 }
+
+/// The Python interpreter that has `sigstore` 4.5.x: `FORM_PACKAGE_SIGSTORE_PYTHON`,
+/// else `python3`; `None` when neither has it.
+fn sigstore_python() -> Option<String> {
+    let python = std::env::var("FORM_PACKAGE_SIGSTORE_PYTHON").unwrap_or_else(|_| "python3".into());
+    let out = Command::new(&python)
+        .args(["-c", "import sigstore; print(sigstore.__version__)"])
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .trim()
+        .starts_with("4.5")
+        .then_some(python)
+}
+
+#[test]
+fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let Some(python) = sigstore_python() else {
+        assert!(
+            std::env::var_os("FORM_PACKAGE_REQUIRE_SIGSTORE").is_none(),
+            "FORM_PACKAGE_REQUIRE_SIGSTORE is set but no Python sigstore 4.5.x was found"
+        );
+        let _ = std::io::Write::write_fmt(
+            &mut std::io::stderr(),
+            format_args!("\n*** SIGSTORE-PYTHON AGREEMENT DID NOT RUN: no `sigstore` 4.5.x (set FORM_PACKAGE_SIGSTORE_PYTHON) ***\n"),
+        );
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    // (label, subject file or digest hex, bundle, root, policy)
+    let mut jobs: Vec<(
+        String,
+        Option<PathBuf>,
+        Option<String>,
+        PathBuf,
+        PathBuf,
+        PathBuf,
+    )> = Vec::new();
+    let cases: Value =
+        serde_json::from_slice(&std::fs::read(trust_dir(&corpus).join("cases.json")).unwrap())
+            .unwrap();
+    for c in cases["cases"].as_array().unwrap() {
+        // The policy-parser cases have no counterpart there (it has no policy document).
+        if c["operation"] != "verify-bundle" || c["errorClass"] == "invalid-policy" {
+            continue;
+        }
+        let id = c["id"].as_str().unwrap().to_owned();
+        let (subject, digest) = match c["subject"].as_str() {
+            Some(s) => {
+                let mut p = input(&corpus, s);
+                if c["subjectForm"]
+                    .as_str()
+                    .unwrap_or("")
+                    .starts_with("RFC 8785")
+                {
+                    let q = tmp.path().join(format!("{id}.subject"));
+                    std::fs::write(&q, canonical_bytes(&p)).unwrap();
+                    p = q;
+                }
+                (Some(p), None)
+            }
+            None => (
+                None,
+                Some(c["packageDigest"].as_str().unwrap()[7..].to_owned()),
+            ),
+        };
+        let f = |k: &str| input(&corpus, c[k].as_str().unwrap());
+        jobs.push((
+            id,
+            subject,
+            digest,
+            f("bundle"),
+            f("trustedRoot"),
+            f("policy"),
+        ));
+    }
+    // One-edit variants of the probe.
+    type Edit = fn(&mut Probe);
+    let edits: Vec<(&str, Edit)> = vec![
+        ("set-flipped", |p| {
+            flip_b64(
+                &mut p.entry()["inclusionPromise"]["signedEntryTimestamp"],
+                40,
+            )
+        }),
+        ("integrated-time-shifted", |p| {
+            p.entry()["integratedTime"] = json!("1784423400")
+        }),
+        ("proof-hash-flipped", |p| {
+            flip_b64(&mut p.entry()["inclusionProof"]["hashes"][3], 0)
+        }),
+        ("root-hash-flipped", |p| {
+            flip_b64(&mut p.entry()["inclusionProof"]["rootHash"], 31)
+        }),
+        ("log-id-zeroed", |p| {
+            p.entry()["logId"]["keyId"] = json!(B64.encode([0u8; 32]))
+        }),
+        ("ca-windows-after-signing", |p| {
+            for ca in p.root["certificateAuthorities"].as_array_mut().unwrap() {
+                ca["validFor"] = json!({"start": "2030-01-01T00:00:00Z"});
+            }
+        }),
+        ("ctlogs-emptied", |p| p.root["ctlogs"] = json!([])),
+        ("policy-ref-changed", |p| {
+            p.policy["ref"] = json!("refs/heads/agent/cosign-v3-shape-probf")
+        }),
+        ("set-removed-tsa-kept", |p| {
+            p.entry()
+                .as_object_mut()
+                .unwrap()
+                .remove("inclusionPromise");
+        }),
+        ("unedited", |_| {}),
+    ];
+    for (label, edit) in edits {
+        let mut p = probe().unwrap();
+        edit(&mut p);
+        let dir = tmp.path().join(label);
+        std::fs::create_dir(&dir).unwrap();
+        let w = |name: &str, bytes: Vec<u8>| {
+            let f = dir.join(name);
+            std::fs::write(&f, bytes).unwrap();
+            f
+        };
+        jobs.push((
+            label.to_owned(),
+            Some(w("subject", p.subject.clone())),
+            None,
+            w("bundle.json", serde_json::to_vec(&p.bundle).unwrap()),
+            w("root.json", serde_json::to_vec(&p.root).unwrap()),
+            w("policy.json", serde_json::to_vec(&p.policy).unwrap()),
+        ));
+    }
+    let input_lines: String = jobs
+        .iter()
+        .map(|(_, s, d, b, r, p)| {
+            format!(
+                "{}\n",
+                json!({"subject": s, "digest": d, "bundle": b, "root": r, "policy": p})
+            )
+        })
+        .collect();
+    let mut child = Command::new(&python)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/sigstore_verdicts.py"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), input_lines.as_bytes()).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let theirs: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(theirs.len(), jobs.len());
+    let mut disagreements = Vec::new();
+    for ((label, s, d, b, r, p), their) in jobs.iter().zip(&theirs) {
+        let mut cmd = Command::new(BIN);
+        cmd.args(["trust", "verify-bundle"]);
+        match (s, d) {
+            (Some(s), _) => cmd.arg("--subject").arg(s),
+            (None, d) => cmd.args([
+                "--package-digest",
+                &format!("sha256:{}", d.as_deref().unwrap()),
+            ]),
+        };
+        let ours = cmd
+            .arg("--bundle")
+            .arg(b)
+            .arg("--trusted-root")
+            .arg(r)
+            .arg("--policy")
+            .arg(p)
+            .output()
+            .unwrap();
+        let ours_ok = ours.status.success();
+        if ours_ok != (their == "verified") {
+            disagreements.push(format!(
+                "{label}: ours {} / sigstore-python {their}",
+                if ours_ok {
+                    "verified".into()
+                } else {
+                    String::from_utf8_lossy(&ours.stderr).into_owned()
+                }
+            ));
+        }
+    }
+    assert!(disagreements.is_empty(), "{}", disagreements.join("\n"));
+    println!(
+        "agreed with sigstore-python on {} verify-bundle verdicts",
+        jobs.len()
+    );
+}
