@@ -835,3 +835,56 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
         jobs.len()
     );
 }
+
+/// The README's example, from the clone alone (no corpus): the publisher's
+/// policy and trusted root, one of its signed packages, verified end to end.
+#[test]
+fn the_readme_example_verifies_from_the_clone() {
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trust");
+    let run = |package: &Path| {
+        Command::new(BIN)
+            .args(["trust", "verify-bundle", "--package"])
+            .arg(package)
+            .arg("--bundle")
+            .arg(f.join("object-bucket-0.1.0-52a0cd0b11d3.sigstore.json"))
+            .arg("--trusted-root")
+            .arg(f.join("trusted-root.json"))
+            .arg("--policy")
+            .arg(f.join("publisher-policy.json"))
+            .output()
+            .unwrap()
+    };
+    let pkg = f.join("object-bucket-0.1.0-52a0cd0b11d3");
+    let out = run(&pkg);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        r["subjectDigest"],
+        "sha256:52a0cd0b11d35fbf8ab57ac7d5717f550efa77a2b20997b8ac0abdf3e4752200"
+    );
+    assert_eq!(
+        r["trustedRootDigest"],
+        "sha256:6494e21ea73fa7ee769f85f57d5a3e6a08725eae1e38c755fc3517c9e6bc0b66"
+    );
+    assert_eq!(r["package"]["formRef"]["kind"], "ObjectBucket");
+    assert_eq!(r["evidence"]["logEntries"], 1);
+    // near miss: the same package with one payload byte changed no longer
+    // verifies as a package, so the signature is not even consulted.
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = tmp.path().join("pkg");
+    common::copy_dir(&pkg, &copy);
+    let d = copy.join("fixtures/desired.json");
+    let mut bytes = std::fs::read(&d).unwrap();
+    bytes[0] = b' ';
+    std::fs::write(&d, bytes).unwrap();
+    let out = run(&copy);
+    assert_eq!(out.status.code(), Some(1));
+    let err: Value = serde_json::from_slice(&out.stderr).unwrap();
+    assert_eq!(err["code"], "input-error");
+    assert!(err["message"].as_str().unwrap().contains("FD01"), "{err}");
+}
