@@ -639,6 +639,16 @@ fn usage_and_input_errors() {
     );
 }
 
+/// One verdict to compare: label, subject file or digest hex, bundle, root, policy.
+type Job = (
+    String,
+    Option<PathBuf>,
+    Option<String>,
+    PathBuf,
+    PathBuf,
+    PathBuf,
+);
+
 /// The Python interpreter that has `sigstore` 4.5.x: `FORM_PACKAGE_SIGSTORE_PYTHON`,
 /// else `python3`; `None` when neither has it.
 fn sigstore_python() -> Option<String> {
@@ -670,15 +680,7 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
-    // (label, subject file or digest hex, bundle, root, policy)
-    let mut jobs: Vec<(
-        String,
-        Option<PathBuf>,
-        Option<String>,
-        PathBuf,
-        PathBuf,
-        PathBuf,
-    )> = Vec::new();
+    let mut jobs: Vec<Job> = Vec::new();
     let cases: Value =
         serde_json::from_slice(&std::fs::read(trust_dir(&corpus).join("cases.json")).unwrap())
             .unwrap();
