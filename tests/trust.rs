@@ -890,3 +890,60 @@ fn the_readme_example_verifies_from_the_clone() {
     assert_eq!(err["code"], "input-error");
     assert!(err["message"].as_str().unwrap().contains("FD01"), "{err}");
 }
+
+/// Each signature check bites on its own: another real key or chain in the
+/// root's place, or the ECDSA check over the subject without the digest
+/// shortcut.
+#[test]
+fn every_signature_check_is_load_bearing() {
+    let Some(_) = probe() else { return };
+    // Fulcio CAs replaced by the (real, valid) TSA chain: no chain.
+    let mut p = probe().unwrap();
+    let tsa_chain = p.root["timestampAuthorities"][0]["certChain"].clone();
+    for ca in p.root["certificateAuthorities"].as_array_mut().unwrap() {
+        ca["certChain"] = tsa_chain.clone();
+    }
+    refused(
+        &p,
+        ErrorClass::VerificationFailed,
+        Code::TrustCertificateChain,
+    );
+    // The TSA replaced by the Fulcio chain: the token's signer is unknown.
+    let mut p = probe().unwrap();
+    p.root["timestampAuthorities"][0]["certChain"] =
+        p.root["certificateAuthorities"][1]["certChain"].clone();
+    refused(&p, ErrorClass::VerificationFailed, Code::TrustTimestamp);
+    // The CT log's key swapped for the other CT log's key (same log id).
+    let mut p = probe().unwrap();
+    let other = p.root["ctlogs"][0]["publicKey"]["rawBytes"].clone();
+    p.root["ctlogs"][1]["publicKey"]["rawBytes"] = other;
+    refused(
+        &p,
+        ErrorClass::VerificationFailed,
+        Code::TrustCertificateTimestamp,
+    );
+    // The Rekor key swapped for the CT log's key (same log id and window).
+    let mut p = probe().unwrap();
+    p.root["tlogs"][0]["publicKey"]["rawBytes"] =
+        p.root["ctlogs"][1]["publicKey"]["rawBytes"].clone();
+    refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
+    // Without messageDigest, a changed subject meets the ECDSA check itself.
+    let mut p = probe().unwrap();
+    p.bundle["messageSignature"]
+        .as_object_mut()
+        .unwrap()
+        .remove("messageDigest");
+    assert_eq!(p.run(), Ok(()));
+    p.subject.push(b'!');
+    refused(&p, ErrorClass::VerificationFailed, Code::TrustSignature);
+    // The checkpoint signed by a key the root does not hold under that hint.
+    let mut p = probe().unwrap();
+    let env = p.entry()["inclusionProof"]["checkpoint"]["envelope"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let edited = env.replacen("\n2073648137\n", "\n2073648138\n", 1);
+    assert_ne!(env, edited);
+    p.entry()["inclusionProof"]["checkpoint"]["envelope"] = json!(edited);
+    refused(&p, ErrorClass::VerificationFailed, Code::TrustLogCheckpoint);
+}
