@@ -1012,3 +1012,59 @@ fn the_checkpoint_reader_agrees_with_the_advance_cases() {
         Ok(Lookup::NotRevoked)
     );
 }
+
+/// `trust verify-bundle` makes no network system call (the README example,
+/// under `strace`; `.ci/run` installs strace).
+#[test]
+fn verify_bundle_makes_no_network_call() {
+    let has_strace = ["/usr/bin/strace", "/bin/strace"]
+        .iter()
+        .any(|p| Path::new(p).is_file());
+    if !has_strace {
+        assert!(std::env::var_os("CI").is_none(), "strace missing under CI");
+        eprintln!("\n*** NO-NETWORK TRACE DID NOT RUN: strace is not installed ***\n");
+        return;
+    }
+    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trust");
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = tmp.path().join("trace");
+    let out = Command::new("strace")
+        .args(["-f", "-qq", "-e", "trace=%network,openat", "-o"])
+        .arg(&trace)
+        .arg(BIN)
+        .args(["trust", "verify-bundle", "--package"])
+        .arg(f.join("object-bucket-0.1.0-52a0cd0b11d3"))
+        .arg("--bundle")
+        .arg(f.join("object-bucket-0.1.0-52a0cd0b11d3.sigstore.json"))
+        .arg("--trusted-root")
+        .arg(f.join("trusted-root.json"))
+        .arg("--policy")
+        .arg(f.join("publisher-policy.json"))
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(&trace).unwrap_or_default();
+    if log.is_empty() {
+        // ptrace refused in this sandbox: say so, loudly.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "strace could not trace under CI: {out:?}"
+        );
+        eprintln!(
+            "\n*** NO-NETWORK TRACE DID NOT RUN: strace could not trace ({:?}) ***\n",
+            out.status
+        );
+        return;
+    }
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        log.contains("trusted-root.json"),
+        "the tracer did not see the inputs:\n{log}"
+    );
+    let network: Vec<&str> = log.lines().filter(|l| !l.contains("openat(")).collect();
+    assert_eq!(network, Vec::<&str>::new(), "network system calls");
+}
