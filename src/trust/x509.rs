@@ -30,8 +30,8 @@ pub(crate) const TIME_STAMPING: ObjectIdentifier =
 /// issued, not re-encoded).
 pub(crate) fn raw_tbs(cert_der: &[u8]) -> Option<&[u8]> {
     let mut r = SliceReader::new(cert_der).ok()?;
-    let header = der::Header::decode(&mut r).ok()?;
-    let _ = header;
+    // Skip the outer Certificate SEQUENCE header; the next TLV is the TBS.
+    der::Header::decode(&mut r).ok()?;
     r.tlv_bytes().ok()
 }
 
