@@ -39,11 +39,12 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             quiet,
             verbose,
             output,
+            rules,
         } => {
             let color = human::use_color(color, is_terminal && output.output_file.is_none());
             let opts = render_options(&output, color, quiet, verbose, deny_warnings);
             deliver(
-                verify_paths(&paths, format, &opts),
+                verify_paths_with(&paths, format, &opts, &rules),
                 output.output_file.as_deref(),
             )
         }
@@ -112,6 +113,36 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             human::use_color(color, is_terminal),
             deny_warnings,
         ),
+        Command::Completions { shell } => {
+            let mut cmd = <Cli as clap::CommandFactory>::command();
+            let mut stdout = Vec::new();
+            clap_complete::generate(shell, &mut cmd, "form-package", &mut stdout);
+            Output {
+                stdout,
+                ..Default::default()
+            }
+        }
+        Command::Man => {
+            let mut stdout = Vec::new();
+            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut stdout)
+            {
+                Ok(()) => Output {
+                    stdout,
+                    ..Default::default()
+                },
+                Err(e) => Output {
+                    stderr: format!("form-package: man: {e}\n"),
+                    code: 2,
+                    ..Default::default()
+                },
+            }
+        }
+        Command::Schema { which } => Output {
+            stdout: match which {
+                crate::cli::SchemaName::Report => crate::schemas::REPORT_SCHEMA.as_bytes().to_vec(),
+            },
+            ..Default::default()
+        },
         Command::Conformance { dir, format } => crate::conformance::run(&dir, format),
         Command::Family {
             paths,
@@ -175,49 +206,204 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
     out
 }
 
-/// Verifies every package under `paths` (in parallel; output order and
-/// content do not depend on the thread count) and renders the run in
-/// `format` through the one front end ([`render::render`]).
+/// [`verify_paths_with`] under the default rules (and the nearest
+/// `form-package.toml`).
 pub fn verify_paths(
     paths: &[std::path::PathBuf],
     format: Format,
     opts: &render::Options,
 ) -> Output {
-    let mut roots = Vec::new();
-    for p in paths {
-        match discover::package_roots(p) {
-            Ok(r) => roots.extend(r),
-            Err(e) => {
+    verify_paths_with(paths, format, opts, &crate::cli::RuleArgs::default())
+}
+
+/// One thing a PATH yields: a package root to verify, or a finding of the
+/// walk (or of the configuration file) rendered as a package of its own.
+enum Item {
+    Root(std::path::PathBuf),
+    Finding(std::path::PathBuf, Box<Diagnostic>),
+}
+
+impl Item {
+    fn path(&self) -> &Path {
+        match self {
+            Item::Root(p) | Item::Finding(p, _) => p,
+        }
+    }
+}
+
+/// Verifies every package under `paths` (in parallel; output order and
+/// content do not depend on the thread count) under the settings of
+/// `form-package.toml` and `rules` ([`crate::select`]), and renders the run
+/// in `format` through the one front end ([`render::render`]).
+///
+/// Nothing is skipped in silence (issue 14 items 1, 2, 7): a PATH that
+/// does not exist, a directory the walk cannot read and a symlink to a
+/// directory are findings rendered in every format (a missing PATH makes
+/// the exit status 2, every other PATH still verified); directories skipped
+/// by a rule are counted after the human report (listed with `-v`), or on
+/// stderr for the other formats.
+pub fn verify_paths_with(
+    paths: &[std::path::PathBuf],
+    format: Format,
+    opts: &render::Options,
+    rules: &crate::cli::RuleArgs,
+) -> Output {
+    use crate::select;
+    let config_path = match &rules.config {
+        Some(f) => Some(f.clone()),
+        None => paths.first().and_then(|p| select::find_upward(p)),
+    };
+    let loaded = match config_path.as_deref().map(select::load) {
+        None => select::Loaded::default(),
+        Some(Ok(l)) => l,
+        Some(Err(e)) => {
+            return Output {
+                stderr: format!("form-package: {e}\n"),
+                code: 2,
+                ..Default::default()
+            }
+        }
+    };
+    let mut settings = loaded.settings.clone();
+    for (flag, value) in [
+        ("--select", &rules.select),
+        ("--ignore", &rules.ignore),
+        ("--warn", &rules.warn),
+    ] {
+        for sel in value.iter().flatten() {
+            if let Err(e) = select::check_selector(sel) {
                 return Output {
-                    stderr: format!("form-package: {}\n", e.0),
+                    stderr: format!("form-package: {flag}: {e}\n"),
                     code: 2,
                     ..Default::default()
                 };
             }
         }
     }
+    if let Some(v) = &rules.select {
+        settings.select.clone_from(v);
+    }
+    if let Some(v) = &rules.ignore {
+        settings.ignore.clone_from(v);
+    }
+    if let Some(v) = &rules.warn {
+        settings.warn.clone_from(v);
+    }
+    settings.exit_zero |= rules.exit_zero;
+    settings.statistics |= rules.statistics;
+    settings.no_ignore |= rules.no_ignore;
+    let config_dir = loaded
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut walk_rules = discover::WalkRules {
+        no_ignore: settings.no_ignore,
+        exclude: settings
+            .exclude
+            .iter()
+            .map(|g| (config_dir.clone(), g.clone()))
+            .collect(),
+    };
+    if let Some(globs) = &rules.exclude {
+        walk_rules.exclude = globs.iter().map(|g| (opts.cwd.clone(), g.clone())).collect();
+    }
+
+    let mut items: Vec<Item> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut missing = false;
+    if let Some(p) = &loaded.path {
+        let dir = p.parent().unwrap_or(Path::new(".")).to_path_buf();
+        for d in &loaded.findings {
+            items.push(Item::Finding(dir.clone(), Box::new(d.clone())));
+        }
+    }
     // Overlapping PATHs (a tree and a package inside it) verify each package once.
     let mut seen = std::collections::HashSet::new();
-    roots.retain(|r| seen.insert(identity(r)));
-    let progress = Progress::new(roots.len(), std::io::stderr().is_terminal());
-    let one = |r: &std::path::PathBuf| {
-        let o = verify::verify_package(r);
-        progress.tick();
-        o
+    for p in paths {
+        let w = discover::walk(p, &walk_rules);
+        missing |= w.missing;
+        skipped.extend(w.skipped);
+        let mut group: Vec<Item> = w
+            .roots
+            .into_iter()
+            .filter(|r| seen.insert(identity(r)))
+            .map(Item::Root)
+            .chain(
+                w.findings
+                    .into_iter()
+                    .map(|(p, d)| Item::Finding(p, Box::new(d))),
+            )
+            .collect();
+        group.sort_by(|a, b| a.path().cmp(b.path()));
+        items.extend(group);
+    }
+    let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
+    let progress = Progress::new(roots, std::io::stderr().is_terminal());
+    let one = |item: &Item| match item {
+        Item::Root(r) => {
+            let o = verify::verify_package(r);
+            progress.tick();
+            o
+        }
+        Item::Finding(p, d) => PackageOutcome {
+            path: p.clone(),
+            diagnostics: vec![(**d).clone()],
+            ..Default::default()
+        },
     };
     // One package runs on the main thread: starting the pool costs more than it saves.
-    let outcomes: Vec<PackageOutcome> = if roots.len() == 1 {
-        roots.iter().map(one).collect()
+    let mut outcomes: Vec<PackageOutcome> = if items.len() == 1 {
+        items.iter().map(one).collect()
     } else {
-        roots.par_iter().map(one).collect()
+        items.par_iter().map(one).collect()
     };
     progress.finish();
+    if settings != select::Settings::default() {
+        for o in &mut outcomes {
+            settings.apply(&mut o.diagnostics);
+        }
+    }
     let run = render::RunView::new(&outcomes, opts.deny_warnings);
-    let stdout = render::render(format, &run, opts);
+    let mut stderr = String::new();
+    let mut stdout = if settings.statistics {
+        select::statistics(
+            outcomes.iter().flat_map(|o| o.diagnostics.iter()),
+            format == Format::Json,
+        )
+    } else {
+        render::render(format, &run, opts)
+    };
+    if !skipped.is_empty() {
+        let mut text = format!(
+            "{} director{} skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them){}\n",
+            skipped.len(),
+            if skipped.len() == 1 { "y" } else { "ies" },
+            if opts.verbose { ":" } else { "; -v lists them" }
+        );
+        if opts.verbose {
+            for (dir, rule) in &skipped {
+                text.push_str(&format!("  {} ({rule})\n", dir.display()));
+            }
+        }
+        if format == Format::Human && !settings.statistics {
+            stdout.push_str(&text);
+        } else {
+            stderr.push_str(&text);
+        }
+    }
+    let code = if missing {
+        2
+    } else if settings.exit_zero {
+        0
+    } else {
+        u8::from(run.failed > 0)
+    };
     Output {
         stdout: stdout.into_bytes(),
-        stderr: String::new(),
-        code: u8::from(run.failed > 0),
+        stderr,
+        code,
     }
 }
 

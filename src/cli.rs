@@ -52,6 +52,9 @@ pub enum Command {
         /// `--output-file`, `--sarif-root`.
         #[command(flatten)]
         output: OutputArgs,
+        /// `--select`, `--ignore`, `--warn`, `--exit-zero`, `--statistics`, `--config`, `--exclude`, `--no-ignore`.
+        #[command(flatten)]
+        rules: RuleArgs,
     },
     /// Print the RFC 8785 canonical form of a JSON file, then a newline.
     Canonicalize {
@@ -151,6 +154,19 @@ pub enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff, section 1) on stdout: `form-package man | man -l -`.
+    Man,
+    /// Print a JSON Schema embedded in the binary (the shape of an output format).
+    Schema {
+        /// Which schema: `report` (the JSON report of `verify --format json`).
+        #[arg(value_enum)]
+        which: SchemaName,
+    },
     /// Run the reference's conformance suite (DIR/manifest.json) through verify's checks.
     Conformance {
         /// The suite directory (e.g. conformance/form-package-v1).
@@ -197,4 +213,43 @@ pub struct OutputArgs {
     /// working directory. Never written as an absolute path.
     #[arg(long, value_name = "DIR")]
     pub sarif_root: Option<PathBuf>,
+}
+
+/// The schemas `form-package schema` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchemaName {
+    /// The JSON report of `verify --format json` (embedded; version 1).
+    Report,
+}
+
+/// Choosing what to see and where to look (issue 14 items 6, 7; ruff's
+/// meanings). Each flag replaces the value of `form-package.toml`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct RuleArgs {
+    /// Show only these codes: ids (`FD213`), names (`open-object-schema`),
+    /// id prefixes (`FD2`) or `ALL`, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub select: Option<Vec<String>>,
+    /// Hide these codes (the more specific of --select and --ignore wins).
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub ignore: Option<Vec<String>>,
+    /// Report these codes' errors as warnings.
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub warn: Option<Vec<String>>,
+    /// Exit 0 even when a finding fails a package (2 still means the command could not run).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print the number of findings per code instead of the findings.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Read settings from FILE instead of the nearest `form-package.toml`
+    /// (found upward from the first PATH).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Do not search these directories for packages (gitignore-style globs, relative to the working directory).
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    pub exclude: Option<Vec<String>>,
+    /// Search hidden directories and those `.gitignore` names too (never applies inside a package).
+    #[arg(long)]
+    pub no_ignore: bool,
 }

@@ -2,54 +2,238 @@
 //!
 //! A PATH is a package directory or a tree: every directory below it that
 //! holds a `package-index.json` is a package, and the walk does not descend
-//! into a package. A PATH holding no package at all is itself reported as a
-//! package (it then fails with `missing-package-index`, as the reference
-//! does). A PATH that is a symlink or a file is handed on as a package too,
-//! so the loader reports it (`root-not-directory`). `walkdir` is used only
-//! here, never following links (including a symlinked root).
+//! into a package (its inventory is the loader's, complete: no rule of this
+//! walk applies inside a package). A PATH holding no package at all is
+//! itself reported as a package (it then fails with
+//! `missing-package-index`, as the reference does). A PATH that is a symlink
+//! or a file is handed on as a package too, so the loader reports it
+//! (`root-not-directory`). `walkdir` is used only here, never following
+//! links (including a symlinked root).
+//!
+//! Nothing is skipped in silence (issue 14 items 1, 7): a directory the
+//! walk cannot read is a finding (`FD901 unreadable-directory`), a symlink
+//! to a directory is a finding (`FD902 symlinked-directory`), a PATH that
+//! does not exist is a finding (`FD900 path-not-found`), and a directory
+//! skipped by a rule (hidden, `.gitignore`, `exclude`) is listed in
+//! [`Walk::skipped`] with the rule. Hidden directories and `.gitignore`
+//! are matched with the `ignore` crate's gitignore matcher (the one
+//! ripgrep uses); `--no-ignore` turns both off.
 
 use std::path::{Path, PathBuf};
 
+use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use walkdir::WalkDir;
 
+use crate::codes::Code;
+use crate::diag::Diagnostic;
 use crate::verify::INDEX_FILE;
 
 /// Why the command cannot run (exit code 2).
 #[derive(Debug)]
 pub struct UsageError(pub String);
 
-/// Package roots below `path`, sorted by path.
+/// The rules of the walk for package roots (flags and `form-package.toml`).
+#[derive(Debug, Clone, Default)]
+pub struct WalkRules {
+    /// Do not skip hidden directories nor those `.gitignore` files name.
+    pub no_ignore: bool,
+    /// `exclude` globs (gitignore syntax) and the directory they are
+    /// relative to (the configuration file's directory, or the working
+    /// directory for `--exclude`).
+    pub exclude: Vec<(PathBuf, String)>,
+}
+
+/// What the walk over one PATH found.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// Package roots, sorted by path.
+    pub roots: Vec<PathBuf>,
+    /// Directories the walk could not enter or will not follow (and a PATH
+    /// that does not exist), each with its finding.
+    pub findings: Vec<(PathBuf, Diagnostic)>,
+    /// Directories skipped by a rule, with the rule (`hidden`,
+    /// `.gitignore`, `exclude`).
+    pub skipped: Vec<(PathBuf, String)>,
+    /// True when the PATH does not exist (the run exits 2).
+    pub missing: bool,
+}
+
+/// Package roots below `path`, sorted by path (no rule skips anything).
 ///
 /// # Errors
 /// [`UsageError`] when `path` does not exist (nothing at all, not even a
 /// dangling symlink).
 pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, UsageError> {
-    let meta = std::fs::symlink_metadata(path)
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
-    if !meta.is_dir() {
-        return Ok(vec![path.to_path_buf()]);
+    let w = walk(
+        path,
+        &WalkRules {
+            no_ignore: true,
+            ..Default::default()
+        },
+    );
+    if w.missing {
+        return Err(UsageError(format!("{}: no such file or directory", path.display())));
     }
-    let mut roots = Vec::new();
-    let mut walk = WalkDir::new(path)
+    Ok(w.roots)
+}
+
+/// Walks `path` for package roots under `rules`; see the module docs.
+pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
+    let mut out = Walk::default();
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            out.missing = true;
+            out.findings.push((
+                path.to_path_buf(),
+                Diagnostic::new(
+                    Code::PathNotFound,
+                    format!("PATH {} does not exist ({e})", path.display()),
+                ),
+            ));
+            return out;
+        }
+    };
+    if !meta.is_dir() {
+        out.roots.push(path.to_path_buf());
+        return out;
+    }
+    let exclude = exclude_matcher(&rules.exclude);
+    // `.gitignore` matchers of the directories above the current entry, with their depth.
+    let mut gitignores: Vec<(usize, Gitignore)> = Vec::new();
+    let mut entries = WalkDir::new(path)
         .follow_links(false)
         .follow_root_links(false)
         .sort_by_file_name()
         .into_iter();
-    while let Some(entry) = walk.next() {
-        let Ok(entry) = entry else { continue };
-        if !entry.file_type().is_dir() {
+    while let Some(entry) = entries.next() {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let dir = e.path().unwrap_or(path).to_path_buf();
+                let why = e
+                    .io_error()
+                    .map_or_else(|| e.to_string(), ToString::to_string);
+                out.findings.push((
+                    dir.clone(),
+                    Diagnostic::new(
+                        Code::UnreadableDirectory,
+                        format!("cannot read directory {} ({why}): packages below it were not searched", dir.display()),
+                    ),
+                ));
+                continue;
+            }
+        };
+        let depth = entry.depth();
+        gitignores.retain(|(d, _)| *d < depth);
+        let ft = entry.file_type();
+        let is_dir_link = ft.is_symlink()
+            && depth > 0
+            && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
+        if !ft.is_dir() && !is_dir_link {
+            continue;
+        }
+        if depth > 0 {
+            if let Some(rule) = skip_rule(entry.path(), rules, &exclude, &gitignores) {
+                out.skipped.push((entry.path().to_path_buf(), rule.to_owned()));
+                if ft.is_dir() {
+                    entries.skip_current_dir();
+                }
+                continue;
+            }
+        }
+        if is_dir_link {
+            let target = std::fs::read_link(entry.path())
+                .map_or_else(|_| "?".to_owned(), |t| t.display().to_string());
+            out.findings.push((
+                entry.path().to_path_buf(),
+                Diagnostic::new(
+                    Code::SymlinkedDirectory,
+                    format!("{} is a symlink to the directory {target}: not followed", entry.path().display()),
+                ),
+            ));
             continue;
         }
         let index = entry.path().join(INDEX_FILE);
         if std::fs::symlink_metadata(&index).is_ok() {
-            roots.push(entry.path().to_path_buf());
-            walk.skip_current_dir();
+            out.roots.push(entry.path().to_path_buf());
+            entries.skip_current_dir();
+            continue;
+        }
+        if !rules.no_ignore {
+            let file = entry.path().join(".gitignore");
+            if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file()) {
+                let mut b = GitignoreBuilder::new(entry.path());
+                // A malformed line is dropped by the builder; the rest still apply.
+                let _ = b.add(&file);
+                if let Ok(g) = b.build() {
+                    gitignores.push((depth, g));
+                }
+            }
         }
     }
-    if roots.is_empty() {
-        roots.push(path.to_path_buf());
+    if out.roots.is_empty() && out.findings.is_empty() {
+        out.roots.push(path.to_path_buf());
     }
-    Ok(roots)
+    out
+}
+
+/// The `exclude` globs as one matcher per base directory.
+fn exclude_matcher(globs: &[(PathBuf, String)]) -> Vec<Gitignore> {
+    let mut by_base: Vec<(PathBuf, GitignoreBuilder)> = Vec::new();
+    for (base, glob) in globs {
+        let base = std::path::absolute(base).unwrap_or_else(|_| base.clone());
+        let pos = match by_base.iter().position(|(b, _)| *b == base) {
+            Some(p) => p,
+            None => {
+                by_base.push((base.clone(), GitignoreBuilder::new(&base)));
+                by_base.len() - 1
+            }
+        };
+        if let Some((_, b)) = by_base.get_mut(pos) {
+            let _ = b.add_line(None, glob);
+        }
+    }
+    by_base
+        .into_iter()
+        .filter_map(|(_, b)| b.build().ok())
+        .collect()
+}
+
+/// The rule that skips directory `dir`, if any.
+fn skip_rule(
+    dir: &Path,
+    rules: &WalkRules,
+    exclude: &[Gitignore],
+    gitignores: &[(usize, Gitignore)],
+) -> Option<&'static str> {
+    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    if exclude
+        .iter()
+        .any(|m| abs.starts_with(m.path()) && m.matched(&abs, true).is_ignore())
+    {
+        return Some("exclude");
+    }
+    if rules.no_ignore {
+        return None;
+    }
+    if dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with('.') && n != "." && n != "..")
+    {
+        return Some("hidden");
+    }
+    for (_, g) in gitignores.iter().rev() {
+        let m = g.matched(dir, true);
+        if m.is_ignore() {
+            return Some(".gitignore");
+        }
+        if m.is_whitelist() {
+            return None;
+        }
+    }
+    None
 }
 
 #[cfg(test)]

@@ -36,6 +36,7 @@ pub mod render;
 pub mod revocation;
 pub mod revocation_cmd;
 pub mod schemas;
+pub mod select;
 pub mod stages;
 #[cfg(test)]
 mod testing;

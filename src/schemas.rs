@@ -486,3 +486,8 @@ mod tests {
         assert!(v.iter().any(|x| x.pointer.as_str() == "/definitionVersion"));
     }
 }
+
+/// The JSON Schema of `verify --format json` (this tool's own output
+/// contract, `schemas/form-package-report-v1.schema.json`), embedded so an
+/// installed binary prints it with `form-package schema report`.
+pub const REPORT_SCHEMA: &str = include_str!("../schemas/form-package-report-v1.schema.json");

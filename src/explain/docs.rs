@@ -1001,5 +1001,36 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"--form-ref missing.json"#,
             r#"--form-ref formref.json"#,
         ),
+        // FD9xx: the command line, the walk and the configuration file
+        Code::PathNotFound => e(
+            "Every PATH given to verify must exist (a dangling symlink exists: it is handed to the loader). A missing PATH is reported in every output format as an error entry of its own, every other PATH is still verified and rendered, and the run exits 2.",
+            "A typo in one PATH must not throw away the results of all the others (a SARIF upload of the rest, say), nor pass in silence.",
+            "verify good/ typo/   (typo/ does not exist)",
+            "verify good/ other/",
+        ),
+        Code::UnreadableDirectory => e(
+            "While looking for package roots in a tree, every directory the walk cannot list (permissions, I/O errors) is reported with its path and the system's reason.",
+            "A package below an unreadable directory would otherwise never be verified and the run would pass.",
+            "tree/locked/   (mode 000, verified by a non-root user)",
+            "tree/locked/   (mode 755)",
+        ),
+        Code::SymlinkedDirectory => e(
+            "The walk over a tree never follows links; every symlink to a directory it meets is reported with its path and target instead of being skipped.",
+            "Following a link would verify a directory outside the tree, and a package root must be a real directory (FD001); skipping it in silence would lose its findings.",
+            "tree/pkg -> ../elsewhere/pkg   (a symlink)",
+            "tree/pkg/   (a real directory)",
+        ),
+        Code::ConfigInvalid => e(
+            "form-package.toml (found upward from the PATH, or --config FILE) must be valid TOML holding only the keys select, ignore, warn (lists of codes, names or id prefixes), exit-zero, statistics, no-ignore (booleans) and exclude (gitignore-style globs).",
+            "A misspelled key would otherwise silently change nothing.",
+            "form-package.toml: selct = [\"FD2\"]",
+            "form-package.toml: select = [\"FD2\"]",
+        ),
+        Code::FixtureFileMissing => e(
+            "Every fixture path the definition names (conformanceFixtures and negativeConformanceFixtures) must be a file in the package directory; index DIR refuses to write an index without it, and verify says so at the definition's pointer.",
+            "Listing a file that is not there cannot fix the package; the author needs to know the file itself is missing.",
+            r#"definition: "conformanceFixtures": [{"name": "up", "desiredPath": "fixtures/nope.json"}]   (no such file)"#,
+            r#"definition: "conformanceFixtures": [{"name": "up", "desiredPath": "fixtures/desired.json"}]"#,
+        ),
     }
 }

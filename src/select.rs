@@ -1,0 +1,345 @@
+//! Choosing what to see (issue 14 items 6, 7): `--select`, `--ignore`,
+//! `--warn`, `--exit-zero`, `--statistics`, and the `form-package.toml`
+//! file holding the same settings plus the walk's `exclude` globs and
+//! `no-ignore`.
+//!
+//! Selectors have ruff's meaning: a selector is a code id (`FD213`), a code
+//! name (`open-object-schema`), an id prefix (`FD2`, `FD21`) or `ALL`.
+//! A finding is shown when the most specific selector matching its code
+//! comes from `select` (an empty `select` selects everything) and not from
+//! `ignore`; at equal specificity `ignore` wins. `warn` downgrades a
+//! matching error to a warning (it then fails only with `--deny-warnings`).
+//! A code's name is the most specific selector of all.
+//!
+//! The file: TOML with exactly the keys `select`, `ignore`, `warn`,
+//! `exclude` (arrays of strings), `exit-zero`, `statistics`, `no-ignore`
+//! (booleans). Any other key, a value of the wrong type or a TOML syntax
+//! error is a finding `FD903 invalid-config` at the key's pointer in the
+//! file. It is found upward from the first PATH (the nearest
+//! `form-package.toml` in the PATH's directory or an ancestor), or named
+//! with `--config FILE`. A flag given on the command line replaces the
+//! file's value.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::codes::{Code, TABLE};
+use crate::diag::{Diagnostic, Severity};
+use crate::json::pointer::JsonPointer;
+
+/// The configuration file's name.
+pub const CONFIG_FILE: &str = "form-package.toml";
+
+/// The settings of a run (file, then flags).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Settings {
+    /// Selectors shown (empty: all).
+    pub select: Vec<String>,
+    /// Selectors hidden.
+    pub ignore: Vec<String>,
+    /// Selectors downgraded from error to warning.
+    pub warn: Vec<String>,
+    /// Exit 0 even when findings fail a package (2 still means the command could not run).
+    pub exit_zero: bool,
+    /// Print the count of findings per code instead of the findings.
+    pub statistics: bool,
+    /// Walk: gitignore-style globs of directories not searched for packages.
+    pub exclude: Vec<String>,
+    /// Walk: do not skip hidden directories nor what `.gitignore` names.
+    pub no_ignore: bool,
+}
+
+/// A loaded configuration file.
+#[derive(Debug, Default)]
+pub struct Loaded {
+    /// The file's path, when one was found or named.
+    pub path: Option<PathBuf>,
+    /// Its settings (defaults where it says nothing or was invalid).
+    pub settings: Settings,
+    /// Findings about the file (`FD903`), package-relative file name
+    /// [`CONFIG_FILE`]'s file name.
+    pub findings: Vec<Diagnostic>,
+}
+
+/// The nearest `form-package.toml` in `start` (made absolute; a file's
+/// parent) or one of its ancestors.
+pub fn find_upward(start: &Path) -> Option<PathBuf> {
+    let abs = std::path::absolute(start).ok()?;
+    let dir = if abs.is_dir() { abs.as_path() } else { abs.parent()? };
+    dir.ancestors()
+        .map(|d| d.join(CONFIG_FILE))
+        .find(|f| f.is_file())
+}
+
+/// Reads and validates the configuration file at `path`.
+///
+/// # Errors
+/// The message when the file cannot be read (the command cannot run).
+pub fn load(path: &Path) -> Result<Loaded, String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("read {}: {e}", path.display()))?;
+    let name = path
+        .file_name()
+        .map_or_else(|| CONFIG_FILE.to_owned(), |n| n.to_string_lossy().into_owned());
+    let (settings, findings) = parse(&text);
+    Ok(Loaded {
+        path: Some(path.to_path_buf()),
+        settings,
+        findings: findings.into_iter().map(|d| d.in_file(name.clone())).collect(),
+    })
+}
+
+/// Parses configuration text: the settings it gives and a finding per
+/// problem (see the module docs).
+pub fn parse(text: &str) -> (Settings, Vec<Diagnostic>) {
+    let mut s = Settings::default();
+    let mut findings = Vec::new();
+    let table: toml::Table = match toml::from_str(text) {
+        Ok(t) => t,
+        Err(e) => {
+            let mut d = Diagnostic::new(
+                Code::ConfigInvalid,
+                format!("not valid TOML: {}", e.message()),
+            );
+            if let Some(span) = e.span() {
+                d = d.span(span);
+            }
+            return (s, vec![d]);
+        }
+    };
+    for (key, value) in &table {
+        let at = JsonPointer::root().child(key);
+        let wrong = |want: &str| {
+            Diagnostic::new(
+                Code::ConfigInvalid,
+                format!("`{key}` must be {want}, not {}", value.type_str()),
+            )
+            .at(at.clone())
+        };
+        match key.as_str() {
+            "select" | "ignore" | "warn" | "exclude" => {
+                let list = value.as_array().and_then(|a| {
+                    a.iter()
+                        .map(|v| v.as_str().map(str::to_owned))
+                        .collect::<Option<Vec<_>>>()
+                });
+                let Some(list) = list else {
+                    findings.push(wrong("an array of strings"));
+                    continue;
+                };
+                if key != "exclude" {
+                    for sel in &list {
+                        if let Err(e) = check_selector(sel) {
+                            findings.push(
+                                Diagnostic::new(Code::ConfigInvalid, format!("`{key}`: {e}"))
+                                    .at(at.clone()),
+                            );
+                        }
+                    }
+                }
+                match key.as_str() {
+                    "select" => s.select = list,
+                    "ignore" => s.ignore = list,
+                    "warn" => s.warn = list,
+                    _ => s.exclude = list,
+                }
+            }
+            "exit-zero" | "statistics" | "no-ignore" => {
+                let Some(b) = value.as_bool() else {
+                    findings.push(wrong("a boolean"));
+                    continue;
+                };
+                match key.as_str() {
+                    "exit-zero" => s.exit_zero = b,
+                    "statistics" => s.statistics = b,
+                    _ => s.no_ignore = b,
+                }
+            }
+            _ => findings.push(
+                Diagnostic::new(Code::ConfigInvalid, format!("unknown key `{key}`"))
+                    .at_key(at.clone())
+                    .help("keys: select, ignore, warn, exit-zero, statistics, exclude, no-ignore"),
+            ),
+        }
+    }
+    (s, findings)
+}
+
+/// Checks that a selector names at least one code.
+///
+/// # Errors
+/// A message naming the selector.
+pub fn check_selector(sel: &str) -> Result<(), String> {
+    if TABLE.iter().any(|i| specificity(i.code, sel).is_some()) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{sel:?} is no code, code name or id prefix (see `form-package rules`)"
+        ))
+    }
+}
+
+/// How specifically `sel` names `code` (longer is more specific), or
+/// `None` when it does not.
+fn specificity(code: Code, sel: &str) -> Option<usize> {
+    let info = code.info();
+    if sel.eq_ignore_ascii_case("ALL") {
+        return Some(0);
+    }
+    if sel.eq_ignore_ascii_case(info.name) {
+        return Some(usize::MAX);
+    }
+    let id = info.id;
+    (sel.len() >= 2 && sel.len() <= id.len() && id[..sel.len()].eq_ignore_ascii_case(sel))
+        .then_some(sel.len())
+}
+
+fn best(code: Code, sels: &[String]) -> Option<usize> {
+    sels.iter().filter_map(|s| specificity(code, s)).max()
+}
+
+impl Settings {
+    /// Whether findings of `code` are shown.
+    pub fn shows(&self, code: Code) -> bool {
+        let selected = if self.select.is_empty() {
+            Some(0)
+        } else {
+            best(code, &self.select)
+        };
+        match (selected, best(code, &self.ignore)) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(s), Some(i)) => s > i,
+        }
+    }
+
+    /// Applies `select`/`ignore`/`warn` to one package's findings.
+    pub fn apply(&self, diags: &mut Vec<Diagnostic>) {
+        diags.retain(|d| self.shows(d.code));
+        for d in diags.iter_mut() {
+            if d.severity == Severity::Error && best(d.code, &self.warn).is_some() {
+                d.severity = Severity::Warning;
+            }
+        }
+    }
+}
+
+/// `--statistics`: the count of findings per code, in id order, as a table
+/// (`human`) — `count  id  name` — or a JSON array of
+/// `{"code", "name", "count"}` (`json`).
+pub fn statistics<'a>(diags: impl Iterator<Item = &'a Diagnostic>, json: bool) -> String {
+    let mut counts: BTreeMap<&'static str, (&'static str, usize)> = BTreeMap::new();
+    for d in diags {
+        let info = d.code.info();
+        counts.entry(info.id).or_insert((info.name, 0)).1 += 1;
+    }
+    if json {
+        let rows: Vec<serde_json::Value> = counts
+            .iter()
+            .map(|(id, (name, n))| serde_json::json!({"code": id, "name": name, "count": n}))
+            .collect();
+        return format!("{}\n", serde_json::Value::Array(rows));
+    }
+    let w = counts
+        .values()
+        .map(|(_, n)| n.to_string().len())
+        .max()
+        .unwrap_or(1);
+    let mut out = String::new();
+    for (id, (name, n)) in &counts {
+        out.push_str(&format!("{n:>w$}\t{id}\t{name}\n"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+
+    fn sel(select: &[&str], ignore: &[&str]) -> Settings {
+        Settings {
+            select: select.iter().map(|s| (*s).to_owned()).collect(),
+            ignore: ignore.iter().map(|s| (*s).to_owned()).collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ruff_specificity() {
+        let s = sel(&["FD2"], &["FD213"]);
+        assert!(!s.shows(Code::PathNotFound));
+        assert!(!s.shows(Code::OpenObjectSchema));
+        assert!(s.shows(Code::NonLocalRef));
+        assert!(!s.shows(Code::RootNotDirectory));
+        let s = sel(&["FD213"], &["FD2"]);
+        assert!(s.shows(Code::OpenObjectSchema));
+        let s = sel(&[], &["open-object-schema"]);
+        assert!(!s.shows(Code::OpenObjectSchema));
+        assert!(s.shows(Code::RootNotDirectory));
+        let s = sel(&["ALL"], &["ALL"]);
+        assert!(!s.shows(Code::RootNotDirectory), "equal specificity: ignore wins");
+        let s = sel(&["fd0"], &[]);
+        assert!(s.shows(Code::RootNotDirectory));
+        assert!(!s.shows(Code::OpenObjectSchema));
+    }
+
+    #[test]
+    fn warn_downgrades_errors_only() {
+        let s = Settings {
+            warn: vec!["FD213".into()],
+            ..Default::default()
+        };
+        let mut d = vec![
+            Diagnostic::new(Code::OpenObjectSchema, "x"),
+            Diagnostic::new(Code::RootNotDirectory, "y"),
+        ];
+        s.apply(&mut d);
+        assert_eq!(d[0].severity, Severity::Warning);
+        assert_eq!(d[1].severity, Severity::Error);
+    }
+
+    #[test]
+    fn config_keys_and_types() {
+        let (s, f) = parse(
+            "select = [\"FD2\"]\nexit-zero = true\nexclude = [\"build/\"]\nno-ignore = false\n",
+        );
+        assert!(f.is_empty(), "{f:?}");
+        assert_eq!(s.select, vec!["FD2"]);
+        assert!(s.exit_zero);
+        assert_eq!(s.exclude, vec!["build/"]);
+        let (_, f) = parse("selct = [\"FD2\"]\nstatistics = \"yes\"\nignore = [\"FD9999\"]\n");
+        let msgs: Vec<String> = f
+            .iter()
+            .map(|d| format!("{} {} {}", d.code.info().id, d.pointer.as_str(), d.message))
+            .collect();
+        assert_eq!(
+            msgs,
+            vec![
+                "FD903 /ignore `ignore`: \"FD9999\" is no code, code name or id prefix (see `form-package rules`)",
+                "FD903 /selct unknown key `selct`",
+                "FD903 /statistics `statistics` must be a boolean, not string",
+            ]
+        );
+        let (_, f) = parse("select = [");
+        assert_eq!(f.len(), 1);
+        assert!(f[0].message.starts_with("not valid TOML"), "{}", f[0].message);
+    }
+
+    #[test]
+    fn statistics_counts_per_code() {
+        let d = [
+            Diagnostic::new(Code::OpenObjectSchema, "a"),
+            Diagnostic::new(Code::OpenObjectSchema, "b"),
+            Diagnostic::new(Code::RootNotDirectory, "c"),
+        ];
+        assert_eq!(
+            statistics(d.iter(), false),
+            "1\tFD001\troot-not-directory\n2\tFD213\topen-object-schema\n"
+        );
+        assert_eq!(
+            statistics(d.iter(), true),
+            "[{\"code\":\"FD001\",\"name\":\"root-not-directory\",\"count\":1},{\"code\":\"FD213\",\"name\":\"open-object-schema\",\"count\":2}]\n"
+        );
+    }
+}
