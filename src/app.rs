@@ -140,6 +140,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Schema { which } => Output {
             stdout: match which {
                 crate::cli::SchemaName::Report => crate::schemas::REPORT_SCHEMA.as_bytes().to_vec(),
+                crate::cli::SchemaName::Family => crate::schemas::FAMILY_SCHEMA.as_bytes().to_vec(),
             },
             ..Default::default()
         },
@@ -364,6 +365,9 @@ pub fn verify_paths_with(
         for o in &mut outcomes {
             settings.apply(&mut o.diagnostics);
         }
+        // A walk or configuration finding the selection hides leaves no entry behind.
+        let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));
+        outcomes.retain(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()));
     }
     let run = render::RunView::new(&outcomes, opts.deny_warnings);
     let mut stderr = String::new();

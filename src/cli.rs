@@ -163,7 +163,7 @@ pub enum Command {
     Man,
     /// Print a JSON Schema embedded in the binary (the shape of an output format).
     Schema {
-        /// Which schema: `report` (the JSON report of `verify --format json`).
+        /// Which schema: `report` (`verify --format json`) or `family` (`family --format json`).
         #[arg(value_enum)]
         which: SchemaName,
     },
@@ -220,6 +220,8 @@ pub struct OutputArgs {
 pub enum SchemaName {
     /// The JSON report of `verify --format json` (embedded; version 1).
     Report,
+    /// The JSON document of `family --format json` (embedded; version 1).
+    Family,
 }
 
 /// Choosing what to see and where to look (issue 14 items 6, 7; ruff's

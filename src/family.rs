@@ -54,7 +54,7 @@ pub enum FamilyFormat {
     /// every finding with its locations.
     Human,
     /// One JSON document: nodes, edges, contracts, candidate sets and
-    /// findings (schema: `schemas/form-package-family-v1.schema.json`).
+    /// findings (its JSON Schema: `form-package schema family`).
     Json,
     /// A Graphviz digraph: Forms grouped by family, relations as labelled
     /// edges, failing edges red. Render with `dot -Tsvg family.dot > family.svg`.

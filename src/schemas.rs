@@ -491,3 +491,8 @@ mod tests {
 /// contract, `schemas/form-package-report-v1.schema.json`), embedded so an
 /// installed binary prints it with `form-package schema report`.
 pub const REPORT_SCHEMA: &str = include_str!("../schemas/form-package-report-v1.schema.json");
+
+/// The JSON Schema of `family --format json`
+/// (`schemas/form-package-family-v1.schema.json`), printed by
+/// `form-package schema family`.
+pub const FAMILY_SCHEMA: &str = include_str!("../schemas/form-package-family-v1.schema.json");

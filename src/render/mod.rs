@@ -30,7 +30,7 @@ pub use position::{LineIndex, Position};
 pub enum Format {
     /// miette diagnostics with source excerpts, then a summary.
     Human,
-    /// One JSON document for the whole run (schema: `schemas/form-package-report-v1.schema.json`).
+    /// One JSON document for the whole run (its JSON Schema: `form-package schema report`).
     Json,
     /// SARIF 2.1.0, one rule per code.
     Sarif,
