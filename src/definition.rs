@@ -349,9 +349,30 @@ pub(crate) fn run_fixtures(
     let run =
         crate::fixtures::run_fixtures(definition, &stages, &lookup, &proof::work::instance_work);
     out.fixtures_run = run.positive_run + run.negative_run;
-    diags.extend(
-        run.diagnostics
-            .into_iter()
-            .map(|d| d.in_file_if_unset(def_path)),
+    let package = out.path.clone();
+    diags.extend(run.diagnostics.into_iter().map(|d| {
+        let d = d.in_file_if_unset(def_path);
+        missing_fixture_file(d, &package, definition)
+    }));
+}
+
+/// An unlisted fixture (`FD403`) whose file is not in the package either
+/// says so (issue 14 item 3): listing a file that is not there cannot fix
+/// it. The path passed the package path grammar (`FD402` otherwise), so it
+/// stays inside the package; the look-up only shapes the message.
+fn missing_fixture_file(d: Diagnostic, package: &std::path::Path, definition: &Value) -> Diagnostic {
+    if d.code != crate::codes::Code::FixtureUnlisted {
+        return d;
+    }
+    let Some(path) = d.pointer.resolve(definition).and_then(Value::as_str) else {
+        return d;
+    };
+    if std::fs::symlink_metadata(package.join(path)).is_ok() {
+        return d;
+    }
+    let message = format!("{}: the file does not exist in the package", d.message);
+    let help = format!(
+        "add the file {path:?} to the package (then `form-package index DIR` lists it), or fix the path"
     );
+    Diagnostic { message, ..d }.help(help)
 }

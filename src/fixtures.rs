@@ -178,6 +178,41 @@ enum Outcome {
     Failed,
 }
 
+/// Every fixture path a definition names, with its pointer:
+/// `conformanceFixtures[i].<stage>Path` for each stage, then
+/// `negativeConformanceFixtures[i].inputPath` (strings only; other shapes
+/// are the definition schema's to report).
+pub fn named_fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
+    let mut out = Vec::new();
+    let root = JsonPointer::root();
+    if let Some(Value::Array(list)) = definition.get("conformanceFixtures") {
+        for (i, fixture) in list.iter().enumerate() {
+            for (stage, _) in STAGES {
+                let key = format!("{stage}Path");
+                if let Some(p) = fixture.get(&key).and_then(Value::as_str) {
+                    out.push((
+                        root.child("conformanceFixtures").index(i).child(&key),
+                        p.to_owned(),
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(Value::Array(list)) = definition.get("negativeConformanceFixtures") {
+        for (i, fixture) in list.iter().enumerate() {
+            if let Some(p) = fixture.get("inputPath").and_then(Value::as_str) {
+                out.push((
+                    root.child("negativeConformanceFixtures")
+                        .index(i)
+                        .child("inputPath"),
+                    p.to_owned(),
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Runs every fixture of `definition` (§7.1 R7.1–R7.4, §7.2 R7.5–R7.8,
 /// §7.3).
 ///

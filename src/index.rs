@@ -143,6 +143,24 @@ fn build_with(
         }
         files.push(json!({"digest": sha256_digest(&bytes), "mediaType": media, "path": e.rel, "size": bytes.len()}));
     }
+    // A fixture path the definition names must be a file of the package
+    // (issue 14 item 3): an index listing it cannot be written.
+    if strict_checks {
+        if let Some(def) = &definition {
+            for (at, path) in crate::fixtures::named_fixture_paths(def) {
+                if !inventory.files.iter().any(|e| e.rel == path) {
+                    refused.push(
+                        Diagnostic::new(
+                            Code::FixtureFileMissing,
+                            format!("fixture file {path:?} does not exist in the package"),
+                        )
+                        .in_file(previous.definition_path.clone())
+                        .at(at),
+                    );
+                }
+            }
+        }
+    }
     if !refused.is_empty() {
         return Err(refused);
     }

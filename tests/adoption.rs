@@ -377,3 +377,44 @@ fn help_names_no_repository_file() {
         assert!(!all.contains(bad), "--help names {bad}:\n{all}");
     }
 }
+
+#[test]
+fn index_and_verify_say_a_named_fixture_file_does_not_exist() {
+    let tmp = tempfile::tempdir().unwrap();
+    let p = tmp.path().join("pkg");
+    copy_dir(&fixtures().join(STORE), &p);
+    std::fs::remove_file(p.join("fixtures/desired.json")).unwrap();
+    let before = std::fs::read(p.join("package-index.json")).unwrap();
+    let out = run(tmp.path(), &["index", "pkg"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("FD904 fixture-file-missing"), "{err}");
+    assert!(
+        err.contains("fixture file \"fixtures/desired.json\" does not exist in the package"),
+        "{err}"
+    );
+    assert!(err.contains("pkg/definition.json:"), "{err}");
+    assert_eq!(std::fs::read(p.join("package-index.json")).unwrap(), before, "nothing written");
+    // Near miss: with the file present, index writes.
+    let tmp2 = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures().join(STORE), &tmp2.path().join("pkg"));
+    assert_eq!(run(tmp2.path(), &["index", "pkg", "--check"]).status.code(), Some(0));
+
+    // verify: the entry is no longer listed either; the finding says the file is missing.
+    let mut index: Value = serde_json::from_slice(&before).unwrap();
+    index["files"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|f| f["path"] != "fixtures/desired.json");
+    std::fs::write(p.join("package-index.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+    let out = run(tmp.path(), &["verify", "pkg", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let d = &report["packages"][0]["diagnostics"][0];
+    assert_eq!(d["code"], "FD403", "{report}");
+    assert_eq!(d["pointer"], "/conformanceFixtures/0/desiredPath");
+    assert!(
+        d["message"].as_str().unwrap().ends_with("the file does not exist in the package"),
+        "{d}"
+    );
+}
