@@ -172,3 +172,47 @@ fn pre_commit_hook_runs_its_entry() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stdout).contains("FD019"));
 }
+
+/// The README's CI section names every step `.ci/run` announces (`echo "== …"`)
+/// and every tool it installs.
+#[test]
+fn readme_ci_section_matches_ci_run() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let ci = readme.split("\n## CI\n").nth(1).expect("README has a CI section");
+    let ci = ci.split("\n## ").next().unwrap();
+    let mut steps = 0;
+    for line in run.lines().map(str::trim) {
+        let Some(step) = line.strip_prefix("echo \"== ") else { continue };
+        let key = match step.split([':', ' ', '(']).next().unwrap() {
+            "cargo" => step.split(" (").next().unwrap().trim_end_matches('"'),
+            other => other,
+        };
+        let key = match key {
+            "installing" => "installs",
+            "corpus" => "== corpus",
+            "note" => "sigstore",
+            "cargo doc" => "cargo doc",
+            k => k,
+        };
+        assert!(ci.contains(key), "README CI section lacks {key:?} (from {line:?})");
+        steps += 1;
+    }
+    assert!(steps >= 7, "{steps} steps");
+    for tool in run
+        .lines()
+        .filter_map(|l| l.split("need+=(").nth(1))
+        .map(|t| t.trim_end_matches(')'))
+    {
+        let named = match tool {
+            "coreutils" => "mkfifo",
+            "time" => "/usr/bin/time",
+            "util-linux" => "setpriv",
+            t => t,
+        };
+        assert!(ci.contains(named), "README CI section lacks the tool {named}");
+    }
+    assert!(ci.contains("exactly `cargo test --locked`"));
+    assert!(run.trim_end().ends_with("cargo test --locked"));
+}
