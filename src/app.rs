@@ -124,7 +124,8 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         }
         Command::Man => {
             let mut stdout = Vec::new();
-            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command()).render(&mut stdout)
+            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
+                .render(&mut stdout)
             {
                 Ok(()) => Output {
                     stdout,
@@ -308,7 +309,10 @@ pub fn verify_paths_with(
             .collect(),
     };
     if let Some(globs) = &rules.exclude {
-        walk_rules.exclude = globs.iter().map(|g| (opts.cwd.clone(), g.clone())).collect();
+        walk_rules.exclude = globs
+            .iter()
+            .map(|g| (opts.cwd.clone(), g.clone()))
+            .collect();
     }
 
     let mut items: Vec<Item> = Vec::new();

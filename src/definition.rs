@@ -360,7 +360,11 @@ pub(crate) fn run_fixtures(
 /// says so (issue 14 item 3): listing a file that is not there cannot fix
 /// it. The path passed the package path grammar (`FD402` otherwise), so it
 /// stays inside the package; the look-up only shapes the message.
-fn missing_fixture_file(d: Diagnostic, package: &std::path::Path, definition: &Value) -> Diagnostic {
+fn missing_fixture_file(
+    d: Diagnostic,
+    package: &std::path::Path,
+    definition: &Value,
+) -> Diagnostic {
     if d.code != crate::codes::Code::FixtureUnlisted {
         return d;
     }

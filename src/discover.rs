@@ -72,7 +72,10 @@ pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, UsageError> {
         },
     );
     if w.missing {
-        return Err(UsageError(format!("{}: no such file or directory", path.display())));
+        return Err(UsageError(format!(
+            "{}: no such file or directory",
+            path.display()
+        )));
     }
     Ok(w.roots)
 }
@@ -118,7 +121,10 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
                     dir.clone(),
                     Diagnostic::new(
                         Code::UnreadableDirectory,
-                        format!("cannot read directory {} ({why}): packages below it were not searched", dir.display()),
+                        format!(
+                            "cannot read directory {} ({why}): packages below it were not searched",
+                            dir.display()
+                        ),
                     ),
                 ));
                 continue;
@@ -135,7 +141,8 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
         }
         if depth > 0 {
             if let Some(rule) = skip_rule(entry.path(), rules, &exclude, &gitignores) {
-                out.skipped.push((entry.path().to_path_buf(), rule.to_owned()));
+                out.skipped
+                    .push((entry.path().to_path_buf(), rule.to_owned()));
                 if ft.is_dir() {
                     entries.skip_current_dir();
                 }
@@ -149,7 +156,10 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
                 entry.path().to_path_buf(),
                 Diagnostic::new(
                     Code::SymlinkedDirectory,
-                    format!("{} is a symlink to the directory {target}: not followed", entry.path().display()),
+                    format!(
+                        "{} is a symlink to the directory {target}: not followed",
+                        entry.path().display()
+                    ),
                 ),
             ));
             continue;
@@ -207,12 +217,14 @@ fn skip_rule(
     exclude: &[Gitignore],
     gitignores: &[(usize, Gitignore)],
 ) -> Option<&'static str> {
-    let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-    if exclude
-        .iter()
-        .any(|m| abs.starts_with(m.path()) && m.matched(&abs, true).is_ignore())
-    {
-        return Some("exclude");
+    if !exclude.is_empty() {
+        let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+        if exclude
+            .iter()
+            .any(|m| abs.starts_with(m.path()) && m.matched(&abs, true).is_ignore())
+        {
+            return Some("exclude");
+        }
     }
     if rules.no_ignore {
         return None;

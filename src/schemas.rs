@@ -379,6 +379,16 @@ pub fn to_diagnostics(
         .collect()
 }
 
+/// The JSON Schema of `verify --format json` (this tool's own output
+/// contract, `schemas/form-package-report-v1.schema.json`), embedded so an
+/// installed binary prints it with `form-package schema report`.
+pub const REPORT_SCHEMA: &str = include_str!("../schemas/form-package-report-v1.schema.json");
+
+/// The JSON Schema of `family --format json`
+/// (`schemas/form-package-family-v1.schema.json`), printed by
+/// `form-package schema family`.
+pub const FAMILY_SCHEMA: &str = include_str!("../schemas/form-package-family-v1.schema.json");
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,13 +496,3 @@ mod tests {
         assert!(v.iter().any(|x| x.pointer.as_str() == "/definitionVersion"));
     }
 }
-
-/// The JSON Schema of `verify --format json` (this tool's own output
-/// contract, `schemas/form-package-report-v1.schema.json`), embedded so an
-/// installed binary prints it with `form-package schema report`.
-pub const REPORT_SCHEMA: &str = include_str!("../schemas/form-package-report-v1.schema.json");
-
-/// The JSON Schema of `family --format json`
-/// (`schemas/form-package-family-v1.schema.json`), printed by
-/// `form-package schema family`.
-pub const FAMILY_SCHEMA: &str = include_str!("../schemas/form-package-family-v1.schema.json");

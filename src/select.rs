@@ -65,7 +65,11 @@ pub struct Loaded {
 /// parent) or one of its ancestors.
 pub fn find_upward(start: &Path) -> Option<PathBuf> {
     let abs = std::path::absolute(start).ok()?;
-    let dir = if abs.is_dir() { abs.as_path() } else { abs.parent()? };
+    let dir = if abs.is_dir() {
+        abs.as_path()
+    } else {
+        abs.parent()?
+    };
     dir.ancestors()
         .map(|d| d.join(CONFIG_FILE))
         .find(|f| f.is_file())
@@ -78,14 +82,18 @@ pub fn find_upward(start: &Path) -> Option<PathBuf> {
 pub fn load(path: &Path) -> Result<Loaded, String> {
     let text =
         std::fs::read_to_string(path).map_err(|e| format!("read {}: {e}", path.display()))?;
-    let name = path
-        .file_name()
-        .map_or_else(|| CONFIG_FILE.to_owned(), |n| n.to_string_lossy().into_owned());
+    let name = path.file_name().map_or_else(
+        || CONFIG_FILE.to_owned(),
+        |n| n.to_string_lossy().into_owned(),
+    );
     let (settings, findings) = parse(&text);
     Ok(Loaded {
         path: Some(path.to_path_buf()),
         settings,
-        findings: findings.into_iter().map(|d| d.in_file(name.clone())).collect(),
+        findings: findings
+            .into_iter()
+            .map(|d| d.in_file(name.clone()))
+            .collect(),
     })
 }
 
@@ -278,7 +286,10 @@ mod tests {
         assert!(!s.shows(Code::OpenObjectSchema));
         assert!(s.shows(Code::RootNotDirectory));
         let s = sel(&["ALL"], &["ALL"]);
-        assert!(!s.shows(Code::RootNotDirectory), "equal specificity: ignore wins");
+        assert!(
+            !s.shows(Code::RootNotDirectory),
+            "equal specificity: ignore wins"
+        );
         let s = sel(&["fd0"], &[]);
         assert!(s.shows(Code::RootNotDirectory));
         assert!(!s.shows(Code::OpenObjectSchema));
@@ -323,7 +334,11 @@ mod tests {
         );
         let (_, f) = parse("select = [");
         assert_eq!(f.len(), 1);
-        assert!(f[0].message.starts_with("not valid TOML"), "{}", f[0].message);
+        assert!(
+            f[0].message.starts_with("not valid TOML"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

@@ -23,7 +23,11 @@ const BIN: &str = env!("CARGO_BIN_EXE_form-package");
 const STORE: &str = "packages/v1alpha1/example-store-1.0.0-f486d5e31632";
 
 fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(BIN).current_dir(cwd).args(args).output().unwrap()
+    Command::new(BIN)
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .unwrap()
 }
 
 fn text(o: &Output) -> String {
@@ -123,7 +127,10 @@ fn symlinked_package_directory_is_a_finding() {
     ] {
         assert_eq!(out.status.code(), Some(1));
         let report: Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(codes_of(&report), [("tree/link".to_owned(), "FD902".to_owned())]);
+        assert_eq!(
+            codes_of(&report),
+            [("tree/link".to_owned(), "FD902".to_owned())]
+        );
     }
     // A symlink to a file is not a directory: no finding (near miss).
     std::fs::remove_file(t.join("link")).unwrap();
@@ -142,7 +149,10 @@ fn missing_path_is_reported_in_every_format_and_the_rest_verified() {
         );
         assert_eq!(out.status.code(), Some(2), "{format}");
         let s = text(&out);
-        assert!(s.contains("FD900") || s.contains("path-not-found"), "{format}: {s}");
+        assert!(
+            s.contains("FD900") || s.contains("path-not-found"),
+            "{format}: {s}"
+        );
         assert!(s.contains("typo"), "{format}: {s}");
         // SARIF and GitHub list findings only: the verified package has none.
         if format != "sarif" && format != "github" {
@@ -155,7 +165,15 @@ fn missing_path_is_reported_in_every_format_and_the_rest_verified() {
     // --output-file gets the whole report too (exit 2 still).
     let out = run(
         tmp.path(),
-        &["verify", "tree/a/pkg", "typo", "--format", "sarif", "--output-file", "f.sarif"],
+        &[
+            "verify",
+            "tree/a/pkg",
+            "typo",
+            "--format",
+            "sarif",
+            "--output-file",
+            "f.sarif",
+        ],
     );
     assert_eq!(out.status.code(), Some(2));
     let sarif: Value =
@@ -180,13 +198,19 @@ fn rules_and_walk_skips_are_counted_and_listed() {
     let v = text(&run(tmp.path(), &["verify", "tree", "-v"]));
     assert!(v.contains("  tree/.hid (hidden)\n"), "{v}");
     assert!(v.contains("  tree/ign (.gitignore)\n"), "{v}");
-    let all = text(&run(tmp.path(), &["verify", "tree", "--no-ignore", "--format", "json"]));
+    let all = text(&run(
+        tmp.path(),
+        &["verify", "tree", "--no-ignore", "--format", "json"],
+    ));
     let n = serde_json::from_str::<Value>(&all).unwrap()["packages"]
         .as_array()
         .unwrap()
         .len();
     assert_eq!(n, 4);
-    let ex = text(&run(tmp.path(), &["verify", "tree", "--exclude", "tree/b", "-v"]));
+    let ex = text(&run(
+        tmp.path(),
+        &["verify", "tree", "--exclude", "tree/b", "-v"],
+    ));
     assert!(ex.contains("  tree/b (exclude)\n"), "{ex}");
 }
 
@@ -228,14 +252,30 @@ fn select_ignore_warn_exit_zero_statistics() {
     let first: Vec<&str> = stats.lines().next().unwrap().split('\t').collect();
     let code = first[1].to_owned();
     assert_eq!(first.len(), 3, "{stats}");
-    let ignored = run(tmp.path(), &["verify", "broken", "--ignore", &code, "--statistics"]);
+    let ignored = run(
+        tmp.path(),
+        &["verify", "broken", "--ignore", &code, "--statistics"],
+    );
     assert!(!text(&ignored).contains(&code), "{}", text(&ignored));
     let selected_none = run(tmp.path(), &["verify", "broken", "--select", "FD5"]);
-    assert_eq!(selected_none.status.code(), Some(0), "{}", text(&selected_none));
+    assert_eq!(
+        selected_none.status.code(),
+        Some(0),
+        "{}",
+        text(&selected_none)
+    );
     // The more specific selector wins: select the prefix, ignore the code.
     let spec = run(
         tmp.path(),
-        &["verify", "broken", "--select", &code[..3], "--ignore", &code, "--statistics"],
+        &[
+            "verify",
+            "broken",
+            "--select",
+            &code[..3],
+            "--ignore",
+            &code,
+            "--statistics",
+        ],
     );
     assert!(!text(&spec).contains(&code));
     let zero = run(tmp.path(), &["verify", "broken", "--exit-zero"]);
@@ -262,7 +302,10 @@ fn warn_downgrades_to_a_warning() {
     let warn = codes.join(",");
     let out = run(tmp.path(), &["verify", "broken", "--warn", &warn]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let denied = run(tmp.path(), &["verify", "broken", "--warn", &warn, "--deny-warnings"]);
+    let denied = run(
+        tmp.path(),
+        &["verify", "broken", "--warn", &warn, "--deny-warnings"],
+    );
     assert_eq!(denied.status.code(), Some(1));
 }
 
@@ -305,7 +348,10 @@ fn config_file_found_upward_and_validated() {
     assert_eq!(
         cfg,
         [
-            ("/exit-zero".to_owned(), "`exit-zero` must be a boolean, not string".to_owned()),
+            (
+                "/exit-zero".to_owned(),
+                "`exit-zero` must be a boolean, not string".to_owned()
+            ),
             ("/selct".to_owned(), "unknown key `selct`".to_owned()),
         ]
     );
@@ -315,7 +361,14 @@ fn config_file_found_upward_and_validated() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
     let out = run(
         tmp.path(),
-        &["verify", "broken", "--config", "other.toml", "--ignore", "FD5"],
+        &[
+            "verify",
+            "broken",
+            "--config",
+            "other.toml",
+            "--ignore",
+            "FD5",
+        ],
     );
     assert_eq!(out.status.code(), Some(1));
 }
@@ -326,7 +379,10 @@ fn completions_man_and_report_schema() {
     let bash = run(tmp.path(), &["completions", "bash"]);
     assert_eq!(bash.status.code(), Some(0));
     let b = text(&bash);
-    assert!(b.contains("complete -F _form__package") && b.contains("--statistics"), "{b}");
+    assert!(
+        b.contains("complete -F _form__package") && b.contains("--statistics"),
+        "{b}"
+    );
     for shell in ["zsh", "fish", "elvish", "powershell"] {
         let o = run(tmp.path(), &["completions", shell]);
         assert_eq!(o.status.code(), Some(0), "{shell}");
@@ -345,11 +401,19 @@ fn completions_man_and_report_schema() {
     assert_eq!(family.status.code(), Some(0));
     assert_eq!(
         family.stdout,
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/form-package-family-v1.schema.json")).unwrap()
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("schemas/form-package-family-v1.schema.json")
+        )
+        .unwrap()
     );
     assert_eq!(
         schema.stdout,
-        std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("schemas/form-package-report-v1.schema.json")).unwrap()
+        std::fs::read(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("schemas/form-package-report-v1.schema.json")
+        )
+        .unwrap()
     );
 }
 
@@ -394,11 +458,18 @@ fn index_and_verify_say_a_named_fixture_file_does_not_exist() {
         "{err}"
     );
     assert!(err.contains("pkg/definition.json:"), "{err}");
-    assert_eq!(std::fs::read(p.join("package-index.json")).unwrap(), before, "nothing written");
+    assert_eq!(
+        std::fs::read(p.join("package-index.json")).unwrap(),
+        before,
+        "nothing written"
+    );
     // Near miss: with the file present, index writes.
     let tmp2 = tempfile::tempdir().unwrap();
     copy_dir(&fixtures().join(STORE), &tmp2.path().join("pkg"));
-    assert_eq!(run(tmp2.path(), &["index", "pkg", "--check"]).status.code(), Some(0));
+    assert_eq!(
+        run(tmp2.path(), &["index", "pkg", "--check"]).status.code(),
+        Some(0)
+    );
 
     // verify: the entry is no longer listed either; the finding says the file is missing.
     let mut index: Value = serde_json::from_slice(&before).unwrap();
@@ -406,7 +477,11 @@ fn index_and_verify_say_a_named_fixture_file_does_not_exist() {
         .as_array_mut()
         .unwrap()
         .retain(|f| f["path"] != "fixtures/desired.json");
-    std::fs::write(p.join("package-index.json"), serde_json::to_vec(&index).unwrap()).unwrap();
+    std::fs::write(
+        p.join("package-index.json"),
+        serde_json::to_vec(&index).unwrap(),
+    )
+    .unwrap();
     let out = run(tmp.path(), &["verify", "pkg", "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -414,7 +489,10 @@ fn index_and_verify_say_a_named_fixture_file_does_not_exist() {
     assert_eq!(d["code"], "FD403", "{report}");
     assert_eq!(d["pointer"], "/conformanceFixtures/0/desiredPath");
     assert!(
-        d["message"].as_str().unwrap().ends_with("the file does not exist in the package"),
+        d["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("the file does not exist in the package"),
         "{d}"
     );
 }

@@ -119,15 +119,20 @@ fn github_action_builds_runs_verify_and_writes_sarif() {
     assert_eq!(status, "exit-code=1\n");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert!(!results.is_empty());
-    assert!(results
-        .iter()
-        .all(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+    assert!(results.iter().all(
+        |r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
             .as_str()
             .unwrap()
-            .starts_with("packages/bad/")));
+            .starts_with("packages/bad/")
+    ));
     // The last step turns the recorded status into the step's failure.
     let action = load("action.yml");
-    let last = action["runs"]["steps"].as_vec().unwrap().last().unwrap().clone();
+    let last = action["runs"]["steps"]
+        .as_vec()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
     let code = Command::new("bash")
         .args(["-c", last["run"].as_str().unwrap()])
         .env("STATUS", "1")
@@ -146,7 +151,10 @@ fn pre_commit_hook_runs_its_entry() {
     assert_eq!(hook["language"].as_str(), Some("rust"));
     assert_eq!(hook["pass_filenames"].as_bool(), Some(false));
     let entry: Vec<&str> = hook["entry"].as_str().unwrap().split_whitespace().collect();
-    assert_eq!(entry[0], "form-package", "the binary cargo install puts on PATH");
+    assert_eq!(
+        entry[0], "form-package",
+        "the binary cargo install puts on PATH"
+    );
     let args: Vec<&str> = hook["args"]
         .as_vec()
         .unwrap()
@@ -180,11 +188,16 @@ fn readme_ci_section_matches_ci_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
     let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let ci = readme.split("\n## CI\n").nth(1).expect("README has a CI section");
+    let ci = readme
+        .split("\n## CI\n")
+        .nth(1)
+        .expect("README has a CI section");
     let ci = ci.split("\n## ").next().unwrap();
     let mut steps = 0;
     for line in run.lines().map(str::trim) {
-        let Some(step) = line.strip_prefix("echo \"== ") else { continue };
+        let Some(step) = line.strip_prefix("echo \"== ") else {
+            continue;
+        };
         let key = match step.split([':', ' ', '(']).next().unwrap() {
             "cargo" => step.split(" (").next().unwrap().trim_end_matches('"'),
             other => other,
@@ -196,7 +209,10 @@ fn readme_ci_section_matches_ci_run() {
             "cargo doc" => "cargo doc",
             k => k,
         };
-        assert!(ci.contains(key), "README CI section lacks {key:?} (from {line:?})");
+        assert!(
+            ci.contains(key),
+            "README CI section lacks {key:?} (from {line:?})"
+        );
         steps += 1;
     }
     assert!(steps >= 7, "{steps} steps");
@@ -211,7 +227,10 @@ fn readme_ci_section_matches_ci_run() {
             "util-linux" => "setpriv",
             t => t,
         };
-        assert!(ci.contains(named), "README CI section lacks the tool {named}");
+        assert!(
+            ci.contains(named),
+            "README CI section lacks the tool {named}"
+        );
     }
     assert!(ci.contains("exactly `cargo test --locked`"));
     assert!(run.trim_end().ends_with("cargo test --locked"));
