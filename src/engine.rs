@@ -16,14 +16,16 @@
 //! - **E3.** Format assertion on for exactly the reference's list; `period`
 //!   and `semver` are added as custom formats; `idn-email`, `idn-hostname`
 //!   and unknown names are not asserted.
-//! - **E4.** Every number in the inline schema is passed through binary64
-//!   and read back from its shortest decimal text before compilation
+//! - **E4.** Numbers are decided exactly, as the reference's `big.Rat`
+//!   does ([`numbers`]): every number in the inline schema is passed through
+//!   binary64 and read back from its shortest decimal text
 //!   ([`through_binary64`]), so `"maximum": 9223372036854775807` behaves as
-//!   9223372036854776000. Instance numbers are serde_json numbers: integers
-//!   up to 64 bits are exact; fractions are binary64 values that the crate
-//!   reads back from their shortest decimal text for `multipleOf` (so
-//!   `0.3` is a multiple of `0.1`). Literals with more than ~15 significant
-//!   digits are therefore rounded first (the reference keeps them exact).
+//!   9223372036854776000; instance numbers keep their literal text (the
+//!   strict reader's), so `1.0000000000000001` is not an integer and `1e24`
+//!   is a multiple of `1e23`. `type`, `const`, `enum`, `uniqueItems`, the
+//!   numeric bounds, `multipleOf` and the count keywords are this crate's
+//!   own keywords ([`numbers::register`]); count keywords wrap like a Go
+//!   `int`.
 //! - **E5/E6.** Unknown keywords are ignored; string lengths are code points
 //!   (both are the crate's behaviour, kept by tests).
 
@@ -34,6 +36,8 @@ use serde_json::{Map, Number, Value};
 
 use crate::diag::Target;
 use crate::json::pointer::JsonPointer;
+
+pub mod numbers;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -324,7 +328,8 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     if !bad_patterns.is_empty() {
         return Err(bad_patterns);
     }
-    let schema = through_binary64(schema);
+    let mut schema = through_binary64(schema);
+    numbers::rewrite_contains_counts(&mut schema);
     let mut options = jsonschema::options()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
@@ -339,6 +344,7 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     for name in ["idn-email", "idn-hostname"] {
         options = options.with_format(name, |_: &str| true);
     }
+    let options = numbers::register(options);
     match options.build(&schema) {
         Ok(validator) => Ok(CompiledSchema { validator }),
         Err(e) => {
@@ -353,8 +359,17 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
 
 impl CompiledSchema {
     /// True when `instance` satisfies the schema (fast path, no error
-    /// collection).
+    /// collection). Its numbers are read from their values (E4: as the
+    /// reference reads a document decoded into binary64).
     pub fn is_valid(&self, instance: &Value) -> bool {
+        self.is_valid_with(instance, None)
+    }
+
+    /// [`CompiledSchema::is_valid`] with the literal text of every number of
+    /// `instance` (from [`crate::json::strict::parse_value_with_numbers`]):
+    /// numbers are then read exactly as written (E4).
+    pub fn is_valid_with(&self, instance: &Value, literals: Option<&numbers::Literals>) -> bool {
+        let _scope = numbers::Scope::enter(instance, literals);
         self.validator.is_valid(instance)
     }
 
@@ -363,6 +378,18 @@ impl CompiledSchema {
     /// per unexpected member (sorted by name), each at that member's
     /// pointer with target `Key`.
     pub fn violations(&self, instance: &Value, limit: usize) -> Vec<Violation> {
+        self.violations_with(instance, None, limit)
+    }
+
+    /// [`CompiledSchema::violations`] with the literal text of every number
+    /// of `instance` (see [`CompiledSchema::is_valid_with`]).
+    pub fn violations_with(
+        &self,
+        instance: &Value,
+        literals: Option<&numbers::Literals>,
+        limit: usize,
+    ) -> Vec<Violation> {
+        let _scope = numbers::Scope::enter(instance, literals);
         let mut out = Vec::new();
         for e in self.validator.iter_errors(instance) {
             if out.len() >= limit {
