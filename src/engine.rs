@@ -235,18 +235,22 @@ fn binary64_number(n: &Number) -> Number {
     let Some(f) = n.as_f64() else {
         return n.clone();
     };
+    let Some(nearest) = Number::from_f64(f) else {
+        return n.clone();
+    };
     if f.fract() == 0.0 {
-        // Rust's Display prints the shortest round-trip digits padded with
-        // zeros, i.e. the decimal the reference reads back.
-        let text = format!("{f}");
-        if let Ok(u) = text.parse::<u64>() {
-            return Number::from(u);
-        }
-        if let Ok(i) = text.parse::<i64>() {
-            return Number::from(i);
+        // The shortest round-trip digits (ties to even, as Go prints them),
+        // read as the integer the reference reads back.
+        if let Some(int) = numbers::go_rat(&nearest.to_string()).map(|r| r.to_integer()) {
+            if let Ok(u) = u64::try_from(&int) {
+                return Number::from(u);
+            }
+            if let Ok(i) = i64::try_from(&int) {
+                return Number::from(i);
+            }
         }
     }
-    Number::from_f64(f).unwrap_or_else(|| n.clone())
+    nearest
 }
 
 /// Schema keywords whose value is one subschema.
