@@ -361,7 +361,8 @@ pub fn run_fixtures<'p>(
                 continue;
             };
             run.negative_run += 1;
-            if let Outcome::Passed = validate(schema, schema_value, instance, literals, instance_work)
+            if let Outcome::Passed =
+                validate(schema, schema_value, instance, literals, instance_work)
             {
                 run.diagnostics.push(
                     Diagnostic::new(
@@ -380,7 +381,10 @@ pub fn run_fixtures<'p>(
 
 /// The parsed value of a listed payload (`None` when it did not parse) and
 /// its number literals.
-type ListedJson<'p> = (Option<&'p Value>, Option<&'p crate::engine::numbers::Literals>);
+type ListedJson<'p> = (
+    Option<&'p Value>,
+    Option<&'p crate::engine::numbers::Literals>,
+);
 
 /// R7.1 / R7.5: the path must be listed as `application/json`. Returns
 /// `Some((parsed value or None, literals))` when it is, `None` (with a

@@ -58,14 +58,26 @@ fn instance_literal_is_exact() {
             false,
         ),
         (r#"{"type":"integer"}"#, "1e-400", false),
-        (r#"{"type":"number","maximum":1}"#, "1.00000000000000000000000001", false),
-        (r#"{"type":"number","minimum":1}"#, "0.99999999999999999999999999", false),
+        (
+            r#"{"type":"number","maximum":1}"#,
+            "1.00000000000000000000000001",
+            false,
+        ),
+        (
+            r#"{"type":"number","minimum":1}"#,
+            "0.99999999999999999999999999",
+            false,
+        ),
         (
             r#"{"type":["number","string","boolean","null","array"],"enum":[null,9007199254740993]}"#,
             "9007199254740993.000",
             false,
         ),
-        (r#"{"type":"number","const":9007199254740992}"#, "9007199254740992.0", true),
+        (
+            r#"{"type":"number","const":9007199254740992}"#,
+            "9007199254740992.0",
+            true,
+        ),
     ]);
 }
 
@@ -74,8 +86,16 @@ fn instance_literal_is_exact() {
 #[test]
 fn schema_number_is_shortest_binary64_text() {
     check(&[
-        (r#"{"type":"number","maximum":9223372036854775807}"#, "9223372036854775809", true),
-        (r#"{"type":"number","maximum":9223372036854775807}"#, "9223372036854776001", false),
+        (
+            r#"{"type":"number","maximum":9223372036854775807}"#,
+            "9223372036854775809",
+            true,
+        ),
+        (
+            r#"{"type":"number","maximum":9223372036854775807}"#,
+            "9223372036854776001",
+            false,
+        ),
         (
             r#"{"type":"number","exclusiveMaximum":36028797018963970}"#,
             "3.602879701896397e+16",
@@ -96,7 +116,11 @@ fn multiple_of_is_exact() {
         (r#"{"type":"number","multipleOf":1e23}"#, "1e24", true),
         (r#"{"type":"integer","multipleOf":1e23}"#, "1e123", true),
         (r#"{"type":"number","multipleOf":0.1}"#, "0.3", true),
-        (r#"{"type":"number","multipleOf":0.1}"#, "0.30000000000000004", false),
+        (
+            r#"{"type":"number","multipleOf":0.1}"#,
+            "0.30000000000000004",
+            false,
+        ),
         (r#"{"type":"number","multipleOf":0.01}"#, "19.99", true),
         (r#"{"type":"number","multipleOf":0.01}"#, "0.075", false),
     ]);
@@ -106,16 +130,48 @@ fn multiple_of_is_exact() {
 #[test]
 fn count_keywords_wrap_like_go_int() {
     check(&[
-        (r#"{"type":"string","minLength":9223372036854775808}"#, r#""""#, true),
-        (r#"{"type":"string","maxLength":9223372036854775808}"#, r#""""#, false),
+        (
+            r#"{"type":"string","minLength":9223372036854775808}"#,
+            r#""""#,
+            true,
+        ),
+        (
+            r#"{"type":"string","maxLength":9223372036854775808}"#,
+            r#""""#,
+            false,
+        ),
         (r#"{"type":"string","maxLength":1e19}"#, r#""""#, false),
-        (r#"{"type":"string","maxLength":18446744073709551615}"#, r#""""#, true),
-        (r#"{"type":"string","minLength":18446744073709551616}"#, r#""""#, false),
-        (r#"{"type":"string","maxLength":36893488147419103232}"#, r#""a""#, false),
+        (
+            r#"{"type":"string","maxLength":18446744073709551615}"#,
+            r#""""#,
+            true,
+        ),
+        (
+            r#"{"type":"string","minLength":18446744073709551616}"#,
+            r#""""#,
+            false,
+        ),
+        (
+            r#"{"type":"string","maxLength":36893488147419103232}"#,
+            r#""a""#,
+            false,
+        ),
         (r#"{"type":"string","maxLength":1e300}"#, r#""a""#, false),
-        (r#"{"type":"string","maxLength":1.8446744073709552e19}"#, r#""aaa""#, true),
-        (r#"{"type":"array","minItems":9223372036854775808}"#, "[1]", true),
-        (r#"{"type":"array","maxItems":9223372036854775808}"#, "[]", false),
+        (
+            r#"{"type":"string","maxLength":1.8446744073709552e19}"#,
+            r#""aaa""#,
+            true,
+        ),
+        (
+            r#"{"type":"array","minItems":9223372036854775808}"#,
+            "[1]",
+            true,
+        ),
+        (
+            r#"{"type":"array","maxItems":9223372036854775808}"#,
+            "[]",
+            false,
+        ),
         (
             r#"{"type":"array","contains":{"type":"string"},"minContains":9223372036854775808}"#,
             "[1]",
@@ -224,7 +280,11 @@ fn go_unreadable_literal() {
     check(&[
         (r#"{"type":"number"}"#, "1e-1000001", true),
         (r#"{"type":"integer"}"#, "1e-1000001", false),
-        (r#"{"type":"number","const":0}"#, "0e-99999999999999999999", false),
+        (
+            r#"{"type":"number","const":0}"#,
+            "0e-99999999999999999999",
+            false,
+        ),
         (u, "[1e-1000001,1e-1000001]", true),
     ]);
     // The reference crashes (exit 2) on a bound over such a number; we

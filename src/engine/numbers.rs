@@ -215,7 +215,11 @@ fn scan_nat(r: &mut Reader<'_>, frac_ok: bool) -> Option<Nat> {
     if dp >= 0 {
         count = dp - count;
     }
-    Some(Nat { value, base: b, count })
+    Some(Nat {
+        value,
+        base: b,
+        count,
+    })
 }
 
 /// Go's `scanExponent(r, base2ok=true, sepOk=true)`: `(exponent, base)`;
@@ -521,7 +525,14 @@ pub fn instance_rat(v: &Value, n: &Number) -> Option<Rc<BigRational>> {
         Some(
             cache
                 .entry(at)
-                .or_insert_with(|| table.literals.0.get(at).and_then(|t| go_rat(t)).map(Rc::new))
+                .or_insert_with(|| {
+                    table
+                        .literals
+                        .0
+                        .get(at)
+                        .and_then(|t| go_rat(t))
+                        .map(Rc::new)
+                })
                 .clone(),
         )
     });
@@ -574,11 +585,9 @@ impl SchemaValue {
             Value::Number(n) => Self::Number(schema_rat(n)),
             Value::String(s) => Self::String(s.clone(), OnceLock::new()),
             Value::Array(items) => Self::Array(items.iter().map(Self::new).collect()),
-            Value::Object(map) => Self::Object(
-                map.iter()
-                    .map(|(k, v)| (k.clone(), Self::new(v)))
-                    .collect(),
-            ),
+            Value::Object(map) => {
+                Self::Object(map.iter().map(|(k, v)| (k.clone(), Self::new(v))).collect())
+            }
         }
     }
 
@@ -631,12 +640,10 @@ fn equals_instance(a: &Value, b: &Value) -> bool {
                 && x.iter()
                     .all(|(k, p)| y.get(k).is_some_and(|q| equals_instance(p, q)))
         }
-        (Value::Number(n), Value::Number(m)) => {
-            match (instance_rat(a, n), instance_rat(b, m)) {
-                (Some(p), Some(q)) => p == q,
-                _ => false,
-            }
-        }
+        (Value::Number(n), Value::Number(m)) => match (instance_rat(a, n), instance_rat(b, m)) {
+            (Some(p), Some(q)) => p == q,
+            _ => false,
+        },
         (Value::Number(n), Value::String(s)) => {
             instance_rat(a, n).is_some_and(|r| go_rat(s).as_ref() == Some(&*r))
         }
@@ -907,7 +914,9 @@ impl Check for Count {
     fn check(&self, instance: &Value) -> Result<(), String> {
         let len = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         let (got, min, unit) = match (self.kind, instance) {
-            (CountKind::MinLength, Value::String(s)) => (len(s.chars().count()), true, "characters"),
+            (CountKind::MinLength, Value::String(s)) => {
+                (len(s.chars().count()), true, "characters")
+            }
             (CountKind::MaxLength, Value::String(s)) => {
                 (len(s.chars().count()), false, "characters")
             }
@@ -1050,8 +1059,16 @@ macro_rules! factory {
 
 factory!(minimum_factory, bound, BoundKind::Minimum);
 factory!(maximum_factory, bound, BoundKind::Maximum);
-factory!(exclusive_minimum_factory, bound, BoundKind::ExclusiveMinimum);
-factory!(exclusive_maximum_factory, bound, BoundKind::ExclusiveMaximum);
+factory!(
+    exclusive_minimum_factory,
+    bound,
+    BoundKind::ExclusiveMinimum
+);
+factory!(
+    exclusive_maximum_factory,
+    bound,
+    BoundKind::ExclusiveMaximum
+);
 factory!(multiple_of_factory, bound, BoundKind::MultipleOf);
 factory!(min_length_factory, count, CountKind::MinLength);
 factory!(max_length_factory, count, CountKind::MaxLength);
@@ -1231,10 +1248,7 @@ mod tests {
         assert_eq!(rat("/z").as_deref(), Some("3/2"));
         assert_eq!(rat("/a/0").as_deref(), Some("1/4"));
         assert_eq!(rat("/a/1").as_deref(), Some("7"));
-        assert_eq!(
-            rat("/a/2/m"),
-            Some(format!("1/1{}", "0".repeat(400)))
-        );
+        assert_eq!(rat("/a/2/m"), Some(format!("1/1{}", "0".repeat(400))));
         assert_eq!(
             rat("/b").as_deref(),
             Some("10000000000000001/10000000000000000")
