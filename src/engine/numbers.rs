@@ -1224,7 +1224,7 @@ mod tests {
         // A tie between two shortest texts goes to the even digit, as in Go.
         assert_eq!(schema_text(&n("9007199254740993e-1")), "900719925474099.2");
         assert_eq!(schema_rat(&n("0.1")).to_string(), "1/10");
-        assert_eq!(schema_text(&n("1e23")), "1e23");
+        assert_eq!(schema_text(&n("1e23")), "1e+23");
         assert_eq!(schema_rat(&n("1e23")), go_rat("1e23").unwrap_or_default());
     }
 
