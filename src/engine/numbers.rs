@@ -1145,7 +1145,7 @@ pub fn rewrite_contains_counts(schema: &mut Value) {
     }
 }
 
-/// True when `s` names a number Go reads; a convenience for tests.
+/// The rational Go reads from `s`, as `a/b` text; a convenience for tests.
 #[cfg(test)]
 fn reads(s: &str) -> Option<String> {
     go_rat(s).map(|r| r.to_string())
