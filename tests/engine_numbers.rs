@@ -106,6 +106,18 @@ fn schema_number_is_shortest_binary64_text() {
             "1.0000000000000000000000002",
             false,
         ),
+        // A binary64 value exactly between two shortest texts (…099.2 and
+        // …099.3) is printed with the even digit, as Go prints it.
+        (
+            r#"{"type":"number","const":9007199254740992.0e-1}"#,
+            "9007199254740992.0e-1",
+            true,
+        ),
+        (
+            r#"{"type":"number","enum":[-3.0,9007199254740993e-1]}"#,
+            "9007199254740993e-1",
+            false,
+        ),
     ]);
 }
 
