@@ -12,8 +12,10 @@
 
 pub mod app;
 pub mod canonical;
+pub mod check;
 pub mod cli;
 pub mod codes;
+pub mod conformance;
 pub mod constraints;
 pub mod definition;
 pub mod definition_rules;
@@ -21,6 +23,7 @@ pub mod diag;
 pub mod discover;
 pub mod engine;
 pub mod explain;
+pub mod family;
 pub mod fixtures;
 pub mod fsread;
 pub mod index;
@@ -30,9 +33,12 @@ pub mod proof;
 pub mod relations;
 pub mod relations_cmd;
 pub mod render;
+pub mod revocation;
+pub mod revocation_cmd;
 pub mod schemas;
 pub mod stages;
 #[cfg(test)]
 mod testing;
+pub mod trust;
 pub mod verify;
 pub mod vocabulary;
