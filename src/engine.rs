@@ -17,14 +17,16 @@
 //!   decided by the reference's own rules in [`formats`] (registered over
 //!   the crate's checkers); `idn-email`, `idn-hostname` and unknown names
 //!   are not asserted.
-//! - **E4.** Every number in the inline schema is passed through binary64
-//!   and read back from its shortest decimal text before compilation
+//! - **E4.** Numbers are decided exactly, as the reference's `big.Rat`
+//!   does ([`numbers`]): every number in the inline schema is passed through
+//!   binary64 and read back from its shortest decimal text
 //!   ([`through_binary64`]), so `"maximum": 9223372036854775807` behaves as
-//!   9223372036854776000. Instance numbers are serde_json numbers: integers
-//!   up to 64 bits are exact; fractions are binary64 values that the crate
-//!   reads back from their shortest decimal text for `multipleOf` (so
-//!   `0.3` is a multiple of `0.1`). Literals with more than ~15 significant
-//!   digits are therefore rounded first (the reference keeps them exact).
+//!   9223372036854776000; instance numbers keep their literal text (the
+//!   strict reader's), so `1.0000000000000001` is not an integer and `1e24`
+//!   is a multiple of `1e23`. `type`, `const`, `enum`, `uniqueItems`, the
+//!   numeric bounds, `multipleOf` and the count keywords are this crate's
+//!   own keywords ([`numbers::register`]); count keywords wrap like a Go
+//!   `int`.
 //! - **E5/E6.** Unknown keywords are ignored; string lengths are code points
 //!   (both are the crate's behaviour, kept by tests).
 
@@ -33,6 +35,8 @@ use serde_json::{Map, Number, Value};
 
 use crate::diag::Target;
 use crate::json::pointer::JsonPointer;
+
+pub mod numbers;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -183,18 +187,22 @@ fn binary64_number(n: &Number) -> Number {
     let Some(f) = n.as_f64() else {
         return n.clone();
     };
+    let Some(nearest) = Number::from_f64(f) else {
+        return n.clone();
+    };
     if f.fract() == 0.0 {
-        // Rust's Display prints the shortest round-trip digits padded with
-        // zeros, i.e. the decimal the reference reads back.
-        let text = format!("{f}");
-        if let Ok(u) = text.parse::<u64>() {
-            return Number::from(u);
-        }
-        if let Ok(i) = text.parse::<i64>() {
-            return Number::from(i);
+        // The shortest round-trip digits (ties to even, as Go prints them),
+        // read as the integer the reference reads back.
+        if let Some(int) = numbers::go_rat(&nearest.to_string()).map(|r| r.to_integer()) {
+            if let Ok(u) = u64::try_from(&int) {
+                return Number::from(u);
+            }
+            if let Ok(i) = i64::try_from(&int) {
+                return Number::from(i);
+            }
         }
     }
-    Number::from_f64(f).unwrap_or_else(|| n.clone())
+    nearest
 }
 
 /// Schema keywords whose value is one subschema.
@@ -276,7 +284,8 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     if !bad_patterns.is_empty() {
         return Err(bad_patterns);
     }
-    let schema = through_binary64(schema);
+    let mut schema = through_binary64(schema);
+    numbers::rewrite_contains_counts(&mut schema);
     let mut options = jsonschema::options()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
@@ -294,6 +303,7 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     for name in ["idn-email", "idn-hostname"] {
         options = options.with_format(name, |_: &str| true);
     }
+    let options = numbers::register(options);
     match options.build(&schema) {
         Ok(validator) => Ok(CompiledSchema { validator }),
         Err(e) => {
@@ -308,8 +318,17 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
 
 impl CompiledSchema {
     /// True when `instance` satisfies the schema (fast path, no error
-    /// collection).
+    /// collection). Its numbers are read from their values (E4: as the
+    /// reference reads a document decoded into binary64).
     pub fn is_valid(&self, instance: &Value) -> bool {
+        self.is_valid_with(instance, None)
+    }
+
+    /// [`CompiledSchema::is_valid`] with the literal text of every number of
+    /// `instance` (from [`crate::json::strict::parse_value_with_numbers`]):
+    /// numbers are then read exactly as written (E4).
+    pub fn is_valid_with(&self, instance: &Value, literals: Option<&numbers::Literals>) -> bool {
+        let _scope = numbers::Scope::enter(instance, literals);
         self.validator.is_valid(instance)
     }
 
@@ -318,6 +337,18 @@ impl CompiledSchema {
     /// per unexpected member (sorted by name), each at that member's
     /// pointer with target `Key`.
     pub fn violations(&self, instance: &Value, limit: usize) -> Vec<Violation> {
+        self.violations_with(instance, None, limit)
+    }
+
+    /// [`CompiledSchema::violations`] with the literal text of every number
+    /// of `instance` (see [`CompiledSchema::is_valid_with`]).
+    pub fn violations_with(
+        &self,
+        instance: &Value,
+        literals: Option<&numbers::Literals>,
+        limit: usize,
+    ) -> Vec<Violation> {
+        let _scope = numbers::Scope::enter(instance, literals);
         let mut out = Vec::new();
         for e in self.validator.iter_errors(instance) {
             if out.len() >= limit {
