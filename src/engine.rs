@@ -504,7 +504,7 @@ mod tests {
     }
 
     #[test]
-    fn pattern_is_unanchored_re2_with_ascii_classes() {
+    fn pattern_is_unanchored_go_with_ascii_classes() {
         assert!(valid(json!({"pattern": "b"}), r#""abc""#));
         assert!(!valid(json!({"pattern": "^b"}), r#""abc""#));
         assert!(valid(json!({"pattern": "^\\d+$"}), r#""123""#));

@@ -340,20 +340,123 @@ const CATEGORIES: &[&str] = &[
 /// lower case, `_ - space` removed): the names already in that form.
 /// `Old_Italic`, `SignWriting`, … are unreachable in the reference.
 const SCRIPTS: &[&str] = &[
-    "Adlam", "Ahom", "Arabic", "Armenian", "Avestan", "Balinese", "Bamum", "Batak", "Bengali",
-    "Bhaiksuki", "Bopomofo", "Brahmi", "Braille", "Buginese", "Buhid", "Carian", "Chakma", "Cham",
-    "Cherokee", "Chorasmian", "Common", "Coptic", "Cuneiform", "Cypriot", "Cyrillic", "Deseret",
-    "Devanagari", "Dogra", "Duployan", "Elbasan", "Elymaic", "Ethiopic", "Georgian", "Glagolitic",
-    "Gothic", "Grantha", "Greek", "Gujarati", "Gurmukhi", "Han", "Hangul", "Hanunoo", "Hatran",
-    "Hebrew", "Hiragana", "Inherited", "Javanese", "Kaithi", "Kannada", "Katakana", "Kawi",
-    "Kharoshthi", "Khmer", "Khojki", "Khudawadi", "Lao", "Latin", "Lepcha", "Limbu", "Lisu",
-    "Lycian", "Lydian", "Mahajani", "Makasar", "Malayalam", "Mandaic", "Manichaean", "Marchen",
-    "Medefaidrin", "Miao", "Modi", "Mongolian", "Mro", "Multani", "Myanmar", "Nabataean",
-    "Nandinagari", "Newa", "Nko", "Nushu", "Ogham", "Oriya", "Osage", "Osmanya", "Palmyrene",
-    "Phoenician", "Rejang", "Runic", "Samaritan", "Saurashtra", "Sharada", "Shavian", "Siddham",
-    "Sinhala", "Sogdian", "Soyombo", "Sundanese", "Syriac", "Tagalog", "Tagbanwa", "Takri",
-    "Tamil", "Tangsa", "Tangut", "Telugu", "Thaana", "Thai", "Tibetan", "Tifinagh", "Tirhuta",
-    "Toto", "Ugaritic", "Vai", "Vithkuqi", "Wancho", "Yezidi", "Yi",
+    "Adlam",
+    "Ahom",
+    "Arabic",
+    "Armenian",
+    "Avestan",
+    "Balinese",
+    "Bamum",
+    "Batak",
+    "Bengali",
+    "Bhaiksuki",
+    "Bopomofo",
+    "Brahmi",
+    "Braille",
+    "Buginese",
+    "Buhid",
+    "Carian",
+    "Chakma",
+    "Cham",
+    "Cherokee",
+    "Chorasmian",
+    "Common",
+    "Coptic",
+    "Cuneiform",
+    "Cypriot",
+    "Cyrillic",
+    "Deseret",
+    "Devanagari",
+    "Dogra",
+    "Duployan",
+    "Elbasan",
+    "Elymaic",
+    "Ethiopic",
+    "Georgian",
+    "Glagolitic",
+    "Gothic",
+    "Grantha",
+    "Greek",
+    "Gujarati",
+    "Gurmukhi",
+    "Han",
+    "Hangul",
+    "Hanunoo",
+    "Hatran",
+    "Hebrew",
+    "Hiragana",
+    "Inherited",
+    "Javanese",
+    "Kaithi",
+    "Kannada",
+    "Katakana",
+    "Kawi",
+    "Kharoshthi",
+    "Khmer",
+    "Khojki",
+    "Khudawadi",
+    "Lao",
+    "Latin",
+    "Lepcha",
+    "Limbu",
+    "Lisu",
+    "Lycian",
+    "Lydian",
+    "Mahajani",
+    "Makasar",
+    "Malayalam",
+    "Mandaic",
+    "Manichaean",
+    "Marchen",
+    "Medefaidrin",
+    "Miao",
+    "Modi",
+    "Mongolian",
+    "Mro",
+    "Multani",
+    "Myanmar",
+    "Nabataean",
+    "Nandinagari",
+    "Newa",
+    "Nko",
+    "Nushu",
+    "Ogham",
+    "Oriya",
+    "Osage",
+    "Osmanya",
+    "Palmyrene",
+    "Phoenician",
+    "Rejang",
+    "Runic",
+    "Samaritan",
+    "Saurashtra",
+    "Sharada",
+    "Shavian",
+    "Siddham",
+    "Sinhala",
+    "Sogdian",
+    "Soyombo",
+    "Sundanese",
+    "Syriac",
+    "Tagalog",
+    "Tagbanwa",
+    "Takri",
+    "Tamil",
+    "Tangsa",
+    "Tangut",
+    "Telugu",
+    "Thaana",
+    "Thai",
+    "Tibetan",
+    "Tifinagh",
+    "Tirhuta",
+    "Toto",
+    "Ugaritic",
+    "Vai",
+    "Vithkuqi",
+    "Wancho",
+    "Yezidi",
+    "Yi",
 ];
 
 /// General-category aliases (Unicode `PropertyValueAliases.txt`, `gc`
@@ -869,8 +972,7 @@ impl Parser<'_> {
             _ => Kind::Repeat(sub, min, max),
         });
         self.check(&node)?;
-        if op == '{' && (min >= 2 || max.is_some_and(|m| m >= 2)) && !repeat_ok(&node, MAX_REPEAT)
-        {
+        if op == '{' && (min >= 2 || max.is_some_and(|m| m >= 2)) && !repeat_ok(&node, MAX_REPEAT) {
             return Err(err("invalid repeat count", text));
         }
         self.frame().items.push(node);
@@ -891,11 +993,7 @@ impl Parser<'_> {
             };
             let name = s.get(begin..end).unwrap_or("");
             let whole = s.get(..=end).unwrap_or(s);
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c == '_' || c.is_ascii_alphanumeric())
-            {
+            if name.is_empty() || !name.chars().all(|c| c == '_' || c.is_ascii_alphanumeric()) {
                 return Err(err("invalid named capture", whole));
             }
             self.pos += end + 1;
@@ -1055,7 +1153,12 @@ impl Parser<'_> {
         let Some(c) = self.bump() else {
             return Err("trailing backslash at end of expression".to_owned());
         };
-        let bad = |p: &Self| err("invalid escape sequence", p.src.get(start..p.pos).unwrap_or(""));
+        let bad = |p: &Self| {
+            err(
+                "invalid escape sequence",
+                p.src.get(start..p.pos).unwrap_or(""),
+            )
+        };
         match c {
             '1'..='7' if !matches!(self.peek(), Some('0'..='7')) => Err(bad(self)),
             '0'..='7' => {
@@ -1237,8 +1340,8 @@ fn repeat_ok(node: &Node, mut n: u32) -> bool {
         if m > n {
             return false;
         }
-        if m > 0 {
-            n /= m;
+        if let Some(q) = n.checked_div(m) {
+            n = q;
         }
     }
     match &node.kind {
@@ -1286,7 +1389,10 @@ fn emit(node: &Node, out: &mut String) {
                         let _ = write!(out, "\\x{{{:X}}}", u32::from(ch));
                     }
                     (Some(ch), true) => {
-                        emit_set(&folded(ClassUnicode::new([ClassUnicodeRange::new(ch, ch)])), out);
+                        emit_set(
+                            &folded(ClassUnicode::new([ClassUnicodeRange::new(ch, ch)])),
+                            out,
+                        );
                     }
                     (None, _) => emit_set(&ClassUnicode::empty(), out),
                 }

@@ -257,21 +257,51 @@ fn runs(parts: &[(&str, usize)]) -> String {
 fn long_cases() -> Vec<(String, String, Option<bool>)> {
     vec![
         ("^a{1000}$".to_owned(), runs(&[("a", 1000)]), Some(true)),
-        ("(?:(?:\\pL{10}){10}){10}".to_owned(), runs(&[("a", 1000)]), Some(true)),
+        (
+            "(?:(?:\\pL{10}){10}){10}".to_owned(),
+            runs(&[("a", 1000)]),
+            Some(true),
+        ),
         ("^\\pL{1000}$".to_owned(), runs(&[("a", 1000)]), Some(true)),
-        ("^(?i)\\pL{1000}$".to_owned(), runs(&[("A", 1000)]), Some(true)),
-        ("^[\\x{0}-\\x{10FFFF}]{1000}$".to_owned(), runs(&[("a", 1000)]), Some(true)),
-        ("^\\p{Han}{1000}$".to_owned(), runs(&[("\u{4e2d}", 1000)]), Some(true)),
-        (runs(&[("(", 999), ("a", 1), (")", 999)]), "a".to_owned(), Some(true)),
-        (runs(&[("(", 1000), ("a", 1), (")", 1000)]), "a".to_owned(), None),
-        (runs(&[("(?:", 1200), ("a", 1), (")", 1200)]), "a".to_owned(), Some(true)),
+        (
+            "^(?i)\\pL{1000}$".to_owned(),
+            runs(&[("A", 1000)]),
+            Some(true),
+        ),
+        (
+            "^[\\x{0}-\\x{10FFFF}]{1000}$".to_owned(),
+            runs(&[("a", 1000)]),
+            Some(true),
+        ),
+        (
+            "^\\p{Han}{1000}$".to_owned(),
+            runs(&[("\u{4e2d}", 1000)]),
+            Some(true),
+        ),
+        (
+            runs(&[("(", 999), ("a", 1), (")", 999)]),
+            "a".to_owned(),
+            Some(true),
+        ),
+        (
+            runs(&[("(", 1000), ("a", 1), (")", 1000)]),
+            "a".to_owned(),
+            None,
+        ),
+        (
+            runs(&[("(?:", 1200), ("a", 1), (")", 1200)]),
+            "a".to_owned(),
+            Some(true),
+        ),
     ]
 }
 
 fn check(pattern: &str, input: &str, want: Option<bool>, failures: &mut Vec<String>) {
     let got = compile(pattern).map(|re| re.is_match(input)).ok();
     if got != want {
-        failures.push(format!("{pattern:?} on {input:?}: want {want:?}, got {got:?}"));
+        failures.push(format!(
+            "{pattern:?} on {input:?}: want {want:?}, got {got:?}"
+        ));
     }
     // format "regex" asserts the same acceptance.
     if is_valid(pattern) != want.is_some() {
