@@ -12,8 +12,10 @@
 
 pub mod app;
 pub mod canonical;
+pub mod check;
 pub mod cli;
 pub mod codes;
+pub mod conformance;
 pub mod constraints;
 pub mod definition;
 pub mod definition_rules;
@@ -30,6 +32,8 @@ pub mod proof;
 pub mod relations;
 pub mod relations_cmd;
 pub mod render;
+pub mod revocation;
+pub mod revocation_cmd;
 pub mod schemas;
 pub mod stages;
 #[cfg(test)]
