@@ -113,6 +113,19 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             deny_warnings,
         ),
         Command::Conformance { dir, format } => crate::conformance::run(&dir, format),
+        Command::Family {
+            paths,
+            partial,
+            allow_external,
+            format,
+        } => crate::family::run(
+            &paths,
+            &crate::family::Options {
+                partial,
+                allow_external,
+            },
+            format,
+        ),
         Command::Version => Output {
             stdout: version_line(env!("FORM_PACKAGE_COMMIT")).into_bytes(),
             ..Default::default()

@@ -532,21 +532,37 @@ pub fn render_documents(
     color: bool,
     deny_warnings: bool,
 ) -> String {
+    let run = render::RunView::new(outcomes, deny_warnings);
+    let opts = render::Options {
+        color,
+        quiet: true,
+        deny_warnings,
+        ..render_options()
+    };
     match format {
-        Format::Json => render::json::render(outcomes, deny_warnings),
-        Format::Sarif => render::sarif::render(outcomes),
-        Format::Github => render::github::render(outcomes, deny_warnings, false),
         Format::Human => {
             let mut text = String::new();
-            for (o, v) in outcomes.iter().zip(verdicts) {
-                text.push_str(&human::render_package(o, color, true, deny_warnings));
-                for s in &o.skipped {
+            for (p, v) in run.packages.iter().zip(verdicts) {
+                text.push_str(&human::render_package(p, &opts));
+                for s in &p.outcome.skipped {
                     text.push_str(&format!("  skipped {s}\n"));
                 }
                 text.push_str(v);
             }
             text
         }
+        other => render::render(other, &run, &opts),
+    }
+}
+
+/// Render options for single documents: SARIF URIs relative to the working
+/// directory, as `verify` does by default.
+fn render_options() -> render::Options {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    render::Options {
+        sarif_root: cwd.clone(),
+        cwd,
+        ..render::Options::default()
     }
 }
 

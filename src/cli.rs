@@ -156,8 +156,27 @@ pub enum Command {
         /// The suite directory (e.g. conformance/form-package-v1).
         dir: PathBuf,
         /// Output format (`human`: one line per case and a summary; `json`).
-        #[arg(long, value_enum, default_value_t = TableFormat::Human)]
-        format: TableFormat,
+        #[arg(long, value_enum, default_value_t = crate::conformance::ConformanceFormat::Human)]
+        format: crate::conformance::ConformanceFormat,
+    },
+    /// Check a whole Form Family and its Binding/Interface Definitions:
+    /// every package as `verify` does, every relation's target and
+    /// contract, decision 0015 rule 8 for every binding, every accepted
+    /// Binding, candidate sets; draw the graph.
+    Family {
+        /// Trees holding the family's packages, contracts and candidate sets.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The snapshot is known to be incomplete: a target kind that is not
+        /// loaded is a note, not an error.
+        #[arg(long)]
+        partial: bool,
+        /// Accept relations into this group (or apiVersion) without loading it (repeatable).
+        #[arg(long, value_name = "GROUP")]
+        allow_external: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = crate::family::FamilyFormat::Human)]
+        format: crate::family::FamilyFormat,
     },
 }
 

@@ -29,7 +29,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::app::Output;
-use crate::cli::TableFormat;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::json::pointer::JsonPointer;
@@ -373,8 +372,17 @@ pub fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, Result<Vec<Diagnostic>, 
     Ok(results)
 }
 
+/// Output of `conformance`: one line per case and a summary, or one JSON document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConformanceFormat {
+    /// One line per case, then a summary line.
+    Human,
+    /// One JSON document: every case with its result, then the counts.
+    Json,
+}
+
 /// `conformance DIR [--format human|json]`.
-pub fn run(dir: &Path, format: TableFormat) -> Output {
+pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
     let results = match run_suite(dir) {
         Ok(r) => r,
         Err(Err(msg)) => {
@@ -410,7 +418,7 @@ pub fn run(dir: &Path, format: TableFormat) -> Output {
     let failed = results.iter().filter(|r| !r.passed).count();
     let positives = results.iter().filter(|r| r.kind == "positive").count();
     let stdout = match format {
-        TableFormat::Json => {
+        ConformanceFormat::Json => {
             let doc = serde_json::json!({
                 "suite": dir.display().to_string(),
                 "cases": results,
@@ -426,7 +434,7 @@ pub fn run(dir: &Path, format: TableFormat) -> Output {
             t.push('\n');
             t
         }
-        TableFormat::Human => {
+        ConformanceFormat::Human => {
             let mut t = String::new();
             for r in &results {
                 let op = r

@@ -23,6 +23,7 @@ pub mod diag;
 pub mod discover;
 pub mod engine;
 pub mod explain;
+pub mod family;
 pub mod fixtures;
 pub mod fsread;
 pub mod index;
