@@ -39,5 +39,6 @@ pub mod schemas;
 pub mod stages;
 #[cfg(test)]
 mod testing;
+pub mod trust;
 pub mod verify;
 pub mod vocabulary;
