@@ -37,8 +37,8 @@ use serde_json::{Map, Number, Value};
 use crate::diag::Target;
 use crate::json::pointer::JsonPointer;
 
-pub mod numbers;
 pub mod goregex;
+pub mod numbers;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
