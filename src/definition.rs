@@ -344,6 +344,10 @@ pub(crate) fn run_fixtures(
                 .get(path)
                 .and_then(Option::as_ref)
                 .map(|p| &p.value),
+            literals: payloads
+                .get(path)
+                .and_then(Option::as_ref)
+                .map(|p| &p.numbers),
         })
     };
     let run =

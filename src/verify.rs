@@ -94,6 +94,8 @@ pub(crate) struct Listed {
 /// A JSON payload that parsed.
 pub(crate) struct JsonPayload {
     pub(crate) value: Value,
+    /// The literal text of every number of `value` (§12 E4).
+    pub(crate) numbers: crate::engine::numbers::Literals,
 }
 
 /// Verifies one package directory. Never panics on bad input; every problem
@@ -640,11 +642,16 @@ impl Run<'_> {
             let mut value = None;
             let source = self.out.sources.entry(l.path.clone()).or_default();
             if is_json_media_type(&l.media_type) {
-                match strict::parse_value(&bytes) {
-                    Ok(parsed) => {
+                match strict::parse_value_with_numbers(&bytes) {
+                    Ok((parsed, numbers)) => {
                         self.parsed_json.insert(l.path.clone());
                         match crate::canonical::check(&parsed) {
-                            Ok(()) => value = Some(JsonPayload { value: parsed }),
+                            Ok(()) => {
+                                value = Some(JsonPayload {
+                                    value: parsed,
+                                    numbers: numbers.into(),
+                                });
+                            }
                             Err(d) => self.diags.push(d.in_file(l.path.clone())),
                         }
                     }
