@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
-use crate::verify::INDEX_FILE;
+use crate::package::INDEX_FILE;
 
 /// Why the command cannot run (exit code 2).
 #[derive(Debug)]

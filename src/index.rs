@@ -28,9 +28,9 @@ use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::fsread;
 use crate::json::strict;
+use crate::package::{is_json_media_type, DEFINITION_MEDIA_TYPE, INDEX_FILE};
 use crate::profile::{self, IndexProfile};
 use crate::schemas;
-use crate::verify::{DEFINITION_MEDIA_TYPE, INDEX_FILE};
 
 /// The result of indexing a directory.
 #[derive(Debug)]
@@ -117,7 +117,7 @@ fn build_with(
         // must be strict I-JSON with a container at the top, text payloads
         // UTF-8 without NUL.
         let media_type = media.as_str().unwrap_or_default();
-        if crate::verify::is_json_media_type(media_type) {
+        if is_json_media_type(media_type) {
             match strict::parse(&bytes) {
                 Ok(parsed) => match crate::canonical::check(&parsed.value) {
                     Err(d) if strict_checks => refused.push(d.in_file(e.rel.clone())),
@@ -283,21 +283,7 @@ pub fn write(dir: &Path, indexed: &Indexed) -> std::io::Result<()> {
     std::fs::rename(&tmp, dir.join(INDEX_FILE))
 }
 
-/// Media type implied by a file extension (`verifier-rules.md` §1.8);
-/// `None` when no allowed media type fits (such a file cannot be listed).
-pub fn infer_media_type(path: &str) -> Option<&'static str> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let ext = name
-        .rfind('.')
-        .map(|i| name[i..].to_ascii_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        ".json" => Some("application/json"),
-        ".md" | ".markdown" => Some("text/markdown"),
-        ".txt" => Some("text/plain"),
-        _ => None,
-    }
-}
+pub use crate::package::infer_media_type;
 
 /// The index profile a new index gets from its definition's `apiVersion`:
 /// Legacy → v1alpha2 (content-addressed, no `packageVersion` to invent),

@@ -46,9 +46,9 @@ use crate::app::Output;
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::strict;
+use crate::package::{Source, INDEX_FILE};
 use crate::relations::{self, Instance, Relation};
 use crate::render::{human, json as render_json, Format};
-use crate::verify::{Source, INDEX_FILE};
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;

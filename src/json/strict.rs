@@ -82,6 +82,12 @@ impl ParseError {
             ParseErrorKind::InvalidUtf8 => Code::InvalidUtf8,
             ParseErrorKind::Syntax => Code::InvalidIJson,
         };
+        self.to_diagnostic_as(code)
+    }
+
+    /// The finding with `code` instead of the kind's own (a payload's syntax
+    /// refusal is `invalid-json-payload`, as the reference classifies it).
+    pub fn to_diagnostic_as(&self, code: Code) -> Diagnostic {
         Diagnostic::new(code, self.detail.clone())
             .at(self.pointer.clone())
             .span(self.span.clone())
