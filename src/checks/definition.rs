@@ -22,7 +22,7 @@ use crate::vocabulary::{self, ScanOptions, Whole};
 
 use super::{Check, CheckResult, FileRole, Need};
 
-const MODULE: &str = "checks::definition";
+const MODULE: &str = "src/checks/definition.rs";
 const INVALID: &str = "the definition fails its schema";
 const NEEDS_VALID: &[Need] = &[Need::Fact(Fact::DefinitionValid)];
 
@@ -148,7 +148,7 @@ fn name_scan(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 /// inline schema (`verifier-rules.md` §4).
 pub(super) const PROOFS: Check = Check {
     name: "schema-proofs",
-    module: "proof",
+    module: "src/proof/",
     codes: &[
         Code::NonLocalRef,
         Code::DynamicRef,
@@ -206,7 +206,7 @@ fn proofs(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 /// schemas (`verifier-rules.md` §3.2, §3.8, §12 E1–E2).
 pub(super) const COMPILE: Check = Check {
     name: "compile",
-    module: "fixtures",
+    module: "src/fixtures.rs",
     codes: &[Code::InlineSchemaCompile],
     needs: &[Need::Fact(Fact::Proven)],
     establishes: Some(Fact::Compiled),
@@ -233,7 +233,7 @@ fn compile(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 /// schemas; a schema that did not compile is left out).
 pub(super) const RULES: Check = Check {
     name: "definition-rules",
-    module: "definition_rules",
+    module: "src/definition_rules.rs",
     codes: &[
         Code::FixtureCount,
         Code::DuplicateFixtureName,
@@ -242,7 +242,6 @@ pub(super) const RULES: Check = Check {
         Code::InterfaceDocumentViolation,
         Code::DuplicateInterface,
         Code::InterfaceInputRule,
-        Code::RoleBindings,
     ],
     needs: &[Need::Fact(Fact::Proven)],
     establishes: None,
@@ -260,7 +259,7 @@ fn rules(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 /// Step 13: constraint semantics (`current-profile.md` §5.1).
 pub(super) const CONSTRAINTS: Check = Check {
     name: "constraints",
-    module: "constraints",
+    module: "src/constraints.rs",
     codes: &[
         Code::ConstraintOrderedPair,
         Code::ConstraintUniqueBy,
@@ -283,7 +282,7 @@ fn constraints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 /// (`verifier-rules.md` §8); findings are warnings.
 pub(super) const RELATIONS: Check = Check {
     name: "relations",
-    module: "relations",
+    module: "src/relations.rs",
     codes: &[
         Code::RelationAtRoot,
         Code::RelationDepth,

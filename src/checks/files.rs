@@ -18,7 +18,7 @@ use crate::package::{
 
 use super::{Check, CheckResult, FileRole, Need};
 
-const MODULE: &str = "checks::files";
+const MODULE: &str = "src/checks/files.rs";
 
 /// R1.1–R1.3: the root is a real directory and can be opened.
 pub(super) const ROOT: Check = Check {

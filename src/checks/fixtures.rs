@@ -19,7 +19,7 @@ use super::{Check, CheckResult, FileRole, Need};
 /// reviewed top-level desired properties are exempt.
 pub(super) const PAYLOAD_NAME_SCAN: Check = Check {
     name: "payload-names",
-    module: "checks::fixtures",
+    module: "src/checks/fixtures.rs",
     codes: &[Code::ForbiddenPayloadField],
     needs: &[Need::Fact(Fact::Definition)],
     establishes: None,
@@ -88,7 +88,7 @@ fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
 /// on a package with no error so far and compiled stage schemas.
 pub(super) const FIXTURES: Check = Check {
     name: "fixtures",
-    module: "fixtures",
+    module: "src/fixtures.rs",
     codes: &[
         Code::FixtureUnlisted,
         Code::FixtureMediaType,

@@ -14,7 +14,7 @@ use crate::schemas;
 
 use super::{Check, CheckResult, FileRole, Need};
 
-const MODULE: &str = "checks::identity";
+const MODULE: &str = "src/checks/identity.rs";
 
 /// Step 14: `formRef.schemaDigest` is the digest of the definition's RFC
 /// 8785 form.

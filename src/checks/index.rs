@@ -20,7 +20,7 @@ use crate::schemas;
 
 use super::{Check, CheckResult, FileRole, Need};
 
-const MODULE: &str = "checks::index";
+const MODULE: &str = "src/checks/index.rs";
 const NOT_VALID: &str = "package-index.json is not a valid index";
 
 /// Steps 4–7: read, parse, canonicalize, select the profile, validate the
