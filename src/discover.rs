@@ -12,20 +12,17 @@ use std::path::{Path, PathBuf};
 
 use walkdir::WalkDir;
 
+use crate::error::Error;
 use crate::package::INDEX_FILE;
-
-/// Why the command cannot run (exit code 2).
-#[derive(Debug)]
-pub struct UsageError(pub String);
 
 /// Package roots below `path`, sorted by path.
 ///
 /// # Errors
-/// [`UsageError`] when `path` does not exist (nothing at all, not even a
+/// [`Error::Usage`] when `path` does not exist (nothing at all, not even a
 /// dangling symlink).
-pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, UsageError> {
+pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, Error> {
     let meta = std::fs::symlink_metadata(path)
-        .map_err(|e| UsageError(format!("{}: {e}", path.display())))?;
+        .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }

@@ -26,6 +26,7 @@ use serde_json::{json, Map, Value};
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::error::Error;
 use crate::fsread;
 use crate::json::strict;
 use crate::package::{is_json_media_type, DEFINITION_MEDIA_TYPE, INDEX_FILE};
@@ -48,6 +49,24 @@ pub struct Indexed {
     pub changes: Vec<String>,
 }
 
+/// Why a directory was not indexed.
+#[derive(Debug)]
+pub enum Refused {
+    /// What makes the directory unindexable (exit 1): file-system
+    /// refusals, a file no media type fits, an unreadable or unparsable
+    /// definition, an index that would not satisfy its profile's schema.
+    Findings(Vec<Diagnostic>),
+    /// The command could not run (exit 2): an embedded schema that does
+    /// not build.
+    Fault(Error),
+}
+
+impl From<Vec<Diagnostic>> for Refused {
+    fn from(findings: Vec<Diagnostic>) -> Self {
+        Refused::Findings(findings)
+    }
+}
+
 /// The existing index, if any, as the parts a rebuild keeps.
 struct Previous {
     value: Option<Value>,
@@ -59,10 +78,11 @@ struct Previous {
 /// index (ignored when one exists).
 ///
 /// # Errors
-/// The findings that make the directory unindexable (file-system refusals,
-/// a file no media type fits, an unreadable or unparsable definition, an
-/// index that would not satisfy its profile's schema).
-pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnostic>> {
+/// [`Refused::Findings`]: what makes the directory unindexable (file-system
+/// refusals, a file no media type fits, an unreadable or unparsable
+/// definition, an index that would not satisfy its profile's schema);
+/// [`Refused::Fault`]: an internal fault.
+pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
     build_with(dir, profile, true)
 }
 
@@ -73,19 +93,15 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
 ///
 /// # Errors
 /// As [`build`], less the schema check.
-pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnostic>> {
+pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
     build_with(dir, profile, false)
 }
 
-fn build_with(
-    dir: &Path,
-    profile: Option<&str>,
-    strict_checks: bool,
-) -> Result<Indexed, Vec<Diagnostic>> {
+fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<Indexed, Refused> {
     let root = fsread::open_root(dir).map_err(|d| vec![d])?;
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
-        return Err(inventory.diagnostics);
+        return Err(inventory.diagnostics.into());
     }
     let previous = previous(&root, inventory.has_index)?;
     let mut files = Vec::new();
@@ -144,7 +160,7 @@ fn build_with(
         files.push(json!({"digest": sha256_digest(&bytes), "mediaType": media, "path": e.rel, "size": bytes.len()}));
     }
     if !refused.is_empty() {
-        return Err(refused);
+        return Err(refused.into());
     }
     files.sort_by(|a, b| path_of(a).as_bytes().cmp(path_of(b).as_bytes()));
     let mut form_ref = Map::new();
@@ -246,30 +262,27 @@ fn path_of(entry: &Value) -> &str {
 }
 
 /// Never write what `verify` would refuse at the index-schema level.
-fn check_schema(index: &Value) -> Result<(), Vec<Diagnostic>> {
+fn check_schema(index: &Value) -> Result<(), Refused> {
     let api = index
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or("");
     let Some(profile) = IndexProfile::from_api_version(api) else {
-        return Err(vec![Diagnostic::new(
+        return Err(Refused::Findings(vec![Diagnostic::new(
             Code::UnsupportedIndexApiVersion,
             format!("package index: unsupported apiVersion {api:?}"),
         )
-        .in_file(INDEX_FILE)]);
+        .in_file(INDEX_FILE)]));
     };
     match schemas::validate(profile.index_schema(), index) {
         Ok(v) if v.is_empty() => Ok(()),
-        Ok(v) => Err(schemas::to_diagnostics(
+        Ok(v) => Err(Refused::Findings(schemas::to_diagnostics(
             v,
             Code::IndexSchemaViolation,
             INDEX_FILE,
             "package index",
-        )),
-        Err(e) => Err(vec![Diagnostic::new(
-            Code::IndexSchemaViolation,
-            format!("internal: {e}"),
-        )]),
+        ))),
+        Err(e) => Err(Refused::Fault(Error::Internal(e))),
     }
 }
 

@@ -20,6 +20,7 @@ pub mod definition_rules;
 pub mod diag;
 pub mod discover;
 pub mod engine;
+pub mod error;
 pub mod explain;
 pub mod fixtures;
 pub mod fsread;

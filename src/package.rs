@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::error::Error;
 use crate::fixtures::Stages;
 use crate::fsread::{PackageRoot, StableMeta};
 use crate::json::pointer::JsonPointer;
@@ -161,6 +162,9 @@ pub struct Package {
     /// Files whose bytes parsed as strict JSON (their span maps are built
     /// only if a diagnostic names them).
     pub parsed_json: BTreeSet<String>,
+    /// A fault of the verifier itself: the runner stops, and the command
+    /// exits 2 (never a finding about the package).
+    pub fault: Option<Error>,
 }
 
 impl Package {

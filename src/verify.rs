@@ -34,6 +34,9 @@ pub struct PackageOutcome {
     /// some diagnostic names are kept (a tree of verified packages holds no
     /// file bytes).
     pub sources: std::collections::BTreeMap<String, Source>,
+    /// A fault of the verifier itself that stopped this package's checks:
+    /// the command exits 2 ([`crate::error::Error`]), whatever was found.
+    pub fault: Option<crate::error::Error>,
 }
 
 impl PackageOutcome {
@@ -58,6 +61,7 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
         relations: pkg.relations,
         fixtures_run: pkg.fixtures_run,
         sources: pkg.sources,
+        fault: run.fault,
     };
     // Renderers look sources up only through a diagnostic's file.
     let named: BTreeSet<&str> = out

@@ -13,6 +13,7 @@ use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Target};
+use crate::error::Error;
 use crate::json::pointer::JsonPointer;
 use crate::package::{Fact, Package, DEFINITION_MEDIA_TYPE};
 use crate::profile::{self, IndexProfile, LEGACY_V1ALPHA1, LEGACY_V1ALPHA2};
@@ -20,7 +21,7 @@ use crate::proof::{self, NameQuery, NameSite};
 use crate::schemas;
 use crate::vocabulary::{self, ScanOptions, Whole};
 
-use super::{Check, CheckResult, FileRole, Need};
+use super::{Check, CheckResult, FileRole, Need, FAULT};
 
 const MODULE: &str = "src/checks/definition.rs";
 const INVALID: &str = "the definition fails its schema";
@@ -99,10 +100,13 @@ fn schema(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let (Some(definition), Some(profile)) = (pkg.definition(), pkg.profile) else {
         return Err(INVALID);
     };
-    if definition_schema_check(diags, profile, &pkg.def_path, definition) {
-        Ok(())
-    } else {
-        Err(INVALID)
+    match definition_schema_check(diags, profile, &pkg.def_path, definition) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(INVALID),
+        Err(e) => {
+            pkg.fault = Some(e);
+            Err(FAULT)
+        }
     }
 }
 
@@ -364,14 +368,15 @@ pub fn proof_name_policy(q: &NameQuery<'_>) -> Option<String> {
     (!exempt).then(|| finding.message())
 }
 
-/// Envelope and schema of the definition (step 13, first half). Returns the
-/// selected schema on success.
+/// Envelope and schema of the definition (step 13, first half): `Ok(true)`
+/// when the definition satisfies its schema and decodes; `Err` only for an
+/// internal fault (an embedded schema that does not build).
 fn definition_schema_check(
     diags: &mut Vec<Diagnostic>,
     profile: IndexProfile,
     def_path: &str,
     definition: &Value,
-) -> bool {
+) -> Result<bool, Error> {
     let api = match definition.get("apiVersion") {
         Some(Value::String(s)) => s.clone(),
         _ => {
@@ -381,7 +386,7 @@ fn definition_schema_check(
                 "Form Definition: the definition must be a JSON object"
             };
             diags.push(Diagnostic::new(Code::UnsupportedDefinitionApiVersion, msg));
-            return false;
+            return Ok(false);
         }
     };
     let Some(schema) = profile::definition_schema(&api, profile.family()) else {
@@ -392,7 +397,7 @@ fn definition_schema_check(
             )
             .at(JsonPointer::root().child("apiVersion")),
         );
-        return false;
+        return Ok(false);
     };
     match schemas::validate(schema, definition) {
         Ok(v) if v.is_empty() => {}
@@ -403,15 +408,9 @@ fn definition_schema_check(
                 def_path,
                 "Form Definition",
             ));
-            return false;
+            return Ok(false);
         }
-        Err(e) => {
-            diags.push(Diagnostic::new(
-                Code::DefinitionSchemaViolation,
-                format!("internal: {e}"),
-            ));
-            return false;
-        }
+        Err(e) => return Err(Error::Internal(e)),
     }
     // typed decode (current-profile.md §5.1 QUIRK): constraints[].total is int64
     let mut ok = true;
@@ -428,5 +427,5 @@ fn definition_schema_check(
             }
         }
     }
-    ok
+    Ok(ok)
 }

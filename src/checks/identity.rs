@@ -7,12 +7,13 @@ use serde_json::Value;
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::error::Error;
 use crate::json::pointer::JsonPointer;
 use crate::package::{Fact, Package, INDEX_FILE};
 use crate::profile::{self, FormRefSchema};
 use crate::schemas;
 
-use super::{Check, CheckResult, FileRole, Need};
+use super::{Check, CheckResult, FileRole, Need, FAULT};
 
 const MODULE: &str = "src/checks/identity.rs";
 
@@ -108,7 +109,8 @@ fn formref(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let Some(family) = pkg.profile.map(|p| p.family()) else {
         return Ok(());
     };
-    let form_ref = pkg.form_ref();
+    let form_ref = pkg.form_ref().clone();
+    let form_ref = &form_ref;
     let at = JsonPointer::root().child("formRef");
     let api = form_ref
         .get("apiVersion")
@@ -135,10 +137,10 @@ fn formref(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                     .into_iter()
                     .map(|d| d.under(&at)),
             ),
-            Err(e) => diags.push(Diagnostic::new(
-                Code::InvalidFormRef,
-                format!("internal: {e}"),
-            )),
+            Err(e) => {
+                pkg.fault = Some(Error::Internal(e));
+                return Err(FAULT);
+            }
         },
     }
     Ok(())

@@ -9,6 +9,7 @@ use serde_json::Value;
 use crate::canonical::{canonicalize, is_canonical_digest, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::error::Error;
 use crate::fsread;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
@@ -18,7 +19,7 @@ use crate::package::{
 use crate::profile::IndexProfile;
 use crate::schemas;
 
-use super::{Check, CheckResult, FileRole, Need};
+use super::{Check, CheckResult, FileRole, Need, FAULT};
 
 const MODULE: &str = "src/checks/index.rs";
 const NOT_VALID: &str = "package-index.json is not a valid index";
@@ -120,11 +121,8 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
             return Err(NOT_VALID);
         }
         Err(e) => {
-            diags.push(Diagnostic::new(
-                Code::IndexSchemaViolation,
-                format!("internal: {e}"),
-            ));
-            return Err(NOT_VALID);
+            pkg.fault = Some(Error::Internal(e));
+            return Err(FAULT);
         }
     }
     // typed decode: sizes are int64 (QUIRK: `1.0` / `1e2` pass the schema but not the decode)

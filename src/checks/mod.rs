@@ -28,6 +28,7 @@ use std::path::Path;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::error::Error;
 use crate::package::{Fact, Package, INDEX_FILE};
 
 mod definition;
@@ -60,8 +61,12 @@ pub enum FileRole {
 
 /// The result of one check: `Ok` establishes the check's fact; `Err` is the
 /// reason it does not hold (a short phrase: "the definition fails its
-/// schema").
+/// schema"). A fault of the verifier itself is set in [`Package::fault`]
+/// (with [`FAULT`] as the reason); the runner then stops.
 pub type CheckResult = Result<(), &'static str>;
+
+/// The reason a check gives when it set [`Package::fault`].
+pub const FAULT: &str = "an internal fault stopped verification";
 
 /// One check of the pipeline.
 #[derive(Clone, Copy)]
@@ -160,16 +165,23 @@ pub struct Run {
     /// (check, code) for every finding whose code its check did not
     /// declare: a defect (kept empty by a test over the corpus).
     pub undeclared: Vec<(&'static str, Code)>,
+    /// The fault that stopped the run (the command exits 2).
+    pub fault: Option<Error>,
 }
 
 /// Runs every check of [`CHECKS`] over the package at `path`.
 pub fn run(path: &Path) -> (Package, Run) {
+    run_checks(path, CHECKS)
+}
+
+/// Runs `checks`, in order, over the package at `path`.
+fn run_checks(path: &Path, checks: &[Check]) -> (Package, Run) {
     let mut pkg = Package::new(path.to_path_buf());
     let mut out = Run::default();
     let mut facts: BTreeMap<Fact, Result<(), &'static str>> = BTreeMap::new();
     // (reason, names of the checks it skipped), in first-skip order.
     let mut skipped: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
-    for check in CHECKS {
+    for check in checks {
         if let Some(reason) = blocked(check, &facts, &out.diagnostics) {
             if let Some(fact) = check.establishes {
                 facts.insert(fact, Err(reason));
@@ -190,6 +202,10 @@ pub fn run(path: &Path) -> (Package, Run) {
             FileRole::Index => Some(INDEX_FILE.to_owned()),
             FileRole::Definition => Some(pkg.def_path.clone()),
         };
+        if pkg.fault.is_some() {
+            out.fault = pkg.fault.take();
+            break;
+        }
         for mut d in found {
             if !check.codes.contains(&d.code) {
                 out.undeclared.push((check.name, d.code));
@@ -265,6 +281,45 @@ mod tests {
             ["src/checks/index.rs", "src/checks/files.rs"]
         );
         assert_eq!(emitting_modules(Code::OpenObjectSchema), ["src/proof/"]);
+    }
+
+    fn faulty(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+        diags.push(Diagnostic::new(
+            Code::MissingIndex,
+            "dropped with the fault",
+        ));
+        pkg.fault = Some(Error::Internal("embedded schema does not build".into()));
+        Err(FAULT)
+    }
+
+    fn later(_: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+        diags.push(Diagnostic::new(Code::UnlistedFile, "must not run"));
+        Ok(())
+    }
+
+    #[test]
+    fn an_internal_fault_stops_the_run_and_is_no_finding() {
+        let check = |name, run| Check {
+            name,
+            module: "src/checks/mod.rs",
+            codes: &[Code::MissingIndex, Code::UnlistedFile],
+            needs: &[],
+            establishes: None,
+            file: FileRole::Package,
+            run,
+        };
+        let dir = std::env::temp_dir();
+        let (_, r) = run_checks(&dir, &[check("faulty", faulty), check("later", later)]);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        let fault = r.fault.map(|e| e.to_string());
+        assert_eq!(
+            fault.as_deref(),
+            Some("internal error: embedded schema does not build")
+        );
+        // Without the fault, both run and report.
+        let (_, r) = run_checks(&dir, &[check("later", later)]);
+        assert_eq!(r.diagnostics.len(), 1);
+        assert!(r.fault.is_none());
     }
 
     #[test]
