@@ -18,27 +18,7 @@ use crate::error::Error;
 use crate::render::{self, human, Format};
 use crate::verify::{self, PackageOutcome, Source};
 
-/// What a command produced.
-#[derive(Debug, Default)]
-pub struct Output {
-    /// Bytes for stdout.
-    pub stdout: Vec<u8>,
-    /// Text for stderr.
-    pub stderr: String,
-    /// Exit status.
-    pub code: u8,
-}
-
-impl From<Error> for Output {
-    /// `form-package: <error>` on stderr, exit 2: the command could not run.
-    fn from(e: Error) -> Self {
-        Output {
-            stderr: format!("form-package: {e}\n"),
-            code: e.exit_code(),
-            ..Default::default()
-        }
-    }
-}
+pub use crate::output::Output;
 
 /// Runs a parsed command line. `is_terminal`: whether stdout is a terminal.
 pub fn run(cli: Cli, is_terminal: bool) -> Output {

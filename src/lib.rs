@@ -26,6 +26,7 @@ pub mod fixtures;
 pub mod fsread;
 pub mod index;
 pub mod json;
+pub mod output;
 pub mod package;
 pub mod profile;
 pub mod proof;

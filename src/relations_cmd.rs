@@ -42,10 +42,10 @@ use std::path::{Component, Path};
 
 use serde_json::{json, Value};
 
-use crate::app::Output;
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::strict;
+use crate::output::Output;
 use crate::package::{Source, INDEX_FILE};
 use crate::relations::{self, Instance, Relation};
 use crate::render::{human, json as render_json, Format};
