@@ -4,6 +4,7 @@
 //! paths in code), and that graph must be acyclic, so the pipeline reads
 //! top-down: `checks` → `package` → the proofs, never back. A parent and
 //! its own submodules (`super::`) are one unit and not counted.
+#![allow(clippy::unwrap_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
