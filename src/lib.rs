@@ -26,6 +26,8 @@ pub mod fixtures;
 pub mod fsread;
 pub mod index;
 pub mod json;
+pub mod keywords;
+pub mod limits;
 pub mod output;
 pub mod package;
 pub mod profile;

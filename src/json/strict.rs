@@ -27,7 +27,7 @@ use crate::json::pointer::JsonPointer;
 /// The most nested arrays/objects a document may have (§2.1 J6). A document
 /// with 256 nested containers is accepted; the 257th level is refused with
 /// `JSON nesting exceeds 256 containers`.
-pub const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = crate::limits::JSON_NESTING;
 
 /// A successfully parsed document: its value and the span map.
 #[derive(Clone, Debug)]

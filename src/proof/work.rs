@@ -18,7 +18,7 @@ use crate::json::pointer::escape;
 
 /// Largest accepted estimate (§4.6, §4.7): a schema or fixture whose estimate
 /// is above it is rejected.
-pub const WORK_LIMIT: u32 = 16384;
+pub const WORK_LIMIT: u32 = crate::limits::WORK;
 
 /// The saturated value every estimate above [`WORK_LIMIT`] is reported as.
 pub const SATURATED: u32 = WORK_LIMIT + 1;
@@ -26,7 +26,7 @@ pub const SATURATED: u32 = WORK_LIMIT + 1;
 /// Recursion guard (schema edges); far above the proof's depth limit 64.
 const MAX_RECURSION: usize = 256;
 
-use super::closed_object::SINGLES;
+use crate::keywords::{ARRAY, SINGLE as SINGLES};
 
 fn add(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(SATURATED)
@@ -92,6 +92,9 @@ impl<'a> Structural<'a> {
 /// The counted structural children of a schema object, with memo keys.
 fn children_of<'a>(obj: &'a serde_json::Map<String, Value>, key: &str) -> Vec<(&'a Value, String)> {
     let mut out = Vec::new();
+    // Of the map keywords only `properties` and `dependentSchemas` apply to
+    // an instance; `$defs`/`definitions` are reached through `$ref`, and
+    // `patternProperties` is refused by the proof.
     for kw in ["properties", "dependentSchemas"] {
         if let Some(Value::Object(members)) = obj.get(kw) {
             for (name, child) in members {
@@ -104,7 +107,7 @@ fn children_of<'a>(obj: &'a serde_json::Map<String, Value>, key: &str) -> Vec<(&
             out.push((child, format!("{key}/{kw}")));
         }
     }
-    for kw in ["allOf", "anyOf", "oneOf", "prefixItems"] {
+    for kw in ARRAY {
         if let Some(Value::Array(items)) = obj.get(kw) {
             for (i, child) in items.iter().enumerate() {
                 out.push((child, format!("{key}/{kw}/{i}")));
