@@ -201,7 +201,8 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
     if let Some(p) = profile {
         if crate::profile::IndexProfile::from_api_version(p).is_none() {
             return Error::Usage(format!(
-                "index: unknown --profile {p:?} (packages.forms.takoform.com/v1alpha1 .. v1alpha5)"
+                "index: unknown --profile {p:?} ({})",
+                crate::profile::api_versions().join(", ")
             ))
             .into();
         }

@@ -304,11 +304,10 @@ pub use crate::package::infer_media_type;
 /// a versionless group → v1alpha5 (`verifier-rules.md` §0.1,
 /// `current-profile.md` §2.1).
 pub fn profile_for_definition(api_version: &str) -> IndexProfile {
-    match api_version {
-        profile::LEGACY_V1ALPHA1 => IndexProfile::V1alpha2,
-        profile::LEGACY_V1ALPHA2 => IndexProfile::V1alpha3,
-        v if v.contains('/') => IndexProfile::V1alpha4,
-        _ => IndexProfile::V1alpha5,
+    match profile::legacy_lane(api_version) {
+        Some(lane) => lane.new_index,
+        None if api_version.contains('/') => IndexProfile::V1alpha4,
+        None => IndexProfile::V1alpha5,
     }
 }
 

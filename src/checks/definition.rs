@@ -16,7 +16,7 @@ use crate::diag::{Diagnostic, Target};
 use crate::error::Error;
 use crate::json::pointer::JsonPointer;
 use crate::package::{Fact, Package, DEFINITION_MEDIA_TYPE};
-use crate::profile::{self, IndexProfile, LEGACY_V1ALPHA1, LEGACY_V1ALPHA2};
+use crate::profile::{self, IndexProfile};
 use crate::proof::{self, NameQuery, NameSite};
 use crate::schemas;
 use crate::vocabulary::{self, ScanOptions, Whole};
@@ -129,7 +129,7 @@ fn name_scan(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     // older reference scanned it as a payload, and the v1alpha1–v1alpha4
     // mutants name that catalogue entry, so those profiles keep the payload
     // code for the definition's keys.
-    let code = if pkg.profile == Some(IndexProfile::V1alpha5) {
+    let code = if pkg.profile.is_some_and(|p| p.row().definition_scan_code) {
         Code::ForbiddenDefinitionField
     } else {
         Code::ForbiddenPayloadField
@@ -312,7 +312,7 @@ fn relations(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    if api == LEGACY_V1ALPHA1 || api == LEGACY_V1ALPHA2 {
+    if profile::legacy_lane(api).is_some() {
         return Ok(());
     }
     let derivation = crate::relations::derive(definition);
