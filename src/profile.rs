@@ -48,6 +48,10 @@ pub struct ProfileRow {
     /// `forbidden-field-in-definition` (the current verifier) rather than
     /// the payload code the older reference and its mutants carry.
     pub definition_scan_code: bool,
+    /// The Legacy lane schema version its packages usually carry (`None`:
+    /// namespaced groups of the family); only a speed hint, for building
+    /// those validators early ([`IndexProfile::likely_schemas`]).
+    pub likely_legacy: Option<&'static str>,
     /// One line for the docs.
     pub summary: &'static str,
 }
@@ -60,6 +64,7 @@ pub static PROFILES: [ProfileRow; 5] = [
         version: "v1alpha1",
         family: Family::CurrentNeutral,
         definition_scan_code: false,
+        likely_legacy: Some("v1alpha1"),
         summary: "Legacy packages; `packageVersion` required",
     },
     ProfileRow {
@@ -67,6 +72,7 @@ pub static PROFILES: [ProfileRow; 5] = [
         version: "v1alpha2",
         family: Family::CurrentNeutral,
         definition_scan_code: false,
+        likely_legacy: Some("v1alpha1"),
         summary: "content-addressed Legacy packages",
     },
     ProfileRow {
@@ -74,6 +80,7 @@ pub static PROFILES: [ProfileRow; 5] = [
         version: "v1alpha3",
         family: Family::CurrentNeutral,
         definition_scan_code: false,
+        likely_legacy: Some("v1alpha2"),
         summary: "`forms.takoform.com/v1alpha2` definitions",
     },
     ProfileRow {
@@ -81,6 +88,7 @@ pub static PROFILES: [ProfileRow; 5] = [
         version: "v1alpha4",
         family: Family::RetainedBeta,
         definition_scan_code: false,
+        likely_legacy: None,
         summary: "versioned namespaced groups (retained-beta family)",
     },
     ProfileRow {
@@ -88,6 +96,7 @@ pub static PROFILES: [ProfileRow; 5] = [
         version: "v1alpha5",
         family: Family::CurrentNeutral,
         definition_scan_code: true,
+        likely_legacy: None,
         summary: "versionless namespaced groups (current-neutral family)",
     },
 ];
@@ -184,6 +193,19 @@ impl IndexProfile {
     /// The family validation profile (`current-profile.md` §2.2).
     pub fn family(self) -> Family {
         self.row().family
+    }
+
+    /// The definition and FormRef schemas a package of this profile most
+    /// likely needs (a speed hint: [`crate::schemas::prewarm`]).
+    pub fn likely_schemas(self) -> [SchemaRef; 2] {
+        let f = self.family().row();
+        match self.row().likely_legacy {
+            Some(v) => [SchemaRef::Definition(v), SchemaRef::FormRef(v)],
+            None => [
+                SchemaRef::Definition(f.definition_schema),
+                SchemaRef::FormRef(f.formref_schema),
+            ],
+        }
     }
 }
 

@@ -198,6 +198,36 @@ fn cached(r: SchemaRef) -> Option<&'static Result<Validator, String>> {
     Some(VALIDATORS.get(slot)?.get_or_init(|| build(&id)))
 }
 
+/// Starts building the validators of `refs` that are not built yet on a
+/// background thread, so that building them overlaps reading, digesting
+/// and proving the package (the first `validate` of one waits for it).
+/// Only a speed hint: nothing is built twice, and when no thread can be
+/// started the validators are built on first use as before.
+pub fn prewarm(refs: &[SchemaRef]) {
+    let pending: Vec<SchemaRef> = refs
+        .iter()
+        .copied()
+        .filter(|r| {
+            let id = r.id();
+            PUBLISHED
+                .iter()
+                .position(|p| p.id == id)
+                .and_then(|i| VALIDATORS.get(i))
+                .is_some_and(|slot| slot.get().is_none())
+        })
+        .collect();
+    if pending.is_empty() {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("schema-prewarm".into())
+        .spawn(move || {
+            for r in pending {
+                let _ = cached(r);
+            }
+        });
+}
+
 /// One schema violation: where in the instance, and what.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {

@@ -109,6 +109,9 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         );
         return Err(NOT_VALID);
     };
+    // The definition and FormRef validators build while this thread
+    // validates the index, reads and digests the payloads and proves.
+    schemas::prewarm(&profile.likely_schemas());
     match schemas::validate(profile.index_schema(), &index) {
         Ok(v) if v.is_empty() => {}
         Ok(v) => {
