@@ -230,11 +230,9 @@ impl<'a> Instance<'a> {
                         plan.push((s, Target::Member(v)));
                     }
                 }
-                for s in [kw.contains, kw.unevaluated_items] {
-                    if let Some(s) = s {
-                        for v in items {
-                            plan.push((s, Target::Member(v)));
-                        }
+                for s in [kw.contains, kw.unevaluated_items].into_iter().flatten() {
+                    for v in items {
+                        plan.push((s, Target::Member(v)));
                     }
                 }
             }
