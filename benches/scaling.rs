@@ -1,9 +1,11 @@
-//! Time per package against tree size (issue 11): for trees of 100, 1,000,
-//! 3,000 and 10,000 generated packages (`benches/gen_tree.py`, seed 6; the
-//! trees are generated once under `$TREES`, default `/tmp/form-package-trees`),
-//! runs the whole `form-package verify TREE` process and the read + SHA-256
-//! + parse floor of the same files (as `benches/baseline.rs`), several runs
-//! each, alternating, and records the medians.
+//! Time per package against tree size (issue 11).
+//!
+//! For trees of 100, 1,000, 3,000 and 10,000 generated packages
+//! (`benches/gen_tree.py`, seed 6; generated once under `$TREES`, default
+//! `/tmp/form-package-trees`), runs the whole `form-package verify TREE`
+//! process and the read + SHA-256 + parse floor of the same files (as
+//! `benches/baseline.rs`), several runs each, alternating, and records the
+//! medians.
 //!
 //! Writes `target/bench-scaling.csv` (`packages,verify_s,floor_s,
 //! verify_us_per_package,floor_us_per_package,ratio`) and
