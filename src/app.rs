@@ -29,9 +29,15 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             color,
             deny_warnings,
             quiet,
+            verbose,
+            output,
         } => {
-            let color = human::use_color(color, is_terminal);
-            verify_paths(&paths, format, color, deny_warnings, quiet)
+            let color = human::use_color(color, is_terminal && output.output_file.is_none());
+            let opts = render_options(&output, color, quiet, verbose, deny_warnings);
+            deliver(
+                verify_paths(&paths, format, &opts),
+                output.output_file.as_deref(),
+            )
         }
         Command::Canonicalize { file } => canonical_command(&file, false),
         Command::Digest { file } => canonical_command(&file, true),
@@ -39,7 +45,14 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             path,
             format,
             instance,
-        } => crate::relations_cmd::run(&path, format.into(), instance.as_deref()),
+            output,
+        } => {
+            let opts = render_options(&output, false, false, false, false);
+            deliver(
+                crate::relations_cmd::run_with(&path, format, instance.as_deref(), &opts),
+                output.output_file.as_deref(),
+            )
+        }
         Command::Index {
             dir,
             check,
@@ -56,25 +69,106 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             stdout: crate::explain::rules().into_bytes(),
             ..Default::default()
         },
+        Command::ValidateRevocation {
+            file,
+            format,
+            color,
+        } => crate::revocation_cmd::statement(&file, format, human::use_color(color, is_terminal)),
+        Command::ValidateRevocationCheckpoint {
+            file,
+            advance,
+            previous_pin,
+            format,
+            color,
+        } => crate::revocation_cmd::checkpoint(
+            &file,
+            advance,
+            previous_pin.as_deref(),
+            format,
+            human::use_color(color, is_terminal),
+        ),
+        Command::Check {
+            files,
+            stdin_filename,
+            format,
+            color,
+            deny_warnings,
+        } => crate::check::run(
+            &files,
+            stdin_filename.as_deref(),
+            format,
+            human::use_color(color, is_terminal),
+            deny_warnings,
+        ),
+        Command::Conformance { dir, format } => crate::conformance::run(&dir, format),
+        Command::Family {
+            paths,
+            partial,
+            allow_external,
+            format,
+        } => crate::family::run(
+            &paths,
+            &crate::family::Options {
+                partial,
+                allow_external,
+            },
+            format,
+        ),
         Command::Version => Output {
-            stdout: format!(
-                "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"}}\n",
-                env!("CARGO_PKG_VERSION")
-            )
-            .into_bytes(),
+            stdout: version_line(env!("FORM_PACKAGE_COMMIT")).into_bytes(),
             ..Default::default()
         },
     }
 }
 
+/// The renderer options of a command line: the SARIF root defaults to the
+/// working directory.
+fn render_options(
+    output: &crate::cli::OutputArgs,
+    color: bool,
+    quiet: bool,
+    verbose: bool,
+    deny_warnings: bool,
+) -> render::Options {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    render::Options {
+        color,
+        quiet,
+        verbose,
+        deny_warnings,
+        sarif_root: output.sarif_root.clone().unwrap_or_else(|| cwd.clone()),
+        cwd,
+    }
+}
+
+/// `--output-file FILE`: the report goes to FILE (atomically, see
+/// [`render::write_output`]) instead of stdout; a failure to write it is
+/// exit 2. A command that could not run (exit 2, nothing on stdout) writes
+/// nothing.
+pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
+    let Some(file) = output_file else { return out };
+    if out.code == 2 && out.stdout.is_empty() {
+        return out;
+    }
+    match render::write_output(file, &out.stdout) {
+        Ok(()) => out.stdout.clear(),
+        Err(e) => {
+            out.stderr
+                .push_str(&format!("form-package: write {}: {e}\n", file.display()));
+            out.stdout.clear();
+            out.code = 2;
+        }
+    }
+    out
+}
+
 /// Verifies every package under `paths` (in parallel; output order and
-/// content do not depend on the thread count).
+/// content do not depend on the thread count) and renders the run in
+/// `format` through the one front end ([`render::render`]).
 pub fn verify_paths(
     paths: &[std::path::PathBuf],
     format: Format,
-    color: bool,
-    deny_warnings: bool,
-    quiet: bool,
+    opts: &render::Options,
 ) -> Output {
     let mut roots = Vec::new();
     for p in paths {
@@ -110,35 +204,12 @@ pub fn verify_paths(
             ..Default::default()
         };
     }
-    let failed = outcomes.iter().any(|o| render::fails(o, deny_warnings));
-    let stdout = match format {
-        Format::Json => render::json::render(&outcomes, deny_warnings),
-        Format::Sarif => render::sarif::render(&outcomes),
-        Format::Github => render::github::render(&outcomes, deny_warnings, quiet),
-        Format::Human => {
-            let mut text = String::new();
-            for o in &outcomes {
-                text.push_str(&human::render_package(o, color, quiet, deny_warnings));
-            }
-            if !quiet && outcomes.len() > 1 {
-                let bad = outcomes
-                    .iter()
-                    .filter(|o| render::fails(o, deny_warnings))
-                    .count();
-                text.push_str(&format!(
-                    "{} packages: {} verified, {} failed\n",
-                    outcomes.len(),
-                    outcomes.len() - bad,
-                    bad
-                ));
-            }
-            text
-        }
-    };
+    let run = render::RunView::new(&outcomes, opts.deny_warnings);
+    let stdout = render::render(format, &run, opts);
     Output {
         stdout: stdout.into_bytes(),
         stderr: String::new(),
-        code: u8::from(failed),
+        code: u8::from(run.failed > 0),
     }
 }
 
@@ -209,17 +280,11 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
     }
     match crate::index::build(dir, profile) {
         Err(crate::index::Refused::Fault(e)) => e.into(),
-        Err(crate::index::Refused::Findings(diags)) => {
-            let mut stderr = String::new();
-            for d in &diags {
-                stderr.push_str(&human::render_diagnostic(d, None, false));
-            }
-            Output {
-                stderr,
-                code: 1,
-                ..Default::default()
-            }
-        }
+        Err(crate::index::Refused::Findings(diags)) => Output {
+            stderr: render_findings_of(dir, diags),
+            code: 1,
+            ..Default::default()
+        },
         Ok(indexed) if check => {
             let mut msg = if indexed.drift {
                 "package-index.json would change:\n".to_owned()
@@ -249,6 +314,45 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
             .into(),
         },
     }
+}
+
+/// Largest file re-read to show where a finding of `index` is.
+const MAX_SHOWN_FILE: u64 = 16 * 1024 * 1024;
+
+/// Renders the findings of a command about package `dir` (not `verify`) in
+/// the human format, through the same front end as `verify`: each file a
+/// finding names is read again (a regular file, not followed through a link,
+/// at most 16 MiB) and strictly parsed for its spans, so every finding shows
+/// `<package>/<file>:line:column` and its marked token.
+fn render_findings_of(dir: &Path, diagnostics: Vec<Diagnostic>) -> String {
+    let mut sources = std::collections::BTreeMap::new();
+    for f in diagnostics.iter().filter_map(|d| d.file.as_deref()) {
+        if sources.contains_key(f) {
+            continue;
+        }
+        let path = dir.join(f);
+        let regular = std::fs::symlink_metadata(&path)
+            .is_ok_and(|m| m.file_type().is_file() && m.len() <= MAX_SHOWN_FILE);
+        let Some(bytes) = regular.then(|| std::fs::read(&path).ok()).flatten() else {
+            continue;
+        };
+        let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
+        sources.insert(f.to_owned(), Source { bytes, spans });
+    }
+    let outcome = [PackageOutcome {
+        path: dir.to_path_buf(),
+        diagnostics,
+        sources,
+        ..Default::default()
+    }];
+    let run = render::RunView::new(&outcome, false);
+    human::render_run(
+        &run,
+        &render::Options {
+            quiet: true,
+            ..Default::default()
+        },
+    )
 }
 
 /// A progress bar on stderr for runs over a second, only when stderr is a
@@ -311,6 +415,22 @@ fn identity(root: &Path) -> std::path::PathBuf {
         (Ok(p), Some(n)) => p.join(n),
         _ => std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
     }
+}
+
+/// The `version` line: the reference's members in its order (`command`,
+/// `module`, `version`, then `commit` when the build knows it: 40 or 64
+/// lowercase hex from `build.rs`; `current-profile.md` §11.1). No `sum`:
+/// a Cargo build has no Go module checksum.
+pub fn version_line(commit: &str) -> String {
+    let mut line = format!(
+        "{{\"command\":\"form-package\",\"module\":\"form-package\",\"version\":\"{}\"",
+        env!("CARGO_PKG_VERSION")
+    );
+    if !commit.is_empty() {
+        line.push_str(&format!(",\"commit\":\"{commit}\""));
+    }
+    line.push_str("}\n");
+    line
 }
 
 #[cfg(test)]

@@ -13,7 +13,13 @@ use crate::render::Format;
 /// Exit status: 0 every package verified (warnings allowed), 1 some package
 /// has an error, 2 the command could not run.
 #[derive(Debug, Parser)]
-#[command(name = "form-package", version, about, long_about = None)]
+#[command(
+    name = "form-package",
+    version,
+    about,
+    long_about = None,
+    after_help = "Exit status: 0 verified or valid (warnings allowed), 1 a finding refused some input, 2 the command could not run (a usage error too: the reference exits 1 for those)."
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -40,6 +46,12 @@ pub enum Command {
         /// Print only findings (no per-package summary lines).
         #[arg(long, short)]
         quiet: bool,
+        /// Human output: add what each stage checked, per package.
+        #[arg(long, short, conflicts_with = "quiet")]
+        verbose: bool,
+        /// `--output-file`, `--sarif-root`.
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Print the RFC 8785 canonical form of a JSON file, then a newline.
     Canonicalize {
@@ -55,12 +67,17 @@ pub enum Command {
     Relations {
         /// A package directory or a bare `definition.json`.
         path: PathBuf,
-        /// Output format (`human` table or `json`).
-        #[arg(long, value_enum, default_value_t = TableFormat::Human)]
-        format: TableFormat,
+        /// Output format: `human` (a table, then the findings), `json` (the
+        /// relations document); `sarif`, `github` and `junit` report the
+        /// findings as `verify` does.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
         /// Resolve the relations against this desired document and list the concrete instances.
         #[arg(long)]
         instance: Option<PathBuf>,
+        /// `--output-file`, `--sarif-root`.
+        #[command(flatten)]
+        output: OutputArgs,
     },
     /// Write (or with `--check` only compare) an author's `package-index.json`.
     Index {
@@ -82,22 +99,96 @@ pub enum Command {
     Rules,
     /// Print this build's identity as one compact JSON line.
     Version,
+    /// Validate a revocation statement (trust.forms.takoform.com/v1alpha1 or /v1); print it as the reference does.
+    ValidateRevocation {
+        /// The statement (JSON).
+        file: PathBuf,
+        /// Output format for findings (default: the reference's output, findings on stderr).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// When to colour human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+    /// Validate a revocation checkpoint (with --advance or --previous-pin, also advance to it and print the pin).
+    ValidateRevocationCheckpoint {
+        /// The checkpoint (JSON).
+        file: PathBuf,
+        /// Advance with no previous pin: the first trusted checkpoint (legacy sequence 1, or the current genesis).
+        #[arg(long, conflicts_with = "previous_pin")]
+        advance: bool,
+        /// Advance from this pin (a JSON file: {checkpointApiVersion?, sequence, digest, entriesDigest}).
+        #[arg(long, value_name = "PIN_FILE")]
+        previous_pin: Option<PathBuf>,
+        /// Output format for findings (default: the reference's output, findings on stderr).
+        #[arg(long, value_enum)]
+        format: Option<Format>,
+        /// When to colour human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+    },
+    /// Check single JSON documents by what they are (definition, index, revocation, Binding or Interface Definition).
+    ///
+    /// A Form Definition of any profile gets every definition-level rule, the
+    /// proofs, the vocabulary, relations and the fixtures beside it at the
+    /// paths it names; a package index its schema and entry rules; a
+    /// revocation statement or checkpoint, a Binding or an Interface
+    /// Definition its published schema and rules. `-` reads standard input.
+    Check {
+        /// The documents (`-` for standard input).
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The name standard input gets in findings (and where its fixtures sit).
+        #[arg(long, value_name = "NAME")]
+        stdin_filename: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// When to colour human output.
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+        /// Treat warnings as errors.
+        #[arg(long)]
+        deny_warnings: bool,
+    },
+    /// Run the reference's conformance suite (DIR/manifest.json) through verify's checks.
+    Conformance {
+        /// The suite directory (e.g. conformance/form-package-v1).
+        dir: PathBuf,
+        /// Output format (`human`: one line per case and a summary; `json`).
+        #[arg(long, value_enum, default_value_t = crate::conformance::ConformanceFormat::Human)]
+        format: crate::conformance::ConformanceFormat,
+    },
+    /// Check a whole Form Family and its Binding/Interface Definitions:
+    /// every package as `verify` does, every relation's target and
+    /// contract, decision 0015 rule 8 for every binding, every accepted
+    /// Binding, candidate sets; draw the graph.
+    Family {
+        /// Trees holding the family's packages, contracts and candidate sets.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The snapshot is known to be incomplete: a target kind that is not
+        /// loaded is a note, not an error.
+        #[arg(long)]
+        partial: bool,
+        /// Accept relations into this group (or apiVersion) without loading it (repeatable).
+        #[arg(long, value_name = "GROUP")]
+        allow_external: Vec<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = crate::family::FamilyFormat::Human)]
+        format: crate::family::FamilyFormat,
+    },
 }
 
-/// Output format of `relations`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum TableFormat {
-    /// A table, then the findings.
-    Human,
-    /// One JSON document (shape in `src/relations_cmd.rs`).
-    Json,
-}
-
-impl From<TableFormat> for Format {
-    fn from(f: TableFormat) -> Self {
-        match f {
-            TableFormat::Human => Format::Human,
-            TableFormat::Json => Format::Json,
-        }
-    }
+/// Where output goes, shared by every command that reports findings.
+#[derive(Debug, Clone, clap::Args)]
+pub struct OutputArgs {
+    /// Write the report to FILE (atomically: a temporary file renamed over
+    /// it) instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+    /// SARIF: artifact URIs are relative to DIR (`%SRCROOT%`); default the
+    /// working directory. Never written as an absolute path.
+    #[arg(long, value_name = "DIR")]
+    pub sarif_root: Option<PathBuf>,
 }

@@ -13,9 +13,10 @@
 //!   possessive or nested quantifier, unknown flag) is refused with the
 //!   pointer of that `pattern` member. Patterns are translated to the `regex`
 //!   crate's syntax by [`re2`]: `\d \w \s \b` become ASCII (as in Go).
-//! - **E3.** Format assertion on for exactly the reference's list; `period`
-//!   and `semver` are added as custom formats; `idn-email`, `idn-hostname`
-//!   and unknown names are not asserted.
+//! - **E3.** Format assertion on for exactly the reference's list, each
+//!   decided by the reference's own rules in [`formats`] (registered over
+//!   the crate's checkers); `idn-email`, `idn-hostname` and unknown names
+//!   are not asserted.
 //! - **E4.** Every number in the inline schema is passed through binary64
 //!   and read back from its shortest decimal text before compilation
 //!   ([`through_binary64`]), so `"maximum": 9223372036854775807` behaves as
@@ -27,8 +28,6 @@
 //! - **E5/E6.** Unknown keywords are ignored; string lengths are code points
 //!   (both are the crate's behaviour, kept by tests).
 
-use std::sync::OnceLock;
-
 use jsonschema::{Draft, Keyword, ValidationError};
 use serde_json::{Map, Number, Value};
 
@@ -37,6 +36,8 @@ use crate::json::pointer::JsonPointer;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
+
+pub mod formats;
 
 /// Formats the reference asserts (§12 E3). Every other name is ignored.
 pub const ASSERTED_FORMATS: &[&str] = &[
@@ -160,55 +161,6 @@ fn pattern_factory<'a>(
     }
 }
 
-/// ISO 8601 time interval as the reference checks it: `start/end`,
-/// `start/duration` or `duration/end` (date-times and durations in the
-/// reference's own format rules).
-fn is_period(s: &str) -> bool {
-    let Some((start, end)) = s.split_once('/') else {
-        return false;
-    };
-    if start.starts_with('P') {
-        format_ok("duration", start) && format_ok("date-time", end)
-    } else if end.starts_with('P') {
-        format_ok("date-time", start) && format_ok("duration", end)
-    } else {
-        format_ok("date-time", start) && format_ok("date-time", end)
-    }
-}
-
-/// Checks one string against one of the crate's own built-in formats.
-fn format_ok(name: &str, s: &str) -> bool {
-    static DT: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    static DUR: OnceLock<Option<jsonschema::Validator>> = OnceLock::new();
-    let cell = if name == "duration" { &DUR } else { &DT };
-    let validator = cell.get_or_init(|| {
-        jsonschema::options()
-            .with_draft(Draft::Draft202012)
-            .should_validate_formats(true)
-            .build(&serde_json::json!({ "format": name }))
-            .ok()
-    });
-    // A missing validator would be a crate bug; fail closed (not valid).
-    validator
-        .as_ref()
-        .is_some_and(|v| v.is_valid(&Value::String(s.to_owned())))
-}
-
-/// SemVer 2.0.0 (semver.org grammar, ASCII digits).
-fn is_semver(s: &str) -> bool {
-    static RE: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    RE.get_or_init(|| {
-        regex::Regex::new(concat!(
-            r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)",
-            r"(?:-((?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*)(?:\.(?:0|[1-9][0-9]*|[0-9]*[a-zA-Z-][0-9a-zA-Z-]*))*))?",
-            r"(?:\+([0-9a-zA-Z-]+(?:\.[0-9a-zA-Z-]+)*))?$"
-        ))
-        .ok()
-    })
-    .as_ref()
-    .is_some_and(|re| re.is_match(s))
-}
-
 /// Replaces every number in `value` by the binary64 value nearest to it,
 /// written back from its shortest decimal text (integral results within
 /// 64 bits become integers, e.g. `9223372036854775807` →
@@ -311,9 +263,12 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
         .should_ignore_unknown_formats(true)
         .with_retriever(RefuseAll)
         .with_keyword("pattern", pattern_factory)
-        .with_format("regex", |s: &str| re2::compile(s).is_ok())
-        .with_format("period", is_period)
-        .with_format("semver", is_semver);
+        .with_format("regex", |s: &str| re2::compile(s).is_ok());
+    // Every other asserted format: the reference's own rules (E3), never
+    // the crate's checkers.
+    for &(name, check) in formats::CHECKS {
+        options = options.with_format(name, check);
+    }
     // Formats the reference does not assert (E3): never assert them, even
     // if a crate feature would.
     for name in ["idn-email", "idn-hostname"] {
@@ -371,6 +326,22 @@ impl CompiledSchema {
                 }
                 continue;
             }
+            if let Some(names) = closed_without_properties(&e, instance) {
+                for name in names {
+                    if out.len() >= limit {
+                        break;
+                    }
+                    out.push(Violation {
+                        instance_pointer: instance_pointer.child(name),
+                        schema_pointer: schema_pointer.clone(),
+                        target: Target::Key,
+                        message: format!(
+                            "unexpected member \"{name}\" (additionalProperties is false)"
+                        ),
+                    });
+                }
+                continue;
+            }
             out.push(Violation {
                 instance_pointer,
                 schema_pointer,
@@ -380,6 +351,37 @@ impl CompiledSchema {
         }
         out
     }
+}
+
+/// The members of the object refused by an `additionalProperties: false`
+/// that has no `properties` and no `patternProperties` beside it, sorted by
+/// name. The crate reports that case as one false-schema error at the
+/// object (its instance is the first member's value); every member of the
+/// object is unexpected there. `None` for any other error, including a
+/// false schema applied to one member's value (its instance is the value
+/// at its own pointer).
+fn closed_without_properties<'v>(
+    e: &ValidationError<'_>,
+    root: &'v Value,
+) -> Option<Vec<&'v String>> {
+    if !matches!(
+        e.kind(),
+        jsonschema::error::ValidationErrorKind::FalseSchema
+    ) || !e.schema_path().as_str().ends_with("/additionalProperties")
+    {
+        return None;
+    }
+    let Value::Object(members) = root.pointer(e.instance_path().as_str())? else {
+        return None;
+    };
+    // The error's instance is the object's first member value (not the
+    // object itself, as when a member's own value is refused).
+    if members.values().next() != Some(e.instance().as_ref()) {
+        return None;
+    }
+    let mut names: Vec<&String> = members.keys().collect();
+    names.sort();
+    Some(names)
 }
 
 /// RE2 (Go `regexp/syntax`, Perl flags) patterns on top of the `regex`
@@ -968,5 +970,51 @@ mod tests {
             .collect();
         assert_eq!(at, vec![("/bar", Target::Key), ("/foo", Target::Key)]);
         assert_eq!(v[0].schema_pointer.as_str(), "/additionalProperties");
+    }
+
+    #[test]
+    fn additional_properties_without_properties_names_every_key() {
+        let s = schema(json!({
+            "type": "object",
+            "properties": {"o": {"type": "object", "additionalProperties": false}}
+        }));
+        let c = compile(&s).expect("compiles");
+        let v = c.violations(&json!({"o": {"zeta": 1, "alpha": {"k": 2}}}), 100);
+        let at: Vec<(&str, Target, &str)> = v
+            .iter()
+            .map(|x| {
+                (
+                    x.instance_pointer.as_str(),
+                    x.target,
+                    x.schema_pointer.as_str(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            at,
+            vec![
+                (
+                    "/o/alpha",
+                    Target::Key,
+                    "/properties/o/additionalProperties"
+                ),
+                ("/o/zeta", Target::Key, "/properties/o/additionalProperties"),
+            ]
+        );
+        assert!(v[0].message.contains("\"alpha\""), "{}", v[0].message);
+        // Near miss: an empty object is fine; the limit is honoured.
+        assert!(c.violations(&json!({"o": {}}), 100).is_empty());
+        assert_eq!(c.violations(&json!({"o": {"a": 1, "b": 2}}), 1).len(), 1);
+        // A false schema refusing one member's (object) value stays one
+        // finding at that member.
+        let member = schema(json!({
+            "type": "object",
+            "patternProperties": {"^a": false},
+        }));
+        let c = compile(&member).expect("compiles");
+        let v = c.violations(&json!({"ab": {"x": 1}}), 100);
+        assert_eq!(v.len(), 1);
+        assert_eq!(v[0].instance_pointer.as_str(), "/ab");
+        assert_eq!(v[0].target, Target::Value);
     }
 }

@@ -494,6 +494,31 @@ mod tests {
     }
 
     #[test]
+    fn closed_object_without_properties_reports_every_key_at_its_pointer() {
+        // Issue 10 item 5: no `properties` beside `additionalProperties:
+        // false` used to give one vague finding at "" ("False schema does
+        // not allow 1").
+        let def = json!({"desiredSchema":
+                {"$schema": S, "type": "object", "additionalProperties": false},
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
+        let files = BTreeMap::from([(
+            "f/d.json",
+            ("application/json", json!({"zeta": 1, "alpha": {"k": 2}})),
+        )]);
+        let (run, compile) = run_with(&def, &files, 10);
+        assert!(compile.is_empty());
+        let d = &run.diagnostics;
+        assert_eq!(codes(d), vec![Code::FixtureSchemaViolation; 2]);
+        let at: Vec<&str> = d.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(at, vec!["/alpha", "/zeta"]);
+        assert!(d.iter().all(|d| d.target == Target::Key));
+        assert!(d[0].message.contains("unexpected member \"alpha\""));
+        // Near miss: an empty object satisfies it.
+        let files = BTreeMap::from([("f/d.json", ("application/json", json!({})))]);
+        assert!(run_with(&def, &files, 10).0.diagnostics.is_empty());
+    }
+
+    #[test]
     fn identical_failures_through_allof_fan_out_are_one_finding() {
         let desired = json!({"$schema": S, "type": "object", "additionalProperties": false,
             "properties": {"v": {"allOf": [{"$ref": "#/$defs/s"}, {"$ref": "#/$defs/s"}]}},

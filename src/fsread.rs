@@ -229,11 +229,20 @@ pub fn open_root(path: &Path) -> Result<PackageRoot, Diagnostic> {
     })?;
     let meta = meta_of(&st);
     if meta.kind() != EntryKind::Dir {
-        return Err(Diagnostic::new(
+        let d = Diagnostic::new(
             Code::RootNotDirectory,
             "package root must be a real directory",
         )
-        .note(shown));
+        .note(shown);
+        // A lone JSON document has its own command (issue 12).
+        return Err(if meta.kind() == EntryKind::File {
+            d.note(format!(
+                "to check one JSON document on its own, run `form-package check {}`",
+                path.display()
+            ))
+        } else {
+            d
+        });
     }
     let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC | OFlags::NOFOLLOW;
     let fd = rustix::fs::openat(CWD, path, flags, Mode::empty()).map_err(|e| {

@@ -12,9 +12,11 @@
 
 pub mod app;
 pub mod canonical;
+pub mod check;
 pub mod checks;
 pub mod cli;
 pub mod codes;
+pub mod conformance;
 pub mod constraints;
 pub mod definition_rules;
 pub mod diag;
@@ -22,6 +24,7 @@ pub mod discover;
 pub mod engine;
 pub mod error;
 pub mod explain;
+pub mod family;
 pub mod fixtures;
 pub mod fsread;
 pub mod index;
@@ -35,6 +38,8 @@ pub mod proof;
 pub mod relations;
 pub mod relations_cmd;
 pub mod render;
+pub mod revocation;
+pub mod revocation_cmd;
 pub mod schemas;
 #[cfg(test)]
 mod testing;

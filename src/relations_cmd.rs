@@ -13,8 +13,14 @@
 //! Exit status: `0` the relations were derived (warnings allowed), `1` the
 //! definition (or the index naming it, or the `--instance` document) cannot
 //! be read or parsed — the finding is printed to stderr with
-//! [`human::render_diagnostic`] —, `2` PATH (or the `--instance` FILE) does
-//! not exist, or the format is neither `human` nor `json`.
+//! [`human::render_diagnostic_in`], located as `<package>/<file>:line:column`
+//! —, `2` PATH (or the `--instance` FILE) does not exist.
+//!
+//! Output goes through the render front end ([`crate::render`]) with the same
+//! [`Format`] as `verify`: `human` is the table then the findings (located by
+//! [`crate::render::RunView`], like `verify`'s), `json` the document below,
+//! and `sarif`, `github` and `junit` report the derivation's findings exactly
+//! as `verify` reports a package's (one package: PATH).
 //!
 //! `--format json` prints one document (pretty, final newline). This is a
 //! versioned contract (`"version": 1`):
@@ -48,7 +54,8 @@ use crate::json::strict;
 use crate::output::Output;
 use crate::package::{Source, INDEX_FILE};
 use crate::relations::{self, Instance, Relation};
-use crate::render::{human, json as render_json, Format};
+use crate::render::{self, human, json as render_json, Format, RunView};
+use crate::verify::PackageOutcome;
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;
@@ -70,9 +77,9 @@ impl Failure {
         }
     }
 
-    fn finding(d: &Diagnostic, source: Option<&Source>) -> Self {
+    fn finding(d: &Diagnostic, source: Option<&Source>, package: &Path) -> Self {
         Failure {
-            stderr: human::render_diagnostic(d, source, false),
+            stderr: human::render_diagnostic_in(d, source, Some(package), false),
             code: 1,
         }
     }
@@ -86,8 +93,9 @@ struct Read {
     source: Source,
 }
 
-/// Reads and strictly parses `path`, naming it `name` in diagnostics.
-fn read_json(path: &Path, name: &str) -> Result<Read, Failure> {
+/// Reads and strictly parses `path`, naming it `name` (relative to
+/// `package`) in diagnostics.
+fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
     let bytes = std::fs::read(path).map_err(|e| {
         Failure::finding(
             &Diagnostic::new(
@@ -100,6 +108,7 @@ fn read_json(path: &Path, name: &str) -> Result<Read, Failure> {
             )
             .in_file(name),
             None,
+            package,
         )
     })?;
     match strict::parse(&bytes) {
@@ -116,6 +125,7 @@ fn read_json(path: &Path, name: &str) -> Result<Read, Failure> {
             Err(Failure::finding(
                 &e.to_diagnostic().in_file(name),
                 Some(&source),
+                package,
             ))
         }
     }
@@ -128,7 +138,7 @@ fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failur
     }
     let index = path.join(INDEX_FILE);
     let def_path = if index.is_file() {
-        let read = read_json(&index, INDEX_FILE)?;
+        let read = read_json(&index, INDEX_FILE, path)?;
         match read.value.get("definitionPath") {
             None => DEFAULT_DEFINITION.to_owned(),
             Some(Value::String(s))
@@ -146,7 +156,7 @@ fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failur
                 )
                 .in_file(INDEX_FILE)
                 .at(crate::json::pointer::JsonPointer::root().child("definitionPath"));
-                return Err(Failure::finding(&d, Some(&read.source)));
+                return Err(Failure::finding(&d, Some(&read.source), path));
             }
         }
     } else {
@@ -230,13 +240,14 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 /// The human rendering: header line, relation table, instance table (with
-/// `--instance`), findings, count line.
+/// `--instance`), findings (located as `verify`'s), count line.
 fn render_human(
     def: &Read,
     relations: &[Relation],
-    diagnostics: &[Diagnostic],
+    run: &RunView<'_>,
     instances: Option<&[Instance]>,
 ) -> String {
+    let diagnostics: Vec<&Diagnostic> = run.findings().map(|(_, f)| f.diag).collect();
     let v = &def.value;
     let mut out = format!(
         "{} {} {} ({})\n\n",
@@ -290,9 +301,13 @@ fn render_human(
     if !diagnostics.is_empty() {
         out.push('\n');
     }
-    for d in diagnostics {
-        out.push_str(&human::render_diagnostic(d, Some(&def.source), false));
-    }
+    out.push_str(&human::render_run(
+        run,
+        &render::Options {
+            quiet: true,
+            ..Default::default()
+        },
+    ));
     let warnings = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Warning)
@@ -320,7 +335,7 @@ fn render_human(
 fn render_json_doc(
     def: &Read,
     relations: &[Relation],
-    diagnostics: &[Diagnostic],
+    run: &RunView<'_>,
     instances: Option<&[Instance]>,
 ) -> String {
     let v = &def.value;
@@ -332,9 +347,9 @@ fn render_json_doc(
             "definitionVersion": str_member(v, "definitionVersion"),
         },
         "relations": relations,
-        "diagnostics": diagnostics
-            .iter()
-            .map(|d| render_json::diagnostic_value(d, Some(&def.source)))
+        "diagnostics": run
+            .findings()
+            .map(|(_, f)| render_json::diagnostic_value(f))
             .collect::<Vec<_>>(),
     });
     if let (Some(instances), Some(o)) = (instances, doc.as_object_mut()) {
@@ -346,10 +361,12 @@ fn render_json_doc(
     text
 }
 
-fn run_inner(path: &Path, format: Format, instance: Option<&Path>) -> Result<String, Failure> {
-    if !matches!(format, Format::Human | Format::Json) {
-        return Err(Failure::usage("--format must be human or json".to_owned()));
-    }
+fn run_inner(
+    path: &Path,
+    format: Format,
+    instance: Option<&Path>,
+    opts: &render::Options,
+) -> Result<String, Failure> {
     if !path.exists() {
         return Err(Failure::usage(format!(
             "{}: no such file or directory",
@@ -364,8 +381,12 @@ fn run_inner(path: &Path, format: Format, instance: Option<&Path>) -> Result<Str
             )));
         }
     }
+    // The package the findings are in: PATH when it is a directory (the
+    // definition's name is then package-relative), else none (the name is
+    // PATH as given).
+    let package = if path.is_dir() { path } else { Path::new("") };
     let (def_file, def_name) = locate_definition(path)?;
-    let def = read_json(&def_file, &def_name)?;
+    let def = read_json(&def_file, &def_name, package)?;
     let derivation = relations::derive(&def.value);
     let mut diagnostics: Vec<Diagnostic> = derivation
         .diagnostics
@@ -381,7 +402,7 @@ fn run_inner(path: &Path, format: Format, instance: Option<&Path>) -> Result<Str
     });
     let instances = match instance {
         Some(i) => {
-            let doc = read_json(i, &i.display().to_string())?;
+            let doc = read_json(i, &i.display().to_string(), Path::new(""))?;
             if !doc.value.is_object() {
                 return Err(Failure {
                     stderr: format!(
@@ -395,27 +416,52 @@ fn run_inner(path: &Path, format: Format, instance: Option<&Path>) -> Result<Str
         }
         None => None,
     };
+    let Read {
+        name,
+        value,
+        source,
+    } = def;
+    let outcome = [PackageOutcome {
+        path: package.to_path_buf(),
+        diagnostics,
+        sources: std::collections::BTreeMap::from([(name.clone(), source)]),
+        ..Default::default()
+    }];
+    let run = RunView::new(&outcome, opts.deny_warnings);
+    let def = Read {
+        name,
+        value,
+        source: Source::default(),
+    };
     Ok(match format {
-        Format::Json => render_json_doc(
-            &def,
-            &derivation.relations,
-            &diagnostics,
-            instances.as_deref(),
-        ),
-        _ => render_human(
-            &def,
-            &derivation.relations,
-            &diagnostics,
-            instances.as_deref(),
-        ),
+        Format::Json => render_json_doc(&def, &derivation.relations, &run, instances.as_deref()),
+        Format::Human => render_human(&def, &derivation.relations, &run, instances.as_deref()),
+        other => render::render(other, &run, opts),
     })
 }
 
 /// Runs `relations` on PATH (a package directory or a definition file) in
-/// `format` (`human` or `json`), resolving against the `instance` desired
-/// document when given. Exit status and JSON shape: see the module doc.
+/// `format`, resolving against the `instance` desired document when given;
+/// SARIF URIs are relative to the working directory. Exit status and JSON
+/// shape: see the module doc.
 pub fn run(path: &Path, format: Format, instance: Option<&Path>) -> Output {
-    match run_inner(path, format, instance) {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    let opts = render::Options {
+        sarif_root: cwd.clone(),
+        cwd,
+        ..Default::default()
+    };
+    run_with(path, format, instance, &opts)
+}
+
+/// [`run`] with the renderer options of the command line.
+pub fn run_with(
+    path: &Path,
+    format: Format,
+    instance: Option<&Path>,
+    opts: &render::Options,
+) -> Output {
+    match run_inner(path, format, instance, opts) {
         Ok(stdout) => Output {
             stdout: stdout.into_bytes(),
             ..Default::default()
@@ -464,10 +510,18 @@ mod tests {
     }
 
     #[test]
-    fn sarif_format_is_a_usage_error() {
-        let o = run(&worker_version(), Format::Sarif, None);
-        assert_eq!(o.code, 2);
-        assert!(o.stderr.contains("human or json"), "{}", o.stderr);
+    fn every_format_goes_through_the_front_end() {
+        for format in [Format::Sarif, Format::Github, Format::Junit] {
+            let o = run(&worker_version(), format, None);
+            assert_eq!(o.code, 0, "{format:?}: {}", o.stderr);
+            assert!(!o.stdout.is_empty(), "{format:?}");
+        }
+        let sarif: Value =
+            serde_json::from_slice(&run(&worker_version(), Format::Sarif, None).stdout).unwrap();
+        assert_eq!(sarif["version"], "2.1.0");
+        assert_eq!(sarif["runs"][0]["results"], json!([]));
+        let junit = String::from_utf8(run(&worker_version(), Format::Junit, None).stdout).unwrap();
+        assert_eq!(junit.matches("<testcase ").count(), 1, "{junit}");
     }
 
     #[test]

@@ -34,6 +34,7 @@ pub struct Published {
 /// Every embedded schema.
 pub static PUBLISHED: &[Published] = &[
     Published { file: "binding-definition-v1alpha1.schema.json", id: "https://forms.takoform.com/schemas/bindings/v1alpha1/binding-definition.schema.json", sha256: "9955287f8c450886173e025cef776a0520ab45667ae1cb1f94a0bdb9864e7a60", text: include_str!("../schemas/binding-definition-v1alpha1.schema.json") },
+    Published { file: "binding-definition-v1alpha2.schema.json", id: "https://forms.takoform.com/schemas/bindings/v1alpha2/binding-definition.schema.json", sha256: "34eebdb59ae41541396c5975d51b16326ca86a8114e5b0427ae8b725fe555e2f", text: include_str!("../schemas/binding-definition-v1alpha2.schema.json") },
     Published { file: "binding-ref-v1alpha1.schema.json", id: "https://forms.takoform.com/schemas/bindings/v1alpha1/binding-ref.schema.json", sha256: "d911ecb73ab4681a75a99a30807035a8c9238e35e2b2e3027816a09bbeca7580", text: include_str!("../schemas/binding-ref-v1alpha1.schema.json") },
     Published { file: "binding-ref-v1alpha2.schema.json", id: "https://forms.takoform.com/schemas/bindings/v1alpha2/binding-ref.schema.json", sha256: "a987fe339c6c0a9ef04b9ea9a2c8234f327b5d7dc294ba5304008fdbe830614a", text: include_str!("../schemas/binding-ref-v1alpha2.schema.json") },
     Published { file: "form-definition-v1.schema.json", id: "https://forms.takoform.com/schemas/v1/form-definition.schema.json", sha256: "5cfde9d7170e25ace10b56927f9b398598d66912f5d32f65254146232b4501fe", text: include_str!("../schemas/form-definition-v1.schema.json") },
@@ -71,6 +72,14 @@ pub enum SchemaRef {
     Definition(&'static str),
     /// `form-ref` of the given grammar (`v1alpha1`, `v1alpha2`, `v1alpha3`, `v1beta1`, `v1beta2`).
     FormRef(&'static str),
+    /// `form-package-revocation` of the given trust profile (`v1alpha1`, `v1`).
+    Revocation(&'static str),
+    /// `form-package-revocation-checkpoint` of the given trust profile (`v1alpha1`, `v1`).
+    RevocationCheckpoint(&'static str),
+    /// `bindings/<v>/binding-definition` (`v1alpha1`, `v1alpha2`).
+    BindingDefinition(&'static str),
+    /// `interfaces/<v>/interface-definition` (`v1alpha1`).
+    InterfaceDefinition(&'static str),
 }
 
 impl SchemaRef {
@@ -80,6 +89,16 @@ impl SchemaRef {
             SchemaRef::Index(v) => format!("{BASE}{v}/package-index.schema.json"),
             SchemaRef::Definition(v) => format!("{BASE}{v}/form-definition.schema.json"),
             SchemaRef::FormRef(v) => format!("{BASE}{v}/form-ref.schema.json"),
+            SchemaRef::Revocation(v) => format!("{BASE}{v}/form-package-revocation.schema.json"),
+            SchemaRef::RevocationCheckpoint(v) => {
+                format!("{BASE}{v}/form-package-revocation-checkpoint.schema.json")
+            }
+            SchemaRef::BindingDefinition(v) => {
+                format!("{BASE}bindings/{v}/binding-definition.schema.json")
+            }
+            SchemaRef::InterfaceDefinition(v) => {
+                format!("{BASE}interfaces/{v}/interface-definition.schema.json")
+            }
         }
     }
 }
@@ -391,7 +410,7 @@ mod tests {
                 p.file
             );
         }
-        assert_eq!(PUBLISHED.len(), 25);
+        assert_eq!(PUBLISHED.len(), 26);
     }
 
     #[test]
@@ -412,6 +431,13 @@ mod tests {
             SchemaRef::FormRef("v1alpha3"),
             SchemaRef::FormRef("v1beta1"),
             SchemaRef::FormRef("v1beta2"),
+            SchemaRef::Revocation("v1alpha1"),
+            SchemaRef::Revocation("v1"),
+            SchemaRef::RevocationCheckpoint("v1alpha1"),
+            SchemaRef::RevocationCheckpoint("v1"),
+            SchemaRef::BindingDefinition("v1alpha1"),
+            SchemaRef::BindingDefinition("v1alpha2"),
+            SchemaRef::InterfaceDefinition("v1alpha1"),
         ] {
             assert!(validate(r, &serde_json::json!({})).is_ok(), "{r:?}");
         }

@@ -367,7 +367,16 @@ fn human_output_is_pinned() {
     }
     let want = std::fs::read_to_string(&snapshot).unwrap();
     assert_eq!(stdout(&o), want);
-    assert!(want.contains("definition.json:19:15 at /desiredSchema/properties/spec"));
+    // The header and the help line give the same position, and the help
+    // line names the marked token.
+    assert!(want.contains("╭─[./definition.json:19:15]"));
+    assert!(
+        want.contains("./definition.json:19:15: the value {… at /desiredSchema/properties/spec")
+    );
+    // The summary line counts packages, errors, warnings and notes.
+    assert!(want.ends_with(
+        "form-package: 1 package (0 verified, 1 failed), 1 error, 0 warnings, 0 notes\n"
+    ));
 }
 
 /// Issue #3, done-when 5: an open desired schema is reported open at both
@@ -532,12 +541,11 @@ fn relations_refuses_an_instance_that_is_not_an_object() {
         f.to_str().unwrap(),
     ]);
     assert_eq!(o.status.code(), Some(1));
-    assert_eq!(
-        run(&["relations", pkg.to_str().unwrap(), "--format", "sarif"])
-            .status
-            .code(),
-        Some(2)
-    );
+    // Near miss: relations shares verify's formats (front end), so SARIF runs.
+    let sarif = run(&["relations", pkg.to_str().unwrap(), "--format", "sarif"]);
+    assert_eq!(sarif.status.code(), Some(0));
+    let log: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    assert_eq!(log["version"], "2.1.0");
 }
 
 /// One cause, one finding: a forbidden property name (found by the
@@ -586,4 +594,51 @@ fn one_cause_gives_one_finding() {
     )
     .unwrap();
     assert_eq!(codes(&c), ["FD112"]);
+}
+
+/// Issue 14 item 9: one location shape everywhere. `index`, `relations`,
+/// `canonicalize`, `digest` and `verify` each print `<package>/<file>:line:
+/// column` for a finding in a file, and the help line names the marked
+/// token (`index` used to print "offset N" with nothing marked).
+#[test]
+fn every_command_prints_package_file_line_column_and_the_marked_token() {
+    let (_tmp, dir) = copy_package(&example_store());
+    // `tru` on line 3, column 12 (after two spaces, `"name": `).
+    let broken = "{\n  \"a\": 1,\n  \"name\": tru\n}\n";
+    std::fs::write(dir.join("fixtures/desired.json"), broken).unwrap();
+    let d = dir.to_str().unwrap();
+    let want = format!("{d}/fixtures/desired.json:3:11: the token tru");
+    let idx = run(&["index", d]);
+    assert_eq!(idx.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&idx.stderr);
+    assert!(err.contains(&want), "index: {err}");
+    assert!(
+        err.contains(&format!("╭─[{d}/fixtures/desired.json:3:11]")),
+        "index: {err}"
+    );
+
+    let file = dir.join("fixtures/desired.json");
+    let f = file.to_str().unwrap();
+    for cmd in ["canonicalize", "digest"] {
+        let o = run(&[cmd, f]);
+        assert_eq!(o.status.code(), Some(1), "{cmd}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            err.contains(&format!("{f}:3:11: the token tru")),
+            "{cmd}: {err}"
+        );
+    }
+
+    let v = run(&["verify", d]);
+    assert!(stdout(&v).contains(&want), "verify: {}", stdout(&v));
+
+    // relations: a definition that does not parse, inside the package.
+    std::fs::write(dir.join("definition.json"), "{\"a\": nul}").unwrap();
+    let r = run(&["relations", d]);
+    assert_eq!(r.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        err.contains(&format!("{d}/definition.json:1:7: the token nul")),
+        "relations: {err}"
+    );
 }

@@ -27,11 +27,13 @@ fn manifest() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs `form-package verify <path> --format <format>` in `cwd`.
+/// Runs `form-package verify <path> --format <format>` in `cwd` (`format`
+/// may carry more flags after a space).
 fn verify(cwd: &Path, path: &str, format: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_form-package"))
         .current_dir(cwd)
-        .args(["verify", path, "--format", format])
+        .args(["verify", path, "--format"])
+        .args(format.split(' '))
         .env("NO_COLOR", "1")
         .output()
         .unwrap()
@@ -272,10 +274,21 @@ fn sarif_of_broken_and_good_packages_validates_against_the_official_schema() {
         fd213["shortDescription"]["text"],
         "an object schema without additionalProperties false or the typed-map escape"
     );
-    assert_eq!(
-        fd213["help"]["text"],
-        "add \"additionalProperties\": false\nSpec: verifier-rules.md §4.3"
-    );
+    // Rules carry what `explain` says: full description, help text and Markdown, helpUri.
+    let explain = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(["explain", "FD213"])
+        .output()
+        .unwrap();
+    assert_eq!(fd213["help"]["text"], stdout(&explain).as_str());
+    assert!(fd213["help"]["markdown"]
+        .as_str()
+        .unwrap()
+        .contains("**Fix:** add \"additionalProperties\": false"));
+    assert!(fd213["fullDescription"]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("A schema whose type includes \"object\""));
+    assert!(fd213["helpUri"].as_str().unwrap().ends_with("#fd213"));
     let results = run["results"].as_array().unwrap();
     assert_eq!(results.len(), 8);
     // The FD213 finding in definition.json, with a region and its pointer.
@@ -296,7 +309,8 @@ fn sarif_of_broken_and_good_packages_validates_against_the_official_schema() {
         loc["logicalLocations"][0]["fullyQualifiedName"],
         "/desiredSchema"
     );
-    // The odd file name is percent-encoded; no region without a source.
+    // The odd file name is percent-encoded; a finding about a whole file
+    // has the region of its first line.
     let odd: Vec<&Value> = results.iter().filter(|r| r["ruleId"] == "FD008").collect();
     assert_eq!(odd.len(), 1);
     let odd_loc = &odd[0]["locations"][0]["physicalLocation"];
@@ -304,7 +318,8 @@ fn sarif_of_broken_and_good_packages_validates_against_the_official_schema() {
         odd_loc["artifactLocation"]["uri"],
         "pkg/odd%20name%2C1%3A2.txt"
     );
-    assert!(odd_loc.get("region").is_none());
+    assert_eq!(odd_loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(odd_loc["region"], serde_json::json!({"startLine": 1}));
 
     // Good packages: a valid log with no rules and no results.
     let good = verify(&manifest(), "fixtures/packages", "sarif");
@@ -415,13 +430,363 @@ fn all_machine_formats_report_the_same_findings() {
     let github = stdout(&verify(tmp.path(), "pkg", "github"));
     assert_eq!(github_findings(&github, "pkg"), from_json);
 
-    // Line/column agree between json and sarif for every finding with a span.
+    // Line/column agree between json and sarif for every finding with a span
+    // (SARIF gives a finding without one the region of its first line).
     let diags = json["packages"][0]["diagnostics"].as_array().unwrap();
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     for (d, r) in diags.iter().zip(results) {
         assert_eq!(d["code"], r["ruleId"]);
         let region = &r["locations"][0]["physicalLocation"]["region"];
-        assert_eq!(d.get("line"), region.get("startLine"));
-        assert_eq!(d.get("column"), region.get("startColumn"));
+        match d.get("line") {
+            Some(line) => {
+                assert_eq!(Some(line), region.get("startLine"));
+                assert_eq!(d.get("column"), region.get("startColumn"));
+            }
+            None => assert_eq!(region, &serde_json::json!({"startLine": 1})),
+        }
     }
+}
+
+/// Runs the binary with `args` in `cwd`.
+fn bin_in(cwd: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .current_dir(cwd)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// GitHub code scanning's documented limits and required properties for an
+/// uploaded SARIF file ("SARIF support for code scanning" and "SARIF results
+/// exceed one or more limits", docs.github.com, code-security/code-scanning):
+/// the upload is rejected past these maxima.
+mod github_code_scanning {
+    /// Largest upload, gzip-compressed.
+    pub const MAX_GZIP_BYTES: usize = 10 * 1024 * 1024;
+    /// Runs per file.
+    pub const MAX_RUNS: usize = 20;
+    /// Results per run (only the top 5,000 are shown).
+    pub const MAX_RESULTS_PER_RUN: usize = 25_000;
+    /// Rules per run.
+    pub const MAX_RULES_PER_RUN: usize = 25_000;
+    /// Tool extensions per run.
+    pub const MAX_EXTENSIONS_PER_RUN: usize = 100;
+    /// Locations per result.
+    pub const MAX_LOCATIONS_PER_RESULT: usize = 1_000;
+    /// Tags per rule.
+    pub const MAX_TAGS_PER_RULE: usize = 20;
+}
+
+/// Checks a log against GitHub's limits and required properties: `$schema`,
+/// `version` 2.1.0, `runs[].tool.driver.name`, `rules[].id`, each result's
+/// `ruleId`, `message.text`, a `locations[].physicalLocation` with a
+/// relative `artifactLocation.uri` and a `region.startLine`, and
+/// `partialFingerprints`; rules with `shortDescription.text`,
+/// `fullDescription.text`, `help.text` and `help.markdown`.
+fn assert_github_accepts(log: &Value) {
+    use github_code_scanning::*;
+    assert!(log["$schema"].is_string());
+    assert_eq!(log["version"], "2.1.0");
+    let runs = log["runs"].as_array().unwrap();
+    assert!(!runs.is_empty() && runs.len() <= MAX_RUNS);
+    let text = serde_json::to_vec(log).unwrap();
+    // gzip never makes JSON text larger than ~1.01x: the raw size bounds it.
+    assert!(text.len() / 2 < MAX_GZIP_BYTES, "log too large");
+    for run in runs {
+        let driver = &run["tool"]["driver"];
+        assert!(driver["name"].is_string());
+        let extensions = run["tool"]["extensions"].as_array().map_or(0, Vec::len);
+        assert!(extensions <= MAX_EXTENSIONS_PER_RUN);
+        let rules = driver["rules"].as_array().unwrap();
+        assert!(rules.len() <= MAX_RULES_PER_RUN);
+        for r in rules {
+            assert!(r["id"].is_string());
+            for k in ["shortDescription", "fullDescription"] {
+                assert!(r[k]["text"].as_str().is_some_and(|t| !t.is_empty()), "{k}");
+            }
+            assert!(r["help"]["text"].is_string() && r["help"]["markdown"].is_string());
+            let tags = r["properties"]["tags"].as_array().map_or(0, Vec::len);
+            assert!(tags <= MAX_TAGS_PER_RULE);
+        }
+        let results = run["results"].as_array().unwrap();
+        assert!(results.len() <= MAX_RESULTS_PER_RUN);
+        for r in results {
+            assert!(r["ruleId"].is_string());
+            assert!(r["message"]["text"].is_string());
+            assert!(r["partialFingerprints"]
+                .as_object()
+                .is_some_and(|o| !o.is_empty()));
+            let locations = r["locations"].as_array().unwrap();
+            assert!(!locations.is_empty() && locations.len() <= MAX_LOCATIONS_PER_RESULT);
+            for l in locations {
+                let p = &l["physicalLocation"];
+                let uri = p["artifactLocation"]["uri"].as_str().unwrap();
+                assert!(
+                    !uri.starts_with('/') && !uri.contains("://") && !uri.starts_with("file:"),
+                    "absolute uri {uri}"
+                );
+                assert!(p["region"]["startLine"].as_u64().is_some_and(|l| l >= 1));
+            }
+        }
+    }
+}
+
+#[test]
+fn sarif_meets_github_code_scanning_requirements_and_is_stable() {
+    let tmp = broken_package();
+    let first = json_of(&verify(tmp.path(), "pkg", "sarif"));
+    assert_github_accepts(&first);
+    let run = &first["runs"][0];
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    // %SRCROOT% is described, never an absolute machine path.
+    let base = &run["originalUriBaseIds"]["%SRCROOT%"];
+    assert!(base.get("uri").is_none(), "{base}");
+    let text = serde_json::to_string(&first).unwrap();
+    assert!(
+        !text.contains(tmp.path().to_str().unwrap()),
+        "machine path in SARIF"
+    );
+    // Stable fingerprints: the same package run from another directory with
+    // the same --sarif-root gives the same URIs and fingerprints.
+    let abs = tmp.path().join("pkg");
+    let root = tmp.path().to_str().unwrap();
+    let second = json_of(&bin_in(
+        &manifest(),
+        &[
+            "verify",
+            abs.to_str().unwrap(),
+            "--format",
+            "sarif",
+            "--sarif-root",
+            root,
+        ],
+    ));
+    let prints = |log: &Value| -> Vec<(Value, Value)> {
+        log["runs"][0]["results"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| {
+                (
+                    r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].clone(),
+                    r["partialFingerprints"].clone(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(prints(&first), prints(&second));
+    let all: std::collections::HashSet<String> =
+        prints(&first).iter().map(|(_, f)| f.to_string()).collect();
+    assert_eq!(all.len(), 8, "one fingerprint per finding");
+    // Near miss: another root moves the URIs (relative, with `..`), not to an absolute path.
+    let sub = tmp.path().join("pkg/fixtures");
+    let third = json_of(&verify(
+        tmp.path(),
+        "pkg",
+        &format!("sarif --sarif-root {}", sub.display()),
+    ));
+    assert_eq!(
+        third["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+            ["uri"],
+        "../definition.json"
+    );
+    assert_github_accepts(&third);
+}
+
+/// `--output-file`: the report goes to the file (atomically: no temporary
+/// file is left), stdout stays empty, and the exit status is unchanged.
+#[test]
+fn output_file_is_written_atomically_in_every_format() {
+    let tmp = broken_package();
+    for format in ["human", "json", "sarif", "github", "junit"] {
+        let file = tmp.path().join(format!("out.{format}"));
+        std::fs::write(&file, "old").unwrap();
+        let o = bin_in(
+            tmp.path(),
+            &[
+                "verify",
+                "pkg",
+                "--format",
+                format,
+                "--output-file",
+                file.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        assert!(o.stdout.is_empty(), "{format}");
+        let written = std::fs::read(&file).unwrap();
+        assert_eq!(
+            written,
+            verify(tmp.path(), "pkg", format).stdout,
+            "{format}"
+        );
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // Near miss: a file in a directory that does not exist cannot be written: exit 2.
+    let o = bin_in(
+        tmp.path(),
+        &["verify", "pkg", "--output-file", "no/such/dir/out.txt"],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such/dir/out.txt"));
+}
+
+#[test]
+fn junit_has_one_testcase_per_package_and_one_line_per_error() {
+    let tmp = broken_package();
+    copy_dir(
+        &manifest().join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632"),
+        &tmp.path().join("good"),
+    );
+    let o = bin_in(tmp.path(), &["verify", "pkg", "good", "--format", "junit"]);
+    assert_eq!(o.status.code(), Some(1));
+    let xml = stdout(&o);
+    assert!(xml.starts_with("<?xml"), "{xml}");
+    assert_eq!(xml.matches("<testcase ").count(), 2, "{xml}");
+    assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
+    assert!(xml.contains(r#"<testcase name="pkg""#), "{xml}");
+    assert!(xml.contains(r#"message="8 errors""#), "{xml}");
+    let failure = &xml[xml.find("<failure").unwrap()..xml.find("</failure>").unwrap()];
+    assert_eq!(failure.matches(": pkg/").count(), 8, "{failure}");
+    assert!(failure.contains(
+        "FD213 open-object-schema: pkg/definition.json:1:168: object schema must set additionalProperties to false or a typed schema (at /desiredSchema)"
+    ));
+}
+
+/// Every renderer on the same finding set (the broken package), pinned
+/// byte for byte in `tests/snapshots/formats/` (regenerate with `BLESS=1`).
+#[test]
+fn every_renderer_is_pinned_on_the_same_findings() {
+    let tmp = broken_package();
+    let dir = manifest().join("tests/snapshots/formats");
+    for format in ["human", "json", "sarif", "github", "junit"] {
+        let o = verify(tmp.path(), "pkg", &format!("{format} --color never"));
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        let got = stdout(&o).replace(env!("CARGO_PKG_VERSION"), "<version>");
+        let file = dir.join(format!("broken.{format}.txt"));
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::create_dir_all(&dir).unwrap();
+            std::fs::write(&file, &got).unwrap();
+        }
+        let want = std::fs::read_to_string(&file).unwrap();
+        assert_eq!(got, want, "{format} differs from {}", file.display());
+    }
+}
+
+/// Issue 10 item 5: one column unit (code points) and one line rule (LF,
+/// CR LF, lone CR) everywhere. The definition has CR-only line ends and the
+/// open object sits after `"é😀": ` — byte columns or LF-only lines would
+/// give other numbers.
+#[test]
+fn every_format_gives_the_same_line_and_column() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("pkg");
+    copy_dir(
+        &manifest().join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632"),
+        &pkg,
+    );
+    let mut def: Value = load(&pkg.join("definition.json"));
+    def["desiredSchema"]["properties"]["é😀"] = serde_json::json!({"type": "object"});
+    def["desiredSchema"]["properties"]["name"]["maxLength"] = 64.into();
+    let text = serde_json::to_string(&def).unwrap();
+    // One member per line, CR only: `\r  "é😀": {"type":"object"},` lands on line 4.
+    let text = text
+        .replacen("{\"$schema\"", "{\r\"$schema\"", 1)
+        .replacen(
+            ",\"additionalProperties\"",
+            ",\r\"additionalProperties\"",
+            1,
+        )
+        .replacen("\"é😀\":", "\r  \"é😀\": ", 1);
+    std::fs::write(pkg.join("definition.json"), &text).unwrap();
+    let idx = bin_in(tmp.path(), &["index", "pkg"]);
+    assert_eq!(
+        idx.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&idx.stderr)
+    );
+    // Where the open object is: line and code-point column by hand.
+    let at = text.find("\"é😀\": ").unwrap() + "\"é😀\": ".len();
+    let before = &text[..at];
+    let line = 1 + before.matches('\r').count();
+    let col = 1 + before[before.rfind('\r').unwrap() + 1..].chars().count();
+    assert_eq!((line, col), (4, 9), "the test's own arithmetic");
+    let want = format!("{line}:{col}");
+
+    let json = json_of(&verify(tmp.path(), "pkg", "json"));
+    let d = &json["packages"][0]["diagnostics"][0];
+    assert_eq!(d["code"], "FD213", "{json}");
+    assert_eq!(format!("{}:{}", d["line"], d["column"]), want);
+
+    let sarif = json_of(&verify(tmp.path(), "pkg", "sarif"));
+    let region = &sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        format!("{}:{}", region["startLine"], region["startColumn"]),
+        want
+    );
+
+    let github = stdout(&verify(tmp.path(), "pkg", "github"));
+    assert!(
+        github.contains(&format!(",line={line},col={col},")),
+        "{github}"
+    );
+
+    let junit = stdout(&verify(tmp.path(), "pkg", "junit"));
+    assert!(
+        junit.contains(&format!("pkg/definition.json:{want}: ")),
+        "{junit}"
+    );
+
+    let human = stdout(&verify(tmp.path(), "pkg", "human"));
+    assert!(
+        human.contains(&format!("╭─[pkg/definition.json:{want}]")),
+        "{human}"
+    );
+    assert!(
+        human.contains(&format!("help: pkg/definition.json:{want}: the value {{\"type\":\"object\"}} at /desiredSchema/properties/é😀")),
+        "{human}"
+    );
+}
+
+/// Issue 14 item 13: the human summary line counts packages, errors,
+/// warnings and notes; `-v` adds what each stage checked.
+#[test]
+fn human_summary_counts_and_verbose_stages() {
+    let tmp = broken_package();
+    copy_dir(
+        &manifest().join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632"),
+        &tmp.path().join("good"),
+    );
+    let o = bin_in(tmp.path(), &["verify", "pkg", "good"]);
+    let text = stdout(&o);
+    assert!(
+        text.ends_with(
+            "form-package: 2 packages (1 verified, 1 failed), 8 errors, 0 warnings, 0 notes\n"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("  checked "));
+    let v = stdout(&bin_in(tmp.path(), &["verify", "-v", "good"]));
+    assert!(v.contains("  checked index: package-index.json read as strict I-JSON and canonicalized (package digest sha256:"), "{v}");
+    assert!(
+        v.contains("  checked files: 2 files listed, inventoried and digested"),
+        "{v}"
+    );
+    assert!(
+        v.contains("  checked fixtures: 1 fixture validation\n"),
+        "{v}"
+    );
+    // Near miss: --quiet prints neither.
+    let q = stdout(&bin_in(tmp.path(), &["verify", "-q", "pkg", "good"]));
+    assert!(
+        !q.contains("form-package:") && !q.contains("checked"),
+        "{q}"
+    );
 }

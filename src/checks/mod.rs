@@ -123,16 +123,83 @@ pub static CHECKS: &[Check] = &[
 ];
 
 /// Modules outside the package checks that emit codes of their own (the
-/// `index` command refuses what `verify` would refuse).
-pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[(
-    "src/index.rs",
-    &[
-        Code::UnsupportedMediaType,
-        Code::InvalidTextPayload,
-        Code::UnsupportedIndexApiVersion,
-        Code::IndexSchemaViolation,
-    ],
-)];
+/// `index` command refuses what `verify` would refuse; `check`,
+/// `conformance`, `family` and `validate-revocation` have their own codes).
+pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
+    (
+        "src/index.rs",
+        &[
+            Code::UnsupportedMediaType,
+            Code::InvalidTextPayload,
+            Code::UnsupportedIndexApiVersion,
+            Code::IndexSchemaViolation,
+        ],
+    ),
+    (
+        "src/check.rs",
+        &[
+            Code::UnrecognizedDocument,
+            Code::ContractSchemaViolation,
+            Code::UnsupportedContractApiVersion,
+        ],
+    ),
+    ("src/conformance.rs", &[Code::ConformanceManifest]),
+    (
+        "src/family/check.rs",
+        &[
+            Code::ContractDigestConflict,
+            Code::RelationTargetNotLoaded,
+            Code::RelationTargetUnchecked,
+            Code::RelationTargetExternal,
+            Code::TargetFormRefNotInFamily,
+            Code::TargetInterfaceNotProvided,
+            Code::RequiredInterfaceNotLoaded,
+            Code::BindingNotAcceptedBySource,
+            Code::BindingContractNotLoaded,
+            Code::BindingSourceRole,
+            Code::BindingTargetFormNotAllowed,
+            Code::BindingTargetInterfaceNotProvided,
+            Code::AcceptedBindingRoleMismatch,
+            Code::AcceptedBindingUnsatisfiable,
+            Code::AcceptedBindingNotLoaded,
+            Code::CandidateSetInvalid,
+            Code::CandidateDigestMismatch,
+            Code::CandidateNotLoaded,
+        ],
+    ),
+    (
+        "src/family/load.rs",
+        &[
+            Code::ContractSchemaViolation,
+            Code::UnsupportedContractApiVersion,
+            Code::FamilyFormNotLoaded,
+        ],
+    ),
+    (
+        "src/revocation.rs",
+        &[
+            Code::UnsupportedRevocationApiVersion,
+            Code::RevocationSchemaViolation,
+            Code::RevocationDecode,
+            Code::RevocationFormRefGroup,
+            Code::CheckpointSchemaViolation,
+            Code::CheckpointEntryCount,
+            Code::CheckpointPreviousDigest,
+            Code::CheckpointEntrySequence,
+            Code::CheckpointDuplicateStatementVersion,
+            Code::CheckpointDuplicateStatementDigest,
+            Code::CheckpointFinalVersion,
+            Code::CheckpointEntryFormRefGroup,
+            Code::InvalidCheckpointPin,
+            Code::CheckpointFirstPin,
+            Code::CheckpointSequenceNotNext,
+            Code::CheckpointFork,
+            Code::CheckpointPrefixRewritten,
+            Code::CheckpointProfileMismatch,
+            Code::CheckpointGenesisPin,
+        ],
+    ),
+];
 
 /// The modules that may emit `code`: the checks declaring it, then other
 /// commands' modules, without repeats.

@@ -189,18 +189,22 @@ impl SpanIndex {
 
 /// 1-based line and 1-based column of byte `offset` in `source`.
 ///
-/// Lines are separated by LF (a CR before it is the last column of its
-/// line). The column counts Unicode scalar values (UTF-8 lead bytes; any
-/// byte that is not a continuation byte counts as one, so invalid UTF-8 still
-/// gets a position). Offsets past the end are clamped to `source.len()`.
+/// Lines end at LF, CR LF or a lone CR (SARIF 2.1.0 §3.30.2). The column
+/// counts Unicode code points (UTF-8 lead bytes; any byte that is not a
+/// continuation byte counts as one, so invalid UTF-8 still gets a position).
+/// Offsets past the end are clamped to `source.len()`. The renderers use the
+/// same rule through `render::position::LineIndex` (a test proves they agree).
 pub fn line_col(source: &[u8], offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
     let before = source.get(..offset).unwrap_or(source);
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let mut line = 1;
+    let mut line_start = 0;
+    for (i, &b) in before.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && source.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+            line_start = i + 1;
+        }
+    }
     let col = 1 + before
         .get(line_start..)
         .unwrap_or_default()

@@ -19,13 +19,16 @@
 //!   `\r`, `\n` become `%25`, `%0D`, `%0A`; in property values additionally
 //!   `:` and `,` become `%3A` and `%2C`.
 //!
-//! The summary counts a package as failed when it has an error (this format
-//! has no `--deny-warnings` view; the exit code still honours it).
+//! GitHub shows 10 annotations of each type per step: findings past that
+//! are printed as plain log lines and a last summary line says how many
+//! (see [`render`]). A package fails on an error, or on a warning under
+//! `--deny-warnings`.
 
 use std::fmt::Write as _;
+use std::path::Path;
 
+use super::{Located, RunView};
 use crate::diag::{Diagnostic, Severity};
-use crate::verify::{PackageOutcome, Source};
 
 /// Escapes workflow-command data (the message): `%` → `%25`, `\r` → `%0D`,
 /// `\n` → `%0A`.
@@ -50,30 +53,53 @@ pub fn command(severity: Severity) -> &'static str {
     }
 }
 
-/// One diagnostic of package `p` as one workflow-command line (no newline).
-pub fn line(p: &PackageOutcome, d: &Diagnostic, source: Option<&Source>) -> String {
+/// GitHub shows at most this many annotations of each type (error,
+/// warning, notice) per step; later workflow commands of that type are
+/// dropped from the annotations.
+pub const ANNOTATIONS_PER_TYPE: usize = 10;
+
+/// One located finding as one workflow-command line (no newline).
+pub fn line(package: &Path, f: &Located<'_>) -> String {
+    let d = f.diag;
     let info = d.code.info();
-    let file = match &d.file {
-        Some(f) => p.path.join(f),
-        None => p.path.clone(),
-    };
-    let mut props = format!("file={}", escape_property(&file.display().to_string()));
-    if let (Some(span), Some(src)) = (super::resolve_span(d, source), source) {
-        let (l, c) = super::line_col(&src.bytes, span.start);
-        let _ = write!(props, ",line={l},col={c}");
+    let mut props = format!("file={}", escape_property(&f.path(package)));
+    if let (Some(_), Some(p)) = (&d.file, f.start) {
+        let _ = write!(props, ",line={},col={}", p.line, p.column);
     }
     let title = format!("{} {}", info.id, info.name);
     let _ = write!(props, ",title={}", escape_property(&title));
-    let mut message = d.message.clone();
-    if !d.pointer.is_root() {
-        let _ = write!(message, " (at {})", d.pointer);
-    }
     format!(
         "::{} {}::{}",
         command(d.severity),
         props,
-        escape_data(&message)
+        escape_data(&message(d))
     )
+}
+
+/// The message with ` (at <pointer>)` unless the pointer is the root.
+fn message(d: &Diagnostic) -> String {
+    let mut message = d.message.clone();
+    if !d.pointer.is_root() {
+        let _ = write!(message, " (at {})", d.pointer);
+    }
+    message
+}
+
+/// A finding past the annotation limit, as a plain log line (no workflow
+/// command, so the runner shows it verbatim): `<severity>: <location>:
+/// FDnnn name: <message>`, on one line (CR and LF shown as `\r`, `\n`).
+pub fn plain_line(package: &Path, f: &Located<'_>) -> String {
+    let d = f.diag;
+    let info = d.code.info();
+    let text = format!(
+        "{}: {}: {} {}: {}",
+        command(d.severity),
+        f.location(package),
+        info.id,
+        info.name,
+        message(d)
+    );
+    text.replace('\r', "\\r").replace('\n', "\\n")
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -84,28 +110,36 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Renders every diagnostic as a workflow-command line, then the summary
-/// line `form-package: N packages, V verified, F failed, E errors, W warnings`
-/// (singular nouns for 1); every line ends with `\n`.
-/// A package fails on an error, or on a warning under `deny_warnings`;
-/// `quiet` leaves the summary line out.
-pub fn render(packages: &[PackageOutcome], deny_warnings: bool, quiet: bool) -> String {
+/// Renders the first [`ANNOTATIONS_PER_TYPE`] findings of each type as
+/// workflow commands and every later one as a [`plain_line`] (nothing is
+/// lost: the step log holds them all), then, unless `quiet`, the summary
+/// line `form-package: N packages, V verified, F failed, E errors, W
+/// warnings` (singular nouns for 1), and, when some findings were past the
+/// limit, one line saying how many more of each type are in the log only:
+/// `form-package: GitHub shows 10 annotations per type; 7 more errors, 2
+/// more warnings are in this log only`. Every line ends with `\n`.
+pub fn render(run: &RunView<'_>, quiet: bool) -> String {
     let mut out = String::new();
-    let (mut errors, mut warnings, mut failed) = (0, 0, 0);
-    for p in packages {
-        for d in &p.diagnostics {
-            let source = d.file.as_ref().and_then(|f| p.sources.get(f));
-            out.push_str(&line(p, d, source));
-            out.push('\n');
-            match d.severity {
-                Severity::Error => errors += 1,
-                Severity::Warning => warnings += 1,
-                _ => {}
-            }
+    // errors, warnings, notices annotated so far
+    let mut shown = [0usize; 3];
+    let mut more = [0usize; 3];
+    for (p, f) in run.findings() {
+        let slot = match f.diag.severity {
+            Severity::Error => 0,
+            Severity::Warning => 1,
+            Severity::Note => 2,
+        };
+        let (Some(n), Some(m)) = (shown.get_mut(slot), more.get_mut(slot)) else {
+            continue;
+        };
+        if *n < ANNOTATIONS_PER_TYPE {
+            *n += 1;
+            out.push_str(&line(p.path(), f));
+        } else {
+            *m += 1;
+            out.push_str(&plain_line(p.path(), f));
         }
-        if super::fails(p, deny_warnings) {
-            failed += 1;
-        }
+        out.push('\n');
     }
     if quiet {
         return out;
@@ -113,12 +147,34 @@ pub fn render(packages: &[PackageOutcome], deny_warnings: bool, quiet: bool) -> 
     let _ = writeln!(
         out,
         "form-package: {}, {} verified, {} failed, {}, {}",
-        plural(packages.len(), "package"),
-        packages.len() - failed,
-        failed,
-        plural(errors, "error"),
-        plural(warnings, "warning"),
+        plural(run.packages.len(), "package"),
+        run.verified(),
+        run.failed,
+        plural(run.counts.errors, "error"),
+        plural(run.counts.warnings, "warning"),
     );
+    let parts: Vec<String> = more
+        .iter()
+        .zip(["error", "warning", "notice"])
+        .filter(|(n, _)| **n > 0)
+        .map(|(n, w)| {
+            format!(
+                "{n} more {}",
+                if *n == 1 {
+                    w.to_owned()
+                } else {
+                    format!("{w}s")
+                }
+            )
+        })
+        .collect();
+    if !parts.is_empty() {
+        let _ = writeln!(
+            out,
+            "form-package: GitHub shows {ANNOTATIONS_PER_TYPE} annotations per type; {} are in this log only",
+            parts.join(", ")
+        );
+    }
     out
 }
 
@@ -127,6 +183,7 @@ mod tests {
     use super::*;
     use crate::codes::Code;
     use crate::json::pointer::JsonPointer;
+    use crate::verify::{PackageOutcome, Source};
     use std::path::PathBuf;
 
     fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
@@ -135,6 +192,10 @@ mod tests {
             diagnostics: diags,
             ..Default::default()
         }
+    }
+
+    fn render_all(all: &[PackageOutcome], deny: bool, quiet: bool) -> String {
+        render(&RunView::new(all, deny), quiet)
     }
 
     #[test]
@@ -155,10 +216,14 @@ mod tests {
             .in_file("d,x.json")
             .span(4..7)
             .at(JsonPointer::from("/a"));
-        let p = outcome("pk:g", vec![]);
-        let src = Source { bytes, spans: None };
+        let mut p = outcome("pk:g", vec![d]);
+        p.sources
+            .insert("d,x.json".into(), Source { bytes, spans: None });
+        let all = [p];
+        let run = RunView::new(&all, false);
+        let (pv, f) = run.findings().next().unwrap();
         assert_eq!(
-            line(&p, &d, Some(&src)),
+            line(pv.path(), f),
             "::error file=pk%3Ag/d%2Cx.json,line=2,col=3,title=FD213 open-object-schema::50%25 open%0Areally (at /a)"
         );
     }
@@ -169,14 +234,11 @@ mod tests {
         let n = Diagnostic::new(Code::RootChanged, "n")
             .in_file("a.json")
             .severity(Severity::Note);
-        let p = outcome("pkg", vec![w.clone(), n.clone()]);
+        let all = [outcome("pkg", vec![w, n])];
         assert_eq!(
-            line(&p, &w, None),
-            "::warning file=pkg,title=FD223 unsatisfiable-all-of::w"
-        );
-        assert_eq!(
-            line(&p, &n, None),
-            "::notice file=pkg/a.json,title=FD003 root-changed::n"
+            render_all(&all, false, true),
+            "::warning file=pkg,title=FD223 unsatisfiable-all-of::w\n\
+             ::notice file=pkg/a.json,title=FD003 root-changed::n\n"
         );
     }
 
@@ -190,19 +252,57 @@ mod tests {
             outcome("c", vec![]),
         ];
         assert_eq!(
-            render(&all, false, false),
+            render_all(&all, false, false),
             "::error file=a/x.json,title=FD018 unlisted-file::u\n\
              ::warning file=b,title=FD223 unsatisfiable-all-of::w\n\
              form-package: 3 packages, 2 verified, 1 failed, 1 error, 1 warning\n"
         );
         // --deny-warnings: the warning fails its package too
-        assert!(render(&all, true, false)
+        assert!(render_all(&all, true, false)
             .ends_with("3 packages, 1 verified, 2 failed, 1 error, 1 warning\n"));
         // --quiet: findings only
-        assert!(!render(&all, false, true).contains("form-package:"));
+        assert!(!render_all(&all, false, true).contains("form-package:"));
         assert_eq!(
-            render(&[outcome("ok", vec![])], false, false),
+            render_all(&[outcome("ok", vec![])], false, false),
             "form-package: 1 package, 1 verified, 0 failed, 0 errors, 0 warnings\n"
         );
+    }
+
+    #[test]
+    fn ten_annotations_per_type_then_plain_lines_and_a_count() {
+        let mut diags: Vec<Diagnostic> = (0..13)
+            .map(|i| {
+                Diagnostic::new(Code::UnlistedFile, format!("u{i}"))
+                    .in_file(format!("f{i:02}.json"))
+            })
+            .collect();
+        diags.push(Diagnostic::new(Code::UnsatisfiableAllOf, "w").severity(Severity::Warning));
+        let all = [outcome("p", diags)];
+        let text = render_all(&all, false, false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("::error ")).count(),
+            10
+        );
+        // The warning is the first of its type: still an annotation.
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("::warning ")).count(),
+            1
+        );
+        assert!(
+            lines.contains(&"error: p/f10.json: FD018 unlisted-file: u10"),
+            "{text}"
+        );
+        assert_eq!(
+            lines.last().copied(),
+            Some("form-package: GitHub shows 10 annotations per type; 3 more errors are in this log only")
+        );
+        // Near miss: exactly ten of a type needs no such line.
+        let ten: Vec<Diagnostic> = (0..10)
+            .map(|i| {
+                Diagnostic::new(Code::UnlistedFile, format!("u{i}")).in_file(format!("f{i}.json"))
+            })
+            .collect();
+        assert!(!render_all(&[outcome("p", ten)], false, false).contains("log only"));
     }
 }

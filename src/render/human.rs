@@ -2,16 +2,19 @@
 //!
 //! Each diagnostic shows `FDnnn name`, the message, the file excerpt with
 //! the span of its JSON Pointer, the pointer itself, the help line and the
-//! notes. Colour: `--color auto|always|never`; `NO_COLOR` turns `auto` off.
+//! notes. The header and the `help:` line give the same `line:column`
+//! (code points, see [`super::position`]). Colour: `--color auto|always|never`; `NO_COLOR` turns `auto` off.
 
-use std::collections::HashMap;
 use std::fmt;
 
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use miette::{
+    GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteSpanContents, SourceSpan,
+    SpanContents,
+};
 
-use super::LineIndex;
-use crate::diag::{Diagnostic, Severity};
-use crate::verify::{PackageOutcome, Source};
+use super::{Located, Options, PackageView, Position, RunView};
+use crate::diag::{Diagnostic, Severity, Target};
+use crate::verify::Source;
 
 /// When to colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -28,7 +31,7 @@ struct Shown<'a> {
     diag: &'a Diagnostic,
     code: String,
     help: Option<String>,
-    source: Option<NamedSource<String>>,
+    source: Option<Excerpt>,
     span: Option<SourceSpan>,
 }
 
@@ -135,54 +138,167 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
     })
 }
 
-/// Renders one diagnostic (with its source, if any) to text. The source
-/// excerpt is left out when it would show a line longer than 16 KiB or more
-/// than 256 KiB of source (the `file:line:column` help line remains).
-pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -> String {
-    render_one(d, source, None, color, true, None)
+/// A miette source that reports our position in the excerpt header.
+///
+/// miette computes the header's `line:column` itself, with byte columns
+/// (and its excerpt does not split lines at a lone CR). This wrapper hands
+/// miette the text with every lone CR replaced by LF (same length, so spans
+/// do not move; the lines then are exactly ours) and answers the header's
+/// one-span read with the finding's [`Position`] (code points), so the header
+/// says what the `help:` line, JSON, SARIF and GitHub say. The header's read
+/// is the only one without context lines: the handler below asks for one
+/// line of context everywhere else (`with_context_lines(1)`).
+struct Excerpt {
+    name: String,
+    text: String,
+    header: Position,
 }
 
-/// `package`: the package directory as given, so every location reads
-/// `<package>/<file>:line:column` (a finding can be told apart from those of
-/// other packages, even with `--quiet`); a finding without a file names the
-/// package directory itself.
-fn render_one(
+impl miette::SourceCode for Excerpt {
+    fn read_span<'a>(
+        &'a self,
+        span: &SourceSpan,
+        before: usize,
+        after: usize,
+    ) -> Result<Box<dyn SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner = self.text.read_span(span, before, after)?;
+        let (line, column) = if before == 0 && after == 0 {
+            (self.header.line - 1, self.header.column - 1)
+        } else {
+            (inner.line(), inner.column())
+        };
+        Ok(Box::new(MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            line,
+            column,
+            inner.line_count(),
+        )))
+    }
+}
+
+/// `text` with every CR that is not followed by LF replaced by LF.
+fn lone_cr_to_lf(text: &str) -> String {
+    if !text.contains('\r') {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\r' && chars.peek() != Some(&'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Longest token text the help line quotes.
+const TOKEN_CHARS: usize = 40;
+
+/// What the location marks, for the help line: `the member name "spec"`,
+/// `the value {`, `the token tru`, `the end of the file`.
+fn marked_token(f: &Located<'_>) -> Option<String> {
+    let span = f.span.as_ref()?;
+    let bytes = &f.source?.bytes;
+    let raw = bytes.get(span.start.min(bytes.len())..span.end.min(bytes.len()))?;
+    let text = String::from_utf8_lossy(raw);
+    let first = text
+        .split(['\n', '\r'])
+        .next()
+        .unwrap_or_default()
+        .trim_end();
+    if first.is_empty() {
+        return Some(if span.start >= bytes.len() {
+            "the end of the file".to_owned()
+        } else {
+            "the empty span".to_owned()
+        });
+    }
+    let mut token: String = first.chars().take(TOKEN_CHARS).collect();
+    if token.len() < text.len() {
+        token.push('…');
+    }
+    let what = if f.diag.span.is_some() {
+        "the token"
+    } else if f.diag.target == Target::Key
+        && f.source
+            .and_then(|s| s.spans.as_ref())
+            .and_then(|s| s.key_span(&f.diag.pointer))
+            .as_ref()
+            == Some(span)
+    {
+        "the member name"
+    } else {
+        "the value"
+    };
+    Some(format!("{what} {token}"))
+}
+
+/// Renders one diagnostic (with its source, if any) to text, for commands
+/// that report single findings (`canonicalize`, `digest`): located the same
+/// way as `verify`'s; the finding's file name is shown as it is.
+pub fn render_diagnostic(d: &Diagnostic, source: Option<&Source>, color: bool) -> String {
+    render_diagnostic_in(d, source, None, color)
+}
+
+/// [`render_diagnostic`] for a finding whose file is relative to `package`
+/// (shown as `<package>/<file>:line:column`; `None`: the file as it is).
+pub fn render_diagnostic_in(
     d: &Diagnostic,
     source: Option<&Source>,
-    index: Option<&LineIndex>,
-    color: bool,
-    excerpt: bool,
     package: Option<&std::path::Path>,
+    color: bool,
 ) -> String {
     let span = super::resolve_span(d, source);
-    let text = source
-        .filter(|s| s.bytes.len() <= MAX_EXCERPT_FILE)
-        .and_then(|s| std::str::from_utf8(&s.bytes).ok())
-        .filter(|t| excerpt && span.as_ref().is_some_and(|s| excerpt_fits(t.as_bytes(), s)));
-    let shown_file = |f: &str| match package {
-        Some(p) => p.join(f).display().to_string(),
-        None => f.to_owned(),
+    let (start, end) = match (&span, source) {
+        (Some(s), Some(src)) if d.file.is_some() => (
+            Some(super::position::position(&src.bytes, s.start)),
+            Some(super::position::position(&src.bytes, s.end)),
+        ),
+        _ => (None, None),
     };
-    let file = d.file.as_deref().map(shown_file).unwrap_or_default();
-    let location = match (&d.file, &span, source) {
-        (Some(_), Some(s), Some(src)) => {
-            let (l, c) = match index {
-                Some(idx) => idx.line_col(&src.bytes, s.start),
-                None => super::line_col(&src.bytes, s.start),
-            };
-            format!("{file}:{l}:{c}")
-        }
-        (Some(_), _, _) => file.clone(),
-        (None, _, _) => package.map(|p| p.display().to_string()).unwrap_or_default(),
+    let f = Located {
+        diag: d,
+        source,
+        span,
+        start,
+        end,
     };
+    render_one(&f, color, true, package.unwrap_or(std::path::Path::new("")))
+}
+
+/// One located finding: `package` is the package directory as given, so
+/// every location reads `<package>/<file>:line:column` (a finding can be
+/// told apart from those of other packages, even with `--quiet`); a finding
+/// without a file names the package directory itself.
+fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::Path) -> String {
+    let d = f.diag;
+    // Cheap tests first: UTF-8 validation is O(file size), so only the
+    // findings that get an excerpt pay it.
+    let text = f
+        .source
+        .filter(|s| {
+            excerpt
+                && f.start.is_some()
+                && s.bytes.len() <= MAX_EXCERPT_FILE
+                && f.span.as_ref().is_some_and(|sp| excerpt_fits(&s.bytes, sp))
+        })
+        .and_then(|s| std::str::from_utf8(&s.bytes).ok());
+    let file = d.file.as_ref().map(|_| f.path(package)).unwrap_or_default();
+    let location = f.location(package);
     let mut help_lines = Vec::new();
     if !location.is_empty() {
-        let ptr = if d.pointer.is_root() {
-            String::new()
-        } else {
-            format!(" at {}", d.pointer)
-        };
-        help_lines.push(format!("{location}{ptr}"));
+        let mut line = location;
+        if let Some(token) = marked_token(f) {
+            line.push_str(&format!(": {token}"));
+        }
+        if !d.pointer.is_root() {
+            line.push_str(&format!(" at {}", d.pointer));
+        }
+        help_lines.push(line);
     }
     if let Some(h) = &d.help {
         help_lines.push(h.clone());
@@ -191,31 +307,36 @@ fn render_one(
         help_lines.push(format!("note: {n}"));
     }
     let info = d.code.info();
+    let (source, span) = match (text, &f.span, f.start) {
+        (Some(t), Some(s), Some(header)) => {
+            let start = s.start.min(t.len());
+            let mut end = s.end.clamp(start, t.len());
+            // A value over several lines (an object, an array) is marked
+            // on its first line only, so the excerpt stays short.
+            if let Some(nl) = t
+                .as_bytes()
+                .get(start..end)
+                .and_then(|b| b.iter().position(|&c| c == b'\n' || c == b'\r'))
+            {
+                end = start + nl;
+            }
+            (
+                Some(Excerpt {
+                    name: file,
+                    text: lone_cr_to_lf(t),
+                    header,
+                }),
+                Some(SourceSpan::from(start..end)),
+            )
+        }
+        _ => (None, None),
+    };
     let shown = Shown {
         diag: d,
         code: format!("{} {}", info.id, info.name),
         help: (!help_lines.is_empty()).then(|| help_lines.join("\n")),
-        source: match (text, &span) {
-            (Some(t), Some(_)) => Some(NamedSource::new(file, t.to_owned())),
-            _ => None,
-        },
-        span: match (text, span) {
-            (Some(t), Some(s)) => {
-                let start = s.start.min(t.len());
-                let mut end = s.end.clamp(start, t.len());
-                // A value over several lines (an object, an array) is marked
-                // on its first line only, so the excerpt stays short.
-                if let Some(nl) = t
-                    .as_bytes()
-                    .get(start..end)
-                    .and_then(|b| b.iter().position(|&c| c == b'\n'))
-                {
-                    end = start + nl;
-                }
-                Some(SourceSpan::from(start..end))
-            }
-            _ => None,
-        },
+        source,
+        span,
     };
     let theme = if color {
         GraphicalTheme::unicode()
@@ -233,63 +354,115 @@ fn render_one(
     out
 }
 
-/// Renders a whole package: its diagnostics, what was skipped, and a verdict
-/// line. Only the first 200 findings get a source excerpt, and excerpts stop
-/// once the text reaches 8 MiB (later findings keep their
-/// `file:line:column` line), so time and output stay linear in the findings.
-/// `deny_warnings`: a warning fails the package (the verdict line says FAIL).
-pub fn render_package(p: &PackageOutcome, color: bool, quiet: bool, deny_warnings: bool) -> String {
+/// Renders a whole package: its diagnostics, what was skipped, a verdict
+/// line, and with `verbose` what each stage checked. Only the first 200
+/// findings get a source excerpt, and excerpts stop once the text reaches
+/// 8 MiB (later findings keep their `file:line:column` line), so time and
+/// output stay linear in the findings. A package fails on an error, or on a
+/// warning under `--deny-warnings` (the verdict line says FAIL).
+pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
     let mut out = String::new();
-    // One line index per file, so N findings cost O(N log S), not O(N × S).
-    let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
-    for (i, d) in p.diagnostics.iter().enumerate() {
-        let file = d.file.as_deref();
-        let source = file.and_then(|f| p.sources.get(f));
-        let index = match (file, source) {
-            (Some(f), Some(src)) => Some(
-                &*indexes
-                    .entry(f)
-                    .or_insert_with(|| LineIndex::new(&src.bytes)),
-            ),
-            _ => None,
-        };
+    for (i, f) in p.findings.iter().enumerate() {
         let excerpt = i < MAX_EXCERPTS && out.len() < EXCERPT_OUTPUT_BUDGET;
-        out.push_str(&render_one(d, source, index, color, excerpt, Some(&p.path)));
+        out.push_str(&render_one(f, opts.color, excerpt, p.path()));
     }
-    if quiet {
+    if opts.quiet {
         return out;
     }
-    for s in &p.skipped {
+    let o = p.outcome;
+    for s in &o.skipped {
         out.push_str(&format!("  skipped {s}\n"));
     }
-    let errors = p.diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = p
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .count();
-    let path = p.path.display();
-    if !super::fails(p, deny_warnings) {
-        let digest = p
+    let path = p.path().display();
+    if !p.failed {
+        let digest = o
             .report
             .as_ref()
             .map(|r| r.package_digest.as_str())
             .unwrap_or("");
-        let files = p.report.as_ref().map(|r| r.file_count).unwrap_or(0);
+        let files = o.report.as_ref().map(|r| r.file_count).unwrap_or(0);
         out.push_str(&format!(
-            "ok {path} ({}, {} run, {digest}){}\n",
+            "ok {path} ({}, {} run, {digest}){}{}\n",
             count(files, "file"),
-            count(p.fixtures_run, "fixture validation"),
-            plural(warnings, "warning", ", ")
+            count(o.fixtures_run, "fixture validation"),
+            plural(p.counts.warnings, "warning", ", "),
+            plural(p.counts.notes, "note", ", ")
         ));
     } else {
         out.push_str(&format!(
-            "FAIL {path}: {}{}\n",
-            plural(errors, "error", ""),
-            plural(warnings, "warning", ", ")
+            "FAIL {path}: {}{}{}\n",
+            plural(p.counts.errors, "error", ""),
+            plural(p.counts.warnings, "warning", ", "),
+            plural(p.counts.notes, "note", ", ")
         ));
     }
+    if opts.verbose {
+        out.push_str(&checked(p));
+    }
     out
+}
+
+/// `-v`: what each stage checked, from what the package's outcome records
+/// (one line per stage, `  checked <stage>: <what>`).
+fn checked(p: &PackageView<'_>) -> String {
+    let o = p.outcome;
+    let mut lines = Vec::new();
+    match &o.package_digest {
+        Some(d) => lines.push(format!(
+            "index: package-index.json read as strict I-JSON and canonicalized (package digest {d})"
+        )),
+        None => lines.push("index: package-index.json not canonicalized".to_owned()),
+    }
+    match &o.report {
+        Some(r) => lines.push(format!(
+            "files: {} listed, inventoried and digested ({} payload bytes); FormRef and schemaDigest matched",
+            count(r.file_count, "file"),
+            r.payload_bytes
+        )),
+        None => lines.push("files: not every listed file verified (see the findings)".to_owned()),
+    }
+    lines.push(format!(
+        "fixtures: {}",
+        count(o.fixtures_run, "fixture validation")
+    ));
+    lines.push(format!(
+        "relations: {} derived from the desired schema",
+        o.relations.len()
+    ));
+    lines.push(format!(
+        "findings: {}, {}, {}",
+        count(p.counts.errors, "error"),
+        count(p.counts.warnings, "warning"),
+        count(p.counts.notes, "note")
+    ));
+    lines.iter().map(|l| format!("  checked {l}\n")).collect()
+}
+
+/// The whole run: every package ([`render_package`]), then unless `quiet`
+/// the summary line `form-package: N packages (V verified, F failed), E
+/// errors, W warnings, K notes` (singular nouns for 1).
+pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
+    let mut text = String::new();
+    for p in &run.packages {
+        text.push_str(&render_package(p, opts));
+    }
+    if !opts.quiet {
+        text.push_str(&summary_line(run));
+    }
+    text
+}
+
+/// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.
+pub fn summary_line(run: &RunView<'_>) -> String {
+    format!(
+        "form-package: {} ({} verified, {} failed), {}, {}, {}\n",
+        count(run.packages.len(), "package"),
+        run.verified(),
+        run.failed,
+        count(run.counts.errors, "error"),
+        count(run.counts.warnings, "warning"),
+        count(run.counts.notes, "note"),
+    )
 }
 
 /// `1 file`, `0 files`, `7 files`.
@@ -315,5 +488,82 @@ pub fn use_color(choice: Color, is_terminal: bool) -> bool {
         Color::Always => true,
         Color::Never => false,
         Color::Auto => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+    use crate::json::pointer::JsonPointer;
+
+    fn source(text: &str) -> Source {
+        let bytes = text.as_bytes().to_vec();
+        let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
+        Source { bytes, spans }
+    }
+
+    fn help_line(d: &Diagnostic, src: &Source) -> String {
+        let text = render_diagnostic_in(d, Some(src), Some(std::path::Path::new("pkg")), false);
+        let at = text.find("help: ").unwrap();
+        text[at + 6..].lines().next().unwrap().to_owned()
+    }
+
+    #[test]
+    fn help_line_names_the_marked_token() {
+        let src = source("{\n  \"password\": {\"a\": 1},\n  \"long\": \"0123456789012345678901234567890123456789xyz\"\n}");
+        let key = Diagnostic::new(Code::ForbiddenPayloadField, "k")
+            .in_file("f.json")
+            .at_key(JsonPointer::from("/password"));
+        assert_eq!(
+            help_line(&key, &src),
+            "pkg/f.json:2:3: the member name \"password\" at /password"
+        );
+        let value = Diagnostic::new(Code::OpenObjectSchema, "v")
+            .in_file("f.json")
+            .at(JsonPointer::from("/password"));
+        assert_eq!(
+            help_line(&value, &src),
+            "pkg/f.json:2:15: the value {\"a\": 1} at /password"
+        );
+        // Long tokens are cut at 40 code points.
+        let long = Diagnostic::new(Code::OpenObjectSchema, "v")
+            .in_file("f.json")
+            .at(JsonPointer::from("/long"));
+        assert_eq!(
+            help_line(&long, &src),
+            "pkg/f.json:3:11: the value \"012345678901234567890123456789012345678… at /long"
+        );
+        // A parse error names the token it stopped at, or the end of the file.
+        let bad = Source {
+            bytes: b"[1, tru".to_vec(),
+            spans: None,
+        };
+        let e = crate::json::strict::parse(&bad.bytes).unwrap_err();
+        let d = e.to_diagnostic().in_file("b.json");
+        assert!(
+            help_line(&d, &bad).starts_with("pkg/b.json:1:5: the token tru"),
+            "{}",
+            help_line(&d, &bad)
+        );
+        let eof = Diagnostic::new(Code::InvalidIJson, "eof")
+            .in_file("b.json")
+            .span(7..7);
+        assert_eq!(help_line(&eof, &bad), "pkg/b.json:1:8: the end of the file");
+        // Near miss: a finding about a whole file names only the file.
+        let whole = Diagnostic::new(Code::UnlistedFile, "u").in_file("x.json");
+        let text = render_diagnostic_in(&whole, None, Some(std::path::Path::new("pkg")), false);
+        assert!(text.contains("help: pkg/x.json\n"), "{text}");
+    }
+
+    #[test]
+    fn header_and_help_agree_on_code_points_and_lone_cr() {
+        let src = source("{\r\"é😀\": {\"x\": tru}}");
+        let e = crate::json::strict::parse(&src.bytes).unwrap_err();
+        let d = e.to_diagnostic().in_file("c.json");
+        let text = render_diagnostic_in(&d, Some(&src), None, false);
+        // Code points: 13 (bytes would say 17); the lone CR ends line 1.
+        assert!(text.contains("╭─[c.json:2:13]"), "{text}");
+        assert!(text.contains("help: c.json:2:13: the token tru"), "{text}");
     }
 }

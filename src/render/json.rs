@@ -21,15 +21,14 @@
 //!   "summary": { "packages": n, "verified": n, "failed": n, "errors": n, "warnings": n } }
 //! ```
 //! Diagnostics are sorted by (file, pointer, severity, code); packages by path.
-
-use std::collections::HashMap;
+//! `line`/`column` are 1-based, columns in Unicode code points (the one unit
+//! of every format, see [`super::position`]); lines end at LF, CR LF or CR.
 
 use serde::Serialize;
 use serde_json::Value;
 
-use super::LineIndex;
-use crate::diag::{Diagnostic, Severity, Target};
-use crate::verify::{PackageOutcome, Source};
+use super::{Located, RunView};
+use crate::diag::{Severity, Target};
 
 /// The report format version.
 pub const VERSION: u32 = 1;
@@ -107,19 +106,14 @@ struct Summary {
     warnings: usize,
 }
 
-/// One diagnostic as its JSON object (also used by other machine formats).
-pub fn diagnostic_value(d: &Diagnostic, source: Option<&Source>) -> Value {
-    serde_json::to_value(diag(d, source, None)).unwrap_or(Value::Null)
+/// One located finding as its JSON object (also used by `relations`).
+pub fn diagnostic_value(f: &Located<'_>) -> Value {
+    serde_json::to_value(diag(f)).unwrap_or(Value::Null)
 }
 
-fn diag<'a>(d: &'a Diagnostic, source: Option<&Source>, index: Option<&LineIndex>) -> Diag<'a> {
+fn diag<'a>(f: &Located<'a>) -> Diag<'a> {
+    let d = f.diag;
     let info = d.code.info();
-    let span = super::resolve_span(d, source);
-    let lc = match (&span, source, index) {
-        (Some(s), Some(src), Some(idx)) => Some(idx.line_col(&src.bytes, s.start)),
-        (Some(s), Some(src), None) => Some(super::line_col(&src.bytes, s.start)),
-        _ => None,
-    };
     Diag {
         code: info.id,
         name: info.name,
@@ -129,9 +123,9 @@ fn diag<'a>(d: &'a Diagnostic, source: Option<&Source>, index: Option<&LineIndex
         file: d.file.as_deref(),
         pointer: d.pointer.as_str(),
         target: d.target,
-        line: lc.map(|x| x.0),
-        column: lc.map(|x| x.1),
-        span: span.map(|s| Span {
+        line: f.start.map(|p| p.line),
+        column: f.start.map(|p| p.column),
+        span: f.span.as_ref().map(|s| Span {
             start: s.start,
             end: s.end,
         }),
@@ -141,75 +135,49 @@ fn diag<'a>(d: &'a Diagnostic, source: Option<&Source>, index: Option<&LineIndex
 }
 
 /// Renders the whole run as pretty JSON with a trailing newline.
-pub fn render(packages: &[PackageOutcome], deny_warnings: bool) -> String {
-    let mut summary = Summary {
-        packages: packages.len(),
-        verified: 0,
-        failed: 0,
-        errors: 0,
-        warnings: 0,
-    };
-    let mut out = Vec::new();
-    for p in packages {
-        let errors = p.diagnostics.iter().filter(|d| d.is_error()).count();
-        let warnings = p
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
-        let failed = errors > 0 || (deny_warnings && warnings > 0);
-        summary.errors += errors;
-        summary.warnings += warnings;
-        if failed {
-            summary.failed += 1
-        } else {
-            summary.verified += 1
-        }
-        out.push(Package {
-            path: p.path.display().to_string(),
-            verdict: if failed { "fail" } else { "ok" },
-            package_digest: p.package_digest.as_deref(),
-            form_ref: p.report.as_ref().map(|r| &r.form_ref),
-            file_count: p.report.as_ref().map(|r| r.file_count),
-            payload_bytes: p.report.as_ref().map(|r| r.payload_bytes),
-            errors,
-            warnings,
-            fixtures_run: p.fixtures_run,
-            skipped: &p.skipped,
-            diagnostics: {
-                // One line index per file, so N findings cost O(N log S).
-                let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
-                p.diagnostics
-                    .iter()
-                    .map(|d| {
-                        let file = d.file.as_deref();
-                        let source = file.and_then(|f| p.sources.get(f));
-                        let index = match (file, source) {
-                            (Some(f), Some(src)) => Some(
-                                &*indexes
-                                    .entry(f)
-                                    .or_insert_with(|| LineIndex::new(&src.bytes)),
-                            ),
-                            _ => None,
-                        };
-                        diag(d, source, index)
-                    })
-                    .collect()
-            },
-            relations: &p.relations,
-        });
-    }
-    let run = Run {
+pub fn render(run: &RunView<'_>) -> String {
+    let packages = run
+        .packages
+        .iter()
+        .map(|p| {
+            let o = p.outcome;
+            Package {
+                path: o.path.display().to_string(),
+                verdict: if p.failed { "fail" } else { "ok" },
+                package_digest: o.package_digest.as_deref(),
+                form_ref: o.report.as_ref().map(|r| &r.form_ref),
+                file_count: o.report.as_ref().map(|r| r.file_count),
+                payload_bytes: o.report.as_ref().map(|r| r.payload_bytes),
+                errors: p.counts.errors,
+                warnings: p.counts.warnings,
+                fixtures_run: o.fixtures_run,
+                skipped: &o.skipped,
+                diagnostics: p.findings.iter().map(diag).collect(),
+                relations: &o.relations,
+            }
+        })
+        .collect();
+    let doc = Run {
         version: VERSION,
         tool: Tool {
             name: "form-package",
             version: env!("CARGO_PKG_VERSION"),
         },
-        packages: out,
-        summary,
+        packages,
+        summary: Summary {
+            packages: run.packages.len(),
+            verified: run.verified(),
+            failed: run.failed,
+            errors: run.counts.errors,
+            warnings: run.counts.warnings,
+        },
     };
-    let mut text =
-        serde_json::to_string_pretty(&run).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    text.push('\n');
-    text
+    // Reserve more than the document takes, so the buffer is never copied
+    // while it grows (untouched reserved pages cost no memory).
+    let mut buf = Vec::with_capacity(64 * 1024 + run.counts.total().saturating_mul(2048));
+    if let Err(e) = serde_json::to_writer_pretty(&mut buf, &doc) {
+        return format!("{{\"error\":\"{e}\"}}\n");
+    }
+    buf.push(b'\n');
+    String::from_utf8(buf).unwrap_or_default()
 }

@@ -1,0 +1,530 @@
+//! `form-package conformance DIR`: the reference's own conformance suite
+//! (`verifier-rules.md` §11.5; `conformance/form-package-v1`: 36 positive
+//! packages, 51 negative cases), run through the checks `verify` uses.
+//!
+//! `DIR/manifest.json`: strict I-JSON, `schemaVersion` 1, non-empty
+//! `positive` (`{name, path, kind}`) and `negative` (`{name, operation,
+//! path | value, wantError}`) lists, names unique across both; every `path`
+//! passes the package path grammar (the runner never reads outside DIR).
+//! A manifest that is not this format is FD640 and exit 2.
+//!
+//! - A positive case passes when [`crate::verify::verify_package`] finds no
+//!   error and the report's FormRef `kind` equals the manifest's `kind`.
+//! - A negative case passes when the check its `operation` names refuses it
+//!   with a finding whose code is the one [`gist_code`] gives for its
+//!   `wantError` (the reference's message fragment): `canonicalize` (strict
+//!   I-JSON, RFC 8785), `content-policy` (strict I-JSON and the
+//!   forbidden-name scan from `$`), `schema-policy` (the file as an inline
+//!   schema: the `$ref` scan, the closed-object proof, the structural work
+//!   estimate), `definition` (the Form Definition on its own, as `check`
+//!   runs it), `package-path` (the path grammar on `value`).
+//!
+//! Output: one line per case and a summary (`human`), or one JSON document
+//! (`json`); exit 0 when every case passes, 1 otherwise.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::output::Output;
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::json::pointer::JsonPointer;
+use crate::json::strict;
+
+/// The reference's message gists and the code of ours that corresponds to
+/// each. Exact gists first; [`gist_code`] also maps the engine-location
+/// gists (`at '/…'`) to the definition schema code.
+pub const GISTS: &[(&str, Code)] = &[
+    // canonicalize: strict I-JSON (verifier-rules.md §2.1)
+    ("duplicate object name", Code::InvalidIJson),
+    ("unpaired high surrogate", Code::InvalidIJson),
+    ("unpaired low surrogate", Code::InvalidIJson),
+    ("negative zero", Code::InvalidIJson),
+    ("invalid UTF-8", Code::InvalidUtf8),
+    // content-policy: the name scan (§6)
+    ("forbidden field", Code::ForbiddenPayloadField),
+    // schema-policy: the proof (§4, §5)
+    ("boolean true", Code::TrueSchema),
+    ("arbitrary object", Code::OpenSchema),
+    ("without explicit type=object", Code::ImplicitObjectKeywords),
+    ("must declare items", Code::ArrayWithoutItems),
+    ("must set additionalProperties", Code::OpenObjectSchema),
+    ("patternProperties is forbidden", Code::PatternProperties),
+    ("document-local fragment", Code::NonLocalRef),
+    ("dynamic resolution", Code::DynamicRef),
+    ("cyclic schema references", Code::CyclicRef),
+    // package-path: the path grammar (§1.5)
+    ("traversal", Code::InvalidPayloadPath),
+    ("absolute", Code::InvalidPayloadPath),
+    ("backslash", Code::InvalidPayloadPath),
+    // definition: legacy interface rules (§3.6) and the schema (§3)
+    ("is a literal without a value", Code::InterfaceInputRule),
+    ("must not carry a pointer", Code::InterfaceInputRule),
+    ("carries a value with source", Code::InterfaceInputRule),
+    ("duplicate input", Code::InterfaceInputRule),
+    (
+        "does not satisfy documentSchema",
+        Code::InterfaceDocumentViolation,
+    ),
+    (
+        "does not satisfy Draft 2020-12 schema",
+        Code::DefinitionSchemaViolation,
+    ),
+];
+
+/// The code a `wantError` gist corresponds to: the [`GISTS`] table, or for
+/// a gist naming an engine location (`at '/interfaces/0/…'`), the
+/// definition schema code. `None` for a gist the runner does not know.
+pub fn gist_code(gist: &str) -> Option<Code> {
+    if let Some((_, c)) = GISTS.iter().find(|(g, _)| *g == gist) {
+        return Some(*c);
+    }
+    gist.starts_with("at '/")
+        .then_some(Code::DefinitionSchemaViolation)
+}
+
+/// The operations a negative case may name.
+pub const OPERATIONS: &[&str] = &[
+    "canonicalize",
+    "content-policy",
+    "schema-policy",
+    "definition",
+    "package-path",
+];
+
+/// One case's result.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseResult {
+    /// The manifest's name.
+    pub name: String,
+    /// `positive` or `negative`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The negative case's operation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation: Option<String>,
+    /// Whether the case passed.
+    pub passed: bool,
+    /// Positive: the FormRef kind wanted; negative: the code wanted (`FDnnn`).
+    pub want: String,
+    /// Positive: the kind found (if verified); negative: the error codes found.
+    pub got: Vec<String>,
+    /// Why it failed (empty when it passed).
+    pub detail: String,
+}
+
+#[derive(Debug)]
+struct Negative {
+    name: String,
+    operation: String,
+    path: Option<String>,
+    value: Option<String>,
+    want_error: String,
+}
+
+#[derive(Debug)]
+struct Positive {
+    name: String,
+    path: String,
+    kind: String,
+}
+
+fn manifest_error(msg: impl Into<String>, ptr: JsonPointer) -> Diagnostic {
+    Diagnostic::new(Code::ConformanceManifest, msg)
+        .in_file("manifest.json")
+        .at(ptr)
+}
+
+/// Reads and checks `manifest.json`.
+fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let root = JsonPointer::root();
+    if value.get("schemaVersion").and_then(Value::as_u64) != Some(1) {
+        diags.push(manifest_error(
+            "conformance manifest schemaVersion must be 1",
+            root.child("schemaVersion"),
+        ));
+    }
+    let mut names = BTreeSet::new();
+    let mut positives = Vec::new();
+    let mut negatives = Vec::new();
+    let string = |o: &Value, k: &str| o.get(k).and_then(Value::as_str).map(str::to_owned);
+    for list in ["positive", "negative"] {
+        let at = root.child(list);
+        let Some(items) = value
+            .get(list)
+            .and_then(Value::as_array)
+            .filter(|a| !a.is_empty())
+        else {
+            diags.push(manifest_error(
+                format!("conformance manifest needs a non-empty {list} list"),
+                at,
+            ));
+            continue;
+        };
+        for (i, item) in items.iter().enumerate() {
+            let at = at.index(i);
+            let Some(name) = string(item, "name").filter(|n| !n.is_empty()) else {
+                diags.push(manifest_error("case needs a name", at.child("name")));
+                continue;
+            };
+            if !names.insert(name.clone()) {
+                diags.push(manifest_error(
+                    format!("duplicate case name {name:?}"),
+                    at.child("name"),
+                ));
+            }
+            let path = string(item, "path");
+            if let Some(p) = &path {
+                if let Err(reason) = crate::fsread::path_grammar(p) {
+                    diags.push(manifest_error(
+                        format!("case {name:?} path: {reason}"),
+                        at.child("path"),
+                    ));
+                    continue;
+                }
+            }
+            if list == "positive" {
+                match (path, string(item, "kind")) {
+                    (Some(path), Some(kind)) => positives.push(Positive { name, path, kind }),
+                    _ => diags.push(manifest_error(
+                        format!("positive case {name:?} needs path and kind"),
+                        at,
+                    )),
+                }
+                continue;
+            }
+            let operation = string(item, "operation").unwrap_or_default();
+            if !OPERATIONS.contains(&operation.as_str()) {
+                diags.push(manifest_error(
+                    format!("negative case {name:?} has unknown operation {operation:?}"),
+                    at.child("operation"),
+                ));
+                continue;
+            }
+            let value_member = string(item, "value");
+            let Some(want_error) = string(item, "wantError").filter(|w| !w.is_empty()) else {
+                diags.push(manifest_error(
+                    format!("negative case {name:?} needs wantError"),
+                    at.child("wantError"),
+                ));
+                continue;
+            };
+            let needs_value = operation == "package-path";
+            if (needs_value && value_member.is_none()) || (!needs_value && path.is_none()) {
+                diags.push(manifest_error(
+                    format!(
+                        "negative case {name:?} needs {}",
+                        if needs_value { "value" } else { "path" }
+                    ),
+                    at,
+                ));
+                continue;
+            }
+            negatives.push(Negative {
+                name,
+                operation,
+                path,
+                value: value_member,
+                want_error,
+            });
+        }
+    }
+    if diags.is_empty() {
+        Ok((positives, negatives))
+    } else {
+        Err(diags)
+    }
+}
+
+fn error_codes(diags: &[Diagnostic]) -> Vec<Code> {
+    let mut codes: Vec<Code> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.code)
+        .collect();
+    codes.sort_unstable();
+    codes.dedup();
+    codes
+}
+
+/// The error codes the check `operation` finds in the case.
+fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Code>, String> {
+    if case.operation == "package-path" {
+        let value = case.value.as_deref().unwrap_or_default();
+        return Ok(match crate::fsread::path_grammar(value) {
+            Ok(()) => Vec::new(),
+            Err(_) => vec![Code::InvalidPayloadPath],
+        });
+    }
+    let rel = case.path.as_deref().unwrap_or_default();
+    let file = dir.join(rel);
+    let bytes = std::fs::read(&file).map_err(|e| format!("read {}: {e}", file.display()))?;
+    let value = match strict::parse_value(&bytes) {
+        Ok(v) => v,
+        Err(e) => return Ok(vec![e.to_diagnostic().code]),
+    };
+    let diags = match case.operation.as_str() {
+        "canonicalize" => crate::canonical::canonicalize(&value)
+            .err()
+            .into_iter()
+            .collect(),
+        "content-policy" => crate::vocabulary::scan_document(
+            &value,
+            Code::ForbiddenPayloadField,
+            &crate::vocabulary::ScanOptions::payload_scan(&Value::Null, false),
+        ),
+        "schema-policy" => {
+            crate::proof::prove_inline_schema(
+                &JsonPointer::root().child("desiredSchema"),
+                &value,
+                &crate::checks::proof_name_policy,
+            )
+            .diagnostics
+        }
+        _ => {
+            let checked = crate::check::check_document(rel, bytes, None)?;
+            checked.outcome.diagnostics
+        }
+    };
+    Ok(error_codes(&diags))
+}
+
+/// Runs every case of the suite in `dir`.
+///
+/// # Errors
+/// `Err(Ok(findings))` for a manifest that is not the reference's format
+/// (FD640, strict-parse codes); `Err(Err(message))` when it cannot be read.
+pub fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, Result<Vec<Diagnostic>, String>> {
+    let path = dir.join("manifest.json");
+    let bytes = std::fs::read(&path).map_err(|e| Err(format!("read {}: {e}", path.display())))?;
+    let value = strict::parse_value(&bytes)
+        .map_err(|e| Ok(vec![e.to_diagnostic().in_file("manifest.json")]))?;
+    let (positives, negatives) = read_manifest(&value).map_err(Ok)?;
+    let mut results = Vec::new();
+    for p in positives {
+        let outcome = crate::verify::verify_package(&dir.join(&p.path));
+        let found = outcome
+            .report
+            .as_ref()
+            .and_then(|r| r.form_ref.get("kind"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let errors = error_codes(&outcome.diagnostics);
+        let (passed, detail) = match (&found, errors.is_empty()) {
+            (Some(k), true) if *k == p.kind => (true, String::new()),
+            (Some(k), true) => (false, format!("verified, but its kind is {k:?}")),
+            _ => (
+                false,
+                format!(
+                    "refused: {}",
+                    outcome
+                        .diagnostics
+                        .iter()
+                        .find(|d| d.is_error())
+                        .map(|d| format!("{} {}", d.code.info().id, d.message))
+                        .unwrap_or_default()
+                ),
+            ),
+        };
+        results.push(CaseResult {
+            name: p.name,
+            kind: "positive",
+            operation: None,
+            passed,
+            want: p.kind,
+            got: if errors.is_empty() {
+                found.into_iter().collect()
+            } else {
+                errors.iter().map(|c| c.info().id.to_owned()).collect()
+            },
+            detail,
+        });
+    }
+    for n in negatives {
+        let want = gist_code(&n.want_error);
+        let (got, detail) = match run_operation(dir, &n) {
+            Ok(codes) => {
+                let detail = match want {
+                    None => format!("no code corresponds to the gist {:?}", n.want_error),
+                    Some(w) if codes.contains(&w) => String::new(),
+                    Some(_) if codes.is_empty() => "accepted".to_owned(),
+                    Some(_) => "refused by another check".to_owned(),
+                };
+                (codes, detail)
+            }
+            Err(e) => (Vec::new(), e),
+        };
+        results.push(CaseResult {
+            name: n.name,
+            kind: "negative",
+            operation: Some(n.operation),
+            passed: detail.is_empty(),
+            want: want.map_or_else(|| "?".to_owned(), |c| c.info().id.to_owned()),
+            got: got.iter().map(|c| c.info().id.to_owned()).collect(),
+            detail,
+        });
+    }
+    Ok(results)
+}
+
+/// Output of `conformance`: one line per case and a summary, or one JSON document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConformanceFormat {
+    /// One line per case, then a summary line.
+    Human,
+    /// One JSON document: every case with its result, then the counts.
+    Json,
+}
+
+/// `conformance DIR [--format human|json]`.
+pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
+    let results = match run_suite(dir) {
+        Ok(r) => r,
+        Err(Err(msg)) => {
+            return Output {
+                stderr: format!("form-package: {msg}\n"),
+                code: 2,
+                ..Default::default()
+            }
+        }
+        Err(Ok(diags)) => {
+            let source = crate::verify::Source {
+                bytes: std::fs::read(dir.join("manifest.json")).unwrap_or_default(),
+                spans: None,
+            };
+            let mut stderr = format!(
+                "form-package: {}: not a conformance manifest\n",
+                dir.join("manifest.json").display()
+            );
+            for d in &diags {
+                stderr.push_str(&crate::render::human::render_diagnostic(
+                    d,
+                    Some(&source),
+                    false,
+                ));
+            }
+            return Output {
+                stderr,
+                code: 2,
+                ..Default::default()
+            };
+        }
+    };
+    let failed = results.iter().filter(|r| !r.passed).count();
+    let positives = results.iter().filter(|r| r.kind == "positive").count();
+    let stdout = match format {
+        ConformanceFormat::Json => {
+            let doc = serde_json::json!({
+                "suite": dir.display().to_string(),
+                "cases": results,
+                "summary": {
+                    "cases": results.len(),
+                    "passed": results.len() - failed,
+                    "failed": failed,
+                    "positive": positives,
+                    "negative": results.len() - positives,
+                },
+            });
+            let mut t = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            t.push('\n');
+            t
+        }
+        ConformanceFormat::Human => {
+            let mut t = String::new();
+            for r in &results {
+                let op = r
+                    .operation
+                    .as_deref()
+                    .map(|o| format!(" ({o})"))
+                    .unwrap_or_default();
+                if r.passed {
+                    t.push_str(&format!(
+                        "ok   {} {}{op}: {}\n",
+                        r.kind,
+                        r.name,
+                        if r.kind == "positive" {
+                            format!("verified, kind {}", r.want)
+                        } else {
+                            format!("refused with {}", r.want)
+                        }
+                    ));
+                } else {
+                    t.push_str(&format!(
+                        "FAIL {} {}{op}: {}; want {}, got [{}]\n",
+                        r.kind,
+                        r.name,
+                        r.detail,
+                        r.want,
+                        r.got.join(", ")
+                    ));
+                }
+            }
+            t.push_str(&format!(
+                "{} cases ({} positive, {} negative): {} passed, {} failed\n",
+                results.len(),
+                positives,
+                results.len() - positives,
+                results.len() - failed,
+                failed
+            ));
+            t
+        }
+    };
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr: String::new(),
+        code: u8::from(failed > 0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gist_maps_to_one_code() {
+        assert_eq!(
+            gist_code("forbidden field"),
+            Some(Code::ForbiddenPayloadField)
+        );
+        assert_eq!(gist_code("boolean true"), Some(Code::TrueSchema));
+        assert_eq!(gist_code("traversal"), Some(Code::InvalidPayloadPath));
+        assert_eq!(
+            gist_code("at '/interfaces/0/inputs/0/pointer'"),
+            Some(Code::DefinitionSchemaViolation)
+        );
+        assert_eq!(
+            gist_code("does not satisfy documentSchema"),
+            Some(Code::InterfaceDocumentViolation)
+        );
+        // Near miss: a gist the runner does not know has no code.
+        assert_eq!(gist_code("something else"), None);
+        let mut gists: Vec<&str> = GISTS.iter().map(|(g, _)| *g).collect();
+        let n = gists.len();
+        gists.sort_unstable();
+        gists.dedup();
+        assert_eq!(gists.len(), n, "each gist once");
+    }
+
+    #[test]
+    fn manifest_format_is_checked() {
+        let v: Value = serde_json::from_str(
+            r#"{"schemaVersion":2,"positive":[{"name":"a","path":"../x","kind":"K"}],"negative":[{"name":"a","operation":"zap","path":"n.json","wantError":"x"}]}"#,
+        )
+        .unwrap();
+        let e = read_manifest(&v).unwrap_err();
+        let msgs: Vec<&str> = e.iter().map(|d| d.message.as_str()).collect();
+        assert!(msgs.iter().any(|m| m.contains("schemaVersion")), "{msgs:?}");
+        assert!(msgs.iter().any(|m| m.contains("path")), "{msgs:?}");
+        assert!(
+            msgs.iter().any(|m| m.contains("unknown operation")),
+            "{msgs:?}"
+        );
+        assert!(e.iter().all(|d| d.code == Code::ConformanceManifest));
+    }
+}

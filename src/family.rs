@@ -1,0 +1,270 @@
+//! `form-package family PATH...`: checks a whole Form Family and the
+//! Binding and Interface Definitions it names (issue 13, decision 0015
+//! rules 2 and 8, `verifier-rules.md` §8.4–§8.7).
+//!
+//! The family is exactly what the PATHs hold:
+//! - every Form Package found as `verify` finds them ([`crate::discover`]),
+//!   each verified by [`crate::verify::verify_package`] (the library, not a
+//!   copy) and, when its Form Definition can be read, loaded as a Form with
+//!   its relations derived by [`crate::relations::derive`];
+//! - every `definition.json` outside a package, loaded as a contract
+//!   (Binding Definition `bindings.takoform.com/v1alpha1|v1alpha2`, Interface
+//!   Definition `interfaces.takoform.com/v1alpha1`): strict I-JSON, its
+//!   published schema (byte-exact copies in `schemas/`), its RFC 8785
+//!   digest;
+//! - every `candidate-set*.json` outside a package.
+//!
+//! [`load`] reads all of that, [`check`] runs the cross-package checks and
+//! [`graph`] renders the outcome (`human`, `json`, `dot`, `mermaid`). Every
+//! finding is a [`Finding`]: a code of the `FD7xx` range (or the strict
+//! reader's `FD011`/`FD012`/`FD013` for a contract that is not I-JSON), the
+//! step that failed ([`Step`]), the source package, the relation pointer,
+//! the target, and `file:line:column` locations in the definition that
+//! declares it and in the contract file.
+
+pub mod check;
+pub mod graph;
+pub mod load;
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::output::Output;
+use crate::codes::Code;
+use crate::diag::Severity;
+
+/// What `family` was asked to accept.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--partial`: the snapshot is known to be incomplete, so a relation
+    /// whose target kind is not loaded is a note (`FD703`), not an error
+    /// (`FD702`).
+    pub partial: bool,
+    /// `--allow-external GROUP`: target groups (`edge.forms.takoform.com`,
+    /// or a full `apiVersion`) accepted on purpose as outside the family
+    /// (note `FD704`).
+    pub allow_external: Vec<String>,
+}
+
+/// Output format of `family`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FamilyFormat {
+    /// A text report: package verdicts, the relation graph as a table, then
+    /// every finding with its locations.
+    Human,
+    /// One JSON document: nodes, edges, contracts, candidate sets and
+    /// findings (schema: `schemas/form-package-family-v1.schema.json`).
+    Json,
+    /// A Graphviz digraph: Forms grouped by family, relations as labelled
+    /// edges, failing edges red. Render with `dot -Tsvg family.dot > family.svg`.
+    Dot,
+    /// A Mermaid flowchart with the same content as `dot`.
+    Mermaid,
+}
+
+/// Which check a finding comes from. Decision 0015 rule 8's steps keep
+/// their numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    /// A package could not take part (its Form Definition did not load).
+    Package,
+    /// A contract file itself: I-JSON, published schema, digest, duplicates.
+    Contract,
+    /// A candidate set against the loaded contracts.
+    CandidateSet,
+    /// The relation's target `(apiVersion, kind)` is a Form in the family.
+    TargetKind,
+    /// Rule 8 (1): `acceptedBindings` carries the annotated contract.
+    #[serde(rename = "rule8-step1")]
+    Rule8Step1,
+    /// Rule 8 (2): that exact BindingRef is loaded (name, version, digest).
+    #[serde(rename = "rule8-step2")]
+    Rule8Step2,
+    /// Rule 8 (3): source `role` equals the Binding's `sourceRole`.
+    #[serde(rename = "rule8-step3")]
+    Rule8Step3,
+    /// Rule 8 (4): the target Form is in `allowedTargetForms`.
+    #[serde(rename = "rule8-step4")]
+    Rule8Step4,
+    /// Rule 8 (5): the target declares the Binding's `targetInterface`.
+    #[serde(rename = "rule8-step5")]
+    Rule8Step5,
+    /// The relation's target contract (`verifier-rules.md` §8.4, §8.7).
+    TargetContract,
+    /// An `acceptedBindings` entry some binding could ever verify against.
+    AcceptedBinding,
+}
+
+impl Step {
+    /// The kebab-case name used in every format (`rule8-step5`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Package => "package",
+            Step::Contract => "contract",
+            Step::CandidateSet => "candidate-set",
+            Step::TargetKind => "target-kind",
+            Step::Rule8Step1 => "rule8-step1",
+            Step::Rule8Step2 => "rule8-step2",
+            Step::Rule8Step3 => "rule8-step3",
+            Step::Rule8Step4 => "rule8-step4",
+            Step::Rule8Step5 => "rule8-step5",
+            Step::TargetContract => "target-contract",
+            Step::AcceptedBinding => "accepted-binding",
+        }
+    }
+}
+
+/// A place in a JSON file: the path as found under the PATHs, the JSON
+/// Pointer, and the 1-based line and column (Unicode scalar values) of the
+/// value (or the nearest ancestor that exists).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Location {
+    /// File path as found (PATH joined with the relative path).
+    pub file: String,
+    /// JSON Pointer (escaped).
+    pub pointer: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)?;
+        if !self.pointer.is_empty() {
+            write!(f, " ({})", self.pointer)?;
+        }
+        Ok(())
+    }
+}
+
+/// One family finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable code (`FD7xx`, or `FD011`–`FD013` for a contract's I-JSON).
+    #[serde(serialize_with = "code_id")]
+    pub code: Code,
+    /// Error, warning or note.
+    pub severity: Severity,
+    /// One phrase, lowercase start.
+    pub message: String,
+    /// The check that failed.
+    pub step: Step,
+    /// The source package directory, when the finding is about a Form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The relation's pointer (`/serviceBindings/*/resource`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relation: Option<String>,
+    /// The target: `apiVersion kind` of a Form, or `name@version` of a contract.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Where in the definition (or contract, or candidate set) that declares it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// The contract file involved, at the member that decides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Location>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// Facts: digests compared, which Forms were tried.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+fn code_id<S: serde::Serializer>(c: &Code, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(c.info().id)
+}
+
+impl Finding {
+    /// A finding with the code's default severity and help line.
+    pub fn new(code: Code, step: Step, message: impl Into<String>) -> Self {
+        Finding {
+            code,
+            severity: code.info().severity,
+            message: message.into(),
+            step,
+            source: None,
+            relation: None,
+            target: None,
+            location: None,
+            contract: None,
+            help: code.info().help.map(str::to_owned),
+            notes: Vec::new(),
+        }
+    }
+
+    /// True for `Severity::Error`.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// Deterministic order: location, code, message.
+    fn sort_key(&self) -> (Option<&Location>, &'static str, &str, Option<&str>) {
+        (
+            self.location.as_ref(),
+            self.code.info().id,
+            &self.message,
+            self.target.as_deref(),
+        )
+    }
+}
+
+/// Sorts findings deterministically and drops exact duplicates.
+pub fn finish(findings: &mut Vec<Finding>) {
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup();
+}
+
+/// Runs `family` over `paths` and renders it: exit 0 when every package
+/// verifies and no family finding is an error, 1 otherwise, 2 when a PATH
+/// does not exist or holds nothing a family is made of.
+pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output {
+    let family = match load::load(paths) {
+        Ok(f) => f,
+        Err(e) => {
+            return Output {
+                stderr: format!("form-package: {}\n", e.0),
+                code: 2,
+                ..Default::default()
+            }
+        }
+    };
+    if family.packages.is_empty()
+        && family.contracts.is_empty()
+        && family.findings.is_empty()
+        && family.candidate_sets.is_empty()
+    {
+        return Output {
+            stderr: format!(
+                "form-package: no Form Package, contract or candidate set under {}\n",
+                paths
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            code: 2,
+            ..Default::default()
+        };
+    }
+    let report = check::check(family, options);
+    let stdout = match format {
+        FamilyFormat::Human => graph::human(&report),
+        FamilyFormat::Json => graph::json_text(&report),
+        FamilyFormat::Dot => graph::dot(&report),
+        FamilyFormat::Mermaid => graph::mermaid(&report),
+    };
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr: String::new(),
+        code: u8::from(report.fails()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

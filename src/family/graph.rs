@@ -1,0 +1,641 @@
+//! Renderers of a family [`Report`]: the human report, the JSON document
+//! (`schemas/form-package-family-v1.schema.json`), a Graphviz digraph and a
+//! Mermaid flowchart. Forms are nodes grouped by family (`apiVersion`),
+//! relations are edges labelled with their pointer and contract, failing
+//! edges are red and unchecked/external ones dashed. Every format carries
+//! every finding with its source, relation, target, step and
+//! `file:line:column` locations (DOT and Mermaid as comments and edge
+//! tooltips). Pure: returns text.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+
+use super::check::{EdgeStatus, EdgeTarget, Report};
+use super::load::ContractKind;
+use super::Finding;
+use crate::diag::Diagnostic;
+use crate::diag::Severity;
+use crate::verify::PackageOutcome;
+
+/// Version of the JSON document (`version` member).
+pub const JSON_VERSION: u64 = 1;
+
+fn node_id(t: EdgeTarget) -> String {
+    match t {
+        EdgeTarget::Form(i) => format!("n{i}"),
+        EdgeTarget::Missing(i) => format!("m{i}"),
+    }
+}
+
+fn severity_word(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        _ => "note",
+    }
+}
+
+/// One line per finding: `FD714 error rule8-step5 <message> | source … |
+/// relation … -> target | at file:l:c (pointer) | contract file:l:c (pointer)`.
+pub fn finding_line(f: &Finding) -> String {
+    let mut s = format!(
+        "{} {} {} {}",
+        f.code.info().id,
+        severity_word(f.severity),
+        f.step.name(),
+        f.message
+    );
+    if let Some(src) = &f.source {
+        let _ = write!(s, " | source {src}");
+    }
+    match (&f.relation, &f.target) {
+        (Some(r), Some(t)) => {
+            let _ = write!(s, " | relation {r} -> {t}");
+        }
+        (None, Some(t)) => {
+            let _ = write!(s, " | target {t}");
+        }
+        _ => {}
+    }
+    if let Some(l) = &f.location {
+        let _ = write!(s, " | at {l}");
+    }
+    if let Some(c) = &f.contract {
+        let _ = write!(s, " | contract {c}");
+    }
+    s
+}
+
+fn form_name(report: &Report, t: EdgeTarget) -> String {
+    match t {
+        EdgeTarget::Form(i) => report
+            .family
+            .packages
+            .get(i)
+            .map(|p| match &p.form {
+                Some(f) => f.kind.clone(),
+                None => p.path.clone(),
+            })
+            .unwrap_or_default(),
+        EdgeTarget::Missing(i) => report
+            .missing
+            .get(i)
+            .map(|(_, k)| format!("{k} (not loaded)"))
+            .unwrap_or_default(),
+    }
+}
+
+fn status_word(s: EdgeStatus) -> &'static str {
+    match s {
+        EdgeStatus::Ok => "ok",
+        EdgeStatus::Failed => "FAILED",
+        EdgeStatus::Unchecked => "unchecked",
+        EdgeStatus::External => "external",
+    }
+}
+
+/// One `verify` finding of a package, located (file as found, 1-based
+/// line and column of its span, or 1:1 when it has none).
+#[derive(serde::Serialize)]
+struct VerifyFinding<'a> {
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    file: String,
+    pointer: &'a str,
+    line: usize,
+    column: usize,
+}
+
+/// The package's `verify` findings with their locations. Rendered here
+/// from [`Diagnostic`] and the outcome's sources only, so the family report
+/// does not depend on the shape of the `verify` renderers.
+fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<VerifyFinding<'a>> {
+    outcome
+        .diagnostics
+        .iter()
+        .map(|d: &'a Diagnostic| {
+            let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
+            let (line, column) = match (crate::render::resolve_span(d, source), source) {
+                (Some(span), Some(src)) => crate::json::strict::line_col(&src.bytes, span.start),
+                _ => (1, 1),
+            };
+            VerifyFinding {
+                code: d.code.info().id,
+                name: d.code.info().name,
+                severity: severity_word(d.severity),
+                message: &d.message,
+                file: match &d.file {
+                    Some(f) => format!("{package}/{f}"),
+                    None => package.to_owned(),
+                },
+                pointer: d.pointer.as_str(),
+                line,
+                column,
+            }
+        })
+        .collect()
+}
+
+/// The human report.
+pub fn human(report: &Report) -> String {
+    let mut out = String::new();
+    let fam = &report.family;
+    let forms = fam.packages.iter().filter(|p| p.form.is_some()).count();
+    let families: std::collections::BTreeSet<&str> = fam
+        .packages
+        .iter()
+        .filter_map(|p| p.form.as_ref().map(|f| f.api_version.as_str()))
+        .collect();
+    let nb = fam
+        .contracts
+        .iter()
+        .filter(|c| c.kind == ContractKind::Binding)
+        .count();
+    let _ = writeln!(
+        out,
+        "form-package family: {forms} Forms in {} {} ({}), {} contracts ({nb} Binding, {} Interface), {} candidate sets, {} relation edges",
+        families.len(),
+        if families.len() == 1 { "family" } else { "families" },
+        families.iter().copied().collect::<Vec<_>>().join(", "),
+        fam.contracts.len(),
+        fam.contracts.len() - nb,
+        fam.candidate_sets.len(),
+        report.edges.len()
+    );
+    let failed: Vec<_> = fam
+        .packages
+        .iter()
+        .filter(|p| p.outcome.has_errors())
+        .collect();
+    let _ = writeln!(
+        out,
+        "packages: {} verified, {} failed",
+        fam.packages.len() - failed.len(),
+        failed.len()
+    );
+    for p in fam
+        .packages
+        .iter()
+        .filter(|p| !p.outcome.diagnostics.is_empty())
+    {
+        let _ = writeln!(
+            out,
+            "{}: {}",
+            p.path,
+            if p.outcome.has_errors() {
+                "FAIL"
+            } else {
+                "ok (warnings)"
+            }
+        );
+        for v in verify_findings(&p.path, &p.outcome) {
+            let _ = writeln!(
+                out,
+                "  {}[{}] {}:{}:{}{}: {}",
+                v.severity,
+                v.code,
+                v.file,
+                v.line,
+                v.column,
+                if v.pointer.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", v.pointer)
+                },
+                v.message
+            );
+        }
+    }
+    out.push('\n');
+    if report.edges.is_empty() {
+        out.push_str("no relations\n");
+    } else {
+        let rows: Vec<[String; 5]> = report
+            .edges
+            .iter()
+            .map(|e| {
+                let contract = if e.binding.is_empty() {
+                    e.contract.clone()
+                } else {
+                    format!("binding {}; {}", e.binding, e.contract)
+                };
+                let status = match e.step {
+                    Some(s) if e.status == EdgeStatus::Failed => format!("FAILED {}", s.name()),
+                    _ => status_word(e.status).to_owned(),
+                };
+                [
+                    form_name(report, EdgeTarget::Form(e.from)),
+                    e.pointer.clone(),
+                    form_name(report, e.to),
+                    contract,
+                    status,
+                ]
+            })
+            .collect();
+        let header = ["SOURCE", "POINTER", "TARGET", "CONTRACT", "STATUS"];
+        let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
+        for r in &rows {
+            for (w, c) in widths.iter_mut().zip(r.iter()) {
+                *w = (*w).max(c.chars().count());
+            }
+        }
+        let line = |cells: Vec<&str>| {
+            let mut l = String::new();
+            let n = cells.len();
+            for (i, (c, w)) in cells.iter().zip(widths.iter()).enumerate() {
+                l.push_str(c);
+                if i + 1 < n {
+                    l.push_str(&" ".repeat(w.saturating_sub(c.chars().count()) + 2));
+                }
+            }
+            l.push('\n');
+            l
+        };
+        out.push_str(&line(header.to_vec()));
+        for r in &rows {
+            out.push_str(&line(r.iter().map(String::as_str).collect()));
+        }
+    }
+    if !report.findings.is_empty() {
+        out.push('\n');
+    }
+    for f in &report.findings {
+        let _ = writeln!(
+            out,
+            "{}[{}] {}: {}",
+            severity_word(f.severity),
+            f.code.info().id,
+            f.step.name(),
+            f.message
+        );
+        if let Some(s) = &f.source {
+            let _ = writeln!(out, "  source:   {s}");
+        }
+        match (&f.relation, &f.target) {
+            (Some(r), Some(t)) => {
+                let _ = writeln!(out, "  relation: {r} -> {t}");
+            }
+            (None, Some(t)) => {
+                let _ = writeln!(out, "  target:   {t}");
+            }
+            _ => {}
+        }
+        if let Some(l) = &f.location {
+            let _ = writeln!(out, "  at:       {l}");
+        }
+        if let Some(c) = &f.contract {
+            let _ = writeln!(out, "  contract: {c}");
+        }
+        for n in &f.notes {
+            let _ = writeln!(out, "  note: {n}");
+        }
+        if let Some(h) = &f.help {
+            let _ = writeln!(out, "  help: {h}");
+        }
+    }
+    let (e, w, n) = report.counts();
+    let _ = writeln!(
+        out,
+        "\nfamily: {e} {}, {w} {}, {n} {}; {}",
+        if e == 1 { "error" } else { "errors" },
+        if w == 1 { "warning" } else { "warnings" },
+        if n == 1 { "note" } else { "notes" },
+        if report.fails() { "FAIL" } else { "ok" }
+    );
+    out
+}
+
+/// The JSON document (see `schemas/form-package-family-v1.schema.json`).
+pub fn json(report: &Report) -> Value {
+    let fam = &report.family;
+    let mut nodes = Vec::new();
+    for (i, p) in fam.packages.iter().enumerate() {
+        let diagnostics: Vec<Value> = verify_findings(&p.path, &p.outcome)
+            .into_iter()
+            .map(|v| serde_json::to_value(v).unwrap_or(Value::Null))
+            .collect();
+        let errors = p
+            .outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .count();
+        let warnings = p
+            .outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Warning)
+            .count();
+        let mut node = json!({
+            "id": node_id(EdgeTarget::Form(i)),
+            "loaded": p.form.is_some(),
+            "package": p.path,
+            "verified": !p.outcome.has_errors(),
+            "errors": errors,
+            "warnings": warnings,
+            "diagnostics": diagnostics,
+        });
+        if let (Some(f), Some(o)) = (&p.form, node.as_object_mut()) {
+            let refs = |list: &[(usize, super::load::ContractRef)]| -> Vec<Value> {
+                list.iter()
+                    .map(|(_, r)| json!({"apiVersion": r.api_version, "name": r.name, "version": r.version, "schemaDigest": r.schema_digest}))
+                    .collect()
+            };
+            o.insert("family".into(), json!(f.api_version));
+            o.insert("apiVersion".into(), json!(f.api_version));
+            o.insert("kind".into(), json!(f.kind));
+            o.insert("definitionVersion".into(), json!(f.definition_version));
+            o.insert("schemaDigest".into(), json!(f.schema_digest));
+            o.insert("role".into(), json!(f.role));
+            o.insert("definition".into(), json!(f.doc.file));
+            o.insert("providedInterfaces".into(), json!(refs(&f.provided)));
+            o.insert("acceptedBindings".into(), json!(refs(&f.accepted)));
+        }
+        nodes.push(node);
+    }
+    for (i, (api, kind)) in report.missing.iter().enumerate() {
+        nodes.push(json!({
+            "id": node_id(EdgeTarget::Missing(i)),
+            "loaded": false,
+            "family": api,
+            "apiVersion": api,
+            "kind": kind,
+        }));
+    }
+    let edges: Vec<Value> = report
+        .edges
+        .iter()
+        .map(|e| {
+            json!({
+                "from": node_id(EdgeTarget::Form(e.from)),
+                "to": node_id(e.to),
+                "pointer": e.pointer,
+                "binding": e.binding,
+                "contract": e.contract,
+                "required": e.required,
+                "status": e.status,
+                "step": e.step.map(|s| s.name()),
+                "code": e.code.map(|c| c.info().id),
+            })
+        })
+        .collect();
+    let contracts: Vec<Value> = fam
+        .contracts
+        .iter()
+        .map(|c| {
+            json!({
+                "file": c.doc.file,
+                "kind": c.kind,
+                "apiVersion": c.identity.api_version,
+                "name": c.identity.name,
+                "version": c.identity.version,
+                "schemaDigest": c.identity.schema_digest,
+                "valid": c.valid,
+            })
+        })
+        .collect();
+    let candidate_sets: Vec<Value> = fam
+        .candidate_sets
+        .iter()
+        .map(|s| json!({"file": s.doc.file, "kind": s.kind}))
+        .collect();
+    let (errors, warnings, notes) = report.counts();
+    let failed = fam
+        .packages
+        .iter()
+        .filter(|p| p.outcome.has_errors())
+        .count();
+    json!({
+        "version": JSON_VERSION,
+        "tool": {"name": "form-package", "version": env!("CARGO_PKG_VERSION")},
+        "options": {"partial": report.options.partial, "allowExternal": report.options.allow_external},
+        "nodes": nodes,
+        "edges": edges,
+        "contracts": contracts,
+        "candidateSets": candidate_sets,
+        "findings": report.findings,
+        "summary": {
+            "packages": fam.packages.len(),
+            "verified": fam.packages.len() - failed,
+            "failed": failed,
+            "forms": fam.packages.iter().filter(|p| p.form.is_some()).count(),
+            "contracts": fam.contracts.len(),
+            "edges": report.edges.len(),
+            "errors": errors,
+            "warnings": warnings,
+            "notes": notes,
+            "ok": !report.fails(),
+        }
+    })
+}
+
+/// [`json()`] as pretty text with a trailing newline.
+pub fn json_text(report: &Report) -> String {
+    let mut s = serde_json::to_string_pretty(&json(report)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// Families (apiVersion) → node ids and labels, in first-seen order.
+fn groups(report: &Report) -> BTreeMap<String, Vec<(String, String, bool)>> {
+    let mut g: BTreeMap<String, Vec<(String, String, bool)>> = BTreeMap::new();
+    for (i, p) in report.family.packages.iter().enumerate() {
+        let (family, label) = match &p.form {
+            Some(f) => (
+                f.api_version.clone(),
+                format!(
+                    "{}\n{}{}",
+                    f.kind,
+                    f.definition_version,
+                    f.role
+                        .as_deref()
+                        .map(|r| format!(" · {r}"))
+                        .unwrap_or_default()
+                ),
+            ),
+            None => ("(Form not loaded)".to_owned(), p.path.clone()),
+        };
+        g.entry(family).or_default().push((
+            node_id(EdgeTarget::Form(i)),
+            label,
+            p.outcome.has_errors(),
+        ));
+    }
+    g
+}
+
+fn dot_str(s: &str) -> String {
+    let escaped = s.replace('\\', "\\\\").replace('"', "\\\"");
+    format!("\"{}\"", escaped.replace('\n', "\\n"))
+}
+
+fn comment_safe(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
+const RED: &str = "#c62828";
+
+fn edge_text(e: &super::check::Edge) -> String {
+    if e.binding.is_empty() {
+        format!("{}\n{}", e.pointer, e.contract)
+    } else {
+        format!("{}\nbinding {}\n{}", e.pointer, e.binding, e.contract)
+    }
+}
+
+/// Findings that belong to an edge: same source package and relation pointer.
+fn edge_findings<'a>(report: &'a Report, e: &super::check::Edge) -> Vec<&'a Finding> {
+    let path = report.family.packages.get(e.from).map(|p| p.path.as_str());
+    report
+        .findings
+        .iter()
+        .filter(|f| f.source.as_deref() == path && f.relation.as_deref() == Some(&e.pointer))
+        .collect()
+}
+
+/// A Graphviz digraph.
+pub fn dot(report: &Report) -> String {
+    let mut out = String::from("digraph family {\n");
+    out.push_str("  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f5f5f5\", fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n");
+    for f in &report.findings {
+        let _ = writeln!(out, "  // finding: {}", comment_safe(&finding_line(f)));
+    }
+    for (c, (family, nodes)) in groups(report).iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "  subgraph cluster_{c} {{\n    label={};",
+            dot_str(family)
+        );
+        for (id, label, failed) in nodes {
+            if *failed {
+                let _ = writeln!(
+                    out,
+                    "    {id} [label={}, color=\"{RED}\", penwidth=2];",
+                    dot_str(&format!("{label}\nverify: FAIL"))
+                );
+            } else {
+                let _ = writeln!(out, "    {id} [label={}];", dot_str(label));
+            }
+        }
+        out.push_str("  }\n");
+    }
+    if !report.missing.is_empty() {
+        out.push_str(
+            "  subgraph cluster_missing {\n    label=\"not loaded\";\n    style=dashed;\n",
+        );
+        for (i, (api, kind)) in report.missing.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "    {} [label={}, style=dashed];",
+                node_id(EdgeTarget::Missing(i)),
+                dot_str(&format!("{kind}\n{api}"))
+            );
+        }
+        out.push_str("  }\n");
+    }
+    for e in &report.edges {
+        let mut attrs = vec![format!("label={}", dot_str(&edge_text(e)))];
+        match e.status {
+            EdgeStatus::Failed => {
+                attrs.push(format!("color=\"{RED}\", fontcolor=\"{RED}\", penwidth=2"));
+            }
+            EdgeStatus::Unchecked | EdgeStatus::External => attrs.push("style=dashed".to_owned()),
+            EdgeStatus::Ok => {}
+        }
+        let tips: Vec<String> = edge_findings(report, e)
+            .iter()
+            .map(|f| finding_line(f))
+            .collect();
+        if !tips.is_empty() {
+            attrs.push(format!("tooltip={}", dot_str(&tips.join("\n"))));
+        }
+        let _ = writeln!(
+            out,
+            "  {} -> {} [{}];",
+            node_id(EdgeTarget::Form(e.from)),
+            node_id(e.to),
+            attrs.join(", ")
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+fn mermaid_str(s: &str) -> String {
+    let escaped = s
+        .replace('&', "#amp;")
+        .replace('"', "#quot;")
+        .replace('<', "#lt;")
+        .replace('>', "#gt;");
+    format!("\"{}\"", escaped.replace('\n', "<br/>"))
+}
+
+/// A Mermaid flowchart.
+pub fn mermaid(report: &Report) -> String {
+    let mut out = String::from("flowchart LR\n");
+    for f in &report.findings {
+        let _ = writeln!(out, "  %% finding: {}", comment_safe(&finding_line(f)));
+    }
+    for (c, (family, nodes)) in groups(report).iter().enumerate() {
+        let _ = writeln!(out, "  subgraph family{c}[{}]", mermaid_str(family));
+        for (id, label, failed) in nodes {
+            let label = if *failed {
+                format!("{label}\nverify: FAIL")
+            } else {
+                label.clone()
+            };
+            let _ = writeln!(out, "    {id}[{}]", mermaid_str(&label));
+        }
+        out.push_str("  end\n");
+    }
+    if !report.missing.is_empty() {
+        out.push_str("  subgraph missing[\"not loaded\"]\n");
+        for (i, (api, kind)) in report.missing.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "    {}[{}]",
+                node_id(EdgeTarget::Missing(i)),
+                mermaid_str(&format!("{kind}\n{api}"))
+            );
+        }
+        out.push_str("  end\n");
+    }
+    let mut red = Vec::new();
+    for (i, e) in report.edges.iter().enumerate() {
+        let arrow = match e.status {
+            EdgeStatus::Unchecked | EdgeStatus::External => "-.->",
+            _ => "-->",
+        };
+        let _ = writeln!(
+            out,
+            "  {} {arrow}|{}| {}",
+            node_id(EdgeTarget::Form(e.from)),
+            mermaid_str(&edge_text(e)),
+            node_id(e.to)
+        );
+        if e.status == EdgeStatus::Failed {
+            red.push(i.to_string());
+        }
+    }
+    if !red.is_empty() {
+        let _ = writeln!(
+            out,
+            "  linkStyle {} stroke:{RED},stroke-width:3px,color:{RED}",
+            red.join(",")
+        );
+    }
+    for (i, p) in report.family.packages.iter().enumerate() {
+        if p.outcome.has_errors() {
+            let _ = writeln!(
+                out,
+                "  style {} stroke:{RED},stroke-width:3px",
+                node_id(EdgeTarget::Form(i))
+            );
+        }
+    }
+    out
+}

@@ -1,0 +1,643 @@
+//! Loading a family: packages (verified by [`crate::verify`]), contracts
+//! and candidate sets under the PATHs (issue 13).
+//!
+//! Package roots come from [`crate::discover::package_roots`]; a PATH that
+//! holds no package at all (a folder of contracts) contributes none. Every
+//! other file is found by one `walkdir` walk per PATH that never follows
+//! links and never descends into a package: `definition.json` files are
+//! contracts, `candidate-set*.json` files are candidate sets. Nothing is
+//! written anywhere.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+use serde_json::Value;
+use walkdir::WalkDir;
+
+use super::{Finding, Location, Step};
+use crate::canonical::{canonicalize, sha256_digest};
+use crate::codes::Code;
+use crate::diag::Severity;
+use crate::discover;
+use crate::json::pointer::JsonPointer;
+use crate::json::strict::{self, SpanIndex};
+use crate::relations::{self, Relation};
+use crate::render::LineIndex;
+use crate::verify::{self, PackageOutcome, INDEX_FILE};
+
+/// Largest contract, candidate set or Form Definition read (the Form
+/// Definition limit of `verifier-rules.md` §1.4, 4 MiB).
+pub const MAX_DOCUMENT: u64 = 4 * 1024 * 1024;
+
+/// A parsed JSON file with what is needed to point into it.
+#[derive(Debug)]
+pub struct Doc {
+    /// The path as found (PATH joined with the relative path).
+    pub file: String,
+    /// Raw bytes.
+    pub bytes: Vec<u8>,
+    /// The parsed value.
+    pub value: Value,
+    spans: SpanIndex,
+    lines: LineIndex,
+}
+
+impl Doc {
+    /// Reads and strictly parses `path` (regular file, at most
+    /// [`MAX_DOCUMENT`] bytes).
+    ///
+    /// # Errors
+    /// A finding (step [`Step::Contract`] unless the caller changes it):
+    /// `FD011`/`FD012` for bytes that are not I-JSON, `FD010`-like read
+    /// failures as `FD012` with the reason.
+    pub fn read(path: &Path) -> Result<Doc, Box<Finding>> {
+        let file = path.display().to_string();
+        let fail = |code: Code, msg: String| {
+            let mut f = Finding::new(code, Step::Contract, msg);
+            f.location = Some(Location {
+                file: file.clone(),
+                pointer: String::new(),
+                line: 1,
+                column: 1,
+            });
+            Box::new(f)
+        };
+        let meta = std::fs::symlink_metadata(path)
+            .map_err(|e| fail(Code::InvalidIJson, format!("cannot read {file}: {e}")))?;
+        if !meta.is_file() {
+            return Err(fail(
+                Code::InvalidIJson,
+                format!("{file} is not a regular file (links are not followed)"),
+            ));
+        }
+        if meta.len() > MAX_DOCUMENT {
+            return Err(fail(
+                Code::InvalidIJson,
+                format!("{file} exceeds {MAX_DOCUMENT} bytes"),
+            ));
+        }
+        let bytes = std::fs::read(path)
+            .map_err(|e| fail(Code::InvalidIJson, format!("cannot read {file}: {e}")))?;
+        match strict::parse(&bytes) {
+            Ok(p) => {
+                let lines = LineIndex::new(&bytes);
+                Ok(Doc {
+                    file,
+                    bytes,
+                    value: p.value,
+                    spans: p.spans,
+                    lines,
+                })
+            }
+            Err(e) => {
+                let d = e.to_diagnostic();
+                let (line, column) = LineIndex::new(&bytes).line_col(&bytes, e.span.start);
+                let mut f = Finding::new(
+                    d.code,
+                    Step::Contract,
+                    format!("invalid I-JSON: {}", d.message),
+                );
+                f.location = Some(Location {
+                    file,
+                    pointer: d.pointer.as_str().to_owned(),
+                    line,
+                    column,
+                });
+                f.help = d.help;
+                Err(Box::new(f))
+            }
+        }
+    }
+
+    /// The location of `pointer` (its value, or the nearest ancestor that
+    /// exists; line 1 column 1 when nothing resolves).
+    pub fn loc(&self, pointer: &JsonPointer) -> Location {
+        let mut p = Some(pointer.clone());
+        let mut at = 0;
+        while let Some(ptr) = p {
+            if let Some(s) = self.spans.value_span(&ptr) {
+                at = s.start;
+                break;
+            }
+            p = ptr.parent();
+        }
+        let (line, column) = self.lines.line_col(&self.bytes, at);
+        Location {
+            file: self.file.clone(),
+            pointer: pointer.as_str().to_owned(),
+            line,
+            column,
+        }
+    }
+
+    /// [`Doc::loc`] of a pointer given as text.
+    pub fn loc_str(&self, pointer: &str) -> Location {
+        self.loc(&JsonPointer::from(pointer))
+    }
+
+    /// RFC 8785 canonical digest of the value (`None` for a top-level scalar).
+    pub fn digest(&self) -> Option<String> {
+        canonicalize(&self.value).ok().map(|c| sha256_digest(&c))
+    }
+}
+
+/// A reference to an Interface or Binding Definition by identity
+/// (`interface-ref` / `binding-ref` shapes: apiVersion, name, version,
+/// schemaDigest).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ContractRef {
+    /// `interfaces.takoform.com/v1alpha1`, `bindings.takoform.com/v1alpha1`, …
+    pub api_version: String,
+    /// Contract name (`worker.service`).
+    pub name: String,
+    /// Contract version (`1.0.0`).
+    pub version: String,
+    /// `sha256:` RFC 8785 digest.
+    pub schema_digest: String,
+}
+
+impl ContractRef {
+    /// Reads the four members; `None` unless all are strings.
+    pub fn from_value(v: &Value) -> Option<ContractRef> {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
+        Some(ContractRef {
+            api_version: s("apiVersion").unwrap_or_default(),
+            name: s("name")?,
+            version: s("version")?,
+            schema_digest: s("schemaDigest")?,
+        })
+    }
+
+    /// Same name, version and digest (the identity decision 0015 and
+    /// `verifier-rules.md` §8.7 compare; the `apiVersion` is not compared).
+    pub fn same(&self, other: &ContractRef) -> bool {
+        self.name == other.name
+            && self.version == other.version
+            && self.schema_digest == other.schema_digest
+    }
+
+    /// `name@version`.
+    pub fn label(&self) -> String {
+        format!("{}@{}", self.name, self.version)
+    }
+}
+
+/// A Form loaded from a package's Form Definition.
+#[derive(Debug)]
+pub struct Form {
+    /// The definition file.
+    pub doc: Doc,
+    /// `apiVersion` of the definition (its family).
+    pub api_version: String,
+    /// `kind`.
+    pub kind: String,
+    /// `definitionVersion`.
+    pub definition_version: String,
+    /// RFC 8785 digest of the definition (what a FormRef's `schemaDigest` names).
+    pub schema_digest: String,
+    /// `role`, when declared.
+    pub role: Option<String>,
+    /// `providedInterfaces` entries with their index.
+    pub provided: Vec<(usize, ContractRef)>,
+    /// `acceptedBindings` entries with their index.
+    pub accepted: Vec<(usize, ContractRef)>,
+    /// Relations derived as `form-package relations` derives them.
+    pub relations: Vec<Relation>,
+}
+
+impl Form {
+    /// `apiVersion kind definitionVersion`.
+    pub fn label(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.api_version, self.kind, self.definition_version
+        )
+    }
+}
+
+/// One package: its `verify` outcome and, when readable, its Form.
+#[derive(Debug)]
+pub struct Package {
+    /// The package directory as found.
+    pub path: String,
+    /// What `verify` found.
+    pub outcome: PackageOutcome,
+    /// The Form, when its definition could be read.
+    pub form: Option<Form>,
+}
+
+/// Binding or Interface Definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContractKind {
+    /// `bindings.takoform.com`.
+    Binding,
+    /// `interfaces.takoform.com`.
+    Interface,
+}
+
+/// The members of a Binding Definition the checks read.
+#[derive(Clone, Debug)]
+pub struct BindingInfo {
+    /// `sourceRole`.
+    pub source_role: String,
+    /// `targetInterface`.
+    pub target_interface: Option<ContractRef>,
+    /// `allowedTargetForms` as `(apiVersion, kind)`.
+    pub allowed_target_forms: Vec<(String, String)>,
+}
+
+/// A loaded contract file.
+#[derive(Debug)]
+pub struct Contract {
+    /// The file.
+    pub doc: Doc,
+    /// Binding or Interface, from the `apiVersion` group.
+    pub kind: ContractKind,
+    /// `name`, `version`, `apiVersion` and the computed digest.
+    pub identity: ContractRef,
+    /// For Binding Definitions.
+    pub binding: Option<BindingInfo>,
+    /// True when it satisfies its published schema (only valid contracts
+    /// count as loaded for the relation checks: a host refuses the others).
+    pub valid: bool,
+}
+
+/// A loaded candidate set.
+#[derive(Debug)]
+pub struct CandidateSet {
+    /// The file.
+    pub doc: Doc,
+    /// `takoform.binding-candidates@v1` or `takoform.interface-candidates@v1`.
+    pub kind: Option<ContractKind>,
+}
+
+/// Everything under the PATHs.
+#[derive(Debug, Default)]
+pub struct Family {
+    /// Packages, sorted by path.
+    pub packages: Vec<Package>,
+    /// Contracts, sorted by path (files that did not parse are not here;
+    /// their findings are).
+    pub contracts: Vec<Contract>,
+    /// Candidate sets, sorted by path.
+    pub candidate_sets: Vec<CandidateSet>,
+    /// Findings of loading (contract or candidate files that are not I-JSON,
+    /// packages whose Form could not be read).
+    pub findings: Vec<Finding>,
+}
+
+/// Why `family` cannot run (exit status 2).
+#[derive(Debug)]
+pub struct LoadError(pub String);
+
+/// Loads the family under `paths`.
+///
+/// # Errors
+/// [`LoadError`] when a PATH does not exist.
+pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
+    let mut roots = Vec::new();
+    for p in paths {
+        std::fs::symlink_metadata(p).map_err(|e| LoadError(format!("{}: {e}", p.display())))?;
+        if is_family_file(p) {
+            // A contract or candidate set named directly is not a package.
+            continue;
+        }
+        let found = discover::package_roots(p)
+            .map_err(|_| LoadError(format!("{}: cannot be searched for packages", p.display())))?;
+        for r in found {
+            // A folder without any package (contracts only) is not a package here.
+            let is_dir = std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir());
+            if !is_dir || std::fs::symlink_metadata(r.join(INDEX_FILE)).is_ok() {
+                roots.push(r);
+            }
+        }
+    }
+    let mut seen = HashSet::new();
+    roots.retain(|r| seen.insert(r.clone()));
+    roots.sort();
+    let mut family = Family::default();
+    let loaded: Vec<(Package, Option<Finding>)> = roots
+        .par_iter()
+        .map(|r| {
+            let outcome = verify::verify_package(r);
+            let path = r.display().to_string();
+            match load_form(r) {
+                Ok(form) => (
+                    Package {
+                        path,
+                        outcome,
+                        form: Some(form),
+                    },
+                    None,
+                ),
+                Err(why) => {
+                    let mut f = Finding::new(
+                        Code::FamilyFormNotLoaded,
+                        Step::Package,
+                        format!("the package's Form Definition could not be loaded: {why}"),
+                    );
+                    f.source = Some(path.clone());
+                    (
+                        Package {
+                            path,
+                            outcome,
+                            form: None,
+                        },
+                        Some(f),
+                    )
+                }
+            }
+        })
+        .collect();
+    for (p, f) in loaded {
+        family.packages.push(p);
+        family.findings.extend(f);
+    }
+    let mut contract_files = Vec::new();
+    let mut candidate_files = Vec::new();
+    for p in paths {
+        walk_files(
+            p,
+            &mut contract_files,
+            &mut candidate_files,
+            &mut family.findings,
+        );
+    }
+    contract_files.sort();
+    contract_files.dedup();
+    candidate_files.sort();
+    candidate_files.dedup();
+    for f in contract_files {
+        match Doc::read(&f) {
+            Ok(doc) => {
+                if let Some(c) = contract(doc, &mut family.findings) {
+                    family.contracts.push(c);
+                }
+            }
+            Err(e) => family.findings.push(*e),
+        }
+    }
+    for f in candidate_files {
+        match Doc::read(&f) {
+            Ok(doc) => {
+                let kind = match doc.value.get("format").and_then(Value::as_str) {
+                    Some("takoform.binding-candidates@v1") => Some(ContractKind::Binding),
+                    Some("takoform.interface-candidates@v1") => Some(ContractKind::Interface),
+                    _ => None,
+                };
+                family.candidate_sets.push(CandidateSet { doc, kind });
+            }
+            Err(e) => {
+                let mut e = *e;
+                e.step = Step::CandidateSet;
+                family.findings.push(e);
+            }
+        }
+    }
+    Ok(family)
+}
+
+/// A regular file named `definition.json` or `candidate-set*.json`.
+fn is_family_file(path: &Path) -> bool {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+        && (name == "definition.json"
+            || (name.starts_with("candidate-set") && name.ends_with(".json")))
+}
+
+/// Collects contract and candidate-set files under `path` (no links
+/// followed, package directories skipped).
+fn walk_files(
+    path: &Path,
+    contracts: &mut Vec<PathBuf>,
+    candidates: &mut Vec<PathBuf>,
+    findings: &mut Vec<Finding>,
+) {
+    let mut walk = WalkDir::new(path)
+        .follow_links(false)
+        .follow_root_links(false)
+        .sort_by_file_name()
+        .into_iter();
+    while let Some(entry) = walk.next() {
+        let Ok(entry) = entry else { continue };
+        let ft = entry.file_type();
+        if ft.is_dir() {
+            if std::fs::symlink_metadata(entry.path().join(INDEX_FILE)).is_ok() {
+                walk.skip_current_dir();
+            }
+            continue;
+        }
+        let name = entry.file_name().to_string_lossy();
+        let wanted = name == "definition.json"
+            || (name.starts_with("candidate-set") && name.ends_with(".json"));
+        if !wanted {
+            continue;
+        }
+        if ft.is_symlink() {
+            let mut f = Finding::new(
+                Code::SymlinkEntry,
+                Step::Contract,
+                format!(
+                    "{} is a symbolic link; links are not followed",
+                    entry.path().display()
+                ),
+            );
+            f.severity = Severity::Warning;
+            findings.push(f);
+            continue;
+        }
+        if name == "definition.json" {
+            contracts.push(entry.path().to_path_buf());
+        } else {
+            candidates.push(entry.path().to_path_buf());
+        }
+    }
+}
+
+/// Reads a package's Form Definition through its index's `definitionPath`.
+fn load_form(root: &Path) -> Result<Form, String> {
+    // Links are never followed: not the root, not a directory on the way.
+    if !std::fs::symlink_metadata(root).is_ok_and(|m| m.is_dir()) {
+        return Err("the package root is not a real directory".to_owned());
+    }
+    let index = Doc::read(&root.join(INDEX_FILE)).map_err(|f| f.message)?;
+    let def_path = index
+        .value
+        .get("definitionPath")
+        .and_then(Value::as_str)
+        .ok_or("package-index.json has no string definitionPath")?;
+    crate::fsread::path_grammar(def_path)
+        .map_err(|e| format!("definitionPath {def_path:?}: {e}"))?;
+    let mut dir = root.to_path_buf();
+    for part in def_path.split('/') {
+        dir.push(part);
+        if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "definitionPath {def_path:?} goes through a symbolic link"
+            ));
+        }
+    }
+    let doc = Doc::read(&root.join(def_path)).map_err(|f| f.message)?;
+    let s = |k: &str| doc.value.get(k).and_then(Value::as_str).map(str::to_owned);
+    let (Some(api_version), Some(kind)) = (s("apiVersion"), s("kind")) else {
+        return Err("the definition has no string apiVersion and kind".to_owned());
+    };
+    let schema_digest = doc.digest().ok_or("the definition is not a JSON object")?;
+    let refs = |k: &str| -> Vec<(usize, ContractRef)> {
+        doc.value
+            .get(k)
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .enumerate()
+                    .filter_map(|(i, v)| ContractRef::from_value(v).map(|r| (i, r)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let provided = refs("providedInterfaces");
+    let accepted = refs("acceptedBindings");
+    let relations = relations::derive(&doc.value).relations;
+    Ok(Form {
+        definition_version: s("definitionVersion").unwrap_or_default(),
+        role: s("role"),
+        api_version,
+        kind,
+        schema_digest,
+        provided,
+        accepted,
+        relations,
+        doc,
+    })
+}
+
+/// The published schema a contract `apiVersion` selects, as the embedded
+/// schema reference.
+fn contract_schema(api_version: &str) -> Option<(ContractKind, crate::schemas::SchemaRef)> {
+    use crate::schemas::SchemaRef;
+    match api_version {
+        "bindings.takoform.com/v1alpha1" => Some((
+            ContractKind::Binding,
+            SchemaRef::BindingDefinition("v1alpha1"),
+        )),
+        "bindings.takoform.com/v1alpha2" => Some((
+            ContractKind::Binding,
+            SchemaRef::BindingDefinition("v1alpha2"),
+        )),
+        "interfaces.takoform.com/v1alpha1" => Some((
+            ContractKind::Interface,
+            SchemaRef::InterfaceDefinition("v1alpha1"),
+        )),
+        _ => None,
+    }
+}
+
+/// Validates one parsed contract file and builds the [`Contract`]; `None`
+/// (with a finding) when its `apiVersion` selects no contract schema.
+fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
+    let api = doc
+        .value
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let Some((kind, schema)) = contract_schema(api) else {
+        let group = api.split('/').next().unwrap_or_default();
+        let contract_group = matches!(group, "bindings.takoform.com" | "interfaces.takoform.com");
+        let mut f = Finding::new(
+            Code::UnsupportedContractApiVersion,
+            Step::Contract,
+            if contract_group {
+                format!("{api:?} selects no contract schema (bindings.takoform.com/v1alpha1, v1alpha2 or interfaces.takoform.com/v1alpha1)")
+            } else {
+                format!("not a Binding or Interface Definition (apiVersion {api:?}); ignored")
+            },
+        );
+        if !contract_group {
+            // A definition.json outside any package that is no contract
+            // (a loose Form Definition, say) is named, not checked.
+            f.severity = Severity::Note;
+            f.help = Some("contracts have apiVersion bindings.takoform.com/… or interfaces.takoform.com/…; Form Definitions belong in a package".to_owned());
+        }
+        f.location = Some(doc.loc_str("/apiVersion"));
+        findings.push(f);
+        return None;
+    };
+    let mut valid = true;
+    match crate::schemas::validate(schema, &doc.value) {
+        Ok(violations) => {
+            for v in violations {
+                valid = false;
+                let mut f =
+                    Finding::new(
+                        Code::ContractSchemaViolation,
+                        Step::Contract,
+                        format!(
+                        "the {} Definition does not satisfy its published Draft 2020-12 schema: {}",
+                        if kind == ContractKind::Binding { "Binding" } else { "Interface" },
+                        v.message
+                    ),
+                    );
+                f.location = Some(doc.loc(&v.pointer));
+                f.notes.push(format!("schema keyword: {}", v.schema_path));
+                findings.push(f);
+            }
+        }
+        Err(e) => {
+            valid = false;
+            let mut f = Finding::new(
+                Code::ContractSchemaViolation,
+                Step::Contract,
+                format!("internal error: the embedded contract schema did not build: {e}"),
+            );
+            f.location = Some(doc.loc_str(""));
+            findings.push(f);
+        }
+    }
+    let s = |k: &str| {
+        doc.value
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let identity = ContractRef {
+        api_version: api.to_owned(),
+        name: s("name"),
+        version: s("version"),
+        schema_digest: doc.digest().unwrap_or_default(),
+    };
+    let binding = (kind == ContractKind::Binding).then(|| BindingInfo {
+        source_role: s("sourceRole"),
+        target_interface: doc
+            .value
+            .get("targetInterface")
+            .and_then(ContractRef::from_value),
+        allowed_target_forms: doc
+            .value
+            .get("allowedTargetForms")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|t| {
+                        Some((
+                            t.get("apiVersion")?.as_str()?.to_owned(),
+                            t.get("kind")?.as_str()?.to_owned(),
+                        ))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+    });
+    Some(Contract {
+        doc,
+        kind,
+        identity,
+        binding,
+        valid,
+    })
+}

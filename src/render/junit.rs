@@ -1,0 +1,177 @@
+//! `--format junit`: JUnit XML (through the `quick-junit` crate), for CI
+//! systems that show test reports (GitLab, Jenkins, Azure Pipelines, …).
+//!
+//! Shape: one `<testsuites name="form-package">` holding one `<testsuite
+//! name="form-package">`, with one `<testcase>` per package (`name` = the
+//! package path as given, `classname` = `form-package`, packages in the
+//! order given):
+//!
+//! - a package that verifies is a passing testcase;
+//! - a package that fails has one `<failure>` whose `message` is `N errors`
+//!   (or `N warnings (--deny-warnings)`), whose `type` is the codes of its
+//!   failing findings (`FD016 FD213`), and whose text holds one line per
+//!   failing finding, in order: `FDnnn name: <package>/<file>:line:column:
+//!   <message> (at <pointer>)`. JUnit XML (and `quick-junit`) allows one
+//!   failure element per testcase, so each error finding is one line of it;
+//! - warnings and notes that do not fail the package are listed the same way
+//!   in the testcase's `<system-out>`.
+//!
+//! Locations use the same `line:column` (code points) as every format.
+
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+
+use super::{Located, PackageView, RunView};
+use crate::diag::Severity;
+
+/// One finding as one line (see the module docs).
+pub fn finding_line(p: &PackageView<'_>, f: &Located<'_>) -> String {
+    let d = f.diag;
+    let info = d.code.info();
+    let mut line = format!(
+        "{} {}: {}: {}",
+        info.id,
+        info.name,
+        f.location(p.path()),
+        d.message
+    );
+    if !d.pointer.is_root() {
+        line.push_str(&format!(" (at {})", d.pointer));
+    }
+    line.replace(['\r', '\n'], " ")
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The testcase of one package.
+fn testcase(p: &PackageView<'_>) -> TestCase {
+    let name = p.path().display().to_string();
+    // What fails the package: its errors, or its warnings under --deny-warnings.
+    let fails =
+        |s: Severity| s == Severity::Error || (p.counts.errors == 0 && s == Severity::Warning);
+    let status = if p.failed {
+        let failing: Vec<&Located<'_>> = p
+            .findings
+            .iter()
+            .filter(|f| fails(f.diag.severity))
+            .collect();
+        let message = if p.counts.errors > 0 {
+            plural(p.counts.errors, "error")
+        } else {
+            format!("{} (--deny-warnings)", plural(p.counts.warnings, "warning"))
+        };
+        let mut codes: Vec<&str> = failing.iter().map(|f| f.diag.code.info().id).collect();
+        codes.sort_unstable();
+        codes.dedup();
+        let mut text = String::new();
+        for f in &failing {
+            text.push_str(&finding_line(p, f));
+            text.push('\n');
+        }
+        let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        status
+            .set_message(message)
+            .set_type(codes.join(" "))
+            .set_description(text);
+        status
+    } else {
+        TestCaseStatus::success()
+    };
+    let mut case = TestCase::new(name, status);
+    case.set_classname("form-package");
+    let mut rest = String::new();
+    for f in p
+        .findings
+        .iter()
+        .filter(|f| !(p.failed && fails(f.diag.severity)))
+    {
+        rest.push_str(&finding_line(p, f));
+        rest.push('\n');
+    }
+    if !rest.is_empty() {
+        case.set_system_out(rest);
+    }
+    case
+}
+
+/// Renders the run as one JUnit XML document with a trailing newline.
+pub fn render(run: &RunView<'_>) -> String {
+    let mut suite = TestSuite::new("form-package");
+    suite.add_test_cases(run.packages.iter().map(testcase));
+    let mut report = Report::new("form-package");
+    report.add_test_suite(suite);
+    let mut text = report
+        .to_string()
+        .unwrap_or_else(|e| format!("<!-- junit: {e} -->"));
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+    use crate::diag::Diagnostic;
+    use crate::json::pointer::JsonPointer;
+    use crate::verify::PackageOutcome;
+    use std::path::PathBuf;
+
+    fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
+        PackageOutcome {
+            path: PathBuf::from(path),
+            diagnostics: diags,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn one_testcase_per_package_and_a_line_per_error() {
+        let e1 = Diagnostic::new(Code::UnlistedFile, "u").in_file("x.json");
+        let e2 = Diagnostic::new(Code::OpenObjectSchema, "open <&>")
+            .in_file("definition.json")
+            .at(JsonPointer::from("/desiredSchema"));
+        let w = Diagnostic::new(Code::UnsatisfiableAllOf, "w").severity(Severity::Warning);
+        let all = [
+            outcome("bad", vec![e1, e2, w.clone()]),
+            outcome("good", vec![w]),
+            outcome("clean", vec![]),
+        ];
+        let xml = render(&RunView::new(&all, false));
+        assert_eq!(xml.matches("<testcase ").count(), 3, "{xml}");
+        assert_eq!(xml.matches("<failure").count(), 1, "{xml}");
+        assert!(xml.contains(r#"tests="3""#), "{xml}");
+        assert!(xml.contains(r#"failures="1""#), "{xml}");
+        assert!(
+            xml.contains(r#"message="2 errors" type="FD018 FD213""#),
+            "{xml}"
+        );
+        assert!(
+            xml.contains("FD018 unlisted-file: bad/x.json: u\n"),
+            "{xml}"
+        );
+        // XML-escaped message, pointer named.
+        assert!(
+            xml.contains("FD213 open-object-schema: bad/definition.json: open &lt;&amp;&gt; (at /desiredSchema)"),
+            "{xml}"
+        );
+        // The warning of the good package is in its system-out, not a failure.
+        assert!(
+            xml.contains("<system-out>FD223 unsatisfiable-all-of: good: w\n</system-out>"),
+            "{xml}"
+        );
+        // --deny-warnings: the warning fails its package.
+        let xml = render(&RunView::new(&all, true));
+        assert_eq!(xml.matches("<failure").count(), 2, "{xml}");
+        assert!(
+            xml.contains(r#"message="1 warning (--deny-warnings)""#),
+            "{xml}"
+        );
+    }
+}

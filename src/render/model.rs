@@ -1,0 +1,189 @@
+//! The render front end's model: every finding of a run with its span and
+//! positions resolved once, before any renderer runs.
+//!
+//! [`RunView::new`] walks each package's findings once, builds one
+//! [`LineIndex`] per file that some finding needs (O(file size), once), and
+//! resolves each finding's JSON Pointer to a byte span
+//! ([`super::resolve_span`]) and the span to start/end [`Position`]s. Every
+//! renderer (human, JSON, SARIF, GitHub, JUnit) reads these, so all of them
+//! show the same `line:column` and none of them scans a file per finding:
+//! rendering N findings of a file of S bytes costs O(S + N log S).
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::path::Path;
+
+use super::position::{LineIndex, Position};
+use crate::diag::{Diagnostic, Severity};
+use crate::verify::{PackageOutcome, Source};
+
+/// One finding with its location resolved.
+#[derive(Debug)]
+pub struct Located<'a> {
+    /// The finding.
+    pub diag: &'a Diagnostic,
+    /// The bytes of its file, when the package kept them.
+    pub source: Option<&'a Source>,
+    /// Byte span in its file (explicit, else the pointer's), when it resolves.
+    pub span: Option<Range<usize>>,
+    /// Position of the span's first byte.
+    pub start: Option<Position>,
+    /// Position just past the span's last byte.
+    pub end: Option<Position>,
+}
+
+impl Located<'_> {
+    /// `<package>/<file>` as a display path (the package directory itself
+    /// for a finding without a file). `package` is the directory as given.
+    pub fn path(&self, package: &Path) -> String {
+        match &self.diag.file {
+            Some(f) => package.join(f).display().to_string(),
+            None => package.display().to_string(),
+        }
+    }
+
+    /// `<package>/<file>:line:column` (`:line:column` only when the span
+    /// resolved), the one location shape of every command's output.
+    pub fn location(&self, package: &Path) -> String {
+        let path = self.path(package);
+        match (&self.diag.file, self.start) {
+            (Some(_), Some(p)) => format!("{path}:{}:{}", p.line, p.column),
+            _ => path,
+        }
+    }
+}
+
+/// Errors, warnings and notes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Findings of severity error.
+    pub errors: usize,
+    /// Findings of severity warning.
+    pub warnings: usize,
+    /// Findings of severity note.
+    pub notes: usize,
+}
+
+impl Counts {
+    /// Errors + warnings + notes.
+    pub fn total(&self) -> usize {
+        self.errors + self.warnings + self.notes
+    }
+
+    fn add(&mut self, s: Severity) {
+        match s {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+            Severity::Note => self.notes += 1,
+        }
+    }
+}
+
+/// One package: its outcome and its located findings (in the outcome's order).
+#[derive(Debug)]
+pub struct PackageView<'a> {
+    /// What `verify` (or another command) learned about the package.
+    pub outcome: &'a PackageOutcome,
+    /// Every finding, located, in the outcome's order.
+    pub findings: Vec<Located<'a>>,
+    /// Its findings by severity.
+    pub counts: Counts,
+    /// Whether it fails: an error, or a warning under `--deny-warnings`.
+    pub failed: bool,
+}
+
+/// A whole run, located (see the module docs).
+#[derive(Debug)]
+pub struct RunView<'a> {
+    /// Packages in the order given.
+    pub packages: Vec<PackageView<'a>>,
+    /// All findings by severity.
+    pub counts: Counts,
+    /// Packages that fail.
+    pub failed: usize,
+}
+
+impl<'a> RunView<'a> {
+    /// Locates every finding of `outcomes` (see the module docs).
+    /// `deny_warnings`: a warning fails its package.
+    pub fn new(outcomes: &'a [PackageOutcome], deny_warnings: bool) -> Self {
+        let mut counts = Counts::default();
+        let mut failed = 0;
+        let packages: Vec<PackageView<'a>> = outcomes
+            .iter()
+            .map(|o| {
+                let view = PackageView::new(o, deny_warnings);
+                counts.errors += view.counts.errors;
+                counts.warnings += view.counts.warnings;
+                counts.notes += view.counts.notes;
+                failed += usize::from(view.failed);
+                view
+            })
+            .collect();
+        RunView {
+            packages,
+            counts,
+            failed,
+        }
+    }
+
+    /// Packages that do not fail.
+    pub fn verified(&self) -> usize {
+        self.packages.len() - self.failed
+    }
+
+    /// Every located finding with its package, in order.
+    pub fn findings(&self) -> impl Iterator<Item = (&PackageView<'a>, &Located<'a>)> {
+        self.packages
+            .iter()
+            .flat_map(|p| p.findings.iter().map(move |f| (p, f)))
+    }
+}
+
+impl<'a> PackageView<'a> {
+    /// Locates the findings of one package: one [`LineIndex`] per file.
+    pub fn new(outcome: &'a PackageOutcome, deny_warnings: bool) -> Self {
+        let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
+        let mut counts = Counts::default();
+        let findings = outcome
+            .diagnostics
+            .iter()
+            .map(|d| {
+                counts.add(d.severity);
+                let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
+                let span = super::resolve_span(d, source);
+                let (start, end) = match (d.file.as_deref(), source, &span) {
+                    (Some(f), Some(src), Some(s)) => {
+                        let idx = indexes
+                            .entry(f)
+                            .or_insert_with(|| LineIndex::new(&src.bytes));
+                        (
+                            Some(idx.position(&src.bytes, s.start)),
+                            Some(idx.position(&src.bytes, s.end)),
+                        )
+                    }
+                    _ => (None, None),
+                };
+                Located {
+                    diag: d,
+                    source,
+                    span,
+                    start,
+                    end,
+                }
+            })
+            .collect();
+        let failed = counts.errors > 0 || (deny_warnings && counts.warnings > 0);
+        PackageView {
+            outcome,
+            findings,
+            counts,
+            failed,
+        }
+    }
+
+    /// The package directory as given.
+    pub fn path(&self) -> &'a Path {
+        &self.outcome.path
+    }
+}

@@ -1,0 +1,765 @@
+//! Revocation statements and checkpoints: the two trust profiles
+//! `trust.forms.takoform.com/v1alpha1` (legacy, `verifier-rules.md`
+//! §11.1–§11.2) and `trust.forms.takoform.com/v1` (current,
+//! `current-profile.md` §11.3 and
+//! `corpus/conformance/revocation-checkpoint-v1/EXPECTED.md`), and the pin
+//! a checkpoint yields when a host advances to it.
+//!
+//! Order, as the reference applies it: strict I-JSON (the caller parses) →
+//! the published schema of the profile the `apiVersion` names → the typed
+//! decode (sequences are unsigned 64-bit integer literals) → the typed
+//! rules. Unlike the reference, every independent finding is reported; a
+//! later step runs only when the one it depends on passed. Codes FD600–FD626.
+//!
+//! Output order: the reference prints the decoded document, so members come
+//! out in the order of its typed fields (not the input's), which the structs
+//! below reproduce; [`reference_json`] writes them as the reference does.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::canonical::{canonicalize, is_canonical_digest, sha256_digest};
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::json::pointer::JsonPointer;
+use crate::schemas::{self, SchemaRef};
+
+/// The legacy trust profile.
+pub const LEGACY: &str = "trust.forms.takoform.com/v1alpha1";
+/// The current trust profile.
+pub const CURRENT: &str = "trust.forms.takoform.com/v1";
+/// `kind` of a statement.
+pub const STATEMENT_KIND: &str = "FormPackageRevocation";
+/// `kind` of a checkpoint.
+pub const CHECKPOINT_KIND: &str = "FormPackageRevocationCheckpoint";
+
+const STATEMENT_PREFIX: &str = "Form Package revocation";
+const CHECKPOINT_PREFIX: &str = "Form Package revocation checkpoint";
+
+/// A FormRef as the revocation documents carry it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FormRef {
+    /// Group (and, for the legacy profile, version).
+    pub api_version: String,
+    /// Kind.
+    pub kind: String,
+    /// SemVer.
+    pub definition_version: String,
+    /// `sha256:` digest of the canonical definition.
+    pub schema_digest: String,
+}
+
+/// The three effects (each const `true` in both schemas).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Effects {
+    /// Block new create or update.
+    pub block_new_create_or_update: bool,
+    /// Block activation.
+    pub block_activation: bool,
+    /// Keep the bytes so existing instances can be observed and deleted.
+    pub retain_bytes_for_observe_and_delete: bool,
+}
+
+/// A revocation statement, decoded (member order = the reference's output order).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Statement {
+    /// Trust profile.
+    pub api_version: String,
+    /// `FormPackageRevocation`.
+    pub kind: String,
+    /// ≥ 1.
+    pub sequence: u64,
+    /// SemVer.
+    pub statement_version: String,
+    /// The revoked package's digest.
+    pub package_digest: String,
+    /// The revoked package's FormRef.
+    pub form_ref: FormRef,
+    /// Why.
+    pub reason_code: String,
+    /// 1..1024 characters.
+    pub summary: String,
+    /// Optional `https://` URI.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub advisory_url: Option<String>,
+    /// RFC 3339 date-time.
+    pub issued_at: String,
+    /// What hosts must do.
+    pub effects: Effects,
+}
+
+/// One cumulative checkpoint entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Entry {
+    /// Current profile only (printed first when present).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub statement_api_version: Option<String>,
+    /// Position + 1.
+    pub sequence: u64,
+    /// The statement's version.
+    pub statement_version: String,
+    /// Canonical digest of the statement.
+    pub statement_digest: String,
+    /// The revoked package's digest.
+    pub package_digest: String,
+    /// The revoked package's FormRef.
+    pub form_ref: FormRef,
+}
+
+/// A revocation checkpoint, decoded.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Checkpoint {
+    /// Trust profile.
+    pub api_version: String,
+    /// `FormPackageRevocationCheckpoint`.
+    pub kind: String,
+    /// SemVer (`0.0.0` only for the current genesis).
+    pub checkpoint_version: String,
+    /// Number of cumulative entries.
+    pub sequence: u64,
+    /// Canonical digest of the predecessor, or null.
+    pub previous_checkpoint_digest: Option<String>,
+    /// Cumulative entries.
+    pub entries: Vec<Entry>,
+}
+
+/// A checkpoint that validated, with what advancing needs.
+#[derive(Clone, Debug)]
+pub struct ValidCheckpoint {
+    /// The decoded document.
+    pub checkpoint: Checkpoint,
+    /// `sha256:` of the RFC 8785 form of the whole document.
+    pub digest: String,
+    /// The `entries` array as parsed (for the prefix digest).
+    pub entries: Vec<Value>,
+}
+
+/// What a host keeps between checkpoints (member order as the reference
+/// writes it; `checkpointApiVersion` absent = a legacy pin).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Pin {
+    /// `trust.forms.takoform.com/v1` for a current pin; absent for legacy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint_api_version: Option<String>,
+    /// The pinned checkpoint's sequence.
+    pub sequence: u64,
+    /// Canonical digest of the pinned checkpoint.
+    pub digest: String,
+    /// Canonical digest of its `entries` array.
+    pub entries_digest: String,
+}
+
+fn at(member: &str) -> JsonPointer {
+    JsonPointer::root().child(member)
+}
+
+fn entry_at(i: usize, member: &str) -> JsonPointer {
+    JsonPointer::root().child("entries").index(i).child(member)
+}
+
+/// The profile a document's `apiVersion` names (`None`: FD600 pushed).
+fn profile(
+    file: &str,
+    value: &Value,
+    prefix: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<&'static str> {
+    let api = match value.get("apiVersion") {
+        Some(Value::String(s)) => s.as_str(),
+        _ => {
+            let (what, ptr) = if value.is_object() {
+                ("apiVersion must be a string", at("apiVersion"))
+            } else {
+                ("the document must be a JSON object", JsonPointer::root())
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::UnsupportedRevocationApiVersion,
+                    format!("{prefix}: {what}"),
+                )
+                .in_file(file)
+                .at(ptr),
+            );
+            return None;
+        }
+    };
+    match api {
+        LEGACY => Some(LEGACY),
+        CURRENT => Some(CURRENT),
+        other => {
+            diags.push(
+                Diagnostic::new(
+                    Code::UnsupportedRevocationApiVersion,
+                    format!("{prefix}: unsupported apiVersion {other:?}"),
+                )
+                .in_file(file)
+                .at(at("apiVersion")),
+            );
+            None
+        }
+    }
+}
+
+fn version_of(api: &str) -> &'static str {
+    if api == CURRENT {
+        "v1"
+    } else {
+        "v1alpha1"
+    }
+}
+
+/// Schema step; `false` when the document fails its schema.
+fn schema_step(
+    file: &str,
+    value: &Value,
+    schema: SchemaRef,
+    code: Code,
+    prefix: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> bool {
+    match schemas::validate(schema, value) {
+        Ok(v) if v.is_empty() => true,
+        Ok(v) => {
+            diags.extend(schemas::to_diagnostics(v, code, file, prefix));
+            false
+        }
+        Err(e) => {
+            diags.push(Diagnostic::new(code, format!("internal: {e}")).in_file(file));
+            false
+        }
+    }
+}
+
+/// Typed decode of the sequences: each must fit `u64` as a plain integer
+/// literal (serde_json keeps `1.0`, `1e0` and values above 2^64-1 as
+/// floats, which `as_u64` refuses, exactly the literals Go's uint64 decode
+/// refuses). Returns `false` after pushing FD602 findings.
+fn sequences_decode(file: &str, value: &Value, prefix: &str, diags: &mut Vec<Diagnostic>) -> bool {
+    let mut ok = true;
+    let mut check = |v: Option<&Value>, ptr: JsonPointer, what: String| {
+        if let Some(n) = v.and_then(Value::as_number) {
+            if n.as_u64().is_none() {
+                ok = false;
+                diags.push(
+                    Diagnostic::new(
+                        Code::RevocationDecode,
+                        format!("{prefix}: json: cannot unmarshal number {n} into {what} of type uint64"),
+                    )
+                    .in_file(file)
+                    .at(ptr),
+                );
+            }
+        }
+    };
+    check(value.get("sequence"), at("sequence"), "sequence".into());
+    if let Some(entries) = value.get("entries").and_then(Value::as_array) {
+        for (i, e) in entries.iter().enumerate() {
+            check(
+                e.get("sequence"),
+                entry_at(i, "sequence"),
+                format!("entries[{i}].sequence"),
+            );
+        }
+    }
+    ok
+}
+
+// The `Diagnostic` error is the crate-wide finding type (the agreed API).
+#[allow(clippy::result_large_err)]
+fn decode<T: for<'de> Deserialize<'de>>(
+    file: &str,
+    value: &Value,
+    prefix: &str,
+) -> Result<T, Diagnostic> {
+    serde_json::from_value(value.clone()).map_err(|e| {
+        Diagnostic::new(
+            Code::RevocationDecode,
+            format!("{prefix}: typed decode: {e}"),
+        )
+        .in_file(file)
+    })
+}
+
+/// Validates a revocation statement (`validate-revocation`). `file` names
+/// the document in findings; `value` is its strict parse.
+///
+/// # Errors
+/// Every finding (FD600–FD603) when the statement is not valid.
+pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let prefix = STATEMENT_PREFIX;
+    let Some(api) = profile(file, value, prefix, &mut diags) else {
+        return Err(diags);
+    };
+    if !schema_step(
+        file,
+        value,
+        SchemaRef::Revocation(version_of(api)),
+        Code::RevocationSchemaViolation,
+        prefix,
+        &mut diags,
+    ) || !sequences_decode(file, value, prefix, &mut diags)
+    {
+        return Err(diags);
+    }
+    let statement: Statement = decode(file, value, prefix).map_err(|d| vec![d])?;
+    if api == CURRENT && !crate::profile::namespaced_form_group(&statement.form_ref.api_version) {
+        diags.push(
+            Diagnostic::new(
+                Code::RevocationFormRefGroup,
+                format!(
+                    "{prefix}: FormRef apiVersion {:?} is reserved or unsupported",
+                    statement.form_ref.api_version
+                ),
+            )
+            .in_file(file)
+            .at(at("formRef").child("apiVersion")),
+        );
+    }
+    if diags.is_empty() {
+        Ok(statement)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Validates a revocation checkpoint on its own
+/// (`validate-revocation-checkpoint`): schema, typed decode, and the typed
+/// rules of `verifier-rules.md` §11.2 / `current-profile.md` §11.3.
+///
+/// # Errors
+/// Every finding (FD600, FD602, FD610–FD617) when it is not valid.
+pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint, Vec<Diagnostic>> {
+    let mut diags = Vec::new();
+    let prefix = CHECKPOINT_PREFIX;
+    let Some(api) = profile(file, value, prefix, &mut diags) else {
+        return Err(diags);
+    };
+    if !schema_step(
+        file,
+        value,
+        SchemaRef::RevocationCheckpoint(version_of(api)),
+        Code::CheckpointSchemaViolation,
+        prefix,
+        &mut diags,
+    ) || !sequences_decode(file, value, prefix, &mut diags)
+    {
+        return Err(diags);
+    }
+    let checkpoint: Checkpoint = decode(file, value, prefix).map_err(|d| vec![d])?;
+    let d = |code: Code, ptr: JsonPointer, msg: String| {
+        Diagnostic::new(code, format!("{prefix}: {msg}"))
+            .in_file(file)
+            .at(ptr)
+    };
+    let seq = checkpoint.sequence;
+    let n = checkpoint.entries.len() as u64;
+    if n != seq {
+        diags.push(d(
+            Code::CheckpointEntryCount,
+            at("entries"),
+            format!("sequence {seq} requires {seq} cumulative entries, found {n}"),
+        ));
+    }
+    let previous = checkpoint.previous_checkpoint_digest.as_deref();
+    if api == LEGACY && seq == 1 && previous.is_some() {
+        diags.push(d(
+            Code::CheckpointPreviousDigest,
+            at("previousCheckpointDigest"),
+            "sequence 1 must have null previousCheckpointDigest".into(),
+        ));
+    }
+    let needs_previous = if api == LEGACY { seq > 1 } else { seq > 0 };
+    if needs_previous && !previous.is_some_and(is_canonical_digest) {
+        diags.push(d(
+            Code::CheckpointPreviousDigest,
+            at("previousCheckpointDigest"),
+            format!("sequence {seq} requires a canonical previousCheckpointDigest"),
+        ));
+    }
+    let mut versions: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut digests: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, e) in checkpoint.entries.iter().enumerate() {
+        let want = i as u64 + 1;
+        if e.sequence != want {
+            diags.push(d(
+                Code::CheckpointEntrySequence,
+                entry_at(i, "sequence"),
+                format!("entries[{i}].sequence is {}, want {want}", e.sequence),
+            ));
+        }
+        if api == CURRENT && !crate::profile::namespaced_form_group(&e.form_ref.api_version) {
+            diags.push(d(
+                Code::CheckpointEntryFormRefGroup,
+                entry_at(i, "formRef").child("apiVersion"),
+                format!(
+                    "entries[{i}]: FormRef apiVersion {:?} is reserved or unsupported",
+                    e.form_ref.api_version
+                ),
+            ));
+        }
+        if let Some(first) = versions.insert(&e.statement_version, i) {
+            diags.push(
+                d(
+                    Code::CheckpointDuplicateStatementVersion,
+                    entry_at(i, "statementVersion"),
+                    format!("duplicate statementVersion {:?}", e.statement_version),
+                )
+                .note(format!("first used by entries[{first}]")),
+            );
+        }
+        if let Some(first) = digests.insert(&e.statement_digest, i) {
+            diags.push(
+                d(
+                    Code::CheckpointDuplicateStatementDigest,
+                    entry_at(i, "statementDigest"),
+                    format!("duplicate statementDigest {:?}", e.statement_digest),
+                )
+                .note(format!("first used by entries[{first}]")),
+            );
+        }
+    }
+    if seq > 0 {
+        if let Some(last) = checkpoint.entries.last() {
+            if last.statement_version != checkpoint.checkpoint_version {
+                diags.push(
+                    d(
+                        Code::CheckpointFinalVersion,
+                        at("checkpointVersion"),
+                        "final statementVersion must equal checkpointVersion".into(),
+                    )
+                    .note(format!(
+                        "checkpointVersion is {:?}, the last entry's statementVersion is {:?}",
+                        checkpoint.checkpoint_version, last.statement_version
+                    )),
+                );
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let digest = canonicalize(value)
+        .map(|c| sha256_digest(&c))
+        .map_err(|e| vec![e.in_file(file)])?;
+    let entries = value
+        .get("entries")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    Ok(ValidCheckpoint {
+        checkpoint,
+        digest,
+        entries,
+    })
+}
+
+/// Canonical digest of a JSON array of entries.
+#[allow(clippy::result_large_err)] // the crate-wide finding type
+fn entries_digest(entries: &[Value]) -> Result<String, Diagnostic> {
+    canonicalize(&Value::Array(entries.to_vec())).map(|c| sha256_digest(&c))
+}
+
+/// The canonical digest of the current profile's genesis (sequence 0, no
+/// entries, null predecessor, version `0.0.0`): the only document a
+/// sequence-0 pin may name. `sha256:35c5c4cd…8f66`.
+pub fn genesis_digest() -> String {
+    let genesis = serde_json::json!({
+        "apiVersion": CURRENT,
+        "kind": CHECKPOINT_KIND,
+        "checkpointVersion": "0.0.0",
+        "sequence": 0,
+        "previousCheckpointDigest": null,
+        "entries": [],
+    });
+    canonicalize(&genesis)
+        .map(|c| sha256_digest(&c))
+        .unwrap_or_default()
+}
+
+/// Reads a previous pin (`--previous-pin`): the shape `cases.json` uses.
+///
+/// # Errors
+/// FD620 for a malformed pin (unknown member, wrong type, unsupported
+/// profile, non-canonical digest, legacy sequence 0); FD626 for a current
+/// sequence-0 pin that is not the genesis.
+pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
+    let bad = |ptr: JsonPointer, msg: String| {
+        Diagnostic::new(Code::InvalidCheckpointPin, msg)
+            .in_file(file)
+            .at(ptr)
+    };
+    let Some(map) = value.as_object() else {
+        return Err(vec![bad(
+            JsonPointer::root(),
+            "previous revocation checkpoint pin must be a JSON object".into(),
+        )]);
+    };
+    let mut diags = Vec::new();
+    for (k, v) in map {
+        let ok = match k.as_str() {
+            "checkpointApiVersion" | "digest" | "entriesDigest" => v.is_string(),
+            "sequence" => v.as_u64().is_some(),
+            _ => {
+                diags.push(
+                    bad(
+                        at(k),
+                        format!("previous revocation checkpoint pin has unknown member {k:?}"),
+                    )
+                    .at_key(at(k)),
+                );
+                continue;
+            }
+        };
+        if !ok {
+            diags.push(bad(
+                at(k),
+                format!("previous revocation checkpoint pin: {k} has the wrong type"),
+            ));
+        }
+    }
+    for k in ["sequence", "digest", "entriesDigest"] {
+        if !map.contains_key(k) {
+            diags.push(bad(
+                JsonPointer::root(),
+                format!("previous revocation checkpoint pin lacks {k}"),
+            ));
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let pin: Pin = serde_json::from_value(value.clone()).map_err(|e| {
+        vec![bad(
+            JsonPointer::root(),
+            format!("previous revocation checkpoint pin: {e}"),
+        )]
+    })?;
+    match pin.checkpoint_api_version.as_deref() {
+        None | Some(LEGACY) | Some(CURRENT) => {}
+        Some(other) => diags.push(bad(
+            at("checkpointApiVersion"),
+            format!("previous revocation checkpoint pin has unsupported profile {other:?}"),
+        )),
+    }
+    for (k, v) in [
+        ("digest", &pin.digest),
+        ("entriesDigest", &pin.entries_digest),
+    ] {
+        if !is_canonical_digest(v) {
+            diags.push(bad(
+                at(k),
+                format!("previous revocation checkpoint pin has a non-canonical {k}"),
+            ));
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let current = pin.checkpoint_api_version.as_deref() == Some(CURRENT);
+    if pin.sequence == 0 && !current {
+        diags.push(bad(
+            at("sequence"),
+            "legacy revocation checkpoint pin cannot have sequence 0".into(),
+        ));
+    }
+    if pin.sequence == 0 && current {
+        let empty = entries_digest(&[]).unwrap_or_default();
+        if pin.digest != genesis_digest() || pin.entries_digest != empty {
+            diags.push(
+                Diagnostic::new(
+                    Code::CheckpointGenesisPin,
+                    "previous revocation checkpoint pin does not identify the exact signed current genesis",
+                )
+                .in_file(file)
+                .at(at("digest"))
+                .note(format!("the genesis digest is {}", genesis_digest())),
+            );
+        }
+    }
+    if diags.is_empty() {
+        Ok(pin)
+    } else {
+        Err(diags)
+    }
+}
+
+/// Advances to a validated checkpoint from `previous` (`None`: the first
+/// trusted checkpoint) and returns the new pin (`verifier-rules.md` §11.2
+/// `AdvanceRevocationCheckpoint`; `current-profile.md` §11.3).
+///
+/// # Errors
+/// FD621–FD625 (a not-first checkpoint with no pin, a sequence that is not
+/// the next, a fork, a rewritten prefix, a crossed profile).
+pub fn advance(
+    file: &str,
+    previous: Option<&Pin>,
+    valid: &ValidCheckpoint,
+) -> Result<Pin, Vec<Diagnostic>> {
+    let cp = &valid.checkpoint;
+    let api = cp.api_version.as_str();
+    let d = |code: Code, ptr: JsonPointer, msg: String| {
+        Diagnostic::new(code, format!("{CHECKPOINT_PREFIX}: {msg}"))
+            .in_file(file)
+            .at(ptr)
+    };
+    let mut diags = Vec::new();
+    match previous {
+        None => {
+            if api == LEGACY && (cp.sequence != 1 || cp.previous_checkpoint_digest.is_some()) {
+                diags.push(d(
+                    Code::CheckpointFirstPin,
+                    at("sequence"),
+                    "first trusted legacy revocation checkpoint must be sequence 1".into(),
+                ));
+            }
+            if api == CURRENT && (cp.sequence != 0 || valid.digest != genesis_digest()) {
+                diags.push(d(
+                    Code::CheckpointFirstPin,
+                    at("sequence"),
+                    "first trusted current revocation checkpoint must be the signed sequence 0 genesis".into(),
+                ));
+            }
+        }
+        Some(pin) => {
+            let pinned = pin.checkpoint_api_version.as_deref().unwrap_or(LEGACY);
+            if api != pinned {
+                let what = if pin.checkpoint_api_version.is_none() {
+                    format!("does not match pinned legacy profile {LEGACY:?}")
+                } else {
+                    format!("does not match pinned profile {pinned:?}")
+                };
+                diags.push(d(
+                    Code::CheckpointProfileMismatch,
+                    at("apiVersion"),
+                    format!("revocation checkpoint apiVersion {api:?} {what}"),
+                ));
+            } else {
+                let want = pin.sequence.checked_add(1);
+                if Some(cp.sequence) != want {
+                    diags.push(d(
+                        Code::CheckpointSequenceNotNext,
+                        at("sequence"),
+                        format!(
+                            "revocation checkpoint sequence is {}, want {}",
+                            cp.sequence,
+                            want.map_or_else(
+                                || "none (the pin is at the last sequence)".to_owned(),
+                                |w| w.to_string()
+                            )
+                        ),
+                    ));
+                } else {
+                    if cp.previous_checkpoint_digest.as_deref() != Some(pin.digest.as_str()) {
+                        diags.push(
+                            d(
+                                Code::CheckpointFork,
+                                at("previousCheckpointDigest"),
+                                "revocation checkpoint does not extend the pinned digest".into(),
+                            )
+                            .note(format!("the pinned digest is {}", pin.digest)),
+                        );
+                    }
+                    let n = usize::try_from(pin.sequence).unwrap_or(usize::MAX);
+                    let prefix = valid.entries.get(..n).map(entries_digest);
+                    match prefix {
+                        Some(Ok(p)) if p == pin.entries_digest => {}
+                        Some(Err(e)) => diags.push(e.in_file(file)),
+                        _ => diags.push(
+                            d(
+                                Code::CheckpointPrefixRewritten,
+                                at("entries"),
+                                "revocation checkpoint rewrites the pinned cumulative entries"
+                                    .into(),
+                            )
+                            .note(format!(
+                                "the first {} entries must have the pinned entriesDigest {}",
+                                pin.sequence, pin.entries_digest
+                            )),
+                        ),
+                    }
+                }
+            }
+        }
+    }
+    if !diags.is_empty() {
+        return Err(diags);
+    }
+    let entries_digest = entries_digest(&valid.entries).map_err(|e| vec![e.in_file(file)])?;
+    Ok(Pin {
+        checkpoint_api_version: (api == CURRENT).then(|| CURRENT.to_owned()),
+        sequence: cp.sequence,
+        digest: valid.digest.clone(),
+        entries_digest,
+    })
+}
+
+/// Writes `value` as the reference does (Go `json.MarshalIndent` with two
+/// spaces, HTML characters not escaped, then a newline): serde_json's
+/// pretty printer gives the same bytes except that Go also escapes U+2028
+/// and U+2029, which this function adds.
+pub fn reference_json<T: Serialize>(value: &T) -> String {
+    let text = serde_json::to_string_pretty(value).unwrap_or_default();
+    let mut out = text
+        .replace('\u{2028}', "\\u2028")
+        .replace('\u{2029}', "\\u2029");
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn genesis_digest_is_the_published_one() {
+        assert_eq!(
+            genesis_digest(),
+            "sha256:35c5c4cdc6cd6c4beaec8ba273091be10ae02c0d6f49861f97062fd59f9e8f66"
+        );
+        assert_eq!(
+            entries_digest(&[]).unwrap(),
+            "sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
+        );
+    }
+
+    #[test]
+    fn reference_json_escapes_like_go() {
+        let v = serde_json::json!({"s": "a<b>&\u{2028}\u{2029}\u{1}\u{7f}\u{8}\u{c}é"});
+        assert_eq!(
+            reference_json(&v),
+            "{\n  \"s\": \"a<b>&\\u2028\\u2029\\u0001\u{7f}\\b\\fé\"\n}\n"
+        );
+    }
+
+    #[test]
+    fn sequence_decode_refuses_floats_and_accepts_u64_max() {
+        let mut diags = Vec::new();
+        let v: Value = serde_json::from_str(r#"{"sequence": 1.0}"#).unwrap();
+        assert!(!sequences_decode("f", &v, "p", &mut diags));
+        assert_eq!(diags[0].code, Code::RevocationDecode);
+        let mut diags = Vec::new();
+        let v: Value = serde_json::from_str(r#"{"sequence": 18446744073709551615}"#).unwrap();
+        assert!(sequences_decode("f", &v, "p", &mut diags));
+        assert!(diags.is_empty());
+    }
+
+    #[test]
+    fn pin_shape_is_checked() {
+        let good = serde_json::json!({"sequence": 1, "digest": format!("sha256:{}", "a".repeat(64)), "entriesDigest": format!("sha256:{}", "b".repeat(64))});
+        assert!(parse_pin("p", &good).is_ok());
+        let mut extra = good.clone();
+        extra["x"] = 1.into();
+        let e = parse_pin("p", &extra).unwrap_err();
+        assert_eq!(e[0].code, Code::InvalidCheckpointPin);
+        assert_eq!(e[0].pointer.as_str(), "/x");
+    }
+}
