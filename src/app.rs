@@ -118,6 +118,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             stdout: version_line(env!("FORM_PACKAGE_COMMIT")).into_bytes(),
             ..Default::default()
         },
+        Command::Trust { command } => crate::trust::cmd::run(&command),
     }
 }
 

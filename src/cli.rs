@@ -178,6 +178,12 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = crate::family::FamilyFormat::Human)]
         format: crate::family::FamilyFormat,
     },
+    /// Publisher trust, offline: verify a package's Sigstore bundle and its revocation status.
+    Trust {
+        /// What to verify.
+        #[command(subcommand)]
+        command: crate::trust::cmd::TrustCommand,
+    },
 }
 
 /// Where output goes, shared by every command that reports findings.

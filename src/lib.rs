@@ -43,5 +43,6 @@ pub mod revocation_cmd;
 pub mod schemas;
 #[cfg(test)]
 mod testing;
+pub mod trust;
 pub mod verify;
 pub mod vocabulary;

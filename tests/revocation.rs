@@ -185,7 +185,9 @@ fn a_refusal_is_located_in_every_format() {
     let text = String::from_utf8(human.stderr).unwrap();
     assert!(text.contains("FD601 revocation-schema-violation"), "{text}");
     assert!(
-        text.contains("statement-1-reasonCode-deprecated.json:13:17 at /reasonCode"),
+        text.contains(
+            "statement-1-reasonCode-deprecated.json:13:17: the value \"deprecated\" at /reasonCode"
+        ),
         "{text}"
     );
     let sarif = run(

@@ -124,7 +124,7 @@ pub static CHECKS: &[Check] = &[
 
 /// Modules outside the package checks that emit codes of their own (the
 /// `index` command refuses what `verify` would refuse; `check`,
-/// `conformance`, `family` and `validate-revocation` have their own codes).
+/// `conformance`, `family`, `validate-revocation` and `trust` have their own codes).
 pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
     (
         "src/index.rs",
@@ -197,6 +197,55 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::CheckpointPrefixRewritten,
             Code::CheckpointProfileMismatch,
             Code::CheckpointGenesisPin,
+        ],
+    ),
+    (
+        "src/trust/bundle.rs",
+        &[
+            Code::TrustMalformedBundle,
+            Code::TrustMissingTransparency,
+            Code::TrustIdentity,
+        ],
+    ),
+    (
+        "src/trust/cmd.rs",
+        &[
+            Code::TrustInvalidCheckpoint,
+            Code::TrustRevoked,
+            Code::TrustInputError,
+        ],
+    ),
+    (
+        "src/trust/mod.rs",
+        &[
+            Code::TrustInvalidPolicy,
+            Code::TrustMalformedBundle,
+            Code::TrustMalformedRoot,
+            Code::TrustMissingTransparency,
+            Code::TrustInvalidCheckpoint,
+            Code::TrustRevoked,
+            Code::TrustInputError,
+        ],
+    ),
+    ("src/trust/policy.rs", &[Code::TrustInvalidPolicy]),
+    ("src/trust/root.rs", &[Code::TrustMalformedRoot]),
+    (
+        "src/trust/tlog.rs",
+        &[
+            Code::TrustLogEntry,
+            Code::TrustInclusionProof,
+            Code::TrustLogCheckpoint,
+        ],
+    ),
+    ("src/trust/tsa.rs", &[Code::TrustTimestamp]),
+    (
+        "src/trust/verify.rs",
+        &[
+            Code::TrustCertificateChain,
+            Code::TrustCertificateTimestamp,
+            Code::TrustSignature,
+            Code::TrustThreshold,
+            Code::TrustIdentity,
         ],
     ),
 ];

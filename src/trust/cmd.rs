@@ -1,0 +1,344 @@
+//! The `trust` subcommands: read the files, call [`super::verify`] and
+//! [`super::revocation`], print one JSON document. Success goes to stdout
+//! (exit 0); a refusal to stderr as
+//! `{"status":"error","code":<class>,"message":…,"diagnostic":"FD8xx"}`
+//! (exit 1), the Core's failure report plus our code.
+
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::policy::{parse_policy, PublisherPolicy};
+use super::revocation::{self, Lookup, Pin};
+use super::verify::{verify_bundle, BundleReport, Subject};
+use super::TrustError;
+use crate::codes::Code;
+use crate::output::Output;
+
+/// `form-package trust …`.
+#[derive(Debug, Subcommand)]
+pub enum TrustCommand {
+    /// Verify a Sigstore v0.3 bundle over a subject, offline, against a
+    /// trusted root and an exact publisher policy.
+    VerifyBundle(VerifyBundleArgs),
+    /// Verify a signed revocation checkpoint and its continuity from a pin.
+    VerifyCheckpoint(CheckpointArgs),
+    /// Verify a revocation checkpoint, then answer whether a package is revoked.
+    CheckNotRevoked(NotRevokedArgs),
+}
+
+/// What was signed: exactly one of the three.
+#[derive(Debug, Args)]
+#[group(required = true, multiple = false)]
+pub struct SubjectArgs {
+    /// The exact signed subject file (its SHA-256 is signed).
+    #[arg(long)]
+    pub subject: Option<PathBuf>,
+    /// A Form Package directory: verified first; its package digest is the subject.
+    #[arg(long)]
+    pub package: Option<PathBuf>,
+    /// A package digest `sha256:<64 hex>`, used as the prehashed subject.
+    #[arg(long)]
+    pub package_digest: Option<String>,
+}
+
+/// The trust inputs every command takes.
+#[derive(Debug, Args)]
+pub struct TrustFiles {
+    /// The Sigstore v0.3 bundle (`.sigstore.json`).
+    #[arg(long)]
+    pub bundle: PathBuf,
+    /// The caller-chosen Sigstore trusted root (`trusted_root.json`).
+    #[arg(long)]
+    pub trusted_root: PathBuf,
+    /// The exact publisher policy (`trust.forms.takoform.com/v1alpha1` PublisherPolicy).
+    #[arg(long)]
+    pub policy: PathBuf,
+}
+
+/// `trust verify-bundle`.
+#[derive(Debug, Args)]
+pub struct VerifyBundleArgs {
+    /// The subject.
+    #[command(flatten)]
+    pub subject: SubjectArgs,
+    /// The trust inputs.
+    #[command(flatten)]
+    pub files: TrustFiles,
+}
+
+/// `trust verify-checkpoint`.
+#[derive(Debug, Args)]
+pub struct CheckpointArgs {
+    /// The exact RFC 8785 revocation checkpoint file (the signed subject).
+    #[arg(long)]
+    pub checkpoint: PathBuf,
+    /// The trust inputs.
+    #[command(flatten)]
+    pub files: TrustFiles,
+    /// The pin kept from the last trusted checkpoint (none: this is the first).
+    #[arg(long)]
+    pub previous_pin: Option<PathBuf>,
+}
+
+/// `trust check-not-revoked`.
+#[derive(Debug, Args)]
+pub struct NotRevokedArgs {
+    /// The checkpoint inputs.
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    /// The package digest `sha256:<64 hex>` to look up.
+    #[arg(long)]
+    pub package_digest: String,
+    /// A FormRef JSON file (of the checkpoint's own profile).
+    #[arg(long)]
+    pub form_ref: PathBuf,
+}
+
+/// The package a `--package` subject came from.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageSummary {
+    /// The directory as given.
+    pub path: String,
+    /// Its package digest (the signed subject).
+    pub package_digest: String,
+    /// Its index FormRef.
+    pub form_ref: Value,
+}
+
+#[derive(Serialize)]
+struct WithPackage<'a> {
+    #[serde(flatten)]
+    report: &'a BundleReport,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    package: Option<PackageSummary>,
+}
+
+/// A verified checkpoint (the Core's `RevocationCheckpointVerification`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckpointReport {
+    /// Always `verified`.
+    pub status: &'static str,
+    /// The bundle verification of the checkpoint bytes.
+    pub bundle: BundleReport,
+    /// `checkpointVersion`.
+    pub checkpoint_version: String,
+    /// Number of cumulative entries.
+    pub entry_count: usize,
+    /// The pin to keep for the next checkpoint.
+    pub pin: Pin,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NotRevokedReport<'a> {
+    status: &'static str,
+    package_digest: &'a str,
+    form_ref: &'a Map<String, Value>,
+    checkpoint: &'a CheckpointReport,
+}
+
+/// Runs one `trust` subcommand.
+pub fn run(command: &TrustCommand) -> Output {
+    let result = match command {
+        TrustCommand::VerifyBundle(a) => verify_bundle_cmd(a),
+        TrustCommand::VerifyCheckpoint(a) => verify_checkpoint(a).and_then(|r| json(&r)),
+        TrustCommand::CheckNotRevoked(a) => check_not_revoked(a),
+    };
+    match result {
+        Ok(stdout) => Output {
+            stdout,
+            ..Default::default()
+        },
+        Err(e) => failure(&e),
+    }
+}
+
+/// The failure report for `e` (exit 1; 2 for usage).
+pub fn failure(e: &TrustError) -> Output {
+    let v = serde_json::json!({
+        "status": "error",
+        "code": e.class.as_str(),
+        "message": e.message,
+        "diagnostic": e.code.info().id,
+    });
+    Output {
+        stderr: format!("{v}\n"),
+        code: if e.class == super::ErrorClass::Usage {
+            2
+        } else {
+            1
+        },
+        ..Default::default()
+    }
+}
+
+fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, TrustError> {
+    let mut out =
+        serde_json::to_vec(v).map_err(|e| TrustError::new(Code::TrustInputError, e.to_string()))?;
+    out.push(b'\n');
+    Ok(out)
+}
+
+fn read(label: &str, path: &Path) -> Result<Vec<u8>, TrustError> {
+    std::fs::read(path).map_err(|e| {
+        TrustError::new(
+            Code::TrustInputError,
+            format!("read {label} file {}: {e}", path.display()),
+        )
+    })
+}
+
+/// Reads the trust files; the policy is parsed first (its class wins).
+fn read_files(f: &TrustFiles) -> Result<(Vec<u8>, Vec<u8>, PublisherPolicy), TrustError> {
+    let bundle = read("bundle", &f.bundle)?;
+    let root = read("trusted-root", &f.trusted_root)?;
+    let policy = parse_policy(&read("policy", &f.policy)?)?;
+    Ok((bundle, root, policy))
+}
+
+fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Vec<u8>, TrustError> {
+    let mut package = None;
+    let subject = match (
+        &a.subject.subject,
+        &a.subject.package,
+        &a.subject.package_digest,
+    ) {
+        (Some(p), _, _) => Subject::Bytes(read("subject", p)?),
+        (_, Some(dir), _) => {
+            let (subject, summary) = package_subject(dir)?;
+            package = Some(summary);
+            subject
+        }
+        (_, _, Some(d)) => digest_subject(d)?,
+        (None, None, None) => {
+            return Err(TrustError {
+                code: Code::TrustInputError,
+                class: super::ErrorClass::Usage,
+                message: "one of --subject, --package, --package-digest is required".into(),
+            })
+        }
+    };
+    let (bundle, root, policy) = read_files(&a.files)?;
+    let report = verify_bundle(&subject, &bundle, &root, &policy)?;
+    json(&WithPackage {
+        report: &report,
+        package,
+    })
+}
+
+fn digest_subject(d: &str) -> Result<Subject, TrustError> {
+    Subject::from_digest_text(d).ok_or_else(|| {
+        TrustError::new(
+            Code::TrustInputError,
+            format!("--package-digest {d:?} is not sha256:<64 lowercase hex>"),
+        )
+    })
+}
+
+/// Verifies the package with the package verifier; its package digest is
+/// the subject.
+fn package_subject(dir: &Path) -> Result<(Subject, PackageSummary), TrustError> {
+    let outcome = crate::verify::verify_package(dir);
+    let report = match (&outcome.report, outcome.has_errors()) {
+        (Some(r), false) => r.clone(),
+        _ => {
+            let codes: Vec<String> = outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .take(5)
+                .map(|d| format!("{} {}", d.code.info().id, d.message))
+                .collect();
+            return Err(TrustError::new(
+                Code::TrustInputError,
+                format!(
+                    "package {} does not verify: {}",
+                    dir.display(),
+                    codes.join("; ")
+                ),
+            ));
+        }
+    };
+    let subject = digest_subject(&report.package_digest)?;
+    Ok((
+        subject,
+        PackageSummary {
+            path: dir.display().to_string(),
+            package_digest: report.package_digest,
+            form_ref: report.form_ref,
+        },
+    ))
+}
+
+fn invalid_checkpoint(m: impl Into<String>) -> TrustError {
+    TrustError::new(Code::TrustInvalidCheckpoint, m)
+}
+
+/// Verifies a checkpoint: canonical bytes, the bundle over them, then the
+/// shape and the continuity from the previous pin.
+fn verify_checkpoint_inner(
+    a: &CheckpointArgs,
+) -> Result<(CheckpointReport, revocation::Checkpoint), TrustError> {
+    let checkpoint = read("checkpoint", &a.checkpoint)?;
+    let (bundle, root, policy) = read_files(&a.files)?;
+    let previous = match &a.previous_pin {
+        None => None,
+        Some(p) => Some(
+            revocation::parse_pin(&read("previous-pin", p)?).map_err(|e| {
+                TrustError::new(Code::TrustInputError, format!("previous-pin: {e}"))
+            })?,
+        ),
+    };
+    let canonical = crate::json::strict::parse_value(&checkpoint)
+        .map_err(|e| invalid_checkpoint(format!("invalid I-JSON: {e}")))
+        .and_then(|v| {
+            crate::canonical::canonicalize(&v).map_err(|d| invalid_checkpoint(d.message))
+        })?;
+    if canonical != checkpoint {
+        return Err(invalid_checkpoint(
+            "signed checkpoint bytes must be RFC 8785 canonical JSON",
+        ));
+    }
+    let report = verify_bundle(&Subject::Bytes(checkpoint.clone()), &bundle, &root, &policy)?;
+    let cp = revocation::parse_checkpoint(&checkpoint).map_err(invalid_checkpoint)?;
+    let pin = revocation::advance(previous.as_ref(), &cp).map_err(invalid_checkpoint)?;
+    Ok((
+        CheckpointReport {
+            status: "verified",
+            bundle: report,
+            checkpoint_version: cp.checkpoint_version.clone(),
+            entry_count: cp.entries.len(),
+            pin,
+        },
+        cp,
+    ))
+}
+
+fn verify_checkpoint(a: &CheckpointArgs) -> Result<CheckpointReport, TrustError> {
+    verify_checkpoint_inner(a).map(|(r, _)| r)
+}
+
+fn check_not_revoked(a: &NotRevokedArgs) -> Result<Vec<u8>, TrustError> {
+    let (report, cp) = verify_checkpoint_inner(&a.checkpoint)?;
+    let form_ref = revocation::parse_form_ref(&read("form-ref", &a.form_ref)?)
+        .map_err(|e| TrustError::new(Code::TrustInputError, format!("form-ref: {e}")))?;
+    match revocation::check_not_revoked(&cp, &a.package_digest, &form_ref)
+        .map_err(invalid_checkpoint)?
+    {
+        Lookup::Revoked(version, seq) => Err(TrustError::new(
+            Code::TrustRevoked,
+            format!("Form Package is revoked: statement {version} at sequence {seq}"),
+        )),
+        Lookup::NotRevoked => json(&NotRevokedReport {
+            status: "not-revoked",
+            package_digest: &a.package_digest,
+            form_ref: &form_ref,
+            checkpoint: &report,
+        }),
+    }
+}
