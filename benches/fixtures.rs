@@ -61,6 +61,7 @@ fn run_one(l: &Loaded) -> (usize, usize) {
         l.media.get(p).map(|m| PayloadView {
             media_type: m.as_str(),
             value: l.docs.get(p),
+            literals: None,
         })
     };
     let run = run_fixtures(&l.definition, &stages, &lookup, &instance_work);
@@ -132,6 +133,7 @@ fn main() {
         (p == "fixtures/near.json").then_some(PayloadView {
             media_type: "application/json",
             value: Some(&doc),
+            literals: None,
         })
     };
     let mut samples = Vec::new();

@@ -156,6 +156,10 @@ pub struct PayloadView<'a> {
     /// E4), or `None` when it is not JSON or did not parse (reported
     /// elsewhere; the fixture is then skipped).
     pub value: Option<&'a Value>,
+    /// The literal text of every number of `value`, from the strict reader
+    /// (E4: numbers are then compared exactly as written); `None` reads
+    /// numbers from their values.
+    pub literals: Option<&'a crate::engine::numbers::Literals>,
 }
 
 /// What [`run_fixtures`] found.
@@ -213,7 +217,8 @@ pub fn run_fixtures<'p>(
                 };
                 let path_at = at.child(&path_key);
                 let label = format!("conformance fixture \"{name}\"");
-                let Some(doc) = listed_json(&label, path, &path_at, payload, &mut run.diagnostics)
+                let Some((doc, literals)) =
+                    listed_json(&label, path, &path_at, payload, &mut run.diagnostics)
                 else {
                     continue;
                 };
@@ -233,7 +238,7 @@ pub fn run_fixtures<'p>(
                     continue;
                 };
                 run.positive_run += 1;
-                match validate(schema, schema_value, instance, instance_work) {
+                match validate(schema, schema_value, instance, literals, instance_work) {
                     Outcome::Passed => {}
                     Outcome::OverBudget(w) => run
                         .diagnostics
@@ -243,7 +248,7 @@ pub fn run_fixtures<'p>(
                         // fan-out of identical failures through allOf/$ref
                         // is one problem, its other schema paths a note.
                         let mut groups: Vec<(engine::Violation, usize)> = Vec::new();
-                        for v in schema.violations(instance, MAX_VIOLATIONS) {
+                        for v in schema.violations_with(instance, literals, MAX_VIOLATIONS) {
                             match groups.iter_mut().find(|(g, _)| {
                                 g.instance_pointer == v.instance_pointer
                                     && g.target == v.target
@@ -287,7 +292,7 @@ pub fn run_fixtures<'p>(
             let label = format!("negative conformance fixture \"{name}\"");
             let mut ok = true;
             let path = fixture.get("inputPath").and_then(Value::as_str);
-            let doc = match path {
+            let (doc, literals) = match path {
                 Some(p) => {
                     let d = listed_json(
                         &label,
@@ -297,11 +302,11 @@ pub fn run_fixtures<'p>(
                         &mut run.diagnostics,
                     );
                     ok &= d.is_some();
-                    d.flatten()
+                    d.unwrap_or((None, None))
                 }
                 None => {
                     ok = false;
-                    None
+                    (None, None)
                 }
             };
             let stage = fixture.get("stage").and_then(Value::as_str).unwrap_or("");
@@ -356,7 +361,9 @@ pub fn run_fixtures<'p>(
                 continue;
             };
             run.negative_run += 1;
-            if let Outcome::Passed = validate(schema, schema_value, instance, instance_work) {
+            if let Outcome::Passed =
+                validate(schema, schema_value, instance, literals, instance_work)
+            {
                 run.diagnostics.push(
                     Diagnostic::new(
                         Code::NegativeFixturePassed,
@@ -372,15 +379,23 @@ pub fn run_fixtures<'p>(
     run
 }
 
+/// The parsed value of a listed payload (`None` when it did not parse) and
+/// its number literals.
+type ListedJson<'p> = (
+    Option<&'p Value>,
+    Option<&'p crate::engine::numbers::Literals>,
+);
+
 /// R7.1 / R7.5: the path must be listed as `application/json`. Returns
-/// `Some(parsed value or None)` when it is, `None` (with a finding) when not.
+/// `Some((parsed value or None, literals))` when it is, `None` (with a
+/// finding) when not.
 fn listed_json<'p>(
     label: &str,
     path: &str,
     at: &JsonPointer,
     payload: &dyn Fn(&str) -> Option<PayloadView<'p>>,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Option<&'p Value>> {
+) -> Option<ListedJson<'p>> {
     let Some(view) = payload(path) else {
         diags.push(
             Diagnostic::new(
@@ -402,7 +417,7 @@ fn listed_json<'p>(
         );
         return None;
     }
-    Some(view.value)
+    Some((view.value, view.literals))
 }
 
 /// §7.3 steps 2–3.
@@ -410,12 +425,13 @@ fn validate(
     schema: &CompiledSchema,
     schema_value: &Value,
     instance: &Value,
+    literals: Option<&crate::engine::numbers::Literals>,
     instance_work: &dyn Fn(&Value, &Value) -> u32,
 ) -> Outcome {
     let work = instance_work(schema_value, instance);
     if work > WORK_LIMIT {
         Outcome::OverBudget(work)
-    } else if schema.is_valid(instance) {
+    } else if schema.is_valid_with(instance, literals) {
         Outcome::Passed
     } else {
         Outcome::Failed
@@ -457,6 +473,7 @@ mod tests {
             files.get(p).map(|(m, v)| PayloadView {
                 media_type: m,
                 value: Some(v),
+                literals: None,
             })
         };
         let run = run_fixtures(definition, &stages, &lookup, &|_, _| work);
@@ -789,6 +806,7 @@ mod tests {
             files.get(p).map(|(m, v)| PayloadView {
                 media_type: m.as_str(),
                 value: v.as_ref(),
+                literals: None,
             })
         };
         let run = run_fixtures(&definition, &stages, &lookup, &|s, i| work(s, s, i, 0));

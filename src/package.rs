@@ -95,6 +95,8 @@ pub struct Listed {
 pub struct JsonPayload {
     /// The parsed document.
     pub value: Value,
+    /// The literal text of every number of `value` (§12 E4).
+    pub numbers: crate::engine::numbers::Literals,
 }
 
 /// A fact a check establishes for the checks after it. A check that needs

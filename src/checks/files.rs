@@ -268,11 +268,16 @@ fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         }
         let mut value = None;
         if is_json_media_type(&l.media_type) {
-            match strict::parse_value(&bytes) {
-                Ok(parsed) => {
+            match strict::parse_value_with_numbers(&bytes) {
+                Ok((parsed, numbers)) => {
                     pkg.parsed_json.insert(l.path.clone());
                     match crate::canonical::check(&parsed) {
-                        Ok(()) => value = Some(JsonPayload { value: parsed }),
+                        Ok(()) => {
+                            value = Some(JsonPayload {
+                                value: parsed,
+                                numbers: numbers.into(),
+                            });
+                        }
                         Err(d) => diags.push(d.in_file(l.path.clone())),
                     }
                 }

@@ -123,6 +123,10 @@ fn fixtures(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 .get(path)
                 .and_then(Option::as_ref)
                 .map(|p| &p.value),
+            literals: payloads
+                .get(path)
+                .and_then(Option::as_ref)
+                .map(|p| &p.numbers),
         })
     };
     let run =

@@ -235,7 +235,7 @@ pub fn line_col(source: &[u8], offset: usize) -> (usize, usize) {
 /// `serde_json::from_slice` gives. Top-level scalars are accepted (J7 is the
 /// canonicaliser's job).
 pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
-    parse_impl(bytes, true).map(|(value, entries)| Parsed {
+    parse_impl(bytes, true, false).map(|(value, entries, _)| Parsed {
         value,
         spans: SpanIndex { entries },
     })
@@ -249,7 +249,21 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
 /// # Errors
 /// Exactly those of [`parse`].
 pub fn parse_value(bytes: &[u8]) -> Result<serde_json::Value, ParseError> {
-    parse_impl(bytes, false).map(|(value, _)| value)
+    parse_impl(bytes, false, false).map(|(value, _, _)| value)
+}
+
+/// [`parse_value`] that also keeps the literal text of every number
+/// (e.g. `1.0000000000000001`, `1E+2`), in document order: the order of a
+/// pre-order walk of the value that visits object members in their source
+/// order (serde_json's `preserve_order`) and array items by index. The
+/// texts are what [`crate::engine::numbers`] compares exactly (§12 E4).
+///
+/// # Errors
+/// Exactly those of [`parse`].
+pub fn parse_value_with_numbers(
+    bytes: &[u8],
+) -> Result<(serde_json::Value, Vec<Box<str>>), ParseError> {
+    parse_impl(bytes, false, true).map(|(value, _, numbers)| (value, numbers))
 }
 
 type Entries = HashMap<String, SpanEntry>;
@@ -257,7 +271,8 @@ type Entries = HashMap<String, SpanEntry>;
 fn parse_impl(
     bytes: &[u8],
     record_spans: bool,
-) -> Result<(serde_json::Value, Entries), ParseError> {
+    record_numbers: bool,
+) -> Result<(serde_json::Value, Entries, Vec<Box<str>>), ParseError> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ParseError {
             kind: ParseErrorKind::Syntax,
@@ -290,6 +305,7 @@ fn parse_impl(
         ptr: String::new(),
         spans: HashMap::new(),
         record_spans,
+        numbers: record_numbers.then(Vec::new),
     };
     p.skip_ws();
     let value = p.document()?;
@@ -300,7 +316,7 @@ fn parse_impl(
             p.pos..p.pos + 1,
         ));
     }
-    Ok((value, p.spans))
+    Ok((value, p.spans, p.numbers.unwrap_or_default()))
 }
 
 /// Appends the decimal digits of `n` (an array index) without allocating.
@@ -323,6 +339,9 @@ struct Parser<'a> {
     /// Whether `spans` is filled (when not, duplicate member names are
     /// found in the object being built instead).
     record_spans: bool,
+    /// The literal text of every number read so far, in document order,
+    /// when asked for ([`parse_value_with_numbers`]).
+    numbers: Option<Vec<Box<str>>>,
 }
 
 type PResult<T> = Result<T, ParseError>;
@@ -446,6 +465,9 @@ impl<'a> Parser<'a> {
                 Some(_) => {
                     let (n, int) = self.number()?;
                     integer_literal = int;
+                    if let Some(numbers) = self.numbers.as_mut() {
+                        numbers.push(Box::from(self.text.get(start..self.pos).unwrap_or("")));
+                    }
                     serde_json::Value::Number(n)
                 }
             };

@@ -1,0 +1,1259 @@
+//! Exact numbers, decided as the reference's engine decides them
+//! (`verifier-rules.md` §12 E4; issue 10, kind 1).
+//!
+//! The reference (`santhosh-tekuri/jsonschema` v6.0.2) reads every JSON
+//! number as a Go `big.Rat` built by `big.Rat.SetString` from a text:
+//!
+//! - **Instance numbers** (fixture documents) keep their literal text
+//!   (`json.Number`), so `1.0000000000000001` is not an integer and
+//!   `1e24` is a multiple of `1e23`.
+//! - **Schema numbers** come from a definition decoded into binary64, so
+//!   each is the shortest decimal text of its binary64 value
+//!   ([`super::through_binary64`]): `9223372036854775807` is
+//!   `9223372036854776000`.
+//! - **Count keywords** (`minLength`, `maxLength`, `minItems`, `maxItems`,
+//!   `minProperties`, `maxProperties`, `minContains`, `maxContains`) are
+//!   converted with `int(rat.Num().Int64())`: the low 64 bits of the
+//!   integer, so `9223372036854775808` is `-9223372036854775808` and
+//!   `2^64` (text `18446744073709552000`) is `384` ([`go_int`]).
+//! - **Equality** (`const`, `enum`, `uniqueItems`) compares numbers as
+//!   rationals, and a *number* compared with a *string* is equal when the
+//!   string parses (`big.Rat.SetString`) to the same rational. The rule is
+//!   one-sided: the instance value is the left operand for `const`/`enum`
+//!   (`16` equals `const: "0x10"`, but `"16"` does not equal `const: 16`);
+//!   `uniqueItems` compares each item with the items before it, the later
+//!   item on the left, so `["1", 1]` has a duplicate and `[1, "1"]` has
+//!   none. `enum` first requires some enum value of the instance's JSON type.
+//!   Arrays of more than 20 items are deduplicated through a type-tagged
+//!   hash, where a number never meets a string: there equality is strict.
+//! - A literal `big.Rat.SetString` refuses (a decimal exponent beyond
+//!   ±1,000,000, or an exponent that overflows 64 bits: `1e-1000001`,
+//!   `0e-99999999999999999999`) is a number that equals nothing and is not an
+//!   integer. Where the reference then dereferences the missing rational
+//!   (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+//!   `multipleOf`, `uniqueItems` over more than 20 items) it crashes; we
+//!   refuse the instance there, with a message saying so.
+//!
+//! # Design: the literal text beside the value, by construction
+//!
+//! `serde_json`'s `arbitrary_precision` feature would change `Number` for
+//! the whole build, RFC 8785 digests included, so it stays off: digests keep
+//! binary64 semantics untouched. Instead:
+//!
+//! 1. The strict reader keeps the text of every number literal, in document
+//!    order ([`crate::json::strict::parse_value_with_numbers`] →
+//!    [`Literals`]).
+//! 2. Before validating a fixture, [`Scope::enter`] pairs each number
+//!    `Value` of the document with its text by walking the value in the same
+//!    order, keyed by the value's address (its identity while the document
+//!    is borrowed, the crate's own `NodeIdentity` notion), and makes the
+//!    table current for this thread until the scope ends.
+//! 3. Every keyword whose answer depends on a number's value is replaced by
+//!    a custom keyword of this module ([`register`]) that reads instance
+//!    numbers through that table ([`instance_rat`]) and schema numbers from
+//!    their shortest binary64 text ([`schema_rat`]), and compares them as
+//!    `num_rational::BigRational` (maintained crates do the arithmetic; only
+//!    Go's `SetString` grammar, [`go_rat`], is ours because no crate parses
+//!    it). `minContains`/`maxContains` stay the crate's (they need the
+//!    `contains` subschema), with their values replaced by Go's `int` first
+//!    ([`rewrite_contains_counts`]).
+//!
+//! An integer `Value` (`u64`/`i64`) is always exact — the strict reader
+//! makes one only from a plain integer literal of that value — so it is read
+//! directly; a number without a recorded literal (a document not read by the
+//! strict reader) is read from its shortest binary64 text, the reference's
+//! reading of a document decoded into binary64.
+
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+use std::sync::{Arc, OnceLock};
+
+use jsonschema::{Keyword, ValidationError, ValidationOptions};
+use num_bigint::{BigInt, BigUint, Sign};
+use num_rational::BigRational;
+use num_traits::Zero;
+use serde_json::{Map, Number, Value};
+
+/// The literal text of every number of one document, in document order
+/// (pre-order, object members in source order, array items by index), as
+/// [`crate::json::strict::parse_value_with_numbers`] returns them. Cheap to
+/// clone.
+#[derive(Clone, Debug, Default)]
+pub struct Literals(Arc<[Box<str>]>);
+
+impl Literals {
+    /// Number of literals.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when the document has no number.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl From<Vec<Box<str>>> for Literals {
+    fn from(texts: Vec<Box<str>>) -> Self {
+        Self(texts.into())
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Go's big.Rat.SetString grammar (math/big ratconv.go, natconv.go,
+// intconv.go; Go 1.25). Hand-rolled because no crate parses Go's grammar;
+// the arithmetic is num-bigint's.
+// ---------------------------------------------------------------------------
+
+/// A byte reader with one byte of push-back (Go's `io.ByteScanner`).
+struct Reader<'a> {
+    bytes: &'a [u8],
+    pos: usize,
+}
+
+impl Reader<'_> {
+    fn read(&mut self) -> Option<u8> {
+        let b = self.bytes.get(self.pos).copied();
+        if b.is_some() {
+            self.pos += 1;
+        }
+        b
+    }
+
+    fn unread(&mut self) {
+        self.pos = self.pos.saturating_sub(1);
+    }
+
+    fn at_end(&self) -> bool {
+        self.pos >= self.bytes.len()
+    }
+}
+
+/// A scanned unsigned mantissa: its digits' value, base, and Go's digit
+/// count (`<= 0` when a radix point was seen: minus the fraction digits).
+struct Nat {
+    value: BigUint,
+    base: u32,
+    count: i64,
+}
+
+/// Go's `nat.scan`: `base` 0 (prefix decides) and `frac_ok` as in Go.
+/// `None` is a syntax error (no digits, misplaced `_`).
+fn scan_nat(r: &mut Reader<'_>, frac_ok: bool) -> Option<Nat> {
+    let mut prev = b'.';
+    let mut inval = false;
+    let mut ch = r.read();
+    let mut b: u32 = 10;
+    let mut prefix = 0u8;
+    let mut count: i64 = 0;
+    if ch == Some(b'0') {
+        prev = b'0';
+        count = 1;
+        ch = r.read();
+        if let Some(c) = ch {
+            match c {
+                b'b' | b'B' => (b, prefix) = (2, b'b'),
+                b'o' | b'O' => (b, prefix) = (8, b'o'),
+                b'x' | b'X' => (b, prefix) = (16, b'x'),
+                _ if !frac_ok => (b, prefix) = (8, b'0'),
+                _ => {}
+            }
+            if prefix != 0 {
+                count = 0;
+                if prefix != b'0' {
+                    ch = r.read();
+                }
+            }
+        }
+    }
+    let mut frac_ok = frac_ok;
+    let mut value = BigUint::zero();
+    let mut dp: i64 = -1;
+    while let Some(c) = ch {
+        if c == b'.' && frac_ok {
+            frac_ok = false;
+            if prev == b'_' {
+                inval = true;
+            }
+            prev = b'.';
+            dp = count;
+        } else if c == b'_' {
+            if prev != b'0' {
+                inval = true;
+            }
+            prev = b'_';
+        } else {
+            let d = match c {
+                b'0'..=b'9' => u32::from(c - b'0'),
+                b'a'..=b'z' => u32::from(c - b'a') + 10,
+                b'A'..=b'Z' => u32::from(c - b'A') + 10,
+                _ => u32::MAX,
+            };
+            if d >= b {
+                r.unread();
+                break;
+            }
+            prev = b'0';
+            count += 1;
+            value = value * b + d;
+        }
+        ch = r.read();
+    }
+    let inval = inval || prev == b'_';
+    if count == 0 {
+        // Only the octal prefix `0` (integer form): decimal zero.
+        return (prefix == b'0' && !inval).then(|| Nat {
+            value: BigUint::zero(),
+            base: 10,
+            count: 1,
+        });
+    }
+    if inval {
+        return None;
+    }
+    if dp >= 0 {
+        count = dp - count;
+    }
+    Some(Nat {
+        value,
+        base: b,
+        count,
+    })
+}
+
+/// Go's `scanExponent(r, base2ok=true, sepOk=true)`: `(exponent, base)`;
+/// `None` on a syntax error or an exponent outside `i64`.
+fn scan_exponent(r: &mut Reader<'_>) -> Option<(i64, u32)> {
+    let base = match r.read() {
+        None => return Some((0, 10)),
+        Some(b'e' | b'E') => 10,
+        Some(b'p' | b'P') => 2,
+        Some(_) => {
+            r.unread();
+            return Some((0, 10));
+        }
+    };
+    let mut digits = String::new();
+    let mut ch = r.read();
+    if let Some(sign @ (b'+' | b'-')) = ch {
+        if sign == b'-' {
+            digits.push('-');
+        }
+        ch = r.read();
+    }
+    let mut prev = b'.';
+    let mut inval = false;
+    let mut has_digits = false;
+    while let Some(c) = ch {
+        if c.is_ascii_digit() {
+            digits.push(char::from(c));
+            prev = b'0';
+            has_digits = true;
+        } else if c == b'_' {
+            if prev != b'0' {
+                inval = true;
+            }
+            prev = b'_';
+        } else {
+            r.unread();
+            break;
+        }
+        ch = r.read();
+    }
+    if !has_digits {
+        return None;
+    }
+    let exp = digits.parse::<i64>().ok()?;
+    if inval || prev == b'_' {
+        return None;
+    }
+    Some((exp, base))
+}
+
+/// Go's `scanSign`: true for `-`; `+` is consumed; anything else is left.
+fn scan_sign(r: &mut Reader<'_>) -> Option<bool> {
+    match r.read()? {
+        b'-' => Some(true),
+        b'+' => Some(false),
+        _ => {
+            r.unread();
+            Some(false)
+        }
+    }
+}
+
+/// Go's `Int.SetString(s, 0)`: sign, then an integer with an optional
+/// `0b`/`0o`/`0x`/`0` prefix, the whole text.
+fn go_int_base0(s: &str) -> Option<BigInt> {
+    let mut r = Reader {
+        bytes: s.as_bytes(),
+        pos: 0,
+    };
+    let neg = scan_sign(&mut r)?;
+    let n = scan_nat(&mut r, false)?;
+    if !r.at_end() {
+        return None;
+    }
+    let sign = if neg { Sign::Minus } else { Sign::Plus };
+    Some(BigInt::from_biguint(sign, n.value))
+}
+
+/// Decimal exponent magnitude above which Go's `Rat.SetString` fails.
+const MAX_EXP5: i64 = 1_000_000;
+/// Binary exponent magnitude above which Go's `Rat.SetString` fails.
+const MAX_EXP2: i64 = 10_000_000;
+
+/// The rational Go's `big.Rat.SetString(s)` gives, or `None` where it fails.
+///
+/// Accepts what Go accepts (Go 1.25 `math/big`): a fraction `a/b` (each an
+/// integer with an optional `0b`/`0o`/`0x`/`0` prefix, `a` signed, `b`
+/// non-zero) or a signed mantissa (decimal, or `0b`/`0o`/`0x` prefixed,
+/// with an optional radix point and `_` between digits) with an optional
+/// `e`/`E` (base 10) or `p`/`P` (base 2) exponent; the whole text must be
+/// used. Fails when a decimal exponent (exponent minus fraction digits)
+/// exceeds ±1,000,000, a binary one ±10,000,000, or the exponent overflows
+/// 64 bits. Every JSON number literal is in this grammar.
+pub fn go_rat(s: &str) -> Option<BigRational> {
+    if s.is_empty() {
+        return None;
+    }
+    if let Some(sep) = s.find('/') {
+        let num = go_int_base0(s.get(..sep)?)?;
+        let mut r = Reader {
+            bytes: s.as_bytes().get(sep + 1..)?,
+            pos: 0,
+        };
+        let den = scan_nat(&mut r, false)?;
+        if !r.at_end() || den.value.is_zero() {
+            return None;
+        }
+        return Some(BigRational::new(num, BigInt::from(den.value)));
+    }
+    let mut r = Reader {
+        bytes: s.as_bytes(),
+        pos: 0,
+    };
+    let neg = scan_sign(&mut r)?;
+    let mantissa = scan_nat(&mut r, true)?;
+    let (exp, ebase) = scan_exponent(&mut r)?;
+    if !r.at_end() {
+        return None;
+    }
+    if mantissa.value.is_zero() {
+        return Some(BigRational::zero());
+    }
+    let (mut exp2, mut exp5) = (0i64, 0i64);
+    if mantissa.count < 0 {
+        let d = mantissa.count;
+        match mantissa.base {
+            10 => (exp5, exp2) = (d, d),
+            8 => exp2 = d.wrapping_mul(3),
+            16 => exp2 = d.wrapping_mul(4),
+            _ => exp2 = d,
+        }
+    }
+    if ebase == 10 {
+        exp5 = exp5.wrapping_add(exp);
+    }
+    exp2 = exp2.wrapping_add(exp);
+    let mut num = mantissa.value;
+    let mut den = BigUint::from(1u8);
+    if exp5 != 0 {
+        let n = exp5.checked_abs()?;
+        if n > MAX_EXP5 {
+            return None;
+        }
+        // n <= 1,000,000 fits u32.
+        let pow5 = BigUint::from(5u8).pow(u32::try_from(n).ok()?);
+        if exp5 > 0 {
+            num *= pow5;
+        } else {
+            den = pow5;
+        }
+    }
+    if !(-MAX_EXP2..=MAX_EXP2).contains(&exp2) {
+        return None;
+    }
+    let shift = usize::try_from(exp2.unsigned_abs()).ok()?;
+    if exp2 > 0 {
+        num <<= shift;
+    } else {
+        den <<= shift;
+    }
+    let sign = if neg { Sign::Minus } else { Sign::Plus };
+    Some(BigRational::new(
+        BigInt::from_biguint(sign, num),
+        BigInt::from(den),
+    ))
+}
+
+/// Go's `int(rat.Num().Int64())` for an integral rational: the low 64 bits
+/// of the magnitude as a two's-complement `i64`, negated when negative.
+pub fn go_int(r: &BigRational) -> i64 {
+    let n = r.numer();
+    let low = n.magnitude().iter_u64_digits().next().unwrap_or(0);
+    // Reinterpreting the low 64 bits is the conversion being modelled.
+    #[allow(clippy::cast_possible_wrap)]
+    let v = low as i64;
+    if n.sign() == Sign::Minus {
+        v.wrapping_neg()
+    } else {
+        v
+    }
+}
+
+/// The shortest decimal text of a schema number as the reference reads it
+/// back after binary64 (integers within 64 bits are already exact).
+pub fn schema_text(n: &Number) -> String {
+    if let Some(u) = n.as_u64() {
+        return u.to_string();
+    }
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
+    }
+    // serde_json prints a binary64 with `ryu`: the shortest round-trip
+    // digits, and on a tie between two shortest candidates the even one, as
+    // Go's `strconv` does (`900719925474099.25` is `900719925474099.2`;
+    // core's `{:e}` would print `…099.3`).
+    n.to_string()
+}
+
+/// The rational of a schema number: its shortest binary64 text read by
+/// [`go_rat`] (always readable: the value is finite).
+pub fn schema_rat(n: &Number) -> BigRational {
+    if let Some(u) = n.as_u64() {
+        return BigRational::from_integer(BigInt::from(u));
+    }
+    if let Some(i) = n.as_i64() {
+        return BigRational::from_integer(BigInt::from(i));
+    }
+    go_rat(&schema_text(n)).unwrap_or_else(BigRational::zero)
+}
+
+// ---------------------------------------------------------------------------
+// The current document's literals (per thread, for the duration of a scope).
+// ---------------------------------------------------------------------------
+
+struct Table {
+    literals: Literals,
+    /// Address of a number `Value` → index of its literal.
+    index: HashMap<usize, usize>,
+    /// Rationals read so far, by literal index (`None` inside: Go fails).
+    cache: RefCell<HashMap<usize, Option<Rc<BigRational>>>>,
+}
+
+thread_local! {
+    static CURRENT: RefCell<Option<Rc<Table>>> = const { RefCell::new(None) };
+}
+
+fn address(v: &Value) -> usize {
+    std::ptr::from_ref(v) as usize
+}
+
+/// While alive, the numbers of one document read from their literal text
+/// on this thread (see the module doc). Restores the previous table when
+/// dropped.
+#[must_use = "the literals are in effect only while the scope lives"]
+pub struct Scope {
+    previous: Option<Rc<Table>>,
+}
+
+impl Scope {
+    /// Pairs every number of `document` with its text in `literals` (the
+    /// literals of exactly this document, from the strict reader). With
+    /// `None`, numbers are read from their values (no table).
+    pub fn enter(document: &Value, literals: Option<&Literals>) -> Scope {
+        let table = literals.and_then(|l| bind(document, l)).map(Rc::new);
+        let previous = CURRENT.with(|c| c.replace(table));
+        Scope { previous }
+    }
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        CURRENT.with(|c| {
+            c.replace(previous);
+        });
+    }
+}
+
+/// The address → literal index table of `document`, or `None` when the
+/// literal count does not match (literals of another document).
+fn bind(document: &Value, literals: &Literals) -> Option<Table> {
+    let mut index = HashMap::new();
+    let mut seen = 0usize;
+    let mut stack: Vec<&Value> = vec![document];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Number(n) => {
+                // Integer values are exact without their text.
+                if n.as_u64().is_none() && n.as_i64().is_none() {
+                    index.insert(address(v), seen);
+                }
+                seen += 1;
+            }
+            Value::Array(items) => stack.extend(items.iter().rev()),
+            Value::Object(map) => stack.extend(map.values().rev()),
+            _ => {}
+        }
+    }
+    debug_assert_eq!(seen, literals.len(), "literals belong to this document");
+    (seen == literals.len()).then(|| Table {
+        literals: literals.clone(),
+        index,
+        cache: RefCell::new(HashMap::new()),
+    })
+}
+
+/// The exact rational of an instance number `v` (which holds `n`): its
+/// literal text when the current [`Scope`] has one, else its value.
+/// `None` when Go's `SetString` cannot read the literal.
+pub fn instance_rat(v: &Value, n: &Number) -> Option<Rc<BigRational>> {
+    if let Some(u) = n.as_u64() {
+        return Some(Rc::new(BigRational::from_integer(BigInt::from(u))));
+    }
+    if let Some(i) = n.as_i64() {
+        return Some(Rc::new(BigRational::from_integer(BigInt::from(i))));
+    }
+    let from_literal = CURRENT.with(|c| {
+        let current = c.borrow();
+        let table = current.as_ref()?;
+        let at = *table.index.get(&address(v))?;
+        let mut cache = table.cache.borrow_mut();
+        Some(
+            cache
+                .entry(at)
+                .or_insert_with(|| {
+                    table
+                        .literals
+                        .0
+                        .get(at)
+                        .and_then(|t| go_rat(t))
+                        .map(Rc::new)
+                })
+                .clone(),
+        )
+    });
+    match from_literal {
+        Some(r) => r,
+        None => Some(Rc::new(schema_rat(n))),
+    }
+}
+
+/// The text shown for an instance number in messages: its literal when
+/// known.
+fn instance_text(v: &Value, n: &Number) -> String {
+    CURRENT
+        .with(|c| {
+            let current = c.borrow();
+            let table = current.as_ref()?;
+            let at = *table.index.get(&address(v))?;
+            table.literals.0.get(at).map(ToString::to_string)
+        })
+        .unwrap_or_else(|| n.to_string())
+}
+
+fn shown(v: &Value) -> String {
+    match v {
+        Value::Number(n) => instance_text(v, n),
+        other => other.to_string(),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Equality (Go `equals`, `duplicates`).
+// ---------------------------------------------------------------------------
+
+/// A schema value (`const`, an `enum` item), numbers already rational and
+/// strings' rationals read on first use.
+enum SchemaValue {
+    Null,
+    Bool(bool),
+    Number(BigRational),
+    String(String, OnceLock<Option<BigRational>>),
+    Array(Vec<SchemaValue>),
+    Object(HashMap<String, SchemaValue>),
+}
+
+impl SchemaValue {
+    fn new(v: &Value) -> Self {
+        match v {
+            Value::Null => Self::Null,
+            Value::Bool(b) => Self::Bool(*b),
+            Value::Number(n) => Self::Number(schema_rat(n)),
+            Value::String(s) => Self::String(s.clone(), OnceLock::new()),
+            Value::Array(items) => Self::Array(items.iter().map(Self::new).collect()),
+            Value::Object(map) => {
+                Self::Object(map.iter().map(|(k, v)| (k.clone(), Self::new(v))).collect())
+            }
+        }
+    }
+
+    fn json_type(&self) -> u8 {
+        match self {
+            Self::Null => NULL,
+            Self::Bool(_) => BOOLEAN,
+            Self::Number(_) => NUMBER,
+            Self::String(..) => STRING,
+            Self::Array(_) => ARRAY,
+            Self::Object(_) => OBJECT,
+        }
+    }
+}
+
+/// Go `equals(instance, want)`: the instance is the left operand.
+fn equals_schema(inst: &Value, want: &SchemaValue) -> bool {
+    match (inst, want) {
+        (Value::Null, SchemaValue::Null) => true,
+        (Value::Bool(a), SchemaValue::Bool(b)) => a == b,
+        (Value::String(a), SchemaValue::String(b, _)) => a == b,
+        (Value::Array(a), SchemaValue::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equals_schema(x, y))
+        }
+        (Value::Object(a), SchemaValue::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, x)| b.get(k).is_some_and(|y| equals_schema(x, y)))
+        }
+        (Value::Number(n), SchemaValue::Number(w)) => {
+            instance_rat(inst, n).is_some_and(|r| *r == *w)
+        }
+        (Value::Number(n), SchemaValue::String(s, rat)) => instance_rat(inst, n)
+            .is_some_and(|r| rat.get_or_init(|| go_rat(s)).as_ref() == Some(&*r)),
+        _ => false,
+    }
+}
+
+/// Go `equals(a, b)` of two instance values, `a` the left operand.
+fn equals_instance(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equals_instance(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, p)| y.get(k).is_some_and(|q| equals_instance(p, q)))
+        }
+        (Value::Number(n), Value::Number(m)) => match (instance_rat(a, n), instance_rat(b, m)) {
+            (Some(p), Some(q)) => p == q,
+            _ => false,
+        },
+        (Value::Number(n), Value::String(s)) => {
+            instance_rat(a, n).is_some_and(|r| go_rat(s).as_ref() == Some(&*r))
+        }
+        _ => false,
+    }
+}
+
+/// A type-strict key of an instance value (numbers as reduced rationals,
+/// object members sorted); `None` when it holds a number Go cannot read.
+fn strict_key(v: &Value, out: &mut String) -> Option<()> {
+    match v {
+        Value::Null | Value::Bool(_) => out.push_str(&v.to_string()),
+        Value::String(s) => out.push_str(&Value::String(s.clone()).to_string()),
+        Value::Number(n) => {
+            let r = instance_rat(v, n)?;
+            out.push_str(&format!("n{}/{}", r.numer(), r.denom()));
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                strict_key(item, out)?;
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for k in keys {
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                strict_key(map.get(k.as_str())?, out)?;
+                out.push(',');
+            }
+            out.push('}');
+        }
+    }
+    Some(())
+}
+
+/// Largest array the reference deduplicates pairwise (with the
+/// number/string rule); longer ones go through a type-tagged hash.
+const PAIRWISE_MAX: usize = 20;
+
+/// Go `duplicates`: `Ok(true)` when two items are equal, `Err(())` where
+/// the reference crashes (an unreadable number in a hashed array).
+fn has_duplicates(items: &[Value]) -> Result<bool, ()> {
+    if items.len() <= PAIRWISE_MAX {
+        for (i, later) in items.iter().enumerate() {
+            for earlier in items.iter().take(i) {
+                if equals_instance(later, earlier) {
+                    return Ok(true);
+                }
+            }
+        }
+        return Ok(false);
+    }
+    let mut seen = HashSet::new();
+    for item in items {
+        let mut key = String::new();
+        strict_key(item, &mut key).ok_or(())?;
+        if !seen.insert(key) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+// ---------------------------------------------------------------------------
+// Keywords.
+// ---------------------------------------------------------------------------
+
+const NULL: u8 = 1;
+const BOOLEAN: u8 = 2;
+const NUMBER: u8 = 4;
+const INTEGER: u8 = 8;
+const STRING: u8 = 16;
+const ARRAY: u8 = 32;
+const OBJECT: u8 = 64;
+
+fn instance_type(v: &Value) -> u8 {
+    match v {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOLEAN,
+        Value::Number(_) => NUMBER,
+        Value::String(_) => STRING,
+        Value::Array(_) => ARRAY,
+        Value::Object(_) => OBJECT,
+    }
+}
+
+fn type_bit(name: &str) -> u8 {
+    match name {
+        "null" => NULL,
+        "boolean" => BOOLEAN,
+        "number" => NUMBER,
+        "integer" => INTEGER,
+        "string" => STRING,
+        "array" => ARRAY,
+        "object" => OBJECT,
+        _ => 0,
+    }
+}
+
+fn is_integer(v: &Value, n: &Number) -> bool {
+    instance_rat(v, n).is_some_and(|r| r.is_integer())
+}
+
+/// A keyword defined by one check: `Err(message)` when the instance fails.
+trait Check: Send + Sync {
+    fn check(&self, instance: &Value) -> Result<(), String>;
+}
+
+struct Custom<C>(C);
+
+impl<'i, C: Check> Keyword<'i> for Custom<C> {
+    fn validate(&self, instance: &'i Value) -> Result<(), ValidationError<'i>> {
+        self.0.check(instance).map_err(ValidationError::custom)
+    }
+
+    fn is_valid(&self, instance: &'i Value) -> bool {
+        self.0.check(instance).is_ok()
+    }
+}
+
+/// `type` (Go: the instance's type is listed, or `integer` is listed and
+/// the number is an integral rational).
+struct Type {
+    types: u8,
+    names: String,
+}
+
+impl Check for Type {
+    fn check(&self, instance: &Value) -> Result<(), String> {
+        if self.types == 0 {
+            return Ok(());
+        }
+        let t = instance_type(instance);
+        let ok = self.types & t != 0
+            || (self.types & INTEGER != 0
+                && matches!(instance, Value::Number(n) if is_integer(instance, n)));
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{} is not of type {}", shown(instance), self.names))
+        }
+    }
+}
+
+struct Const {
+    want: SchemaValue,
+    text: String,
+}
+
+impl Check for Const {
+    fn check(&self, instance: &Value) -> Result<(), String> {
+        if equals_schema(instance, &self.want) {
+            Ok(())
+        } else {
+            Err(format!("{} was expected", self.text))
+        }
+    }
+}
+
+struct Enum {
+    values: Vec<SchemaValue>,
+    types: u8,
+    text: String,
+}
+
+impl Check for Enum {
+    fn check(&self, instance: &Value) -> Result<(), String> {
+        let ok = self.types & instance_type(instance) != 0
+            && self.values.iter().any(|w| equals_schema(instance, w));
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{} is not one of {}", shown(instance), self.text))
+        }
+    }
+}
+
+struct UniqueItems;
+
+impl Check for UniqueItems {
+    fn check(&self, instance: &Value) -> Result<(), String> {
+        let Value::Array(items) = instance else {
+            return Ok(());
+        };
+        match has_duplicates(items) {
+            Ok(false) => Ok(()),
+            Ok(true) => Err(format!("{} has non-unique elements", shown(instance))),
+            Err(()) => Err(CRASH.to_owned()),
+        }
+    }
+}
+
+const CRASH: &str = "a number here is one the reference's engine cannot read \
+(Go big.Rat.SetString refuses its exponent) and the reference verifier crashes on it";
+
+#[derive(Clone, Copy)]
+enum BoundKind {
+    Minimum,
+    Maximum,
+    ExclusiveMinimum,
+    ExclusiveMaximum,
+    MultipleOf,
+}
+
+struct Bound {
+    kind: BoundKind,
+    limit: BigRational,
+    text: String,
+}
+
+impl Check for Bound {
+    fn check(&self, instance: &Value) -> Result<(), String> {
+        let Value::Number(n) = instance else {
+            return Ok(());
+        };
+        let Some(x) = instance_rat(instance, n) else {
+            return Err(CRASH.to_owned());
+        };
+        let x = &*x;
+        let (ok, what) = match self.kind {
+            BoundKind::Minimum => (*x >= self.limit, "is less than the minimum of"),
+            BoundKind::Maximum => (*x <= self.limit, "is greater than the maximum of"),
+            BoundKind::ExclusiveMinimum => (
+                *x > self.limit,
+                "is less than or equal to the exclusive minimum of",
+            ),
+            BoundKind::ExclusiveMaximum => (
+                *x < self.limit,
+                "is greater than or equal to the exclusive maximum of",
+            ),
+            BoundKind::MultipleOf => (
+                // multipleOf > 0 (meta-schema); a zero would be refused.
+                !self.limit.is_zero() && (x / &self.limit).is_integer(),
+                "is not a multiple of",
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!("{} {what} {}", shown(instance), self.text))
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum CountKind {
+    MinLength,
+    MaxLength,
+    MinItems,
+    MaxItems,
+    MinProperties,
+    MaxProperties,
+}
+
+struct Count {
+    kind: CountKind,
+    /// Go's `int` of the schema value (may be negative after wrapping).
+    limit: i64,
+}
+
+impl Check for Count {
+    fn check(&self, instance: &Value) -> Result<(), String> {
+        let len = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let (got, min, unit) = match (self.kind, instance) {
+            (CountKind::MinLength, Value::String(s)) => {
+                (len(s.chars().count()), true, "characters")
+            }
+            (CountKind::MaxLength, Value::String(s)) => {
+                (len(s.chars().count()), false, "characters")
+            }
+            (CountKind::MinItems, Value::Array(a)) => (len(a.len()), true, "items"),
+            (CountKind::MaxItems, Value::Array(a)) => (len(a.len()), false, "items"),
+            (CountKind::MinProperties, Value::Object(m)) => (len(m.len()), true, "properties"),
+            (CountKind::MaxProperties, Value::Object(m)) => (len(m.len()), false, "properties"),
+            _ => return Ok(()),
+        };
+        if min && got < self.limit {
+            Err(format!(
+                "{} has fewer than {} {unit} ({got})",
+                shown(instance),
+                self.limit
+            ))
+        } else if !min && got > self.limit {
+            Err(format!(
+                "{} has more than {} {unit} ({got})",
+                shown(instance),
+                self.limit
+            ))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// A keyword that checks nothing (Go ignores a keyword whose value has the
+/// wrong type; the meta-schema has refused it already).
+struct Inert;
+
+impl Check for Inert {
+    fn check(&self, _: &Value) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+type Boxed = Box<dyn for<'i> Keyword<'i>>;
+
+fn boxed<C: Check + 'static>(c: C) -> Boxed {
+    Box::new(Custom(c))
+}
+
+fn type_factory<'a>(
+    _: &'a Map<String, Value>,
+    value: &'a Value,
+    _: jsonschema::paths::Location,
+) -> Result<Boxed, ValidationError<'a>> {
+    let names: Vec<&str> = match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let types = names.iter().fold(0u8, |acc, n| acc | type_bit(n));
+    Ok(boxed(Type {
+        types,
+        names: value.to_string(),
+    }))
+}
+
+fn const_factory<'a>(
+    _: &'a Map<String, Value>,
+    value: &'a Value,
+    _: jsonschema::paths::Location,
+) -> Result<Boxed, ValidationError<'a>> {
+    Ok(boxed(Const {
+        want: SchemaValue::new(value),
+        text: value.to_string(),
+    }))
+}
+
+fn enum_factory<'a>(
+    _: &'a Map<String, Value>,
+    value: &'a Value,
+    _: jsonschema::paths::Location,
+) -> Result<Boxed, ValidationError<'a>> {
+    let Value::Array(items) = value else {
+        return Ok(boxed(Inert));
+    };
+    let values: Vec<SchemaValue> = items.iter().map(SchemaValue::new).collect();
+    let types = values.iter().fold(0u8, |acc, v| acc | v.json_type());
+    Ok(boxed(Enum {
+        values,
+        types,
+        text: value.to_string(),
+    }))
+}
+
+fn unique_items_factory<'a>(
+    _: &'a Map<String, Value>,
+    value: &'a Value,
+    _: jsonschema::paths::Location,
+) -> Result<Boxed, ValidationError<'a>> {
+    Ok(if value == &Value::Bool(true) {
+        boxed(UniqueItems)
+    } else {
+        boxed(Inert)
+    })
+}
+
+fn bound(kind: BoundKind, value: &Value) -> Boxed {
+    match value {
+        Value::Number(n) => boxed(Bound {
+            kind,
+            limit: schema_rat(n),
+            text: schema_text(n),
+        }),
+        _ => boxed(Inert),
+    }
+}
+
+fn count(kind: CountKind, value: &Value) -> Boxed {
+    match value {
+        Value::Number(n) => {
+            let r = schema_rat(n);
+            if r.is_integer() {
+                boxed(Count {
+                    kind,
+                    limit: go_int(&r),
+                })
+            } else {
+                boxed(Inert)
+            }
+        }
+        _ => boxed(Inert),
+    }
+}
+
+macro_rules! factory {
+    ($name:ident, $make:ident, $kind:expr) => {
+        fn $name<'a>(
+            _: &'a Map<String, Value>,
+            value: &'a Value,
+            _: jsonschema::paths::Location,
+        ) -> Result<Boxed, ValidationError<'a>> {
+            Ok($make($kind, value))
+        }
+    };
+}
+
+factory!(minimum_factory, bound, BoundKind::Minimum);
+factory!(maximum_factory, bound, BoundKind::Maximum);
+factory!(
+    exclusive_minimum_factory,
+    bound,
+    BoundKind::ExclusiveMinimum
+);
+factory!(
+    exclusive_maximum_factory,
+    bound,
+    BoundKind::ExclusiveMaximum
+);
+factory!(multiple_of_factory, bound, BoundKind::MultipleOf);
+factory!(min_length_factory, count, CountKind::MinLength);
+factory!(max_length_factory, count, CountKind::MaxLength);
+factory!(min_items_factory, count, CountKind::MinItems);
+factory!(max_items_factory, count, CountKind::MaxItems);
+factory!(min_properties_factory, count, CountKind::MinProperties);
+factory!(max_properties_factory, count, CountKind::MaxProperties);
+
+/// Registers this module's keywords (`type`, `const`, `enum`,
+/// `uniqueItems`, the five numeric bounds and the six count keywords) in
+/// place of the crate's.
+pub fn register<R>(options: ValidationOptions<'_, R>) -> ValidationOptions<'_, R> {
+    options
+        .with_keyword("type", type_factory)
+        .with_keyword("const", const_factory)
+        .with_keyword("enum", enum_factory)
+        .with_keyword("uniqueItems", unique_items_factory)
+        .with_keyword("minimum", minimum_factory)
+        .with_keyword("maximum", maximum_factory)
+        .with_keyword("exclusiveMinimum", exclusive_minimum_factory)
+        .with_keyword("exclusiveMaximum", exclusive_maximum_factory)
+        .with_keyword("multipleOf", multiple_of_factory)
+        .with_keyword("minLength", min_length_factory)
+        .with_keyword("maxLength", max_length_factory)
+        .with_keyword("minItems", min_items_factory)
+        .with_keyword("maxItems", max_items_factory)
+        .with_keyword("minProperties", min_properties_factory)
+        .with_keyword("maxProperties", max_properties_factory)
+}
+
+/// Replaces `minContains`/`maxContains` (next to `contains`, in every
+/// schema position) by values the crate reads as Go's `int` does
+/// ([`go_int`]): a count at or below 0 becomes `minContains: 0`; a negative
+/// `maxContains` (every array fails) becomes `minContains: 1, maxContains:
+/// 0`. Only non-negative integral values are rewritten, so meta-schema
+/// refusals are unchanged. `schema` has been through
+/// [`super::through_binary64`].
+pub fn rewrite_contains_counts(schema: &mut Value) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if map.contains_key("contains") {
+        let go = |v: Option<&Value>| -> Option<i64> {
+            let n = v?.as_number()?;
+            let r = schema_rat(n);
+            (r.is_integer() && r >= BigRational::zero()).then(|| go_int(&r))
+        };
+        let min_ok = map.get("minContains").is_none() || go(map.get("minContains")).is_some();
+        if let Some(c) = go(map.get("minContains")) {
+            map.insert("minContains".into(), Value::from(c.max(0)));
+        }
+        if let Some(c) = go(map.get("maxContains")) {
+            if c >= 0 {
+                map.insert("maxContains".into(), Value::from(c));
+            } else if min_ok {
+                map.insert("minContains".into(), Value::from(1));
+                map.insert("maxContains".into(), Value::from(0));
+            }
+        }
+    }
+    for (k, v) in map.iter_mut() {
+        match crate::keywords::shape(k.as_str()) {
+            Some(crate::keywords::Shape::Single) => rewrite_contains_counts(v),
+            Some(crate::keywords::Shape::Map) => {
+                if let Value::Object(m) = v {
+                    m.values_mut().for_each(rewrite_contains_counts);
+                }
+            }
+            Some(crate::keywords::Shape::Array) => {
+                if let Value::Array(items) = v {
+                    items.iter_mut().for_each(rewrite_contains_counts);
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// The rational Go reads from `s`, as `a/b` text; a convenience for tests.
+#[cfg(test)]
+fn reads(s: &str) -> Option<String> {
+    go_rat(s).map(|r| r.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_rat_grammar() {
+        for (s, want) in [
+            ("16", Some("16")),
+            ("0x10", Some("16")),
+            ("0X10", Some("16")),
+            ("1_6", Some("16")),
+            ("0x_10", Some("16")),
+            ("0_16", Some("16")),
+            ("0x1p4", Some("16")),
+            ("0x1P4", Some("16")),
+            ("0x1.0p4", Some("16")),
+            ("0x10p0", Some("16")),
+            ("32/2", Some("16")),
+            ("020/1", Some("16")),
+            ("0x10/0x1", Some("16")),
+            ("+16", Some("16")),
+            ("16.", Some("16")),
+            (".16e2", Some("16")),
+            ("160e-1", Some("16")),
+            ("1.6e0_1", Some("16")),
+            ("0b10000", Some("16")),
+            ("0o20", Some("16")),
+            ("020", Some("20")),
+            ("0x10e0", Some("4320")),
+            ("0b1e4", Some("10000")),
+            ("1p4", Some("16")),
+            ("0.5", Some("1/2")),
+            ("-0", Some("0")),
+            ("0e-99999999999999999", Some("0")),
+            (" 16", None),
+            ("16/+1", None),
+            ("1_6_", None),
+            ("1__6", None),
+            ("1_.6e1", None),
+            ("1.6_e1", None),
+            ("16e", None),
+            ("", None),
+            ("-", None),
+            (".", None),
+            ("0x", None),
+            ("1/0", None),
+            ("08/1", None),
+            ("1e-1000001", None),
+            ("0e-99999999999999999999", None),
+            ("true", None),
+            ("<nil>", None),
+        ] {
+            assert_eq!(reads(s).as_deref(), want, "{s:?}");
+        }
+    }
+
+    #[test]
+    fn go_int_wraps_like_int64() {
+        let r = |s: &str| go_rat(s).unwrap_or_default();
+        assert_eq!(go_int(&r("5")), 5);
+        assert_eq!(go_int(&r("9223372036854775808")), i64::MIN);
+        assert_eq!(go_int(&r("18446744073709552000")), 384);
+        assert_eq!(go_int(&r("36893488147419103000")), -232);
+        assert_eq!(go_int(&r("1e300")), 0);
+    }
+
+    #[test]
+    fn schema_numbers_read_from_shortest_text() {
+        let n = |s: &str| serde_json::from_str::<Number>(s).unwrap_or_else(|_| Number::from(0));
+        assert_eq!(schema_text(&n("0.1")), "0.1");
+        // A tie between two shortest texts goes to the even digit, as in Go.
+        assert_eq!(schema_text(&n("9007199254740993e-1")), "900719925474099.2");
+        assert_eq!(schema_rat(&n("0.1")).to_string(), "1/10");
+        assert_eq!(schema_text(&n("1e23")), "1e+23");
+        assert_eq!(schema_rat(&n("1e23")), go_rat("1e23").unwrap_or_default());
+    }
+
+    #[test]
+    fn literals_pair_with_values_in_document_order() {
+        let text = br#"{"z": 1.5, "a": [0.25, 7, {"m": 1e-400}], "b": 1.0000000000000001}"#;
+        let (value, numbers) =
+            crate::json::strict::parse_value_with_numbers(text).unwrap_or_default();
+        let literals = Literals::from(numbers);
+        assert_eq!(literals.len(), 5);
+        let _scope = Scope::enter(&value, Some(&literals));
+        let at = |p: &str| value.pointer(p).cloned().unwrap_or_default();
+        let rat = |p: &str| {
+            let v = value.pointer(p).unwrap_or(&Value::Null);
+            match v {
+                Value::Number(n) => instance_rat(v, n).map(|r| r.to_string()),
+                _ => None,
+            }
+        };
+        assert_eq!(at("/z"), serde_json::json!(1.5));
+        assert_eq!(rat("/z").as_deref(), Some("3/2"));
+        assert_eq!(rat("/a/0").as_deref(), Some("1/4"));
+        assert_eq!(rat("/a/1").as_deref(), Some("7"));
+        assert_eq!(rat("/a/2/m"), Some(format!("1/1{}", "0".repeat(400))));
+        assert_eq!(
+            rat("/b").as_deref(),
+            Some("10000000000000001/10000000000000000")
+        );
+    }
+}
