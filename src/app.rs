@@ -14,19 +14,11 @@ use crate::canonical::{canonicalize, sha256_digest};
 use crate::cli::{Cli, Command};
 use crate::diag::Diagnostic;
 use crate::discover;
+use crate::error::Error;
 use crate::render::{self, human, Format};
 use crate::verify::{self, PackageOutcome, Source};
 
-/// What a command produced.
-#[derive(Debug, Default)]
-pub struct Output {
-    /// Bytes for stdout.
-    pub stdout: Vec<u8>,
-    /// Text for stderr.
-    pub stderr: String,
-    /// Exit status.
-    pub code: u8,
-}
+pub use crate::output::Output;
 
 /// Runs a parsed command line. `is_terminal`: whether stdout is a terminal.
 pub fn run(cli: Cli, is_terminal: bool) -> Output {
@@ -72,11 +64,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
                 stdout: crate::explain::explain(c).into_bytes(),
                 ..Default::default()
             },
-            Err(e) => Output {
-                stderr: format!("form-package: {e}\n"),
-                code: 2,
-                ..Default::default()
-            },
+            Err(e) => Error::Usage(e.to_string()).into(),
         },
         Command::Rules => Output {
             stdout: crate::explain::rules().into_bytes(),
@@ -365,6 +353,17 @@ pub fn verify_paths_with(
         items.par_iter().map(one).collect()
     };
     progress.finish();
+    // A fault of the verifier is no finding about the package: exit 2.
+    if let Some((o, fault)) = outcomes
+        .iter()
+        .find_map(|o| o.fault.as_ref().map(|f| (o, f)))
+    {
+        return Output {
+            stderr: format!("form-package: {}: {fault}\n", o.path.display()),
+            code: fault.exit_code(),
+            ..Default::default()
+        };
+    }
     if settings != select::Settings::default() {
         for o in &mut outcomes {
             settings.apply(&mut o.diagnostics);
@@ -419,12 +418,12 @@ pub fn verify_paths_with(
 fn canonical_command(file: &Path, digest: bool) -> Output {
     let bytes = match std::fs::read(file) {
         Ok(b) => b,
-        Err(e) => {
-            return Output {
-                stderr: format!("form-package: read {}: {e}\n", file.display()),
-                code: 2,
-                ..Default::default()
+        Err(source) => {
+            return Error::Io {
+                path: file.to_path_buf(),
+                source,
             }
+            .into()
         }
     };
     let name = file.display().to_string();
@@ -469,23 +468,20 @@ fn canonical_command(file: &Path, digest: bool) -> Output {
 /// written) a directory `verify` would refuse at the file-system level.
 fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
     if std::fs::symlink_metadata(dir).is_err() {
-        return Output {
-            stderr: format!("form-package: {}: no such directory\n", dir.display()),
-            code: 2,
-            ..Default::default()
-        };
+        return Error::Usage(format!("{}: no such directory", dir.display())).into();
     }
     if let Some(p) = profile {
         if crate::profile::IndexProfile::from_api_version(p).is_none() {
-            return Output {
-                stderr: format!("form-package: index: unknown --profile {p:?} (packages.forms.takoform.com/v1alpha1 .. v1alpha5)\n"),
-                code: 2,
-                ..Default::default()
-            };
+            return Error::Usage(format!(
+                "index: unknown --profile {p:?} ({})",
+                crate::profile::api_versions().join(", ")
+            ))
+            .into();
         }
     }
     match crate::index::build(dir, profile) {
-        Err(diags) => Output {
+        Err(crate::index::Refused::Fault(e)) => e.into(),
+        Err(crate::index::Refused::Findings(diags)) => Output {
             stderr: render_findings_of(dir, diags),
             code: 1,
             ..Default::default()
@@ -512,11 +508,11 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
                 stdout: format!("wrote {}\n", dir.join(verify::INDEX_FILE).display()).into_bytes(),
                 ..Default::default()
             },
-            Err(e) => Output {
-                stderr: format!("form-package: write index: {e}\n"),
-                code: 2,
-                ..Default::default()
-            },
+            Err(source) => Error::Io {
+                path: dir.join(verify::INDEX_FILE),
+                source,
+            }
+            .into(),
         },
     }
 }
@@ -636,4 +632,27 @@ pub fn version_line(commit: &str) -> String {
     }
     line.push_str("}\n");
     line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_that_cannot_run_exits_2_with_its_cause() {
+        let o = Output::from(Error::Internal("no embedded schema x".into()));
+        assert_eq!(o.code, 2);
+        assert_eq!(
+            o.stderr,
+            "form-package: internal error: no embedded schema x\n"
+        );
+        assert!(o.stdout.is_empty());
+        let missing = canonical_command(Path::new("/nonexistent/form-package/x.json"), true);
+        assert_eq!(missing.code, 2);
+        assert!(missing
+            .stderr
+            .starts_with("form-package: /nonexistent/form-package/x.json: "));
+        let unknown = index_command(Path::new("/nonexistent/form-package"), true, None);
+        assert_eq!(unknown.code, 2);
+    }
 }

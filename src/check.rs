@@ -25,12 +25,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::app::Output;
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::{self, Diagnostic};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
+use crate::output::Output;
 use crate::render::{self, human, Format};
 use crate::schemas::{self, SchemaRef};
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
@@ -463,6 +463,7 @@ fn as_package(
         relations: verified.relations,
         fixtures_run: verified.fixtures_run,
         sources,
+        fault: verified.fault,
     })
 }
 

@@ -11,7 +11,20 @@
 //! `specCode` the corpus mutants carry). Codes are never reused; a retired
 //! code stays with `status: Removed`.
 
-use crate::diag::Severity;
+/// How bad a finding is (the default of each code; re-exported as
+/// `diag::Severity`). Only `Error` fails a package (unless the user asks
+/// `--deny-warnings`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum Severity {
+    /// The package fails verification.
+    Error,
+    /// Worth fixing; does not change the verdict.
+    Warning,
+    /// Information only.
+    Note,
+}
 
 /// Whether a code can still fire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

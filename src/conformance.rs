@@ -28,11 +28,11 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::app::Output;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
+use crate::output::Output;
 
 /// The reference's message gists and the code of ours that corresponds to
 /// each. Exact gists first; [`gist_code`] also maps the engine-location
@@ -282,7 +282,7 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Code>, String> {
             crate::proof::prove_inline_schema(
                 &JsonPointer::root().child("desiredSchema"),
                 &value,
-                &crate::definition::proof_name_policy,
+                &crate::checks::proof_name_policy,
             )
             .diagnostics
         }

@@ -21,7 +21,7 @@ use crate::diag::Diagnostic;
 use crate::json::pointer::{escape, unescape, JsonPointer};
 
 /// Depth beyond which the §9 pointer-set walk stops silently.
-pub const RELATION_WALK_MAX_DEPTH: usize = 64;
+pub const RELATION_WALK_MAX_DEPTH: usize = crate::limits::CONSTRAINT_RELATION_DEPTH;
 
 /// Resolves a constraint pointer in the desired schema (`current-profile.md`
 /// §6.2 `walk`): the pointer must be non-empty, start with `/` and not end

@@ -19,7 +19,7 @@ use crate::fixtures::Stages;
 use crate::json::pointer::JsonPointer;
 
 /// Maximum entries in each fixture list (R3.9).
-pub const MAX_FIXTURES: usize = 32;
+pub const MAX_FIXTURES: usize = crate::limits::FIXTURES;
 
 // Fixture paths (R3.11) use the package path grammar of §1.5 R1.13.
 use crate::fsread::path_grammar;

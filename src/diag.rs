@@ -8,22 +8,10 @@
 
 use std::ops::Range;
 
+pub use crate::codes::Severity;
+
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
-
-/// How bad a finding is. Only `Error` fails a package (unless the user asks
-/// `--deny-warnings`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-#[non_exhaustive]
-pub enum Severity {
-    /// The package fails verification.
-    Error,
-    /// Worth fixing; does not change the verdict.
-    Warning,
-    /// Information only.
-    Note,
-}
 
 /// Whether a pointer designates a member's value or its name (vocabulary
 /// findings point at the name).

@@ -26,11 +26,8 @@ use walkdir::WalkDir;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::verify::INDEX_FILE;
-
-/// Why the command cannot run (exit code 2).
-#[derive(Debug)]
-pub struct UsageError(pub String);
+use crate::error::Error;
+use crate::package::INDEX_FILE;
 
 /// The rules of the walk for package roots (flags and `form-package.toml`).
 #[derive(Debug, Clone, Default)]
@@ -61,9 +58,9 @@ pub struct Walk {
 /// Package roots below `path`, sorted by path (no rule skips anything).
 ///
 /// # Errors
-/// [`UsageError`] when `path` does not exist (nothing at all, not even a
+/// [`Error::Usage`] when `path` does not exist (nothing at all, not even a
 /// dangling symlink).
-pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, UsageError> {
+pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, Error> {
     let w = walk(
         path,
         &WalkRules {
@@ -72,7 +69,7 @@ pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, UsageError> {
         },
     );
     if w.missing {
-        return Err(UsageError(format!(
+        return Err(Error::Usage(format!(
             "{}: no such file or directory",
             path.display()
         )));

@@ -207,30 +207,7 @@ fn binary64_number(n: &Number) -> Number {
     nearest
 }
 
-/// Schema keywords whose value is one subschema.
-const SINGLE: &[&str] = &[
-    "additionalProperties",
-    "items",
-    "contains",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-    "additionalItems",
-];
-/// Schema keywords whose value maps names to subschemas.
-const MAPS: &[&str] = &[
-    "$defs",
-    "definitions",
-    "properties",
-    "patternProperties",
-    "dependentSchemas",
-];
-/// Schema keywords whose value is an array of subschemas.
-const ARRAYS: &[&str] = &["allOf", "anyOf", "oneOf", "prefixItems"];
+use crate::keywords::{self, Shape};
 
 /// Every `pattern` (and `patternProperties` name) in a schema position
 /// that Go's `regexp` cannot compile, with the pointer of that member
@@ -267,20 +244,23 @@ fn walk_patterns(schema: &Value, at: &JsonPointer, out: &mut Vec<CompileError>) 
     }
     for (k, v) in map {
         let k = k.as_str();
-        if SINGLE.contains(&k) {
-            walk_patterns(v, &at.child(k), out);
-        } else if MAPS.contains(&k) {
-            if let Value::Object(m) = v {
-                for (name, sub) in m {
-                    walk_patterns(sub, &at.child(k).child(name), out);
+        match keywords::shape(k) {
+            Some(Shape::Single) => walk_patterns(v, &at.child(k), out),
+            Some(Shape::Map) => {
+                if let Value::Object(m) = v {
+                    for (name, sub) in m {
+                        walk_patterns(sub, &at.child(k).child(name), out);
+                    }
                 }
             }
-        } else if ARRAYS.contains(&k) {
-            if let Value::Array(items) = v {
-                for (i, sub) in items.iter().enumerate() {
-                    walk_patterns(sub, &at.child(k).index(i), out);
+            Some(Shape::Array) => {
+                if let Value::Array(items) = v {
+                    for (i, sub) in items.iter().enumerate() {
+                        walk_patterns(sub, &at.child(k).index(i), out);
+                    }
                 }
             }
+            None => {}
         }
     }
 }

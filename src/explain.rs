@@ -68,6 +68,7 @@ pub fn explain(code: Code) -> String {
          status: {status}\n\
          spec: {spec}\n\
          catalogue: {catalogue}\n\
+         module: {module}\n\
          {removed}\n\
          What it checks:\n{checks}\n\n\
          Why:\n{why}\n\n\
@@ -84,25 +85,41 @@ pub fn explain(code: Code) -> String {
         failing = e.failing,
         passing = e.passing,
         help = i.help.unwrap_or("(none)"),
+        module = module_text(code),
     )
 }
 
+/// The modules that emit `code` (`src/proof/`, `src/checks/index.rs`),
+/// joined by `, `; `-` for a removed code.
+fn module_text(code: Code) -> String {
+    let modules = crate::checks::emitting_modules(code);
+    if modules.is_empty() {
+        "-".to_owned()
+    } else {
+        modules.join(", ")
+    }
+}
+
 /// The text `rules` prints: a header line, then one line per code of
-/// `TABLE` in id order with the columns ID, NAME, SEVERITY, STATUS, SUMMARY
+/// `TABLE` in id order with the columns ID, NAME, SEVERITY, STATUS, MODULE
+/// (the emitting modules, see [`crate::checks::emitting_modules`]), SUMMARY
 /// padded so the columns line up (two spaces between columns).
 pub fn rules() -> String {
     let name_w = TABLE.iter().map(|i| i.name.len()).max().unwrap_or(4).max(4);
+    let modules: Vec<String> = TABLE.iter().map(|i| module_text(i.code)).collect();
+    let module_w = modules.iter().map(String::len).max().unwrap_or(6).max(6);
     let mut out = format!(
-        "{:<5}  {:<name_w$}  {:<8}  {:<7}  SUMMARY\n",
-        "ID", "NAME", "SEVERITY", "STATUS"
+        "{:<5}  {:<name_w$}  {:<8}  {:<7}  {:<module_w$}  SUMMARY\n",
+        "ID", "NAME", "SEVERITY", "STATUS", "MODULE"
     );
-    for i in TABLE {
+    for (i, module) in TABLE.iter().zip(&modules) {
         out.push_str(&format!(
-            "{:<5}  {:<name_w$}  {:<8}  {:<7}  {}\n",
+            "{:<5}  {:<name_w$}  {:<8}  {:<7}  {:<module_w$}  {}\n",
             i.id,
             i.name,
             severity_word(i.severity),
             status_word(i.status),
+            module,
             i.summary
         ));
     }
@@ -123,6 +140,7 @@ mod tests {
             "status: active\n",
             "spec: verifier-rules.md §4.3\n",
             "catalogue: PROOF_OBJECT_OPEN\n",
+            "module: src/proof/\n",
             "What it checks:\n",
             "Why:\n",
             "Failing example:\n",
@@ -156,7 +174,7 @@ mod tests {
         let text = rules();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), TABLE.len() + 1);
-        let cols: Vec<usize> = ["NAME", "SEVERITY", "STATUS", "SUMMARY"]
+        let cols: Vec<usize> = ["NAME", "SEVERITY", "STATUS", "SUMMARY", "MODULE"]
             .iter()
             .map(|h| lines[0].find(h).unwrap())
             .collect();
@@ -170,6 +188,7 @@ mod tests {
         assert_eq!(&row[cols[1]..cols[1] + 7], "warning");
         assert_eq!(&row[cols[2]..cols[2] + 6], "active");
         assert_eq!(&row[cols[3]..], Code::UnsatisfiableAllOf.info().summary);
+        assert_eq!(&row[cols[4]..cols[4] + 11], "src/proof/ ");
         let removed = lines.iter().find(|l| l.starts_with("FD418")).unwrap();
         assert_eq!(&removed[cols[2]..cols[2] + 7], "removed");
     }

@@ -30,9 +30,9 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use crate::app::Output;
 use crate::codes::Code;
 use crate::diag::Severity;
+use crate::output::Output;
 
 /// What `family` was asked to accept.
 #[derive(Clone, Debug, Default)]

@@ -24,7 +24,7 @@ use crate::engine::{self, CompiledSchema};
 use crate::json::pointer::JsonPointer;
 
 /// The instance-aware work limit of §4.7 / §7.3 step 2.
-pub const WORK_LIMIT: u32 = 16384;
+pub const WORK_LIMIT: u32 = crate::limits::WORK;
 
 /// Violations collected for one failing positive fixture (a bound on
 /// report size; the verdict does not depend on it).
@@ -735,7 +735,7 @@ mod tests {
     /// A test-only stand-in for the §4.7 instance estimate (the real one is
     /// a colleague's module): same recursion, no memo, saturating.
     fn work(root: &Value, s: &Value, i: &Value, depth: u32) -> u32 {
-        const CAP: u32 = 16385;
+        const CAP: u32 = crate::limits::WORK + 1;
         let Value::Object(m) = s else { return 1 };
         if depth > 200 {
             return CAP;

@@ -21,26 +21,27 @@ use rustix::fs::{AtFlags, Dir, Mode, OFlags, Stat, CWD};
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::limits;
 
 /// Maximum bytes of `package-index.json` (4 MiB; `verifier-rules.md` §1.4).
-pub const INDEX_LIMIT: u64 = 4 * 1024 * 1024;
+pub const INDEX_LIMIT: u64 = limits::INDEX_BYTES;
 /// Maximum declared size and read length of the Form Definition payload
 /// (4 MiB; §1.4, R1.17).
-pub const DEFINITION_LIMIT: u64 = 4 * 1024 * 1024;
+pub const DEFINITION_LIMIT: u64 = limits::DEFINITION_BYTES;
 /// Maximum declared size and read length of any JSON payload (16 MiB; §1.4).
-pub const JSON_LIMIT: u64 = 16 * 1024 * 1024;
+pub const JSON_LIMIT: u64 = limits::JSON_BYTES;
 /// Maximum declared size and read length of any other payload; declared sizes
 /// must lie in `0..=PAYLOAD_LIMIT` (64 MiB; §1.4, R1.17).
-pub const PAYLOAD_LIMIT: u64 = 64 * 1024 * 1024;
+pub const PAYLOAD_LIMIT: u64 = limits::PAYLOAD_BYTES;
 /// Maximum running sum of declared payload sizes (256 MiB; §1.4, R1.17).
-pub const TOTAL_LIMIT: u64 = 256 * 1024 * 1024;
+pub const TOTAL_LIMIT: u64 = limits::TOTAL_BYTES;
 /// Maximum number of `files` entries in the index; the index itself is not
 /// counted (§1.4, §1.1 step 6).
-pub const MAX_FILES: usize = 1024;
+pub const MAX_FILES: usize = limits::FILES;
 /// Maximum container nesting of every parsed JSON document (§1.4, §2.1).
-pub const JSON_NESTING_LIMIT: usize = 256;
+pub const JSON_NESTING_LIMIT: usize = limits::JSON_NESTING;
 /// Maximum length in bytes of a package path (R1.13).
-pub const MAX_PATH_BYTES: usize = 240;
+pub const MAX_PATH_BYTES: usize = limits::PATH_BYTES;
 /// File name of the package index, directly in the root (R1.11).
 pub const INDEX_NAME: &str = "package-index.json";
 

@@ -26,11 +26,12 @@ use serde_json::{json, Map, Value};
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::error::Error;
 use crate::fsread;
 use crate::json::strict;
+use crate::package::{is_json_media_type, DEFINITION_MEDIA_TYPE, INDEX_FILE};
 use crate::profile::{self, IndexProfile};
 use crate::schemas;
-use crate::verify::{DEFINITION_MEDIA_TYPE, INDEX_FILE};
 
 /// The result of indexing a directory.
 #[derive(Debug)]
@@ -48,6 +49,24 @@ pub struct Indexed {
     pub changes: Vec<String>,
 }
 
+/// Why a directory was not indexed.
+#[derive(Debug)]
+pub enum Refused {
+    /// What makes the directory unindexable (exit 1): file-system
+    /// refusals, a file no media type fits, an unreadable or unparsable
+    /// definition, an index that would not satisfy its profile's schema.
+    Findings(Vec<Diagnostic>),
+    /// The command could not run (exit 2): an embedded schema that does
+    /// not build.
+    Fault(Error),
+}
+
+impl From<Vec<Diagnostic>> for Refused {
+    fn from(findings: Vec<Diagnostic>) -> Self {
+        Refused::Findings(findings)
+    }
+}
+
 /// The existing index, if any, as the parts a rebuild keeps.
 struct Previous {
     value: Option<Value>,
@@ -59,10 +78,11 @@ struct Previous {
 /// index (ignored when one exists).
 ///
 /// # Errors
-/// The findings that make the directory unindexable (file-system refusals,
-/// a file no media type fits, an unreadable or unparsable definition, an
-/// index that would not satisfy its profile's schema).
-pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnostic>> {
+/// [`Refused::Findings`]: what makes the directory unindexable (file-system
+/// refusals, a file no media type fits, an unreadable or unparsable
+/// definition, an index that would not satisfy its profile's schema);
+/// [`Refused::Fault`]: an internal fault.
+pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
     build_with(dir, profile, true)
 }
 
@@ -73,19 +93,15 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnosti
 ///
 /// # Errors
 /// As [`build`], less the schema check.
-pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Vec<Diagnostic>> {
+pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
     build_with(dir, profile, false)
 }
 
-fn build_with(
-    dir: &Path,
-    profile: Option<&str>,
-    strict_checks: bool,
-) -> Result<Indexed, Vec<Diagnostic>> {
+fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<Indexed, Refused> {
     let root = fsread::open_root(dir).map_err(|d| vec![d])?;
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
-        return Err(inventory.diagnostics);
+        return Err(inventory.diagnostics.into());
     }
     let previous = previous(&root, inventory.has_index)?;
     let mut files = Vec::new();
@@ -117,7 +133,7 @@ fn build_with(
         // must be strict I-JSON with a container at the top, text payloads
         // UTF-8 without NUL.
         let media_type = media.as_str().unwrap_or_default();
-        if crate::verify::is_json_media_type(media_type) {
+        if is_json_media_type(media_type) {
             match strict::parse(&bytes) {
                 Ok(parsed) => match crate::canonical::check(&parsed.value) {
                     Err(d) if strict_checks => refused.push(d.in_file(e.rel.clone())),
@@ -162,7 +178,7 @@ fn build_with(
         }
     }
     if !refused.is_empty() {
-        return Err(refused);
+        return Err(refused.into());
     }
     files.sort_by(|a, b| path_of(a).as_bytes().cmp(path_of(b).as_bytes()));
     let mut form_ref = Map::new();
@@ -264,30 +280,27 @@ fn path_of(entry: &Value) -> &str {
 }
 
 /// Never write what `verify` would refuse at the index-schema level.
-fn check_schema(index: &Value) -> Result<(), Vec<Diagnostic>> {
+fn check_schema(index: &Value) -> Result<(), Refused> {
     let api = index
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or("");
     let Some(profile) = IndexProfile::from_api_version(api) else {
-        return Err(vec![Diagnostic::new(
+        return Err(Refused::Findings(vec![Diagnostic::new(
             Code::UnsupportedIndexApiVersion,
             format!("package index: unsupported apiVersion {api:?}"),
         )
-        .in_file(INDEX_FILE)]);
+        .in_file(INDEX_FILE)]));
     };
     match schemas::validate(profile.index_schema(), index) {
         Ok(v) if v.is_empty() => Ok(()),
-        Ok(v) => Err(schemas::to_diagnostics(
+        Ok(v) => Err(Refused::Findings(schemas::to_diagnostics(
             v,
             Code::IndexSchemaViolation,
             INDEX_FILE,
             "package index",
-        )),
-        Err(e) => Err(vec![Diagnostic::new(
-            Code::IndexSchemaViolation,
-            format!("internal: {e}"),
-        )]),
+        ))),
+        Err(e) => Err(Refused::Fault(Error::Internal(e))),
     }
 }
 
@@ -301,21 +314,7 @@ pub fn write(dir: &Path, indexed: &Indexed) -> std::io::Result<()> {
     std::fs::rename(&tmp, dir.join(INDEX_FILE))
 }
 
-/// Media type implied by a file extension (`verifier-rules.md` §1.8);
-/// `None` when no allowed media type fits (such a file cannot be listed).
-pub fn infer_media_type(path: &str) -> Option<&'static str> {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    let ext = name
-        .rfind('.')
-        .map(|i| name[i..].to_ascii_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        ".json" => Some("application/json"),
-        ".md" | ".markdown" => Some("text/markdown"),
-        ".txt" => Some("text/plain"),
-        _ => None,
-    }
-}
+pub use crate::package::infer_media_type;
 
 /// The index profile a new index gets from its definition's `apiVersion`:
 /// Legacy → v1alpha2 (content-addressed, no `packageVersion` to invent),
@@ -323,11 +322,10 @@ pub fn infer_media_type(path: &str) -> Option<&'static str> {
 /// a versionless group → v1alpha5 (`verifier-rules.md` §0.1,
 /// `current-profile.md` §2.1).
 pub fn profile_for_definition(api_version: &str) -> IndexProfile {
-    match api_version {
-        profile::LEGACY_V1ALPHA1 => IndexProfile::V1alpha2,
-        profile::LEGACY_V1ALPHA2 => IndexProfile::V1alpha3,
-        v if v.contains('/') => IndexProfile::V1alpha4,
-        _ => IndexProfile::V1alpha5,
+    match profile::legacy_lane(api_version) {
+        Some(lane) => lane.new_index,
+        None if api_version.contains('/') => IndexProfile::V1alpha4,
+        None => IndexProfile::V1alpha5,
     }
 }
 

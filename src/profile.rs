@@ -16,7 +16,8 @@ use crate::schemas::SchemaRef;
 /// Index profile prefix.
 pub const INDEX_PREFIX: &str = "packages.forms.takoform.com/";
 
-/// The five index profiles (`packages.forms.takoform.com/v1alpha1..5`).
+/// The five index profiles (`packages.forms.takoform.com/v1alpha1..5`);
+/// everything about each is its row of [`PROFILES`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum IndexProfile {
     /// Legacy, `packageVersion` required.
@@ -31,28 +32,152 @@ pub enum IndexProfile {
     V1alpha5,
 }
 
+/// One index profile as data: the schema registry (`schemas`), selection
+/// (`checks::index`, `checks::definition`, `checks::identity`), `index
+/// --profile` and the docs ([`profiles_markdown`]) all read this row.
+#[derive(Clone, Copy, Debug)]
+pub struct ProfileRow {
+    /// The profile.
+    pub profile: IndexProfile,
+    /// Version token after [`INDEX_PREFIX`]; also the `package-index`
+    /// schema version (S1).
+    pub version: &'static str,
+    /// The family validation profile (`current-profile.md` §2.2).
+    pub family: Family,
+    /// Whether the definition's own name scan reports
+    /// `forbidden-field-in-definition` (the current verifier) rather than
+    /// the payload code the older reference and its mutants carry.
+    pub definition_scan_code: bool,
+    /// The Legacy lane schema version its packages usually carry (`None`:
+    /// namespaced groups of the family); only a speed hint, for building
+    /// those validators early ([`IndexProfile::likely_schemas`]).
+    pub likely_legacy: Option<&'static str>,
+    /// One line for the docs.
+    pub summary: &'static str,
+}
+
+/// Every index profile, in version order (`verifier-rules.md` §0 S1,
+/// `current-profile.md` §2). A new profile is one row here plus its schemas.
+pub static PROFILES: [ProfileRow; 5] = [
+    ProfileRow {
+        profile: IndexProfile::V1alpha1,
+        version: "v1alpha1",
+        family: Family::CurrentNeutral,
+        definition_scan_code: false,
+        likely_legacy: Some("v1alpha1"),
+        summary: "Legacy packages; `packageVersion` required",
+    },
+    ProfileRow {
+        profile: IndexProfile::V1alpha2,
+        version: "v1alpha2",
+        family: Family::CurrentNeutral,
+        definition_scan_code: false,
+        likely_legacy: Some("v1alpha1"),
+        summary: "content-addressed Legacy packages",
+    },
+    ProfileRow {
+        profile: IndexProfile::V1alpha3,
+        version: "v1alpha3",
+        family: Family::CurrentNeutral,
+        definition_scan_code: false,
+        likely_legacy: Some("v1alpha2"),
+        summary: "`forms.takoform.com/v1alpha2` definitions",
+    },
+    ProfileRow {
+        profile: IndexProfile::V1alpha4,
+        version: "v1alpha4",
+        family: Family::RetainedBeta,
+        definition_scan_code: false,
+        likely_legacy: None,
+        summary: "versioned namespaced groups (retained-beta family)",
+    },
+    ProfileRow {
+        profile: IndexProfile::V1alpha5,
+        version: "v1alpha5",
+        family: Family::CurrentNeutral,
+        definition_scan_code: true,
+        likely_legacy: None,
+        summary: "versionless namespaced groups (current-neutral family)",
+    },
+];
+
+/// One family validation profile as data (`current-profile.md` §2.2–§2.5):
+/// the definition and FormRef schemas of namespaced groups.
+#[derive(Clone, Copy, Debug)]
+pub struct FamilyRow {
+    /// The family.
+    pub family: Family,
+    /// `form-definition` schema version for a namespaced group.
+    pub definition_schema: &'static str,
+    /// `form-ref` schema version for a namespaced group.
+    pub formref_schema: &'static str,
+    /// Whether a FormRef group may carry a `/vN` version.
+    pub versioned_formref: bool,
+}
+
+/// Both families.
+pub static FAMILIES: [FamilyRow; 2] = [
+    FamilyRow {
+        family: Family::RetainedBeta,
+        definition_schema: "v1beta1",
+        formref_schema: "v1beta1",
+        versioned_formref: true,
+    },
+    FamilyRow {
+        family: Family::CurrentNeutral,
+        definition_schema: "v1",
+        formref_schema: "v1beta2",
+        versioned_formref: false,
+    },
+];
+
+/// A Legacy definition lane as data: fixed definition and FormRef schemas
+/// whatever the family, and the index profile a new index gets.
+#[derive(Clone, Copy, Debug)]
+pub struct LegacyLane {
+    /// The definition `apiVersion`.
+    pub api_version: &'static str,
+    /// `form-definition` and `form-ref` schema version.
+    pub schema: &'static str,
+    /// Index profile `index` writes for a new package of this lane.
+    pub new_index: IndexProfile,
+}
+
+/// The Legacy lanes (`verifier-rules.md` §0.1). They derive no relations.
+pub static LEGACY_LANES: [LegacyLane; 2] = [
+    LegacyLane {
+        api_version: LEGACY_V1ALPHA1,
+        schema: "v1alpha1",
+        new_index: IndexProfile::V1alpha2,
+    },
+    LegacyLane {
+        api_version: LEGACY_V1ALPHA2,
+        schema: "v1alpha2",
+        new_index: IndexProfile::V1alpha3,
+    },
+];
+
 impl IndexProfile {
+    /// This profile's row of [`PROFILES`].
+    pub fn row(self) -> &'static ProfileRow {
+        // Invariant: the table lists every variant once, in declaration
+        // order (the `profile_table_is_complete` test).
+        #[allow(clippy::indexing_slicing)]
+        &PROFILES[self as usize]
+    }
+
     /// Exact-string selection (S1). `None` for anything else.
     pub fn from_api_version(v: &str) -> Option<Self> {
-        Some(match v.strip_prefix(INDEX_PREFIX)? {
-            "v1alpha1" => IndexProfile::V1alpha1,
-            "v1alpha2" => IndexProfile::V1alpha2,
-            "v1alpha3" => IndexProfile::V1alpha3,
-            "v1alpha4" => IndexProfile::V1alpha4,
-            "v1alpha5" => IndexProfile::V1alpha5,
-            _ => return None,
-        })
+        let version = v.strip_prefix(INDEX_PREFIX)?;
+        PROFILES
+            .iter()
+            .find(|r| r.version == version)
+            .map(|r| r.profile)
     }
 
     /// The profile's version token (`v1alpha1`…).
     pub fn version(self) -> &'static str {
-        match self {
-            IndexProfile::V1alpha1 => "v1alpha1",
-            IndexProfile::V1alpha2 => "v1alpha2",
-            IndexProfile::V1alpha3 => "v1alpha3",
-            IndexProfile::V1alpha4 => "v1alpha4",
-            IndexProfile::V1alpha5 => "v1alpha5",
-        }
+        self.row().version
     }
 
     /// The full `apiVersion` string.
@@ -67,12 +192,56 @@ impl IndexProfile {
 
     /// The family validation profile (`current-profile.md` §2.2).
     pub fn family(self) -> Family {
-        if self == IndexProfile::V1alpha4 {
-            Family::RetainedBeta
-        } else {
-            Family::CurrentNeutral
+        self.row().family
+    }
+
+    /// The definition and FormRef schemas a package of this profile most
+    /// likely needs (a speed hint: [`crate::schemas::prewarm`]).
+    pub fn likely_schemas(self) -> [SchemaRef; 2] {
+        let f = self.family().row();
+        match self.row().likely_legacy {
+            Some(v) => [SchemaRef::Definition(v), SchemaRef::FormRef(v)],
+            None => [
+                SchemaRef::Definition(f.definition_schema),
+                SchemaRef::FormRef(f.formref_schema),
+            ],
         }
     }
+}
+
+impl Family {
+    /// This family's row of [`FAMILIES`].
+    pub fn row(self) -> &'static FamilyRow {
+        // Invariant: both variants are rows, in declaration order (the
+        // `profile_table_is_complete` test).
+        #[allow(clippy::indexing_slicing)]
+        &FAMILIES[self as usize]
+    }
+}
+
+/// Every accepted index `apiVersion`, for messages (`index --profile`).
+pub fn api_versions() -> Vec<String> {
+    PROFILES.iter().map(|r| r.profile.api_version()).collect()
+}
+
+/// The profile table as Markdown (for the docs): one row per index profile
+/// with its index schema, family, definition and FormRef schemas.
+pub fn profiles_markdown() -> String {
+    let mut out = String::from(
+        "| index `apiVersion` | family | definition schema | FormRef schema | what |\n|---|---|---|---|---|\n",
+    );
+    for r in &PROFILES {
+        let f = r.family.row();
+        out.push_str(&format!(
+            "| `{}` | {:?} | Legacy lanes, else `{}` | Legacy lanes, else `{}` | {} |\n",
+            r.profile.api_version(),
+            r.family,
+            f.definition_schema,
+            f.formref_schema,
+            r.summary
+        ));
+    }
+    out
 }
 
 /// Family validation profile (`current-profile.md` §2.2).
@@ -88,6 +257,11 @@ pub enum Family {
 pub const LEGACY_V1ALPHA1: &str = "forms.takoform.com/v1alpha1";
 /// Second Legacy lane.
 pub const LEGACY_V1ALPHA2: &str = "forms.takoform.com/v1alpha2";
+
+/// The Legacy lane of a definition `apiVersion`, if it is one.
+pub fn legacy_lane(api_version: &str) -> Option<&'static LegacyLane> {
+    LEGACY_LANES.iter().find(|l| l.api_version == api_version)
+}
 
 static GROUP: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+(?:/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)?$").ok()
@@ -111,15 +285,11 @@ pub fn namespaced_form_group(v: &str) -> bool {
 /// Definition schema for a definition `apiVersion` (`current-profile.md` §2.3).
 /// `None` means `Form Definition: unsupported apiVersion`.
 pub fn definition_schema(api_version: &str, family: Family) -> Option<SchemaRef> {
-    match api_version {
-        LEGACY_V1ALPHA1 => Some(SchemaRef::Definition("v1alpha1")),
-        LEGACY_V1ALPHA2 => Some(SchemaRef::Definition("v1alpha2")),
-        v if namespaced_form_group(v) => Some(match family {
-            Family::RetainedBeta => SchemaRef::Definition("v1beta1"),
-            Family::CurrentNeutral => SchemaRef::Definition("v1"),
-        }),
-        _ => None,
+    if let Some(lane) = legacy_lane(api_version) {
+        return Some(SchemaRef::Definition(lane.schema));
     }
+    namespaced_form_group(api_version)
+        .then(|| SchemaRef::Definition(family.row().definition_schema))
 }
 
 /// Outcome of FormRef schema selection (`current-profile.md` §2.5).
@@ -135,15 +305,17 @@ pub enum FormRefSchema {
 
 /// FormRef schema for re-validation (step 16).
 pub fn formref_schema(api_version: &str, family: Family) -> FormRefSchema {
-    match api_version {
-        LEGACY_V1ALPHA1 => FormRefSchema::Schema(SchemaRef::FormRef("v1alpha1")),
-        LEGACY_V1ALPHA2 => FormRefSchema::Schema(SchemaRef::FormRef("v1alpha2")),
-        v if namespaced_form_group(v) => match family {
-            Family::RetainedBeta => FormRefSchema::Schema(SchemaRef::FormRef("v1beta1")),
-            Family::CurrentNeutral if v.contains('/') => FormRefSchema::VersionedInNeutral,
-            Family::CurrentNeutral => FormRefSchema::Schema(SchemaRef::FormRef("v1beta2")),
-        },
-        _ => FormRefSchema::Unsupported,
+    if let Some(lane) = legacy_lane(api_version) {
+        return FormRefSchema::Schema(SchemaRef::FormRef(lane.schema));
+    }
+    if !namespaced_form_group(api_version) {
+        return FormRefSchema::Unsupported;
+    }
+    let row = family.row();
+    if api_version.contains('/') && !row.versioned_formref {
+        FormRefSchema::VersionedInNeutral
+    } else {
+        FormRefSchema::Schema(SchemaRef::FormRef(row.formref_schema))
     }
 }
 
@@ -186,6 +358,48 @@ mod tests {
         assert!(namespaced_form_group(&long));
         let too_long = format!("{}example", "abcdefghij.".repeat(30));
         assert!(too_long.len() > 320 && !namespaced_form_group(&too_long));
+    }
+
+    #[test]
+    fn profile_table_is_complete() {
+        let all = [
+            IndexProfile::V1alpha1,
+            IndexProfile::V1alpha2,
+            IndexProfile::V1alpha3,
+            IndexProfile::V1alpha4,
+            IndexProfile::V1alpha5,
+        ];
+        for (p, row) in all.iter().zip(&PROFILES) {
+            assert_eq!(*p, row.profile);
+            assert_eq!(p.row().profile, *p);
+            assert_eq!(IndexProfile::from_api_version(&p.api_version()), Some(*p));
+            // Every profile's index schema is embedded.
+            assert!(crate::schemas::PUBLISHED
+                .iter()
+                .any(|s| s.id == p.index_schema().id()));
+        }
+        for f in [Family::RetainedBeta, Family::CurrentNeutral] {
+            assert_eq!(f.row().family, f);
+            for id in [
+                SchemaRef::Definition(f.row().definition_schema).id(),
+                SchemaRef::FormRef(f.row().formref_schema).id(),
+            ] {
+                assert!(crate::schemas::PUBLISHED.iter().any(|s| s.id == id), "{id}");
+            }
+        }
+        let md = profiles_markdown();
+        assert_eq!(md.lines().count(), 2 + PROFILES.len());
+        assert!(md.contains("| `packages.forms.takoform.com/v1alpha4` | RetainedBeta | Legacy lanes, else `v1beta1` |"));
+        assert_eq!(api_versions().len(), 5);
+        // The docs read the same table.
+        let readme = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"),
+        )
+        .unwrap();
+        assert!(
+            readme.contains(&md),
+            "README.md profile table is stale:\n{md}"
+        );
     }
 
     #[test]

@@ -19,9 +19,10 @@ use serde_json::{Map, Value};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::json::pointer::{escape, unescape, JsonPointer};
+use crate::keywords::{ARRAY, MAP, SINGLE};
 
 /// Maximum walk depth (`verifier-rules.md` §8.3 step 1).
-pub const MAX_DEPTH: usize = 32;
+pub const MAX_DEPTH: usize = crate::limits::RELATION_DEPTH;
 
 /// The definition `apiVersion` whose references predate target contracts
 /// (`verifier-rules.md` §8.1).
@@ -343,29 +344,6 @@ impl Walk<'_> {
     }
 }
 
-/// Schema keywords whose values are subschemas a host never walks
-/// (`verifier-rules.md` §8.3 "Not traversed"), and whether the value is a
-/// map of schemas, a list of schemas, or one schema.
-const HIDDEN_MAPS: [&str; 5] = [
-    "$defs",
-    "definitions",
-    "dependentSchemas",
-    "patternProperties",
-    "properties",
-];
-const HIDDEN_LISTS: [&str; 4] = ["allOf", "anyOf", "oneOf", "prefixItems"];
-const HIDDEN_SINGLES: [&str; 9] = [
-    "additionalProperties",
-    "items",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "unevaluatedProperties",
-    "unevaluatedItems",
-];
-
 /// Finds reference-shaped objects that only non-walked keywords reach
 /// (decision 0015 rule 2: hosts enforce only what they derive).
 /// `hidden_by` is the first non-walked keyword on the path.
@@ -392,7 +370,10 @@ fn hidden(
             .help("declare the reference directly under properties/items so hosts resolve and protect it"),
         );
     }
-    for kw in HIDDEN_MAPS {
+    // Subschemas a host never walks (`verifier-rules.md` §8.3 "Not
+    // traversed"): every keyword of the keyword model but `propertyNames`
+    // (names are strings, never references).
+    for kw in MAP {
         if let Some(m) = o.get(kw).and_then(Value::as_object) {
             let via = hidden_by.or((kw != "properties").then_some(kw));
             for (name, child) in m {
@@ -400,7 +381,7 @@ fn hidden(
             }
         }
     }
-    for kw in HIDDEN_LISTS {
+    for kw in ARRAY {
         if let Some(a) = o.get(kw).and_then(Value::as_array) {
             for (i, child) in a.iter().enumerate() {
                 let via = if one_of_walked && kw == "oneOf" {
@@ -412,7 +393,7 @@ fn hidden(
             }
         }
     }
-    for kw in HIDDEN_SINGLES {
+    for kw in SINGLE.into_iter().filter(|k| *k != "propertyNames") {
         if let Some(child) = o.get(kw) {
             let via = hidden_by.or((kw != "items").then_some(kw));
             hidden(child, &ptr.child(kw), via, one_of_walked, out);

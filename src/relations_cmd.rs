@@ -48,13 +48,14 @@ use std::path::{Component, Path};
 
 use serde_json::{json, Value};
 
-use crate::app::Output;
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::strict;
+use crate::output::Output;
+use crate::package::{Source, INDEX_FILE};
 use crate::relations::{self, Instance, Relation};
 use crate::render::{self, human, json as render_json, Format, RunView};
-use crate::verify::{PackageOutcome, Source, INDEX_FILE};
+use crate::verify::PackageOutcome;
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;

@@ -16,10 +16,10 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::app::Output;
 use crate::check::{document_outcome, render_documents};
 use crate::diag::Diagnostic;
 use crate::json::strict;
+use crate::output::Output;
 use crate::render::Format;
 use crate::revocation::{self, Pin};
 

@@ -9,7 +9,7 @@
 //! validators are built `offline()`). Spec: `verifier-rules.md` §2.4–§2.6,
 //! §3, §12 E7; `current-profile.md` §3–§5, §14.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use jsonschema::{Draft, Registry, Validator};
 use serde_json::Value;
@@ -202,39 +202,49 @@ fn build(id: &str) -> Result<Validator, String> {
         .map_err(|e| format!("embedded schema {id}: {e}"))
 }
 
-macro_rules! cached {
-    ($($name:ident => $r:expr;)*) => {
-        $( static $name: LazyLock<Result<Validator, String>> = LazyLock::new(|| build(&$r.id())); )*
-        fn cached(r: SchemaRef) -> Option<&'static Result<Validator, String>> {
-            $( if r == $r { return Some(&*$name); } )*
-            None
-        }
-    };
+/// One validator slot per embedded schema (same order as [`PUBLISHED`]),
+/// each built on first use: a package builds only the validators its
+/// profile selects (index, definition lane, FormRef grammar; see
+/// [`crate::profile::PROFILES`]).
+static VALIDATORS: LazyLock<Vec<OnceLock<Result<Validator, String>>>> =
+    LazyLock::new(|| PUBLISHED.iter().map(|_| OnceLock::new()).collect());
+
+/// The validator of `r`, built on first use; `None` when no embedded
+/// schema has its `$id`.
+fn cached(r: SchemaRef) -> Option<&'static Result<Validator, String>> {
+    let id = r.id();
+    let slot = PUBLISHED.iter().position(|p| p.id == id)?;
+    Some(VALIDATORS.get(slot)?.get_or_init(|| build(&id)))
 }
 
-cached! {
-    IDX1 => SchemaRef::Index("v1alpha1");
-    IDX2 => SchemaRef::Index("v1alpha2");
-    IDX3 => SchemaRef::Index("v1alpha3");
-    IDX4 => SchemaRef::Index("v1alpha4");
-    IDX5 => SchemaRef::Index("v1alpha5");
-    DEF1 => SchemaRef::Definition("v1alpha1");
-    DEF2 => SchemaRef::Definition("v1alpha2");
-    DEF3 => SchemaRef::Definition("v1alpha3");
-    DEFB => SchemaRef::Definition("v1beta1");
-    DEFV => SchemaRef::Definition("v1");
-    REF1 => SchemaRef::FormRef("v1alpha1");
-    REF2 => SchemaRef::FormRef("v1alpha2");
-    REF3 => SchemaRef::FormRef("v1alpha3");
-    REFB => SchemaRef::FormRef("v1beta1");
-    REFB2 => SchemaRef::FormRef("v1beta2");
-    REV1 => SchemaRef::Revocation("v1alpha1");
-    REVV => SchemaRef::Revocation("v1");
-    CKP1 => SchemaRef::RevocationCheckpoint("v1alpha1");
-    CKPV => SchemaRef::RevocationCheckpoint("v1");
-    BND1 => SchemaRef::BindingDefinition("v1alpha1");
-    BND2 => SchemaRef::BindingDefinition("v1alpha2");
-    IFC1 => SchemaRef::InterfaceDefinition("v1alpha1");
+/// Starts building the validators of `refs` that are not built yet on a
+/// background thread, so that building them overlaps reading, digesting
+/// and proving the package (the first `validate` of one waits for it).
+/// Only a speed hint: nothing is built twice, and when no thread can be
+/// started the validators are built on first use as before.
+pub fn prewarm(refs: &[SchemaRef]) {
+    let pending: Vec<SchemaRef> = refs
+        .iter()
+        .copied()
+        .filter(|r| {
+            let id = r.id();
+            PUBLISHED
+                .iter()
+                .position(|p| p.id == id)
+                .and_then(|i| VALIDATORS.get(i))
+                .is_some_and(|slot| slot.get().is_none())
+        })
+        .collect();
+    if pending.is_empty() {
+        return;
+    }
+    let _ = std::thread::Builder::new()
+        .name("schema-prewarm".into())
+        .spawn(move || {
+            for r in pending {
+                let _ = cached(r);
+            }
+        });
 }
 
 /// One schema violation: where in the instance, and what.

@@ -1130,17 +1130,19 @@ pub fn rewrite_contains_counts(schema: &mut Value) {
         }
     }
     for (k, v) in map.iter_mut() {
-        let k = k.as_str();
-        if super::SINGLE.contains(&k) {
-            rewrite_contains_counts(v);
-        } else if super::MAPS.contains(&k) {
-            if let Value::Object(m) = v {
-                m.values_mut().for_each(rewrite_contains_counts);
+        match crate::keywords::shape(k.as_str()) {
+            Some(crate::keywords::Shape::Single) => rewrite_contains_counts(v),
+            Some(crate::keywords::Shape::Map) => {
+                if let Value::Object(m) = v {
+                    m.values_mut().for_each(rewrite_contains_counts);
+                }
             }
-        } else if super::ARRAYS.contains(&k) {
-            if let Value::Array(items) = v {
-                items.iter_mut().for_each(rewrite_contains_counts);
+            Some(crate::keywords::Shape::Array) => {
+                if let Value::Array(items) = v {
+                    items.iter_mut().for_each(rewrite_contains_counts);
+                }
             }
+            None => {}
         }
     }
 }

@@ -27,7 +27,7 @@ use crate::json::pointer::JsonPointer;
 /// The most nested arrays/objects a document may have (§2.1 J6). A document
 /// with 256 nested containers is accepted; the 257th level is refused with
 /// `JSON nesting exceeds 256 containers`.
-pub const MAX_DEPTH: usize = 256;
+pub const MAX_DEPTH: usize = crate::limits::JSON_NESTING;
 
 /// A successfully parsed document: its value and the span map.
 #[derive(Clone, Debug)]
@@ -82,6 +82,12 @@ impl ParseError {
             ParseErrorKind::InvalidUtf8 => Code::InvalidUtf8,
             ParseErrorKind::Syntax => Code::InvalidIJson,
         };
+        self.to_diagnostic_as(code)
+    }
+
+    /// The finding with `code` instead of the kind's own (a payload's syntax
+    /// refusal is `invalid-json-payload`, as the reference classifies it).
+    pub fn to_diagnostic_as(&self, code: Code) -> Diagnostic {
         Diagnostic::new(code, self.detail.clone())
             .at(self.pointer.clone())
             .span(self.span.clone())

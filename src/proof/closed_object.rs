@@ -22,12 +22,13 @@ use super::{NamePolicy, NameQuery, NameSite};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::json::pointer::{escape, JsonPointer};
+use crate::keywords::{ARRAY, MAP, OBJECT as OBJECT_KEYWORDS, SINGLE as SINGLES};
 
 /// Deepest schema path accepted, in edges (§4.4).
-pub const DEPTH_LIMIT: usize = 64;
+pub const DEPTH_LIMIT: usize = crate::limits::PROOF_DEPTH;
 
 /// Largest number of proof operations accepted (§4.4).
-pub const OPERATION_LIMIT: usize = 4096;
+pub const OPERATION_LIMIT: usize = crate::limits::PROOF_OPERATIONS;
 
 /// The only `$schema` value a nested schema may carry (§4.2 step 6).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -353,7 +354,8 @@ impl<'a, 'p> Prover<'a, 'p> {
         // Step 14: children.
         let mut height = 0usize;
         let mut combos: [Option<Mode>; 3] = [None, None, None];
-        for kw in ["$defs", "definitions", "properties", "dependentSchemas"] {
+        // Every map keyword but `patternProperties`, refused above (§4.2).
+        for kw in MAP.into_iter().filter(|k| *k != "patternProperties") {
             let Some(container) = obj.get(kw) else {
                 continue;
             };
@@ -381,10 +383,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             let o = self.child(child, at, kw, Token::None)?;
             height = height.max(o.height + 1);
         }
-        for (slot, kw) in ["allOf", "anyOf", "oneOf", "prefixItems"]
-            .iter()
-            .enumerate()
-        {
+        for (slot, kw) in ARRAY.iter().enumerate() {
             let Some(arr) = obj.get(*kw) else {
                 continue;
             };
@@ -924,35 +923,6 @@ enum Token<'t> {
     Name(&'t str),
     Index(usize),
 }
-
-/// Object keywords that need an explicit `type: object` (§4.2 step 13).
-const OBJECT_KEYWORDS: [&str; 9] = [
-    "properties",
-    "required",
-    "additionalProperties",
-    "unevaluatedProperties",
-    "propertyNames",
-    "dependentRequired",
-    "dependentSchemas",
-    "minProperties",
-    "maxProperties",
-];
-
-/// Single-subschema keywords proven as children, in §4.2 step 14 order
-/// (the same keywords, in the same order, are counted by both work
-/// estimates of §4.6–§4.7).
-pub(crate) const SINGLES: [&str; 10] = [
-    "additionalProperties",
-    "items",
-    "contains",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-    "propertyNames",
-    "not",
-    "if",
-    "then",
-    "else",
-];
 
 /// The names in `type` (string or array form); anything else yields none.
 fn type_names(t: Option<&Value>) -> Vec<&str> {

@@ -9,6 +9,7 @@
 //! reports them); a `$ref` cycle, or a recursion deeper than 256 schema
 //! edges, saturates (a schema that passed the proof has neither).
 
+use ahash::{AHashMap, AHashSet};
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -18,7 +19,7 @@ use crate::json::pointer::escape;
 
 /// Largest accepted estimate (§4.6, §4.7): a schema or fixture whose estimate
 /// is above it is rejected.
-pub const WORK_LIMIT: u32 = 16384;
+pub const WORK_LIMIT: u32 = crate::limits::WORK;
 
 /// The saturated value every estimate above [`WORK_LIMIT`] is reported as.
 pub const SATURATED: u32 = WORK_LIMIT + 1;
@@ -26,7 +27,7 @@ pub const SATURATED: u32 = WORK_LIMIT + 1;
 /// Recursion guard (schema edges); far above the proof's depth limit 64.
 const MAX_RECURSION: usize = 256;
 
-use super::closed_object::SINGLES;
+use crate::keywords::{ARRAY, SINGLE as SINGLES};
 
 fn add(a: u32, b: u32) -> u32 {
     a.saturating_add(b).min(SATURATED)
@@ -92,6 +93,9 @@ impl<'a> Structural<'a> {
 /// The counted structural children of a schema object, with memo keys.
 fn children_of<'a>(obj: &'a serde_json::Map<String, Value>, key: &str) -> Vec<(&'a Value, String)> {
     let mut out = Vec::new();
+    // Of the map keywords only `properties` and `dependentSchemas` apply to
+    // an instance; `$defs`/`definitions` are reached through `$ref`, and
+    // `patternProperties` is refused by the proof.
     for kw in ["properties", "dependentSchemas"] {
         if let Some(Value::Object(members)) = obj.get(kw) {
             for (name, child) in members {
@@ -104,7 +108,7 @@ fn children_of<'a>(obj: &'a serde_json::Map<String, Value>, key: &str) -> Vec<(&
             out.push((child, format!("{key}/{kw}")));
         }
     }
-    for kw in ["allOf", "anyOf", "oneOf", "prefixItems"] {
+    for kw in ARRAY {
         if let Some(Value::Array(items)) = obj.get(kw) {
             for (i, child) in items.iter().enumerate() {
                 out.push((child, format!("{key}/{kw}/{i}")));
@@ -126,8 +130,8 @@ fn children_of<'a>(obj: &'a serde_json::Map<String, Value>, key: &str) -> Vec<(&
 pub fn instance_work(schema: &Value, instance: &Value) -> u32 {
     let mut w = Instance {
         root: schema,
-        memo: HashMap::new(),
-        active: HashSet::new(),
+        memo: AHashMap::default(),
+        active: AHashSet::default(),
     };
     w.node(schema, instance, addr(instance), Role::Value, 0)
 }
@@ -149,8 +153,9 @@ type InstanceKey = (usize, usize, Role);
 
 struct Instance<'a> {
     root: &'a Value,
-    memo: HashMap<InstanceKey, u32>,
-    active: HashSet<InstanceKey>,
+    // Keys are addresses: a fast keyed hasher (no untrusted keys).
+    memo: AHashMap<InstanceKey, u32>,
+    active: AHashSet<InstanceKey>,
 }
 
 impl<'a> Instance<'a> {
@@ -173,10 +178,13 @@ impl<'a> Instance<'a> {
             return 1;
         };
         self.active.insert(memo_key);
+        // One pass over the schema object instead of a hashed lookup per
+        // keyword; the plan below keeps the §4.7 keyword order.
+        let kw = Keywords::of(obj);
         let mut plan: Vec<(&'a Value, Target)> = Vec::new();
         match inst {
             Value::Object(members) => {
-                let props = obj.get("properties").and_then(Value::as_object);
+                let props = kw.properties.and_then(Value::as_object);
                 if let Some(props) = props {
                     for (name, s) in props {
                         if let Some(v) = members.get(name) {
@@ -184,67 +192,63 @@ impl<'a> Instance<'a> {
                         }
                     }
                 }
-                if let Some(Value::Object(deps)) = obj.get("dependentSchemas") {
+                if let Some(Value::Object(deps)) = kw.dependent_schemas {
                     for (name, s) in deps {
                         if members.contains_key(name) {
                             plan.push((s, Target::Same));
                         }
                     }
                 }
-                if let Some(ap) = obj.get("additionalProperties") {
+                if let Some(ap) = kw.additional_properties {
                     for (name, v) in members {
                         if !props.is_some_and(|p| p.contains_key(name)) {
                             plan.push((ap, Target::Member(v)));
                         }
                     }
                 }
-                if let Some(pn) = obj.get("propertyNames") {
+                if let Some(pn) = kw.property_names {
                     for (name, v) in members {
                         plan.push((pn, Target::Name(name, v)));
                     }
                 }
-                if let Some(up) = obj.get("unevaluatedProperties") {
+                if let Some(up) = kw.unevaluated_properties {
                     for v in members.values() {
                         plan.push((up, Target::Member(v)));
                     }
                 }
             }
             Value::Array(items) => {
-                let prefix = obj.get("prefixItems").and_then(Value::as_array);
+                let prefix = kw.prefix_items.and_then(Value::as_array);
                 let plen = prefix.map_or(0, Vec::len);
                 if let Some(prefix) = prefix {
                     for (s, v) in prefix.iter().zip(items) {
                         plan.push((s, Target::Member(v)));
                     }
                 }
-                if let Some(s) = obj.get("items") {
+                if let Some(s) = kw.items {
                     for v in items.iter().skip(plen) {
                         plan.push((s, Target::Member(v)));
                     }
                 }
-                for kw in ["contains", "unevaluatedItems"] {
-                    if let Some(s) = obj.get(kw) {
-                        for v in items {
-                            plan.push((s, Target::Member(v)));
-                        }
+                for s in [kw.contains, kw.unevaluated_items].into_iter().flatten() {
+                    for v in items {
+                        plan.push((s, Target::Member(v)));
                     }
                 }
             }
             _ => {}
         }
-        for kw in ["not", "if", "then", "else"] {
-            if let Some(s) = obj.get(kw) {
-                plan.push((s, Target::Same));
-            }
+        for s in [kw.not, kw.if_, kw.then, kw.else_].into_iter().flatten() {
+            plan.push((s, Target::Same));
         }
-        for kw in ["allOf", "anyOf", "oneOf"] {
-            if let Some(Value::Array(items)) = obj.get(kw) {
+        for list in [kw.all_of, kw.any_of, kw.one_of] {
+            if let Some(Value::Array(items)) = list {
                 for s in items {
                     plan.push((s, Target::Same));
                 }
             }
         }
-        if let Some(r) = obj.get("$ref").filter(|r| is_local_ref(r)) {
+        if let Some(r) = kw.ref_.filter(|r| is_local_ref(r)) {
             if let Some(t) = r.as_str().and_then(|r| resolve(self.root, r).ok()) {
                 plan.push((t.value, Target::Same));
             }
@@ -267,6 +271,58 @@ impl<'a> Instance<'a> {
         self.active.remove(&memo_key);
         self.memo.insert(memo_key, sum);
         sum
+    }
+}
+
+/// The keywords §4.7 reads from one schema object, found in one pass.
+#[derive(Default)]
+struct Keywords<'a> {
+    properties: Option<&'a Value>,
+    dependent_schemas: Option<&'a Value>,
+    additional_properties: Option<&'a Value>,
+    property_names: Option<&'a Value>,
+    unevaluated_properties: Option<&'a Value>,
+    prefix_items: Option<&'a Value>,
+    items: Option<&'a Value>,
+    contains: Option<&'a Value>,
+    unevaluated_items: Option<&'a Value>,
+    not: Option<&'a Value>,
+    if_: Option<&'a Value>,
+    then: Option<&'a Value>,
+    else_: Option<&'a Value>,
+    all_of: Option<&'a Value>,
+    any_of: Option<&'a Value>,
+    one_of: Option<&'a Value>,
+    ref_: Option<&'a Value>,
+}
+
+impl<'a> Keywords<'a> {
+    fn of(obj: &'a serde_json::Map<String, Value>) -> Self {
+        let mut k = Keywords::default();
+        for (name, v) in obj {
+            let slot = match name.as_str() {
+                "properties" => &mut k.properties,
+                "dependentSchemas" => &mut k.dependent_schemas,
+                "additionalProperties" => &mut k.additional_properties,
+                "propertyNames" => &mut k.property_names,
+                "unevaluatedProperties" => &mut k.unevaluated_properties,
+                "prefixItems" => &mut k.prefix_items,
+                "items" => &mut k.items,
+                "contains" => &mut k.contains,
+                "unevaluatedItems" => &mut k.unevaluated_items,
+                "not" => &mut k.not,
+                "if" => &mut k.if_,
+                "then" => &mut k.then,
+                "else" => &mut k.else_,
+                "allOf" => &mut k.all_of,
+                "anyOf" => &mut k.any_of,
+                "oneOf" => &mut k.one_of,
+                "$ref" => &mut k.ref_,
+                _ => continue,
+            };
+            *slot = Some(v);
+        }
+        k
     }
 }
 

@@ -14,8 +14,8 @@ use super::policy::{parse_policy, PublisherPolicy};
 use super::revocation::{self, Lookup, Pin};
 use super::verify::{verify_bundle, BundleReport, Subject};
 use super::TrustError;
-use crate::app::Output;
 use crate::codes::Code;
+use crate::output::Output;
 
 /// `form-package trust …`.
 #[derive(Debug, Subcommand)]

@@ -1,0 +1,312 @@
+//! The package directory and its files: the root (R1.1–R1.3), the
+//! inventory (R1.5–R1.10, §1.1 steps 1–3), the file closure (step 10,
+//! R1.18) and the payload reads (step 11, R1.20–R1.24): size, digest,
+//! strict I-JSON parse, text encoding (`verifier-rules.md` §1).
+
+use std::collections::BTreeSet;
+
+use crate::canonical::sha256_digest;
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::fsread;
+use crate::json::pointer::JsonPointer;
+use crate::json::strict;
+use crate::package::{
+    infer_media_type, is_json_media_type, Fact, JsonPayload, Package, DEFINITION_MEDIA_TYPE,
+    INDEX_FILE,
+};
+
+use super::{Check, CheckResult, FileRole, Need};
+
+const MODULE: &str = "src/checks/files.rs";
+
+/// R1.1–R1.3: the root is a real directory and can be opened.
+pub(super) const ROOT: Check = Check {
+    name: "root",
+    module: MODULE,
+    codes: &[Code::RootNotDirectory, Code::RootOpen, Code::RootChanged],
+    needs: &[],
+    establishes: Some(Fact::Root),
+    file: FileRole::Package,
+    run: root,
+};
+
+fn root(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    match fsread::open_root(&pkg.path) {
+        Ok(r) => {
+            pkg.root = Some(r);
+            Ok(())
+        }
+        Err(d) => {
+            diags.push(d);
+            Err("the package root could not be opened")
+        }
+    }
+}
+
+/// §1.1 steps 1–2: every entry below the root, and the index is a plain file.
+pub(super) const INVENTORY: Check = Check {
+    name: "inventory",
+    module: MODULE,
+    codes: &[
+        Code::RootOpen,
+        Code::RootChanged,
+        Code::SymlinkEntry,
+        Code::SpecialFile,
+        Code::ExecutableMode,
+        Code::ExecutableExtension,
+        Code::InvalidEntryPath,
+        Code::MissingIndex,
+    ],
+    needs: &[Need::Fact(Fact::Root)],
+    establishes: Some(Fact::IndexFile),
+    file: FileRole::Package,
+    run: inventory,
+};
+
+fn inventory(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let Some(root) = &pkg.root else {
+        return Err("the package root could not be opened");
+    };
+    let inventory = root.inventory();
+    // Files with an inventory finding, and links and special files, count
+    // as present (no closure cascade) but are never read (no second
+    // finding for one cause). A directory with a finding is not a file.
+    for e in &inventory.files {
+        pkg.present.insert(e.rel.clone(), Some(e.meta));
+    }
+    for d in &inventory.diagnostics {
+        if let Some(f) = &d.file {
+            pkg.flagged.insert(f.clone());
+            if let Some(slot) = pkg.present.get_mut(f) {
+                *slot = None;
+            } else if matches!(d.code, Code::SymlinkEntry | Code::SpecialFile) {
+                pkg.present.insert(f.clone(), None);
+            }
+        }
+    }
+    diags.extend(inventory.diagnostics.iter().cloned());
+    // An index that is a link, a FIFO or executable already has its
+    // inventory finding: nothing more can be read, and "no index" or
+    // "unreadable index" would be a second finding for the same cause.
+    if pkg.flagged.contains(INDEX_FILE) {
+        return Err("package-index.json is not a plain file");
+    }
+    if !inventory.has_index {
+        diags.push(Diagnostic::new(
+            Code::MissingIndex,
+            "package has no root package-index.json",
+        ));
+        return Err("there is no package-index.json");
+    }
+    Ok(())
+}
+
+/// §1.1 step 3: the root did not change since it was opened.
+pub(super) const FENCE: Check = Check {
+    name: "fence",
+    module: MODULE,
+    codes: &[Code::RootChanged],
+    needs: &[Need::Fact(Fact::IndexFile)],
+    establishes: None,
+    file: FileRole::Package,
+    run: fence,
+};
+
+/// The fence again once every file was read.
+pub(super) const FENCE_AFTER: Check = Check {
+    name: "fence-after-reads",
+    module: MODULE,
+    codes: &[Code::RootChanged],
+    needs: &[Need::Fact(Fact::Index)],
+    establishes: None,
+    file: FileRole::Package,
+    run: fence,
+};
+
+fn fence(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    if let Some(d) = pkg.root.as_ref().and_then(fsread::PackageRoot::fence) {
+        diags.push(d);
+    }
+    Ok(())
+}
+
+/// Step 10 (R1.18): listed set == inventoried files minus the index.
+pub(super) const CLOSURE: Check = Check {
+    name: "closure",
+    module: MODULE,
+    codes: &[Code::UnlistedFile, Code::MissingListedFile],
+    needs: &[Need::Fact(Fact::Index)],
+    establishes: None,
+    file: FileRole::Index,
+    run: closure,
+};
+
+fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let listed_set: BTreeSet<&str> = pkg.listed.iter().map(|l| l.path.as_str()).collect();
+    for name in pkg.present.keys() {
+        // A file with an inventory finding already fails; saying it is
+        // also unlisted would be a second finding for one cause.
+        if name != INDEX_FILE
+            && !listed_set.contains(name.as_str())
+            && !pkg.flagged.contains(name.as_str())
+        {
+            let d = Diagnostic::new(
+                Code::UnlistedFile,
+                format!("package file closure mismatch: {name:?} is not listed"),
+            )
+            .in_file(name.clone());
+            // A file no allowed media type fits can never be listed.
+            let d = if infer_media_type(name).is_none() {
+                d.help("no allowed media type fits this file (.json, .md, .markdown, .txt): remove it from the package directory")
+            } else {
+                d
+            };
+            diags.push(d);
+        }
+    }
+    for l in &pkg.listed {
+        if !pkg.present.contains_key(&l.path) && l.path != INDEX_FILE {
+            diags.push(
+                Diagnostic::new(
+                    Code::MissingListedFile,
+                    format!(
+                        "package file closure mismatch: listed {:?} is not in the directory",
+                        l.path
+                    ),
+                )
+                .at(JsonPointer::root()
+                    .child("files")
+                    .index(l.index)
+                    .child("path")),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Step 11 (R1.20–R1.24): read every listed payload that exists, check its
+/// size and digest, and parse JSON strictly.
+pub(super) const PAYLOADS: Check = Check {
+    name: "payloads",
+    module: MODULE,
+    codes: &[
+        Code::UnreadablePayload,
+        Code::PayloadSizeMismatch,
+        Code::PayloadDigestMismatch,
+        Code::InvalidUtf8,
+        Code::InvalidJsonPayload,
+        Code::InvalidIJson,
+        Code::ScalarTopLevel,
+        Code::InvalidTextPayload,
+    ],
+    needs: &[Need::Fact(Fact::Index)],
+    establishes: None,
+    file: FileRole::Index,
+    run: payloads,
+};
+
+fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let Some(root) = &pkg.root else {
+        return Ok(());
+    };
+    for l in &pkg.listed {
+        let Some(Some(meta)) = pkg.present.get(&l.path) else {
+            continue;
+        };
+        if l.path == INDEX_FILE || pkg.payloads.contains_key(&l.path) {
+            continue;
+        }
+        let limit = if l.media_type == DEFINITION_MEDIA_TYPE {
+            fsread::DEFINITION_LIMIT
+        } else if is_json_media_type(&l.media_type) {
+            fsread::JSON_LIMIT
+        } else {
+            fsread::PAYLOAD_LIMIT
+        };
+        if l.size > limit {
+            // Already refused by its declared size (FD110/FD111/FD112):
+            // reading it would only refuse it a second time.
+            continue;
+        }
+        let at = JsonPointer::root().child("files").index(l.index);
+        // `read` names the file in its finding.
+        let bytes = match root.read(&l.path, limit, Some(meta)) {
+            Ok(b) => b,
+            Err(d) => {
+                diags.push(d);
+                pkg.payloads.insert(l.path.clone(), None);
+                continue;
+            }
+        };
+        if bytes.len() as u64 != l.size {
+            diags.push(
+                Diagnostic::new(
+                    Code::PayloadSizeMismatch,
+                    format!(
+                        "payload {:?} size is {}, index says {}",
+                        l.path,
+                        bytes.len(),
+                        l.size
+                    ),
+                )
+                .at(at.child("size")),
+            );
+        }
+        let actual = sha256_digest(&bytes);
+        if actual != l.digest {
+            diags.push(
+                Diagnostic::new(
+                    Code::PayloadDigestMismatch,
+                    format!(
+                        "payload {:?} digest is {actual}, index says {}",
+                        l.path, l.digest
+                    ),
+                )
+                .at(at.child("digest")),
+            );
+        }
+        let mut value = None;
+        if is_json_media_type(&l.media_type) {
+            match strict::parse_value_with_numbers(&bytes) {
+                Ok((parsed, numbers)) => {
+                    pkg.parsed_json.insert(l.path.clone());
+                    match crate::canonical::check(&parsed) {
+                        Ok(()) => {
+                            value = Some(JsonPayload {
+                                value: parsed,
+                                numbers: numbers.into(),
+                            });
+                        }
+                        Err(d) => diags.push(d.in_file(l.path.clone())),
+                    }
+                }
+                Err(e) => diags.push(payload_parse_diagnostic(&e).in_file(l.path.clone())),
+            }
+        } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
+            diags.push(
+                Diagnostic::new(
+                    Code::InvalidTextPayload,
+                    format!(
+                        "text payload {:?} must be valid UTF-8 without NUL bytes",
+                        l.path
+                    ),
+                )
+                .in_file(l.path.clone()),
+            );
+        }
+        pkg.sources.entry(l.path.clone()).or_default().bytes = bytes;
+        pkg.payloads.insert(l.path.clone(), value);
+    }
+    Ok(())
+}
+
+/// A payload's parse error: invalid UTF-8 keeps `invalid-utf8` (IJSON_UTF8);
+/// every other refusal, a BOM included, is `invalid-json-payload`
+/// (PAYLOAD_IJSON), as the reference classifies them.
+fn payload_parse_diagnostic(e: &strict::ParseError) -> Diagnostic {
+    match e.kind {
+        strict::ParseErrorKind::InvalidUtf8 => e.to_diagnostic(),
+        strict::ParseErrorKind::Syntax => e.to_diagnostic_as(Code::InvalidJsonPayload),
+    }
+}

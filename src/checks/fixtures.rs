@@ -1,0 +1,169 @@
+//! The payloads against the definition (`verifier-rules.md` §1.1 steps
+//! 17–18): the forbidden-name scan of every JSON payload
+//! (`current-profile.md` §7.4), then the conformance fixtures (§7).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::package::{Fact, Package};
+use crate::proof;
+use crate::vocabulary::{self, ScanOptions};
+
+use super::{Check, CheckResult, FileRole, Need};
+
+/// Step 17 (`current-profile.md` §7.4): the name scan of every JSON payload
+/// except the definition. A desired-only fixture's top-level keys that are
+/// reviewed top-level desired properties are exempt.
+pub(super) const PAYLOAD_NAME_SCAN: Check = Check {
+    name: "payload-names",
+    module: "src/checks/fixtures.rs",
+    codes: &[Code::ForbiddenPayloadField],
+    needs: &[Need::Fact(Fact::Definition)],
+    establishes: None,
+    file: FileRole::Package,
+    run: payload_names,
+};
+
+fn payload_names(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let Some(definition) = pkg.definition() else {
+        return Ok(());
+    };
+    let (desired, other) = fixture_uses(definition);
+    for (path, payload) in &pkg.payloads {
+        let Some(p) = payload else { continue };
+        if *path == pkg.def_path {
+            continue;
+        }
+        let desired_only = desired.contains(path.as_str()) && !other.contains(path.as_str());
+        let opts = ScanOptions::payload_scan(definition, desired_only);
+        diags.extend(
+            vocabulary::scan_document(&p.value, Code::ForbiddenPayloadField, &opts)
+                .into_iter()
+                .map(|d| d.in_file(path.clone())),
+        );
+    }
+    Ok(())
+}
+
+/// Paths used by desired-stage fixtures, and by any other stage.
+fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
+    let mut desired = BTreeSet::new();
+    let mut other = BTreeSet::new();
+    for f in definition
+        .get("conformanceFixtures")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(p) = f.get("desiredPath").and_then(Value::as_str) {
+            desired.insert(p);
+        }
+        for k in ["observedPath", "outputPath"] {
+            if let Some(p) = f.get(k).and_then(Value::as_str) {
+                other.insert(p);
+            }
+        }
+    }
+    for f in definition
+        .get("negativeConformanceFixtures")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(p) = f.get("inputPath").and_then(Value::as_str) {
+            if f.get("stage").and_then(Value::as_str) == Some("desired") {
+                desired.insert(p);
+            } else {
+                other.insert(p);
+            }
+        }
+    }
+    (desired, other)
+}
+
+/// Step 18: positive then negative fixtures (`verifier-rules.md` §7), only
+/// on a package with no error so far and compiled stage schemas.
+pub(super) const FIXTURES: Check = Check {
+    name: "fixtures",
+    module: "src/fixtures.rs",
+    codes: &[
+        Code::FixtureUnlisted,
+        Code::FixtureMediaType,
+        Code::FixtureStageWithoutSchema,
+        Code::NegativeStageWithoutSchema,
+        Code::UnsupportedNegativeStage,
+        Code::UnsupportedExpectedFailure,
+        Code::FixtureWorkExceeded,
+        Code::FixtureSchemaViolation,
+        Code::NegativeFixturePassed,
+    ],
+    needs: &[Need::Fact(Fact::Compiled), Need::NoError],
+    establishes: None,
+    file: FileRole::Definition,
+    run: fixtures,
+};
+
+fn fixtures(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let (Some(definition), Some(stages)) = (pkg.definition(), &pkg.stages) else {
+        return Ok(());
+    };
+    let media: BTreeMap<&str, &str> = pkg
+        .listed
+        .iter()
+        .map(|l| (l.path.as_str(), l.media_type.as_str()))
+        .collect();
+    let payloads = &pkg.payloads;
+    let lookup = |path: &str| {
+        media.get(path).map(|m| crate::fixtures::PayloadView {
+            media_type: m,
+            value: payloads
+                .get(path)
+                .and_then(Option::as_ref)
+                .map(|p| &p.value),
+            literals: payloads
+                .get(path)
+                .and_then(Option::as_ref)
+                .map(|p| &p.numbers),
+        })
+    };
+    let run =
+        crate::fixtures::run_fixtures(definition, stages, &lookup, &proof::work::instance_work);
+    diags.extend(
+        run.diagnostics
+            .into_iter()
+            .map(|d| missing_fixture_file(d, &pkg.present, definition)),
+    );
+    pkg.fixtures_run = run.positive_run + run.negative_run;
+    Ok(())
+}
+
+/// An unlisted fixture (`FD403`) whose file is not in the package's
+/// inventory either says so (issue 14 item 3): listing a file that is not
+/// there cannot fix it. Only the message and help change, not the code.
+fn missing_fixture_file<T>(
+    d: Diagnostic,
+    present: &BTreeMap<String, T>,
+    definition: &serde_json::Value,
+) -> Diagnostic {
+    if d.code != Code::FixtureUnlisted {
+        return d;
+    }
+    let Some(path) = d
+        .pointer
+        .resolve(definition)
+        .and_then(serde_json::Value::as_str)
+    else {
+        return d;
+    };
+    if present.contains_key(path) {
+        return d;
+    }
+    let message = format!("{}: the file does not exist in the package", d.message);
+    let help = format!(
+        "add the file {path:?} to the package (then `form-package index DIR` lists it), or fix the path"
+    );
+    Diagnostic { message, ..d }.help(help)
+}

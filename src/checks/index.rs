@@ -1,0 +1,429 @@
+//! The package index: reading, profile selection, schema and typed decode
+//! (`verifier-rules.md` §1.1 steps 4–7), then the per-entry checks and the
+//! one-definition rule (steps 8–9: R1.12–R1.17, §1.8).
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use crate::canonical::{canonicalize, is_canonical_digest, sha256_digest};
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::error::Error;
+use crate::fsread;
+use crate::json::pointer::JsonPointer;
+use crate::json::strict;
+use crate::package::{
+    is_json_media_type, Fact, Listed, Package, DEFINITION_MEDIA_TYPE, INDEX_FILE,
+};
+use crate::profile::IndexProfile;
+use crate::schemas;
+
+use super::{Check, CheckResult, FileRole, Need, FAULT};
+
+const MODULE: &str = "src/checks/index.rs";
+const NOT_VALID: &str = "package-index.json is not a valid index";
+
+/// Steps 4–7: read, parse, canonicalize, select the profile, validate the
+/// index schema and the typed decode.
+pub(super) const DOCUMENT: Check = Check {
+    name: "index",
+    module: MODULE,
+    codes: &[
+        Code::UnreadableIndex,
+        Code::InvalidUtf8,
+        Code::InvalidIJson,
+        Code::ScalarTopLevel,
+        Code::UnsupportedIndexApiVersion,
+        Code::IndexSchemaViolation,
+        Code::IndexDecode,
+        Code::TooManyFiles,
+        Code::IndexIdentity,
+    ],
+    needs: &[Need::Fact(Fact::IndexFile)],
+    establishes: Some(Fact::Index),
+    file: FileRole::Index,
+    run: document,
+};
+
+fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let Some(root) = &pkg.root else {
+        return Err(NOT_VALID);
+    };
+    let meta = pkg.present.get(INDEX_FILE).copied().flatten();
+    // `read` reports `unreadable-package-index` in the index itself.
+    let bytes = match root.read(INDEX_FILE, fsread::INDEX_LIMIT, meta.as_ref()) {
+        Ok(b) => b,
+        Err(d) => {
+            diags.push(d);
+            return Err(NOT_VALID);
+        }
+    };
+    let parsed = strict::parse_value(&bytes);
+    let source = pkg.sources.entry(INDEX_FILE.to_owned()).or_default();
+    source.bytes = bytes;
+    let index = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            diags.push(e.to_diagnostic());
+            return Err(NOT_VALID);
+        }
+    };
+    pkg.parsed_json.insert(INDEX_FILE.to_owned());
+    match canonicalize(&index) {
+        Ok(c) => pkg.package_digest = Some(sha256_digest(&c)),
+        Err(d) => {
+            diags.push(d);
+            return Err(NOT_VALID);
+        }
+    }
+    let api = match index.get("apiVersion") {
+        Some(Value::String(s)) => s.clone(),
+        _ => {
+            let what = if index.is_object() {
+                "apiVersion must be a string"
+            } else {
+                "the index must be a JSON object"
+            };
+            diags.push(
+                Diagnostic::new(
+                    Code::UnsupportedIndexApiVersion,
+                    format!("package index: {what}"),
+                )
+                .at(if index.is_object() {
+                    JsonPointer::root().child("apiVersion")
+                } else {
+                    JsonPointer::root()
+                }),
+            );
+            return Err(NOT_VALID);
+        }
+    };
+    let Some(profile) = IndexProfile::from_api_version(&api) else {
+        diags.push(
+            Diagnostic::new(
+                Code::UnsupportedIndexApiVersion,
+                format!("package index: unsupported apiVersion {api:?}"),
+            )
+            .at(JsonPointer::root().child("apiVersion")),
+        );
+        return Err(NOT_VALID);
+    };
+    // The definition and FormRef validators build while this thread
+    // validates the index, reads and digests the payloads and proves.
+    schemas::prewarm(&profile.likely_schemas());
+    match schemas::validate(profile.index_schema(), &index) {
+        Ok(v) if v.is_empty() => {}
+        Ok(v) => {
+            diags.extend(schemas::to_diagnostics(
+                v,
+                Code::IndexSchemaViolation,
+                INDEX_FILE,
+                "package index",
+            ));
+            return Err(NOT_VALID);
+        }
+        Err(e) => {
+            pkg.fault = Some(Error::Internal(e));
+            return Err(FAULT);
+        }
+    }
+    // typed decode: sizes are int64 (QUIRK: `1.0` / `1e2` pass the schema but not the decode)
+    let mut ok = true;
+    if let Some(files) = index.get("files").and_then(Value::as_array) {
+        for (i, f) in files.iter().enumerate() {
+            if let Some(n) = f.get("size").and_then(Value::as_number) {
+                if n.as_i64().is_none() {
+                    ok = false;
+                    diags.push(
+                        Diagnostic::new(
+                            Code::IndexDecode,
+                            format!(
+                                "package index: json: cannot unmarshal number {n} into int64 size"
+                            ),
+                        )
+                        .at(JsonPointer::root().child("files").index(i).child("size")),
+                    );
+                }
+            }
+        }
+        if files.len() > fsread::MAX_FILES {
+            ok = false;
+            diags.push(
+                Diagnostic::new(
+                    Code::TooManyFiles,
+                    format!(
+                        "package lists {} files; maximum is {}",
+                        files.len(),
+                        fsread::MAX_FILES
+                    ),
+                )
+                .at(JsonPointer::root().child("files")),
+            );
+        }
+    }
+    if index.get("kind").and_then(Value::as_str) != Some("FormPackage") {
+        ok = false;
+        diags.push(
+            Diagnostic::new(
+                Code::IndexIdentity,
+                format!(
+                    "unsupported package identity {api}/{}",
+                    index.get("kind").unwrap_or(&Value::Null)
+                ),
+            )
+            .at(JsonPointer::root().child("kind")),
+        );
+    }
+    if !ok {
+        return Err(NOT_VALID);
+    }
+    pkg.profile = Some(profile);
+    pkg.index = Some(index);
+    Ok(())
+}
+
+/// Steps 8–9: per-entry checks (R1.12–R1.17, §1.8) and the one-definition rule.
+pub(super) const ENTRIES: Check = Check {
+    name: "index-entries",
+    module: MODULE,
+    codes: &[
+        Code::InvalidPayloadPath,
+        Code::IndexListsItself,
+        Code::DuplicatePayloadPath,
+        Code::UnsortedPayloadPaths,
+        Code::NonCanonicalDigest,
+        Code::PayloadSizeOutOfRange,
+        Code::DefinitionTooLarge,
+        Code::JsonPayloadTooLarge,
+        Code::ExecutablePayloadExtension,
+        Code::MediaTypeExtensionMismatch,
+        Code::UnsupportedMediaType,
+        Code::PayloadTotalTooLarge,
+        Code::DefinitionCount,
+    ],
+    needs: &[Need::Fact(Fact::Index)],
+    establishes: None,
+    file: FileRole::Index,
+    run: entries,
+};
+
+fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let files = pkg
+        .index
+        .as_ref()
+        .and_then(|i| i.get("files"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let mut listed = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut previous: Option<String> = None;
+    let mut total: u64 = 0;
+    let mut total_reported = false;
+    let mut definitions = 0;
+    for (i, f) in files.iter().enumerate() {
+        let at = JsonPointer::root().child("files").index(i);
+        let path = f
+            .get("path")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let media_type = f
+            .get("mediaType")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let digest = f
+            .get("digest")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let size = f.get("size").and_then(Value::as_u64).unwrap_or(0);
+        let d =
+            |code: Code, msg: String, member: &str| Diagnostic::new(code, msg).at(at.child(member));
+        if let Err(reason) = fsread::path_grammar(&path) {
+            diags.push(d(
+                Code::InvalidPayloadPath,
+                format!("files[{i}].path: {reason}"),
+                "path",
+            ));
+        }
+        if path == INDEX_FILE {
+            diags.push(d(
+                Code::IndexListsItself,
+                "package index is the signed subject and must not list itself as a payload".into(),
+                "path",
+            ));
+        }
+        if !seen.insert(path.clone()) {
+            diags.push(d(
+                Code::DuplicatePayloadPath,
+                format!("duplicate payload path {path:?}"),
+                "path",
+            ));
+        } else if let Some(prev) = &previous {
+            if path.as_bytes() <= prev.as_bytes() {
+                diags.push(d(
+                    Code::UnsortedPayloadPaths,
+                    format!("payload paths must be unique and sorted lexicographically: {path:?} follows {prev:?}"),
+                    "path",
+                ));
+            }
+        }
+        previous = Some(path.clone());
+        if !is_canonical_digest(&digest) {
+            diags.push(d(
+                Code::NonCanonicalDigest,
+                format!("payload {path:?} has non-canonical digest"),
+                "digest",
+            ));
+        }
+        if size > fsread::PAYLOAD_LIMIT {
+            diags.push(d(
+                Code::PayloadSizeOutOfRange,
+                format!(
+                    "payload {path:?} size is outside 0..{} bytes",
+                    fsread::PAYLOAD_LIMIT
+                ),
+                "size",
+            ));
+        }
+        if media_type == DEFINITION_MEDIA_TYPE {
+            definitions += 1;
+            if size > fsread::DEFINITION_LIMIT {
+                diags.push(d(
+                    Code::DefinitionTooLarge,
+                    format!(
+                        "Form Definition payload {path:?} exceeds {} bytes",
+                        fsread::DEFINITION_LIMIT
+                    ),
+                    "size",
+                ));
+            }
+        } else if is_json_media_type(&media_type) && size > fsread::JSON_LIMIT {
+            diags.push(d(
+                Code::JsonPayloadTooLarge,
+                format!("JSON payload {path:?} exceeds {} bytes", fsread::JSON_LIMIT),
+                "size",
+            ));
+        }
+        if let Some(diag) = media_check(&path, &media_type) {
+            diags.push(diag.at(at.child("mediaType")));
+        }
+        total = total.saturating_add(size);
+        if total > fsread::TOTAL_LIMIT && !total_reported {
+            total_reported = true;
+            diags.push(d(
+                Code::PayloadTotalTooLarge,
+                format!(
+                    "package payload total exceeds {} bytes",
+                    fsread::TOTAL_LIMIT
+                ),
+                "size",
+            ));
+        }
+        listed.push(Listed {
+            index: i,
+            path,
+            media_type,
+            size,
+            digest,
+        });
+    }
+    if definitions != 1 {
+        diags.push(
+            Diagnostic::new(
+                Code::DefinitionCount,
+                format!("one Form Package must contain exactly one Form Definition payload; found {definitions}"),
+            )
+            .at(JsonPointer::root().child("files")),
+        );
+    }
+    pkg.listed = listed;
+    Ok(())
+}
+
+/// Media type / extension pairing (`verifier-rules.md` §1.8), in the
+/// reference order: executable extension, pairing, unknown type.
+fn media_check(path: &str, media_type: &str) -> Option<Diagnostic> {
+    if fsread::executable_extension(path).is_some() {
+        return Some(Diagnostic::new(
+            Code::ExecutablePayloadExtension,
+            format!("payload {path:?} has executable-code extension"),
+        ));
+    }
+    let ext = extension(path);
+    let (ok, msg) = match media_type {
+        DEFINITION_MEDIA_TYPE | "application/schema+json" | "application/json" => {
+            (ext == ".json", "JSON payload {p} must use .json extension")
+        }
+        "text/markdown" => (
+            ext == ".md" || ext == ".markdown",
+            "Markdown payload {p} must use .md or .markdown extension",
+        ),
+        "text/plain" => (
+            ext == ".txt",
+            "plain-text payload {p} must use .txt extension",
+        ),
+        _ => {
+            return Some(Diagnostic::new(
+                Code::UnsupportedMediaType,
+                format!("payload {path:?} uses unsupported media type {media_type:?}"),
+            ));
+        }
+    };
+    (!ok).then(|| {
+        Diagnostic::new(
+            Code::MediaTypeExtensionMismatch,
+            msg.replace("{p}", &format!("{path:?}")),
+        )
+    })
+}
+
+/// Go `filepath.Ext` of the last path element, lower-cased.
+fn extension(path: &str) -> String {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.rfind('.')
+        .map(|i| name[i..].to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn media_pairing() {
+        assert!(media_check("a.json", "application/json").is_none());
+        assert!(media_check("a.JSON", "application/schema+json").is_none());
+        assert_eq!(
+            media_check("a.md", "application/json").unwrap().code,
+            Code::MediaTypeExtensionMismatch
+        );
+        assert!(media_check("README.markdown", "text/markdown").is_none());
+        assert_eq!(
+            media_check("a.txt", "text/markdown").unwrap().code,
+            Code::MediaTypeExtensionMismatch
+        );
+        assert_eq!(
+            media_check("a.js", "application/json").unwrap().code,
+            Code::ExecutablePayloadExtension
+        );
+        assert_eq!(
+            media_check("a.bin", "application/octet-stream")
+                .unwrap()
+                .code,
+            Code::ExecutablePayloadExtension
+        );
+        assert_eq!(
+            media_check("a.dat", "application/octet-stream")
+                .unwrap()
+                .code,
+            Code::UnsupportedMediaType
+        );
+        assert_eq!(extension("x/.DS_Store"), ".ds_store");
+        assert!(is_json_media_type(DEFINITION_MEDIA_TYPE));
+        assert!(!is_json_media_type("text/plain"));
+    }
+}

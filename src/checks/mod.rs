@@ -1,0 +1,481 @@
+//! The ordered list of package checks and the one runner that drives them.
+//!
+//! Order follows `verifier-rules.md` §1.1 as changed by `current-profile.md`
+//! §6 and §10 (the payload name scan runs after the FormRef re-validation).
+//! Each [`Check`] declares the codes it may emit, the [`Fact`]s it needs
+//! and the fact it establishes, and which file its findings are in when
+//! they name none. The runner ([`run`]) does everything between checks:
+//!
+//! - **gating**: a check runs only when every fact it needs holds (and, for
+//!   [`Need::NoError`], when no error was found so far). Unlike the
+//!   reference, which stops at the first error, every independent finding
+//!   is reported; a check is skipped only when it depends on one that
+//!   failed;
+//! - **skipped-because records**: a skipped check is named with the reason
+//!   the first missing fact failed, and the fact it would have established
+//!   fails with that same reason, so one root cause is one record
+//!   (`schema-proofs, compile, fixtures: the definition fails its schema`);
+//! - **file attribution**: a finding without a file is placed in the
+//!   check's [`FileRole`] file;
+//! - **code discipline**: a code a check emits that it did not declare is
+//!   recorded ([`Run::undeclared`]; a test keeps it empty over the corpus).
+//!
+//! Adding a rule: one row in [`crate::codes`], one check here (or a branch
+//! of one, with its code added to `codes`), one golden case.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::error::Error;
+use crate::package::{Fact, Package, INDEX_FILE};
+
+mod definition;
+mod files;
+mod fixtures;
+mod identity;
+mod index;
+
+pub use definition::{inline_schemas, proof_name_policy};
+
+/// What a check needs before it can run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// A fact an earlier check established.
+    Fact(Fact),
+    /// No error-severity finding so far (in any file).
+    NoError,
+}
+
+/// Where a check's findings are when the check names no file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileRole {
+    /// The package directory itself (no file).
+    Package,
+    /// `package-index.json`.
+    Index,
+    /// The definition (`definitionPath`).
+    Definition,
+}
+
+/// The result of one check: `Ok` establishes the check's fact; `Err` is the
+/// reason it does not hold (a short phrase: "the definition fails its
+/// schema"). A fault of the verifier itself is set in [`Package::fault`]
+/// (with [`FAULT`] as the reason); the runner then stops.
+pub type CheckResult = Result<(), &'static str>;
+
+/// The reason a check gives when it set [`Package::fault`].
+pub const FAULT: &str = "an internal fault stopped verification";
+
+/// One check of the pipeline.
+#[derive(Clone, Copy)]
+pub struct Check {
+    /// Kebab-case name, as shown in skipped-because records.
+    pub name: &'static str,
+    /// The source file or directory that implements it
+    /// (`src/checks/index.rs`, `src/proof/`), as `rules` and `explain` show it.
+    pub module: &'static str,
+    /// Every code it may emit.
+    pub codes: &'static [Code],
+    /// What must hold before it runs.
+    pub needs: &'static [Need],
+    /// The fact it establishes when it returns `Ok`.
+    pub establishes: Option<Fact>,
+    /// The file of findings that name none.
+    pub file: FileRole,
+    /// The check itself: reads and extends the model, pushes findings.
+    pub run: fn(&mut Package, &mut Vec<Diagnostic>) -> CheckResult,
+}
+
+impl std::fmt::Debug for Check {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Check")
+            .field("name", &self.name)
+            .field("module", &self.module)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Every check, in run order.
+pub static CHECKS: &[Check] = &[
+    files::ROOT,
+    files::INVENTORY,
+    files::FENCE,
+    index::DOCUMENT,
+    index::ENTRIES,
+    files::CLOSURE,
+    files::PAYLOADS,
+    definition::LOCATE,
+    definition::SCHEMA,
+    definition::NAME_SCAN,
+    definition::PROOFS,
+    definition::COMPILE,
+    definition::RULES,
+    definition::CONSTRAINTS,
+    definition::RELATIONS,
+    identity::SCHEMA_DIGEST,
+    identity::IDENTITY,
+    identity::FORMREF,
+    fixtures::PAYLOAD_NAME_SCAN,
+    fixtures::FIXTURES,
+    files::FENCE_AFTER,
+];
+
+/// Modules outside the package checks that emit codes of their own (the
+/// `index` command refuses what `verify` would refuse; `check`,
+/// `conformance`, `family`, `validate-revocation` and `trust` have their own codes).
+pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
+    (
+        "src/index.rs",
+        &[
+            Code::UnsupportedMediaType,
+            Code::InvalidTextPayload,
+            Code::UnsupportedIndexApiVersion,
+            Code::IndexSchemaViolation,
+        ],
+    ),
+    (
+        "src/check.rs",
+        &[
+            Code::UnrecognizedDocument,
+            Code::ContractSchemaViolation,
+            Code::UnsupportedContractApiVersion,
+        ],
+    ),
+    ("src/conformance.rs", &[Code::ConformanceManifest]),
+    (
+        "src/family/check.rs",
+        &[
+            Code::ContractDigestConflict,
+            Code::RelationTargetNotLoaded,
+            Code::RelationTargetUnchecked,
+            Code::RelationTargetExternal,
+            Code::TargetFormRefNotInFamily,
+            Code::TargetInterfaceNotProvided,
+            Code::RequiredInterfaceNotLoaded,
+            Code::BindingNotAcceptedBySource,
+            Code::BindingContractNotLoaded,
+            Code::BindingSourceRole,
+            Code::BindingTargetFormNotAllowed,
+            Code::BindingTargetInterfaceNotProvided,
+            Code::AcceptedBindingRoleMismatch,
+            Code::AcceptedBindingUnsatisfiable,
+            Code::AcceptedBindingNotLoaded,
+            Code::CandidateSetInvalid,
+            Code::CandidateDigestMismatch,
+            Code::CandidateNotLoaded,
+        ],
+    ),
+    (
+        "src/family/load.rs",
+        &[
+            Code::ContractSchemaViolation,
+            Code::UnsupportedContractApiVersion,
+            Code::FamilyFormNotLoaded,
+        ],
+    ),
+    (
+        "src/revocation.rs",
+        &[
+            Code::UnsupportedRevocationApiVersion,
+            Code::RevocationSchemaViolation,
+            Code::RevocationDecode,
+            Code::RevocationFormRefGroup,
+            Code::CheckpointSchemaViolation,
+            Code::CheckpointEntryCount,
+            Code::CheckpointPreviousDigest,
+            Code::CheckpointEntrySequence,
+            Code::CheckpointDuplicateStatementVersion,
+            Code::CheckpointDuplicateStatementDigest,
+            Code::CheckpointFinalVersion,
+            Code::CheckpointEntryFormRefGroup,
+            Code::InvalidCheckpointPin,
+            Code::CheckpointFirstPin,
+            Code::CheckpointSequenceNotNext,
+            Code::CheckpointFork,
+            Code::CheckpointPrefixRewritten,
+            Code::CheckpointProfileMismatch,
+            Code::CheckpointGenesisPin,
+        ],
+    ),
+    (
+        "src/trust/bundle.rs",
+        &[
+            Code::TrustMalformedBundle,
+            Code::TrustMissingTransparency,
+            Code::TrustIdentity,
+        ],
+    ),
+    (
+        "src/trust/cmd.rs",
+        &[
+            Code::TrustInvalidCheckpoint,
+            Code::TrustRevoked,
+            Code::TrustInputError,
+        ],
+    ),
+    (
+        "src/trust/mod.rs",
+        &[
+            Code::TrustInvalidPolicy,
+            Code::TrustMalformedBundle,
+            Code::TrustMalformedRoot,
+            Code::TrustMissingTransparency,
+            Code::TrustInvalidCheckpoint,
+            Code::TrustRevoked,
+            Code::TrustInputError,
+        ],
+    ),
+    ("src/trust/policy.rs", &[Code::TrustInvalidPolicy]),
+    ("src/trust/root.rs", &[Code::TrustMalformedRoot]),
+    (
+        "src/trust/tlog.rs",
+        &[
+            Code::TrustLogEntry,
+            Code::TrustInclusionProof,
+            Code::TrustLogCheckpoint,
+        ],
+    ),
+    ("src/trust/tsa.rs", &[Code::TrustTimestamp]),
+    (
+        "src/trust/verify.rs",
+        &[
+            Code::TrustCertificateChain,
+            Code::TrustCertificateTimestamp,
+            Code::TrustSignature,
+            Code::TrustThreshold,
+            Code::TrustIdentity,
+        ],
+    ),
+];
+
+/// The modules that may emit `code`: the checks declaring it, then other
+/// commands' modules, without repeats.
+pub fn emitting_modules(code: Code) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = Vec::new();
+    let checks = CHECKS
+        .iter()
+        .filter(|c| c.codes.contains(&code))
+        .map(|c| c.module);
+    let others = OTHER_EMITTERS
+        .iter()
+        .filter(|(_, codes)| codes.contains(&code))
+        .map(|(m, _)| *m);
+    for m in checks.chain(others) {
+        if !out.contains(&m) {
+            out.push(m);
+        }
+    }
+    out
+}
+
+/// What one run of the checks produced besides the model.
+#[derive(Debug, Default)]
+pub struct Run {
+    /// Every finding, in check order (not yet sorted).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Skipped-because records: `"<check>, <check>: <reason>"`, one per
+    /// root cause, in check order.
+    pub skipped: Vec<String>,
+    /// (check, code) for every finding whose code its check did not
+    /// declare: a defect (kept empty by a test over the corpus).
+    pub undeclared: Vec<(&'static str, Code)>,
+    /// The fault that stopped the run (the command exits 2).
+    pub fault: Option<Error>,
+}
+
+/// Runs every check of [`CHECKS`] over the package at `path`.
+pub fn run(path: &Path) -> (Package, Run) {
+    run_checks(path, CHECKS)
+}
+
+/// Runs `checks`, in order, over the package at `path`.
+fn run_checks(path: &Path, checks: &[Check]) -> (Package, Run) {
+    let mut pkg = Package::new(path.to_path_buf());
+    let mut out = Run::default();
+    let mut facts: BTreeMap<Fact, Result<(), &'static str>> = BTreeMap::new();
+    // (reason, names of the checks it skipped), in first-skip order.
+    let mut skipped: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+    for check in checks {
+        if let Some(reason) = blocked(check, &facts, &out.diagnostics) {
+            if let Some(fact) = check.establishes {
+                facts.insert(fact, Err(reason));
+            }
+            match skipped.iter_mut().find(|(r, _)| *r == reason) {
+                Some((_, names)) => names.push(check.name),
+                None => skipped.push((reason, vec![check.name])),
+            }
+            continue;
+        }
+        let mut found = Vec::new();
+        let result = (check.run)(&mut pkg, &mut found);
+        if let Some(fact) = check.establishes {
+            facts.insert(fact, result);
+        }
+        let file = match check.file {
+            FileRole::Package => None,
+            FileRole::Index => Some(INDEX_FILE.to_owned()),
+            FileRole::Definition => Some(pkg.def_path.clone()),
+        };
+        if pkg.fault.is_some() {
+            out.fault = pkg.fault.take();
+            break;
+        }
+        for mut d in found {
+            if !check.codes.contains(&d.code) {
+                out.undeclared.push((check.name, d.code));
+            }
+            if d.file.is_none() {
+                d.file.clone_from(&file);
+            }
+            out.diagnostics.push(d);
+        }
+    }
+    out.skipped = skipped
+        .into_iter()
+        .map(|(reason, names)| format!("{}: {reason}", names.join(", ")))
+        .collect();
+    (pkg, out)
+}
+
+/// Why `check` cannot run, if it cannot: the reason of the first fact it
+/// needs that failed (or was never established), or "earlier errors".
+fn blocked(
+    check: &Check,
+    facts: &BTreeMap<Fact, Result<(), &'static str>>,
+    found: &[Diagnostic],
+) -> Option<&'static str> {
+    for need in check.needs {
+        match need {
+            Need::Fact(f) => match facts.get(f) {
+                Some(Ok(())) => {}
+                Some(Err(reason)) => return Some(reason),
+                None => return Some("an earlier check did not run"),
+            },
+            Need::NoError => {
+                if found.iter().any(Diagnostic::is_error) {
+                    return Some("earlier errors");
+                }
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::{Status, TABLE};
+
+    #[test]
+    fn every_active_code_has_an_emitting_module() {
+        let orphans: Vec<&str> = TABLE
+            .iter()
+            .filter(|i| i.status == Status::Active && emitting_modules(i.code).is_empty())
+            .map(|i| i.id)
+            .collect();
+        assert_eq!(orphans, Vec::<&str>::new());
+    }
+
+    #[test]
+    fn removed_codes_belong_to_no_check_and_modules_exist() {
+        for c in CHECKS {
+            for code in c.codes {
+                assert_eq!(
+                    code.info().status,
+                    Status::Active,
+                    "{} declares {code:?}",
+                    c.name
+                );
+            }
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(c.module);
+            assert!(path.exists(), "{}: {}", c.name, c.module);
+        }
+        assert_eq!(
+            emitting_modules(Code::InvalidIJson),
+            ["src/checks/index.rs", "src/checks/files.rs"]
+        );
+        assert_eq!(emitting_modules(Code::OpenObjectSchema), ["src/proof/"]);
+    }
+
+    fn faulty(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+        diags.push(Diagnostic::new(
+            Code::MissingIndex,
+            "dropped with the fault",
+        ));
+        pkg.fault = Some(Error::Internal("embedded schema does not build".into()));
+        Err(FAULT)
+    }
+
+    fn later(_: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+        diags.push(Diagnostic::new(Code::UnlistedFile, "must not run"));
+        Ok(())
+    }
+
+    #[test]
+    fn an_internal_fault_stops_the_run_and_is_no_finding() {
+        let check = |name, run| Check {
+            name,
+            module: "src/checks/mod.rs",
+            codes: &[Code::MissingIndex, Code::UnlistedFile],
+            needs: &[],
+            establishes: None,
+            file: FileRole::Package,
+            run,
+        };
+        let dir = std::env::temp_dir();
+        let (_, r) = run_checks(&dir, &[check("faulty", faulty), check("later", later)]);
+        assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+        let fault = r.fault.map(|e| e.to_string());
+        assert_eq!(
+            fault.as_deref(),
+            Some("internal error: embedded schema does not build")
+        );
+        // Without the fault, both run and report.
+        let (_, r) = run_checks(&dir, &[check("later", later)]);
+        assert_eq!(r.diagnostics.len(), 1);
+        assert!(r.fault.is_none());
+    }
+
+    #[test]
+    fn needs_are_established_earlier() {
+        let mut established = Vec::new();
+        for c in CHECKS {
+            for n in c.needs {
+                if let Need::Fact(f) = n {
+                    assert!(established.contains(f), "{} needs {f:?} first", c.name);
+                }
+            }
+            if let Some(f) = c.establishes {
+                assert!(!established.contains(&f), "{f:?} established twice");
+                established.push(f);
+            }
+        }
+        let mut names: Vec<&str> = CHECKS.iter().map(|c| c.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), CHECKS.len(), "check names are unique");
+    }
+
+    #[test]
+    fn checks_emit_only_declared_codes_over_the_corpus() {
+        let Some(root) = crate::testing::corpus_dir() else {
+            return;
+        };
+        let mut dirs = Vec::new();
+        for set in ["packages", "mutants", "mutants-current", "engine"] {
+            if let Ok(found) = crate::discover::package_roots(&root.join(set)) {
+                dirs.extend(found);
+            }
+        }
+        dirs.sort();
+        assert!(dirs.len() > 300, "corpus has {} packages", dirs.len());
+        let mut bad = Vec::new();
+        for d in &dirs {
+            let (_, r) = run(d);
+            bad.extend(r.undeclared.into_iter().map(|u| (d.clone(), u)));
+        }
+        assert!(bad.is_empty(), "{bad:?}");
+    }
+}
