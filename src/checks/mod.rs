@@ -133,8 +133,18 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::InvalidTextPayload,
             Code::UnsupportedIndexApiVersion,
             Code::IndexSchemaViolation,
+            Code::FixtureFileMissing,
         ],
     ),
+    (
+        "src/discover.rs",
+        &[
+            Code::PathNotFound,
+            Code::UnreadableDirectory,
+            Code::SymlinkedDirectory,
+        ],
+    ),
+    ("src/select.rs", &[Code::ConfigInvalid]),
     (
         "src/check.rs",
         &[
