@@ -352,27 +352,17 @@ impl CompiledSchema {
             let instance_pointer =
                 JsonPointer::parse(e.instance_path().as_str()).unwrap_or_default();
             let schema_pointer = JsonPointer::parse(e.schema_path().as_str()).unwrap_or_default();
-            if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
-                e.kind()
-            {
-                let mut names: Vec<&String> = unexpected.iter().collect();
-                names.sort();
-                for name in names {
-                    if out.len() >= limit {
-                        break;
-                    }
-                    out.push(Violation {
-                        instance_pointer: instance_pointer.child(name),
-                        schema_pointer: schema_pointer.clone(),
-                        target: Target::Key,
-                        message: format!(
-                            "unexpected member \"{name}\" (additionalProperties is false)"
-                        ),
-                    });
-                }
-                continue;
-            }
-            if let Some(names) = closed_without_properties(&e, instance) {
+            let unexpected: Option<Vec<&String>> =
+                if let jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } =
+                    e.kind()
+                {
+                    let mut names: Vec<&String> = unexpected.iter().collect();
+                    names.sort();
+                    Some(names)
+                } else {
+                    closed_without_properties(&e, instance)
+                };
+            if let Some(names) = unexpected {
                 for name in names {
                     if out.len() >= limit {
                         break;
