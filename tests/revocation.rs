@@ -14,18 +14,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
-fn run(dir: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap()
-}
+use common::run_in as run;
 
 /// The code each refusal must carry: schema refusals carry the schema code
 /// of the document kind; every typed rule has its own.

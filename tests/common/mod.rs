@@ -67,3 +67,13 @@ pub fn reindex(dir: &Path) {
         form_package::index::build_lenient(dir, None).unwrap_or_else(|d| panic!("index: {d:?}"));
     form_package::index::write(dir, &indexed).unwrap();
 }
+
+/// Runs the built `form-package` binary with `args` in `dir`, colour off.
+pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
