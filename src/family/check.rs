@@ -213,6 +213,18 @@ impl<'a> Ctx<'a> {
             .find(|c| c.identity.name == name)
     }
 
+    /// Points `f` at a loaded Binding Definition of the same name (another
+    /// version or digest), when there is one, and notes its identity.
+    fn name_other_version(&self, f: &mut Finding, name: &str) {
+        if let Some(other) = self.binding_named(name) {
+            f.contract = Some(other.doc.loc_str(""));
+            f.notes.push(format!(
+                "loaded {}@{} has canonical digest {}",
+                other.identity.name, other.identity.version, other.identity.schema_digest
+            ));
+        }
+    }
+
     fn interface(&self, r: &ContractRef) -> Option<&'a Contract> {
         self.interfaces.iter().copied().find(|c| c.identity.same(r))
     }
@@ -644,13 +656,7 @@ fn source_steps<'a>(
                 accepted.schema_digest
             ),
         );
-        if let Some(other) = ctx.binding_named(&accepted.name) {
-            f.contract = Some(other.doc.loc_str(""));
-            f.notes.push(format!(
-                "loaded {}@{} has canonical digest {}",
-                other.identity.name, other.identity.version, other.identity.schema_digest
-            ));
-        }
+        ctx.name_other_version(&mut f, &accepted.name);
         return Err(f);
     };
     let Some(info) = &binding.binding else {
@@ -817,13 +823,7 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
                         accepted.schema_digest
                     ),
                 );
-                if let Some(other) = ctx.binding_named(&accepted.name) {
-                    f.contract = Some(other.doc.loc_str(""));
-                    f.notes.push(format!(
-                        "loaded {}@{} has canonical digest {}",
-                        other.identity.name, other.identity.version, other.identity.schema_digest
-                    ));
-                }
+                ctx.name_other_version(&mut f, &accepted.name);
                 findings.push(f);
             }
             continue;
