@@ -683,12 +683,11 @@ impl Scan<'_, '_> {
                         continue;
                     }
                     let (ptr_len, loc_len) = (ptr.len(), loc.len());
-                    {
-                        use std::fmt::Write;
-                        // Writing to a String cannot fail.
-                        let _ = write!(ptr, "/{i}");
-                        let _ = write!(loc, "[{i}]");
-                    }
+                    ptr.push('/');
+                    push_decimal(ptr, i);
+                    loc.push('[');
+                    push_decimal(loc, i);
+                    loc.push(']');
                     self.value(child, ptr, loc, false);
                     ptr.truncate(ptr_len);
                     loc.truncate(loc_len);
@@ -711,9 +710,23 @@ impl Scan<'_, '_> {
     }
 }
 
+/// Appends the decimal digits of `n` (an array index) without the
+/// formatting machinery.
+fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    // `n % 10` is below 10, so the digit is ASCII.
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
 /// Appends `token` to escaped pointer text (`~` → `~0`, `/` → `~1`, as
 /// [`crate::json::pointer::escape`]).
 fn push_escaped(ptr: &mut String, token: &str) {
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        ptr.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => ptr.push_str("~0"),

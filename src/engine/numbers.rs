@@ -77,8 +77,9 @@ use serde_json::{Map, Number, Value};
 
 /// The literal text of every number of one document, in document order
 /// (pre-order, object members in source order, array items by index), as
-/// [`crate::json::strict::parse_value_with_numbers`] returns them. Cheap to
-/// clone.
+/// [`crate::json::strict::parse_value_with_numbers`] returns them (empty
+/// for numbers whose value is an `i64`/`u64`: exact without their text, so
+/// never looked up). Cheap to clone.
 #[derive(Clone, Debug, Default)]
 pub struct Literals(Arc<[Box<str>]>);
 

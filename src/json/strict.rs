@@ -257,6 +257,9 @@ pub fn parse_value(bytes: &[u8]) -> Result<serde_json::Value, ParseError> {
 /// pre-order walk of the value that visits object members in their source
 /// order (serde_json's `preserve_order`) and array items by index. The
 /// texts are what [`crate::engine::numbers`] compares exactly (§12 E4).
+/// A number whose value is an integer (`i64`/`u64`, exact without its
+/// text, and never looked up by the engine) has an empty text, which costs
+/// no allocation: only the texts of `f64` values are kept.
 ///
 /// # Errors
 /// Exactly those of [`parse`].
@@ -298,11 +301,31 @@ fn parse_impl(
             });
         }
     };
+    // Without spans the pointer text is needed only by a refusal: the
+    // document is read without it, and a refused one is read again with it
+    // (the same bytes give the same refusal, now with its pointer).
+    match run_parser(bytes, text, record_spans, record_numbers, record_spans) {
+        Err(_) if !record_spans => run_parser(bytes, text, false, record_numbers, true),
+        done => done,
+    }
+}
+
+/// One pass of the [`Parser`] over `text` (`bytes` as checked UTF-8);
+/// `track_ptr`: keep the pointer text of the value being read (always when
+/// `record_spans`).
+fn run_parser(
+    bytes: &[u8],
+    text: &str,
+    record_spans: bool,
+    record_numbers: bool,
+    track_ptr: bool,
+) -> Result<(serde_json::Value, Entries, Vec<Box<str>>), ParseError> {
     let mut p = Parser {
         src: bytes,
         text,
         pos: 0,
         ptr: String::new(),
+        track_ptr,
         spans: HashMap::new(),
         record_spans,
         numbers: record_numbers.then(Vec::new),
@@ -333,8 +356,12 @@ struct Parser<'a> {
     /// `src` as text (it was checked to be UTF-8 before parsing).
     text: &'a str,
     pos: usize,
-    /// Escaped pointer text of the value being read.
+    /// Escaped pointer text of the value being read (kept only when
+    /// `track_ptr`; empty otherwise).
     ptr: String,
+    /// Whether `ptr` is kept (spans are recorded, or a refusal is being
+    /// read again for its pointer).
+    track_ptr: bool,
     spans: HashMap<String, SpanEntry>,
     /// Whether `spans` is filled (when not, duplicate member names are
     /// found in the object being built instead).
@@ -454,7 +481,9 @@ impl<'a> Parser<'a> {
                             base_len,
                             items: Vec::new(),
                         });
-                        self.ptr.push_str("/0");
+                        if self.track_ptr {
+                            self.ptr.push_str("/0");
+                        }
                         continue 'values;
                     }
                 }
@@ -466,7 +495,13 @@ impl<'a> Parser<'a> {
                     let (n, int) = self.number()?;
                     integer_literal = int;
                     if let Some(numbers) = self.numbers.as_mut() {
-                        numbers.push(Box::from(self.text.get(start..self.pos).unwrap_or("")));
+                        // Integers are exact without their text (see
+                        // `parse_value_with_numbers`): an empty box allocates nothing.
+                        numbers.push(if n.is_f64() {
+                            Box::from(self.text.get(start..self.pos).unwrap_or(""))
+                        } else {
+                            Box::default()
+                        });
                     }
                     serde_json::Value::Number(n)
                 }
@@ -501,8 +536,10 @@ impl<'a> Parser<'a> {
                                         comma..comma + 1,
                                     ));
                                 }
-                                self.ptr.push('/');
-                                push_decimal(&mut self.ptr, next);
+                                if self.track_ptr {
+                                    self.ptr.push('/');
+                                    push_decimal(&mut self.ptr, next);
+                                }
                                 continue 'values;
                             }
                             Some(b']') => self.pos += 1,
@@ -614,12 +651,18 @@ impl<'a> Parser<'a> {
         let key_start = self.pos;
         let name = self.string()?;
         let key_span = key_start..self.pos;
-        self.ptr.push('/');
-        for c in name.chars() {
-            match c {
-                '~' => self.ptr.push_str("~0"),
-                '/' => self.ptr.push_str("~1"),
-                _ => self.ptr.push(c),
+        if self.track_ptr {
+            self.ptr.push('/');
+            if name.bytes().any(|b| b == b'~' || b == b'/') {
+                for c in name.chars() {
+                    match c {
+                        '~' => self.ptr.push_str("~0"),
+                        '/' => self.ptr.push_str("~1"),
+                        _ => self.ptr.push(c),
+                    }
+                }
+            } else {
+                self.ptr.push_str(&name);
             }
         }
         // Every earlier member of this object is already recorded under its
@@ -908,7 +951,9 @@ impl<'a> Parser<'a> {
             i = e;
         }
         self.pos = i;
-        let lit = self.text(start, i).into_owned();
+        // ASCII only (checked above), so always on character boundaries.
+        let text = self.text;
+        let lit = text.get(start..i).unwrap_or("");
         let negative = lit.starts_with('-');
         if integer {
             let n = if negative {
