@@ -124,7 +124,7 @@ impl jsonschema::Retrieve for RefuseAll {
 /// The `pattern` keyword with Go semantics (replaces the crate's ECMA-262
 /// one).
 struct GoPattern {
-    regex: regex::Regex,
+    regex: std::sync::Arc<regex::Regex>,
     source: String,
 }
 
@@ -265,22 +265,10 @@ fn walk_patterns(schema: &Value, at: &JsonPointer, out: &mut Vec<CompileError>) 
     }
 }
 
-/// Compiles one inline schema (Draft 2020-12, offline, §12).
-///
-/// `schema` is the inline schema as it appears in the definition; its
-/// `$schema` is checked by the caller (§3.2), the draft is fixed here.
-/// Numbers pass through binary64 first (E4).
-///
-/// # Errors
-/// Every Go-invalid `pattern` (E2), else the engine's first meta-schema or
-/// resolution error (E1), each with a pointer relative to the schema root.
-pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
-    let bad_patterns = check_patterns(schema);
-    if !bad_patterns.is_empty() {
-        return Err(bad_patterns);
-    }
-    let mut schema = through_binary64(schema);
-    numbers::rewrite_contains_counts(&mut schema);
+/// The engine's options for inline schemas (§12): Draft 2020-12, offline,
+/// Go patterns (E2), the reference's format rules (E3) and exact numbers
+/// (E4).
+fn options() -> jsonschema::ValidationOptions<'static> {
     let mut options = jsonschema::options()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
@@ -298,8 +286,31 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     for name in ["idn-email", "idn-hostname"] {
         options = options.with_format(name, |_: &str| true);
     }
-    let options = numbers::register(options);
-    match options.build(&schema) {
+    numbers::register(options)
+}
+
+/// Compiles one inline schema (Draft 2020-12, offline, §12).
+///
+/// `schema` is the inline schema as it appears in the definition; its
+/// `$schema` is checked by the caller (§3.2), the draft is fixed here.
+/// Numbers pass through binary64 first (E4).
+///
+/// # Errors
+/// Every Go-invalid `pattern` (E2), else the engine's first meta-schema or
+/// resolution error (E1), each with a pointer relative to the schema root.
+pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
+    let bad_patterns = check_patterns(schema);
+    if !bad_patterns.is_empty() {
+        return Err(bad_patterns);
+    }
+    let mut schema = through_binary64(schema);
+    numbers::rewrite_contains_counts(&mut schema);
+    // The options are the same for every inline schema: built once per
+    // thread (about 40 format and keyword registrations), not per schema.
+    thread_local! {
+        static OPTIONS: jsonschema::ValidationOptions<'static> = options();
+    }
+    match OPTIONS.with(|options| options.build(&schema)) {
         Ok(validator) => Ok(CompiledSchema { validator }),
         Err(e) => {
             let pointer = JsonPointer::parse(e.instance_path().as_str()).unwrap_or_default();

@@ -56,7 +56,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
-use std::sync::{LazyLock, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use regex_syntax_u15::hir::{Class, ClassUnicode, ClassUnicodeRange, HirKind};
 
@@ -85,17 +85,20 @@ pub fn is_valid(pattern: &str) -> bool {
 /// Compiles a Go pattern for an unanchored search with Go's semantics.
 ///
 /// Outcomes are cached by pattern text (bounded), so a pattern checked by
-/// the schema walk and then compiled by the keyword is built once.
+/// the schema walk and then compiled by the keyword is built once. The
+/// compiled pattern is shared (`Arc`), not cloned: a cloned `Regex` starts
+/// with empty search caches, a shared one keeps them warm across schemas,
+/// packages and threads (the crate keeps one cache per thread).
 ///
 /// # Errors
 /// Go's reason when Go refuses the pattern (e.g. ``invalid escape sequence:
 /// `\e` ``), or the `regex` crate's reason if it cannot build the
 /// translation (not expected for anything Go accepts).
-pub fn compile(pattern: &str) -> Result<regex::Regex, String> {
+pub fn compile(pattern: &str) -> Result<Arc<regex::Regex>, String> {
     /// Outcomes by pattern, shared by every thread: bounded, cleared at
-    /// `LIMIT` patterns. Cloning a `Regex` shares its compiled program.
+    /// `LIMIT` patterns.
     const LIMIT: usize = 4096;
-    type Outcomes = HashMap<String, Result<regex::Regex, String>>;
+    type Outcomes = HashMap<String, Result<Arc<regex::Regex>, String>>;
     static CACHE: LazyLock<Mutex<Outcomes>> = LazyLock::new(|| Mutex::new(HashMap::new()));
     if let Some(hit) = CACHE
         .lock()
@@ -104,7 +107,7 @@ pub fn compile(pattern: &str) -> Result<regex::Regex, String> {
     {
         return hit.clone();
     }
-    let outcome = compile_uncached(pattern);
+    let outcome = compile_uncached(pattern).map(Arc::new);
     let mut cache = CACHE.lock().unwrap_or_else(PoisonError::into_inner);
     if cache.len() >= LIMIT {
         cache.clear();
