@@ -146,7 +146,10 @@ pub struct Package {
     /// The index `files` entries, in list order.
     pub listed: Vec<Listed>,
     /// Every listed payload that was read: `Some` for JSON that parsed and
-    /// is I-JSON, `None` otherwise (unreadable, not JSON, or refused).
+    /// is I-JSON, `None` otherwise (unreadable, not JSON, or refused), and
+    /// for I-JSON whose value no check reads (neither the definition nor
+    /// named by its fixtures, no member name the vocabulary flags; such a
+    /// payload is in [`Package::parsed_json`]).
     pub payloads: BTreeMap<String, Option<JsonPayload>>,
     /// `definitionPath` of the index.
     pub def_path: String,

@@ -12,8 +12,8 @@ use crate::fsread;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::package::{
-    infer_media_type, is_json_media_type, Fact, JsonPayload, Package, DEFINITION_MEDIA_TYPE,
-    INDEX_FILE,
+    infer_media_type, is_json_media_type, Fact, JsonPayload, Listed, Package,
+    DEFINITION_MEDIA_TYPE, INDEX_FILE,
 };
 
 use super::{Check, CheckResult, FileRole, Need};
@@ -207,67 +207,137 @@ pub(super) const PAYLOADS: Check = Check {
 };
 
 fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
-    let Some(root) = &pkg.root else {
+    if pkg.root.is_none() {
         return Ok(());
-    };
-    for l in &pkg.listed {
-        let Some(Some(meta)) = pkg.present.get(&l.path) else {
-            continue;
-        };
-        if l.path == INDEX_FILE || pkg.payloads.contains_key(&l.path) {
-            continue;
-        }
-        let limit = if l.media_type == DEFINITION_MEDIA_TYPE {
-            fsread::DEFINITION_LIMIT
-        } else if is_json_media_type(&l.media_type) {
-            fsread::JSON_LIMIT
-        } else {
-            fsread::PAYLOAD_LIMIT
-        };
-        if l.size > limit {
-            // Already refused by its declared size (FD110/FD111/FD112):
-            // reading it would only refuse it a second time.
-            continue;
-        }
-        let at = JsonPointer::root().child("files").index(l.index);
-        // `read` names the file in its finding.
-        let bytes = match root.read(&l.path, limit, Some(meta)) {
-            Ok(b) => b,
-            Err(d) => {
-                diags.push(d);
-                pkg.payloads.insert(l.path.clone(), None);
-                continue;
+    }
+    // The definition is read first: it names the payloads whose parsed
+    // value a later check reads (its fixtures). Each entry's findings are
+    // its own (named by its file or its `files` pointer), so the order in
+    // which entries are read changes nothing once findings are sorted.
+    let def_path = pkg
+        .index
+        .as_ref()
+        .and_then(|i| i.get("definitionPath"))
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or_default()
+        .to_owned();
+    let listed = std::mem::take(&mut pkg.listed);
+    for l in listed.iter().filter(|l| l.path == def_path) {
+        read_payload(pkg, l, true, diags);
+    }
+    // (`pkg.def_path` is set later, by the definition's own check.)
+    let definition = pkg
+        .payloads
+        .get(&def_path)
+        .and_then(Option::as_ref)
+        .map(|p| &p.value);
+    let keep = fixture_texts(definition);
+    for l in listed.iter().filter(|l| l.path != def_path) {
+        read_payload(pkg, l, keep.contains(l.path.as_str()), diags);
+    }
+    pkg.listed = listed;
+    Ok(())
+}
+
+/// Every string inside the definition's `conformanceFixtures` and
+/// `negativeConformanceFixtures` (a superset of the fixture paths
+/// `crate::fixtures` looks up): the payloads whose parsed value is kept.
+fn fixture_texts(definition: Option<&serde_json::Value>) -> BTreeSet<String> {
+    fn strings(v: &serde_json::Value, out: &mut BTreeSet<String>) {
+        match v {
+            serde_json::Value::String(s) => {
+                out.insert(s.clone());
             }
-        };
-        if bytes.len() as u64 != l.size {
-            diags.push(
-                Diagnostic::new(
-                    Code::PayloadSizeMismatch,
-                    format!(
-                        "payload {:?} size is {}, index says {}",
-                        l.path,
-                        bytes.len(),
-                        l.size
-                    ),
-                )
-                .at(at.child("size")),
-            );
+            serde_json::Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            serde_json::Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+            _ => {}
         }
-        let actual = sha256_digest(&bytes);
-        if actual != l.digest {
-            diags.push(
-                Diagnostic::new(
-                    Code::PayloadDigestMismatch,
-                    format!(
-                        "payload {:?} digest is {actual}, index says {}",
-                        l.path, l.digest
-                    ),
-                )
-                .at(at.child("digest")),
-            );
+    }
+    let mut out = BTreeSet::new();
+    for key in ["conformanceFixtures", "negativeConformanceFixtures"] {
+        if let Some(v) = definition.and_then(|d| d.get(key)) {
+            strings(v, &mut out);
         }
-        let mut value = None;
-        if is_json_media_type(&l.media_type) {
+    }
+    out
+}
+
+/// Reads one listed payload (step 11): size, digest, strict parse. `keep`:
+/// its parsed value is kept for later checks (the definition, a fixture).
+/// Any other JSON payload is first scanned without building its value
+/// ([`strict::accepts_unflagged`]): when the strict reader accepts it and
+/// the vocabulary flags none of its member names, no check has anything to
+/// read in it (the payload name scan would find nothing), and it is kept as
+/// read but unparsed (`None`). Otherwise it is parsed as before, findings
+/// and all.
+fn read_payload(pkg: &mut Package, l: &Listed, keep: bool, diags: &mut Vec<Diagnostic>) {
+    let Some(root) = &pkg.root else {
+        return;
+    };
+    let Some(Some(meta)) = pkg.present.get(&l.path) else {
+        return;
+    };
+    if l.path == INDEX_FILE || pkg.payloads.contains_key(&l.path) {
+        return;
+    }
+    let limit = if l.media_type == DEFINITION_MEDIA_TYPE {
+        fsread::DEFINITION_LIMIT
+    } else if is_json_media_type(&l.media_type) {
+        fsread::JSON_LIMIT
+    } else {
+        fsread::PAYLOAD_LIMIT
+    };
+    if l.size > limit {
+        // Already refused by its declared size (FD110/FD111/FD112):
+        // reading it would only refuse it a second time.
+        return;
+    }
+    let at = JsonPointer::root().child("files").index(l.index);
+    // `read` names the file in its finding.
+    let bytes = match root.read(&l.path, limit, Some(meta)) {
+        Ok(b) => b,
+        Err(d) => {
+            diags.push(d);
+            pkg.payloads.insert(l.path.clone(), None);
+            return;
+        }
+    };
+    if bytes.len() as u64 != l.size {
+        diags.push(
+            Diagnostic::new(
+                Code::PayloadSizeMismatch,
+                format!(
+                    "payload {:?} size is {}, index says {}",
+                    l.path,
+                    bytes.len(),
+                    l.size
+                ),
+            )
+            .at(at.child("size")),
+        );
+    }
+    let actual = sha256_digest(&bytes);
+    if actual != l.digest {
+        diags.push(
+            Diagnostic::new(
+                Code::PayloadDigestMismatch,
+                format!(
+                    "payload {:?} digest is {actual}, index says {}",
+                    l.path, l.digest
+                ),
+            )
+            .at(at.child("digest")),
+        );
+    }
+    let mut value = None;
+    if is_json_media_type(&l.media_type) {
+        let plain = !keep
+            && strict::accepts_unflagged(&bytes, &mut |name| {
+                crate::vocabulary::is_forbidden(name).is_some()
+            });
+        if plain {
+            pkg.parsed_json.insert(l.path.clone());
+        } else {
             match strict::parse_value_with_numbers(&bytes) {
                 Ok((parsed, numbers)) => {
                     pkg.parsed_json.insert(l.path.clone());
@@ -283,22 +353,21 @@ fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 }
                 Err(e) => diags.push(payload_parse_diagnostic(&e).in_file(l.path.clone())),
             }
-        } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
-            diags.push(
-                Diagnostic::new(
-                    Code::InvalidTextPayload,
-                    format!(
-                        "text payload {:?} must be valid UTF-8 without NUL bytes",
-                        l.path
-                    ),
-                )
-                .in_file(l.path.clone()),
-            );
         }
-        pkg.sources.entry(l.path.clone()).or_default().bytes = bytes;
-        pkg.payloads.insert(l.path.clone(), value);
+    } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
+        diags.push(
+            Diagnostic::new(
+                Code::InvalidTextPayload,
+                format!(
+                    "text payload {:?} must be valid UTF-8 without NUL bytes",
+                    l.path
+                ),
+            )
+            .in_file(l.path.clone()),
+        );
     }
-    Ok(())
+    pkg.sources.entry(l.path.clone()).or_default().bytes = bytes;
+    pkg.payloads.insert(l.path.clone(), value);
 }
 
 /// A payload's parse error: invalid UTF-8 keeps `invalid-utf8` (IJSON_UTF8);

@@ -269,6 +269,41 @@ pub fn parse_value_with_numbers(
     parse_impl(bytes, false, true).map(|(value, _, numbers)| (value, numbers))
 }
 
+/// True when [`parse`] accepts `bytes` as an object or an array and `flag`
+/// returns false for every member name of it (passed unescaped, in
+/// document order), read without building the value. False when the
+/// document is refused, is a top-level scalar, or has a flagged name (the
+/// scan stops there): read it with [`parse_value`] then, for its value or
+/// its exact refusal.
+///
+/// For payloads no check reads as a tree (issue 11, speed): the same
+/// grammar and I-JSON rules as [`parse`] (J1–J6), at a fraction of the cost
+/// of building a `serde_json::Value` and dropping it again.
+pub fn accepts_unflagged(bytes: &[u8], flag: &mut dyn FnMut(&str) -> bool) -> bool {
+    if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
+        return false;
+    }
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return false;
+    };
+    let mut p = Parser {
+        src: bytes,
+        text,
+        pos: 0,
+        ptr: String::new(),
+        track_ptr: false,
+        spans: HashMap::new(),
+        record_spans: false,
+        numbers: None,
+    };
+    p.skip_ws();
+    if !matches!(p.peek(), Some(b'{' | b'[')) || p.scan_document(flag).is_err() {
+        return false;
+    }
+    p.skip_ws();
+    p.pos == bytes.len()
+}
+
 type Entries = HashMap<String, SpanEntry>;
 
 fn parse_impl(
@@ -601,6 +636,118 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Parser::document`] without building the value (see
+    /// [`accepts_unflagged`]): the same tokens, the same nesting bound, the
+    /// same duplicate-name rule (J3), the same commas. A refusal or a
+    /// flagged member name is an `Err` (its detail is not used: the caller
+    /// reads such a document again with [`Parser::document`]).
+    fn scan_document(&mut self, flag: &mut dyn FnMut(&str) -> bool) -> PResult<()> {
+        // Open containers: `None` for an array, the member names so far for
+        // an object. Emptied name sets are kept for reuse.
+        type Names<'n> = ahash::AHashSet<std::borrow::Cow<'n, str>>;
+        let mut stack: Vec<Option<Names<'a>>> = Vec::new();
+        let mut spare: Vec<Names<'a>> = Vec::new();
+        'values: loop {
+            match self.peek() {
+                None => return Err(self.eof()),
+                Some(open @ (b'{' | b'[')) => {
+                    if stack.len() >= MAX_DEPTH {
+                        return Err(self.eof());
+                    }
+                    self.pos += 1;
+                    self.skip_ws();
+                    if open == b'{' {
+                        if self.peek() == Some(b'}') {
+                            self.pos += 1;
+                        } else {
+                            let mut names = spare.pop().unwrap_or_default();
+                            self.scan_member_name(&mut names, flag)?;
+                            stack.push(Some(names));
+                            continue 'values;
+                        }
+                    } else if self.peek() == Some(b']') {
+                        self.pos += 1;
+                    } else {
+                        stack.push(None);
+                        continue 'values;
+                    }
+                }
+                Some(b'"') => {
+                    self.string_cow()?;
+                }
+                Some(b't') => {
+                    self.literal("true", serde_json::Value::Null)?;
+                }
+                Some(b'f') => {
+                    self.literal("false", serde_json::Value::Null)?;
+                }
+                Some(b'n') => {
+                    self.literal("null", serde_json::Value::Null)?;
+                }
+                Some(_) => {
+                    self.number()?;
+                }
+            }
+            // The value is read: continue or close its containers.
+            loop {
+                let Some(frame) = stack.last_mut() else {
+                    return Ok(());
+                };
+                self.skip_ws();
+                let close = match frame {
+                    None => b']',
+                    Some(_) => b'}',
+                };
+                match self.peek() {
+                    Some(b',') => {
+                        self.pos += 1;
+                        self.skip_ws();
+                        match frame {
+                            None => {
+                                if self.peek() == Some(b']') {
+                                    return Err(self.eof());
+                                }
+                            }
+                            Some(names) => {
+                                self.scan_member_name(names, flag)?;
+                            }
+                        }
+                        continue 'values;
+                    }
+                    Some(b) if b == close => self.pos += 1,
+                    _ => return Err(self.eof()),
+                }
+                if let Some(Some(mut names)) = stack.pop() {
+                    names.clear();
+                    spare.push(names);
+                }
+            }
+        }
+    }
+
+    /// [`Parser::member_name`] for [`Parser::scan_document`]: the name must
+    /// be new in `names` (J3) and not flagged by `flag`.
+    fn scan_member_name(
+        &mut self,
+        names: &mut ahash::AHashSet<std::borrow::Cow<'a, str>>,
+        flag: &mut dyn FnMut(&str) -> bool,
+    ) -> PResult<()> {
+        if self.peek() != Some(b'"') {
+            return Err(self.eof());
+        }
+        let name = self.string_cow()?;
+        if flag(&name) || !names.insert(name) {
+            return Err(self.eof());
+        }
+        self.skip_ws();
+        if self.peek() != Some(b':') {
+            return Err(self.eof());
+        }
+        self.pos += 1;
+        self.skip_ws();
+        Ok(())
+    }
+
     /// Records the span of the value that started at `start` and ends at
     /// `self.pos`, under `self.ptr`.
     fn record(&mut self, start: usize, key: Option<Range<usize>>, integer_literal: bool) {
@@ -752,6 +899,11 @@ impl<'a> Parser<'a> {
     /// Reads a string token at `self.pos` (on the opening quote); returns the
     /// unescaped text.
     fn string(&mut self) -> PResult<String> {
+        self.string_cow().map(std::borrow::Cow::into_owned)
+    }
+
+    /// [`Parser::string`], borrowing the text when it has no escape.
+    fn string_cow(&mut self) -> PResult<std::borrow::Cow<'a, str>> {
         let start = self.pos;
         self.pos += 1;
         let mut out = String::new();
@@ -777,10 +929,10 @@ impl<'a> Parser<'a> {
                     let text = self.text(run, self.pos);
                     self.pos += 1;
                     if out.is_empty() {
-                        return Ok(text.into_owned());
+                        return Ok(text);
                     }
                     out.push_str(&text);
-                    return Ok(out);
+                    return Ok(std::borrow::Cow::Owned(out));
                 }
                 b'\\' => {
                     out.push_str(&self.text(run, self.pos));
@@ -1404,6 +1556,87 @@ mod tests {
         let e = parse_value(br#"{"x":{"a":1,"b":{"a":1},"a":3}}"#).unwrap_err();
         assert!(e.detail.contains("duplicate object name"), "{}", e.detail);
         assert!(parse_value(br#"[{"a":1},{"a":1}]"#).is_ok());
+    }
+
+    /// `accepts_unflagged` accepts exactly the objects and arrays `parse`
+    /// accepts, and stops at a flagged member name.
+    #[test]
+    fn scan_accepts_what_parse_accepts() {
+        let mut cases: Vec<Vec<u8>> = [
+            &br#"{"a":1,"b":[true,null,{"c":"d"}]}"#[..],
+            br#"{"a":1,"a":2}"#,
+            br#"{"x":{"a":1,"b":{"a":1},"a":3}}"#,
+            br#"[{"a":1},{"a":1}]"#,
+            br#"{"a/b":1,"a~1b":2}"#,
+            br#"{"~0":1,"~":2,"~0":3}"#,
+            br#"{"\u0061":1,"a":2}"#,
+            br#"{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"a":0}"#,
+            br#"{"a":1,}"#,
+            b"[1,2,]",
+            b"[1 2]",
+            br#"{"a" 1}"#,
+            br#"{"a":1 "b":2}"#,
+            b"\xEF\xBB\xBF{}",
+            b"{\"a\":\"\xFF\"}",
+            b"[1.0e400]",
+            b"[-0]",
+            b"[01]",
+            b"[truex]",
+            b"[nul]",
+            br#"["\ud800"]"#,
+            b"[\"a\x01\"]",
+            b"{} x",
+            b" [ ] ",
+            b"{}",
+            b"",
+            b"1",
+            br#""s""#,
+            b"[",
+            br#"{"a":"#,
+        ]
+        .iter()
+        .map(|c| c.to_vec())
+        .collect();
+        cases.push(nested(MAX_DEPTH));
+        cases.push(nested(MAX_DEPTH + 1));
+        for c in &cases {
+            let full = parse(c).is_ok_and(|p| p.value.is_object() || p.value.is_array());
+            assert_eq!(
+                accepts_unflagged(c, &mut |_| false),
+                full,
+                "{}",
+                String::from_utf8_lossy(c)
+            );
+        }
+        let doc = br#"{"a":{"b":[{"secret":1}]},"c":2}"#;
+        let mut seen = Vec::new();
+        assert!(accepts_unflagged(doc, &mut |n| {
+            seen.push(n.to_owned());
+            false
+        }));
+        assert_eq!(seen, ["a", "b", "secret", "c"]);
+        assert!(!accepts_unflagged(doc, &mut |n| n == "secret"));
+        // And on every JSON document of the corpus (mutants included).
+        let Some(corpus) = crate::testing::corpus_dir() else {
+            return;
+        };
+        let mut compared = 0usize;
+        for entry in walkdir::WalkDir::new(&corpus) {
+            let entry = entry.unwrap();
+            if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "json")
+            {
+                let c = std::fs::read(entry.path()).unwrap();
+                let full = parse(&c).is_ok_and(|p| p.value.is_object() || p.value.is_array());
+                assert_eq!(
+                    accepts_unflagged(&c, &mut |_| false),
+                    full,
+                    "{}",
+                    entry.path().display()
+                );
+                compared += 1;
+            }
+        }
+        assert!(compared > 5000, "only {compared} corpus documents compared");
     }
 
     #[test]
