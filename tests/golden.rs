@@ -19,8 +19,9 @@
 //!   text, or bytes given as hex digits for content that is not UTF-8),
 //!   replacing whatever is there, even a directory (the root included);
 //! - `{"file", "replace", "with"}`: substitute `with` for the one occurrence
-//!   of the text `replace` in the file (a literal the JSON edit cannot
-//!   express, such as `19.0` or a duplicate member);
+//!   of the text `replace` in the file (text a JSON edit cannot produce,
+//!   such as a duplicate member; a float like `3.0` in a `value` stays
+//!   `3.0`);
 //! - `{"file", "pad": N}`: append spaces until the file is N bytes (the
 //!   4 MiB and 16 MiB read limits without committing a large file);
 //! - `{"file", "delete": true}`: remove the file or directory tree;
