@@ -307,7 +307,14 @@ pub fn verify_paths_with(
     let mut skipped = Vec::new();
     let mut missing = false;
     if let Some(p) = &loaded.path {
-        let dir = p.parent().unwrap_or(Path::new(".")).to_path_buf();
+        // The file's directory as the run names paths: relative to the
+        // working directory when under it (found upward, it is absolute).
+        let dir = p.parent().unwrap_or(Path::new("."));
+        let dir = match dir.strip_prefix(&opts.cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => Path::new(".").to_path_buf(),
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => dir.to_path_buf(),
+        };
         for d in &loaded.findings {
             items.push(Item::Finding(dir.clone(), Box::new(d.clone())));
         }
@@ -343,6 +350,15 @@ pub fn verify_paths_with(
         Item::Finding(p, d) => PackageOutcome {
             path: p.clone(),
             diagnostics: vec![(**d).clone()],
+            // A configuration finding names its file: keep its bytes, so the
+            // finding's span shows as line:column (TOML has no JSON spans).
+            sources: d
+                .file
+                .as_deref()
+                .and_then(|f| Some((f.to_owned(), std::fs::read(p.join(f)).ok()?)))
+                .map(|(f, bytes)| (f, Source { bytes, spans: None }))
+                .into_iter()
+                .collect(),
             ..Default::default()
         },
     };
