@@ -21,7 +21,8 @@
 //! `"base"` (a directory of the repository copied as W itself; optional),
 //! `"files"` (`{"DEST": "SRC"}`: a repository file or directory copied to
 //! W/DEST), every other file of the golden folder (the case's own inputs,
-//! so arguments name them by relative path), then `"edits"` (the package
+//! so arguments name them by relative path), `"delete"` (`[PATH…]`: files
+//! or directories of W removed), then `"edits"` (the package
 //! edits above, relative to W). `"republish": "all"` (or `"candidates"`)
 //! then replaces, after the edits, each changed `definition.json`'s old
 //! RFC 8785 digest by its new one in every JSON file of W (or only in
@@ -290,6 +291,14 @@ fn build_workdir(case_dir: &Path, case: &Value, work: &Path) {
         let rel = f.strip_prefix(case_dir).unwrap();
         if rel != Path::new("case.json") && rel != Path::new("expected.json") {
             copy_any(&f, &work.join(rel));
+        }
+    }
+    for gone in case["delete"].as_array().into_iter().flatten() {
+        let path = work.join(gone.as_str().unwrap());
+        if path.is_dir() {
+            std::fs::remove_dir_all(&path).unwrap();
+        } else {
+            std::fs::remove_file(&path).unwrap();
         }
     }
     let republish = case["republish"].as_str();
