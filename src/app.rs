@@ -381,8 +381,26 @@ pub fn verify_paths_with(
         };
     }
     if settings != select::Settings::default() {
-        for o in &mut outcomes {
-            settings.apply(&mut o.diagnostics);
+        // The file's own findings come first; its selection cannot hide them
+        // (a misspelled key beside `select = ["FD2"]` would pass in silence):
+        // only the command line's --select/--ignore/--warn apply to them.
+        let config_findings = if loaded.path.is_some() {
+            loaded.findings.len()
+        } else {
+            0
+        };
+        let flags_only = select::Settings {
+            select: rules.select.clone().unwrap_or_default(),
+            ignore: rules.ignore.clone().unwrap_or_default(),
+            warn: rules.warn.clone().unwrap_or_default(),
+            ..Default::default()
+        };
+        for (i, o) in outcomes.iter_mut().enumerate() {
+            if i < config_findings {
+                flags_only.apply(&mut o.diagnostics);
+            } else {
+                settings.apply(&mut o.diagnostics);
+            }
         }
         // A walk or configuration finding the selection hides leaves no entry behind.
         let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));
