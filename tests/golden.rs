@@ -450,7 +450,10 @@ fn text_findings(stderr: &str) -> Value {
         let (Some(code), Some(_name), None) = (words.next(), words.next(), words.next()) else {
             continue;
         };
-        if !(code.len() == 5 && code.starts_with("FD") && code[2..].bytes().all(|b| b.is_ascii_digit())) {
+        if !(code.len() == 5
+            && code.starts_with("FD")
+            && code[2..].bytes().all(|b| b.is_ascii_digit()))
+        {
             continue;
         }
         let mut message = String::new();
@@ -464,7 +467,11 @@ fn text_findings(stderr: &str) -> Value {
                 break;
             } else if t.starts_with("FD") || t.starts_with("form-package:") {
                 break;
-            } else if !message.is_empty() && !t.is_empty() && !t.starts_with(['╭', '│', '·', '╰']) && !t.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+            } else if !message.is_empty()
+                && !t.is_empty()
+                && !t.starts_with(['╭', '│', '·', '╰'])
+                && !t.chars().next().is_some_and(|c| c.is_ascii_digit())
+            {
                 message.push(' ');
                 message.push_str(t);
             }

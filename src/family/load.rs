@@ -494,9 +494,12 @@ fn load_form(root: &Path) -> Result<Form, (String, Option<Location>)> {
             Some(doc.loc_str("")),
         ));
     };
-    let schema_digest = doc
-        .digest()
-        .ok_or_else(|| ("the definition is not a JSON object".to_owned(), Some(doc.loc_str(""))))?;
+    let schema_digest = doc.digest().ok_or_else(|| {
+        (
+            "the definition is not a JSON object".to_owned(),
+            Some(doc.loc_str("")),
+        )
+    })?;
     let refs = |k: &str| -> Vec<(usize, ContractRef)> {
         doc.value
             .get(k)
