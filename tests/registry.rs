@@ -41,6 +41,13 @@ const UNREACHABLE: &[(Code, &str)] = &[
         "needs the root directory to change while verification runs (a race)",
     ),
     (
+        Code::TrustRevoked,
+        "needs a Sigstore-signed revocation checkpoint that lists the package: the one signed \
+         checkpoint published (set e7f8a393…) is the genesis, with no entries, and any edit breaks \
+         its signature (FD806); the lookup itself is tested in tests/trust.rs on an unsigned \
+         checkpoint",
+    ),
+    (
         Code::IndexIdentity,
         "pre-empted: every index schema pins apiVersion and kind with `const` (FD101 fires first)",
     ),
