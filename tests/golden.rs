@@ -2,9 +2,11 @@
 //! holds `case.json` (a clean base package under `fixtures/packages/` and
 //! the edits that make one rule fire) and `expected.json` (the findings of
 //! `form-package verify --format json` on the edited copy: code, file,
-//! pointer, line, column and message). Every folder is one case of the one
-//! test below; `BLESS=1 cargo test --test golden` rewrites `expected.json`
-//! (`GOLDEN=FD6` limits a run, and a bless, to the folders named so).
+//! pointer, line, column and message). Every folder is one generated test
+//! named after it (`harness = false`, built with libtest-mimic, so
+//! `cargo test --test golden FD2` runs a few); `BLESS=1 cargo test --test
+//! golden` rewrites `expected.json` (`GOLDEN=FD6` limits a run, and a
+//! bless, to the folders named so).
 //!
 //! `case.json`: `{"base": "fixtures/packages/…", "edits": [EDIT…],
 //! "reindex": true}`. The EDITs run in order on a copy of the base package;
@@ -284,9 +286,12 @@ fn findings(dir: &Path) -> Value {
     )
 }
 
-#[test]
-fn every_golden_case_gives_its_expected_findings() {
-    let bless = std::env::var_os("BLESS").is_some();
+/// One generated test per folder (`golden::FD213-open-object-schema`; a
+/// filter such as `cargo test --test golden FD6` runs some), plus the
+/// naming test. With `BLESS` set, each run case rewrites its
+/// `expected.json` before comparing.
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
     // `GOLDEN=FD6` runs (and blesses) only the folders whose name starts so.
     let only = std::env::var("GOLDEN").ok();
     let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir())
@@ -300,47 +305,62 @@ fn every_golden_case_gives_its_expected_findings() {
         .collect();
     cases.sort();
     assert!(!cases.is_empty(), "no golden cases");
-    let mut failed = Vec::new();
-    for case_dir in &cases {
-        let name = case_dir.file_name().unwrap().to_str().unwrap().to_owned();
-        let case: Value =
-            serde_json::from_slice(&std::fs::read(case_dir.join("case.json")).unwrap()).unwrap();
-        let actual = if case.get("command").is_some() {
-            command_case(case_dir, &case)
-        } else {
-            let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(case["base"].as_str().unwrap());
-            let (_tmp, dir) = common::copy_package(&base);
-            apply(&case, &dir);
-            let found = findings(&dir);
-            keep(&dir, &name);
-            found
-        };
-        let expected_path = case_dir.join("expected.json");
-        if bless {
-            let mut bytes = serde_json::to_vec_pretty(&actual).unwrap();
-            bytes.push(b'\n');
-            std::fs::write(&expected_path, bytes).unwrap();
-        }
-        let expected: Value =
-            serde_json::from_slice(&std::fs::read(&expected_path).unwrap()).unwrap();
-        // The folder is named after the code it shows, and that code fires.
-        let code = name.split('-').next().unwrap();
-        let listed = actual.get("findings").unwrap_or(&actual);
-        let fired = listed.as_array().unwrap().iter().any(|d| d["code"] == code);
-        if actual != expected || !fired {
-            failed.push(format!(
-                "== {name} (code fired: {fired})\n-- expected\n{}\n-- actual\n{}",
-                serde_json::to_string_pretty(&expected).unwrap(),
-                serde_json::to_string_pretty(&actual).unwrap()
-            ));
-        }
-    }
-    assert!(failed.is_empty(), "{}", failed.join("\n"));
+    let mut trials: Vec<libtest_mimic::Trial> = cases
+        .into_iter()
+        .map(|case_dir| {
+            let name = case_dir.file_name().unwrap().to_str().unwrap().to_owned();
+            libtest_mimic::Trial::test(name, move || run_case(&case_dir))
+        })
+        .collect();
+    trials.push(libtest_mimic::Trial::test(
+        "every_golden_folder_is_named_after_one_code",
+        || {
+            every_golden_folder_is_named_after_one_code();
+            Ok(())
+        },
+    ));
+    libtest_mimic::run(&args, trials).exit();
 }
 
-/// Every folder is named `<ID>-<name>` of one code, exactly as `form-package
-/// rules` prints the two columns, and holds a case and its expected findings.
-#[test]
+/// Runs one folder: its findings must equal `expected.json` and include the
+/// folder's code.
+fn run_case(case_dir: &Path) -> Result<(), libtest_mimic::Failed> {
+    let bless = std::env::var_os("BLESS").is_some();
+    let name = case_dir.file_name().unwrap().to_str().unwrap().to_owned();
+    let case: Value =
+        serde_json::from_slice(&std::fs::read(case_dir.join("case.json")).unwrap()).unwrap();
+    let actual = if case.get("command").is_some() {
+        command_case(case_dir, &case)
+    } else {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(case["base"].as_str().unwrap());
+        let (_tmp, dir) = common::copy_package(&base);
+        apply(&case, &dir);
+        let found = findings(&dir);
+        keep(&dir, &name);
+        found
+    };
+    let expected_path = case_dir.join("expected.json");
+    if bless {
+        let mut bytes = serde_json::to_vec_pretty(&actual).unwrap();
+        bytes.push(b'\n');
+        std::fs::write(&expected_path, bytes).unwrap();
+    }
+    let expected: Value = serde_json::from_slice(&std::fs::read(&expected_path).unwrap()).unwrap();
+    // The folder is named after the code it shows, and that code fires.
+    let code = name.split('-').next().unwrap();
+    let listed = actual.get("findings").unwrap_or(&actual);
+    let fired = listed.as_array().unwrap().iter().any(|d| d["code"] == code);
+    if actual != expected || !fired {
+        return Err(format!(
+            "== {name} (code fired: {fired})\n-- expected\n{}\n-- actual\n{}",
+            serde_json::to_string_pretty(&expected).unwrap(),
+            serde_json::to_string_pretty(&actual).unwrap()
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn every_golden_folder_is_named_after_one_code() {
     let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
         .arg("rules")
