@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::{formats, walk_patterns, CompileError};
+use super::{formats, CompileError};
 use crate::json::pointer::JsonPointer;
 use crate::keywords::{self, Shape};
 use crate::proof::ref_closure;
@@ -54,8 +54,9 @@ pub(crate) struct Survey {
 /// - a `$ref` at a position the meta-schema validates whose value is not a
 ///   Go `uri-reference` (it contains `\`);
 /// - a `$ref` whose target is not a schema position of the document and
-///   does not satisfy the Draft 2020-12 meta-schema (or holds a `pattern`
-///   Go cannot compile).
+///   does not satisfy the Draft 2020-12 meta-schema (a `pattern` Go cannot
+///   compile there is refused by the crate's compile of the target, at the
+///   `pattern` member).
 ///
 /// A `$ref` that does not resolve is skipped (the ref-closure proof, FD202,
 /// reports it before compilation).
@@ -100,19 +101,6 @@ pub(crate) fn survey(root: &Value) -> Survey {
                      Draft 2020-12 meta-schema: at {:?}: {e}",
                     display(&target.location),
                     at
-                ),
-            });
-        }
-        let mut bad_patterns = Vec::new();
-        walk_patterns(value, &target.location, &mut bad_patterns);
-        for p in bad_patterns {
-            out.errors.push(CompileError {
-                pointer: member.clone(),
-                message: format!(
-                    "$ref target {reference:?} (at {}) holds {}: {}",
-                    display(&target.location),
-                    display(&p.pointer),
-                    p.message
                 ),
             });
         }
@@ -222,5 +210,224 @@ pub(crate) fn encode_refs(schema: &mut Value, refs: &[JsonPointer]) {
                 *s = encoded;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{compile, DRAFT_2020_12};
+    use serde_json::json;
+
+    /// `{"$defs": {NAME: {"type": "string", "minLength": 2}}, "$ref": REF}`
+    /// as an inline schema.
+    fn named(name: &str, reference: &str) -> Value {
+        json!({
+            "$schema": DRAFT_2020_12,
+            "$defs": {name: {"type": "string", "minLength": 2}},
+            "$ref": reference,
+        })
+    }
+
+    /// `$ref` spellings × verdict, as the reference decides them
+    /// (`form-package-reference verify` on a package whose `desiredSchema`
+    /// holds the same `$defs` name and `$ref`, 2026-12-01).
+    #[test]
+    fn ref_spellings_decided_as_the_reference() {
+        // (name in $defs, $ref, the reference compiles it)
+        let table: &[(&str, &str, bool)] = &[
+            ("a b", "#/$defs/a b", true),
+            ("é", "#/$defs/é", true),
+            ("😀", "#/$defs/😀", true),
+            ("a<b", "#/$defs/a<b", true),
+            ("a{b", "#/$defs/a{b", true),
+            ("a|b", "#/$defs/a|b", true),
+            ("a^b", "#/$defs/a^b", true),
+            ("a`b", "#/$defs/a`b", true),
+            ("a[b", "#/$defs/a[b", true),
+            ("a#b", "#/$defs/a#b", true),
+            ("a\"b", "#/$defs/a\"b", true),
+            ("a\u{1}b", "#/$defs/a\u{1}b", true),
+            ("a\tb", "#/$defs/a\tb", true),
+            ("a\nb", "#/$defs/a\nb", true),
+            ("a\u{7f}b", "#/$defs/a\u{7f}b", true),
+            ("a%b", "#/$defs/a%25b", true),
+            ("a b", "#/$defs/a%20b", true),
+            ("a/b", "#/$defs/a~1b", true),
+            ("a?b", "#/$defs/a?b", true),
+            ("a\\b", "#/$defs/a\\b", false),
+        ];
+        for &(name, reference, accepted) in table {
+            let got = compile(&named(name, reference));
+            assert_eq!(got.is_ok(), accepted, "{reference:?}: {got:?}");
+            match got {
+                Ok(c) => {
+                    // The `$ref` lands on the named schema: its minLength
+                    // applies.
+                    assert!(c.is_valid(&json!("ab")), "{reference:?}");
+                    assert!(!c.is_valid(&json!("a")), "{reference:?}");
+                    assert!(!c.is_valid(&json!(5)), "{reference:?}");
+                }
+                Err(errors) => {
+                    assert_eq!(errors.len(), 1, "{errors:?}");
+                    assert_eq!(errors[0].pointer.as_str(), "/$ref");
+                    assert!(errors[0].message.contains("uri-reference"), "{errors:?}");
+                }
+            }
+        }
+    }
+
+    /// Percent-decodes `%XX` (test helper; the input is well formed).
+    fn decode(s: &str) -> String {
+        let mut out = Vec::new();
+        let mut bytes = s.bytes();
+        while let Some(b) = bytes.next() {
+            if b == b'%' {
+                let hex: String = bytes.by_ref().take(2).map(char::from).collect();
+                out.push(u8::from_str_radix(&hex, 16).expect("hex"));
+            } else {
+                out.push(b);
+            }
+        }
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn encoded_fragments_decode_to_the_same_bytes() {
+        for r in [
+            "#/$defs/a b",
+            "#/é/😀",
+            "#/a#b",
+            "#/a%25b",
+            "#/x\u{1}\"<>[]{}|^`",
+        ] {
+            let e = encode_fragment(r);
+            let after_hash = e.get(1..).unwrap_or_default();
+            assert!(
+                after_hash
+                    .bytes()
+                    .all(|b| b.is_ascii_graphic() && b != b'#'),
+                "{e}"
+            );
+            let back = decode(after_hash);
+            // `%25` stays as written, as Go's decoder reads it.
+            let want = r.get(1..).unwrap_or_default().replace("%25", "%");
+            assert_eq!(back, want, "{r}");
+        }
+        assert_eq!(encode_fragment("#/$defs/a b"), "#/$defs/a%20b");
+        assert_eq!(encode_fragment("#/a#b"), "#/a%23b");
+        assert_eq!(encode_fragment("#/$defs/x~1y"), "#/$defs/x~1y");
+    }
+
+    /// Targets outside the document's subschemas × verdict, as the
+    /// reference decides them (same oracle runs as above).
+    #[test]
+    fn targets_outside_subschemas_meet_the_meta_schema() {
+        let base = |defs: Value, reference: &str| json!({"$schema": DRAFT_2020_12, "$defs": defs, "$ref": reference});
+        // (defs, $ref, refused with this in the message)
+        let refused: &[(Value, &str, &str)] = &[
+            (
+                json!({"a": {"type": "string", "x-ext": {"type": 5}}}),
+                "#/$defs/a/x-ext",
+                "/type",
+            ),
+            (
+                json!({"a": {"type": "string", "x-ext": {"type": "string", "maxLength": "3"}}}),
+                "#/$defs/a/x-ext",
+                "/maxLength",
+            ),
+            (
+                json!({"a": {"type": "string", "default": {"type": "string", "minLength": 1.5}}}),
+                "#/$defs/a/default",
+                "/minLength",
+            ),
+            (
+                json!({"a": {"const": {"type": 5}}}),
+                "#/$defs/a/const",
+                "/type",
+            ),
+            (
+                json!({"a": {"type": "string", "$defs": {"type": {"type": "string"}}}}),
+                "#/$defs/a/$defs",
+                "/type",
+            ),
+            (
+                json!({"a": {"type": "object", "properties": {"type": {"type": "string"}}}}),
+                "#/$defs/a/properties",
+                "/type",
+            ),
+            (
+                json!({"a": {"x-ext": [{"type": 5}]}}),
+                "#/$defs/a/x-ext/0",
+                "/type",
+            ),
+            (
+                json!({"a": {"x-ext": {"type": "string", "pattern": "(?=a)"}}}),
+                "#/$defs/a/x-ext",
+                "(?=a)", // refused by the crate's compile of the target
+            ),
+            (
+                json!({"b\\": {"type": "string"}, "a": {"x-ext": {"$ref": "#/$defs/b\\"}}}),
+                "#/$defs/a/x-ext",
+                "uri-reference",
+            ),
+        ];
+        for (defs, reference, gist) in refused {
+            let errors = compile(&base(defs.clone(), reference)).expect_err(reference);
+            assert_eq!(errors.len(), 1, "{reference}: {errors:?}");
+            let at = match *gist {
+                "uri-reference" => "/$defs/a/x-ext/$ref",
+                "(?=a)" => "/$defs/a/x-ext/pattern",
+                _ => "/$ref",
+            };
+            assert_eq!(errors[0].pointer.as_str(), at, "{reference}");
+            assert!(errors[0].message.contains(gist), "{reference}: {errors:?}");
+        }
+        // Near misses the reference accepts: a valid schema outside the
+        // subschemas (its keywords apply), a target under it reached by
+        // its own `$ref`, and `additionalItems` (a subschema position the
+        // reference knows but Draft 2020-12's meta-schema does not check).
+        let ok = compile(&base(
+            json!({"a": {"x-ext": {"type": "string", "minLength": 2}}}),
+            "#/$defs/a/x-ext",
+        ))
+        .expect("valid target");
+        assert!(ok.is_valid(&json!("st")));
+        assert!(!ok.is_valid(&json!("s")));
+        let chained = base(
+            json!({"b c": {"type": "string"}, "a": {"x-ext": {"$ref": "#/$defs/b c"}}}),
+            "#/$defs/a/x-ext",
+        );
+        assert!(compile(&chained).is_ok());
+        let legacy = base(
+            json!({"a": {"additionalItems": {"type": 5}}}),
+            "#/$defs/a/additionalItems",
+        );
+        assert!(compile(&legacy).is_ok());
+    }
+
+    #[test]
+    fn each_target_is_validated_once() {
+        // Two `$ref`s to one bad target outside the subschemas: one error,
+        // at the first `$ref` met.
+        let twice = json!({
+            "$schema": DRAFT_2020_12,
+            "$defs": {"a": {"x-ext": {"type": 5}}},
+            "allOf": [{"$ref": "#/$defs/a/x-ext"}, {"$ref": "#/$defs/a/x-ext"}],
+        });
+        let errors = compile(&twice).expect_err("bad target");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].pointer.as_str(), "/allOf/0/$ref");
+        // A target that is a subschema of the document is checked with the
+        // document (one error, the document's), never again as a target.
+        let ordinary = json!({
+            "$schema": DRAFT_2020_12,
+            "$defs": {"a": {"type": 5}},
+            "$ref": "#/$defs/a",
+        });
+        let errors = compile(&ordinary).expect_err("bad subschema");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert!(!errors[0].message.contains("$ref target"), "{errors:?}");
+        assert!(survey(&ordinary).errors.is_empty());
     }
 }
