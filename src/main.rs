@@ -8,6 +8,12 @@ use clap::Parser;
 use form_package::app;
 use form_package::cli::Cli;
 
+/// The global allocator: mimalloc (a maintained crate) instead of glibc
+/// malloc. Building the validators and parsing a package are hundreds of
+/// thousands of small allocations; see BENCHMARKS.md for the figures.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
