@@ -254,8 +254,15 @@ pub fn prewarm(refs: &[SchemaRef]) {
 /// command begins, it overlaps walking the PATHs and reading the package
 /// index instead of holding up the first index validation. Only a speed
 /// hint: it is built once whoever asks first, and when no thread can be
-/// started it is built on first use as before.
+/// started it is built on first use as before. Starts at most one thread
+/// per process (the binary calls it before parsing its command line, and
+/// `verify` again for library callers).
 pub fn prewarm_meta() {
+    static STARTED: std::sync::Once = std::sync::Once::new();
+    STARTED.call_once(spawn_meta);
+}
+
+fn spawn_meta() {
     let _ = std::thread::Builder::new()
         .name("meta-prewarm".into())
         .spawn(|| {
