@@ -47,22 +47,21 @@ fn main() {
     non_pie();
 }
 
-/// Links the `form-package` binary as a position-dependent executable on
-/// Linux with the GNU toolchain. A PIE of this size carries ~35,000
-/// relative relocations that the dynamic loader applies at every start,
-/// writing (and so copy-on-write faulting) every page of `.data.rel.ro`:
-/// ~170 of the ~315 page faults of `form-package version`. A
-/// position-dependent executable has them resolved at link time. The
-/// object code stays position-independent (only the final link changes),
-/// and the library, tests and benches are unaffected. The cost is that the
-/// executable's own image is not address-randomised (shared libraries,
-/// heap and stack still are). Set `FORM_PACKAGE_PIE=1` to keep a PIE.
+/// Optionally links the `form-package` binary as a position-dependent
+/// executable on Linux with the GNU toolchain (`FORM_PACKAGE_NO_PIE=1`). A
+/// PIE of this size carries ~35,000 relative relocations that the dynamic
+/// loader applies at every start, writing (and so copy-on-write faulting)
+/// every page of `.data.rel.ro`: ~150 of the ~300 page faults of
+/// `form-package version`, about 0.4 ms on the benchmark machine
+/// (BENCHMARKS.md). The default stays a PIE: the verifier reads untrusted
+/// packages, and a position-dependent executable gives up address
+/// randomisation of its own image, a hardening loss not worth 0.4 ms.
 fn non_pie() {
-    println!("cargo:rerun-if-env-changed=FORM_PACKAGE_PIE");
+    println!("cargo:rerun-if-env-changed=FORM_PACKAGE_NO_PIE");
     let var = |k: &str| std::env::var(k).unwrap_or_default();
     if var("CARGO_CFG_TARGET_OS") == "linux"
         && var("CARGO_CFG_TARGET_ENV") == "gnu"
-        && var("FORM_PACKAGE_PIE").is_empty()
+        && !var("FORM_PACKAGE_NO_PIE").is_empty()
     {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
