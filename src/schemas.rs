@@ -553,19 +553,47 @@ mod tests {
         for profile in ["v1alpha1", "v1"] {
             // Go's url.Parse never looks at a query or a fragment: the
             // crate's `uri` refused these, the reference accepts them.
-            assert!(revocation_accepts(profile, "advisoryUrl", "https://example.com/a?<2>"));
+            assert!(revocation_accepts(
+                profile,
+                "advisoryUrl",
+                "https://example.com/a?<2>"
+            ));
             assert!(revocation_accepts(profile, "advisoryUrl", "https://#@<"));
             // Near misses: a broken host or port is refused by both.
             assert!(!revocation_accepts(profile, "advisoryUrl", "https://[::1/"));
-            assert!(!revocation_accepts(profile, "advisoryUrl", "https://ex ample.com/"));
+            assert!(!revocation_accepts(
+                profile,
+                "advisoryUrl",
+                "https://ex ample.com/"
+            ));
             assert!(!revocation_accepts(profile, "advisoryUrl", "https://x:8a/"));
             // Go's signed Atoi time fields: accepted by the reference.
-            assert!(revocation_accepts(profile, "issuedAt", "2024-01-01T00:00:+1Z"));
-            assert!(revocation_accepts(profile, "issuedAt", "2024-01-01T+1:00:00Z"));
+            assert!(revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T00:00:+1Z"
+            ));
+            assert!(revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T+1:00:00Z"
+            ));
             // Near misses: a leap second off 23:59 and a second of 61.
-            assert!(!revocation_accepts(profile, "issuedAt", "2024-01-01T00:00:60Z"));
-            assert!(!revocation_accepts(profile, "issuedAt", "2024-01-01T00:00:61Z"));
-            assert!(revocation_accepts(profile, "issuedAt", "2024-12-31T23:59:60Z"));
+            assert!(!revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T00:00:60Z"
+            ));
+            assert!(!revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T00:00:61Z"
+            ));
+            assert!(revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-12-31T23:59:60Z"
+            ));
         }
     }
 }
