@@ -146,7 +146,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
     ),
     ("src/select.rs", &[Code::ConfigInvalid]),
     (
-        "src/check.rs",
+        "src/check_cmd.rs",
         &[
             Code::UnrecognizedDocument,
             Code::ContractSchemaViolation,
