@@ -307,7 +307,14 @@ pub fn verify_paths_with(
     let mut skipped = Vec::new();
     let mut missing = false;
     if let Some(p) = &loaded.path {
-        let dir = p.parent().unwrap_or(Path::new(".")).to_path_buf();
+        // The file's directory as the run names paths: relative to the
+        // working directory when under it (found upward, it is absolute).
+        let dir = p.parent().unwrap_or(Path::new("."));
+        let dir = match dir.strip_prefix(&opts.cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => Path::new(".").to_path_buf(),
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => dir.to_path_buf(),
+        };
         for d in &loaded.findings {
             items.push(Item::Finding(dir.clone(), Box::new(d.clone())));
         }
@@ -343,6 +350,15 @@ pub fn verify_paths_with(
         Item::Finding(p, d) => PackageOutcome {
             path: p.clone(),
             diagnostics: vec![(**d).clone()],
+            // A configuration finding names its file: keep its bytes, so the
+            // finding's span shows as line:column (TOML has no JSON spans).
+            sources: d
+                .file
+                .as_deref()
+                .and_then(|f| Some((f.to_owned(), std::fs::read(p.join(f)).ok()?)))
+                .map(|(f, bytes)| (f, Source { bytes, spans: None }))
+                .into_iter()
+                .collect(),
             ..Default::default()
         },
     };
@@ -365,8 +381,26 @@ pub fn verify_paths_with(
         };
     }
     if settings != select::Settings::default() {
-        for o in &mut outcomes {
-            settings.apply(&mut o.diagnostics);
+        // The file's own findings come first; its selection cannot hide them
+        // (a misspelled key beside `select = ["FD2"]` would pass in silence):
+        // only the command line's --select/--ignore/--warn apply to them.
+        let config_findings = if loaded.path.is_some() {
+            loaded.findings.len()
+        } else {
+            0
+        };
+        let flags_only = select::Settings {
+            select: rules.select.clone().unwrap_or_default(),
+            ignore: rules.ignore.clone().unwrap_or_default(),
+            warn: rules.warn.clone().unwrap_or_default(),
+            ..Default::default()
+        };
+        for (i, o) in outcomes.iter_mut().enumerate() {
+            if i < config_findings {
+                flags_only.apply(&mut o.diagnostics);
+            } else {
+                settings.apply(&mut o.diagnostics);
+            }
         }
         // A walk or configuration finding the selection hides leaves no entry behind.
         let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));

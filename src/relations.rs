@@ -183,13 +183,29 @@ impl Walk<'_> {
                     }
                     return;
                 }
-                _ => self.warn(
-                    Code::NonConstReferenceIdentity,
-                    format!(
-                        "reference-shaped object {pointer:?} has no const apiVersion or kind, so it is not a relation"
-                    ),
-                    schema_ptr.clone(),
-                ),
+                _ => {
+                    // Name the member(s) without a non-empty string const and
+                    // point at the first one's schema (the node when absent).
+                    let missing: Vec<&str> = ["apiVersion", "kind"]
+                        .into_iter()
+                        .filter(|m| non_empty_const(props.get(*m)).is_none())
+                        .collect();
+                    let at = missing
+                        .first()
+                        .filter(|m| props.contains_key(**m))
+                        .map_or_else(
+                            || schema_ptr.clone(),
+                            |m| schema_ptr.child("properties").child(m),
+                        );
+                    self.warn(
+                        Code::NonConstReferenceIdentity,
+                        format!(
+                            "reference-shaped object {pointer:?} has no non-empty string const {}, so it is not a relation",
+                            missing.join(" or ")
+                        ),
+                        at,
+                    );
+                }
             }
         }
         if let Some(items) = node.get("items").and_then(Value::as_object) {

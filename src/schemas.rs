@@ -318,7 +318,8 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
 /// The engine's message, made readable where it is not: a `contains`
 /// failure on `files` says what the one-definition rule wants, a `not`
 /// failure says the value is refused, `anyOf`/`oneOf` name their keyword,
-/// and any message that quotes a large instance is cut to 240 characters.
+/// a large quoted instance is shortened to 80 characters (so the reason
+/// after it stays), and any message is cut to 240 characters.
 fn readable(
     kind: &jsonschema::error::ValidationErrorKind,
     engine: &str,
@@ -358,7 +359,14 @@ fn readable(
             "the value {} matches none of the allowed shapes (oneOf)",
             shown(value)
         ),
-        _ => engine.to_owned(),
+        // The engine quotes the whole instance before its reason: quote a
+        // large one shortened, so the reason is never what the cut drops.
+        _ => match value.map(Value::to_string) {
+            Some(t) if t.chars().count() > 80 && engine.contains(&t) => {
+                engine.replacen(&t, &shown(value), 1)
+            }
+            _ => engine.to_owned(),
+        },
     };
     if message.chars().count() > 240 {
         format!("{}…", message.chars().take(240).collect::<String>())
@@ -410,6 +418,26 @@ pub const FAMILY_SCHEMA: &str = include_str!("../schemas/form-package-family-v1.
 mod tests {
     use super::*;
     use sha2::Digest;
+
+    /// A large instance quoted by the engine is shortened, so the reason
+    /// after it survives the 240-character cut (near miss: a short one is
+    /// quoted whole).
+    #[test]
+    fn a_long_quoted_instance_keeps_the_reason() {
+        let schema = serde_json::json!({"type": "array", "maxItems": 0});
+        let big = serde_json::json!([{"digest": "a".repeat(300)}]);
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let err = validator.iter_errors(&big).next().unwrap();
+        let engine = err.to_string();
+        assert!(engine.chars().count() > 240, "{engine}");
+        let m = readable(err.kind(), &engine, "/maxItems", Some(&big));
+        assert!(m.ends_with("has more than 0 items"), "{m}");
+        assert!(m.chars().count() < 160, "{m}");
+        let small = serde_json::json!([1]);
+        let err = validator.iter_errors(&small).next().unwrap();
+        let m = readable(err.kind(), &err.to_string(), "/maxItems", Some(&small));
+        assert_eq!(m, "[1] has more than 0 items");
+    }
 
     #[test]
     fn embedded_copies_are_byte_exact() {

@@ -115,14 +115,26 @@ pub fn parse(text: &str) -> (Settings, Vec<Diagnostic>) {
             return (s, vec![d]);
         }
     };
+    // Where each top-level key and its value are, so a finding shows its line.
+    let spans: BTreeMap<String, (std::ops::Range<usize>, std::ops::Range<usize>)> =
+        toml::de::DeTable::parse(text)
+            .map(|t| {
+                t.into_inner()
+                    .iter()
+                    .map(|(k, v)| (k.get_ref().to_string(), (k.span(), v.span())))
+                    .collect()
+            })
+            .unwrap_or_default();
     for (key, value) in &table {
         let at = JsonPointer::root().child(key);
+        let (key_span, value_span) = spans.get(key).cloned().unwrap_or_default();
         let wrong = |want: &str| {
             Diagnostic::new(
                 Code::ConfigInvalid,
                 format!("`{key}` must be {want}, not {}", value.type_str()),
             )
             .at(at.clone())
+            .span(value_span.clone())
         };
         match key.as_str() {
             "select" | "ignore" | "warn" | "exclude" => {
@@ -140,7 +152,8 @@ pub fn parse(text: &str) -> (Settings, Vec<Diagnostic>) {
                         if let Err(e) = check_selector(sel) {
                             findings.push(
                                 Diagnostic::new(Code::ConfigInvalid, format!("`{key}`: {e}"))
-                                    .at(at.clone()),
+                                    .at(at.clone())
+                                    .span(value_span.clone()),
                             );
                         }
                     }
@@ -166,6 +179,7 @@ pub fn parse(text: &str) -> (Settings, Vec<Diagnostic>) {
             _ => findings.push(
                 Diagnostic::new(Code::ConfigInvalid, format!("unknown key `{key}`"))
                     .at_key(at.clone())
+                    .span(key_span.clone())
                     .help("keys: select, ignore, warn, exit-zero, statistics, exclude, no-ignore"),
             ),
         }
@@ -332,6 +346,14 @@ mod tests {
                 "FD903 /statistics `statistics` must be a boolean, not string",
             ]
         );
+        // Each finding is located: an unknown key at the key, a bad value at the value.
+        let text = "selct = [\"FD2\"]\nstatistics = \"yes\"\nignore = [\"FD9999\"]\n";
+        let (_, f) = parse(text);
+        let spans: Vec<&str> = f
+            .iter()
+            .map(|d| text.get(d.span.clone().unwrap()).unwrap())
+            .collect();
+        assert_eq!(spans, ["[\"FD9999\"]", "selct", "\"yes\""]);
         let (_, f) = parse("select = [");
         assert_eq!(f.len(), 1);
         assert!(

@@ -1,11 +1,10 @@
 //! The code registry end to end: every code of `codes::TABLE` has a full
-//! explanation; every active code is either triggered through
-//! `verify::verify_package` by a package built here at test time (one change
-//! to a package shipped in `fixtures/packages/`), or listed in
-//! [`UNREACHABLE`] with the reason `verify` cannot produce it; and the
-//! `explain` / `rules` subcommands print what the table says. A trigger must
-//! produce exactly its code plus the few [`collateral`] codes its change
-//! breaks by nature; a pre-empted code must lose to the earlier check.
+//! explanation; every active code either has a golden case
+//! (`fixtures/golden/<ID>-<name>/`, run by `tests/golden.rs`, which shows the
+//! code fires with its message and location) or is listed in
+//! [`UNREACHABLE`] with the reason no input can produce it; a pre-empted
+//! code is shown losing to the earlier check; and the `explain` / `rules`
+//! subcommands print what the table says.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -17,7 +16,6 @@
 mod common;
 use common::copy_dir;
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -41,6 +39,13 @@ const UNREACHABLE: &[(Code, &str)] = &[
     (
         Code::RootChanged,
         "needs the root directory to change while verification runs (a race)",
+    ),
+    (
+        Code::TrustRevoked,
+        "needs a Sigstore-signed revocation checkpoint that lists the package: the one signed \
+         checkpoint published (set e7f8a393…) is the genesis, with no entries, and any edit breaks \
+         its signature (FD806); the lookup itself is tested in tests/trust.rs on an unsigned \
+         checkpoint",
     ),
     (
         Code::IndexIdentity,
@@ -125,15 +130,6 @@ impl Pkg {
                 .insert(name.into(), schema);
         })
     }
-    /// Changes `desiredSchema.$defs` and re-indexes.
-    fn defs(&self, defs: Value) -> &Self {
-        self.def(|d| {
-            d["desiredSchema"]
-                .as_object_mut()
-                .unwrap()
-                .insert("$defs".into(), defs);
-        })
-    }
     /// Changes the index (no re-indexing).
     fn index(&self, f: impl FnOnce(&mut Map<String, Value>)) -> &Self {
         let mut i = self.json("package-index.json");
@@ -160,57 +156,8 @@ fn verify(path: &Path) -> Vec<Code> {
         .collect()
 }
 
-const SCHEMA: &str = "https://json-schema.org/draft/2020-12/schema";
-
 fn zeros() -> String {
     format!("sha256:{}", "0".repeat(64))
-}
-
-fn closed(props: Value) -> Value {
-    json!({"type": "object", "additionalProperties": false, "properties": props})
-}
-
-fn marker() -> Value {
-    json!({"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9._-]{0,63}$", "x-takoform-fieldPolicy": "portable-data-only-v1"})
-}
-
-fn interface_contract() -> Value {
-    json!({"apiVersion": "interfaces.takoform.com/v1alpha1", "name": "worker.runtime", "version": "1.0.0", "schemaDigest": format!("sha256:{}", "a".repeat(64))})
-}
-
-/// A reference-shaped schema (verifier-rules.md §8.2) plus `extra` members.
-fn reference(api: &str, extra: Value) -> Value {
-    let mut r = json!({
-        "type": "object", "additionalProperties": false,
-        "required": ["apiVersion", "kind", "name"],
-        "properties": {
-            "apiVersion": {"type": "string", "const": api},
-            "kind": {"type": "string", "const": "ModuleWorker"},
-            "name": {"type": "string"}
-        }
-    });
-    for (k, v) in extra.as_object().unwrap() {
-        r[k] = v.clone();
-    }
-    r
-}
-
-fn edge_ref(extra: Value) -> Value {
-    reference("edge.forms.takoform.com/v1beta1", extra)
-}
-
-/// The doubling chain of verifier-rules.md §4.6/§4.7: `Node0` = `base`,
-/// `NodeK` = allOf of two references to `NodeK-1`.
-fn doubling_chain(base: Value, levels: usize) -> Value {
-    let mut defs = Map::new();
-    defs.insert("Node0".into(), base);
-    for k in 1..=levels {
-        defs.insert(
-            format!("Node{k}"),
-            json!({"allOf": [{"$ref": format!("#/$defs/Node{}", k - 1)}, {"$ref": format!("#/%24defs/Node{}", k - 1)}]}),
-        );
-    }
-    Value::Object(defs)
 }
 
 fn push(d: &mut Map<String, Value>, list: &str, item: Value) {
@@ -223,399 +170,6 @@ fn push(d: &mut Map<String, Value>, list: &str, item: Value) {
 
 fn files(i: &mut Map<String, Value>) -> &mut Vec<Value> {
     i["files"].as_array_mut().unwrap()
-}
-
-// ---------------------------------------------------------------- triggers
-
-/// Builds a package that triggers `code` and returns the codes `verify`
-/// reports for it; `None` for a code with no trigger here.
-fn trigger(code: Code) -> Option<Vec<Code>> {
-    let store = || Pkg::new(STORE);
-    let neg = |stage: &str, expected: &str| json!({"name": "neg", "stage": stage, "inputPath": "fixtures/desired.json", "expectedFailure": expected});
-    Some(match code {
-        // FD0xx: file system and strict parse
-        Code::RootNotDirectory => verify(&store().path("definition.json")),
-        Code::SymlinkEntry => {
-            let p = store();
-            std::os::unix::fs::symlink(p.path("definition.json"), p.path("alias.json")).unwrap();
-            p.codes()
-        }
-        Code::SpecialFile => {
-            let p = store();
-            let ok = Command::new("mkfifo")
-                .arg(p.path("named-pipe.txt"))
-                .status()
-                .unwrap();
-            assert!(ok.success());
-            p.codes()
-        }
-        Code::ExecutableMode => {
-            let p = store();
-            std::fs::set_permissions(
-                p.path("definition.json"),
-                std::fs::Permissions::from_mode(0o755),
-            )
-            .unwrap();
-            p.codes()
-        }
-        Code::ExecutableExtension => {
-            let p = store();
-            p.write("payload.js", b"x");
-            p.codes()
-        }
-        Code::InvalidEntryPath => {
-            let p = store();
-            p.write("a:b.txt", b"x");
-            p.codes()
-        }
-        Code::MissingIndex => {
-            let p = store();
-            std::fs::remove_file(p.path("package-index.json")).unwrap();
-            p.codes()
-        }
-        Code::UnreadableIndex => {
-            let p = store();
-            let mut bytes = std::fs::read(p.path("package-index.json")).unwrap();
-            bytes.resize(4 * 1024 * 1024 + 1, b' ');
-            p.write("package-index.json", &bytes);
-            p.codes()
-        }
-        Code::InvalidUtf8 => {
-            let p = store();
-            p.write("package-index.json", b"{\"a\":\"\xff\"}");
-            p.codes()
-        }
-        Code::InvalidIJson => {
-            let p = store();
-            p.write("package-index.json", br#"{"a":1,"a":2}"#);
-            p.codes()
-        }
-        Code::ScalarTopLevel => {
-            let p = store();
-            p.write("package-index.json", b"5");
-            p.codes()
-        }
-        Code::UnreadablePayload => {
-            // listed with its old size, but larger than the 4 MiB definition read limit
-            let p = store();
-            let mut bytes = std::fs::read(p.path("definition.json")).unwrap();
-            bytes.resize(4 * 1024 * 1024 + 1, b' ');
-            p.write("definition.json", &bytes);
-            p.codes()
-        }
-        Code::PayloadSizeMismatch => store().index(|i| files(i)[1]["size"] = json!(20)).codes(),
-        Code::PayloadDigestMismatch => {
-            store().index(|i| files(i)[1]["digest"] = json!(zeros())).codes()
-        }
-        Code::InvalidTextPayload => {
-            let p = store();
-            p.write("README.md", b"# store\xff\n");
-            p.reindex().codes()
-        }
-        Code::UnlistedFile => {
-            let p = store();
-            p.write("extra.txt", b"x");
-            p.codes()
-        }
-        Code::MissingListedFile => {
-            let p = store();
-            std::fs::remove_file(p.path("fixtures/desired.json")).unwrap();
-            p.codes()
-        }
-        Code::InvalidJsonPayload => {
-            let p = store();
-            p.write("fixtures/desired.json", br#"{"name":"a","name":"b"}"#);
-            p.reindex().codes()
-        }
-        // FD1xx: index and definition structure
-        Code::UnsupportedIndexApiVersion => store()
-            .index(|i| i["apiVersion"] = json!("packages.forms.takoform.com/v9"))
-            .codes(),
-        Code::IndexSchemaViolation => store()
-            .index(|i| {
-                i.insert("packageId".into(), json!("x"));
-            })
-            .codes(),
-        Code::IndexDecode => {
-            let p = store();
-            let text = std::fs::read_to_string(p.path("package-index.json")).unwrap();
-            assert!(text.contains(r#""size":19}"#));
-            p.write(
-                "package-index.json",
-                text.replace(r#""size":19}"#, r#""size":19.0}"#).as_bytes(),
-            );
-            p.codes()
-        }
-        Code::TooManyFiles => store()
-            .index(|i| {
-                for n in 0..1024 {
-                    files(i).push(json!({"path": format!("extra/f{n:04}.json"), "mediaType": "application/json", "size": 2, "digest": zeros()}));
-                }
-            })
-            .codes(),
-        Code::IndexListsItself => store()
-            .index(|i| files(i).push(json!({"path": "package-index.json", "mediaType": "application/json", "size": 2, "digest": zeros()})))
-            .codes(),
-        Code::DuplicatePayloadPath => store()
-            .index(|i| {
-                let dup = files(i)[1].clone();
-                files(i).push(dup);
-            })
-            .codes(),
-        Code::UnsortedPayloadPaths => store().index(|i| files(i).reverse()).codes(),
-        Code::DefinitionTooLarge => store()
-            .index(|i| files(i)[0]["size"] = json!(4 * 1024 * 1024 + 1))
-            .codes(),
-        Code::JsonPayloadTooLarge => store()
-            .index(|i| files(i)[1]["size"] = json!(16 * 1024 * 1024 + 1))
-            .codes(),
-        Code::ExecutablePayloadExtension => store()
-            .index(|i| files(i).push(json!({"path": "tool.js", "mediaType": "application/json", "size": 2, "digest": zeros()})))
-            .codes(),
-        Code::MediaTypeExtensionMismatch => store()
-            .index(|i| files(i)[1]["mediaType"] = json!("text/plain"))
-            .codes(),
-        Code::PayloadTotalTooLarge => store()
-            .index(|i| {
-                for n in 0..5 {
-                    files(i).push(json!({"path": format!("z{n}.txt"), "mediaType": "text/plain", "size": 64 * 1024 * 1024, "digest": zeros()}));
-                }
-            })
-            .codes(),
-        Code::DefinitionPathUnlisted => store()
-            .index(|i| i["definitionPath"] = json!("other.json"))
-            .codes(),
-        Code::DefinitionPathMediaType => store()
-            .index(|i| i["definitionPath"] = json!("fixtures/desired.json"))
-            .codes(),
-        Code::UnsupportedDefinitionApiVersion => store()
-            .def(|d| d["apiVersion"] = json!("forms/v1"))
-            .index(|i| i["formRef"]["apiVersion"] = json!("forms.takoform.com/v1alpha1"))
-            .codes(),
-        Code::DefinitionSchemaViolation => store()
-            .def(|d| {
-                d.insert("packageId".into(), json!("x"));
-            })
-            .codes(),
-        Code::DefinitionDecode => Pkg::new(ACTOR)
-            .def(|d| push(d, "constraints", json!({"kind": "sum", "list": "/versions", "member": "weight", "total": 1.0})))
-            .codes(),
-        Code::SchemaDigestMismatch => store()
-            .index(|i| i["formRef"]["schemaDigest"] = json!(zeros()))
-            .codes(),
-        Code::FormRefIdentityMismatch => store()
-            .index(|i| i["formRef"]["definitionVersion"] = json!("1.0.1"))
-            .codes(),
-        // the FormRef schema admits the group, the namespaced-group guard refuses it
-        Code::InvalidFormRef => Pkg::new(BUCKET)
-            .def(|d| d["apiVersion"] = json!("forms.takoform.com/v1alpha3"))
-            .codes(),
-        Code::VersionedFormRef => Pkg::new(ACTOR)
-            .def(|d| d["apiVersion"] = json!("edge.forms.takoform.com/v1"))
-            .codes(),
-        // FD2xx: schema proofs (one desired property of the example store)
-        Code::NonLocalRef => store()
-            .prop("x", json!({"$ref": "https://attacker.invalid/s.json"}))
-            .codes(),
-        Code::DynamicRef => store()
-            .prop("x", json!({"type": "string", "$dynamicRef": "#/$defs/x"}))
-            .codes(),
-        Code::UnresolvedRef => store()
-            .prop("x", json!({"$ref": "#/$defs/Missing"}))
-            .codes(),
-        Code::TrueSchema => store().prop("x", json!(true)).codes(),
-        Code::NonSchemaValue => store().prop("x", json!(5)).codes(),
-        Code::PatternProperties => store()
-            .prop("x", json!({"type": "object", "additionalProperties": false, "patternProperties": {"^a": {"type": "string"}}}))
-            .codes(),
-        Code::LegacyDependencies => store()
-            .prop("x", json!({"type": "object", "additionalProperties": false, "dependencies": {"a": ["b"]}}))
-            .codes(),
-        Code::ContentKeyword => store()
-            .prop("x", json!({"type": "string", "contentEncoding": "base64"}))
-            .codes(),
-        Code::NestedDialect => store()
-            .prop("x", json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "string"}))
-            .codes(),
-        Code::ResolutionScopeKeyword => store()
-            .prop("x", json!({"$id": "https://example.invalid/x", "type": "string"}))
-            .codes(),
-        Code::MixedObjectConst => store()
-            .prop("x", json!({"const": {"a": 1}, "description": "fixed"}))
-            .codes(),
-        Code::MalformedSchemaKeyword => store()
-            .prop("x", json!({"type": "string", "allOf": []}))
-            .codes(),
-        Code::ArrayWithoutItems => store().prop("x", json!({"type": "array"})).codes(),
-        Code::OpenObjectSchema => store().prop("x", json!({"type": "object"})).codes(),
-        Code::ImpureTypedMap => store()
-            .prop("x", json!({"type": "object", "properties": {"a": {"type": "string"}}, "propertyNames": marker(), "additionalProperties": {"type": "string"}}))
-            .codes(),
-        Code::MapKeyPolicy => store()
-            .prop("x", json!({"type": "object", "additionalProperties": {"type": "string"}}))
-            .codes(),
-        Code::ImplicitObjectKeywords => store().prop("x", json!({"minProperties": 1})).codes(),
-        Code::OpenSchema => store().prop("x", json!({})).codes(),
-        Code::CyclicRef => store()
-            .defs(json!({"Loop": {"$ref": "#/$defs/Loop"}}))
-            .codes(),
-        Code::ProofDepthExceeded => {
-            let mut v = json!({"type": "string"});
-            for _ in 0..65 {
-                v = closed(json!({ "n": v }));
-            }
-            store().prop("x", v).codes()
-        }
-        Code::ProofBudgetExceeded => {
-            let branches: Vec<Value> = (0..2049)
-                .map(|_| json!({"$ref": "#/$defs/Closed"}))
-                .collect();
-            store()
-                .def(|d| {
-                    d["desiredSchema"]["$defs"] = json!({"Closed": closed(json!({}))});
-                    d["desiredSchema"]["properties"]["x"] = json!({ "allOf": branches });
-                })
-                .codes()
-        }
-        Code::StructuralWorkExceeded => store()
-            .def(|d| {
-                d["desiredSchema"]["$defs"] =
-                    doubling_chain(closed(json!({"flag": {"type": "boolean"}})), 12);
-                d["desiredSchema"]["properties"]["config"] = json!({"$ref": "#/$defs/Node12"});
-            })
-            .codes(),
-        Code::InlineSchemaCompile => store()
-            .prop("x", json!({"type": "string", "minLength": -1}))
-            .codes(),
-        Code::UnsatisfiableAllOf => store()
-            .prop("x", json!({"allOf": [
-                {"type": "object", "additionalProperties": false, "properties": {"a": {"type": "string"}}, "required": ["a"]},
-                {"type": "object", "additionalProperties": false, "properties": {"b": {"type": "string"}}}
-            ]}))
-            .codes(),
-        // FD3xx: vocabulary
-        Code::ForbiddenPayloadField => {
-            let p = store();
-            p.write("extra.json", br#"{"password":"x"}"#);
-            p.reindex().codes()
-        }
-        Code::ForbiddenDefinitionField => Pkg::new(ACTOR)
-            .def(|d| d["desiredSchema"]["x-note"] = json!({"password": "x"}))
-            .codes(),
-        // A `required` string is a value: only the proof sees it (a forbidden
-        // property *name* is the definition scan's finding, reported once).
-        Code::ForbiddenSchemaName => store()
-            .def(|d| {
-                d["desiredSchema"]["required"].as_array_mut().unwrap().push(json!("password"));
-            })
-            .codes(),
-        // FD4xx: definition rules and fixtures
-        Code::DuplicateFixtureName => store()
-            .def(|d| push(d, "conformanceFixtures", json!({"name": "basic", "desiredPath": "fixtures/desired.json", "observedPath": "fixtures/desired.json"})))
-            .codes(),
-        Code::FixtureUnlisted => store()
-            .def(|d| push(d, "conformanceFixtures", json!({"name": "other", "desiredPath": "fixtures/missing.json"})))
-            .codes(),
-        Code::FixtureMediaType => store()
-            .index(|i| files(i)[1]["mediaType"] = json!("application/schema+json"))
-            .codes(),
-        Code::FixtureStageWithoutSchema => store()
-            .def(|d| push(d, "conformanceFixtures", json!({"name": "out", "desiredPath": "fixtures/desired.json", "outputPath": "fixtures/desired.json"})))
-            .codes(),
-        Code::NegativeStageWithoutSchema => store()
-            .def(|d| push(d, "negativeConformanceFixtures", neg("output", "schema_validation_failed")))
-            .codes(),
-        Code::UnsupportedExpectedFailure => store()
-            .def(|d| push(d, "negativeConformanceFixtures", neg("desired", "wrong_failure")))
-            .codes(),
-        Code::FixtureWorkExceeded => {
-            let p = store();
-            let list: Vec<Value> = (0..64).map(|_| json!("x")).collect();
-            p.write_json("fixtures/desired.json", &json!({"name": "example", "list": list}));
-            p.def(|d| {
-                d["desiredSchema"]["$defs"] = doubling_chain(json!({"type": "string"}), 7);
-                d["desiredSchema"]["properties"]["list"] =
-                    json!({"type": "array", "items": {"$ref": "#/$defs/Node7"}});
-            })
-            .codes()
-        }
-        Code::FixtureSchemaViolation => {
-            let p = store();
-            p.write("fixtures/desired.json", br#"{"wrong":"field"}"#);
-            p.reindex().codes()
-        }
-        Code::NegativeFixturePassed => store()
-            .def(|d| push(d, "negativeConformanceFixtures", neg("desired", "schema_validation_failed")))
-            .codes(),
-        Code::InterfaceDocumentViolation => store()
-            .def(|d| push(d, "interfaces", json!({
-                "name": "mcp.server", "version": "1", "document": {"title": 42},
-                "documentSchema": {"$schema": SCHEMA, "type": "object", "additionalProperties": false,
-                    "properties": {"title": {"type": "string"}}, "required": ["title"]}
-            })))
-            .codes(),
-        Code::DuplicateInterface => store()
-            .def(|d| {
-                push(d, "interfaces", json!({"name": "mcp.server", "version": "1"}));
-                push(d, "interfaces", json!({"name": "mcp.server", "version": "1", "description": "again"}));
-            })
-            .codes(),
-        Code::InterfaceInputRule => store()
-            .def(|d| push(d, "interfaces", json!({"name": "mcp.server", "version": "1", "inputs": [{"name": "a", "source": "literal"}]})))
-            .codes(),
-        Code::ConstraintOrderedPair => Pkg::new(ACTOR)
-            .def(|d| push(d, "constraints", json!({"kind": "orderedPair", "references": ["/className", "/worker"]})))
-            .codes(),
-        Code::ConstraintUniqueBy => Pkg::new(ACTOR)
-            .def(|d| push(d, "constraints", json!({"kind": "uniqueBy", "list": "/className", "member": "x"})))
-            .codes(),
-        Code::ConstraintRelation => Pkg::new(ACTOR)
-            .def(|d| push(d, "constraints", json!({"kind": "acyclic", "reference": "/className"})))
-            .codes(),
-        // FD5xx: relations (warnings on non-legacy definitions)
-        Code::RelationAtRoot => Pkg::new(BUCKET)
-            .def(|d| {
-                let mut root = edge_ref(json!({ "x-takoform-required-interface": interface_contract() }));
-                root["$schema"] = json!(SCHEMA);
-                d["desiredSchema"] = root;
-            })
-            .codes(),
-        Code::RelationDepth => {
-            let mut v = json!({"type": "string"});
-            for _ in 0..34 {
-                v = closed(json!({ "n": v }));
-            }
-            Pkg::new(BUCKET).prop("deep", v).codes()
-        }
-        Code::MissingTargetContract => Pkg::new(BUCKET).prop("worker", edge_ref(json!({}))).codes(),
-        Code::ConflictingTargetContracts => Pkg::new(BUCKET)
-            .prop("worker", edge_ref(json!({
-                "x-takoform-required-interface": interface_contract(),
-                "x-takoform-target-formrefs": [{"apiVersion": "edge.forms.takoform.com/v1beta1", "kind": "ModuleWorker", "definitionVersion": "0.1.0", "schemaDigest": zeros()}]
-            })))
-            .codes(),
-        Code::MalformedTargetContract => Pkg::new(BUCKET)
-            .prop("worker", edge_ref(json!({ "x-takoform-target-formrefs": [] })))
-            .codes(),
-        Code::BindingNotAccepted => Pkg::new(BUCKET)
-            .prop("workers", json!({
-                "type": "array", "x-takoform-binding": "worker.binding",
-                "items": edge_ref(json!({ "x-takoform-required-interface": interface_contract() }))
-            }))
-            .codes(),
-        Code::NonConstReferenceIdentity => {
-            let mut r = edge_ref(json!({ "x-takoform-required-interface": interface_contract() }));
-            r["properties"]["apiVersion"] = json!({"type": "string"});
-            Pkg::new(BUCKET).prop("worker", r).codes()
-        }
-        Code::HiddenReference => Pkg::new(BUCKET)
-            .defs(json!({"Worker": edge_ref(json!({ "x-takoform-required-interface": interface_contract() }))}))
-            .codes(),
-        Code::EdgeReferenceWithoutContract => Pkg::new(BUNDLE)
-            .prop("worker", reference("edge.forms.takoform.com/v1alpha1", json!({})))
-            .codes(),
-        _ => return None,
-    })
 }
 
 // ---------------------------------------------------------------- tests
@@ -698,97 +252,6 @@ fn unreachable_reason(code: Code) -> Option<&'static str> {
         .map(|(_, r)| *r)
 }
 
-/// The other codes a trigger's package also (rightly) produces: a trigger
-/// changes one thing, and a few changes break a second rule by nature.
-fn collateral(code: Code) -> &'static [Code] {
-    match code {
-        // (a new file with an inventory finding is NOT also reported as
-        // unlisted: one finding per cause)
-        // the declared size no longer matches the file
-        // (a payload refused by its declared size is not read, so no size mismatch follows)
-        // entries for files that do not exist
-        Code::ExecutablePayloadExtension | Code::PayloadTotalTooLarge => &[Code::MissingListedFile],
-        // the index keeps the old formRef.apiVersion
-        Code::UnsupportedDefinitionApiVersion => &[Code::FormRefIdentityMismatch],
-        // the reserved group selects no definition schema either
-        Code::InvalidFormRef => &[Code::UnsupportedDefinitionApiVersion],
-        // the v1 definition schema wants a versionless group too
-        Code::VersionedFormRef => &[Code::DefinitionSchemaViolation],
-        // legacy profiles report the definition's own keys as payload keys
-        // the required string needs no property of that name: nothing else fails
-        Code::ForbiddenSchemaName => &[],
-        // the old fixtures do not match a reference-shaped root
-        Code::RelationAtRoot => &[Code::FixtureSchemaViolation],
-        _ => &[],
-    }
-}
-
-/// Runs the triggers of every active code whose id starts with `prefix`.
-fn check_stage(prefix: &str) {
-    let mut failures = Vec::new();
-    for info in TABLE
-        .iter()
-        .filter(|i| i.id.starts_with(prefix) && i.status == Status::Active)
-    {
-        if unreachable_reason(info.code).is_some() {
-            continue;
-        }
-        match trigger(info.code) {
-            None => failures.push(format!(
-                "{} {}: no trigger and not listed in UNREACHABLE",
-                info.id, info.name
-            )),
-            Some(codes) => {
-                let mut got: Vec<&str> = codes.iter().map(|c| c.info().id).collect();
-                got.sort_unstable();
-                got.dedup();
-                let mut want: Vec<&str> = std::iter::once(info.code)
-                    .chain(collateral(info.code).iter().copied())
-                    .map(|c| c.info().id)
-                    .collect();
-                want.sort_unstable();
-                if got != want {
-                    failures.push(format!(
-                        "{} {}: trigger produced {got:?}, want {want:?}",
-                        info.id, info.name
-                    ));
-                }
-            }
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
-}
-
-#[test]
-fn package_and_parse_codes_are_reachable() {
-    check_stage("FD0");
-}
-
-#[test]
-fn index_and_definition_codes_are_reachable() {
-    check_stage("FD1");
-}
-
-#[test]
-fn proof_codes_are_reachable() {
-    check_stage("FD2");
-}
-
-#[test]
-fn vocabulary_codes_are_reachable() {
-    check_stage("FD3");
-}
-
-#[test]
-fn fixture_and_rule_codes_are_reachable() {
-    check_stage("FD4");
-}
-
-#[test]
-fn relation_codes_are_reachable() {
-    check_stage("FD5");
-}
-
 #[test]
 fn unreachable_table_is_exact() {
     for (code, reason) in UNREACHABLE {
@@ -801,8 +264,8 @@ fn unreachable_table_is_exact() {
         );
         assert!(!reason.is_empty(), "{}", info.id);
         assert!(
-            trigger(*code).is_none(),
-            "{} has a trigger: drop it from UNREACHABLE",
+            golden_case(info).is_none(),
+            "{} has a golden case: drop it from UNREACHABLE",
             info.id
         );
         if reason.starts_with("pre-empted") {
@@ -818,11 +281,36 @@ fn unreachable_table_is_exact() {
     assert_eq!(ids.len(), n, "UNREACHABLE lists a code twice");
 }
 
+/// The golden folder of a code, when there is one.
+fn golden_case(info: &form_package::codes::CodeInfo) -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/golden")
+        .join(format!("{}-{}", info.id, info.name));
+    dir.join("case.json").is_file().then_some(dir)
+}
+
+/// Issue 11 item 5: the golden folders cover every code the registry lists
+/// as reachable (every active code not in [`UNREACHABLE`]); `tests/golden.rs`
+/// runs each folder and checks its code fires.
 #[test]
-fn removed_codes_are_never_emitted_by_triggers() {
-    // A removed code has no trigger; it still has an explanation.
+fn every_reachable_code_has_a_golden_case() {
+    let missing: Vec<String> = TABLE
+        .iter()
+        .filter(|i| i.status == Status::Active && unreachable_reason(i.code).is_none())
+        .filter(|i| golden_case(i).is_none())
+        .map(|i| format!("{} {}", i.id, i.name))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no fixtures/golden/<ID>-<name>/ for: {missing:?}"
+    );
+}
+
+#[test]
+fn removed_codes_have_no_golden_case() {
+    // A removed code is never emitted; it still has an explanation.
     for info in TABLE.iter().filter(|i| i.status == Status::Removed) {
-        assert!(trigger(info.code).is_none(), "{}", info.id);
+        assert!(golden_case(info).is_none(), "{}", info.id);
         let text = form_package::explain::explain(info.code);
         assert!(text.contains("removed"), "{text}");
     }
@@ -930,8 +418,8 @@ fn cli_rules_lists_every_code_aligned() {
     assert!(text.contains("removed"));
 }
 
-/// The near miss of every trigger: each base package, re-indexed by the
-/// same helper the triggers use, verifies with no finding at all.
+/// The near miss of the edits: each base package, re-indexed by the same
+/// helper the golden cases and attempts use, verifies with no finding at all.
 #[test]
 fn base_packages_verify_clean_after_reindexing() {
     for src in [STORE, BUCKET, ACTOR, BUNDLE] {

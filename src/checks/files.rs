@@ -435,7 +435,7 @@ fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 }
                 Err(e) => diags.push(payload_parse_diagnostic(&e).in_file(l.path.clone())),
             }
-        } else if std::str::from_utf8(&bytes).is_err() || bytes.contains(&0) {
+        } else if let Some(fault) = text_fault(&bytes) {
             diags.push(
                 Diagnostic::new(
                     Code::InvalidTextPayload,
@@ -444,7 +444,8 @@ fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                         l.path
                     ),
                 )
-                .in_file(l.path.clone()),
+                .in_file(l.path.clone())
+                .span(fault),
             );
         }
         pkg.sources.entry(l.path.clone()).or_default().bytes = bytes;
@@ -456,9 +457,40 @@ fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 /// A payload's parse error: invalid UTF-8 keeps `invalid-utf8` (IJSON_UTF8);
 /// every other refusal, a BOM included, is `invalid-json-payload`
 /// (PAYLOAD_IJSON), as the reference classifies them.
+/// The byte range of the first fault of a text payload (`verifier-rules.md`
+/// §1.8: UTF-8 without NUL): the first invalid UTF-8 sequence or NUL byte,
+/// whichever comes first; `None` for valid text.
+fn text_fault(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
+    let invalid = std::str::from_utf8(bytes).err().map(|e| {
+        let at = e.valid_up_to();
+        at..at + e.error_len().unwrap_or(bytes.len() - at)
+    });
+    let nul = bytes.iter().position(|&b| b == 0).map(|at| at..at + 1);
+    match (invalid, nul) {
+        (Some(a), Some(b)) => Some(if a.start < b.start { a } else { b }),
+        (a, b) => a.or(b),
+    }
+}
+
 fn payload_parse_diagnostic(e: &strict::ParseError) -> Diagnostic {
     match e.kind {
         strict::ParseErrorKind::InvalidUtf8 => e.to_diagnostic(),
         strict::ParseErrorKind::Syntax => e.to_diagnostic_as(Code::InvalidJsonPayload),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_fault_is_the_first_bad_byte() {
+        assert_eq!(text_fault(b"# fine\n"), None);
+        assert_eq!(text_fault("é ok".as_bytes()), None);
+        assert_eq!(text_fault(b"# store\xff\n"), Some(7..8));
+        assert_eq!(text_fault(b"a\0b\xff"), Some(1..2));
+        assert_eq!(text_fault(b"ab\xff\0"), Some(2..3));
+        // a sequence cut off by the end of the file: the rest of the file
+        assert_eq!(text_fault(b"ab\xe2\x82"), Some(2..4));
     }
 }

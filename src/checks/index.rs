@@ -416,7 +416,8 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
             ));
         }
         if let Some(diag) = media_check(&path, &media_type) {
-            diags.push(diag.at(at.child("mediaType")));
+            let member = media_member(diag.code);
+            diags.push(diag.at(at.child(member)));
         }
         total = total.saturating_add(size);
         if total > fsread::TOTAL_LIMIT && !total_reported {
@@ -488,6 +489,16 @@ fn media_check(path: &str, media_type: &str) -> Option<Diagnostic> {
     })
 }
 
+/// The member of an index entry a [`media_check`] finding points at: an
+/// executable extension is the fault of the entry's `path` (whatever its
+/// media type), a mismatched or unknown type that of its `mediaType`.
+fn media_member(code: Code) -> &'static str {
+    match code {
+        Code::ExecutablePayloadExtension => "path",
+        _ => "mediaType",
+    }
+}
+
 /// Go `filepath.Ext` of the last path element, lower-cased.
 fn extension(path: &str) -> String {
     let name = path.rsplit('/').next().unwrap_or(path);
@@ -532,5 +543,16 @@ mod tests {
         assert_eq!(extension("x/.DS_Store"), ".ds_store");
         assert!(is_json_media_type(DEFINITION_MEDIA_TYPE));
         assert!(!is_json_media_type("text/plain"));
+    }
+
+    #[test]
+    fn media_findings_point_at_the_member_at_fault() {
+        let code = |path, media| media_check(path, media).unwrap().code;
+        assert_eq!(media_member(code("tool.js", "application/json")), "path");
+        assert_eq!(media_member(code("a.md", "application/json")), "mediaType");
+        assert_eq!(
+            media_member(code("a.dat", "application/octet-stream")),
+            "mediaType"
+        );
     }
 }

@@ -332,13 +332,14 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
                     },
                     None,
                 ),
-                Err(why) => {
+                Err((why, location)) => {
                     let mut f = Finding::new(
                         Code::FamilyFormNotLoaded,
                         Step::Package,
                         format!("the package's Form Definition could not be loaded: {why}"),
                     );
                     f.source = Some(path.clone());
+                    f.location = location;
                     (
                         Package {
                             path,
@@ -460,34 +461,45 @@ fn walk_files(
 }
 
 /// Reads a package's Form Definition through its index's `definitionPath`.
-fn load_form(root: &Path) -> Result<Form, String> {
+fn load_form(root: &Path) -> Result<Form, (String, Option<Location>)> {
+    // A reason without a place (the index or the path), or the read finding's.
+    let plain = |m: String| (m, None);
+    let read = |f: Box<Finding>| (f.message, f.location);
     // Links are never followed: not the root, not a directory on the way.
     if !std::fs::symlink_metadata(root).is_ok_and(|m| m.is_dir()) {
-        return Err("the package root is not a real directory".to_owned());
+        return Err(plain("the package root is not a real directory".to_owned()));
     }
-    let index = Doc::read(&root.join(INDEX_FILE)).map_err(|f| f.message)?;
+    let index = Doc::read(&root.join(INDEX_FILE)).map_err(read)?;
     let def_path = index
         .value
         .get("definitionPath")
         .and_then(Value::as_str)
-        .ok_or("package-index.json has no string definitionPath")?;
+        .ok_or_else(|| plain("package-index.json has no string definitionPath".to_owned()))?;
     crate::fsread::path_grammar(def_path)
-        .map_err(|e| format!("definitionPath {def_path:?}: {e}"))?;
+        .map_err(|e| plain(format!("definitionPath {def_path:?}: {e}")))?;
     let mut dir = root.to_path_buf();
     for part in def_path.split('/') {
         dir.push(part);
         if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!(
+            return Err(plain(format!(
                 "definitionPath {def_path:?} goes through a symbolic link"
-            ));
+            )));
         }
     }
-    let doc = Doc::read(&root.join(def_path)).map_err(|f| f.message)?;
+    let doc = Doc::read(&root.join(def_path)).map_err(read)?;
     let s = |k: &str| doc.value.get(k).and_then(Value::as_str).map(str::to_owned);
     let (Some(api_version), Some(kind)) = (s("apiVersion"), s("kind")) else {
-        return Err("the definition has no string apiVersion and kind".to_owned());
+        return Err((
+            "the definition has no string apiVersion and kind".to_owned(),
+            Some(doc.loc_str("")),
+        ));
     };
-    let schema_digest = doc.digest().ok_or("the definition is not a JSON object")?;
+    let schema_digest = doc.digest().ok_or_else(|| {
+        (
+            "the definition is not a JSON object".to_owned(),
+            Some(doc.loc_str("")),
+        )
+    })?;
     let refs = |k: &str| -> Vec<(usize, ContractRef)> {
         doc.value
             .get(k)
@@ -640,4 +652,38 @@ fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
         binding,
         valid,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)] // test code: a panic is a failed test
+    use super::*;
+
+    /// A package whose definition is not I-JSON is `FD740` at the place
+    /// the strict reader names (near miss: a root that is no directory has
+    /// a reason and no place).
+    #[test]
+    fn a_form_that_does_not_load_is_located_where_its_read_failed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pkg = tmp.path().join("pkg");
+        std::fs::create_dir(&pkg).unwrap();
+        std::fs::write(
+            pkg.join(INDEX_FILE),
+            r#"{"definitionPath": "definition.json"}"#,
+        )
+        .unwrap();
+        std::fs::write(
+            pkg.join("definition.json"),
+            r#"{"apiVersion": 1, "apiVersion": 2}"#,
+        )
+        .unwrap();
+        let (why, at) = load_form(&pkg).err().unwrap();
+        assert!(why.contains("duplicate object name"), "{why}");
+        let at = at.unwrap();
+        assert!(at.file.ends_with("definition.json"), "{}", at.file);
+        assert_eq!((at.line, at.column), (1, 19));
+        let (why, at) = load_form(&tmp.path().join("nothing")).err().unwrap();
+        assert_eq!(why, "the package root is not a real directory");
+        assert!(at.is_none());
+    }
 }

@@ -233,9 +233,30 @@ fn fd506_non_const_identity() {
     let d = derive(&def(json!({"a": r})));
     assert_eq!(
         codes(&d),
-        [("FD506", "/desiredSchema/properties/a".to_owned())]
+        [(
+            "FD506",
+            "/desiredSchema/properties/a/properties/kind".to_owned()
+        )]
     );
+    assert!(d.diagnostics[0]
+        .message
+        .contains("no non-empty string const kind,"));
     assert!(d.relations.is_empty());
+    // Both members without a const: both named, the first one pointed at.
+    let mut r = reference("x.example", "X");
+    r["properties"]["apiVersion"] = json!({"type": "string"});
+    r["properties"]["kind"] = json!({"type": "string", "const": ""});
+    let d = derive(&def(json!({"a": r})));
+    assert_eq!(
+        codes(&d),
+        [(
+            "FD506",
+            "/desiredSchema/properties/a/properties/apiVersion".to_owned()
+        )]
+    );
+    assert!(d.diagnostics[0]
+        .message
+        .contains("const apiVersion or kind,"));
     // Near miss: an object with four properties is not reference-shaped.
     let mut r = reference("x.example", "X");
     r["properties"]["kind"] = json!({"type": "string"});

@@ -189,7 +189,8 @@ pub fn parse_root(raw: &[u8]) -> Result<TrustedRoot, TrustError> {
     let m = obj(&v, "trusted root")?;
     match m.get("mediaType").and_then(Value::as_str) {
         Some(t) if ROOT_MEDIA_TYPES.contains(&t) => {}
-        other => return bad(format!("unsupported trusted root mediaType {other:?}")),
+        Some(other) => return bad(format!("unsupported trusted root mediaType {other:?}")),
+        None => return bad("the trusted root has no string mediaType"),
     }
     let list = |k: &str| array(m, k, "trusted root");
     Ok(TrustedRoot {
@@ -214,4 +215,30 @@ pub fn parse_root(raw: &[u8]) -> Result<TrustedRoot, TrustError> {
             .map(|(i, v)| authority(v, &format!("timestampAuthorities[{i}]")))
             .collect::<Result<_, _>>()?,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A root without a `mediaType` says so (not a debug `None`); one with an
+    /// unknown type quotes it.
+    #[test]
+    fn a_missing_or_unknown_media_type_is_named() {
+        let m = |raw: &[u8]| parse_root(raw).err().map(|e| (e.code, e.message));
+        assert_eq!(
+            m(b"{}"),
+            Some((
+                Code::TrustMalformedRoot,
+                "the trusted root has no string mediaType".to_owned()
+            ))
+        );
+        assert_eq!(
+            m(br#"{"mediaType": "x"}"#),
+            Some((
+                Code::TrustMalformedRoot,
+                "unsupported trusted root mediaType \"x\"".to_owned()
+            ))
+        );
+    }
 }

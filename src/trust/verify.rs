@@ -229,23 +229,44 @@ pub fn verify_bundle(
     // The identity, literally.
     let id = identity(&bundle.leaf);
     let want = policy.identity();
-    let mismatch = |what: &str| {
-        fail::<BundleReport>(Code::TrustIdentity, format!("certificate {what} mismatch"))
+    // What the certificate says against what the policy wants, both named.
+    let mismatch = |what: &str, found: Option<&str>, wanted: &str| {
+        fail::<BundleReport>(
+            Code::TrustIdentity,
+            format!(
+                "certificate {what} mismatch: the certificate has {}, the policy wants {wanted:?}",
+                found.map_or_else(|| "none".to_owned(), |f| format!("{f:?}"))
+            ),
+        )
     };
     if id.issuer.as_deref() != Some(policy.oidc_issuer.as_str()) {
-        return mismatch("OIDC issuer");
+        return mismatch("OIDC issuer", id.issuer.as_deref(), &policy.oidc_issuer);
     }
     if id.san_uris.len() != 1 || id.san_uris.first() != Some(&want) {
-        return mismatch("workflow/ref identity (SAN)");
+        let found = id.san_uris.join(", ");
+        let found = (!id.san_uris.is_empty()).then_some(found.as_str());
+        return mismatch("workflow/ref identity (SAN)", found, &want);
     }
     if id.source_repository_uri.as_deref() != Some(policy.source_repository.as_str()) {
-        return mismatch("source repository");
+        return mismatch(
+            "source repository",
+            id.source_repository_uri.as_deref(),
+            &policy.source_repository,
+        );
     }
     if id.source_repository_ref.as_deref() != Some(policy.git_ref.as_str()) {
-        return mismatch("source repository ref");
+        return mismatch(
+            "source repository ref",
+            id.source_repository_ref.as_deref(),
+            &policy.git_ref,
+        );
     }
     if id.build_signer_uri.as_deref() != Some(want.as_str()) {
-        return mismatch("build signer workflow/ref");
+        return mismatch(
+            "build signer workflow/ref",
+            id.build_signer_uri.as_deref(),
+            &want,
+        );
     }
     let commit = |name: &str, v: &Option<String>| -> Result<String, TrustError> {
         match v {
