@@ -94,7 +94,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             format,
             color,
             deny_warnings,
-        } => crate::check::run(
+        } => crate::check_cmd::run(
             &files,
             stdin_filename.as_deref(),
             format,
@@ -239,6 +239,8 @@ pub fn verify_paths_with(
     rules: &crate::cli::RuleArgs,
 ) -> Output {
     use crate::select;
+    // Every package needs the meta-schema validator first: build it while walking.
+    crate::schemas::prewarm_meta();
     let config_path = match &rules.config {
         Some(f) => Some(f.clone()),
         None => paths.first().and_then(|p| select::find_upward(p)),

@@ -287,7 +287,7 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Code>, String> {
             .diagnostics
         }
         _ => {
-            let checked = crate::check::check_document(rel, bytes, None)?;
+            let checked = crate::check_cmd::check_document(rel, bytes, None)?;
             checked.outcome.diagnostics
         }
     };

@@ -6,7 +6,11 @@
 //!
 //! - **Offline.** A retriever that refuses every URI; a remote `$ref` fails
 //!   compilation without any connection attempt.
-//! - **E1.** The crate's meta-schema validation runs at compile time.
+//! - **E1.** The crate's meta-schema validation runs at compile time;
+//!   `engine/refs.rs` adds what the reference's engine checks and the crate does not
+//!   (each `$ref` target outside the document's subschemas against the
+//!   meta-schema) and hands the crate `$ref`s spelled its way (Go accepts a
+//!   fragment with a space or `é`, the crate only RFC 3986).
 //! - **E2.** `pattern`, `patternProperties` names and `format: "regex"`
 //!   use Go's `regexp/syntax` grammar (Perl flags) with an unanchored
 //!   search, decided by [`goregex`] exactly as Go decides it (Unicode
@@ -39,6 +43,7 @@ use crate::json::pointer::JsonPointer;
 
 pub mod goregex;
 pub mod numbers;
+mod refs;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -296,14 +301,23 @@ fn options() -> jsonschema::ValidationOptions<'static> {
 /// Numbers pass through binary64 first (E4).
 ///
 /// # Errors
-/// Every Go-invalid `pattern` (E2), else the engine's first meta-schema or
-/// resolution error (E1), each with a pointer relative to the schema root.
+/// Every Go-invalid `pattern` (E2), else every `$ref` the meta-schema
+/// refuses (its spelling, or a target outside the document's subschemas
+/// that fails the meta-schema; at the `$ref` member) and the engine's first
+/// meta-schema or resolution error (E1), each with a pointer relative to
+/// the schema root.
 pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     let bad_patterns = check_patterns(schema);
     if !bad_patterns.is_empty() {
         return Err(bad_patterns);
     }
     let mut schema = through_binary64(schema);
+    // `$ref`s as the reference compiles them (E1, §5 F3): its spelling rule
+    // and the meta-schema check of every target outside the document's
+    // subschemas; the crate gets each `$ref` percent-encoded.
+    let survey = refs::survey(&schema);
+    refs::encode_refs(&mut schema, &survey.refs);
+    let mut errors = survey.errors;
     numbers::rewrite_contains_counts(&mut schema);
     // The options are the same for every inline schema: built once per
     // thread (about 40 format and keyword registrations), not per schema.
@@ -311,13 +325,15 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
         static OPTIONS: jsonschema::ValidationOptions<'static> = options();
     }
     match OPTIONS.with(|options| options.build(&schema)) {
-        Ok(validator) => Ok(CompiledSchema { validator }),
+        Ok(validator) if errors.is_empty() => Ok(CompiledSchema { validator }),
+        Ok(_) => Err(errors),
         Err(e) => {
             let pointer = JsonPointer::parse(e.instance_path().as_str()).unwrap_or_default();
-            Err(vec![CompileError {
+            errors.push(CompileError {
                 pointer,
                 message: e.to_string(),
-            }])
+            });
+            Err(errors)
         }
     }
 }
@@ -452,6 +468,20 @@ mod tests {
             "is_valid and violations agree"
         );
         fast
+    }
+
+    /// FD222 says "Go's regexp", not "RE2": Go accepts what C++ RE2
+    /// refuses (a repeated capture name) and has its own repeat limit.
+    #[test]
+    fn patterns_compile_as_go_regexp_not_re2() {
+        let compiles = |p: &str| compile(&schema(json!({"pattern": p}))).is_ok();
+        assert!(compiles("(?P<a>x)(?P<a>y)"));
+        assert!(compiles("a{1000}"));
+        assert!(!compiles("a{1001}"));
+        let errs = compile(&schema(json!({"pattern": "x(?=y)"}))).unwrap_err();
+        assert!(errs
+            .iter()
+            .any(|e| e.message.contains("not valid Go regexp syntax")));
     }
 
     #[test]
