@@ -33,6 +33,9 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             output,
             rules,
         } => {
+            if let Some(refused) = refuse_output_inside(output.output_file.as_deref(), &paths) {
+                return refused;
+            }
             let color = human::use_color(color, is_terminal && output.output_file.is_none());
             let opts = render_options(&output, color, quiet, verbose, deny_warnings);
             deliver(
@@ -48,6 +51,11 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             instance,
             output,
         } => {
+            if let Some(refused) =
+                refuse_output_inside(output.output_file.as_deref(), std::slice::from_ref(&path))
+            {
+                return refused;
+            }
             let opts = render_options(&output, false, false, false, false);
             deliver(
                 crate::relations_cmd::run_with(&path, format, instance.as_deref(), &opts),
@@ -194,6 +202,41 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
         }
     }
     out
+}
+
+/// "Nothing is written to a package being verified" (DEVELOPERS.md): an
+/// `--output-file` inside one of `paths` (or equal to one, e.g. a listed
+/// payload named as a PATH) is a usage error (exit 2, nothing verified,
+/// nothing written). Both sides are compared resolved: each PATH through
+/// its symlinks, the file through its parent directory (the report is
+/// renamed over the file itself, so a symlink named as the file is
+/// replaced, not followed). A PATH or parent that cannot be resolved is
+/// compared as written, made absolute.
+fn refuse_output_inside(file: Option<&Path>, paths: &[std::path::PathBuf]) -> Option<Output> {
+    let file = file?;
+    let resolve = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
+    };
+    let target = match (file.parent(), file.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            resolve(parent).join(name)
+        }
+        _ => resolve(file),
+    };
+    let inside = paths.iter().find(|p| target.starts_with(resolve(p)))?;
+    Some(
+        Error::Usage(format!(
+            "--output-file {} is inside {}, a PATH being verified: nothing is written to a package being verified; write the report outside it",
+            file.display(),
+            inside.display()
+        ))
+        .into(),
+    )
 }
 
 /// [`verify_paths_with`] under the default rules (and the nearest

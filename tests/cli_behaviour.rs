@@ -1,0 +1,95 @@
+//! Command-line behaviour a tester found surprising (N1 findings §3, §4):
+//! where `--output-file` may go, `--statistics` with the machine formats,
+//! the `ok` line when a selection hides findings, the `canonicalize` /
+//! `digest` first line. Runs on the packages shipped in `fixtures/` (no
+//! corpus needed).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test and bench code: a panic is a failed run, printing is the report
+
+mod common;
+use common::{copy_package, fixtures, run_in};
+
+use std::path::PathBuf;
+
+fn example_store() -> PathBuf {
+    fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// N1 §3.1: an `--output-file` inside a PATH being verified is refused
+/// (exit 2) and nothing is written: not over a listed payload, not as a
+/// new (unlisted) file; also for `relations`. Near miss: a sibling whose
+/// name extends the PATH's (`pkg2` beside `pkg`) is outside it.
+#[test]
+fn output_file_inside_a_verified_path_is_refused() {
+    let (tmp, pkg) = copy_package(&example_store());
+    let before = std::fs::read(pkg.join("definition.json")).unwrap();
+    for (args, file) in [
+        (
+            vec!["verify", "pkg", "--output-file", "pkg/definition.json"],
+            "pkg/definition.json",
+        ),
+        (
+            vec!["verify", "pkg", "--output-file", "./pkg/../pkg/report.json"],
+            "pkg/report.json",
+        ),
+        (
+            vec!["verify", ".", "--output-file", "report.json"],
+            "report.json",
+        ),
+        (
+            vec![
+                "relations",
+                "pkg",
+                "--format",
+                "json",
+                "--output-file",
+                "pkg/r.json",
+            ],
+            "pkg/r.json",
+        ),
+    ] {
+        let o = run_in(tmp.path(), &args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains("a PATH being verified") && err.contains("--output-file"),
+            "{args:?}: {err}"
+        );
+        if file != "pkg/definition.json" {
+            assert!(!tmp.path().join(file).exists(), "{file} was written");
+        }
+    }
+    assert_eq!(std::fs::read(pkg.join("definition.json")).unwrap(), before);
+    // A symlink to the package is resolved: still inside.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&pkg, tmp.path().join("link")).unwrap();
+        let o = run_in(
+            tmp.path(),
+            &["verify", "pkg", "--output-file", "link/x.txt"],
+        );
+        assert_eq!(o.status.code(), Some(2));
+        assert!(!pkg.join("x.txt").exists());
+        std::fs::remove_file(tmp.path().join("link")).unwrap();
+    }
+    // Near miss: beside the package, and in a sibling named like it.
+    std::fs::create_dir(tmp.path().join("pkg2")).unwrap();
+    for file in ["report.txt", "pkg2/report.txt"] {
+        let o = run_in(tmp.path(), &["verify", "pkg", "--output-file", file]);
+        assert_eq!(o.status.code(), Some(0), "{file}: {}", text(&o.stderr));
+        assert!(text(&std::fs::read(tmp.path().join(file)).unwrap()).contains("ok pkg"));
+    }
+    // The package is still verified afterwards: nothing was written into it.
+    let o = run_in(tmp.path(), &["verify", "pkg"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+}
