@@ -322,8 +322,21 @@ pub fn verify_paths_with(
     if let Some(v) = &rules.warn {
         settings.warn.clone_from(v);
     }
+    // `--statistics` has a human (table) and a JSON form only: with a format
+    // a CI step parses (SARIF, GitHub commands, JUnit) it is a usage error,
+    // never text the consumer cannot read (N1 §3.5). The file's
+    // `statistics = true` applies to human and JSON; the other formats
+    // render their report as asked.
+    if rules.statistics && !matches!(format, Format::Human | Format::Json) {
+        return Error::Usage(format!(
+            "--statistics has no {} form (only human and json); drop --statistics or use --format json",
+            format!("{format:?}").to_lowercase()
+        ))
+        .into();
+    }
     settings.exit_zero |= rules.exit_zero;
     settings.statistics |= rules.statistics;
+    settings.statistics &= matches!(format, Format::Human | Format::Json);
     settings.no_ignore |= rules.no_ignore;
     let config_dir = loaded
         .path

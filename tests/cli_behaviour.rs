@@ -93,3 +93,58 @@ fn output_file_inside_a_verified_path_is_refused() {
     let o = run_in(tmp.path(), &["verify", "pkg"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
 }
+
+/// N1 §3.5: `--statistics` with a format that has no statistics form
+/// (SARIF, GitHub, JUnit) is a usage error (exit 2, nothing on stdout);
+/// `statistics = true` in `form-package.toml` leaves those formats'
+/// reports intact. Near miss: human and JSON still print the table.
+#[test]
+fn statistics_with_a_machine_format_is_a_usage_error() {
+    let (tmp, pkg) = copy_package(&example_store());
+    std::fs::write(pkg.join("stray.txt"), "x").unwrap(); // FD018, one error
+    for format in ["sarif", "github", "junit"] {
+        let o = run_in(
+            tmp.path(),
+            &["verify", "--statistics", "--format", format, "pkg"],
+        );
+        assert_eq!(o.status.code(), Some(2), "{format}");
+        assert!(o.stdout.is_empty(), "{format}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains(&format!("--statistics has no {format} form")),
+            "{format}: {err}"
+        );
+    }
+    let human = run_in(tmp.path(), &["verify", "--statistics", "pkg"]);
+    assert_eq!(human.status.code(), Some(1));
+    assert_eq!(text(&human.stdout), "1\tFD018\tunlisted-file\n");
+    let json = run_in(
+        tmp.path(),
+        &["verify", "--statistics", "--format", "json", "pkg"],
+    );
+    assert_eq!(json.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v[0]["code"], "FD018", "{v}");
+    // The configuration file's `statistics = true`: SARIF still gets SARIF.
+    let cfg = tmp.path().join("form-package.toml");
+    std::fs::write(&cfg, "statistics = true\n").unwrap();
+    let o = run_in(
+        tmp.path(),
+        &[
+            "verify",
+            "--config",
+            cfg.to_str().unwrap(),
+            "--format",
+            "sarif",
+            "pkg",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let sarif: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(sarif["runs"][0]["results"][0]["ruleId"], "FD018", "{sarif}");
+    let o = run_in(
+        tmp.path(),
+        &["verify", "--config", cfg.to_str().unwrap(), "pkg"],
+    );
+    assert_eq!(text(&o.stdout), "1\tFD018\tunlisted-file\n");
+}
