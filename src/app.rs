@@ -436,6 +436,7 @@ pub fn verify_paths_with(
             ..Default::default()
         };
     }
+    let mut hidden: Vec<render::model::Hidden> = Vec::new();
     if settings != select::Settings::default() {
         // The file's own findings come first; its selection cannot hide them
         // (a misspelled key beside `select = ["FD2"]` would pass in silence):
@@ -452,17 +453,28 @@ pub fn verify_paths_with(
             ..Default::default()
         };
         for (i, o) in outcomes.iter_mut().enumerate() {
-            if i < config_findings {
-                flags_only.apply(&mut o.diagnostics);
+            let selection = if i < config_findings {
+                &flags_only
             } else {
-                settings.apply(&mut o.diagnostics);
-            }
+                &settings
+            };
+            hidden.push(hidden_by(selection, o, items.get(i)));
         }
         // A walk or configuration finding the selection hides leaves no entry behind.
         let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));
-        outcomes.retain(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()));
+        let keep: Vec<bool> = outcomes
+            .iter()
+            .map(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()))
+            .collect();
+        let mut k = keep.iter();
+        outcomes.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        hidden.retain(|_| *k.next().unwrap_or(&true));
     }
-    let run = render::RunView::new(&outcomes, opts.deny_warnings);
+    let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
+    for (p, h) in run.packages.iter_mut().zip(hidden) {
+        p.hidden = h;
+    }
     let mut stderr = String::new();
     let mut stdout = if settings.statistics {
         select::statistics(
@@ -502,6 +514,34 @@ pub fn verify_paths_with(
         stderr,
         code,
     }
+}
+
+/// Applies `selection` to one outcome's findings and returns what it hid
+/// or demoted; when it let a package with an error pass, also the package's
+/// figures ([`verify::figures`], so its `ok` line is not "0 files").
+fn hidden_by(
+    selection: &crate::select::Settings,
+    o: &mut PackageOutcome,
+    item: Option<&Item>,
+) -> render::model::Hidden {
+    use crate::diag::Severity;
+    let mut h = render::model::Hidden::default();
+    let mut shown_errors: usize = 0;
+    for d in &o.diagnostics {
+        if !selection.shows(d.code) {
+            h.add(d.severity);
+        } else if d.severity == Severity::Error {
+            shown_errors += 1;
+        }
+    }
+    selection.apply(&mut o.diagnostics);
+    h.demoted = shown_errors.saturating_sub(o.diagnostics.iter().filter(|d| d.is_error()).count());
+    if h.unverified() && !o.has_errors() && o.report.is_none() {
+        if let Some(Item::Root(r)) = item {
+            h.figures = verify::figures(r);
+        }
+    }
+    h
 }
 
 /// `canonicalize FILE` / `digest FILE`: strict read (no size cap), RFC 8785.

@@ -52,6 +52,7 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
     let (pkg, run) = crate::checks::run(path);
     let mut diagnostics = run.diagnostics;
     diag::finish(&mut diagnostics);
+    let report = figures_of(&pkg);
     let mut out = PackageOutcome {
         path: path.to_path_buf(),
         diagnostics,
@@ -78,14 +79,28 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
         }
     }
     if !out.has_errors() {
-        if let (Some(digest), Some(index)) = (&out.package_digest, &pkg.index) {
-            out.report = Some(Report {
-                package_digest: digest.clone(),
-                form_ref: index.get("formRef").cloned().unwrap_or(Value::Null),
-                file_count: pkg.listed.len(),
-                payload_bytes: pkg.listed.iter().map(|l| l.size).sum(),
-            });
-        }
+        out.report = report;
     }
     out
+}
+
+/// The report members of a package's index (digest, FormRef, listed file
+/// count and payload bytes), whatever its findings: `None` when the index
+/// did not canonicalize or parse. Runs the package's checks again; `verify`
+/// calls it only for a package a selection let pass although it had an
+/// error (N1 findings §3.2), so its `ok` line shows the real figures.
+pub fn figures(path: &Path) -> Option<Report> {
+    figures_of(&crate::checks::run(path).0)
+}
+
+fn figures_of(pkg: &crate::package::Package) -> Option<Report> {
+    match (&pkg.package_digest, &pkg.index) {
+        (Some(digest), Some(index)) => Some(Report {
+            package_digest: digest.clone(),
+            form_ref: index.get("formRef").cloned().unwrap_or(Value::Null),
+            file_count: pkg.listed.len(),
+            payload_bytes: pkg.listed.iter().map(|l| l.size).sum(),
+        }),
+        _ => None,
+    }
 }

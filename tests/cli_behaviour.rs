@@ -148,3 +148,92 @@ fn statistics_with_a_machine_format_is_a_usage_error() {
     );
     assert_eq!(text(&o.stdout), "1\tFD018\tunlisted-file\n");
 }
+
+/// N1 §3.2: a selection that hides (or demotes) a package's only error
+/// lets it pass (exit 0, ruff's meaning) but its `ok` line shows the real
+/// file count and package digest and says the findings were hidden, and
+/// the summary does not count it as verified; also through
+/// `form-package.toml`. Near miss: a selection that hides nothing leaves
+/// the verified line and summary as they were.
+#[test]
+fn a_hidden_error_passes_but_is_not_called_verified() {
+    let (tmp, pkg) = copy_package(&example_store());
+    let clean = run_in(tmp.path(), &["verify", "pkg"]);
+    assert_eq!(clean.status.code(), Some(0));
+    let clean = text(&clean.stdout);
+    let ok = clean.lines().find(|l| l.starts_with("ok pkg (")).unwrap();
+    // `ok pkg (2 files, 1 fixture validation run, sha256:…)`
+    let figures = ok.trim_start_matches("ok pkg (").trim_end_matches(')');
+    assert!(
+        figures.contains("sha256:") && !figures.starts_with("0 files"),
+        "{ok}"
+    );
+    let near = run_in(tmp.path(), &["verify", "pkg", "--ignore", "FD213"]);
+    assert_eq!(text(&near.stdout), clean, "a selection that hides nothing");
+    assert!(clean.contains("(1 verified, 0 failed)"), "{clean}");
+
+    std::fs::write(pkg.join("stray.txt"), "x").unwrap(); // FD018, the only error
+    let (files, rest) = figures.split_once(", ").unwrap();
+    let digest = rest.rsplit(", ").next().unwrap();
+    for (args, why) in [
+        (
+            vec!["verify", "pkg", "--ignore", "FD018"],
+            "findings hidden: 1 error",
+        ),
+        (
+            vec!["verify", "pkg", "--select", "FD2"],
+            "findings hidden: 1 error",
+        ),
+        (
+            vec!["verify", "pkg", "--warn", "unlisted-file"],
+            "1 error reported as a warning",
+        ),
+    ] {
+        let o = run_in(tmp.path(), &args);
+        assert_eq!(o.status.code(), Some(0), "{args:?}");
+        let out = text(&o.stdout);
+        let line = out.lines().find(|l| l.starts_with("ok pkg (")).unwrap();
+        assert!(
+            line.starts_with(&format!("ok pkg ({why}; not verified: {files}, ")),
+            "{line}"
+        );
+        assert!(line.contains(&format!(", {digest})")), "{line} vs {digest}");
+        assert!(
+            out.contains(
+                "(0 verified, 1 unverified: errors hidden or demoted by a selection, 0 failed)"
+            ),
+            "{out}"
+        );
+    }
+    let github = run_in(
+        tmp.path(),
+        &["verify", "pkg", "--ignore", "FD018", "--format", "github"],
+    );
+    assert!(
+        text(&github.stdout).contains("0 verified, 1 unverified"),
+        "{}",
+        text(&github.stdout)
+    );
+    let json = run_in(
+        tmp.path(),
+        &["verify", "pkg", "--ignore", "FD018", "--format", "json"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(v["summary"]["verified"], 0, "{v}");
+    assert_eq!(v["packages"][0]["verdict"], "ok", "{v}");
+    // The configuration file's `ignore`.
+    std::fs::write(
+        tmp.path().join("form-package.toml"),
+        "ignore = [\"FD018\"]\n",
+    )
+    .unwrap();
+    let o = run_in(tmp.path(), &["verify", "pkg"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o.stdout).contains(&format!(
+            "ok pkg (findings hidden: 1 error; not verified: {files}, "
+        )),
+        "{}",
+        text(&o.stdout)
+    );
+}
