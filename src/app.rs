@@ -557,19 +557,45 @@ fn canonical_command(file: &Path, digest: bool) -> Output {
         }
     };
     let name = file.display().to_string();
-    let refuse = |d: Diagnostic, source: Source| {
+    // First the reference's `form-package: <message>` line, then our finding.
+    let refuse = |line: String, d: Diagnostic, source: Source| {
         let d = d.in_file(name.clone());
         let text = human::render_diagnostic(&d, Some(&source), false);
         Output {
-            stderr: format!("form-package: {}\n{text}", d.message),
+            stderr: format!("form-package: {line}\n{text}"),
             code: 1,
             ..Default::default()
         }
     };
     let parsed = match crate::json::strict::parse(&bytes) {
         Ok(p) => p,
-        Err(e) => return refuse(e.to_diagnostic(), Source { bytes, spans: None }),
+        Err(e) => {
+            return refuse(
+                e.reference_line(),
+                e.to_diagnostic(),
+                Source { bytes, spans: None },
+            )
+        }
     };
+    if !matches!(
+        parsed.value,
+        serde_json::Value::Object(_) | serde_json::Value::Array(_)
+    ) {
+        // The reference reads the top level expecting an object and names
+        // the first byte it got (a scalar starts with an ASCII byte).
+        let first = bytes
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            .map_or(' ', |b| char::from(*b));
+        let line = format!("RFC 8785 canonicalization: Expected '{{' but got '{first}'");
+        if let Err(d) = canonicalize(&parsed.value) {
+            let source = Source {
+                bytes,
+                spans: Some(parsed.spans),
+            };
+            return refuse(line, d, source);
+        }
+    }
     match canonicalize(&parsed.value) {
         Ok(c) => {
             let mut stdout = if digest {
@@ -584,6 +610,7 @@ fn canonical_command(file: &Path, digest: bool) -> Output {
             }
         }
         Err(d) => refuse(
+            d.message.clone(),
             d,
             Source {
                 bytes,

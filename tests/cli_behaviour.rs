@@ -237,3 +237,70 @@ fn a_hidden_error_passes_but_is_not_called_verified() {
         text(&o.stdout)
     );
 }
+
+/// N1 §3.3: `canonicalize` and `digest` print the reference verifier's
+/// error line first on stderr (each `want` below is the oracle's answer,
+/// `form-package-reference canonicalize FILE`, recorded), then our finding
+/// with its code. Near miss: a valid file prints nothing on stderr.
+#[test]
+fn canonicalize_and_digest_print_the_reference_line_first() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases: &[(&[u8], &str)] = &[
+        (b"", "invalid I-JSON: unexpected end of input"),
+        (b"-0", "invalid I-JSON: negative zero \"-0\" is forbidden"),
+        (
+            b"\xef\xbb\xbf{}",
+            "invalid I-JSON: invalid number at offset 0",
+        ),
+        (
+            b"{\"a\":1,\"a\":2}",
+            "invalid I-JSON: duplicate object name \"a\"",
+        ),
+        (b"{\"x\":01}", "invalid I-JSON: leading zero at offset 6"),
+        (b"[1,]", "invalid I-JSON: invalid number at offset 3"),
+        (b"[1", "invalid I-JSON: expected ',' or ']' at offset 2"),
+        (b"{\"ab", "invalid I-JSON: object name: unterminated string"),
+        (b"\xff", "I-JSON input is not valid UTF-8"),
+        (
+            b"\"s\"",
+            "RFC 8785 canonicalization: Expected '{' but got '\"'",
+        ),
+        (
+            b"  1",
+            "RFC 8785 canonicalization: Expected '{' but got '1'",
+        ),
+        (
+            b"null",
+            "RFC 8785 canonicalization: Expected '{' but got 'n'",
+        ),
+        (
+            b"true",
+            "RFC 8785 canonicalization: Expected '{' but got 't'",
+        ),
+    ];
+    let file = tmp.path().join("in.json");
+    for (bytes, want) in cases {
+        std::fs::write(&file, bytes).unwrap();
+        for cmd in ["canonicalize", "digest"] {
+            let o = run_in(tmp.path(), &[cmd, "in.json"]);
+            assert_eq!(o.status.code(), Some(1), "{cmd} {bytes:?}");
+            assert!(o.stdout.is_empty());
+            let err = text(&o.stderr);
+            let mut lines = err.lines();
+            assert_eq!(
+                lines.next(),
+                Some(format!("form-package: {want}").as_str()),
+                "{cmd} {bytes:?}"
+            );
+            assert!(
+                err.contains("FD0"),
+                "{cmd} {bytes:?}: the finding follows: {err}"
+            );
+        }
+    }
+    std::fs::write(&file, b"{\"b\":1,\"a\":[true]}").unwrap();
+    let o = run_in(tmp.path(), &["canonicalize", "in.json"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(o.stderr.is_empty());
+    assert_eq!(text(&o.stdout), "{\"a\":[true],\"b\":1}\n");
+}
