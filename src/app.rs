@@ -118,11 +118,16 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
                 ..Default::default()
             }
         }
-        Command::Man => {
+        Command::Man { command } => {
             let mut stdout = Vec::new();
-            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
-                .render(&mut stdout)
-            {
+            let Some(page) = man_page(&command) else {
+                return Error::Usage(format!(
+                    "man: no subcommand {:?} (form-package --help lists them)",
+                    command.join(" ")
+                ))
+                .into();
+            };
+            match clap_mangen::Man::new(page).render(&mut stdout) {
                 Ok(()) => Output {
                     stdout,
                     ..Default::default()
@@ -161,6 +166,19 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         },
         Command::Trust { command } => crate::trust::cmd::run(&command),
     }
+}
+
+/// The command whose manual page `man SUBCOMMAND...` prints: the root for
+/// no name, else the named (nested) subcommand, built so its page is named
+/// as the root's SUBCOMMANDS section names it (`form-package-verify(1)`).
+/// `None` for a name that is no subcommand.
+fn man_page(names: &[String]) -> Option<clap::Command> {
+    let mut cmd = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    cmd.build();
+    for name in names {
+        cmd = cmd.find_subcommand(name)?.clone();
+    }
+    Some(cmd)
 }
 
 /// The renderer options of a command line: the SARIF root defaults to the

@@ -304,3 +304,71 @@ fn canonicalize_and_digest_print_the_reference_line_first() {
     assert!(o.stderr.is_empty());
     assert_eq!(text(&o.stdout), "{\"a\":[true],\"b\":1}\n");
 }
+
+/// N1 §4: every page a SUBCOMMANDS section of `form-package man` names
+/// (`form-package-verify(1)`, …, nested `form-package-trust-verify-bundle(1)`)
+/// is printed by `form-package man SUBCOMMAND...` under that name, with
+/// the subcommand's options. Near miss: a name that is no subcommand is a
+/// usage error (exit 2).
+#[test]
+fn every_man_page_the_manual_names_exists() {
+    fn named(page: &str) -> Vec<String> {
+        // `.TP` then `form\-package\-verify(1)` in the SUBCOMMANDS section.
+        let Some(section) = page.split(".SH SUBCOMMANDS").nth(1) else {
+            return Vec::new();
+        };
+        let section = section.split("\n.SH ").next().unwrap();
+        section
+            .lines()
+            .filter_map(|l| l.strip_suffix("(1)"))
+            .map(|l| l.replace("\\-", "-"))
+            .collect()
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = run_in(tmp.path(), &["man"]);
+    assert_eq!(root.status.code(), Some(0));
+    let mut todo: Vec<(Vec<String>, String)> = vec![(Vec::new(), text(&root.stdout))];
+    let mut seen = Vec::new();
+    while let Some((path, page)) = todo.pop() {
+        for name in named(&page) {
+            let sub = name
+                .strip_prefix(&format!(
+                    "form-package-{}",
+                    path.iter().map(|p| format!("{p}-")).collect::<String>()
+                ))
+                .unwrap_or_else(|| panic!("{name} under {path:?}"))
+                .to_owned();
+            let mut args = vec!["man".to_owned()];
+            args.extend(path.iter().cloned());
+            args.push(sub.clone());
+            let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = run_in(tmp.path(), &argv);
+            assert_eq!(o.status.code(), Some(0), "{argv:?}");
+            let sub_page = text(&o.stdout);
+            assert!(
+                sub_page.contains(&format!(".TH {name} 1")),
+                "{argv:?}: {sub_page}"
+            );
+            seen.push(name);
+            let mut next = path.clone();
+            next.push(sub);
+            todo.push((next, sub_page));
+        }
+    }
+    for want in [
+        "form-package-verify",
+        "form-package-canonicalize",
+        "form-package-trust-verify-bundle",
+    ] {
+        assert!(seen.iter().any(|s| s == want), "{want} not in {seen:?}");
+    }
+    assert!(!seen.iter().any(|s| s.ends_with("-help")), "{seen:?}");
+    let verify = text(&run_in(tmp.path(), &["man", "verify"]).stdout);
+    assert!(
+        verify.contains("\\-\\-output\\-file"),
+        "the subcommand's options: {verify}"
+    );
+    let o = run_in(tmp.path(), &["man", "no-such"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
+}
