@@ -49,6 +49,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             path,
             format,
             instance,
+            color,
             output,
         } => {
             if let Some(refused) =
@@ -56,7 +57,8 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             {
                 return refused;
             }
-            let opts = render_options(&output, false, false, false, false);
+            let color = human::use_color(color, is_terminal && output.output_file.is_none());
+            let opts = render_options(&output, color, false, false, false);
             deliver(
                 crate::relations_cmd::run_with(&path, format, instance.as_deref(), &opts),
                 output.output_file.as_deref(),

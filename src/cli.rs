@@ -78,6 +78,9 @@ pub enum Command {
         /// Resolve the relations against this desired document and list the concrete instances.
         #[arg(long)]
         instance: Option<PathBuf>,
+        /// When to colour the findings of human output (NO_COLOR is honoured with `auto`).
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
         /// `--output-file`, `--sarif-root`.
         #[command(flatten)]
         output: OutputArgs,

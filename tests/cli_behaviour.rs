@@ -372,3 +372,19 @@ fn every_man_page_the_manual_names_exists() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
 }
+
+/// N1 §4: `relations --color always|never|auto` as `verify`'s: a refusal
+/// (here a duplicate member name, FD012) is coloured only under `always`.
+/// Near miss: `auto` under `NO_COLOR` and `never` print no escape code.
+#[test]
+fn relations_has_color() {
+    let (tmp, pkg) = copy_package(&example_store());
+    std::fs::write(pkg.join("definition.json"), "{\"a\":1,\"a\":2}").unwrap();
+    for (color, escapes) in [("always", true), ("never", false), ("auto", false)] {
+        let o = run_in(tmp.path(), &["relations", "pkg", "--color", color]);
+        assert_eq!(o.status.code(), Some(1), "{color}");
+        let err = text(&o.stderr);
+        assert!(err.contains("FD012"), "{color}: {err}");
+        assert_eq!(err.contains('\u{1b}'), escapes, "{color}: {err:?}");
+    }
+}
