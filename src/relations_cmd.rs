@@ -68,7 +68,7 @@ struct Failure {
     stderr: String,
     /// A finding that stopped the command, rendered on stderr (in colour
     /// under `--color`) after `stderr`.
-    finding: Option<(Box<Diagnostic>, Option<Source>, std::path::PathBuf)>,
+    finding: Option<Box<(Diagnostic, Option<Source>, std::path::PathBuf)>>,
     code: u8,
 }
 
@@ -84,7 +84,7 @@ impl Failure {
     fn finding(d: &Diagnostic, source: Option<Source>, package: &Path) -> Self {
         Failure {
             stderr: String::new(),
-            finding: Some((Box::new(d.clone()), source, package.to_path_buf())),
+            finding: Some(Box::new((d.clone(), source, package.to_path_buf()))),
             code: 1,
         }
     }
@@ -92,7 +92,8 @@ impl Failure {
     /// What to print on stderr, coloured when `color`.
     fn render(self, color: bool) -> String {
         let mut text = self.stderr;
-        if let Some((d, source, package)) = self.finding {
+        if let Some(finding) = self.finding {
+            let (d, source, package) = *finding;
             text.push_str(&human::render_diagnostic_in(
                 &d,
                 source.as_ref(),
