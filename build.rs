@@ -44,4 +44,25 @@ fn main() {
     };
     let commit = commit.filter(|c| is_commit(c)).unwrap_or_default();
     println!("cargo:rustc-env=FORM_PACKAGE_COMMIT={commit}");
+    non_pie();
+}
+
+/// Optionally links the `form-package` binary as a position-dependent
+/// executable on Linux with the GNU toolchain (`FORM_PACKAGE_NO_PIE=1`). A
+/// PIE of this size carries ~35,000 relative relocations that the dynamic
+/// loader applies at every start, writing (and so copy-on-write faulting)
+/// every page of `.data.rel.ro`: ~150 of the ~300 page faults of
+/// `form-package version`, about 0.4 ms on the benchmark machine
+/// (BENCHMARKS.md). The default stays a PIE: the verifier reads untrusted
+/// packages, and a position-dependent executable gives up address
+/// randomisation of its own image, a hardening loss not worth 0.4 ms.
+fn non_pie() {
+    println!("cargo:rerun-if-env-changed=FORM_PACKAGE_NO_PIE");
+    let var = |k: &str| std::env::var(k).unwrap_or_default();
+    if var("CARGO_CFG_TARGET_OS") == "linux"
+        && var("CARGO_CFG_TARGET_ENV") == "gnu"
+        && !var("FORM_PACKAGE_NO_PIE").is_empty()
+    {
+        println!("cargo:rustc-link-arg-bins=-no-pie");
+    }
 }

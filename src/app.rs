@@ -302,6 +302,8 @@ pub fn verify_paths_with(
     rules: &crate::cli::RuleArgs,
 ) -> Output {
     use crate::select;
+    // Every package needs the meta-schema validator first: build it while walking.
+    crate::schemas::prewarm_meta();
     let config_path = match &rules.config {
         Some(f) => Some(f.clone()),
         None => paths.first().and_then(|p| select::find_upward(p)),

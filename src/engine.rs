@@ -6,7 +6,11 @@
 //!
 //! - **Offline.** A retriever that refuses every URI; a remote `$ref` fails
 //!   compilation without any connection attempt.
-//! - **E1.** The crate's meta-schema validation runs at compile time.
+//! - **E1.** The crate's meta-schema validation runs at compile time;
+//!   `engine/refs.rs` adds what the reference's engine checks and the crate does not
+//!   (each `$ref` target outside the document's subschemas against the
+//!   meta-schema) and hands the crate `$ref`s spelled its way (Go accepts a
+//!   fragment with a space or `é`, the crate only RFC 3986).
 //! - **E2.** `pattern`, `patternProperties` names and `format: "regex"`
 //!   use Go's `regexp/syntax` grammar (Perl flags) with an unanchored
 //!   search, decided by [`goregex`] exactly as Go decides it (Unicode
@@ -39,6 +43,7 @@ use crate::json::pointer::JsonPointer;
 
 pub mod goregex;
 pub mod numbers;
+mod refs;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -272,14 +277,23 @@ fn walk_patterns(schema: &Value, at: &JsonPointer, out: &mut Vec<CompileError>) 
 /// Numbers pass through binary64 first (E4).
 ///
 /// # Errors
-/// Every Go-invalid `pattern` (E2), else the engine's first meta-schema or
-/// resolution error (E1), each with a pointer relative to the schema root.
+/// Every Go-invalid `pattern` (E2), else every `$ref` the meta-schema
+/// refuses (its spelling, or a target outside the document's subschemas
+/// that fails the meta-schema; at the `$ref` member) and the engine's first
+/// meta-schema or resolution error (E1), each with a pointer relative to
+/// the schema root.
 pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     let bad_patterns = check_patterns(schema);
     if !bad_patterns.is_empty() {
         return Err(bad_patterns);
     }
     let mut schema = through_binary64(schema);
+    // `$ref`s as the reference compiles them (E1, §5 F3): its spelling rule
+    // and the meta-schema check of every target outside the document's
+    // subschemas; the crate gets each `$ref` percent-encoded.
+    let survey = refs::survey(&schema);
+    refs::encode_refs(&mut schema, &survey.refs);
+    let mut errors = survey.errors;
     numbers::rewrite_contains_counts(&mut schema);
     let mut options = jsonschema::options()
         .with_draft(Draft::Draft202012)
@@ -300,13 +314,15 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     }
     let options = numbers::register(options);
     match options.build(&schema) {
-        Ok(validator) => Ok(CompiledSchema { validator }),
+        Ok(validator) if errors.is_empty() => Ok(CompiledSchema { validator }),
+        Ok(_) => Err(errors),
         Err(e) => {
             let pointer = JsonPointer::parse(e.instance_path().as_str()).unwrap_or_default();
-            Err(vec![CompileError {
+            errors.push(CompileError {
                 pointer,
                 message: e.to_string(),
-            }])
+            });
+            Err(errors)
         }
     }
 }

@@ -730,6 +730,46 @@ mod tests {
         assert!(none.is_empty() && ok.desired.is_some() && ok.output.is_none());
     }
 
+    #[test]
+    fn ref_compile_errors_point_at_the_ref_member() {
+        // A target outside the subschemas that fails the meta-schema, and a
+        // `$ref` Go's uri-reference refuses: each at its `$ref` member, with
+        // the target named; a `$ref` spelled with a space compiles (§12 E1).
+        let def = json!({
+            "desiredSchema": {"$schema": S, "type": "object", "additionalProperties": false,
+                "properties": {"x": {"$ref": "#/properties/x/$defs/a/x-ext",
+                    "$defs": {"a": {"type": "string", "x-ext": {"type": 5}}}}}},
+            "observedSchema": {"$schema": S, "$defs": {"a\\b": {"type": "string"}},
+                "$ref": "#/$defs/a\\b"},
+            "outputSchema": {"$schema": S, "$defs": {"a b": {"type": "string"}},
+                "$ref": "#/$defs/a b"}});
+        let (stages, diags) = compile_stages(&def);
+        let at: Vec<&str> = diags.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(
+            at,
+            vec!["/desiredSchema/properties/x/$ref", "/observedSchema/$ref"]
+        );
+        assert!(
+            diags[0]
+                .message
+                .contains("\"#/properties/x/$defs/a/x-ext\""),
+            "{}",
+            diags[0].message
+        );
+        assert!(
+            diags[0].message.contains("\"/type\""),
+            "{}",
+            diags[0].message
+        );
+        assert!(
+            diags[1].message.contains("uri-reference"),
+            "{}",
+            diags[1].message
+        );
+        let output = stages.output.expect("a $ref with a space compiles");
+        assert!(output.is_valid(&json!("s")) && !output.is_valid(&json!(5)));
+    }
+
     // ---- corpus ----
 
     /// A test-only stand-in for the §4.7 instance estimate (the real one is

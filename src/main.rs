@@ -8,7 +8,25 @@ use clap::Parser;
 use form_package::app;
 use form_package::cli::Cli;
 
+/// The global allocator: mimalloc (a maintained crate) instead of glibc
+/// malloc. Building the validators and parsing a package are hundreds of
+/// thousands of small allocations; see BENCHMARKS.md for the figures.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
+    // `verify` and `check` validate against the Draft 2020-12 meta-schema
+    // before anything else: start building it before the command line is
+    // even parsed (a speed hint only; see `schemas::prewarm_meta`).
+    if matches!(
+        std::env::args_os()
+            .nth(1)
+            .as_deref()
+            .and_then(|a| a.to_str()),
+        Some("verify" | "check")
+    ) {
+        form_package::schemas::prewarm_meta();
+    }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
