@@ -225,13 +225,17 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
 }
 
 /// "Nothing is written to a package being verified" (DEVELOPERS.md): an
-/// `--output-file` inside one of `paths` (or equal to one, e.g. a listed
-/// payload named as a PATH) is a usage error (exit 2, nothing verified,
-/// nothing written). Both sides are compared resolved: each PATH through
-/// its symlinks, the file through its parent directory (the report is
-/// renamed over the file itself, so a symlink named as the file is
-/// replaced, not followed). A PATH or parent that cannot be resolved is
-/// compared as written, made absolute.
+/// `--output-file` inside a package under one of `paths` (a directory from
+/// the file's own up to the PATH holds a `package-index.json`, as
+/// [`discover`] finds packages), or equal to a PATH (a listed payload named
+/// as the PATH of `relations`), is a usage error (exit 2, nothing verified,
+/// nothing written). A report in a tree beside its packages (the GitHub
+/// Action's default `verify . --output-file form-package.sarif`) is
+/// written. Both sides are compared resolved: each PATH through its
+/// symlinks, the file through its parent directory (the report is renamed
+/// over the file itself, so a symlink named as the file is replaced, not
+/// followed). A PATH or parent that cannot be resolved is compared as
+/// written, made absolute.
 fn refuse_output_inside(file: Option<&Path>, paths: &[std::path::PathBuf]) -> Option<Output> {
     let file = file?;
     let resolve = |p: &Path| {
@@ -248,12 +252,24 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[std::path::PathBuf]) -> Op
         }
         _ => resolve(file),
     };
-    let inside = paths.iter().find(|p| target.starts_with(resolve(p)))?;
+    let (path, package) = paths.iter().find_map(|p| {
+        let root = resolve(p);
+        if target == root {
+            return Some((p, root));
+        }
+        target
+            .parent()?
+            .ancestors()
+            .take_while(|d| d.starts_with(&root))
+            .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
+            .map(|d| (p, d.to_path_buf()))
+    })?;
     Some(
         Error::Usage(format!(
-            "--output-file {} is inside {}, a PATH being verified: nothing is written to a package being verified; write the report outside it",
+            "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
             file.display(),
-            inside.display()
+            package.display(),
+            path.display()
         ))
         .into(),
     )

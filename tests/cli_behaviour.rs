@@ -24,10 +24,11 @@ fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
 
-/// N1 §3.1: an `--output-file` inside a PATH being verified is refused
+/// N1 §3.1: an `--output-file` inside a package being verified is refused
 /// (exit 2) and nothing is written: not over a listed payload, not as a
-/// new (unlisted) file; also for `relations`. Near miss: a sibling whose
-/// name extends the PATH's (`pkg2` beside `pkg`) is outside it.
+/// new (unlisted) file, also when the PATH is the tree above the package;
+/// also for `relations`. Near miss: a sibling whose name extends the
+/// PATH's (`pkg2` beside `pkg`) and a tree's root outside its packages.
 #[test]
 fn output_file_inside_a_verified_path_is_refused() {
     let (tmp, pkg) = copy_package(&example_store());
@@ -42,8 +43,8 @@ fn output_file_inside_a_verified_path_is_refused() {
             "pkg/report.json",
         ),
         (
-            vec!["verify", ".", "--output-file", "report.json"],
-            "report.json",
+            vec!["verify", ".", "--output-file", "pkg/fixtures/report.json"],
+            "pkg/fixtures/report.json",
         ),
         (
             vec![
@@ -62,7 +63,7 @@ fn output_file_inside_a_verified_path_is_refused() {
         assert!(o.stdout.is_empty(), "{args:?}");
         let err = text(&o.stderr);
         assert!(
-            err.contains("a PATH being verified") && err.contains("--output-file"),
+            err.contains("being verified") && err.contains("--output-file"),
             "{args:?}: {err}"
         );
         if file != "pkg/definition.json" {
@@ -82,13 +83,23 @@ fn output_file_inside_a_verified_path_is_refused() {
         assert!(!pkg.join("x.txt").exists());
         std::fs::remove_file(tmp.path().join("link")).unwrap();
     }
-    // Near miss: beside the package, and in a sibling named like it.
+    // Near miss: beside the package, in a sibling named like it, and in
+    // the root of a tree being verified, outside its packages (the GitHub
+    // Action's default: `verify . --output-file form-package.sarif`).
     std::fs::create_dir(tmp.path().join("pkg2")).unwrap();
-    for file in ["report.txt", "pkg2/report.txt"] {
-        let o = run_in(tmp.path(), &["verify", "pkg", "--output-file", file]);
+    for (path, file) in [
+        ("pkg", "report.txt"),
+        ("pkg", "pkg2/report.txt"),
+        (".", "form-package.sarif"),
+    ] {
+        let o = run_in(tmp.path(), &["verify", path, "--output-file", file]);
         assert_eq!(o.status.code(), Some(0), "{file}: {}", text(&o.stderr));
-        assert!(text(&std::fs::read(tmp.path().join(file)).unwrap()).contains("ok pkg"));
+        let report = text(&std::fs::read(tmp.path().join(file)).unwrap());
+        assert!(report.contains("pkg (2 files"), "{file}: {report}");
     }
+    // The tree verifies again with the report in it: it is in no package.
+    let o = run_in(tmp.path(), &["verify", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
     // The package is still verified afterwards: nothing was written into it.
     let o = run_in(tmp.path(), &["verify", "pkg"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
