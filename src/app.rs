@@ -104,7 +104,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             format,
             color,
             deny_warnings,
-        } => crate::check::run(
+        } => crate::check_cmd::run(
             &files,
             stdin_filename.as_deref(),
             format,

@@ -347,7 +347,7 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
             .diagnostics
         }
         _ => {
-            let checked = crate::check::check_document(rel, bytes, None)?;
+            let checked = crate::check_cmd::check_document(rel, bytes, None)?;
             checked.outcome.diagnostics
         }
     };

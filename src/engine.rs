@@ -459,6 +459,20 @@ mod tests {
         fast
     }
 
+    /// FD222 says "Go's regexp", not "RE2": Go accepts what C++ RE2
+    /// refuses (a repeated capture name) and has its own repeat limit.
+    #[test]
+    fn patterns_compile_as_go_regexp_not_re2() {
+        let compiles = |p: &str| compile(&schema(json!({"pattern": p}))).is_ok();
+        assert!(compiles("(?P<a>x)(?P<a>y)"));
+        assert!(compiles("a{1000}"));
+        assert!(!compiles("a{1001}"));
+        let errs = compile(&schema(json!({"pattern": "x(?=y)"}))).unwrap_err();
+        assert!(errs
+            .iter()
+            .any(|e| e.message.contains("not valid Go regexp syntax")));
+    }
+
     #[test]
     fn multiple_of_is_exact_decimal() {
         let cents = json!({"type": "number", "multipleOf": 0.01});

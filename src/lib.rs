@@ -12,7 +12,7 @@
 
 pub mod app;
 pub mod canonical;
-pub mod check;
+pub mod check_cmd;
 pub mod checks;
 pub mod cli;
 pub mod codes;

@@ -16,7 +16,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::check::{document_outcome, render_documents};
+use crate::check_cmd::{document_outcome, render_documents};
 use crate::diag::Diagnostic;
 use crate::json::strict;
 use crate::output::Output;

@@ -186,18 +186,25 @@ fn closure(id: &str) -> Result<Option<Vec<(String, Value)>>, String> {
 }
 
 /// The validator options shared by every published-schema validator:
-/// Draft 2020-12, formats asserted (verifier-rules.md §12), the `regex`
-/// crate engine (RE2-like), offline. Built on first use, with a registry of
-/// only the schemas `id` needs.
+/// Draft 2020-12, formats asserted (verifier-rules.md §12) by the
+/// reference's own rules ([`crate::engine::formats`], the same functions
+/// inline definition schemas use; the crate's own `uri` refuses what Go's
+/// `url.Parse` accepts, e.g. `<` in a query), the `regex` crate engine
+/// (RE2-like), offline. Built on first use, with a registry of only the
+/// schemas `id` needs.
 fn build(id: &str) -> Result<Validator, String> {
     let registry = registry_for(id)?;
-    jsonschema::options()
+    let mut options = jsonschema::options()
         .with_draft(Draft::Draft202012)
         .should_validate_formats(true)
         .with_pattern_options(jsonschema::PatternOptions::regex())
         .with_pattern_cache(PATTERNS.clone())
         .with_registry(&registry)
-        .offline()
+        .offline();
+    for &(name, check) in crate::engine::formats::CHECKS {
+        options = options.with_format(name, check);
+    }
+    options
         .build(&serde_json::json!({ "$ref": id }))
         .map_err(|e| format!("embedded schema {id}: {e}"))
 }
@@ -557,5 +564,89 @@ mod tests {
         let v = validate(SchemaRef::FormRef("v1beta1"), &bad).unwrap();
         assert!(v.iter().any(|x| x.pointer.as_str() == "/extra" && x.key));
         assert!(v.iter().any(|x| x.pointer.as_str() == "/definitionVersion"));
+    }
+
+    /// A valid revocation statement of `profile` (the conformance suite's
+    /// `statement-1.json` / `statement-1-current.json` shapes) with `field` set to `value`: whether the
+    /// published schema of `profile` accepts it.
+    fn revocation_accepts(profile: &'static str, field: &str, value: &str) -> bool {
+        let api = if profile == "v1" {
+            "trust.forms.takoform.com/v1"
+        } else {
+            "trust.forms.takoform.com/v1alpha1"
+        };
+        let form_api = if profile == "v1" {
+            "storage.forms.publisher.example"
+        } else {
+            "forms.takoform.com/v1alpha1"
+        };
+        let mut doc = serde_json::json!({
+            "apiVersion": api, "kind": "FormPackageRevocation", "sequence": 1,
+            "statementVersion": "1.0.0",
+            "packageDigest": format!("sha256:{}", "a".repeat(64)),
+            "formRef": {"apiVersion": form_api, "kind": "ObjectBucket",
+                "definitionVersion": "1.0.0", "schemaDigest": format!("sha256:{}", "c".repeat(64))},
+            "reasonCode": "signature-invalid", "summary": "s",
+            "issuedAt": "2026-07-17T00:00:00Z",
+            "effects": {"blockNewCreateOrUpdate": true, "blockActivation": true,
+                "retainBytesForObserveAndDelete": true}
+        });
+        doc[field] = value.into();
+        validate(SchemaRef::Revocation(profile), &doc)
+            .unwrap()
+            .is_empty()
+    }
+
+    /// The published schemas' `format`s are the reference's Go formats
+    /// (engine::formats), not the crate's: every verdict below was read
+    /// off the oracle (`validate-revocation`, legacy profile; FIDELITY.md
+    /// § Published-schema formats).
+    #[test]
+    fn published_formats_are_the_references() {
+        for profile in ["v1alpha1", "v1"] {
+            // Go's url.Parse never looks at a query or a fragment: the
+            // crate's `uri` refused these, the reference accepts them.
+            assert!(revocation_accepts(
+                profile,
+                "advisoryUrl",
+                "https://example.com/a?<2>"
+            ));
+            assert!(revocation_accepts(profile, "advisoryUrl", "https://#@<"));
+            // Near misses: a broken host or port is refused by both.
+            assert!(!revocation_accepts(profile, "advisoryUrl", "https://[::1/"));
+            assert!(!revocation_accepts(
+                profile,
+                "advisoryUrl",
+                "https://ex ample.com/"
+            ));
+            assert!(!revocation_accepts(profile, "advisoryUrl", "https://x:8a/"));
+            // Go's signed Atoi time fields: accepted by the reference.
+            assert!(revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T00:00:+1Z"
+            ));
+            assert!(revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T+1:00:00Z"
+            ));
+            // Near misses: a leap second off 23:59 and a second of 61.
+            assert!(!revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T00:00:60Z"
+            ));
+            assert!(!revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-01-01T00:00:61Z"
+            ));
+            assert!(revocation_accepts(
+                profile,
+                "issuedAt",
+                "2024-12-31T23:59:60Z"
+            ));
+        }
     }
 }

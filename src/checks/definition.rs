@@ -8,6 +8,78 @@
 //! decode → `$` name scan → per inline schema (local `$ref` closure,
 //! closed-object proof, structural work, compile) → legacy interfaces →
 //! fixture counts, names, paths → constraint semantics.
+//!
+//! # What it checks
+//!
+//! - `definition-path` (`LOCATE`): FD118 `definition-path-unlisted`, FD119
+//!   `definition-path-media-type`
+//! - `definition-schema` (`SCHEMA`): FD120
+//!   `unsupported-definition-api-version`, FD121 `definition-schema-violation`,
+//!   FD122 `definition-decode`
+//! - `definition-names` (`NAME_SCAN`): FD301 `forbidden-field-in-definition`,
+//!   FD300 `forbidden-field-in-payload`
+//! - `schema-proofs` (`PROOFS`): FD200 `non-local-ref`, FD201 `dynamic-ref`,
+//!   FD202 `unresolved-ref`, FD203 `true-schema`, FD204 `non-schema-value`,
+//!   FD205 `pattern-properties`, FD206 `legacy-dependencies`, FD207
+//!   `content-keyword`, FD208 `nested-dialect`, FD209
+//!   `resolution-scope-keyword`, FD210 `mixed-object-const`, FD211
+//!   `malformed-schema-keyword`, FD212 `array-without-items`, FD213
+//!   `open-object-schema`, FD214 `impure-typed-map`, FD215 `map-key-policy`,
+//!   FD216 `implicit-object-keywords`, FD217 `open-schema`, FD218 `cyclic-ref`,
+//!   FD219 `proof-depth-exceeded`, FD220 `proof-budget-exceeded`, FD221
+//!   `structural-work-exceeded`, FD223 `unsatisfiable-all-of`, FD302
+//!   `forbidden-schema-name`
+//! - `compile` (`COMPILE`): FD222 `inline-schema-compile-error`
+//! - `definition-rules` (`RULES`): FD400 `fixture-count`, FD401
+//!   `duplicate-fixture-name`, FD402 `invalid-fixture-path`, FD403
+//!   `fixture-unlisted`, FD412 `interface-document-violation`, FD413
+//!   `duplicate-interface`, FD414 `interface-input-rule`
+//! - `constraints` (`CONSTRAINTS`): FD415 `constraint-ordered-pair`, FD416
+//!   `constraint-unique-by`, FD417 `constraint-relation`
+//! - `relations` (`RELATIONS`): FD500 `relation-at-root`, FD501
+//!   `relation-depth-exceeded`, FD502 `missing-target-contract`, FD503
+//!   `conflicting-target-contracts`, FD504 `malformed-target-contract`, FD505
+//!   `binding-not-accepted`, FD506 `non-const-reference-identity`, FD507
+//!   `hidden-reference`, FD508 `historical-reference-without-contract`
+//!
+//! # Why
+//!
+//! The Form Definition is what a host installs: its schemas must be closed,
+//! document-local and cheap to validate, and must compile with the
+//! reference's Draft 2020-12 engine, so that every host reaches the same
+//! verdict on every instance and no host can be made to do unbounded work.
+//!
+//! # Example
+//!
+//! Failing (FD222 `inline-schema-compile-error`): `desiredSchema.properties.x = {"type":"string","minLength":-1}`
+//!
+//! Passing: `desiredSchema.properties.x = {"type":"string","minLength":1}`
+//!
+//! Every code's own failing and passing example: `form-package explain CODE`.
+//!
+//! # Spec rule
+//!
+//! verifier-rules.md §1.1 step 12; verifier-rules.md §0.2 S2, §0.3;
+//! current-profile.md §2.3-2.4; verifier-rules.md §3; current-profile.md §5;
+//! current-profile.md §5.1 (typed decode QUIRK); verifier-rules.md §6 V2;
+//! current-profile.md §7.3; verifier-rules.md §6, §1.7 R1.23;
+//! current-profile.md §7.4; verifier-rules.md §5 F1; verifier-rules.md §5 F3;
+//! verifier-rules.md §4.2 step 1; verifier-rules.md §4.2 step 2;
+//! verifier-rules.md §4.2 step 3; verifier-rules.md §4.2 step 4;
+//! verifier-rules.md §4.2 step 5; verifier-rules.md §4.2 step 6;
+//! verifier-rules.md §4.2 step 7; verifier-rules.md §4.2 step 8;
+//! verifier-rules.md §4.2 steps 9-16; verifier-rules.md §4.2 step 12;
+//! verifier-rules.md §4.3; verifier-rules.md §4.2 step 13; verifier-rules.md
+//! §4.1; verifier-rules.md §4.4; verifier-rules.md §4.6; verifier-rules.md
+//! §4.3 (ours); verifier-rules.md §4.2 steps 9-11, §6 V3; verifier-rules.md
+//! §12 E1-E2; verifier-rules.md §3.7 R3.9; verifier-rules.md §3.7 R3.10;
+//! verifier-rules.md §3.7 R3.11; verifier-rules.md §7.1 R7.1, §7.2 R7.5;
+//! verifier-rules.md §3.6 R3.8; verifier-rules.md §3.6 R3.2;
+//! verifier-rules.md §3.6 R3.3-R3.7; current-profile.md §6.2;
+//! current-profile.md §6.2 pass 2; verifier-rules.md §8.3 step 2;
+//! verifier-rules.md §8.3 step 1; verifier-rules.md §8.4; decision 0022;
+//! decision 0015 rule 8 step 1; decision 0015 rule 2; verifier-rules.md §8.2;
+//! verifier-rules.md §8.3; verifier-rules.md §8.1.
 
 use serde_json::Value;
 
@@ -29,6 +101,20 @@ const NEEDS_VALID: &[Need] = &[Need::Fact(Fact::DefinitionValid)];
 
 /// Step 12: `definitionPath` is listed with the definition media type, and
 /// the definition was read and parsed.
+///
+/// **Why:** The definition is the contract the FormRef digests; it has to be
+/// one of the signed payloads.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD118 `definition-path-unlisted`: definitionPath names a file the index
+///   does not list (verifier-rules.md §1.1 step 12)
+/// - FD119 `definition-path-media-type`: definitionPath names a file without
+///   the Form Definition media type (verifier-rules.md §1.1 step 12)
+///
+/// **Failing** (FD118): `index: {"definitionPath":"other.json","files":[{"path":"definition.json",…}],…}`
+///
+/// **Passing:** `index: {"definitionPath":"definition.json","files":[{"path":"definition.json",…}],…}`
 pub(super) const LOCATE: Check = Check {
     name: "definition-path",
     module: MODULE,
@@ -82,6 +168,25 @@ fn locate(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 }
 
 /// Step 13, first half: envelope, profile lane, published schema, typed decode.
+///
+/// **Why:** A definition no schema applies to cannot be validated, so nothing
+/// about it could be trusted.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD120 `unsupported-definition-api-version`: the Form Definition
+///   apiVersion selects no definition schema (verifier-rules.md §0.2 S2, §0.3;
+///   current-profile.md §2.3-2.4)
+/// - FD121 `definition-schema-violation`: the Form Definition does not
+///   satisfy its profile's Draft 2020-12 schema (verifier-rules.md §3;
+///   current-profile.md §5)
+/// - FD122 `definition-decode`: a definition number the schema accepts is not
+///   a plain int64 literal (typed decode) (current-profile.md §5.1 (typed
+///   decode QUIRK))
+///
+/// **Failing** (FD120): `definition: {"apiVersion":"forms/v1",…}`
+///
+/// **Passing:** `definition: {"apiVersion":"forms.takoform.com/v1alpha1",…}`
 pub(super) const SCHEMA: Check = Check {
     name: "definition-schema",
     module: MODULE,
@@ -111,6 +216,21 @@ fn schema(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 }
 
 /// Step 13: the `$` name scan of the whole definition.
+///
+/// **Why:** The definition describes portable data; a forbidden key anywhere
+/// in it (even in an annotation or default) signals non-portable content.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD301 `forbidden-field-in-definition`: a Form Definition key is a
+///   forbidden field name (verifier-rules.md §6 V2; current-profile.md §7.3)
+/// - FD300 `forbidden-field-in-payload`: a JSON payload key is a forbidden
+///   field name (credentials, placement, commercial terms, code)
+///   (verifier-rules.md §6, §1.7 R1.23; current-profile.md §7.4)
+///
+/// **Failing** (FD301): `definition desiredSchema: {…,"x-note":{"password":"x"}}`
+///
+/// **Passing:** `definition desiredSchema: {…,"x-note":{"hint":"x"}}`
 pub(super) const NAME_SCAN: Check = Check {
     name: "definition-names",
     module: MODULE,
@@ -150,6 +270,69 @@ fn name_scan(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 
 /// Step 13: `$ref` closure, closed-object proof and structural work of every
 /// inline schema (`verifier-rules.md` §4).
+///
+/// **Why:** Network, file and anchor references load schemas from outside the
+/// signed package, so the proof could not see what is validated.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD200 `non-local-ref`: a $ref that is not `#` or `#/…` (network, file,
+///   anchor, non-string) (verifier-rules.md §5 F1)
+/// - FD201 `dynamic-ref`: a $dynamicRef anywhere in an inline schema
+///   (verifier-rules.md §5 F1)
+/// - FD202 `unresolved-ref`: a local $ref whose JSON Pointer does not resolve
+///   (verifier-rules.md §5 F3)
+/// - FD203 `true-schema`: a boolean `true` schema admits arbitrary objects
+///   (verifier-rules.md §4.2 step 1)
+/// - FD204 `non-schema-value`: a subschema position holds neither an object
+///   nor a boolean (verifier-rules.md §4.2 step 2)
+/// - FD205 `pattern-properties`: patternProperties is forbidden
+///   (verifier-rules.md §4.2 step 3)
+/// - FD206 `legacy-dependencies`: the legacy `dependencies` keyword is
+///   forbidden (verifier-rules.md §4.2 step 4)
+/// - FD207 `content-keyword`: contentEncoding/contentMediaType/contentSchema
+///   are forbidden (verifier-rules.md §4.2 step 5)
+/// - FD208 `nested-dialect`: a nested $schema other than Draft 2020-12
+///   (verifier-rules.md §4.2 step 6)
+/// - FD209 `resolution-scope-keyword`:
+///   $id/$anchor/$dynamicAnchor/$recursiveAnchor/$recursiveRef/$vocabulary
+///   cannot be proven closed (verifier-rules.md §4.2 step 7)
+/// - FD210 `mixed-object-const`: an object-valued const with sibling keywords
+///   (verifier-rules.md §4.2 step 8)
+/// - FD211 `malformed-schema-keyword`: a schema keyword has the wrong shape
+///   for the proof (properties not an object, empty allOf, …)
+///   (verifier-rules.md §4.2 steps 9-16)
+/// - FD212 `array-without-items`: an array schema without `items`
+///   (verifier-rules.md §4.2 step 12)
+/// - FD213 `open-object-schema`: an object schema without
+///   additionalProperties false or the typed-map escape (verifier-rules.md
+///   §4.3)
+/// - FD214 `impure-typed-map`: a typed map that also declares fixed or
+///   dependent properties (verifier-rules.md §4.3)
+/// - FD215 `map-key-policy`: a typed map whose propertyNames is not exactly
+///   the reviewed marker (verifier-rules.md §4.3)
+/// - FD216 `implicit-object-keywords`: object keywords without explicit
+///   type=object (verifier-rules.md §4.2 step 13)
+/// - FD217 `open-schema`: a schema node can admit arbitrary object values
+///   (verifier-rules.md §4.1)
+/// - FD218 `cyclic-ref`: a $ref cycle (including any $ref to #)
+///   (verifier-rules.md §4.4)
+/// - FD219 `proof-depth-exceeded`: a schema path longer than 64 edges
+///   (verifier-rules.md §4.4)
+/// - FD220 `proof-budget-exceeded`: the proof spent more than 4096 operations
+///   (verifier-rules.md §4.4)
+/// - FD221 `structural-work-exceeded`: the structural validation-work
+///   estimate exceeds 16384 (verifier-rules.md §4.6)
+/// - FD223 `unsatisfiable-all-of`: closed allOf branches require a property
+///   another branch does not declare: no object satisfies both
+///   (verifier-rules.md §4.3 (ours))
+/// - FD302 `forbidden-schema-name`: a schema declares a forbidden
+///   property/required/dependentRequired name (verifier-rules.md §4.2 steps
+///   9-11, §6 V3)
+///
+/// **Failing** (FD200): `desiredSchema.properties.x = {"$ref":"https://attacker.invalid/s.json"}`
+///
+/// **Passing:** `desiredSchema.properties.x = {"$ref":"#/$defs/Name"}`
 pub(super) const PROOFS: Check = Check {
     name: "schema-proofs",
     module: "src/proof/",
@@ -208,6 +391,19 @@ fn proofs(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 
 /// Step 13: engine compilation of the stage schemas and Legacy document
 /// schemas (`verifier-rules.md` §3.2, §3.8, §12 E1–E2).
+///
+/// **Why:** A schema the reference engine cannot compile makes the package
+/// unusable on every host that validates with it.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD222 `inline-schema-compile-error`: an inline schema fails the Draft
+///   2020-12 meta-schema or has a pattern Go's regexp cannot compile
+///   (verifier-rules.md §12 E1-E2)
+///
+/// **Failing** (FD222): `desiredSchema.properties.x = {"type":"string","minLength":-1}`
+///
+/// **Passing:** `desiredSchema.properties.x = {"type":"string","minLength":1}`
 pub(super) const COMPILE: Check = Check {
     name: "compile",
     module: "src/fixtures.rs",
@@ -235,6 +431,29 @@ fn compile(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 
 /// Step 13: Legacy interfaces, fixture counts, names and paths (on proven
 /// schemas; a schema that did not compile is left out).
+///
+/// **Why:** Bounds the fixture validation work of every verification.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD400 `fixture-count`: more than 32 positive or 32 negative fixtures
+///   (verifier-rules.md §3.7 R3.9)
+/// - FD401 `duplicate-fixture-name`: a fixture name is used twice across both
+///   lists (verifier-rules.md §3.7 R3.10)
+/// - FD402 `invalid-fixture-path`: a fixture path fails the package path
+///   grammar (verifier-rules.md §3.7 R3.11)
+/// - FD403 `fixture-unlisted`: a fixture path is not listed in the index
+///   (verifier-rules.md §7.1 R7.1, §7.2 R7.5)
+/// - FD412 `interface-document-violation`: a legacy interface document does
+///   not satisfy its documentSchema (verifier-rules.md §3.6 R3.8)
+/// - FD413 `duplicate-interface`: two legacy interfaces share name@version
+///   (verifier-rules.md §3.6 R3.2)
+/// - FD414 `interface-input-rule`: a legacy interface input breaks the
+///   literal/resource_uri rules (verifier-rules.md §3.6 R3.3-R3.7)
+///
+/// **Failing** (FD400): `definition: {"conformanceFixtures":[33 entries],…}`
+///
+/// **Passing:** `definition: {"conformanceFixtures":[32 entries],…}`
 pub(super) const RULES: Check = Check {
     name: "definition-rules",
     module: "src/definition_rules.rs",
@@ -261,6 +480,23 @@ fn rules(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 }
 
 /// Step 13: constraint semantics (`current-profile.md` §5.1).
+///
+/// **Why:** Hosts compare the two values; a pointer to an optional or
+/// non-numeric field makes the constraint meaningless.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD415 `constraint-ordered-pair`: an orderedPair pointer does not name a
+///   required numeric schema (current-profile.md §6.2)
+/// - FD416 `constraint-unique-by`: a uniqueBy list/member does not name an
+///   array of objects with a required scalar member (current-profile.md §6.2)
+/// - FD417 `constraint-relation`: a constraint names a local pointer the
+///   desired schema does not declare as a relation (current-profile.md §6.2
+///   pass 2)
+///
+/// **Failing** (FD415): `constraints[]: {"kind":"orderedPair","references":["/className","/worker"]}   (className is a string)`
+///
+/// **Passing:** `constraints[]: {"kind":"orderedPair","references":["/minReplicas","/maxReplicas"]}   (both required integers)`
 pub(super) const CONSTRAINTS: Check = Check {
     name: "constraints",
     module: "src/constraints.rs",
@@ -284,6 +520,36 @@ fn constraints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 
 /// Relations derived from the desired schema, for family and current lanes
 /// (`verifier-rules.md` §8); findings are warnings.
+///
+/// **Why:** Relation derivation refuses a reference at the root, so a host
+/// cannot install the Form.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD500 `relation-at-root`: the desired schema root is itself
+///   reference-shaped (verifier-rules.md §8.3 step 2)
+/// - FD501 `relation-depth-exceeded`: relation derivation exceeded depth 32
+///   (verifier-rules.md §8.3 step 1)
+/// - FD502 `missing-target-contract`: a reference states no target contract
+///   (verifier-rules.md §8.4; decision 0022)
+/// - FD503 `conflicting-target-contracts`: a reference carries both
+///   target-contract annotations (verifier-rules.md §8.4)
+/// - FD504 `malformed-target-contract`: a target-contract annotation is
+///   empty, malformed or incomplete (verifier-rules.md §8.4)
+/// - FD505 `binding-not-accepted`: an x-takoform-binding names a contract
+///   absent from acceptedBindings (decision 0015 rule 8 step 1)
+/// - FD506 `non-const-reference-identity`: a reference-shaped object whose
+///   apiVersion or kind is not const is silently not a relation (decision 0015
+///   rule 2; verifier-rules.md §8.2)
+/// - FD507 `hidden-reference`: a reference-shaped object behind
+///   $ref/$defs/allOf/anyOf/oneOf/additionalProperties/prefixItems, which hosts
+///   never enforce (decision 0015 rule 2; verifier-rules.md §8.3)
+/// - FD508 `historical-reference-without-contract`: an edge v1alpha1
+///   reference predates target contracts (verifier-rules.md §8.1)
+///
+/// **Failing** (FD500): `desiredSchema = {"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"properties":{"apiVersion":{"const":"edge.forms.takoform.com"},"kind":{"const":"ModuleWorker"},"name":{"type":"string"}},…}`
+///
+/// **Passing:** `desiredSchema = {"type":"object","additionalProperties":false,"properties":{"worker":{…the reference…}},…}`
 pub(super) const RELATIONS: Check = Check {
     name: "relations",
     module: "src/relations.rs",

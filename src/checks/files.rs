@@ -2,6 +2,50 @@
 //! inventory (R1.5–R1.10, §1.1 steps 1–3), the file closure (step 10,
 //! R1.18) and the payload reads (step 11, R1.20–R1.24): size, digest,
 //! strict I-JSON parse, text encoding (`verifier-rules.md` §1).
+//!
+//! # What it checks
+//!
+//! - `root` (`ROOT`): FD001 `root-not-directory`, FD002 `root-open-failed`,
+//!   FD003 `root-changed`
+//! - `inventory` (`INVENTORY`): FD002 `root-open-failed`, FD003
+//!   `root-changed`, FD004 `symlink-entry`, FD005 `special-file-entry`, FD006
+//!   `executable-mode-entry`, FD007 `executable-extension-entry`, FD008
+//!   `invalid-entry-path`, FD009 `missing-package-index`
+//! - `fence` (`FENCE`): FD003 `root-changed`
+//! - `fence-after-reads` (`FENCE_AFTER`): FD003 `root-changed`
+//! - `closure` (`CLOSURE`): FD018 `unlisted-file`, FD019
+//!   `missing-listed-file`
+//! - `payloads` (`PAYLOADS`): FD014 `unreadable-payload`, FD015
+//!   `payload-size-mismatch`, FD016 `payload-digest-mismatch`, FD011
+//!   `invalid-utf8`, FD020 `invalid-json-payload`, FD012 `invalid-i-json`,
+//!   FD013 `scalar-top-level`, FD017 `invalid-text-payload`
+//!
+//! # Why
+//!
+//! A package is inert data copied between machines: anything that is not a
+//! plain, non-executable, well-named regular file could run code, leak host
+//! files or behave differently on another file system, and every byte a host
+//! installs must be the byte that was indexed (size, SHA-256, strict I-JSON).
+//!
+//! # Example
+//!
+//! Failing (FD018 `unlisted-file`): `store/extra.txt exists but no files[] entry has "path":"extra.txt"`
+//!
+//! Passing: `index files[]: {"path":"extra.txt","mediaType":"text/plain","size":1,"digest":"sha256:…"}`
+//!
+//! Every code's own failing and passing example: `form-package explain CODE`.
+//!
+//! # Spec rule
+//!
+//! verifier-rules.md §1.2 R1.1; verifier-rules.md §1.2 R1.2;
+//! verifier-rules.md §1.2 R1.3; verifier-rules.md §1.3 R1.5;
+//! verifier-rules.md §1.3 R1.7; verifier-rules.md §1.3 R1.8;
+//! verifier-rules.md §1.3 R1.9; verifier-rules.md §1.3 R1.10, R1.13;
+//! verifier-rules.md §1.3 R1.11; verifier-rules.md §1.6 R1.18;
+//! verifier-rules.md §1.7 R1.20; verifier-rules.md §1.7 R1.21;
+//! verifier-rules.md §1.7 R1.22; verifier-rules.md §2.1 J1; verifier-rules.md
+//! §1.7 R1.23, §2.1; verifier-rules.md §2.1 J2-J6; verifier-rules.md §2.1 J7,
+//! §2.2; verifier-rules.md §1.7 R1.24.
 
 use std::collections::BTreeSet;
 
@@ -21,6 +65,23 @@ use super::{Check, CheckResult, FileRole, Need};
 const MODULE: &str = "src/checks/files.rs";
 
 /// R1.1–R1.3: the root is a real directory and can be opened.
+///
+/// **Why:** Following a link would verify a directory other than the one
+/// named, and the held root handle is what keeps later reads inside the
+/// package.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD001 `root-not-directory`: the package root is not a real directory
+///   (missing, a file, or a symlink) (verifier-rules.md §1.2 R1.1)
+/// - FD002 `root-open-failed`: the package root could not be opened or
+///   inspected (verifier-rules.md §1.2 R1.2)
+/// - FD003 `root-changed`: the package root's identity or metadata changed
+///   during verification (verifier-rules.md §1.2 R1.3)
+///
+/// **Failing** (FD001): `verify pkg-link   (pkg-link -> packages/store, a symlink)`
+///
+/// **Passing:** `verify packages/store   (a real directory)`
 pub(super) const ROOT: Check = Check {
     name: "root",
     module: MODULE,
@@ -45,6 +106,32 @@ fn root(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 }
 
 /// §1.1 steps 1–2: every entry below the root, and the index is a plain file.
+///
+/// **Why:** Every later read is relative to this handle; a root that cannot
+/// be opened or inspected cannot be verified safely.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD002 `root-open-failed`: the package root could not be opened or
+///   inspected (verifier-rules.md §1.2 R1.2)
+/// - FD003 `root-changed`: the package root's identity or metadata changed
+///   during verification (verifier-rules.md §1.2 R1.3)
+/// - FD004 `symlink-entry`: a symlink inside the package (verifier-rules.md
+///   §1.3 R1.5)
+/// - FD005 `special-file-entry`: a FIFO, socket or device inside the package
+///   (verifier-rules.md §1.3 R1.7)
+/// - FD006 `executable-mode-entry`: a file with an execute bit
+///   (verifier-rules.md §1.3 R1.8)
+/// - FD007 `executable-extension-entry`: a file whose extension names
+///   executable code (verifier-rules.md §1.3 R1.9)
+/// - FD008 `invalid-entry-path`: a file name on disk fails the package path
+///   grammar (verifier-rules.md §1.3 R1.10, R1.13)
+/// - FD009 `missing-package-index`: no package-index.json directly in the
+///   package root (verifier-rules.md §1.3 R1.11)
+///
+/// **Failing** (FD002): `verify store   (store/ is a directory that cannot be opened or listed: EACCES, EIO, or swapped between lstat and open)`
+///
+/// **Passing:** `verify store   (store/ is a readable directory opened and stat-ed without error)`
 pub(super) const INVENTORY: Check = Check {
     name: "inventory",
     module: MODULE,
@@ -103,6 +190,18 @@ fn inventory(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 }
 
 /// §1.1 step 3: the root did not change since it was opened.
+///
+/// **Why:** A package that changes while it is verified is not the package
+/// that was verified (time-of-check/time-of-use).
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD003 `root-changed`: the package root's identity or metadata changed
+///   during verification (verifier-rules.md §1.2 R1.3)
+///
+/// **Failing** (FD003): `` a file is created in store/ while `verify store` runs (the root mtime changes) ``
+///
+/// **Passing:** `` store/ is an immutable copy that nothing writes during `verify store` ``
 pub(super) const FENCE: Check = Check {
     name: "fence",
     module: MODULE,
@@ -114,6 +213,18 @@ pub(super) const FENCE: Check = Check {
 };
 
 /// The fence again once every file was read.
+///
+/// **Why:** A package that changes while it is verified is not the package
+/// that was verified (time-of-check/time-of-use).
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD003 `root-changed`: the package root's identity or metadata changed
+///   during verification (verifier-rules.md §1.2 R1.3)
+///
+/// **Failing** (FD003): `` a file is created in store/ while `verify store` runs (the root mtime changes) ``
+///
+/// **Passing:** `` store/ is an immutable copy that nothing writes during `verify store` ``
 pub(super) const FENCE_AFTER: Check = Check {
     name: "fence-after-reads",
     module: MODULE,
@@ -132,6 +243,20 @@ fn fence(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 }
 
 /// Step 10 (R1.18): listed set == inventoried files minus the index.
+///
+/// **Why:** An unlisted file is not covered by any digest, so it could be
+/// added or changed after signing without anyone noticing.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD018 `unlisted-file`: a file in the package directory is not listed in
+///   package-index.json (verifier-rules.md §1.6 R1.18)
+/// - FD019 `missing-listed-file`: a file listed in package-index.json is not
+///   in the package directory (verifier-rules.md §1.6 R1.18)
+///
+/// **Failing** (FD018): `store/extra.txt exists but no files[] entry has "path":"extra.txt"`
+///
+/// **Passing:** `index files[]: {"path":"extra.txt","mediaType":"text/plain","size":1,"digest":"sha256:…"}`
 pub(super) const CLOSURE: Check = Check {
     name: "closure",
     module: MODULE,
@@ -187,6 +312,33 @@ fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 
 /// Step 11 (R1.20–R1.24): read every listed payload that exists, check its
 /// size and digest, and parse JSON strictly.
+///
+/// **Why:** A file swapped, grown or replaced between inventory and read
+/// would be verified as one thing and used as another.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD014 `unreadable-payload`: a listed payload could not be opened or read
+///   safely, or changed while being read (verifier-rules.md §1.7 R1.20)
+/// - FD015 `payload-size-mismatch`: a payload's byte length differs from its
+///   listed size (verifier-rules.md §1.7 R1.21)
+/// - FD016 `payload-digest-mismatch`: a payload's SHA-256 differs from its
+///   listed digest (verifier-rules.md §1.7 R1.22)
+/// - FD011 `invalid-utf8`: a JSON input is not valid UTF-8 (verifier-rules.md
+///   §2.1 J1)
+/// - FD020 `invalid-json-payload`: a listed JSON payload breaks the strict
+///   I-JSON grammar (verifier-rules.md §1.7 R1.23, §2.1)
+/// - FD012 `invalid-i-json`: a JSON input breaks the strict I-JSON grammar
+///   (syntax, duplicate names, surrogates, -0, non-finite numbers, nesting)
+///   (verifier-rules.md §2.1 J2-J6)
+/// - FD013 `scalar-top-level`: a JSON document whose top level is not an
+///   object or array cannot be canonicalized (verifier-rules.md §2.1 J7, §2.2)
+/// - FD017 `invalid-text-payload`: a text payload is not valid UTF-8 or
+///   contains NUL (verifier-rules.md §1.7 R1.24)
+///
+/// **Failing** (FD014): `definition.json is 4194305 bytes on disk ("file is 4194305 bytes; maximum is 4194304")`
+///
+/// **Passing:** `definition.json is 722 bytes on disk and listed with size 722`
 pub(super) const PAYLOADS: Check = Check {
     name: "payloads",
     module: MODULE,

@@ -1,6 +1,38 @@
 //! The payloads against the definition (`verifier-rules.md` §1.1 steps
 //! 17–18): the forbidden-name scan of every JSON payload
 //! (`current-profile.md` §7.4), then the conformance fixtures (§7).
+//!
+//! # What it checks
+//!
+//! - `payload-names` (`PAYLOAD_NAME_SCAN`): FD300
+//!   `forbidden-field-in-payload`
+//! - `fixtures` (`FIXTURES`): FD403 `fixture-unlisted`, FD404
+//!   `fixture-media-type`, FD405 `fixture-stage-without-schema`, FD406
+//!   `negative-stage-without-schema`, FD407 `unsupported-negative-stage`, FD408
+//!   `unsupported-expected-failure`, FD409 `fixture-work-exceeded`, FD410
+//!   `fixture-schema-violation`, FD411 `negative-fixture-passed`
+//!
+//! # Why
+//!
+//! Fixtures prove that the schemas accept what the author says they accept
+//! and refuse what they must refuse, and no payload may carry credentials,
+//! placement, commercial terms or code, whatever file it sits in.
+//!
+//! # Example
+//!
+//! Failing (FD300 `forbidden-field-in-payload`): `extra.json: {"password":"hunter2"}`
+//!
+//! Passing: `extra.json: {"displayName":"hunter"}`
+//!
+//! Every code's own failing and passing example: `form-package explain CODE`.
+//!
+//! # Spec rule
+//!
+//! verifier-rules.md §6, §1.7 R1.23; current-profile.md §7.4;
+//! verifier-rules.md §7.1 R7.1, §7.2 R7.5; verifier-rules.md §7.1 R7.1;
+//! verifier-rules.md §7.1 R7.3-R7.4; verifier-rules.md §7.2 R7.6;
+//! verifier-rules.md §7.2 R7.7; verifier-rules.md §4.7; verifier-rules.md
+//! §7.3; verifier-rules.md §7.2 R7.8.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -17,6 +49,20 @@ use super::{Check, CheckResult, FileRole, Need};
 /// Step 17 (`current-profile.md` §7.4): the name scan of every JSON payload
 /// except the definition. A desired-only fixture's top-level keys that are
 /// reviewed top-level desired properties are exempt.
+///
+/// **Why:** Portable packages must never carry secrets, infrastructure
+/// placement, prices or code; a key like password or apiKey shows the data is
+/// not portable.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD300 `forbidden-field-in-payload`: a JSON payload key is a forbidden
+///   field name (credentials, placement, commercial terms, code)
+///   (verifier-rules.md §6, §1.7 R1.23; current-profile.md §7.4)
+///
+/// **Failing** (FD300): `extra.json: {"password":"hunter2"}`
+///
+/// **Passing:** `extra.json: {"displayName":"hunter"}`
 pub(super) const PAYLOAD_NAME_SCAN: Check = Check {
     name: "payload-names",
     module: "src/checks/fixtures.rs",
@@ -86,6 +132,34 @@ fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
 
 /// Step 18: positive then negative fixtures (`verifier-rules.md` §7), only
 /// on a package with no error so far and compiled stage schemas.
+///
+/// **Why:** An unlisted fixture is not covered by any digest, so the evidence
+/// it gives is not bound to the package.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD403 `fixture-unlisted`: a fixture path is not listed in the index
+///   (verifier-rules.md §7.1 R7.1, §7.2 R7.5)
+/// - FD404 `fixture-media-type`: a fixture is not listed as application/json
+///   (verifier-rules.md §7.1 R7.1)
+/// - FD405 `fixture-stage-without-schema`: a positive fixture names a stage
+///   whose schema the definition lacks (verifier-rules.md §7.1 R7.3-R7.4)
+/// - FD406 `negative-stage-without-schema`: a negative fixture names a stage
+///   whose schema the definition lacks (verifier-rules.md §7.2 R7.6)
+/// - FD407 `unsupported-negative-stage`: a negative fixture stage outside
+///   desired/observed/output (verifier-rules.md §7.2 R7.6)
+/// - FD408 `unsupported-expected-failure`: expectedFailure is not
+///   schema_validation_failed (verifier-rules.md §7.2 R7.7)
+/// - FD409 `fixture-work-exceeded`: a fixture's instance-aware work estimate
+///   exceeds 16384 (verifier-rules.md §4.7)
+/// - FD410 `fixture-schema-violation`: a positive fixture does not satisfy
+///   its stage schema (verifier-rules.md §7.3)
+/// - FD411 `negative-fixture-passed`: a negative fixture satisfies its stage
+///   schema (verifier-rules.md §7.2 R7.8)
+///
+/// **Failing** (FD403): `definition conformanceFixtures[]: {"name":"other","desiredPath":"fixtures/missing.json"}   (not in files[])`
+///
+/// **Passing:** `definition conformanceFixtures[]: {"name":"basic","desiredPath":"fixtures/desired.json"}   (listed)`
 pub(super) const FIXTURES: Check = Check {
     name: "fixtures",
     module: "src/fixtures.rs",

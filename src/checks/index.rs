@@ -1,6 +1,46 @@
 //! The package index: reading, profile selection, schema and typed decode
 //! (`verifier-rules.md` §1.1 steps 4–7), then the per-entry checks and the
 //! one-definition rule (steps 8–9: R1.12–R1.17, §1.8).
+//!
+//! # What it checks
+//!
+//! - `index` (`DOCUMENT`): FD010 `unreadable-package-index`, FD011
+//!   `invalid-utf8`, FD012 `invalid-i-json`, FD013 `scalar-top-level`, FD100
+//!   `unsupported-index-api-version`, FD101 `index-schema-violation`, FD102
+//!   `index-decode`, FD103 `too-many-files`, FD104 `index-identity`
+//! - `index-entries` (`ENTRIES`): FD105 `invalid-payload-path`, FD106
+//!   `index-lists-itself`, FD107 `duplicate-payload-path`, FD108
+//!   `unsorted-payload-paths`, FD109 `non-canonical-digest`, FD110
+//!   `payload-size-out-of-range`, FD111 `definition-too-large`, FD112
+//!   `json-payload-too-large`, FD113 `executable-payload-extension`, FD114
+//!   `media-type-extension-mismatch`, FD115 `unsupported-media-type`, FD116
+//!   `payload-total-too-large`, FD117 `definition-count`
+//!
+//! # Why
+//!
+//! The package index is the package's table of contents and the source of its
+//! identity: every file, size and digest a host trusts comes from it, so it
+//! must match the published schema of its profile exactly and list each file
+//! once, with exactly one Form Definition.
+//!
+//! # Example
+//!
+//! Failing (FD010 `unreadable-package-index`): `store/package-index.json   (4194305 bytes: "file is 4194305 bytes; maximum is 4194304")`
+//!
+//! Passing: `store/package-index.json   (a few hundred bytes)`
+//!
+//! Every code's own failing and passing example: `form-package explain CODE`.
+//!
+//! # Spec rule
+//!
+//! verifier-rules.md §1.4; verifier-rules.md §2.1 J1; verifier-rules.md §2.1
+//! J2-J6; verifier-rules.md §2.1 J7, §2.2; verifier-rules.md §0.2 S1;
+//! current-profile.md §2.1; verifier-rules.md §2.6; current-profile.md §3;
+//! verifier-rules.md §1.5; verifier-rules.md §1.1 step 7; verifier-rules.md
+//! §1.5 R1.12-R1.13; verifier-rules.md §1.5 R1.14; verifier-rules.md §1.5
+//! R1.15; verifier-rules.md §1.5 R1.16; verifier-rules.md §1.5 R1.17, §2.3
+//! D1; verifier-rules.md §1.5 R1.17; verifier-rules.md §1.8;
+//! verifier-rules.md §1.6 R1.19.
 
 use std::collections::BTreeSet;
 
@@ -26,6 +66,37 @@ const NOT_VALID: &str = "package-index.json is not a valid index";
 
 /// Steps 4–7: read, parse, canonicalize, select the profile, validate the
 /// index schema and the typed decode.
+///
+/// **Why:** An unbounded read of an attacker's file exhausts memory; a file
+/// that changes while it is read has no single digest.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD010 `unreadable-package-index`: package-index.json could not be read
+///   or exceeds 4 MiB (verifier-rules.md §1.4)
+/// - FD011 `invalid-utf8`: a JSON input is not valid UTF-8 (verifier-rules.md
+///   §2.1 J1)
+/// - FD012 `invalid-i-json`: a JSON input breaks the strict I-JSON grammar
+///   (syntax, duplicate names, surrogates, -0, non-finite numbers, nesting)
+///   (verifier-rules.md §2.1 J2-J6)
+/// - FD013 `scalar-top-level`: a JSON document whose top level is not an
+///   object or array cannot be canonicalized (verifier-rules.md §2.1 J7, §2.2)
+/// - FD100 `unsupported-index-api-version`: the package index apiVersion is
+///   not a known profile (or the envelope is not an object with a string
+///   apiVersion) (verifier-rules.md §0.2 S1; current-profile.md §2.1)
+/// - FD101 `index-schema-violation`: package-index.json does not satisfy its
+///   profile's Draft 2020-12 schema (verifier-rules.md §2.6; current-profile.md
+///   §3)
+/// - FD102 `index-decode`: an index number the schema accepts is not a plain
+///   integer literal (typed decode) (verifier-rules.md §1.5)
+/// - FD103 `too-many-files`: the index lists more than 1024 files
+///   (verifier-rules.md §1.4)
+/// - FD104 `index-identity`: index apiVersion/kind is not an accepted package
+///   identity (verifier-rules.md §1.1 step 7)
+///
+/// **Failing** (FD010): `store/package-index.json   (4194305 bytes: "file is 4194305 bytes; maximum is 4194304")`
+///
+/// **Passing:** `store/package-index.json   (a few hundred bytes)`
 pub(super) const DOCUMENT: Check = Check {
     name: "index",
     module: MODULE,
@@ -184,6 +255,42 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 }
 
 /// Steps 8–9: per-entry checks (R1.12–R1.17, §1.8) and the one-definition rule.
+///
+/// **Why:** A listed path that escapes the root or is spelled two ways would
+/// let the index describe files outside the package.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD105 `invalid-payload-path`: a listed path fails the package path
+///   grammar (verifier-rules.md §1.5 R1.12-R1.13)
+/// - FD106 `index-lists-itself`: the index lists package-index.json as a
+///   payload (verifier-rules.md §1.5 R1.14)
+/// - FD107 `duplicate-payload-path`: two index entries name the same path
+///   (verifier-rules.md §1.5 R1.15)
+/// - FD108 `unsorted-payload-paths`: index entries are not in strictly
+///   ascending byte order of path (verifier-rules.md §1.5 R1.16)
+/// - FD109 `non-canonical-digest`: a listed digest is not `sha256:` + 64
+///   lowercase hex (verifier-rules.md §1.5 R1.17, §2.3 D1)
+/// - FD110 `payload-size-out-of-range`: a listed size is outside 0..67108864
+///   (verifier-rules.md §1.5 R1.17)
+/// - FD111 `definition-too-large`: the Form Definition payload exceeds 4 MiB
+///   (verifier-rules.md §1.4)
+/// - FD112 `json-payload-too-large`: a JSON payload exceeds 16 MiB
+///   (verifier-rules.md §1.4)
+/// - FD113 `executable-payload-extension`: a listed payload has an
+///   executable-code extension (verifier-rules.md §1.8)
+/// - FD114 `media-type-extension-mismatch`: a payload's extension does not
+///   match its media type (verifier-rules.md §1.8)
+/// - FD115 `unsupported-media-type`: a payload's media type is outside the
+///   allowlist (verifier-rules.md §1.8)
+/// - FD116 `payload-total-too-large`: the listed sizes add up to more than
+///   256 MiB (verifier-rules.md §1.4)
+/// - FD117 `definition-count`: the index does not list exactly one Form
+///   Definition payload (verifier-rules.md §1.6 R1.19)
+///
+/// **Failing** (FD105): `index files[]: {"path":"../definition.json",…}`
+///
+/// **Passing:** `index files[]: {"path":"definition.json",…}`
 pub(super) const ENTRIES: Check = Check {
     name: "index-entries",
     module: MODULE,

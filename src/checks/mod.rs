@@ -146,7 +146,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
     ),
     ("src/select.rs", &[Code::ConfigInvalid]),
     (
-        "src/check.rs",
+        "src/check_cmd.rs",
         &[
             Code::UnrecognizedDocument,
             Code::ContractSchemaViolation,
@@ -386,6 +386,120 @@ mod tests {
             .map(|i| i.id)
             .collect();
         assert_eq!(orphans, Vec::<&str>::new());
+    }
+
+    /// The sources of the check modules (their docs are under test).
+    const SOURCES: &[&str] = &[
+        include_str!("files.rs"),
+        include_str!("index.rs"),
+        include_str!("definition.rs"),
+        include_str!("identity.rs"),
+        include_str!("fixtures.rs"),
+    ];
+
+    /// Doc lines without their `//!` / `///` prefix, joined by spaces with
+    /// runs of whitespace collapsed (so a wrapped line reads as one).
+    fn flat(lines: &[&str], prefix: &str) -> String {
+        lines
+            .iter()
+            .map(|l| l.strip_prefix(prefix).unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join(" ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// (module doc, the `Check` constant's doc) of the check named `name`.
+    fn docs_of(name: &str) -> Option<(String, String)> {
+        let wanted = format!("name: \"{name}\",");
+        SOURCES.iter().find_map(|src| {
+            let lines: Vec<&str> = src.lines().collect();
+            let at = lines.iter().position(|l| l.trim() == wanted)?;
+            let start = lines[..at]
+                .iter()
+                .rposition(|l| l.starts_with("pub(super) const "))?;
+            let mut item: Vec<&str> = lines[..start]
+                .iter()
+                .rev()
+                .take_while(|l| l.starts_with("///"))
+                .copied()
+                .collect();
+            item.reverse();
+            let module: Vec<&str> = lines
+                .iter()
+                .take_while(|l| l.starts_with("//!"))
+                .copied()
+                .collect();
+            Some((flat(&module, "//!"), flat(&item, "///")))
+        })
+    }
+
+    /// The codes of `codes` that `doc` does not name as `FDnnn `name``,
+    /// with (when `summaries`) the table's summary line.
+    fn undocumented(doc: &str, codes: &[Code], summaries: bool) -> Vec<&'static str> {
+        codes
+            .iter()
+            .map(|c| c.info())
+            .filter(|i| {
+                let named = format!("{} `{}`", i.id, i.name);
+                !doc.contains(&named) || (summaries && !doc.contains(&flat(&[i.summary], "")))
+            })
+            .map(|i| i.id)
+            .collect()
+    }
+
+    /// Architecture guide "fixed doc sections" (ruff style): each check
+    /// module opens with What it checks / Why / Example / Spec rule naming
+    /// every code its checks declare, and each `Check` constant names its
+    /// codes with the table's summaries, a why and a failing and passing
+    /// example.
+    #[test]
+    fn every_check_documents_its_codes_in_fixed_sections() {
+        for c in CHECKS {
+            let (module, item) = docs_of(c.name).unwrap_or_else(|| panic!("{}", c.name));
+            for section in ["# What it checks", "# Why", "# Example", "# Spec rule"] {
+                assert!(
+                    module.contains(section),
+                    "{}: module doc lacks {section}",
+                    c.name
+                );
+            }
+            assert_eq!(
+                undocumented(&module, c.codes, false),
+                Vec::<&str>::new(),
+                "{}",
+                c.name
+            );
+            assert_eq!(
+                undocumented(&item, c.codes, true),
+                Vec::<&str>::new(),
+                "{}",
+                c.name
+            );
+            if !c.codes.is_empty() {
+                for label in ["**Why:**", "**Codes**", "**Failing**", "**Passing:**"] {
+                    assert!(item.contains(label), "{}: lacks {label}", c.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_doc_missing_a_code_or_its_summary_is_caught() {
+        let codes = [Code::UnlistedFile, Code::MissingListedFile];
+        let doc = "FD018 `unlisted-file`: a file in the package directory is not listed in package-index.json";
+        assert_eq!(undocumented(doc, &codes, false), ["FD019"]);
+        // Near miss: the id alone, without the name, is not enough.
+        assert_eq!(
+            undocumented("FD018 FD019", &codes, false),
+            ["FD018", "FD019"]
+        );
+        assert_eq!(
+            undocumented("FD018 `unlisted-file`", &codes[..1], true),
+            ["FD018"]
+        );
+        assert!(undocumented(doc, &codes[..1], true).is_empty());
     }
 
     #[test]

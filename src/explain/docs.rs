@@ -448,7 +448,7 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r##"desiredSchema: the same chain with properties.config = {"$ref":"#/$defs/Node10"}   (work 6145)"##,
         ),
         Code::InlineSchemaCompile => e(
-            "Each inline schema must compile with the Draft 2020-12 engine: valid against the meta-schema, every pattern compilable by RE2 (no lookaround or backreferences), and every $ref target that is not itself a subschema of the document (inside x-ext, default, const, or a $defs map) valid against the meta-schema too.",
+            "Each inline schema must compile with the Draft 2020-12 engine: valid against the meta-schema, every pattern and patternProperties name compilable by Go's regexp package, as the reference engine compiles it (RE2-family syntax with Go's own rules: no lookaround, backreferences or possessive quantifiers, counted repeats up to 1000, Unicode 15.0 classes), and every $ref target that is not itself a subschema of the document (inside x-ext, default, const, or a $defs map) valid against the meta-schema too.",
             "A schema the reference engine cannot compile makes the package unusable on every host that validates with it.",
             r#"desiredSchema.properties.x = {"type":"string","minLength":-1}"#,
             r#"desiredSchema.properties.x = {"type":"string","minLength":1}"#,

@@ -28,11 +28,12 @@ use serde_json::Value;
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::{self, Diagnostic};
+use crate::error::Error;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::output::Output;
 use crate::render::{self, human, Format};
-use crate::schemas::{self, SchemaRef};
+use crate::schemas;
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 
 /// What a document is.
@@ -195,6 +196,7 @@ pub fn check_document(
     let kind = classify(&value);
     checked.kind = kind;
     let (_, name) = split(display);
+    let mut fault = None;
     let diags = match kind {
         None => vec![Diagnostic::new(
             Code::UnrecognizedDocument,
@@ -211,7 +213,10 @@ pub fn check_document(
                 .unwrap_or_default()
         }
         Some(DocKind::BindingDefinition | DocKind::InterfaceDefinition) => {
-            contract(display, &value)
+            contract(display, &value).unwrap_or_else(|e| {
+                fault = Some(e);
+                Vec::new()
+            })
         }
         Some(DocKind::Definition) => {
             let mut out = as_package(&name, &bytes, &value, beside, true)?;
@@ -230,40 +235,32 @@ pub fn check_document(
     };
     checked.outcome = document_outcome(display, bytes, diags);
     checked.outcome.package_digest = checked.digest.clone();
+    checked.outcome.fault = fault;
     Ok(checked)
 }
 
 /// A Binding or Interface Definition: its published schema.
-fn contract(display: &str, value: &Value) -> Vec<Diagnostic> {
+///
+/// # Errors
+/// [`Error::Internal`] when the embedded published schema does not build
+/// (a fault of the verifier, never a finding about the document).
+fn contract(display: &str, value: &Value) -> Result<Vec<Diagnostic>, Error> {
     let api = value
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let schema = match api {
-        "bindings.takoform.com/v1alpha1" => SchemaRef::BindingDefinition("v1alpha1"),
-        "bindings.takoform.com/v1alpha2" => SchemaRef::BindingDefinition("v1alpha2"),
-        "interfaces.takoform.com/v1alpha1" => SchemaRef::InterfaceDefinition("v1alpha1"),
-        other => {
-            return vec![Diagnostic::new(
-                Code::UnsupportedContractApiVersion,
-                format!("contract: unsupported apiVersion {other:?}"),
-            )
-            .in_file(display)
-            .at(JsonPointer::root().child("apiVersion"))]
-        }
+    let Some(row) = crate::profile::contract_profile(api) else {
+        return Ok(vec![Diagnostic::new(
+            Code::UnsupportedContractApiVersion,
+            format!("contract: unsupported apiVersion {api:?}"),
+        )
+        .in_file(display)
+        .at(JsonPointer::root().child("apiVersion"))]);
     };
-    let what = if api.starts_with("bindings.") {
-        "Binding Definition"
-    } else {
-        "Interface Definition"
-    };
-    match schemas::validate(schema, value) {
-        Ok(v) => schemas::to_diagnostics(v, Code::ContractSchemaViolation, display, what),
-        Err(e) => vec![
-            Diagnostic::new(Code::ContractSchemaViolation, format!("internal: {e}"))
-                .in_file(display),
-        ],
-    }
+    let (schema, what) = (row.schema, row.kind.document());
+    schemas::validate(schema, value)
+        .map(|v| schemas::to_diagnostics(v, Code::ContractSchemaViolation, display, what))
+        .map_err(Error::Internal)
 }
 
 /// The fixture paths a definition names (positive stage paths and negative
@@ -664,6 +661,9 @@ pub fn run(
             Err(e) => return fail2(e),
         }
     }
+    if let Some(out) = fault_exit(&checked) {
+        return out;
+    }
     let failed = checked
         .iter()
         .any(|c| render::fails(&c.outcome, deny_warnings));
@@ -692,10 +692,86 @@ pub fn run(
     }
 }
 
+/// Exit 2 naming the first document whose checks an internal fault stopped
+/// ([`PackageOutcome::fault`], e.g. an embedded published schema that does
+/// not build): the command could not run, whatever the other documents say
+/// (`DEVELOPERS.md` exit codes; `verify` does the same in
+/// [`crate::app`]). `None` when no document has a fault.
+fn fault_exit(checked: &[Checked]) -> Option<Output> {
+    checked.iter().find_map(|c| {
+        c.outcome
+            .fault
+            .as_ref()
+            .map(|fault| fail2_with(format!("{}: {fault}", c.shown), fault.exit_code()))
+    })
+}
+
 fn fail2(msg: String) -> Output {
+    fail2_with(msg, 2)
+}
+
+fn fail2_with(msg: String, code: u8) -> Output {
     Output {
         stderr: format!("form-package: {msg}\n"),
-        code: 2,
+        code,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn checked(shown: &str, fault: Option<Error>, errors: usize) -> Checked {
+        let diags = (0..errors)
+            .map(|_| Diagnostic::new(Code::UnrecognizedDocument, "not recognised"))
+            .collect();
+        let mut outcome = document_outcome(shown, b"{}".to_vec(), diags);
+        outcome.fault = fault;
+        Checked {
+            outcome,
+            kind: None,
+            api_version: None,
+            digest: None,
+            shown: shown.to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_fault_exits_2_naming_the_document() {
+        let docs = [
+            checked("a.json", None, 1),
+            checked(
+                "b.json",
+                Some(Error::Internal("embedded schema x: broken".into())),
+                0,
+            ),
+        ];
+        let out = fault_exit(&docs).unwrap();
+        assert_eq!(out.code, 2);
+        assert_eq!(
+            out.stderr,
+            "form-package: b.json: internal error: embedded schema x: broken\n"
+        );
+        assert!(out.stdout.is_empty());
+    }
+
+    #[test]
+    fn findings_without_a_fault_are_no_fault_exit() {
+        // Near miss: a refused document is a finding (exit 1 from `run`),
+        // never the command failing to run.
+        let docs = [checked("a.json", None, 2), checked("b.json", None, 0)];
+        assert!(fault_exit(&docs).is_none());
+        assert!(render::fails(&docs[0].outcome, false));
+    }
+
+    #[test]
+    fn run_exits_1_on_a_refused_document() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.json");
+        std::fs::write(&bad, br#"{"apiVersion":"x/v1","kind":"Nothing"}"#).unwrap();
+        let out = run(&[bad], None, Format::Human, false, false);
+        assert_eq!(out.code, 1);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("FD630"));
     }
 }
