@@ -496,7 +496,7 @@ pub fn verify_paths_with(
             } else {
                 &settings
             };
-            hidden.push(hidden_by(selection, o, items.get(i)));
+            hidden.push(hidden_by(selection, o));
         }
         // A walk or configuration finding the selection hides leaves no entry behind.
         let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));
@@ -556,12 +556,8 @@ pub fn verify_paths_with(
 
 /// Applies `selection` to one outcome's findings and returns what it hid
 /// or demoted; when it let a package with an error pass, also the package's
-/// figures ([`verify::figures`], so its `ok` line is not "0 files").
-fn hidden_by(
-    selection: &crate::select::Settings,
-    o: &mut PackageOutcome,
-    item: Option<&Item>,
-) -> render::model::Hidden {
+/// figures ([`PackageOutcome::figures`], so its `ok` line is not "0 files").
+fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> render::model::Hidden {
     use crate::diag::Severity;
     let mut h = render::model::Hidden::default();
     let mut shown_errors: usize = 0;
@@ -575,9 +571,7 @@ fn hidden_by(
     selection.apply(&mut o.diagnostics);
     h.demoted = shown_errors.saturating_sub(o.diagnostics.iter().filter(|d| d.is_error()).count());
     if h.unverified() && !o.has_errors() && o.report.is_none() {
-        if let Some(Item::Root(r)) = item {
-            h.figures = verify::figures(r);
-        }
+        h.figures = o.figures.clone();
     }
     h
 }

@@ -455,6 +455,7 @@ fn as_package(
         path: PathBuf::new(),
         diagnostics,
         report: None,
+        figures: None,
         package_digest: None,
         skipped,
         relations: verified.relations,

@@ -21,6 +21,11 @@ pub struct PackageOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// The reference report, when the package has no error.
     pub report: Option<Report>,
+    /// The same figures (digest, FormRef, listed file count, payload bytes)
+    /// whatever the findings, `None` when the index did not parse or
+    /// canonicalize: what an `ok` line shows when a selection hid a
+    /// package's errors (N1 findings §3.2).
+    pub figures: Option<Report>,
     /// The computed package digest, whenever the index canonicalized.
     pub package_digest: Option<String>,
     /// Checks not run because one they depend on failed:
@@ -57,6 +62,7 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
         path: path.to_path_buf(),
         diagnostics,
         report: None,
+        figures: report.clone(),
         package_digest: pkg.package_digest.clone(),
         skipped: run.skipped,
         relations: pkg.relations,
@@ -86,13 +92,7 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
 
 /// The report members of a package's index (digest, FormRef, listed file
 /// count and payload bytes), whatever its findings: `None` when the index
-/// did not canonicalize or parse. Runs the package's checks again; `verify`
-/// calls it only for a package a selection let pass although it had an
-/// error (N1 findings §3.2), so its `ok` line shows the real figures.
-pub fn figures(path: &Path) -> Option<Report> {
-    figures_of(&crate::checks::run(path).0)
-}
-
+/// did not canonicalize or parse.
 fn figures_of(pkg: &crate::package::Package) -> Option<Report> {
     match (&pkg.package_digest, &pkg.index) {
         (Some(digest), Some(index)) => Some(Report {
