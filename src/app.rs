@@ -33,6 +33,9 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             output,
             rules,
         } => {
+            if let Some(refused) = refuse_output_inside(output.output_file.as_deref(), &paths) {
+                return refused;
+            }
             let color = human::use_color(color, is_terminal && output.output_file.is_none());
             let opts = render_options(&output, color, quiet, verbose, deny_warnings);
             deliver(
@@ -46,9 +49,16 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             path,
             format,
             instance,
+            color,
             output,
         } => {
-            let opts = render_options(&output, false, false, false, false);
+            if let Some(refused) =
+                refuse_output_inside(output.output_file.as_deref(), std::slice::from_ref(&path))
+            {
+                return refused;
+            }
+            let color = human::use_color(color, is_terminal && output.output_file.is_none());
+            let opts = render_options(&output, color, false, false, false);
             deliver(
                 crate::relations_cmd::run_with(&path, format, instance.as_deref(), &opts),
                 output.output_file.as_deref(),
@@ -110,11 +120,16 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
                 ..Default::default()
             }
         }
-        Command::Man => {
+        Command::Man { command } => {
             let mut stdout = Vec::new();
-            match clap_mangen::Man::new(<Cli as clap::CommandFactory>::command())
-                .render(&mut stdout)
-            {
+            let Some(page) = man_page(&command) else {
+                return Error::Usage(format!(
+                    "man: no subcommand {:?} (form-package --help lists them)",
+                    command.join(" ")
+                ))
+                .into();
+            };
+            match clap_mangen::Man::new(page).render(&mut stdout) {
                 Ok(()) => Output {
                     stdout,
                     ..Default::default()
@@ -153,6 +168,19 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         },
         Command::Trust { command } => crate::trust::cmd::run(&command),
     }
+}
+
+/// The command whose manual page `man SUBCOMMAND...` prints: the root for
+/// no name, else the named (nested) subcommand, built so its page is named
+/// as the root's SUBCOMMANDS section names it (`form-package-verify(1)`).
+/// `None` for a name that is no subcommand.
+fn man_page(names: &[String]) -> Option<clap::Command> {
+    let mut cmd = <Cli as clap::CommandFactory>::command().disable_help_subcommand(true);
+    cmd.build();
+    for name in names {
+        cmd = cmd.find_subcommand(name)?.clone();
+    }
+    Some(cmd)
 }
 
 /// The renderer options of a command line: the SARIF root defaults to the
@@ -194,6 +222,57 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
         }
     }
     out
+}
+
+/// "Nothing is written to a package being verified" (DEVELOPERS.md): an
+/// `--output-file` inside a package under one of `paths` (a directory from
+/// the file's own up to the PATH holds a `package-index.json`, as
+/// [`discover`] finds packages), or equal to a PATH (a listed payload named
+/// as the PATH of `relations`), is a usage error (exit 2, nothing verified,
+/// nothing written). A report in a tree beside its packages (the GitHub
+/// Action's default `verify . --output-file form-package.sarif`) is
+/// written. Both sides are compared resolved: each PATH through its
+/// symlinks, the file through its parent directory (the report is renamed
+/// over the file itself, so a symlink named as the file is replaced, not
+/// followed). A PATH or parent that cannot be resolved is compared as
+/// written, made absolute.
+fn refuse_output_inside(file: Option<&Path>, paths: &[std::path::PathBuf]) -> Option<Output> {
+    let file = file?;
+    let resolve = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
+    };
+    let target = match (file.parent(), file.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            resolve(parent).join(name)
+        }
+        _ => resolve(file),
+    };
+    let (path, package) = paths.iter().find_map(|p| {
+        let root = resolve(p);
+        if target == root {
+            return Some((p, root));
+        }
+        target
+            .parent()?
+            .ancestors()
+            .take_while(|d| d.starts_with(&root))
+            .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
+            .map(|d| (p, d.to_path_buf()))
+    })?;
+    Some(
+        Error::Usage(format!(
+            "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
+            file.display(),
+            package.display(),
+            path.display()
+        ))
+        .into(),
+    )
 }
 
 /// [`verify_paths_with`] under the default rules (and the nearest
@@ -281,8 +360,21 @@ pub fn verify_paths_with(
     if let Some(v) = &rules.warn {
         settings.warn.clone_from(v);
     }
+    // `--statistics` has a human (table) and a JSON form only: with a format
+    // a CI step parses (SARIF, GitHub commands, JUnit) it is a usage error,
+    // never text the consumer cannot read (N1 §3.5). The file's
+    // `statistics = true` applies to human and JSON; the other formats
+    // render their report as asked.
+    if rules.statistics && !matches!(format, Format::Human | Format::Json) {
+        return Error::Usage(format!(
+            "--statistics has no {} form (only human and json); drop --statistics or use --format json",
+            format!("{format:?}").to_lowercase()
+        ))
+        .into();
+    }
     settings.exit_zero |= rules.exit_zero;
     settings.statistics |= rules.statistics;
+    settings.statistics &= matches!(format, Format::Human | Format::Json);
     settings.no_ignore |= rules.no_ignore;
     let config_dir = loaded
         .path
@@ -382,6 +474,7 @@ pub fn verify_paths_with(
             ..Default::default()
         };
     }
+    let mut hidden: Vec<render::model::Hidden> = Vec::new();
     if settings != select::Settings::default() {
         // The file's own findings come first; its selection cannot hide them
         // (a misspelled key beside `select = ["FD2"]` would pass in silence):
@@ -398,17 +491,28 @@ pub fn verify_paths_with(
             ..Default::default()
         };
         for (i, o) in outcomes.iter_mut().enumerate() {
-            if i < config_findings {
-                flags_only.apply(&mut o.diagnostics);
+            let selection = if i < config_findings {
+                &flags_only
             } else {
-                settings.apply(&mut o.diagnostics);
-            }
+                &settings
+            };
+            hidden.push(hidden_by(selection, o));
         }
         // A walk or configuration finding the selection hides leaves no entry behind.
         let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));
-        outcomes.retain(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()));
+        let keep: Vec<bool> = outcomes
+            .iter()
+            .map(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()))
+            .collect();
+        let mut k = keep.iter();
+        outcomes.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        hidden.retain(|_| *k.next().unwrap_or(&true));
     }
-    let run = render::RunView::new(&outcomes, opts.deny_warnings);
+    let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
+    for (p, h) in run.packages.iter_mut().zip(hidden) {
+        p.hidden = h;
+    }
     let mut stderr = String::new();
     let mut stdout = if settings.statistics {
         select::statistics(
@@ -450,6 +554,28 @@ pub fn verify_paths_with(
     }
 }
 
+/// Applies `selection` to one outcome's findings and returns what it hid
+/// or demoted; when it let a package with an error pass, also the package's
+/// figures ([`PackageOutcome::figures`], so its `ok` line is not "0 files").
+fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> render::model::Hidden {
+    use crate::diag::Severity;
+    let mut h = render::model::Hidden::default();
+    let mut shown_errors: usize = 0;
+    for d in &o.diagnostics {
+        if !selection.shows(d.code) {
+            h.add(d.severity);
+        } else if d.severity == Severity::Error {
+            shown_errors += 1;
+        }
+    }
+    selection.apply(&mut o.diagnostics);
+    h.demoted = shown_errors.saturating_sub(o.diagnostics.iter().filter(|d| d.is_error()).count());
+    if h.unverified() && !o.has_errors() && o.report.is_none() {
+        h.figures = o.figures.clone();
+    }
+    h
+}
+
 /// `canonicalize FILE` / `digest FILE`: strict read (no size cap), RFC 8785.
 fn canonical_command(file: &Path, digest: bool) -> Output {
     let bytes = match std::fs::read(file) {
@@ -463,19 +589,45 @@ fn canonical_command(file: &Path, digest: bool) -> Output {
         }
     };
     let name = file.display().to_string();
-    let refuse = |d: Diagnostic, source: Source| {
+    // First the reference's `form-package: <message>` line, then our finding.
+    let refuse = |line: String, d: Diagnostic, source: Source| {
         let d = d.in_file(name.clone());
         let text = human::render_diagnostic(&d, Some(&source), false);
         Output {
-            stderr: format!("form-package: {}\n{text}", d.message),
+            stderr: format!("form-package: {line}\n{text}"),
             code: 1,
             ..Default::default()
         }
     };
     let parsed = match crate::json::strict::parse(&bytes) {
         Ok(p) => p,
-        Err(e) => return refuse(e.to_diagnostic(), Source { bytes, spans: None }),
+        Err(e) => {
+            return refuse(
+                e.reference_line(),
+                e.to_diagnostic(),
+                Source { bytes, spans: None },
+            )
+        }
     };
+    if !matches!(
+        parsed.value,
+        serde_json::Value::Object(_) | serde_json::Value::Array(_)
+    ) {
+        // The reference reads the top level expecting an object and names
+        // the first byte it got (a scalar starts with an ASCII byte).
+        let first = bytes
+            .iter()
+            .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+            .map_or(' ', |b| char::from(*b));
+        let line = format!("RFC 8785 canonicalization: Expected '{{' but got '{first}'");
+        if let Err(d) = canonicalize(&parsed.value) {
+            let source = Source {
+                bytes,
+                spans: Some(parsed.spans),
+            };
+            return refuse(line, d, source);
+        }
+    }
     match canonicalize(&parsed.value) {
         Ok(c) => {
             let mut stdout = if digest {
@@ -490,6 +642,7 @@ fn canonical_command(file: &Path, digest: bool) -> Output {
             }
         }
         Err(d) => refuse(
+            d.message.clone(),
             d,
             Source {
                 bytes,

@@ -33,7 +33,7 @@ use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::output::Output;
 use crate::render::{self, human, Format};
-use crate::schemas::{self, SchemaRef};
+use crate::schemas;
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 
 /// What a document is.
@@ -249,24 +249,15 @@ fn contract(display: &str, value: &Value) -> Result<Vec<Diagnostic>, Error> {
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let schema = match api {
-        "bindings.takoform.com/v1alpha1" => SchemaRef::BindingDefinition("v1alpha1"),
-        "bindings.takoform.com/v1alpha2" => SchemaRef::BindingDefinition("v1alpha2"),
-        "interfaces.takoform.com/v1alpha1" => SchemaRef::InterfaceDefinition("v1alpha1"),
-        other => {
-            return Ok(vec![Diagnostic::new(
-                Code::UnsupportedContractApiVersion,
-                format!("contract: unsupported apiVersion {other:?}"),
-            )
-            .in_file(display)
-            .at(JsonPointer::root().child("apiVersion"))])
-        }
+    let Some(row) = crate::profile::contract_profile(api) else {
+        return Ok(vec![Diagnostic::new(
+            Code::UnsupportedContractApiVersion,
+            format!("contract: unsupported apiVersion {api:?}"),
+        )
+        .in_file(display)
+        .at(JsonPointer::root().child("apiVersion"))]);
     };
-    let what = if api.starts_with("bindings.") {
-        "Binding Definition"
-    } else {
-        "Interface Definition"
-    };
+    let (schema, what) = (row.schema, row.kind.document());
     schemas::validate(schema, value)
         .map(|v| schemas::to_diagnostics(v, Code::ContractSchemaViolation, display, what))
         .map_err(Error::Internal)
@@ -464,6 +455,7 @@ fn as_package(
         path: PathBuf::new(),
         diagnostics,
         report: None,
+        figures: None,
         package_digest: None,
         skipped,
         relations: verified.relations,

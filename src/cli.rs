@@ -78,6 +78,9 @@ pub enum Command {
         /// Resolve the relations against this desired document and list the concrete instances.
         #[arg(long)]
         instance: Option<PathBuf>,
+        /// When to colour the findings of human output (NO_COLOR is honoured with `auto`).
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
         /// `--output-file`, `--sarif-root`.
         #[command(flatten)]
         output: OutputArgs,
@@ -159,8 +162,15 @@ pub enum Command {
         /// The shell.
         shell: clap_complete::Shell,
     },
-    /// Print the manual page (roff, section 1) on stdout: `form-package man | man -l -`.
-    Man,
+    /// Print a manual page (roff, section 1) on stdout: `form-package man | man -l -`.
+    ///
+    /// `form-package man verify` prints form-package-verify(1), `man trust verify-bundle`
+    /// form-package-trust-verify-bundle(1): every page a SUBCOMMANDS section names.
+    Man {
+        /// The subcommand whose page to print (nested: `trust verify-bundle`).
+        #[arg(value_name = "SUBCOMMAND")]
+        command: Vec<String>,
+    },
     /// Print a JSON Schema embedded in the binary (the shape of an output format).
     Schema {
         /// Which schema: `report` (`verify --format json`) or `family` (`family --format json`).

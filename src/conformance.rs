@@ -11,8 +11,10 @@
 //! - A positive case passes when [`crate::verify::verify_package`] finds no
 //!   error and the report's FormRef `kind` equals the manifest's `kind`.
 //! - A negative case passes when the check its `operation` names refuses it
-//!   with a finding whose code is the one [`gist_code`] gives for its
-//!   `wantError` (the reference's message fragment): `canonicalize` (strict
+//!   with an error whose code is the one [`gist_code`] gives for its
+//!   `wantError` (the reference's message fragment) and whose message
+//!   contains it (or, for an engine location, whose pointer is at or
+//!   below it; [`gist_matches`]): `canonicalize` (strict
 //!   I-JSON, RFC 8785), `content-policy` (strict I-JSON and the
 //!   forbidden-name scan from `$`), `schema-policy` (the file as an inline
 //!   schema: the `$ref` scan, the closed-object proof, the structural work
@@ -35,8 +37,14 @@ use crate::json::strict;
 use crate::output::Output;
 
 /// The reference's message gists and the code of ours that corresponds to
-/// each. Exact gists first; [`gist_code`] also maps the engine-location
-/// gists (`at '/…'`) to the definition schema code.
+/// each. A refusal matches a gist only when one error has that code AND a
+/// message containing the gist (our messages for these causes keep the
+/// reference's words), so two gists that share a code (FD012 covers
+/// duplicate names, `-0`, surrogates…) are not interchangeable
+/// (`verifier-rules.md` §11.5: "the error must exist and contain
+/// `wantError`"; N1 findings §3.0). [`gist_code`] also maps the
+/// engine-location gists (`at '/…'`) to the definition schema code,
+/// matched by the finding's JSON Pointer ([`gist_matches`]).
 pub const GISTS: &[(&str, Code)] = &[
     // canonicalize: strict I-JSON (verifier-rules.md §2.1)
     ("duplicate object name", Code::InvalidIJson),
@@ -84,6 +92,41 @@ pub fn gist_code(gist: &str) -> Option<Code> {
     }
     gist.starts_with("at '/")
         .then_some(Code::DefinitionSchemaViolation)
+}
+
+/// One error a check found: its code, message and JSON Pointer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The finding's code.
+    pub code: Code,
+    /// Its message.
+    pub message: String,
+    /// Its JSON Pointer (RFC 6901 string; empty for the document).
+    pub pointer: String,
+}
+
+/// Whether `refusal` is the refusal the gist names: its code is the
+/// gist's in [`GISTS`] and its message contains the gist, or for an
+/// engine-location gist `at '/P'…` (whose wording is the Go engine's, not
+/// ours) its code is the definition schema code and its JSON Pointer is
+/// `/P` or below it. `false` for a gist the runner does not know.
+pub fn gist_matches(gist: &str, refusal: &Refusal) -> bool {
+    if let Some((_, code)) = GISTS.iter().find(|(g, _)| *g == gist) {
+        return refusal.code == *code && refusal.message.contains(gist);
+    }
+    let Some(location) = gist
+        .strip_prefix("at '")
+        .and_then(|rest| rest.split('\'').next())
+        .filter(|l| l.starts_with('/'))
+    else {
+        return false;
+    };
+    refusal.code == Code::DefinitionSchemaViolation
+        && (refusal.pointer == location
+            || refusal
+                .pointer
+                .strip_prefix(location)
+                .is_some_and(|rest| rest.starts_with('/')))
 }
 
 /// The operations a negative case may name.
@@ -252,13 +295,30 @@ fn error_codes(diags: &[Diagnostic]) -> Vec<Code> {
     codes
 }
 
-/// The error codes the check `operation` finds in the case.
-fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Code>, String> {
+/// The errors among `diags`, as [`Refusal`]s.
+fn refusals(diags: &[Diagnostic]) -> Vec<Refusal> {
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| Refusal {
+            code: d.code,
+            message: d.message.clone(),
+            pointer: d.pointer.as_str().to_owned(),
+        })
+        .collect()
+}
+
+/// The errors the check `operation` finds in the case.
+fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
     if case.operation == "package-path" {
         let value = case.value.as_deref().unwrap_or_default();
         return Ok(match crate::fsread::path_grammar(value) {
             Ok(()) => Vec::new(),
-            Err(_) => vec![Code::InvalidPayloadPath],
+            Err(why) => vec![Refusal {
+                code: Code::InvalidPayloadPath,
+                message: why.to_owned(),
+                pointer: String::new(),
+            }],
         });
     }
     let rel = case.path.as_deref().unwrap_or_default();
@@ -266,7 +326,7 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Code>, String> {
     let bytes = std::fs::read(&file).map_err(|e| format!("read {}: {e}", file.display()))?;
     let value = match strict::parse_value(&bytes) {
         Ok(v) => v,
-        Err(e) => return Ok(vec![e.to_diagnostic().code]),
+        Err(e) => return Ok(refusals(&[e.to_diagnostic()])),
     };
     let diags = match case.operation.as_str() {
         "canonicalize" => crate::canonical::canonicalize(&value)
@@ -291,7 +351,7 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Code>, String> {
             checked.outcome.diagnostics
         }
     };
-    Ok(error_codes(&diags))
+    Ok(refusals(&diags))
 }
 
 /// Runs every case of the suite in `dir`.
@@ -348,12 +408,28 @@ pub fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, Result<Vec<Diagnostic>, 
     for n in negatives {
         let want = gist_code(&n.want_error);
         let (got, detail) = match run_operation(dir, &n) {
-            Ok(codes) => {
+            Ok(found) => {
+                let mut codes: Vec<Code> = found.iter().map(|r| r.code).collect();
+                codes.sort_unstable();
+                codes.dedup();
                 let detail = match want {
                     None => format!("no code corresponds to the gist {:?}", n.want_error),
-                    Some(w) if codes.contains(&w) => String::new(),
-                    Some(_) if codes.is_empty() => "accepted".to_owned(),
-                    Some(_) => "refused by another check".to_owned(),
+                    Some(_) if found.iter().any(|r| gist_matches(&n.want_error, r)) => {
+                        String::new()
+                    }
+                    Some(_) if found.is_empty() => "accepted".to_owned(),
+                    Some(w) => {
+                        let why = if codes.contains(&w) {
+                            format!("refused, but not for {:?}", n.want_error)
+                        } else {
+                            "refused by another check".to_owned()
+                        };
+                        let messages: Vec<String> = found
+                            .iter()
+                            .map(|r| format!("{} {}", r.code.info().id, r.message))
+                            .collect();
+                        format!("{why} ({})", messages.join("; "))
+                    }
                 };
                 (codes, detail)
             }
@@ -509,6 +585,37 @@ mod tests {
         gists.sort_unstable();
         gists.dedup();
         assert_eq!(gists.len(), n, "each gist once");
+    }
+
+    #[test]
+    fn a_gist_matches_its_cause_not_only_its_code() {
+        let r = |code, message: &str, pointer: &str| Refusal {
+            code,
+            message: message.to_owned(),
+            pointer: pointer.to_owned(),
+        };
+        let dup = r(Code::InvalidIJson, "duplicate object name \"a\"", "/a");
+        assert!(gist_matches("duplicate object name", &dup));
+        // Same code, another cause: no match.
+        assert!(!gist_matches("unpaired high surrogate", &dup));
+        assert!(!gist_matches("negative zero", &dup));
+        // The gist's words under another code: no match.
+        let other = r(Code::ForbiddenPayloadField, "duplicate object name", "");
+        assert!(!gist_matches("duplicate object name", &other));
+        // Engine locations: at or below the pointer, not a sibling.
+        let at = r(
+            Code::DefinitionSchemaViolation,
+            "does not satisfy Draft 2020-12 schema",
+            "/interfaces/0/inputs/0/pointer",
+        );
+        assert!(gist_matches("at '/interfaces/0/inputs/0/pointer'", &at));
+        assert!(gist_matches("at '/interfaces/0/inputs/0': 'x' failed", &at));
+        assert!(!gist_matches(
+            "at '/interfaces/0/inputs/0/source': 'anyOf' failed",
+            &at
+        ));
+        assert!(!gist_matches("at '/interfaces/0/inputs/0/poin'", &at));
+        assert!(!gist_matches("something else", &at));
     }
 
     #[test]

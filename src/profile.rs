@@ -445,3 +445,65 @@ mod tests {
         assert_eq!(formref_schema("nope", beta), FormRefSchema::Unsupported);
     }
 }
+
+/// Binding or Interface Definition (decision 0015): the two contract kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ContractKind {
+    /// `bindings.takoform.com`.
+    Binding,
+    /// `interfaces.takoform.com`.
+    Interface,
+}
+
+impl ContractKind {
+    /// "Binding Definition" or "Interface Definition", as findings name it.
+    #[must_use]
+    pub fn document(self) -> &'static str {
+        match self {
+            ContractKind::Binding => "Binding Definition",
+            ContractKind::Interface => "Interface Definition",
+        }
+    }
+}
+
+/// One contract profile: a contract `apiVersion` and the published schema
+/// it selects.
+#[derive(Clone, Copy, Debug)]
+pub struct ContractRow {
+    /// The document's `apiVersion`, exactly.
+    pub api_version: &'static str,
+    /// Binding or Interface Definition.
+    pub kind: ContractKind,
+    /// The embedded published schema that validates it.
+    pub schema: SchemaRef,
+}
+
+/// Every contract profile (`bindings.takoform.com/v1alpha1`, `v1alpha2`,
+/// `interfaces.takoform.com/v1alpha1`): read by `check` and `family`, so a
+/// new contract version is one row plus its schema.
+pub static CONTRACT_PROFILES: [ContractRow; 3] = [
+    ContractRow {
+        api_version: "bindings.takoform.com/v1alpha1",
+        kind: ContractKind::Binding,
+        schema: SchemaRef::BindingDefinition("v1alpha1"),
+    },
+    ContractRow {
+        api_version: "bindings.takoform.com/v1alpha2",
+        kind: ContractKind::Binding,
+        schema: SchemaRef::BindingDefinition("v1alpha2"),
+    },
+    ContractRow {
+        api_version: "interfaces.takoform.com/v1alpha1",
+        kind: ContractKind::Interface,
+        schema: SchemaRef::InterfaceDefinition("v1alpha1"),
+    },
+];
+
+/// The contract profile a contract `apiVersion` selects, if any.
+#[must_use]
+pub fn contract_profile(api_version: &str) -> Option<&'static ContractRow> {
+    CONTRACT_PROFILES
+        .iter()
+        .find(|r| r.api_version == api_version)
+}

@@ -66,6 +66,9 @@ pub const DEFAULT_DEFINITION: &str = "definition.json";
 /// A failure to produce relations: what to print on stderr and the status.
 struct Failure {
     stderr: String,
+    /// A finding that stopped the command, rendered on stderr (in colour
+    /// under `--color`) after `stderr`.
+    finding: Option<Box<(Diagnostic, Option<Source>, std::path::PathBuf)>>,
     code: u8,
 }
 
@@ -73,15 +76,32 @@ impl Failure {
     fn usage(msg: String) -> Self {
         Failure {
             stderr: format!("form-package: relations: {msg}\n"),
+            finding: None,
             code: 2,
         }
     }
 
-    fn finding(d: &Diagnostic, source: Option<&Source>, package: &Path) -> Self {
+    fn finding(d: &Diagnostic, source: Option<Source>, package: &Path) -> Self {
         Failure {
-            stderr: human::render_diagnostic_in(d, source, Some(package), false),
+            stderr: String::new(),
+            finding: Some(Box::new((d.clone(), source, package.to_path_buf()))),
             code: 1,
         }
+    }
+
+    /// What to print on stderr, coloured when `color`.
+    fn render(self, color: bool) -> String {
+        let mut text = self.stderr;
+        if let Some(finding) = self.finding {
+            let (d, source, package) = *finding;
+            text.push_str(&human::render_diagnostic_in(
+                &d,
+                source.as_ref(),
+                Some(&package),
+                color,
+            ));
+        }
+        text
     }
 }
 
@@ -124,7 +144,7 @@ fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
             let source = Source { bytes, spans: None };
             Err(Failure::finding(
                 &e.to_diagnostic().in_file(name),
-                Some(&source),
+                Some(source),
                 package,
             ))
         }
@@ -156,7 +176,7 @@ fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failur
                 )
                 .in_file(INDEX_FILE)
                 .at(crate::json::pointer::JsonPointer::root().child("definitionPath"));
-                return Err(Failure::finding(&d, Some(&read.source), path));
+                return Err(Failure::finding(&d, Some(read.source), path));
             }
         }
     } else {
@@ -240,12 +260,13 @@ fn plural(n: usize, what: &str) -> String {
 }
 
 /// The human rendering: header line, relation table, instance table (with
-/// `--instance`), findings (located as `verify`'s), count line.
+/// `--instance`), findings (located as `verify`'s; coloured when `color`), count line.
 fn render_human(
     def: &Read,
     relations: &[Relation],
     run: &RunView<'_>,
     instances: Option<&[Instance]>,
+    color: bool,
 ) -> String {
     let diagnostics: Vec<&Diagnostic> = run.findings().map(|(_, f)| f.diag).collect();
     let v = &def.value;
@@ -305,6 +326,7 @@ fn render_human(
         run,
         &render::Options {
             quiet: true,
+            color,
             ..Default::default()
         },
     ));
@@ -409,6 +431,7 @@ fn run_inner(
                         "form-package: relations: {}: a desired document is a JSON object\n",
                         i.display()
                     ),
+                    finding: None,
                     code: 1,
                 });
             }
@@ -435,7 +458,13 @@ fn run_inner(
     };
     Ok(match format {
         Format::Json => render_json_doc(&def, &derivation.relations, &run, instances.as_deref()),
-        Format::Human => render_human(&def, &derivation.relations, &run, instances.as_deref()),
+        Format::Human => render_human(
+            &def,
+            &derivation.relations,
+            &run,
+            instances.as_deref(),
+            opts.color,
+        ),
         other => render::render(other, &run, opts),
     })
 }
@@ -467,8 +496,8 @@ pub fn run_with(
             ..Default::default()
         },
         Err(f) => Output {
-            stderr: f.stderr,
             code: f.code,
+            stderr: f.render(opts.color),
             ..Default::default()
         },
     }

@@ -21,6 +21,11 @@ pub struct PackageOutcome {
     pub diagnostics: Vec<Diagnostic>,
     /// The reference report, when the package has no error.
     pub report: Option<Report>,
+    /// The same figures (digest, FormRef, listed file count, payload bytes)
+    /// whatever the findings, `None` when the index did not parse or
+    /// canonicalize: what an `ok` line shows when a selection hid a
+    /// package's errors (N1 findings §3.2).
+    pub figures: Option<Report>,
     /// The computed package digest, whenever the index canonicalized.
     pub package_digest: Option<String>,
     /// Checks not run because one they depend on failed:
@@ -52,10 +57,12 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
     let (pkg, run) = crate::checks::run(path);
     let mut diagnostics = run.diagnostics;
     diag::finish(&mut diagnostics);
+    let report = figures_of(&pkg);
     let mut out = PackageOutcome {
         path: path.to_path_buf(),
         diagnostics,
         report: None,
+        figures: report.clone(),
         package_digest: pkg.package_digest.clone(),
         skipped: run.skipped,
         relations: pkg.relations,
@@ -78,14 +85,22 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
         }
     }
     if !out.has_errors() {
-        if let (Some(digest), Some(index)) = (&out.package_digest, &pkg.index) {
-            out.report = Some(Report {
-                package_digest: digest.clone(),
-                form_ref: index.get("formRef").cloned().unwrap_or(Value::Null),
-                file_count: pkg.listed.len(),
-                payload_bytes: pkg.listed.iter().map(|l| l.size).sum(),
-            });
-        }
+        out.report = report;
     }
     out
+}
+
+/// The report members of a package's index (digest, FormRef, listed file
+/// count and payload bytes), whatever its findings: `None` when the index
+/// did not canonicalize or parse.
+fn figures_of(pkg: &crate::package::Package) -> Option<Report> {
+    match (&pkg.package_digest, &pkg.index) {
+        (Some(digest), Some(index)) => Some(Report {
+            package_digest: digest.clone(),
+            form_ref: index.get("formRef").cloned().unwrap_or(Value::Null),
+            file_count: pkg.listed.len(),
+            payload_bytes: pkg.listed.iter().map(|l| l.size).sum(),
+        }),
+        _ => None,
+    }
 }

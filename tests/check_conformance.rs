@@ -385,3 +385,69 @@ fn check_reports_an_unknown_definition_lane_as_the_definition_finding() {
         .collect();
     assert_eq!(got, [("FD120", "/apiVersion")]);
 }
+
+/// N1 §3.0: a negative case passes only when the refusal is for its
+/// `wantError` (`verifier-rules.md` §11.5), not merely with the same code:
+/// swapping the gists of two cases that share a code (FD012: a duplicate
+/// name, an unpaired surrogate; FD201: two engine locations) fails all
+/// four, and `-0` refused under the gist "duplicate object name" fails.
+/// Near miss: every other case of the suite still passes.
+#[test]
+fn swapped_gists_that_share_a_code_fail() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    copy_dir(&corpus.join("conformance/form-package-v1"), &suite);
+    let path = suite.join("manifest.json");
+    let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let negatives = m["negative"].as_array_mut().unwrap();
+    let index = |name: &str| {
+        negatives
+            .iter()
+            .position(|c| c["name"] == name)
+            .unwrap_or_else(|| panic!("no case {name}"))
+    };
+    let swaps = [
+        ("duplicate-object-name", "unpaired-surrogate"),
+        ("interface-unnamespaced-source", "interface-invalid-pointer"),
+    ];
+    let pairs: Vec<(usize, usize)> = swaps.iter().map(|(a, b)| (index(a), index(b))).collect();
+    let zero = index("negative-zero");
+    for (a, b) in pairs {
+        let wa = negatives[a]["wantError"].clone();
+        negatives[a]["wantError"] = negatives[b]["wantError"].clone();
+        negatives[b]["wantError"] = wa;
+    }
+    negatives[zero]["wantError"] = Value::from("duplicate object name");
+    std::fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
+    let out = run(
+        repo(),
+        &["conformance", suite.to_str().unwrap(), "--format", "json"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let mut failed = failed_cases(&out);
+    failed.sort();
+    let mut want = vec![
+        "duplicate-object-name",
+        "interface-invalid-pointer",
+        "interface-unnamespaced-source",
+        "negative-zero",
+        "unpaired-surrogate",
+    ];
+    want.sort_unstable();
+    assert_eq!(failed, want);
+    let human =
+        String::from_utf8(run(repo(), &["conformance", suite.to_str().unwrap()]).stdout).unwrap();
+    assert!(human.contains("82 passed, 5 failed"), "{human}");
+    let line = human
+        .lines()
+        .find(|l| l.starts_with("FAIL negative negative-zero "))
+        .unwrap();
+    assert!(
+        line.contains("refused, but not for \"duplicate object name\" (FD012 ")
+            && line.contains("negative zero"),
+        "{line}"
+    );
+}

@@ -227,15 +227,7 @@ pub struct Package {
     pub form: Option<Form>,
 }
 
-/// Binding or Interface Definition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ContractKind {
-    /// `bindings.takoform.com`.
-    Binding,
-    /// `interfaces.takoform.com`.
-    Interface,
-}
+pub use crate::profile::ContractKind;
 
 /// The members of a Binding Definition the checks read.
 #[derive(Clone, Debug)]
@@ -528,27 +520,6 @@ fn load_form(root: &Path) -> Result<Form, (String, Option<Location>)> {
     })
 }
 
-/// The published schema a contract `apiVersion` selects, as the embedded
-/// schema reference.
-fn contract_schema(api_version: &str) -> Option<(ContractKind, crate::schemas::SchemaRef)> {
-    use crate::schemas::SchemaRef;
-    match api_version {
-        "bindings.takoform.com/v1alpha1" => Some((
-            ContractKind::Binding,
-            SchemaRef::BindingDefinition("v1alpha1"),
-        )),
-        "bindings.takoform.com/v1alpha2" => Some((
-            ContractKind::Binding,
-            SchemaRef::BindingDefinition("v1alpha2"),
-        )),
-        "interfaces.takoform.com/v1alpha1" => Some((
-            ContractKind::Interface,
-            SchemaRef::InterfaceDefinition("v1alpha1"),
-        )),
-        _ => None,
-    }
-}
-
 /// Validates one parsed contract file and builds the [`Contract`]; `None`
 /// (with a finding) when its `apiVersion` selects no contract schema.
 fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
@@ -557,7 +528,9 @@ fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    let Some((kind, schema)) = contract_schema(api) else {
+    let Some(&crate::profile::ContractRow { kind, schema, .. }) =
+        crate::profile::contract_profile(api)
+    else {
         let group = api.split('/').next().unwrap_or_default();
         let contract_group = matches!(group, "bindings.takoform.com" | "interfaces.takoform.com");
         let mut f = Finding::new(

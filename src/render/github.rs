@@ -144,9 +144,13 @@ pub fn render(run: &RunView<'_>, quiet: bool) -> String {
     if quiet {
         return out;
     }
+    let unverified = match run.unverified() {
+        0 => String::new(),
+        n => format!(", {n} unverified: errors hidden or demoted by a selection"),
+    };
     let _ = writeln!(
         out,
-        "form-package: {}, {} verified, {} failed, {}, {}",
+        "form-package: {}, {} verified{unverified}, {} failed, {}, {}",
         plural(run.packages.len(), "package"),
         run.verified(),
         run.failed,

@@ -375,14 +375,45 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
     }
     let path = p.path().display();
     if !p.failed {
-        let digest = o
-            .report
-            .as_ref()
+        // A package whose errors a selection hid or demoted passes, but says
+        // so, with the figures of its index (N1 findings §3.2).
+        let figures = o.report.as_ref().or(p.hidden.figures.as_ref());
+        let digest = figures
             .map(|r| r.package_digest.as_str())
-            .unwrap_or("");
-        let files = o.report.as_ref().map(|r| r.file_count).unwrap_or(0);
+            .or(o.package_digest.as_deref())
+            .unwrap_or("no package digest");
+        let files = figures.map(|r| r.file_count).unwrap_or(0);
+        let hidden = if p.hidden.unverified() {
+            let h = &p.hidden;
+            let parts: Vec<String> = [
+                (h.counts.errors, "error"),
+                (h.counts.warnings, "warning"),
+                (h.counts.notes, "note"),
+            ]
+            .into_iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, w)| count(n, w))
+            .collect();
+            let mut text = String::new();
+            if !parts.is_empty() {
+                text = format!("findings hidden: {}", parts.join(", "));
+            }
+            if h.demoted > 0 {
+                if !text.is_empty() {
+                    text.push_str(", ");
+                }
+                text.push_str(&if h.demoted == 1 {
+                    "1 error reported as a warning".to_owned()
+                } else {
+                    format!("{} errors reported as warnings", h.demoted)
+                });
+            }
+            format!("{text}; not verified: ")
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "ok {path} ({}, {} run, {digest}){}{}\n",
+            "ok {path} ({hidden}{}, {} run, {digest}){}{}\n",
             count(files, "file"),
             count(o.fixtures_run, "fixture validation"),
             plural(p.counts.warnings, "warning", ", "),
@@ -454,8 +485,12 @@ pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
 
 /// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.
 pub fn summary_line(run: &RunView<'_>) -> String {
+    let unverified = match run.unverified() {
+        0 => String::new(),
+        n => format!(", {n} unverified: errors hidden or demoted by a selection"),
+    };
     format!(
-        "form-package: {} ({} verified, {} failed), {}, {}, {}\n",
+        "form-package: {} ({} verified{unverified}, {} failed), {}, {}, {}\n",
         count(run.packages.len(), "package"),
         run.verified(),
         run.failed,

@@ -79,6 +79,34 @@ impl Counts {
     }
 }
 
+/// What a selection (`--select`, `--ignore`, `--warn`, `form-package.toml`;
+/// [`crate::select`]) changed in one package, set by `verify` after
+/// [`RunView::new`] (N1 findings §3.2).
+#[derive(Clone, Debug, Default)]
+pub struct Hidden {
+    /// Findings the selection hid, by their severity as found.
+    pub counts: Counts,
+    /// Errors the selection reports as warnings (`--warn`).
+    pub demoted: usize,
+    /// The package's figures (digest, file count, FormRef) read from its
+    /// index when an error was hidden or demoted (the outcome's own
+    /// `report` exists only for a package without errors).
+    pub figures: Option<crate::package::Report>,
+}
+
+impl Hidden {
+    /// True when the package had an error the selection hid or demoted:
+    /// it passes (exit 0) but was not verified (stages may have been skipped).
+    pub fn unverified(&self) -> bool {
+        self.counts.errors + self.demoted > 0
+    }
+
+    /// Counts one finding the selection hid.
+    pub fn add(&mut self, s: Severity) {
+        self.counts.add(s);
+    }
+}
+
 /// One package: its outcome and its located findings (in the outcome's order).
 #[derive(Debug)]
 pub struct PackageView<'a> {
@@ -90,6 +118,8 @@ pub struct PackageView<'a> {
     pub counts: Counts,
     /// Whether it fails: an error, or a warning under `--deny-warnings`.
     pub failed: bool,
+    /// What a selection hid or demoted (default: nothing).
+    pub hidden: Hidden,
 }
 
 /// A whole run, located (see the module docs).
@@ -127,9 +157,19 @@ impl<'a> RunView<'a> {
         }
     }
 
-    /// Packages that do not fail.
+    /// Packages that do not fail and had no error hidden or demoted by a
+    /// selection.
     pub fn verified(&self) -> usize {
-        self.packages.len() - self.failed
+        self.packages.len() - self.failed - self.unverified()
+    }
+
+    /// Packages that pass only because a selection hid or demoted their
+    /// errors ([`Hidden::unverified`]).
+    pub fn unverified(&self) -> usize {
+        self.packages
+            .iter()
+            .filter(|p| !p.failed && p.hidden.unverified())
+            .count()
     }
 
     /// Every located finding with its package, in order.
@@ -179,6 +219,7 @@ impl<'a> PackageView<'a> {
             findings,
             counts,
             failed,
+            hidden: Hidden::default(),
         }
     }
 

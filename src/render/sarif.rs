@@ -9,10 +9,11 @@
 //! version, with one `reportingDescriptor` per code that occurs (sorted by
 //! id): `id` = `FD213`, `name` = the kebab name, `shortDescription` = the
 //! code's summary, `fullDescription` = what it checks (`explain`), `help` =
-//! the `explain` text and the same as Markdown, `helpUri` = [`HELP_URI`]
-//! with the code as fragment, `defaultConfiguration.level` = its default
-//! severity. One `result` per diagnostic, packages in the order given,
-//! diagnostics in their sorted order:
+//! the `explain` text and the same as Markdown (no `helpUri`: the project
+//! has no published URL, and the help is all in the rule),
+//! `defaultConfiguration.level` = its default severity. One `result` per
+//! diagnostic, packages in the order given, diagnostics in their sorted
+//! order:
 //!
 //! - `ruleId` / `ruleIndex`, `level` (`error` | `warning` | `note`),
 //!   `message.text` = the diagnostic message;
@@ -60,10 +61,6 @@ pub const SARIF_SCHEMA_URI: &str =
     "https://raw.githubusercontent.com/oasis-tcs/sarif-spec/master/Schemata/sarif-schema-2.1.0.json";
 /// The base id every artifact URI is relative to.
 pub const SRCROOT: &str = "%SRCROOT%";
-/// Where a rule's documentation lives; `helpUri` is this plus `#fd213`.
-/// The project has no published URL yet: this is the README's placeholder
-/// host, to be replaced (one line) when it has one.
-pub const HELP_URI: &str = "https://example.invalid/form-package/blob/main/README.md";
 /// The `partialFingerprints` key.
 pub const FINGERPRINT_KEY: &str = "formPackage/v1";
 /// GitHub code scanning rejects a run with more results than this.
@@ -206,8 +203,6 @@ pub struct ReportingDescriptor {
     pub full_description: Text,
     /// The `explain` text, and as Markdown.
     pub help: MultiformatText,
-    /// [`HELP_URI`] + `#fd213`.
-    pub help_uri: String,
     /// The default level.
     pub default_configuration: Configuration,
     /// `specCode`, `specRef`, `tags`, `precision`.
@@ -452,7 +447,6 @@ pub fn rule(code: Code) -> ReportingDescriptor {
             text: crate::explain::explain(code),
             markdown: help_markdown(code),
         },
-        help_uri: format!("{HELP_URI}#{}", info.id.to_ascii_lowercase()),
         default_configuration: Configuration {
             level: level(info.severity),
         },
@@ -710,10 +704,9 @@ mod tests {
             .as_str()
             .unwrap()
             .contains("**Fix:** add \"additionalProperties\": false"));
-        assert_eq!(
-            rules[1]["helpUri"],
-            "https://example.invalid/form-package/blob/main/README.md#fd213"
-        );
+        // No helpUri: the project has no published URL (N1 findings §4:
+        // the placeholder host pointed at an anchor README.md lacks).
+        assert!(rules[1].get("helpUri").is_none(), "{}", rules[1]);
         assert_eq!(
             rules[1]["shortDescription"]["text"],
             Code::OpenObjectSchema.info().summary
