@@ -64,14 +64,21 @@ fn the_reference_suite_passes_all_87_cases() {
     }
 }
 
-#[test]
-fn a_broken_positive_and_a_valid_negative_fail_exactly_those_two() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+/// A copy of the corpus's `conformance/form-package-v1` suite in a temp
+/// dir, to break one case; `None` (said loudly) without the corpus.
+fn copied_suite() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+    let corpus = common::corpus()?;
     let tmp = tempfile::tempdir().unwrap();
     let suite = tmp.path().join("suite");
     copy_dir(&corpus.join("conformance/form-package-v1"), &suite);
+    Some((tmp, suite))
+}
+
+#[test]
+fn a_broken_positive_and_a_valid_negative_fail_exactly_those_two() {
+    let Some((_tmp, suite)) = copied_suite() else {
+        return;
+    };
     // Break one positive package: its fixture no longer matches its digest.
     let fixture = suite.join("positive/example-store/fixtures/desired.json");
     let mut bytes = std::fs::read(&fixture).unwrap();
@@ -394,12 +401,9 @@ fn check_reports_an_unknown_definition_lane_as_the_definition_finding() {
 /// Near miss: every other case of the suite still passes.
 #[test]
 fn swapped_gists_that_share_a_code_fail() {
-    let Some(corpus) = common::corpus() else {
+    let Some((_tmp, suite)) = copied_suite() else {
         return;
     };
-    let tmp = tempfile::tempdir().unwrap();
-    let suite = tmp.path().join("suite");
-    copy_dir(&corpus.join("conformance/form-package-v1"), &suite);
     let path = suite.join("manifest.json");
     let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let negatives = m["negative"].as_array_mut().unwrap();
