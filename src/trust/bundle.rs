@@ -84,14 +84,11 @@ fn obj<'a>(v: Option<&'a Value>, at: &str) -> Result<&'a Map<String, Value>, Tru
 }
 
 fn string<'a>(m: &'a Map<String, Value>, k: &str, at: &str) -> Result<&'a str, TrustError> {
-    match m.get(k) {
-        Some(Value::String(s)) => Ok(s),
-        _ => bad(format!("{at}.{k} is missing or not a string")),
-    }
+    super::member_str(Code::TrustMalformedBundle, m, k, at)
 }
 
 fn bytes(m: &Map<String, Value>, k: &str, at: &str) -> Result<Vec<u8>, TrustError> {
-    b64(string(m, k, at)?).map_or_else(|| bad(format!("{at}.{k} is not base64")), Ok)
+    super::member_b64(Code::TrustMalformedBundle, m, k, at)
 }
 
 /// A protobuf JSON int64: a decimal string (or a plain JSON integer).

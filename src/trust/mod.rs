@@ -152,6 +152,33 @@ pub(crate) fn hex(bytes: &[u8]) -> String {
     s
 }
 
+/// The string member `k` of the object at `at` in a trust document;
+/// `Err` with `code` (the document's malformed-input code) when it is
+/// missing or not a string.
+pub(crate) fn member_str<'a>(
+    code: Code,
+    m: &'a serde_json::Map<String, serde_json::Value>,
+    k: &str,
+    at: &str,
+) -> Result<&'a str, TrustError> {
+    match m.get(k) {
+        Some(serde_json::Value::String(s)) => Ok(s),
+        _ => fail(code, format!("{at}.{k} is missing or not a string")),
+    }
+}
+
+/// The bytes of the base64 string member `k` (see [`member_str`]); `Err`
+/// with `code` when it is missing, not a string or not base64.
+pub(crate) fn member_b64(
+    code: Code,
+    m: &serde_json::Map<String, serde_json::Value>,
+    k: &str,
+    at: &str,
+) -> Result<Vec<u8>, TrustError> {
+    b64(member_str(code, m, k, at)?)
+        .map_or_else(|| fail(code, format!("{at}.{k} is not base64")), Ok)
+}
+
 /// Standard base64 (with padding) decoding, as protobuf JSON writes bytes.
 pub(crate) fn b64(text: &str) -> Option<Vec<u8>> {
     use base64::Engine;

@@ -9,7 +9,7 @@ use x509_cert::Certificate;
 
 use super::keys::PublicKey;
 use super::time::parse_rfc3339;
-use super::{b64, fail, TrustError};
+use super::{fail, TrustError};
 use crate::codes::Code;
 
 /// Media types of a trusted root this verifier reads.
@@ -80,15 +80,8 @@ fn obj<'a>(v: &'a Value, at: &str) -> Result<&'a Map<String, Value>, TrustError>
         .map_or_else(|| bad(format!("{at} is not an object")), Ok)
 }
 
-fn string<'a>(m: &'a Map<String, Value>, k: &str, at: &str) -> Result<&'a str, TrustError> {
-    match m.get(k) {
-        Some(Value::String(s)) => Ok(s),
-        _ => bad(format!("{at}.{k} is missing or not a string")),
-    }
-}
-
 fn bytes(m: &Map<String, Value>, k: &str, at: &str) -> Result<Vec<u8>, TrustError> {
-    b64(string(m, k, at)?).map_or_else(|| bad(format!("{at}.{k} is not base64")), Ok)
+    super::member_b64(Code::TrustMalformedRoot, m, k, at)
 }
 
 fn array<'a>(m: &'a Map<String, Value>, k: &str, at: &str) -> Result<&'a [Value], TrustError> {
