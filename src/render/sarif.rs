@@ -299,35 +299,26 @@ pub struct LogicalLocation {
 /// a relative path never reads as a scheme).
 /// `"pkg dir/a.json"` → `"pkg%20dir/a.json"`.
 pub fn path_to_uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        let c = if b == b'\\' { b'/' } else { b };
-        let keep = c.is_ascii_alphanumeric()
-            || matches!(
-                c,
-                b'-' | b'.'
-                    | b'_'
-                    | b'~'
-                    | b'/'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b';'
-                    | b'='
-                    | b'@'
-            );
-        if keep {
-            out.push(char::from(c));
-        } else {
-            out.push_str(&format!("%{c:02X}"));
-        }
-    }
-    out
+    /// Every byte but the unreserved set, `/`, `@` and the sub-delimiters
+    /// other than `,`.
+    const ESCAPED: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
+        .remove(b'-')
+        .remove(b'.')
+        .remove(b'_')
+        .remove(b'~')
+        .remove(b'/')
+        .remove(b'!')
+        .remove(b'$')
+        .remove(b'&')
+        .remove(b'\'')
+        .remove(b'(')
+        .remove(b')')
+        .remove(b'*')
+        .remove(b'+')
+        .remove(b';')
+        .remove(b'=')
+        .remove(b'@');
+    percent_encoding::utf8_percent_encode(&path.replace('\\', "/"), ESCAPED).to_string()
 }
 
 /// `path` without `.` segments and with `..` applied (lexically; links are
