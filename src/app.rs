@@ -555,8 +555,7 @@ pub fn verify_paths_with(
 }
 
 /// Applies `selection` to one outcome's findings and returns what it hid
-/// or demoted; when it let a package with an error pass, also the package's
-/// figures ([`PackageOutcome::figures`], so its `ok` line is not "0 files").
+/// or demoted.
 fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> render::model::Hidden {
     use crate::diag::Severity;
     let mut h = render::model::Hidden::default();
@@ -570,9 +569,6 @@ fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> ren
     }
     selection.apply(&mut o.diagnostics);
     h.demoted = shown_errors.saturating_sub(o.diagnostics.iter().filter(|d| d.is_error()).count());
-    if h.unverified() && !o.has_errors() && o.report.is_none() {
-        h.figures = o.figures.clone();
-    }
     h
 }
 

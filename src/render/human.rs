@@ -376,8 +376,9 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
     let path = p.path().display();
     if !p.failed {
         // A package whose errors a selection hid or demoted passes, but says
-        // so, with the figures of its index (N1 findings §3.2).
-        let figures = o.report.as_ref().or(p.hidden.figures.as_ref());
+        // so, with the figures of its index (N1 findings §3.2): the outcome
+        // keeps them whatever its findings.
+        let figures = o.report.as_ref().or(o.figures.as_ref());
         let digest = figures
             .map(|r| r.package_digest.as_str())
             .or(o.package_digest.as_deref())

@@ -88,10 +88,6 @@ pub struct Hidden {
     pub counts: Counts,
     /// Errors the selection reports as warnings (`--warn`).
     pub demoted: usize,
-    /// The package's figures (digest, file count, FormRef) read from its
-    /// index when an error was hidden or demoted (the outcome's own
-    /// `report` exists only for a package without errors).
-    pub figures: Option<crate::package::Report>,
 }
 
 impl Hidden {
