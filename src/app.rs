@@ -665,8 +665,8 @@ fn index_command(dir: &Path, check: bool, profile: Option<&str>) -> Output {
         }
     }
     match crate::index::build(dir, profile) {
-        Err(crate::index::Refused::Fault(e)) => e.into(),
-        Err(crate::index::Refused::Findings(diags)) => Output {
+        Err(crate::error::Refused::Fault(e)) => e.into(),
+        Err(crate::error::Refused::Findings(diags)) => Output {
             stderr: render_findings_of(dir, diags),
             code: 1,
             ..Default::default()

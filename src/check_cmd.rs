@@ -202,16 +202,14 @@ pub fn check_document(
             Code::UnrecognizedDocument,
             format!("not a recognised Takoform document; check recognises {RECOGNISED}"),
         )],
-        Some(DocKind::RevocationStatement) => {
-            crate::revocation::validate_statement(display, &value)
-                .err()
-                .unwrap_or_default()
-        }
-        Some(DocKind::RevocationCheckpoint) => {
-            crate::revocation::validate_checkpoint(display, &value)
-                .err()
-                .unwrap_or_default()
-        }
+        Some(DocKind::RevocationStatement) => refused(
+            crate::revocation::validate_statement(display, &value).err(),
+            &mut fault,
+        ),
+        Some(DocKind::RevocationCheckpoint) => refused(
+            crate::revocation::validate_checkpoint(display, &value).err(),
+            &mut fault,
+        ),
         Some(DocKind::BindingDefinition | DocKind::InterfaceDefinition) => {
             contract(display, &value).unwrap_or_else(|e| {
                 fault = Some(e);
@@ -237,6 +235,19 @@ pub fn check_document(
     checked.outcome.package_digest = checked.digest.clone();
     checked.outcome.fault = fault;
     Ok(checked)
+}
+
+/// The findings of a revocation document's refusal; a fault of the
+/// verifier goes to `fault` instead (the command then exits 2).
+fn refused(refusal: Option<crate::error::Refused>, fault: &mut Option<Error>) -> Vec<Diagnostic> {
+    match refusal {
+        None => Vec::new(),
+        Some(crate::error::Refused::Findings(diags)) => diags,
+        Some(crate::error::Refused::Fault(e)) => {
+            *fault = Some(e);
+            Vec::new()
+        }
+    }
 }
 
 /// A Binding or Interface Definition: its published schema.
@@ -736,6 +747,28 @@ mod tests {
             digest: None,
             shown: shown.to_owned(),
         }
+    }
+
+    #[test]
+    fn a_revocation_fault_is_no_finding() {
+        let mut fault = None;
+        let diags = refused(
+            Some(crate::error::Refused::Fault(Error::Internal(
+                "embedded schema x: broken".into(),
+            ))),
+            &mut fault,
+        );
+        assert!(diags.is_empty());
+        assert_eq!(
+            fault.map(|e| e.to_string()).as_deref(),
+            Some("internal error: embedded schema x: broken")
+        );
+        let mut fault = None;
+        let finding = Diagnostic::new(Code::RevocationDecode, "bad");
+        let diags = refused(Some(vec![finding.clone()].into()), &mut fault);
+        assert_eq!(diags, vec![finding]);
+        assert!(fault.is_none());
+        assert!(refused(None, &mut fault).is_empty());
     }
 
     #[test]

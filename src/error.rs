@@ -9,6 +9,8 @@
 
 use std::path::PathBuf;
 
+use crate::diag::Diagnostic;
+
 /// Why a command could not run.
 #[derive(Debug)]
 #[non_exhaustive]
@@ -26,6 +28,30 @@ pub enum Error {
     /// A fault of the verifier itself (an embedded schema that does not
     /// build); never the package's fault.
     Internal(String),
+}
+
+/// Why an input was not accepted: findings about it, or a fault of the
+/// verifier. `index` and the revocation documents return it; the command
+/// maps [`Refused::Findings`] to exit 1 and [`Refused::Fault`] to exit 2.
+#[derive(Debug)]
+pub enum Refused {
+    /// What the input gets wrong (exit 1): every finding.
+    Findings(Vec<Diagnostic>),
+    /// The command could not run (exit 2): an embedded schema that does
+    /// not build.
+    Fault(Error),
+}
+
+impl From<Vec<Diagnostic>> for Refused {
+    fn from(findings: Vec<Diagnostic>) -> Self {
+        Refused::Findings(findings)
+    }
+}
+
+impl From<Error> for Refused {
+    fn from(e: Error) -> Self {
+        Refused::Fault(e)
+    }
 }
 
 impl Error {

@@ -26,7 +26,7 @@ use serde_json::{json, Map, Value};
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::error::Error;
+use crate::error::{Error, Refused};
 use crate::fsread;
 use crate::json::strict;
 use crate::package::{is_json_media_type, DEFINITION_MEDIA_TYPE, INDEX_FILE};
@@ -47,24 +47,6 @@ pub struct Indexed {
     /// What differs, one line each (`added fixtures/x.json`, `changed
     /// definition.json (size, digest)`, `formRef.schemaDigest`, …).
     pub changes: Vec<String>,
-}
-
-/// Why a directory was not indexed.
-#[derive(Debug)]
-pub enum Refused {
-    /// What makes the directory unindexable (exit 1): file-system
-    /// refusals, a file no media type fits, an unreadable or unparsable
-    /// definition, an index that would not satisfy its profile's schema.
-    Findings(Vec<Diagnostic>),
-    /// The command could not run (exit 2): an embedded schema that does
-    /// not build.
-    Fault(Error),
-}
-
-impl From<Vec<Diagnostic>> for Refused {
-    fn from(findings: Vec<Diagnostic>) -> Self {
-        Refused::Findings(findings)
-    }
 }
 
 /// The existing index, if any, as the parts a rebuild keeps.

@@ -23,6 +23,7 @@ use serde_json::Value;
 use crate::canonical::{canonicalize, is_canonical_digest, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::error::{Error, Refused};
 use crate::json::pointer::JsonPointer;
 use crate::schemas::{self, SchemaRef};
 
@@ -217,6 +218,10 @@ fn version_of(api: &str) -> &'static str {
 }
 
 /// Schema step; `false` when the document fails its schema.
+///
+/// # Errors
+/// [`Error::Internal`] when the embedded published schema does not build
+/// (a fault of the verifier, never a finding about the document).
 fn schema_step(
     file: &str,
     value: &Value,
@@ -224,18 +229,11 @@ fn schema_step(
     code: Code,
     prefix: &str,
     diags: &mut Vec<Diagnostic>,
-) -> bool {
-    match schemas::validate(schema, value) {
-        Ok(v) if v.is_empty() => true,
-        Ok(v) => {
-            diags.extend(schemas::to_diagnostics(v, code, file, prefix));
-            false
-        }
-        Err(e) => {
-            diags.push(Diagnostic::new(code, format!("internal: {e}")).in_file(file));
-            false
-        }
-    }
+) -> Result<bool, Error> {
+    let violations = schemas::validate(schema, value).map_err(Error::Internal)?;
+    let ok = violations.is_empty();
+    diags.extend(schemas::to_diagnostics(violations, code, file, prefix));
+    Ok(ok)
 }
 
 /// Typed decode of the sequences: each must fit `u64` as a plain integer
@@ -293,11 +291,11 @@ fn decode<T: for<'de> Deserialize<'de>>(
 ///
 /// # Errors
 /// Every finding (FD600–FD603) when the statement is not valid.
-pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Vec<Diagnostic>> {
+pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Refused> {
     let mut diags = Vec::new();
     let prefix = STATEMENT_PREFIX;
     let Some(api) = profile(file, value, prefix, &mut diags) else {
-        return Err(diags);
+        return Err(diags.into());
     };
     if !schema_step(
         file,
@@ -306,9 +304,9 @@ pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Vec<Di
         Code::RevocationSchemaViolation,
         prefix,
         &mut diags,
-    ) || !sequences_decode(file, value, prefix, &mut diags)
+    )? || !sequences_decode(file, value, prefix, &mut diags)
     {
-        return Err(diags);
+        return Err(diags.into());
     }
     let statement: Statement = decode(file, value, prefix).map_err(|d| vec![d])?;
     if api == CURRENT && !crate::profile::namespaced_form_group(&statement.form_ref.api_version) {
@@ -327,7 +325,7 @@ pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Vec<Di
     if diags.is_empty() {
         Ok(statement)
     } else {
-        Err(diags)
+        Err(diags.into())
     }
 }
 
@@ -337,11 +335,11 @@ pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Vec<Di
 ///
 /// # Errors
 /// Every finding (FD600, FD602, FD610–FD617) when it is not valid.
-pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint, Vec<Diagnostic>> {
+pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint, Refused> {
     let mut diags = Vec::new();
     let prefix = CHECKPOINT_PREFIX;
     let Some(api) = profile(file, value, prefix, &mut diags) else {
-        return Err(diags);
+        return Err(diags.into());
     };
     if !schema_step(
         file,
@@ -350,9 +348,9 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
         Code::CheckpointSchemaViolation,
         prefix,
         &mut diags,
-    ) || !sequences_decode(file, value, prefix, &mut diags)
+    )? || !sequences_decode(file, value, prefix, &mut diags)
     {
-        return Err(diags);
+        return Err(diags.into());
     }
     let checkpoint: Checkpoint = decode(file, value, prefix).map_err(|d| vec![d])?;
     let d = |code: Code, ptr: JsonPointer, msg: String| {
@@ -445,7 +443,7 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
         }
     }
     if !diags.is_empty() {
-        return Err(diags);
+        return Err(diags.into());
     }
     let digest = canonicalize(value)
         .map(|c| sha256_digest(&c))

@@ -18,6 +18,7 @@ use serde_json::Value;
 
 use crate::check_cmd::{document_outcome, render_documents};
 use crate::diag::Diagnostic;
+use crate::error::Refused;
 use crate::json::strict;
 use crate::output::Output;
 use crate::render::Format;
@@ -124,7 +125,8 @@ pub fn statement(path: &Path, format: Option<Format>, color: bool) -> Output {
             format,
             color,
         ),
-        Err(diags) => refuse(&display, bytes, diags, format, color),
+        Err(Refused::Findings(diags)) => refuse(&display, bytes, diags, format, color),
+        Err(Refused::Fault(e)) => e.into(),
     }
 }
 
@@ -161,7 +163,8 @@ pub fn checkpoint(
     };
     let valid = match revocation::validate_checkpoint(&display, &value) {
         Ok(v) => v,
-        Err(diags) => return refuse(&display, bytes, diags, format, color),
+        Err(Refused::Findings(diags)) => return refuse(&display, bytes, diags, format, color),
+        Err(Refused::Fault(e)) => return e.into(),
     };
     if !advance && previous_pin.is_none() {
         let text = revocation::reference_json(&valid.checkpoint);

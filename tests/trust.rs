@@ -597,25 +597,32 @@ fn usage_and_input_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    // A missing file: input-error (exit 1).
-    let out = Command::new(BIN)
-        .args([
-            "trust",
-            "verify-bundle",
-            "--subject",
-            "/nonexistent/a",
-            "--bundle",
-            "c",
-            "--trusted-root",
-            "d",
-            "--policy",
-            "e",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(1));
-    let err: Value = serde_json::from_slice(&out.stderr).unwrap();
-    assert_eq!(err["code"], "input-error");
+    // A missing file or package: input-error, and the command could not
+    // run (exit 2, as `verify` exits for a PATH that does not exist).
+    for flag in ["--subject", "--package"] {
+        let out = Command::new(BIN)
+            .args([
+                "trust",
+                "verify-bundle",
+                flag,
+                "/nonexistent/a",
+                "--bundle",
+                "c",
+                "--trusted-root",
+                "d",
+                "--policy",
+                "e",
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        let err: Value = serde_json::from_slice(&out.stderr).unwrap();
+        assert_eq!(err["code"], "input-error");
+        assert!(
+            err["message"].as_str().unwrap().contains("/nonexistent/a"),
+            "{err}"
+        );
+    }
     // A malformed digest: input-error.
     let out = Command::new(BIN)
         .args([

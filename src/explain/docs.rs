@@ -996,7 +996,7 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"entries = []"#,
         ),
         Code::TrustInputError => e(
-            "Refuses an input file that cannot be read or is not what its flag expects: a FormRef, a pin, a package that fails verification.",
+            "Refuses an input file that cannot be read or is not what its flag expects: a FormRef, a pin, a package that fails verification. A file or package that cannot be read exits 2 (the command could not run); one that is not what its flag expects exits 1.",
             "The command cannot answer about an input it cannot read.",
             r#"--form-ref missing.json"#,
             r#"--form-ref formref.json"#,

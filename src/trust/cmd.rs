@@ -2,7 +2,8 @@
 //! [`super::revocation`], print one JSON document. Success goes to stdout
 //! (exit 0); a refusal to stderr as
 //! `{"status":"error","code":<class>,"message":…,"diagnostic":"FD8xx"}`
-//! (exit 1), the Core's failure report plus our code.
+//! (exit 1; exit 2 for a usage error or an input file that could not be
+//! read), the Core's failure report plus our code.
 
 use std::path::{Path, PathBuf};
 
@@ -158,7 +159,8 @@ pub fn run(command: &TrustCommand) -> Output {
     }
 }
 
-/// The failure report for `e` (exit 1; 2 for usage).
+/// The failure report for `e` (exit 1; 2 when the command could not run:
+/// a usage error or an unreadable input file).
 pub fn failure(e: &TrustError) -> Output {
     let v = serde_json::json!({
         "status": "error",
@@ -168,11 +170,7 @@ pub fn failure(e: &TrustError) -> Output {
     });
     Output {
         stderr: format!("{v}\n"),
-        code: if e.class == super::ErrorClass::Usage {
-            2
-        } else {
-            1
-        },
+        code: if e.could_not_run { 2 } else { 1 },
         ..Default::default()
     }
 }
@@ -190,6 +188,7 @@ fn read(label: &str, path: &Path) -> Result<Vec<u8>, TrustError> {
             Code::TrustInputError,
             format!("read {label} file {}: {e}", path.display()),
         )
+        .could_not_run()
     })
 }
 
@@ -220,6 +219,7 @@ fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Vec<u8>, TrustError> {
                 code: Code::TrustInputError,
                 class: super::ErrorClass::Usage,
                 message: "one of --subject, --package, --package-digest is required".into(),
+                could_not_run: true,
             })
         }
     };
@@ -243,6 +243,15 @@ fn digest_subject(d: &str) -> Result<Subject, TrustError> {
 /// Verifies the package with the package verifier; its package digest is
 /// the subject.
 fn package_subject(dir: &Path) -> Result<(Subject, PackageSummary), TrustError> {
+    // A PATH that does not exist is no package that fails (as `verify`
+    // treats it, FD900): the command could not run.
+    if let Err(e) = std::fs::symlink_metadata(dir) {
+        return Err(TrustError::new(
+            Code::TrustInputError,
+            format!("read package {}: {e}", dir.display()),
+        )
+        .could_not_run());
+    }
     let outcome = crate::verify::verify_package(dir);
     let report = match (&outcome.report, outcome.has_errors()) {
         (Some(r), false) => r.clone(),

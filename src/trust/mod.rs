@@ -116,15 +116,28 @@ pub struct TrustError {
     pub class: ErrorClass,
     /// What failed, one phrase.
     pub message: String,
+    /// The command could not run (exit 2, not 1): a usage error, or an
+    /// input file that could not be read, so nothing was checked.
+    pub could_not_run: bool,
 }
 
 impl TrustError {
-    /// A refusal with `code` (its class follows from it).
+    /// A refusal with `code` (its class follows from it): exit 1.
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self {
             code,
             class: ErrorClass::of_code(code),
             message: message.into(),
+            could_not_run: false,
+        }
+    }
+
+    /// The same refusal, marked as a command that could not run (exit 2).
+    #[must_use]
+    pub fn could_not_run(self) -> Self {
+        Self {
+            could_not_run: true,
+            ..self
         }
     }
 }
