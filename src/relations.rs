@@ -332,16 +332,18 @@ impl Walk<'_> {
             }
         }
         if refs.is_none() && iface.is_none() {
-            let code = if self.history {
-                Code::EdgeReferenceWithoutContract
+            let (code, message) = if self.history {
+                (
+                    Code::EdgeReferenceWithoutContract,
+                    format!("reference {pointer} states no target contract (edge v1alpha1 predates target contracts)"),
+                )
             } else {
-                Code::MissingTargetContract
+                (
+                    Code::MissingTargetContract,
+                    format!("reference {pointer} states no target contract"),
+                )
             };
-            self.warn(
-                code,
-                format!("reference {pointer} states no target contract"),
-                schema_ptr.clone(),
-            );
+            self.warn(code, message, schema_ptr.clone());
         }
         if let Some((name, at)) = binding {
             if !self.accepted.contains(name.as_str())
