@@ -20,7 +20,9 @@
 //! [`Format`] as `verify`: `human` is the table then the findings (located by
 //! [`crate::render::RunView`], like `verify`'s), `json` the document below,
 //! and `sarif`, `github` and `junit` report the derivation's findings exactly
-//! as `verify` reports a package's (one package: PATH).
+//! as `verify` reports a package's (one package: PATH), except that the
+//! `github` summary is the human count line (`8 relations, 0 warnings, 0
+//! notes`): nothing was verified.
 //!
 //! `--format json` prints one document (pretty, final newline). This is a
 //! versioned contract (`"version": 1`):
@@ -49,7 +51,7 @@ use std::path::{Component, Path};
 use serde_json::{json, Value};
 
 use crate::codes::Code;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
 use crate::json::strict;
 use crate::output::Output;
 use crate::package::{Source, INDEX_FILE};
@@ -330,27 +332,26 @@ fn render_human(
             ..Default::default()
         },
     ));
-    let warnings = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Warning)
-        .count();
-    let notes = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Note)
-        .count();
-    let mut count = format!(
-        "{}, {}, {}",
-        plural(relations.len(), "relation"),
-        plural(warnings, "warning"),
-        plural(notes, "note")
-    );
-    if let Some(instances) = instances {
-        count.push_str(&format!(", {}", plural(instances.len(), "instance")));
-    }
     out.push('\n');
-    out.push_str(&count);
+    out.push_str(&count_line(relations.len(), run, instances.map(<[_]>::len)));
     out.push('\n');
     out
+}
+
+/// The closing count of the human and `github` outputs: `8 relations, 1
+/// warning, 0 notes` (`, 2 instances` with `--instance`). `relations`
+/// derives, it does not verify: no "verified" count.
+fn count_line(relations: usize, run: &RunView<'_>, instances: Option<usize>) -> String {
+    let mut count = format!(
+        "{}, {}, {}",
+        plural(relations, "relation"),
+        plural(run.counts.warnings, "warning"),
+        plural(run.counts.notes, "note")
+    );
+    if let Some(n) = instances {
+        count.push_str(&format!(", {}", plural(n, "instance")));
+    }
+    count
 }
 
 /// The `--format json` document (shape in the module doc).
@@ -465,6 +466,25 @@ fn run_inner(
             instances.as_deref(),
             opts.color,
         ),
+        // The workflow commands as `verify` writes them, then the count
+        // line of the human output (the package summary would say
+        // "verified" of a package that was only derived from).
+        Format::Github => format!(
+            "{}form-package: {}\n",
+            render::render(
+                Format::Github,
+                &run,
+                &render::Options {
+                    quiet: true,
+                    ..opts.clone()
+                }
+            ),
+            count_line(
+                derivation.relations.len(),
+                &run,
+                instances.as_deref().map(<[_]>::len)
+            )
+        ),
         other => render::render(other, &run, opts),
     })
 }
@@ -551,6 +571,11 @@ mod tests {
         assert_eq!(sarif["runs"][0]["results"], json!([]));
         let junit = String::from_utf8(run(&worker_version(), Format::Junit, None).stdout).unwrap();
         assert_eq!(junit.matches("<testcase ").count(), 1, "{junit}");
+        // `relations` derives, it does not verify: its github summary is the
+        // count line of the human output, never "1 verified".
+        let github =
+            String::from_utf8(run(&worker_version(), Format::Github, None).stdout).unwrap();
+        assert_eq!(github, "form-package: 8 relations, 0 warnings, 0 notes\n");
     }
 
     #[test]
