@@ -401,7 +401,8 @@ fn readable(
 }
 
 /// Turns violations into diagnostics with `code`, prefixing the message
-/// with `what` (e.g. `package index`).
+/// with `what` as the reference does (`package index: does not satisfy
+/// Draft 2020-12 schema: …`, verifier-rules.md §2.6).
 pub fn to_diagnostics(
     violations: Vec<Violation>,
     code: Code,
@@ -414,7 +415,7 @@ pub fn to_diagnostics(
             let d = Diagnostic::new(
                 code,
                 format!(
-                    "{what} does not satisfy Draft 2020-12 schema: {}",
+                    "{what}: does not satisfy Draft 2020-12 schema: {}",
                     v.message
                 ),
             )
