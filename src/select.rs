@@ -147,7 +147,17 @@ pub fn parse(text: &str) -> (Settings, Vec<Diagnostic>) {
                     findings.push(wrong("an array of strings"));
                     continue;
                 };
-                if key != "exclude" {
+                if key == "exclude" {
+                    for glob in &list {
+                        if let Err(e) = crate::discover::check_exclude_glob(glob) {
+                            findings.push(
+                                Diagnostic::new(Code::ConfigInvalid, format!("`{key}`: {e}"))
+                                    .at(at.clone())
+                                    .span(value_span.clone()),
+                            );
+                        }
+                    }
+                } else {
                     for sel in &list {
                         if let Err(e) = check_selector(sel) {
                             findings.push(
