@@ -31,8 +31,14 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            // `--help > /dev/full` is a lost page too (T1 B2); a closed pipe is not.
+            return match e.print() {
+                Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                    let _ = writeln!(std::io::stderr(), "form-package: write stdout: {w}");
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::from(code),
+            };
         }
     };
     let result = app::run(cli, std::io::stdout().is_terminal());

@@ -185,13 +185,13 @@ fn output_file_dash_is_stdout() {
 
 /// B2: a report that cannot be written to stdout (`> /dev/full`) is exit
 /// 2 with a `form-package: write stdout:` line, also for a command that
-/// would exit 0. Near miss: a reader that left (a closed pipe, `| head`)
+/// would exit 0 and for `--help` (printed by clap). Near miss: a reader that left (a closed pipe, `| head`)
 /// is no error: nothing on stderr, the verdict's exit status.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_lost_report_is_exit_2_and_a_closed_pipe_is_quiet() {
     let (tmp, _pkg) = copy_package(&example_store());
-    for args in [vec!["verify", "pkg"], vec!["schema", "report"]] {
+    for args in [vec!["verify", "pkg"], vec!["schema", "report"], vec!["--help"]] {
         let full = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
