@@ -187,7 +187,7 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
 
 /// Checks one `exclude` glob (gitignore syntax, the `ignore` crate's
 /// parser, the one the walk uses, with an unclosed `[` refused where git
-/// would read it as a literal: write `\\[` for one): `--exclude '['` is a
+/// would read it as a literal: write `\[` for one): `--exclude '['` is a
 /// usage error (exit 2) and `exclude = ["["]` in `form-package.toml` an
 /// `FD903`, never a rule taken in silence (T1 C11).
 ///
@@ -282,6 +282,15 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("empty")).unwrap();
         let roots = package_roots(dir.path()).unwrap();
         assert_eq!(roots, vec![a, b]);
+    }
+
+    #[test]
+    fn exclude_globs_that_do_not_parse_are_refused() {
+        assert!(check_exclude_glob("[").unwrap_err().contains("unclosed character class"));
+        assert!(check_exclude_glob("a/{b").is_err());
+        for ok in ["build/", "vendor/**", "\\[", "[ab]/x", "!keep"] {
+            assert_eq!(check_exclude_glob(ok), Ok(()), "{ok}");
+        }
     }
 
     #[test]

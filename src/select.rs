@@ -334,6 +334,16 @@ mod tests {
         assert_eq!(d[1].severity, Severity::Error);
     }
 
+    /// T1 C11: an `exclude` glob that does not parse is an FD903 at `/exclude`.
+    #[test]
+    fn config_exclude_glob_must_parse() {
+        let (_, f) = parse("exclude = [\"build/\", \"[\"]\n");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].code, Code::ConfigInvalid);
+        assert_eq!(f[0].pointer.as_str(), "/exclude");
+        assert!(f[0].message.contains("\"[\" is not a valid glob"), "{}", f[0].message);
+    }
+
     #[test]
     fn config_keys_and_types() {
         let (s, f) = parse(
