@@ -544,8 +544,7 @@ pub fn verify_paths_with(
             // A PATH that does not exist is why the run exits 2: no
             // selection hides or demotes it, or the run would fail
             // without a word (T1 B8).
-            if o
-                .diagnostics
+            if o.diagnostics
                 .iter()
                 .any(|d| d.code == crate::codes::Code::PathNotFound)
             {

@@ -234,9 +234,7 @@ impl OutputArgs {
     /// The file `--output-file` names, `None` for stdout (no flag, or `-`,
     /// the clap/ripgrep convention for standard output).
     pub fn file(&self) -> Option<&std::path::Path> {
-        self.output_file
-            .as_deref()
-            .filter(|f| f.as_os_str() != "-")
+        self.output_file.as_deref().filter(|f| f.as_os_str() != "-")
     }
 }
 

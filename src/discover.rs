@@ -286,7 +286,9 @@ mod tests {
 
     #[test]
     fn exclude_globs_that_do_not_parse_are_refused() {
-        assert!(check_exclude_glob("[").unwrap_err().contains("unclosed character class"));
+        assert!(check_exclude_glob("[")
+            .unwrap_err()
+            .contains("unclosed character class"));
         assert!(check_exclude_glob("a/{b").is_err());
         for ok in ["build/", "vendor/**", "\\[", "[ab]/x", "!keep"] {
             assert_eq!(check_exclude_glob(ok), Ok(()), "{ok}");

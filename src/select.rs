@@ -341,7 +341,11 @@ mod tests {
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].code, Code::ConfigInvalid);
         assert_eq!(f[0].pointer.as_str(), "/exclude");
-        assert!(f[0].message.contains("\"[\" is not a valid glob"), "{}", f[0].message);
+        assert!(
+            f[0].message.contains("\"[\" is not a valid glob"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

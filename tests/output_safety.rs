@@ -38,7 +38,10 @@ const REPORT: &str = "ok pkg (2 files";
 
 #[cfg(unix)]
 fn is_symlink(p: &Path) -> bool {
-    std::fs::symlink_metadata(p).unwrap().file_type().is_symlink()
+    std::fs::symlink_metadata(p)
+        .unwrap()
+        .file_type()
+        .is_symlink()
 }
 
 /// B1: a symlink named as `--output-file` is followed (its target holds
@@ -74,7 +77,14 @@ fn output_file_follows_symlinks_and_refuses_one_into_the_package() {
     // `relations` writes through the same hook.
     let o = run_in(
         t,
-        &["relations", "pkg", "--format", "json", "--output-file", "link"],
+        &[
+            "relations",
+            "pkg",
+            "--format",
+            "json",
+            "--output-file",
+            "link",
+        ],
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(is_symlink(&t.join("link")));
@@ -97,18 +107,24 @@ fn output_file_follows_symlinks_and_refuses_one_into_the_package() {
 
     // Near miss: a regular file is replaced, its mode kept.
     std::fs::write(t.join("plain.txt"), "old\n").unwrap();
-    std::fs::set_permissions(t.join("plain.txt"), std::fs::Permissions::from_mode(0o600))
-        .unwrap();
+    std::fs::set_permissions(t.join("plain.txt"), std::fs::Permissions::from_mode(0o600)).unwrap();
     let o = run_in(t, &["verify", "pkg", "--output-file", "plain.txt"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
     assert!(text(&std::fs::read(t.join("plain.txt")).unwrap()).contains(REPORT));
-    let mode = std::fs::metadata(t.join("plain.txt")).unwrap().permissions().mode();
+    let mode = std::fs::metadata(t.join("plain.txt"))
+        .unwrap()
+        .permissions()
+        .mode();
     assert_eq!(mode & 0o777, 0o600);
     // A directory is a write error; it stays, and no temporary file is left.
     std::fs::create_dir(t.join("adir")).unwrap();
     let o = run_in(t, &["verify", "pkg", "--output-file", "adir"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("form-package: write adir:"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("form-package: write adir:"),
+        "{}",
+        text(&o.stderr)
+    );
     assert!(t.join("adir").is_dir());
     let o = run_in(t, &["verify", "pkg", "--output-file", "nodir/x.txt"]);
     assert_eq!(o.status.code(), Some(2));
@@ -173,10 +189,16 @@ fn output_file_dash_is_stdout() {
     assert!(text(&std::fs::read(tmp.path().join("-")).unwrap()).contains(REPORT));
     #[cfg(target_os = "linux")]
     {
-        let o = run_in(tmp.path(), &["verify", "pkg", "--output-file", "/dev/stdout"]);
+        let o = run_in(
+            tmp.path(),
+            &["verify", "pkg", "--output-file", "/dev/stdout"],
+        );
         assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
         assert!(text(&o.stdout).contains(REPORT), "{}", text(&o.stdout));
-        let o = run_in(tmp.path(), &["verify", "pkg", "--output-file", "/dev/stderr"]);
+        let o = run_in(
+            tmp.path(),
+            &["verify", "pkg", "--output-file", "/dev/stderr"],
+        );
         assert_eq!(o.status.code(), Some(0));
         assert!(o.stdout.is_empty());
         assert!(text(&o.stderr).contains(REPORT), "{}", text(&o.stderr));
@@ -191,7 +213,11 @@ fn output_file_dash_is_stdout() {
 #[test]
 fn a_lost_report_is_exit_2_and_a_closed_pipe_is_quiet() {
     let (tmp, _pkg) = copy_package(&example_store());
-    for args in [vec!["verify", "pkg"], vec!["schema", "report"], vec!["--help"]] {
+    for args in [
+        vec!["verify", "pkg"],
+        vec!["schema", "report"],
+        vec!["--help"],
+    ] {
         let full = std::fs::OpenOptions::new()
             .write(true)
             .open("/dev/full")
@@ -204,7 +230,10 @@ fn a_lost_report_is_exit_2_and_a_closed_pipe_is_quiet() {
             .unwrap();
         assert_eq!(o.status.code(), Some(2), "{args:?}");
         let err = text(&o.stderr);
-        assert!(err.contains("form-package: write stdout:"), "{args:?}: {err}");
+        assert!(
+            err.contains("form-package: write stdout:"),
+            "{args:?}: {err}"
+        );
 
         // The read end is closed before the run starts: every write is EPIPE.
         let (reader, writer) = std::io::pipe().unwrap();
@@ -235,7 +264,10 @@ fn a_selection_never_hides_a_missing_path() {
         assert_eq!(o.status.code(), Some(2), "{sel:?}");
         let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         assert_eq!(doc["packages"][0]["path"], "nonexist", "{doc}");
-        assert_eq!(doc["packages"][0]["diagnostics"][0]["code"], "FD900", "{doc}");
+        assert_eq!(
+            doc["packages"][0]["diagnostics"][0]["code"], "FD900",
+            "{doc}"
+        );
     }
     let o = run_in(tmp.path(), &["verify", "--ignore", "FD900", "pkg"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
@@ -255,7 +287,10 @@ fn sarif_says_when_the_run_could_not_complete() {
     let (code, inv) = sarif(&["verify", "--format", "sarif", "nonexist", "pkg"]);
     assert_eq!(code, Some(2));
     assert_eq!(inv["executionSuccessful"], false, "{inv}");
-    assert_eq!(inv["toolExecutionNotifications"][0]["level"], "error", "{inv}");
+    assert_eq!(
+        inv["toolExecutionNotifications"][0]["level"], "error",
+        "{inv}"
+    );
     let (code, inv) = sarif(&["verify", "--format", "sarif", "pkg"]);
     assert_eq!(code, Some(0));
     assert_eq!(inv["executionSuccessful"], true, "{inv}");
@@ -306,7 +341,10 @@ fn an_invalid_exclude_glob_is_refused() {
             text(&o.stderr)
         );
     }
-    let o = run_in(tmp.path(), &["verify", "--exclude", "build/,vendor/**,\\[", "pkg"]);
+    let o = run_in(
+        tmp.path(),
+        &["verify", "--exclude", "build/,vendor/**,\\[", "pkg"],
+    );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
 
     std::fs::write(tmp.path().join("form-package.toml"), "exclude = [\"[\"]\n").unwrap();
@@ -316,7 +354,11 @@ fn an_invalid_exclude_glob_is_refused() {
     let d = &doc["packages"][0]["diagnostics"][0];
     assert_eq!(d["code"], "FD903", "{doc}");
     assert_eq!(d["pointer"], "/exclude", "{doc}");
-    std::fs::write(tmp.path().join("form-package.toml"), "exclude = [\"\\\\[\"]\n").unwrap();
+    std::fs::write(
+        tmp.path().join("form-package.toml"),
+        "exclude = [\"\\\\[\"]\n",
+    )
+    .unwrap();
     let o = run_in(tmp.path(), &["verify", "pkg"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
 }

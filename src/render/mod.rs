@@ -169,7 +169,11 @@ pub fn standard_stream(path: &Path) -> Option<u8> {
         return None;
     }
     let dir = std::fs::canonicalize(p.parent()?).ok()?;
-    if dir != Path::new("/proc").join(std::process::id().to_string()).join("fd") {
+    if dir
+        != Path::new("/proc")
+            .join(std::process::id().to_string())
+            .join("fd")
+    {
         return None;
     }
     match p.file_name()?.to_str()? {
