@@ -185,6 +185,23 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     out
 }
 
+/// Checks one `exclude` glob (gitignore syntax, the `ignore` crate's
+/// parser, the one the walk uses, with an unclosed `[` refused where git
+/// would read it as a literal: write `\[` for one): `--exclude '['` is a
+/// usage error (exit 2) and `exclude = ["["]` in `form-package.toml` an
+/// `FD903`, never a rule taken in silence (T1 C11).
+///
+/// # Errors
+/// A message naming the glob and what is wrong with it.
+pub fn check_exclude_glob(glob: &str) -> Result<(), String> {
+    let mut b = GitignoreBuilder::new("/");
+    b.allow_unclosed_class(false);
+    b.add_line(None, glob)
+        .and_then(|b| b.build())
+        .map(|_| ())
+        .map_err(|e| format!("{glob:?} is not a valid glob: {e}"))
+}
+
 /// The `exclude` globs as one matcher per base directory.
 fn exclude_matcher(globs: &[(PathBuf, String)]) -> Vec<Gitignore> {
     let mut by_base: Vec<(PathBuf, GitignoreBuilder)> = Vec::new();
@@ -193,7 +210,9 @@ fn exclude_matcher(globs: &[(PathBuf, String)]) -> Vec<Gitignore> {
         let pos = match by_base.iter().position(|(b, _)| *b == base) {
             Some(p) => p,
             None => {
-                by_base.push((base.clone(), GitignoreBuilder::new(&base)));
+                let mut b = GitignoreBuilder::new(&base);
+                b.allow_unclosed_class(false);
+                by_base.push((base.clone(), b));
                 by_base.len() - 1
             }
         };
@@ -263,6 +282,17 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("empty")).unwrap();
         let roots = package_roots(dir.path()).unwrap();
         assert_eq!(roots, vec![a, b]);
+    }
+
+    #[test]
+    fn exclude_globs_that_do_not_parse_are_refused() {
+        assert!(check_exclude_glob("[")
+            .unwrap_err()
+            .contains("unclosed character class"));
+        assert!(check_exclude_glob("a/{b").is_err());
+        for ok in ["build/", "vendor/**", "\\[", "[ab]/x", "!keep"] {
+            assert_eq!(check_exclude_glob(ok), Ok(()), "{ok}");
+        }
     }
 
     #[test]
