@@ -92,7 +92,9 @@ pub enum Command {
         /// Only compare; exit 1 when the index would change.
         #[arg(long)]
         check: bool,
-        /// Index profile for a new index (e.g. `packages.forms.takoform.com/v1alpha5`).
+        /// Index profile to write (e.g. `packages.forms.takoform.com/v1alpha5`), over the
+        /// existing index's; the definition must fit it. Default: the existing index's profile,
+        /// else the one the definition's lane gets.
         #[arg(long)]
         profile: Option<String>,
     },

@@ -28,6 +28,7 @@ use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::error::{Error, Refused};
 use crate::fsread;
+use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::package::{is_json_media_type, DEFINITION_MEDIA_TYPE, INDEX_FILE};
 use crate::profile::{self, IndexProfile};
@@ -56,8 +57,12 @@ struct Previous {
     definition_path: String,
 }
 
-/// Builds the index for `dir`. `profile`: index `apiVersion` for a new
-/// index (ignored when one exists).
+/// Builds the index for `dir`. `profile` (`index --profile`): the index
+/// `apiVersion` to write, over the existing index's; without it the
+/// existing index's, else the one the definition's lane gets
+/// ([`profile_for_definition`]). A profile asked for must fit the
+/// definition (FD120/FD121, as `verify` checks it), and index v1alpha1
+/// needs an existing `packageVersion` (FD101).
 ///
 /// # Errors
 /// [`Refused::Findings`]: what makes the directory unindexable (file-system
@@ -178,24 +183,70 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
         .and_then(Value::as_str)
         .map(|a| profile_for_definition(a).api_version());
     let old = previous.value.as_ref();
-    let api = old
-        .and_then(|o| o.get("apiVersion"))
-        .cloned()
-        .or_else(|| profile.map(|p| json!(p)))
-        .or_else(|| inferred.map(Value::String))
+    // `--profile` wins over the existing index's profile (T1 C7: it was
+    // ignored when an index existed, and `--check --profile` then said "up
+    // to date" of an index of another profile).
+    let api = profile
+        .map(|p| json!(p))
+        .or_else(|| old.and_then(|o| o.get("apiVersion")).cloned())
+        .or_else(|| inferred.clone().map(Value::String))
         .unwrap_or_else(|| json!(IndexProfile::V1alpha5.api_version()));
+    let legacy =
+        api.as_str().and_then(IndexProfile::from_api_version) == Some(IndexProfile::V1alpha1);
     let mut index = Map::new();
     index.insert("apiVersion".into(), api);
     index.insert("definitionPath".into(), json!(previous.definition_path));
     index.insert("files".into(), Value::Array(files));
     index.insert("formRef".into(), Value::Object(form_ref));
     index.insert("kind".into(), json!("FormPackage"));
-    if let Some(v) = old.and_then(|o| o.get("packageVersion")) {
-        index.insert("packageVersion".into(), v.clone());
+    // `packageVersion` is the artifact id of index v1alpha1 only (required
+    // there, forbidden after it, verifier-rules.md §2.6): kept from the
+    // existing index when the profile stays v1alpha1, dropped otherwise.
+    match old.and_then(|o| o.get("packageVersion")) {
+        Some(v) if legacy => {
+            index.insert("packageVersion".into(), v.clone());
+        }
+        None if legacy && strict_checks => {
+            return Err(vec![Diagnostic::new(
+                Code::IndexSchemaViolation,
+                format!(
+                    "package index: profile {} needs packageVersion (the release's artifact id), which index cannot know{}",
+                    IndexProfile::V1alpha1.api_version(),
+                    inferred
+                        .as_deref()
+                        .map(|i| format!("; without --profile, index writes {i}"))
+                        .unwrap_or_default()
+                ),
+            )
+            .in_file(INDEX_FILE)
+            .help("keep an existing v1alpha1 index (its packageVersion is kept), or write a later profile")]
+            .into());
+        }
+        _ => {}
     }
     let index = Value::Object(index);
     if strict_checks {
+        if definition.is_none()
+            && !inventory
+                .files
+                .iter()
+                .any(|e| e.rel == previous.definition_path)
+        {
+            return Err(vec![Diagnostic::new(
+                Code::DefinitionPathUnlisted,
+                format!(
+                    "no Form Definition to index: {:?} is not a file of the package",
+                    previous.definition_path
+                ),
+            )
+            .in_file(INDEX_FILE)
+            .help("write the Form Definition as definition.json in the package directory, then run index again")]
+            .into());
+        }
         check_schema(&index)?;
+        if let (Some(p), Some(def)) = (profile, &definition) {
+            check_lane(p, def, &previous.definition_path, inferred.as_deref())?;
+        }
     }
     let changes = match old {
         Some(o) => differences(o, &index),
@@ -259,6 +310,55 @@ fn previous(root: &fsread::PackageRoot, has_index: bool) -> Result<Previous, Vec
 
 fn path_of(entry: &Value) -> &str {
     entry.get("path").and_then(Value::as_str).unwrap_or("")
+}
+
+/// An index profile asked for with `--profile` must be one the definition
+/// can live under: its `apiVersion` must have a definition schema in that
+/// profile's family and satisfy it (the check `verify` makes as FD120 /
+/// FD121), so that `index --profile` never writes an index `verify` then
+/// refuses for its profile (T1 C7). `inferred` is the profile `index`
+/// picks without the flag, named in the finding.
+fn check_lane(
+    profile: &str,
+    definition: &Value,
+    definition_path: &str,
+    inferred: Option<&str>,
+) -> Result<(), Refused> {
+    let Some(p) = IndexProfile::from_api_version(profile) else {
+        return Ok(());
+    };
+    let api = definition
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let instead = inferred
+        .filter(|i| *i != profile)
+        .map(|i| format!("; without --profile, index writes {i}"))
+        .unwrap_or_default();
+    let Some(schema) = profile::definition_schema(api, p.family()) else {
+        return Err(vec![Diagnostic::new(
+            Code::UnsupportedDefinitionApiVersion,
+            format!("a Form Definition of apiVersion {api:?} cannot live under index {profile}{instead}"),
+        )
+        .in_file(definition_path)
+        .at(JsonPointer::root().child("apiVersion"))]
+        .into());
+    };
+    let violations = schemas::validate(schema, definition).map_err(Error::Internal)?;
+    if violations.is_empty() {
+        return Ok(());
+    }
+    let mut diags = schemas::to_diagnostics(
+        violations,
+        Code::DefinitionSchemaViolation,
+        definition_path,
+        "Form Definition",
+    );
+    for d in &mut diags {
+        d.message
+            .push_str(&format!(" (under index {profile}{instead})"));
+    }
+    Err(diags.into())
 }
 
 /// Never write what `verify` would refuse at the index-schema level.
@@ -384,6 +484,72 @@ mod tests {
             profile_for_definition("edge.forms.takoform.com"),
             IndexProfile::V1alpha5
         );
+    }
+
+    fn package(from: &str) -> tempfile::TempDir {
+        let t = tempfile::tempdir().unwrap();
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages")
+            .join(from);
+        for e in walkdir::WalkDir::new(&src) {
+            let e = e.unwrap();
+            let to = t.path().join(e.path().strip_prefix(&src).unwrap());
+            if e.file_type().is_dir() {
+                std::fs::create_dir_all(&to).unwrap();
+            } else {
+                std::fs::copy(e.path(), &to).unwrap();
+            }
+        }
+        t
+    }
+
+    fn codes(r: Result<Indexed, Refused>) -> Vec<&'static str> {
+        match r {
+            Err(Refused::Findings(d)) => d.iter().map(|d| d.code.info().id).collect(),
+            Err(Refused::Fault(e)) => panic!("{e}"),
+            Ok(i) => vec![if i.drift { "drift" } else { "same" }],
+        }
+    }
+
+    /// T1 C7/C15: `--profile` wins over the existing index's profile and
+    /// must fit the definition; v1alpha1 needs a packageVersion index
+    /// cannot invent.
+    #[test]
+    fn a_profile_asked_for_is_written_or_refused_never_ignored() {
+        let t = package("v1alpha1/example-store-1.0.0-f486d5e31632");
+        let dir = t.path();
+        let v = |p: &str| format!("packages.forms.takoform.com/{p}");
+        assert_eq!(codes(build(dir, None)), ["same"]);
+        assert_eq!(codes(build(dir, Some(&v("v1alpha1")))), ["same"]);
+        // Another profile is a change (it was "up to date"), and drops
+        // packageVersion, which only v1alpha1 carries.
+        let moved = build(dir, Some(&v("v1alpha2"))).unwrap();
+        assert!(moved.drift);
+        assert_eq!(moved.index["apiVersion"], v("v1alpha2"));
+        assert!(moved.index.get("packageVersion").is_none());
+        write(dir, &moved).unwrap();
+        // Back to v1alpha1: no packageVersion to keep.
+        assert_eq!(codes(build(dir, Some(&v("v1alpha1")))), ["FD101"]);
+        // A profile whose index schema refuses the Legacy FormRef.
+        assert_eq!(codes(build(dir, Some(&v("v1alpha5")))), ["FD101"]);
+        // Near miss: without --profile the existing index's profile stays.
+        assert_eq!(codes(build(dir, None)), ["same"]);
+        // A v1beta1 definition (index v1alpha4) under the current profile:
+        // its index is valid, the definition does not fit the lane (what
+        // `verify` would then refuse as FD121).
+        let t = package("v1beta1/object-bucket-0.1.0-553675391d88");
+        let refused = codes(build(t.path(), Some(&v("v1alpha5"))));
+        assert!(
+            !refused.is_empty() && refused.iter().all(|c| *c == "FD121"),
+            "{refused:?}"
+        );
+        assert_eq!(codes(build(t.path(), Some(&v("v1alpha4")))), ["same"]);
+    }
+
+    #[test]
+    fn a_directory_without_a_definition_says_so() {
+        let t = tempfile::tempdir().unwrap();
+        assert_eq!(codes(build(t.path(), None)), ["FD118"]);
     }
 
     /// B3: a rename that fails (the index path is a directory) leaves no

@@ -132,6 +132,9 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::UnsupportedIndexApiVersion,
             Code::IndexSchemaViolation,
             Code::FixtureFileMissing,
+            Code::DefinitionPathUnlisted,
+            Code::UnsupportedDefinitionApiVersion,
+            Code::DefinitionSchemaViolation,
         ],
     ),
     (
