@@ -264,11 +264,12 @@ codes! {
     TrustInputError = "FD815", "trust-input-error", Error, "", "issue 15", "a trust input file could not be read, or is not what its flag expects (FormRef, pin, package)", Some("check the path and the file's contents"), Active;
 
     // FD9xx: the command line, the walk over a tree and the configuration file
-    PathNotFound = "FD900", "path-not-found", Error, "", "README.md (Usage); issue 14 item 2", "a PATH given to verify does not exist (the run exits 2; every other PATH is still verified)", Some("check the spelling of the PATH; every other PATH was still verified and reported"), Active;
+    PathNotFound = "FD900", "path-not-found", Error, "", "README.md (Usage); issue 14 item 2", "a PATH given to verify, or a FILE given to check, does not exist (the run exits 2; every other PATH or FILE is still verified or checked)", Some("check the spelling of the PATH; every other PATH was still verified and reported"), Active;
     UnreadableDirectory = "FD901", "unreadable-directory", Error, "", "src/discover.rs; issue 14 item 1", "a directory in a tree could not be read, so packages below it could not be found", Some("make the directory readable (chmod u+rx) or exclude it in form-package.toml"), Active;
     SymlinkedDirectory = "FD902", "symlinked-directory", Error, "", "src/discover.rs; verifier-rules.md §1.2 R1.1; issue 14 item 1", "a symlink to a directory inside a tree is not followed (a package must be a real directory)", Some("name the link's target directly, replace the link with the directory, or exclude it in form-package.toml"), Active;
     ConfigInvalid = "FD903", "invalid-config", Error, "", "README.md (Configuration); issue 14 item 7", "form-package.toml is not valid TOML, has an unknown key, or a value of the wrong type", Some("keys: select, ignore, warn, exit-zero, statistics, exclude, no-ignore (see README.md, Configuration)"), Active;
     FixtureFileMissing = "FD904", "fixture-file-missing", Error, "", "verifier-rules.md §7.1 R7.1, §7.2 R7.5; issue 14 item 3", "a fixture path the definition names is not a file in the package directory", Some("add the fixture file at that path, or fix the path in definition.json"), Active;
+    UnreadableFile = "FD905", "unreadable-file", Error, "", "README.md (check); issue 12 part 3", "a FILE given to check is a directory or cannot be read (the run exits 2; every other FILE is still checked)", Some("name a JSON document (use `verify` for a package directory), or make the file readable"), Active;
 }
 
 impl std::str::FromStr for Code {

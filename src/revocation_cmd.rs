@@ -73,13 +73,28 @@ fn refuse(
         None | Some(Format::Human) => Output {
             stderr: format!(
                 "form-package: {first}\n{}",
-                render_documents(&[outcome], &[verdict], Format::Human, color, false)
+                render_documents(
+                    &[outcome],
+                    &[display.to_owned()],
+                    &[verdict],
+                    Format::Human,
+                    color,
+                    false
+                )
             ),
             code: 1,
             ..Default::default()
         },
         Some(f) => Output {
-            stdout: render_documents(&[outcome], &[verdict], f, color, false).into_bytes(),
+            stdout: render_documents(
+                &[outcome],
+                &[display.to_owned()],
+                &[verdict],
+                f,
+                color,
+                false,
+            )
+            .into_bytes(),
             code: 1,
             ..Default::default()
         },
@@ -103,8 +118,15 @@ fn accept(
         Some(f) => {
             let outcome = document_outcome(display, bytes, Vec::new());
             Output {
-                stdout: render_documents(&[outcome], &[String::new()], f, color, false)
-                    .into_bytes(),
+                stdout: render_documents(
+                    &[outcome],
+                    &[display.to_owned()],
+                    &[String::new()],
+                    f,
+                    color,
+                    false,
+                )
+                .into_bytes(),
                 ..Default::default()
             }
         }
