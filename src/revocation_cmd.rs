@@ -8,7 +8,8 @@
 //! JSON object `{"checkpoint": …, "pin": …}`. On failure stderr starts with
 //! the reference's one line (`form-package: <first message>`) and then gives
 //! every finding (code, JSON Pointer, `file:line:column`, help). With
-//! `--format json|sarif|github` stdout is that format's document instead.
+//! `--format json|sarif|github|junit` stdout is that format's document
+//! instead, carrying the new pin of an advance ([`with_pin`]).
 //! Exit 0 valid, 1 refused, 2 could not run (unreadable file).
 
 use std::path::Path;
@@ -102,11 +103,13 @@ fn refuse(
 }
 
 /// Exit 0: `text` on stdout with no `--format` (or `human`); the format's
-/// document otherwise.
+/// document otherwise, carrying the new `pin` of an advance
+/// ([`with_pin`]).
 fn accept(
     display: &str,
     bytes: Vec<u8>,
     text: String,
+    pin: Option<&Pin>,
     format: Option<Format>,
     color: bool,
 ) -> Output {
@@ -117,19 +120,88 @@ fn accept(
         },
         Some(f) => {
             let outcome = document_outcome(display, bytes, Vec::new());
+            let doc = render_documents(
+                &[outcome],
+                &[display.to_owned()],
+                &[String::new()],
+                f,
+                color,
+                false,
+            );
             Output {
-                stdout: render_documents(
-                    &[outcome],
-                    &[display.to_owned()],
-                    &[String::new()],
-                    f,
-                    color,
-                    false,
-                )
+                stdout: match pin {
+                    Some(pin) => with_pin(f, doc, pin),
+                    None => doc,
+                }
                 .into_bytes(),
                 ..Default::default()
             }
         }
+    }
+}
+
+/// Adds the pin an advance produced to the format's document: the point of
+/// advancing is the pin a host keeps for the next checkpoint.
+/// - `json`: `packages[0].pin` (`schemas/form-package-report-v1.schema.json`);
+/// - `sarif`: `runs[0].properties.pin` (a SARIF property bag);
+/// - `junit`: `<properties><property name="pin" value="{…}"/></properties>`
+///   first in the testsuite, the pin as compact JSON;
+/// - `github`: a `::notice` workflow command `pin {…}` before the summary.
+///
+/// The document is returned unchanged if it does not parse (it always
+/// does: the renderer wrote it).
+fn with_pin(format: Format, doc: String, pin: &Pin) -> String {
+    let Ok(pin_value) = serde_json::to_value(pin) else {
+        return doc;
+    };
+    let compact = pin_value.to_string();
+    match format {
+        Format::Json | Format::Sarif => {
+            let Ok(mut v) = serde_json::from_str::<Value>(&doc) else {
+                return doc;
+            };
+            let target = if format == Format::Json {
+                v.pointer_mut("/packages/0").and_then(Value::as_object_mut)
+            } else {
+                v.pointer_mut("/runs/0")
+                    .and_then(Value::as_object_mut)
+                    .and_then(|run| {
+                        run.entry("properties")
+                            .or_insert_with(|| Value::Object(serde_json::Map::new()))
+                            .as_object_mut()
+                    })
+            };
+            let Some(target) = target else { return doc };
+            target.insert("pin".into(), pin_value);
+            match serde_json::to_string_pretty(&v) {
+                Ok(mut text) => {
+                    text.push('\n');
+                    text
+                }
+                Err(_) => doc,
+            }
+        }
+        Format::Junit => {
+            const SUITE: &str = "<testsuite ";
+            let Some(at) = doc.find(SUITE) else {
+                return doc;
+            };
+            let Some(end) = doc.get(at..).and_then(|rest| rest.find('>')) else {
+                return doc;
+            };
+            if doc.get(..at + end).is_some_and(|h| h.ends_with('/')) {
+                return doc; // an empty suite: there is no document to add to
+            }
+            let (head, tail) = doc.split_at(at + end + 1);
+            let value = compact
+                .replace('&', "&amp;")
+                .replace('"', "&quot;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            format!("{head}\n        <properties><property name=\"pin\" value=\"{value}\"/></properties>{tail}")
+        }
+        Format::Github => format!("::notice title=form-package pin::pin {compact}\n{doc}"),
+        Format::Human => doc,
     }
 }
 
@@ -144,6 +216,7 @@ pub fn statement(path: &Path, format: Option<Format>, color: bool) -> Output {
             &display,
             bytes,
             revocation::reference_json(&s),
+            None,
             format,
             color,
         ),
@@ -190,7 +263,7 @@ pub fn checkpoint(
     };
     if !advance && previous_pin.is_none() {
         let text = revocation::reference_json(&valid.checkpoint);
-        return accept(&display, bytes, text, format, color);
+        return accept(&display, bytes, text, None, format, color);
     }
     match revocation::advance(&display, pin.as_ref(), &valid) {
         Ok(new_pin) => {
@@ -198,7 +271,7 @@ pub fn checkpoint(
                 checkpoint: &valid.checkpoint,
                 pin: &new_pin,
             });
-            accept(&display, bytes, text, format, color)
+            accept(&display, bytes, text, Some(&new_pin), format, color)
         }
         Err(diags) => refuse(&display, bytes, diags, format, color),
     }
