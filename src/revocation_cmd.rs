@@ -34,9 +34,12 @@ fn fail2(msg: String) -> Output {
 }
 
 /// Reads and strictly parses one file: `Err(Output)` for an unreadable file
-/// (exit 2) or a document that is not strict I-JSON (exit 1 with findings).
+/// (exit 2) or a document that is not strict I-JSON (exit 1 with findings,
+/// the first stderr line the reference's: `<what>: invalid I-JSON: …`,
+/// [`reference_parse_line`]).
 fn read(
     path: &Path,
+    what: &str,
     format: Option<Format>,
     color: bool,
 ) -> Result<(String, Vec<u8>, Value), Output> {
@@ -44,14 +47,23 @@ fn read(
     let bytes = std::fs::read(path).map_err(|e| fail2(format!("read {display}: {e}")))?;
     match strict::parse(&bytes) {
         Ok(p) => Ok((display, bytes, p.value)),
-        Err(e) => Err(refuse(
+        Err(e) => Err(refuse_with(
             &display,
             bytes,
             vec![e.to_diagnostic()],
+            Some(reference_parse_line(what, &e)),
             format,
             color,
         )),
     }
+}
+
+/// The reference's first line for a document that is not strict I-JSON:
+/// `<what>: ` then the reference's parse message (`invalid I-JSON: …`, as
+/// `canonicalize` prints it: [`strict::ParseError::reference_line`]), e.g.
+/// `Form Package revocation: invalid I-JSON: unexpected end of input`.
+pub fn reference_parse_line(what: &str, e: &strict::ParseError) -> String {
+    format!("{what}: {}", e.reference_line())
 }
 
 /// Exit 1 with the findings in `format` (`None`: the reference's first line
@@ -63,7 +75,21 @@ fn refuse(
     format: Option<Format>,
     color: bool,
 ) -> Output {
-    let first = diags.first().map(|d| d.message.clone()).unwrap_or_default();
+    refuse_with(display, bytes, diags, None, format, color)
+}
+
+/// [`refuse`] with the first stderr line given (`None`: the first
+/// finding's message, which carries the reference's prefix).
+fn refuse_with(
+    display: &str,
+    bytes: Vec<u8>,
+    diags: Vec<Diagnostic>,
+    first: Option<String>,
+    format: Option<Format>,
+    color: bool,
+) -> Output {
+    let first =
+        first.unwrap_or_else(|| diags.first().map(|d| d.message.clone()).unwrap_or_default());
     let outcome = document_outcome(display, bytes, diags);
     let errors = outcome.diagnostics.iter().filter(|d| d.is_error()).count();
     let verdict = format!(
@@ -207,7 +233,7 @@ fn with_pin(format: Format, doc: String, pin: &Pin) -> String {
 
 /// `validate-revocation FILE`.
 pub fn statement(path: &Path, format: Option<Format>, color: bool) -> Output {
-    let (display, bytes, value) = match read(path, format, color) {
+    let (display, bytes, value) = match read(path, revocation::STATEMENT_PREFIX, format, color) {
         Ok(r) => r,
         Err(o) => return o,
     };
@@ -239,14 +265,14 @@ pub fn checkpoint(
     format: Option<Format>,
     color: bool,
 ) -> Output {
-    let (display, bytes, value) = match read(path, format, color) {
+    let (display, bytes, value) = match read(path, revocation::CHECKPOINT_PREFIX, format, color) {
         Ok(r) => r,
         Err(o) => return o,
     };
     let pin = match previous_pin {
         None => None,
         Some(p) => {
-            let (pin_display, pin_bytes, pin_value) = match read(p, format, color) {
+            let (pin_display, pin_bytes, pin_value) = match read(p, "previous pin", format, color) {
                 Ok(r) => r,
                 Err(o) => return o,
             };
@@ -274,5 +300,71 @@ pub fn checkpoint(
             accept(&display, bytes, text, Some(&new_pin), format, color)
         }
         Err(diags) => refuse(&display, bytes, diags, format, color),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &Path, name: &str, text: &[u8]) -> std::path::PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// T1 C5: the first stderr line of a document that is not strict I-JSON
+    /// is the reference's: `<what>: invalid I-JSON: …` (checked against the
+    /// oracle on these inputs). Near miss: a schema refusal keeps the first
+    /// finding's own (already prefixed) message.
+    #[test]
+    fn first_line_of_a_parse_error_is_the_references() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [(&str, &[u8], &str); 3] = [
+            (
+                "bad.json",
+                b"{\"a\":\n",
+                "invalid I-JSON: unexpected end of input",
+            ),
+            (
+                "dup.json",
+                br#"{"a":1,"a":2}"#,
+                "invalid I-JSON: duplicate object name \"a\"",
+            ),
+            (
+                "utf.json",
+                b"{\"a\":\"\xff\"}",
+                "I-JSON input is not valid UTF-8",
+            ),
+        ];
+        for (name, text, line) in cases {
+            let p = file(dir.path(), name, text);
+            let out = statement(&p, None, false);
+            assert_eq!(out.code, 1);
+            let first = out.stderr.lines().next().unwrap_or_default().to_owned();
+            assert_eq!(
+                first,
+                format!("form-package: Form Package revocation: {line}")
+            );
+            let out = checkpoint(&p, false, None, None, false);
+            let first = out.stderr.lines().next().unwrap_or_default().to_owned();
+            assert_eq!(
+                first,
+                format!("form-package: Form Package revocation checkpoint: {line}")
+            );
+        }
+        let p = file(
+            dir.path(),
+            "s.json",
+            br#"{"apiVersion":"trust.forms.takoform.com/v1alpha1","kind":"FormPackageRevocation"}"#,
+        );
+        let out = statement(&p, None, false);
+        let first = out.stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with(
+                "form-package: Form Package revocation: does not satisfy Draft 2020-12 schema: "
+            ),
+            "{first}"
+        );
     }
 }
