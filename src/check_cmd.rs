@@ -274,6 +274,29 @@ fn contract(display: &str, value: &Value) -> Result<Vec<Diagnostic>, Error> {
         .map_err(Error::Internal)
 }
 
+/// The definition member naming the fixture an index finding at
+/// `/files/<i>/…` is about (`listed[i]` is that entry's path), e.g.
+/// FD114 for `fixtures/desired` at `/conformanceFixtures/0/desiredPath`;
+/// `None` for any other pointer or an entry no fixture path names.
+fn entry_pointer(
+    pointer: &str,
+    listed: &[String],
+    fixtures: &[(JsonPointer, String)],
+) -> Option<JsonPointer> {
+    let rest = pointer.strip_prefix("/files/")?;
+    let index: usize = rest.split('/').next()?.parse().ok()?;
+    let path = listed.get(index)?;
+    fixtures
+        .iter()
+        .find(|(_, p)| p == path)
+        .map(|(ptr, _)| ptr.clone())
+}
+
+/// A string member of `v`, or `""`.
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
 /// The fixture paths a definition names (positive stage paths and negative
 /// input paths).
 fn fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
@@ -380,6 +403,22 @@ fn as_package(
         }
     }
     let verified = crate::verify::verify_package(&root);
+    // The synthesised index's `files[i].path`, to place an index finding
+    // about a fixture's entry at the definition member naming that fixture.
+    let listed: Vec<String> = std::fs::read(root.join(INDEX_FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .and_then(|v| {
+            v.get("files")
+                .and_then(Value::as_array)
+                .map(|files| files.iter().map(|f| str_of(f, "path").to_owned()).collect())
+        })
+        .unwrap_or_default();
+    let fixtures = if definition {
+        fixture_paths(value)
+    } else {
+        Vec::new()
+    };
     let mut diagnostics = Vec::new();
     for d in verified.diagnostics {
         let file = d.file.clone().unwrap_or_default();
@@ -411,7 +450,8 @@ fn as_package(
                 let ptr = if d.pointer.as_str().starts_with("/formRef/") {
                     JsonPointer::from(d.pointer.as_str().trim_start_matches("/formRef"))
                 } else {
-                    JsonPointer::root()
+                    entry_pointer(d.pointer.as_str(), &listed, &fixtures)
+                        .unwrap_or_else(JsonPointer::root)
                 };
                 diagnostics.push(d.in_file(name).at(ptr).note(PACKAGED_NOTE));
             } else {
@@ -1029,5 +1069,52 @@ mod tests {
             "{}",
             out.stderr
         );
+    }
+
+    /// T1 C8: an index finding about a fixture's entry (FD114, a JSON
+    /// fixture without `.json`) is placed at the definition member naming
+    /// the fixture, not at the document's first byte. Near miss: the
+    /// unchanged definition has no finding.
+    #[test]
+    fn a_fixture_entry_finding_points_at_the_fixture_path_member() {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("fixtures")).unwrap();
+        std::fs::copy(
+            base.join("fixtures/desired.json"),
+            dir.path().join("fixtures/desired"),
+        )
+        .unwrap();
+        std::fs::copy(
+            base.join("fixtures/desired.json"),
+            dir.path().join("fixtures/desired.json"),
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(base.join("definition.json")).unwrap();
+        let good = dir.path().join("good.json");
+        std::fs::write(&good, &text).unwrap();
+        let bad = dir.path().join("definition.json");
+        std::fs::write(
+            &bad,
+            text.replace("\"fixtures/desired.json\"", "\"fixtures/desired\""),
+        )
+        .unwrap();
+        let out = run(&[bad], None, Format::Json, false, false);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let d = &doc["packages"][0]["diagnostics"][0];
+        assert_eq!(d["code"], "FD114", "{doc}");
+        assert_eq!(d["pointer"], "/conformanceFixtures/0/desiredPath");
+        // The span is the member's value, not the document's first byte.
+        let start = d["span"]["start"].as_u64().unwrap() as usize;
+        assert_eq!(
+            text.replace("\"fixtures/desired.json\"", "\"fixtures/desired\"")
+                .get(start..start + 18),
+            Some("\"fixtures/desired\""),
+            "{d}"
+        );
+        let out = run(&[good], None, Format::Json, false, false);
+        assert_eq!(out.code, 0, "{}", String::from_utf8_lossy(&out.stdout));
     }
 }
