@@ -9,8 +9,12 @@
 //! ```
 //!
 //! - the command is `error`, `warning` or `notice` after the severity;
-//! - `file` is the package path as given joined with the diagnostic's file
-//!   (the package directory itself when there is none); `line`/`col` are
+//! - `file` is the package path joined with the diagnostic's file (the
+//!   package directory itself when there is none), made relative to the
+//!   working directory and normalized (no `./`, no absolute path: GitHub
+//!   places an annotation only on a path relative to the workspace, and a
+//!   run of `verify .` or of an absolute PATH must still land on the
+//!   diff); `line`/`col` are
 //!   the 1-based start of the resolved span, exactly as [`super::json`]
 //!   computes `line`/`column`, and are omitted when no span resolves;
 //! - the message is followed by ` (at <pointer>)` unless the pointer is the
@@ -25,9 +29,10 @@
 //! `--deny-warnings`.
 
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use super::{Located, RunView};
+use super::sarif::relative_to;
+use super::{Located, Options, RunView};
 use crate::diag::{Diagnostic, Severity};
 
 /// Escapes workflow-command data (the message): `%` → `%25`, `\r` → `%0D`,
@@ -58,11 +63,27 @@ pub fn command(severity: Severity) -> &'static str {
 /// dropped from the annotations.
 pub const ANNOTATIONS_PER_TYPE: usize = 10;
 
+/// `package` relative to the working directory `cwd`, normalized: `.`
+/// becomes the empty path, so that joining a file name gives `x.json`,
+/// never `./x.json`.
+pub fn workspace(package: &Path, cwd: &Path) -> PathBuf {
+    let rel = relative_to(package, cwd, cwd);
+    if rel == Path::new(".") {
+        PathBuf::new()
+    } else {
+        rel
+    }
+}
+
 /// One located finding as one workflow-command line (no newline).
+/// `package` is the package path as [`workspace`] gives it (empty for the
+/// working directory itself, shown as `.`).
 pub fn line(package: &Path, f: &Located<'_>) -> String {
     let d = f.diag;
     let info = d.code.info();
-    let mut props = format!("file={}", escape_property(&f.path(package)));
+    let path = f.path(package);
+    let path = if path.is_empty() { "." } else { path.as_str() };
+    let mut props = format!("file={}", escape_property(path));
     if let (Some(_), Some(p)) = (&d.file, f.start) {
         let _ = write!(props, ",line={},col={}", p.line, p.column);
     }
@@ -118,7 +139,8 @@ fn plural(n: usize, word: &str) -> String {
 /// limit, one line saying how many more of each type are in the log only:
 /// `form-package: GitHub shows 10 annotations per type; 7 more errors, 2
 /// more warnings are in this log only`. Every line ends with `\n`.
-pub fn render(run: &RunView<'_>, quiet: bool) -> String {
+pub fn render(run: &RunView<'_>, opts: &Options) -> String {
+    let quiet = opts.quiet;
     let mut out = String::new();
     // errors, warnings, notices annotated so far
     let mut shown = [0usize; 3];
@@ -134,10 +156,10 @@ pub fn render(run: &RunView<'_>, quiet: bool) -> String {
         };
         if *n < ANNOTATIONS_PER_TYPE {
             *n += 1;
-            out.push_str(&line(p.path(), f));
+            out.push_str(&line(&workspace(p.path(), &opts.cwd), f));
         } else {
             *m += 1;
-            out.push_str(&plain_line(p.path(), f));
+            out.push_str(&plain_line(&workspace(p.path(), &opts.cwd), f));
         }
         out.push('\n');
     }
@@ -188,7 +210,6 @@ mod tests {
     use crate::codes::Code;
     use crate::json::pointer::JsonPointer;
     use crate::verify::{PackageOutcome, Source};
-    use std::path::PathBuf;
 
     fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
         PackageOutcome {
@@ -199,7 +220,38 @@ mod tests {
     }
 
     fn render_all(all: &[PackageOutcome], deny: bool, quiet: bool) -> String {
-        render(&RunView::new(all, deny), quiet)
+        let opts = Options {
+            quiet,
+            cwd: PathBuf::from("/w"),
+            ..Options::default()
+        };
+        render(&RunView::new(all, deny), &opts)
+    }
+
+    #[test]
+    fn file_is_relative_to_the_working_directory_without_dot_slash() {
+        let e = || Diagnostic::new(Code::UnlistedFile, "u").in_file("x.json");
+        for (given, file) in [
+            (".", "x.json"),
+            ("./pkg", "pkg/x.json"),
+            ("/w/pkg", "pkg/x.json"),
+            ("/w/./a/../pkg", "pkg/x.json"),
+            ("pkg", "pkg/x.json"),
+            ("/elsewhere/pkg", "../elsewhere/pkg/x.json"),
+        ] {
+            let text = render_all(&[outcome(given, vec![e()])], false, true);
+            assert_eq!(
+                text,
+                format!("::error file={file},title=FD018 unlisted-file::u\n"),
+                "{given}"
+            );
+        }
+        // A finding about the working directory itself names `.`.
+        let d = Diagnostic::new(Code::UnsatisfiableAllOf, "w").severity(Severity::Warning);
+        assert_eq!(
+            render_all(&[outcome("/w", vec![d])], false, true),
+            "::warning file=.,title=FD223 unsatisfiable-all-of::w\n"
+        );
     }
 
     #[test]

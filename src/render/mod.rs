@@ -65,7 +65,7 @@ pub fn render(format: Format, run: &RunView<'_>, opts: &Options) -> String {
         Format::Human => human::render_run(run, opts),
         Format::Json => json::render(run),
         Format::Sarif => sarif::render(run, opts),
-        Format::Github => github::render(run, opts.quiet),
+        Format::Github => github::render(run, opts),
         Format::Junit => junit::render(run),
     }
 }
