@@ -779,7 +779,7 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
 
 /// `check FILE... [--stdin-filename NAME]`: `-` reads standard input (at
 /// most once: a second `-` is a usage error, exit 2). A FILE that does not
-/// exist, is a directory or cannot be read is a finding ([`unreadable`]):
+/// exist, is a directory or cannot be read is a finding (`unreadable`):
 /// every other FILE is still checked and the run exits 2.
 pub fn run(
     files: &[PathBuf],

@@ -9,7 +9,7 @@
 //! the reference's one line (`form-package: <first message>`) and then gives
 //! every finding (code, JSON Pointer, `file:line:column`, help). With
 //! `--format json|sarif|github|junit` stdout is that format's document
-//! instead, carrying the new pin of an advance ([`with_pin`]).
+//! instead, carrying the new pin of an advance (`with_pin`).
 //! Exit 0 valid, 1 refused, 2 could not run (unreadable file).
 
 use std::path::Path;
