@@ -33,14 +33,14 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             output,
             rules,
         } => {
-            if let Some(refused) = refuse_output_inside(output.output_file.as_deref(), &paths) {
+            if let Some(refused) = refuse_output_args(&output, &paths) {
                 return refused;
             }
-            let color = human::use_color(color, is_terminal && output.output_file.is_none());
+            let color = human::use_color(color, is_terminal && output.file().is_none());
             let opts = render_options(&output, color, quiet, verbose, deny_warnings);
             deliver(
                 verify_paths_with(&paths, format, &opts, &rules),
-                output.output_file.as_deref(),
+                output.file(),
             )
         }
         Command::Canonicalize { file } => canonical_command(&file, false),
@@ -56,14 +56,14 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             let guarded: Vec<_> = std::iter::once(path.clone())
                 .chain(crate::relations_cmd::enclosing_package(&path))
                 .collect();
-            if let Some(refused) = refuse_output_inside(output.output_file.as_deref(), &guarded) {
+            if let Some(refused) = refuse_output_args(&output, &guarded) {
                 return refused;
             }
-            let color = human::use_color(color, is_terminal && output.output_file.is_none());
+            let color = human::use_color(color, is_terminal && output.file().is_none());
             let opts = render_options(&output, color, false, false, false);
             deliver(
                 crate::relations_cmd::run_with(&path, format, instance.as_deref(), &opts),
-                output.output_file.as_deref(),
+                output.file(),
             )
         }
         Command::Index {
@@ -205,14 +205,26 @@ fn render_options(
     }
 }
 
-/// `--output-file FILE`: the report goes to FILE (atomically, see
-/// [`render::write_output`]) instead of stdout; a failure to write it is
-/// exit 2. A command that could not run (exit 2, nothing on stdout) writes
+/// `--output-file FILE`: the report goes to FILE (see
+/// [`render::write_output`]: atomically, never replacing a link, device or
+/// FIFO) instead of stdout; a failure to write it is exit 2 with a
+/// `form-package: write FILE: …` line. `None` (no flag, or `-`) leaves the
+/// report for stdout. A command that could not run (exit 2, nothing on stdout) writes
 /// nothing.
 pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
     let Some(file) = output_file else { return out };
     if out.code == 2 && out.stdout.is_empty() {
         return out;
+    }
+    match render::standard_stream(file) {
+        Some(1) => return out,
+        Some(_) => {
+            let report = String::from_utf8_lossy(&out.stdout).into_owned();
+            out.stderr.insert_str(0, &report);
+            out.stdout.clear();
+            return out;
+        }
+        None => {}
     }
     match render::write_output(file, &out.stdout) {
         Ok(()) => out.stdout.clear(),
@@ -226,6 +238,33 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
     out
 }
 
+/// The usage errors of `--output-file` and `--sarif-root` (exit 2, nothing
+/// verified, nothing written): a `--sarif-root` that is not an existing
+/// directory (T1 C10: URIs relative to a missing or a file root mean
+/// nothing), then [`refuse_output_inside`].
+fn refuse_output_args(
+    output: &crate::cli::OutputArgs,
+    paths: &[std::path::PathBuf],
+) -> Option<Output> {
+    if let Some(root) = &output.sarif_root {
+        let why = match std::fs::metadata(root) {
+            Ok(m) if m.is_dir() => None,
+            Ok(_) => Some("is not a directory".to_owned()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = why {
+            return Some(
+                Error::Usage(format!(
+                    "--sarif-root {}: {why} (SARIF URIs are relative to an existing directory)",
+                    root.display()
+                ))
+                .into(),
+            );
+        }
+    }
+    refuse_output_inside(output.file(), paths)
+}
+
 /// "Nothing is written to a package being verified" (DEVELOPERS.md): an
 /// `--output-file` inside a package under one of `paths` (a directory from
 /// the file's own up to the PATH holds a `package-index.json`, as
@@ -234,16 +273,16 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
 /// nothing written). A report in a tree beside its packages (the GitHub
 /// Action's default `verify . --output-file form-package.sarif`) is
 /// written. Both sides are compared resolved: each PATH through its
-/// symlinks, the file through its parent directory (the report is renamed
-/// over the file itself, so a symlink named as the file is replaced, not
-/// followed). A PATH or parent that cannot be resolved is compared as
-/// written, made absolute.
+/// symlinks; the file twice, as named (through its parent directory) and
+/// as written ([`render::output_target`]: a symlink named as the file is
+/// followed, so its target is checked too, T1 B1). A PATH or parent that
+/// cannot be resolved is compared as written, made absolute.
 fn refuse_output_inside(file: Option<&Path>, paths: &[std::path::PathBuf]) -> Option<Output> {
     let file = file?;
     let resolve = |p: &Path| {
         std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
     };
-    let target = match (file.parent(), file.file_name()) {
+    let located = |f: &Path| match (f.parent(), f.file_name()) {
         (Some(parent), Some(name)) => {
             let parent = if parent.as_os_str().is_empty() {
                 Path::new(".")
@@ -252,19 +291,27 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[std::path::PathBuf]) -> Op
             };
             resolve(parent).join(name)
         }
-        _ => resolve(file),
+        _ => resolve(f),
     };
+    let mut targets = vec![located(file)];
+    if let Ok(t) = render::output_target(file) {
+        if t != file {
+            targets.push(located(&t));
+        }
+    }
     let (path, package) = paths.iter().find_map(|p| {
         let root = resolve(p);
-        if target == root {
-            return Some((p, root));
-        }
-        target
-            .parent()?
-            .ancestors()
-            .take_while(|d| d.starts_with(&root))
-            .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
-            .map(|d| (p, d.to_path_buf()))
+        targets.iter().find_map(|target| {
+            if *target == root {
+                return Some((p, root.clone()));
+            }
+            target
+                .parent()?
+                .ancestors()
+                .take_while(|d| d.starts_with(&root))
+                .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
+                .map(|d| (p, d.to_path_buf()))
+        })
     })?;
     Some(
         Error::Usage(format!(
@@ -351,6 +398,11 @@ pub fn verify_paths_with(
                     ..Default::default()
                 };
             }
+        }
+    }
+    for glob in rules.exclude.iter().flatten() {
+        if let Err(e) = discover::check_exclude_glob(glob) {
+            return Error::Usage(format!("--exclude: {e}")).into();
         }
     }
     if let Some(v) = &rules.select {
@@ -493,6 +545,16 @@ pub fn verify_paths_with(
             ..Default::default()
         };
         for (i, o) in outcomes.iter_mut().enumerate() {
+            // A PATH that does not exist is why the run exits 2: no
+            // selection hides or demotes it, or the run would fail
+            // without a word (T1 B8).
+            if o.diagnostics
+                .iter()
+                .any(|d| d.code == crate::codes::Code::PathNotFound)
+            {
+                hidden.push(render::model::Hidden::default());
+                continue;
+            }
             let selection = if i < config_findings {
                 &flags_only
             } else {
@@ -512,6 +574,7 @@ pub fn verify_paths_with(
         hidden.retain(|_| *k.next().unwrap_or(&true));
     }
     let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
+    run.could_not_run = missing;
     for (p, h) in run.packages.iter_mut().zip(hidden) {
         p.hidden = h;
     }

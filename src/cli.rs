@@ -215,14 +215,27 @@ pub enum Command {
 /// Where output goes, shared by every command that reports findings.
 #[derive(Debug, Clone, clap::Args)]
 pub struct OutputArgs {
-    /// Write the report to FILE (atomically: a temporary file renamed over
-    /// it) instead of stdout.
+    /// Write the report to FILE instead of stdout; `-` is stdout (a file
+    /// named `-` is `./-`). A regular file or a new path is written
+    /// atomically (a temporary file renamed over it), a symlink is followed
+    /// and its target written, a device or FIFO (`/dev/stderr`, a named
+    /// pipe) is written in place, never replaced. Refused (exit 2) inside a
+    /// package being verified, also when a symlink points there.
     #[arg(long, value_name = "FILE")]
     pub output_file: Option<PathBuf>,
-    /// SARIF: artifact URIs are relative to DIR (`%SRCROOT%`); default the
-    /// working directory. Never written as an absolute path.
+    /// SARIF: artifact URIs are relative to DIR (`%SRCROOT%`), an existing
+    /// directory (else exit 2); default the working directory. Never
+    /// written as an absolute path.
     #[arg(long, value_name = "DIR")]
     pub sarif_root: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The file `--output-file` names, `None` for stdout (no flag, or `-`,
+    /// the clap/ripgrep convention for standard output).
+    pub fn file(&self) -> Option<&std::path::Path> {
+        self.output_file.as_deref().filter(|f| f.as_os_str() != "-")
+    }
 }
 
 /// The schemas `form-package schema` prints.

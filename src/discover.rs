@@ -17,7 +17,9 @@
 //! skipped by a rule (hidden, `.gitignore`, `exclude`) is listed in
 //! [`Walk::skipped`] with the rule. Hidden directories and `.gitignore`
 //! are matched with the `ignore` crate's gitignore matcher (the one
-//! ripgrep uses); `--no-ignore` turns both off.
+//! ripgrep uses); as in ripgrep, a `.gitignore` applies only inside a git
+//! repository (a `.git` in its directory or above); `--no-ignore` turns
+//! both off.
 
 use std::path::{Path, PathBuf};
 
@@ -101,6 +103,11 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     let exclude = exclude_matcher(&rules.exclude);
     // `.gitignore` matchers of the directories above the current entry, with their depth.
     let mut gitignores: Vec<(usize, Gitignore)> = Vec::new();
+    // `.gitignore` files apply only inside a git repository, as in ripgrep
+    // (T1 D2): PATH is in one when it or a directory above it holds `.git`;
+    // below PATH, a directory holding `.git` starts one (depths kept).
+    let above_in_repo = !rules.no_ignore && in_git_repository(path);
+    let mut repos: Vec<usize> = Vec::new();
     let mut entries = WalkDir::new(path)
         .follow_links(false)
         .follow_root_links(false)
@@ -129,6 +136,7 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
         };
         let depth = entry.depth();
         gitignores.retain(|(d, _)| *d < depth);
+        repos.retain(|d| *d < depth);
         let ft = entry.file_type();
         let is_dir_link = ft.is_symlink()
             && depth > 0
@@ -167,7 +175,10 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
             entries.skip_current_dir();
             continue;
         }
-        if !rules.no_ignore {
+        if !rules.no_ignore && !above_in_repo && entry.path().join(".git").exists() {
+            repos.push(depth);
+        }
+        if !rules.no_ignore && (above_in_repo || !repos.is_empty()) {
             let file = entry.path().join(".gitignore");
             if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file()) {
                 let mut b = GitignoreBuilder::new(entry.path());
@@ -185,6 +196,30 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     out
 }
 
+/// True when `path` or a directory above it holds `.git` (a directory, or
+/// the file a worktree or submodule has): `path` is in a git repository.
+fn in_git_repository(path: &Path) -> bool {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    abs.ancestors().any(|dir| dir.join(".git").exists())
+}
+
+/// Checks one `exclude` glob (gitignore syntax, the `ignore` crate's
+/// parser, the one the walk uses, with an unclosed `[` refused where git
+/// would read it as a literal: write `\[` for one): `--exclude '['` is a
+/// usage error (exit 2) and `exclude = ["["]` in `form-package.toml` an
+/// `FD903`, never a rule taken in silence (T1 C11).
+///
+/// # Errors
+/// A message naming the glob and what is wrong with it.
+pub fn check_exclude_glob(glob: &str) -> Result<(), String> {
+    let mut b = GitignoreBuilder::new("/");
+    b.allow_unclosed_class(false);
+    b.add_line(None, glob)
+        .and_then(|b| b.build())
+        .map(|_| ())
+        .map_err(|e| format!("{glob:?} is not a valid glob: {e}"))
+}
+
 /// The `exclude` globs as one matcher per base directory.
 fn exclude_matcher(globs: &[(PathBuf, String)]) -> Vec<Gitignore> {
     let mut by_base: Vec<(PathBuf, GitignoreBuilder)> = Vec::new();
@@ -193,7 +228,9 @@ fn exclude_matcher(globs: &[(PathBuf, String)]) -> Vec<Gitignore> {
         let pos = match by_base.iter().position(|(b, _)| *b == base) {
             Some(p) => p,
             None => {
-                by_base.push((base.clone(), GitignoreBuilder::new(&base)));
+                let mut b = GitignoreBuilder::new(&base);
+                b.allow_unclosed_class(false);
+                by_base.push((base.clone(), b));
                 by_base.len() - 1
             }
         };
@@ -263,6 +300,17 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("empty")).unwrap();
         let roots = package_roots(dir.path()).unwrap();
         assert_eq!(roots, vec![a, b]);
+    }
+
+    #[test]
+    fn exclude_globs_that_do_not_parse_are_refused() {
+        assert!(check_exclude_glob("[")
+            .unwrap_err()
+            .contains("unclosed character class"));
+        assert!(check_exclude_glob("a/{b").is_err());
+        for ok in ["build/", "vendor/**", "\\[", "[ab]/x", "!keep"] {
+            assert_eq!(check_exclude_glob(ok), Ok(()), "{ok}");
+        }
     }
 
     #[test]

@@ -286,14 +286,21 @@ fn check_schema(index: &Value) -> Result<(), Refused> {
     }
 }
 
-/// Writes `indexed` to `dir/package-index.json` atomically.
+/// Writes `indexed` to `dir/package-index.json` atomically (a temporary
+/// `.package-index.json.tmp` renamed over it). The temporary file is
+/// removed on every failure path: left behind, it would be a file of the
+/// package that no index lists (FD115 on the next run).
 ///
 /// # Errors
 /// The I/O error of writing or renaming.
 pub fn write(dir: &Path, indexed: &Indexed) -> std::io::Result<()> {
     let tmp = dir.join(".package-index.json.tmp");
-    std::fs::write(&tmp, &indexed.bytes)?;
-    std::fs::rename(&tmp, dir.join(INDEX_FILE))
+    let result = std::fs::write(&tmp, &indexed.bytes)
+        .and_then(|()| std::fs::rename(&tmp, dir.join(INDEX_FILE)));
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
 }
 
 pub use crate::package::infer_media_type;
@@ -377,6 +384,29 @@ mod tests {
             profile_for_definition("edge.forms.takoform.com"),
             IndexProfile::V1alpha5
         );
+    }
+
+    /// B3: a rename that fails (the index path is a directory) leaves no
+    /// `.package-index.json.tmp` in the package.
+    #[test]
+    fn failed_write_removes_its_temporary_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join(INDEX_FILE)).unwrap();
+        let indexed = Indexed {
+            index: Value::Null,
+            bytes: b"{}\n".to_vec(),
+            drift: false,
+            changes: Vec::new(),
+        };
+        assert!(write(dir.path(), &indexed).is_err());
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, [std::ffi::OsString::from(INDEX_FILE)]);
+        std::fs::remove_dir(dir.path().join(INDEX_FILE)).unwrap();
+        write(dir.path(), &indexed).unwrap();
+        assert_eq!(std::fs::read(dir.path().join(INDEX_FILE)).unwrap(), b"{}\n");
     }
 
     #[test]

@@ -31,14 +31,33 @@ fn main() -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
+            // `--help > /dev/full` is a lost page too (T1 B2); a closed pipe is not.
+            return match e.print() {
+                Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
+                    let _ = writeln!(std::io::stderr(), "form-package: write stdout: {w}");
+                    ExitCode::from(2)
+                }
+                _ => ExitCode::from(code),
+            };
         }
     };
     let result = app::run(cli, std::io::stdout().is_terminal());
+    let mut stderr = result.stderr;
+    let mut code = result.code;
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(&result.stdout);
-    let _ = stdout.flush();
-    let _ = std::io::stderr().write_all(result.stderr.as_bytes());
-    ExitCode::from(result.code)
+    match stdout
+        .write_all(&result.stdout)
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => {}
+        // The reader left (`| head`): nothing more to say, the verdict stands.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        // The report was lost (`> /dev/full`): the command could not run (T1 B2).
+        Err(e) => {
+            stderr.push_str(&format!("form-package: write stdout: {e}\n"));
+            code = 2;
+        }
+    }
+    let _ = std::io::stderr().write_all(stderr.as_bytes());
+    ExitCode::from(code)
 }

@@ -147,7 +147,17 @@ pub fn parse(text: &str) -> (Settings, Vec<Diagnostic>) {
                     findings.push(wrong("an array of strings"));
                     continue;
                 };
-                if key != "exclude" {
+                if key == "exclude" {
+                    for glob in &list {
+                        if let Err(e) = crate::discover::check_exclude_glob(glob) {
+                            findings.push(
+                                Diagnostic::new(Code::ConfigInvalid, format!("`{key}`: {e}"))
+                                    .at(at.clone())
+                                    .span(value_span.clone()),
+                            );
+                        }
+                    }
+                } else {
                     for sel in &list {
                         if let Err(e) = check_selector(sel) {
                             findings.push(
@@ -322,6 +332,20 @@ mod tests {
         s.apply(&mut d);
         assert_eq!(d[0].severity, Severity::Warning);
         assert_eq!(d[1].severity, Severity::Error);
+    }
+
+    /// T1 C11: an `exclude` glob that does not parse is an FD903 at `/exclude`.
+    #[test]
+    fn config_exclude_glob_must_parse() {
+        let (_, f) = parse("exclude = [\"build/\", \"[\"]\n");
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].code, Code::ConfigInvalid);
+        assert_eq!(f[0].pointer.as_str(), "/exclude");
+        assert!(
+            f[0].message.contains("\"[\" is not a valid glob"),
+            "{}",
+            f[0].message
+        );
     }
 
     #[test]

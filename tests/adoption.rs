@@ -34,8 +34,9 @@ fn text(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-/// A tree under a world-readable temporary directory: `a/pkg` (good),
-/// `b/pkg` (good), `ign/pkg` named by `.gitignore`, `.hid/pkg` hidden.
+/// A tree under a world-readable temporary directory, a git work tree
+/// (`.git`): `a/pkg` (good), `b/pkg` (good), `ign/pkg` named by
+/// `.gitignore`, `.hid/pkg` hidden.
 fn tree() -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
     std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
@@ -44,6 +45,7 @@ fn tree() -> (tempfile::TempDir, PathBuf) {
         copy_dir(&fixtures().join(STORE), &t.join(d));
     }
     std::fs::write(t.join(".gitignore"), "ign/\n").unwrap();
+    std::fs::create_dir(t.join(".git")).unwrap();
     (tmp, t)
 }
 
@@ -193,11 +195,20 @@ fn rules_and_walk_skips_are_counted_and_listed() {
     let out = run(tmp.path(), &["verify", "tree"]);
     assert_eq!(out.status.code(), Some(0));
     let s = text(&out);
-    assert!(s.contains("2 directories skipped by a rule"), "{s}");
+    assert!(s.contains("3 directories skipped by a rule"), "{s}");
     assert!(!s.contains("ign/pkg") && !s.contains(".hid"), "{s}");
     let v = text(&run(tmp.path(), &["verify", "tree", "-v"]));
+    assert!(v.contains("  tree/.git (hidden)\n"), "{v}");
     assert!(v.contains("  tree/.hid (hidden)\n"), "{v}");
     assert!(v.contains("  tree/ign (.gitignore)\n"), "{v}");
+    // Outside a git repository a `.gitignore` is not read (as in
+    // ripgrep): `ign/pkg` is verified, the hidden directory still skipped.
+    std::fs::remove_dir(tmp.path().join("tree/.git")).unwrap();
+    let v = text(&run(tmp.path(), &["verify", "tree", "-v"]));
+    assert!(v.contains("ok tree/ign/pkg "), "{v}");
+    assert!(v.contains("1 directory skipped by a rule"), "{v}");
+    assert!(v.contains("  tree/.hid (hidden)\n"), "{v}");
+    std::fs::create_dir(tmp.path().join("tree/.git")).unwrap();
     let all = text(&run(
         tmp.path(),
         &["verify", "tree", "--no-ignore", "--format", "json"],

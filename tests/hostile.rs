@@ -1057,9 +1057,10 @@ fn human_output_keeps_excerpts_for_ordinary_lines() {
 /// scanning its file from the start, O(findings × file size): 20,000
 /// forbidden names in a 440 KB fixture took 186 s (debug build) to render;
 /// a 16 MiB fixture would have taken hours. With a per-file line index both
-/// formats stay linear.
+/// formats stay linear: BENCHMARKS.md records the time (`benches/findings.sh`);
+/// this test checks every finding is rendered, located, in both formats.
 #[test]
-fn twenty_thousand_findings_in_one_fixture_render_quickly() {
+fn twenty_thousand_findings_in_one_fixture_render_in_json_and_human() {
     let (_t, dir) = package();
     let mut doc = serde_json::Map::new();
     doc.insert("name".into(), json!("x"));
@@ -1068,27 +1069,33 @@ fn twenty_thousand_findings_in_one_fixture_render_quickly() {
     }
     std::fs::write(desired_path(&dir), serde_json::to_vec(&doc).unwrap()).unwrap();
     reindex(&dir);
-    let start = Instant::now();
     let run = verify_bin("findings-20000-json", &dir);
-    let took = start.elapsed();
     let codes = run.codes();
-    assert_eq!(codes.len(), 20_000);
-    assert!(codes.iter().all(|c| c == "FD300"), "{:?}", &codes[..3]);
-    let last = &run.json()["packages"][0]["diagnostics"][19_999];
+    // 20,000 forbidden names, and the fixture itself, over the work budget
+    // of §4.7 (fixtures run beside unrelated errors).
+    assert_eq!(codes.len(), 20_001);
+    assert_eq!(codes.iter().filter(|c| *c == "FD300").count(), 20_000);
+    assert_eq!(
+        codes.iter().find(|c| *c != "FD300").map(String::as_str),
+        Some("FD409")
+    );
+    let last = run.json()["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rfind(|d| d["code"] == "FD300")
+        .cloned()
+        .unwrap();
     assert_eq!(last["line"], 1);
     assert!(last["column"].as_u64().unwrap() > 1000, "{last}");
-    assert!(took < Duration::from_secs(60), "json: {took:?}");
 
-    let start = Instant::now();
     let run = measured(
         "findings-20000-human",
         Path::new(env!("CARGO_BIN_EXE_form-package")),
         &["verify".as_ref(), dir.as_os_str()],
         &[],
     );
-    let took = start.elapsed();
     assert_eq!(run.output.status.code(), Some(1));
     let text = String::from_utf8_lossy(&run.output.stdout);
-    assert_eq!(text.matches("FD300").count(), 20_000);
-    assert!(took < Duration::from_secs(60), "human: {took:?}");
+    assert_eq!(text.matches("FD300 ").count(), 20_000);
 }

@@ -6,11 +6,11 @@
 //! and the fact it establishes, and which file its findings are in when
 //! they name none. The runner ([`run`]) does everything between checks:
 //!
-//! - **gating**: a check runs only when every fact it needs holds (and, for
-//!   [`Need::NoError`], when no error was found so far). Unlike the
-//!   reference, which stops at the first error, every independent finding
-//!   is reported; a check is skipped only when it depends on one that
-//!   failed;
+//! - **gating**: a check runs only when every fact it needs holds. Unlike
+//!   the reference, which stops at the first error, every independent
+//!   finding is reported; a check is skipped only when it depends on one
+//!   that failed (an unrelated error elsewhere, an unlisted file say, skips
+//!   nothing);
 //! - **skipped-because records**: a skipped check is named with the reason
 //!   the first missing fact failed, and the fact it would have established
 //!   fails with that same reason, so one root cause is one record
@@ -44,8 +44,6 @@ pub use definition::{inline_schemas, proof_name_policy};
 pub enum Need {
     /// A fact an earlier check established.
     Fact(Fact),
-    /// No error-severity finding so far (in any file).
-    NoError,
 }
 
 /// Where a check's findings are when the check names no file.
@@ -311,7 +309,7 @@ fn run_checks(path: &Path, checks: &[Check]) -> (Package, Run) {
     // (reason, names of the checks it skipped), in first-skip order.
     let mut skipped: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
     for check in checks {
-        if let Some(reason) = blocked(check, &facts, &out.diagnostics) {
+        if let Some(reason) = blocked(check, &facts) {
             if let Some(fact) = check.establishes {
                 facts.insert(fact, Err(reason));
             }
@@ -353,11 +351,10 @@ fn run_checks(path: &Path, checks: &[Check]) -> (Package, Run) {
 }
 
 /// Why `check` cannot run, if it cannot: the reason of the first fact it
-/// needs that failed (or was never established), or "earlier errors".
+/// needs that failed (or was never established).
 fn blocked(
     check: &Check,
     facts: &BTreeMap<Fact, Result<(), &'static str>>,
-    found: &[Diagnostic],
 ) -> Option<&'static str> {
     for need in check.needs {
         match need {
@@ -366,11 +363,6 @@ fn blocked(
                 Some(Err(reason)) => return Some(reason),
                 None => return Some("an earlier check did not run"),
             },
-            Need::NoError => {
-                if found.iter().any(Diagnostic::is_error) {
-                    return Some("earlier errors");
-                }
-            }
         }
     }
     None
@@ -569,10 +561,8 @@ mod tests {
     fn needs_are_established_earlier() {
         let mut established = Vec::new();
         for c in CHECKS {
-            for n in c.needs {
-                if let Need::Fact(f) = n {
-                    assert!(established.contains(f), "{} needs {f:?} first", c.name);
-                }
+            for Need::Fact(f) in c.needs {
+                assert!(established.contains(f), "{} needs {f:?} first", c.name);
             }
             if let Some(f) = c.establishes {
                 assert!(!established.contains(&f), "{f:?} established twice");

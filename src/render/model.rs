@@ -127,6 +127,10 @@ pub struct RunView<'a> {
     pub counts: Counts,
     /// Packages that fail.
     pub failed: usize,
+    /// The run exits 2 (a PATH does not exist): SARIF
+    /// `invocations[0].executionSuccessful` is false. Set by the caller;
+    /// [`RunView::new`] leaves it false.
+    pub could_not_run: bool,
 }
 
 impl<'a> RunView<'a> {
@@ -150,6 +154,7 @@ impl<'a> RunView<'a> {
             packages,
             counts,
             failed,
+            could_not_run: false,
         }
     }
 

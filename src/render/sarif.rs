@@ -167,7 +167,7 @@ pub struct Invocation {
 /// `notification` (§3.58).
 #[derive(Serialize)]
 pub struct Notification {
-    /// `warning` or `note`.
+    /// `error`, `warning` or `note`.
     pub level: &'static str,
     /// What happened.
     pub message: Text,
@@ -524,6 +524,14 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             },
         });
     }
+    if run.could_not_run {
+        notifications.push(Notification {
+            level: "error",
+            message: Text {
+                text: "the run could not complete (a PATH does not exist, FD900): form-package exits 2".to_owned(),
+            },
+        });
+    }
     Log {
         schema: SARIF_SCHEMA_URI,
         version: SARIF_VERSION,
@@ -546,7 +554,7 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             )]),
             column_kind: "unicodeCodePoints",
             invocations: vec![Invocation {
-                execution_successful: true,
+                execution_successful: !run.could_not_run,
                 tool_execution_notifications: notifications,
             }],
             results: Results {
