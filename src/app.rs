@@ -52,7 +52,11 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             color,
             output,
         } => {
-            if let Some(refused) = refuse_output_args(&output, std::slice::from_ref(&path)) {
+            // PATH, and the package a bare definition file sits in.
+            let guarded: Vec<_> = std::iter::once(path.clone())
+                .chain(crate::relations_cmd::enclosing_package(&path))
+                .collect();
+            if let Some(refused) = refuse_output_args(&output, &guarded) {
                 return refused;
             }
             let color = human::use_color(color, is_terminal && output.file().is_none());

@@ -274,6 +274,29 @@ fn contract(display: &str, value: &Value) -> Result<Vec<Diagnostic>, Error> {
         .map_err(Error::Internal)
 }
 
+/// The definition member naming the fixture an index finding at
+/// `/files/<i>/…` is about (`listed[i]` is that entry's path), e.g.
+/// FD114 for `fixtures/desired` at `/conformanceFixtures/0/desiredPath`;
+/// `None` for any other pointer or an entry no fixture path names.
+fn entry_pointer(
+    pointer: &str,
+    listed: &[String],
+    fixtures: &[(JsonPointer, String)],
+) -> Option<JsonPointer> {
+    let rest = pointer.strip_prefix("/files/")?;
+    let index: usize = rest.split('/').next()?.parse().ok()?;
+    let path = listed.get(index)?;
+    fixtures
+        .iter()
+        .find(|(_, p)| p == path)
+        .map(|(ptr, _)| ptr.clone())
+}
+
+/// A string member of `v`, or `""`.
+fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
+    v.get(key).and_then(Value::as_str).unwrap_or_default()
+}
+
 /// The fixture paths a definition names (positive stage paths and negative
 /// input paths).
 fn fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
@@ -380,6 +403,22 @@ fn as_package(
         }
     }
     let verified = crate::verify::verify_package(&root);
+    // The synthesised index's `files[i].path`, to place an index finding
+    // about a fixture's entry at the definition member naming that fixture.
+    let listed: Vec<String> = std::fs::read(root.join(INDEX_FILE))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+        .and_then(|v| {
+            v.get("files")
+                .and_then(Value::as_array)
+                .map(|files| files.iter().map(|f| str_of(f, "path").to_owned()).collect())
+        })
+        .unwrap_or_default();
+    let fixtures = if definition {
+        fixture_paths(value)
+    } else {
+        Vec::new()
+    };
     let mut diagnostics = Vec::new();
     for d in verified.diagnostics {
         let file = d.file.clone().unwrap_or_default();
@@ -411,7 +450,8 @@ fn as_package(
                 let ptr = if d.pointer.as_str().starts_with("/formRef/") {
                     JsonPointer::from(d.pointer.as_str().trim_start_matches("/formRef"))
                 } else {
-                    JsonPointer::root()
+                    entry_pointer(d.pointer.as_str(), &listed, &fixtures)
+                        .unwrap_or_else(JsonPointer::root)
                 };
                 diagnostics.push(d.in_file(name).at(ptr).note(PACKAGED_NOTE));
             } else {
@@ -533,10 +573,15 @@ fn placeholder_index(
     serde_json::to_vec_pretty(&index).map_err(|e| format!("temporary index: {e}"))
 }
 
-/// Renders single-document outcomes in `format`; `verdicts` are the human
-/// verdict lines (one per outcome), used for `human` only.
+/// Renders single-document outcomes in `format`; `names` are the documents'
+/// paths as given (one per outcome): the `path` of each `--format json`
+/// entry and the `name` of each JUnit testcase, so every document is
+/// identifiable (an outcome's `path` is the directory its findings' files
+/// are relative to); `verdicts` are the human verdict lines (one per
+/// outcome), used for `human` only.
 pub fn render_documents(
     outcomes: &[PackageOutcome],
+    names: &[String],
     verdicts: &[String],
     format: Format,
     color: bool,
@@ -561,8 +606,75 @@ pub fn render_documents(
             }
             text
         }
+        Format::Json => name_json(&render::render(Format::Json, &run, &opts), names),
+        Format::Junit => name_junit(&render::render(Format::Junit, &run, &opts), names),
         other => render::render(other, &run, &opts),
     }
+}
+
+/// Sets each `packages[i].path` of a `--format json` report to `names[i]`
+/// (the renderer keeps the outcomes' order); the report unchanged if it
+/// does not parse (it always does: the renderer wrote it).
+fn name_json(report: &str, names: &[String]) -> String {
+    let Ok(mut doc) = serde_json::from_str::<Value>(report) else {
+        return report.to_owned();
+    };
+    if let Some(packages) = doc.get_mut("packages").and_then(Value::as_array_mut) {
+        for (p, name) in packages.iter_mut().zip(names) {
+            if let Some(o) = p.as_object_mut() {
+                o.insert("path".into(), Value::String(name.clone()));
+            }
+        }
+    }
+    match serde_json::to_string_pretty(&doc) {
+        Ok(mut text) => {
+            text.push('\n');
+            text
+        }
+        Err(_) => report.to_owned(),
+    }
+}
+
+/// Sets the `name` of the i-th `<testcase` of a JUnit report to `names[i]`
+/// (XML-escaped; the renderer writes one testcase per outcome, in order).
+fn name_junit(report: &str, names: &[String]) -> String {
+    const OPEN: &str = "<testcase name=\"";
+    let mut out = String::with_capacity(report.len());
+    let mut rest = report;
+    let mut names = names.iter();
+    while let Some(at) = rest.find(OPEN) {
+        let (before, after) = rest.split_at(at + OPEN.len());
+        out.push_str(before);
+        let Some(end) = after.find('"') else {
+            rest = after;
+            break;
+        };
+        match names.next() {
+            Some(n) => out.push_str(&xml_attr(n)),
+            None => out.push_str(after.get(..end).unwrap_or_default()),
+        }
+        rest = after.get(end..).unwrap_or_default();
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` escaped for an XML attribute value in double quotes.
+fn xml_attr(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\n' => out.push_str("&#10;"),
+            '\r' => out.push_str("&#13;"),
+            '\t' => out.push_str("&#9;"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Render options for single documents: SARIF URIs relative to the working
@@ -593,6 +705,7 @@ pub fn verdict_line(c: &Checked, deny_warnings: bool) -> String {
     let what = match (c.kind, &c.api_version) {
         (Some(k), Some(a)) => format!("{} {a}", k.label()),
         (Some(k), None) => k.label().to_owned(),
+        (None, _) if c.outcome.sources.is_empty() => "not read".to_owned(),
         (None, _) => "unrecognised document".to_owned(),
     };
     let warn = match warnings {
@@ -624,7 +737,50 @@ pub fn verdict_line(c: &Checked, deny_warnings: bool) -> String {
     }
 }
 
-/// `check FILE... [--stdin-filename NAME]`: `-` reads standard input.
+/// A FILE that could not be read: a finding of its own (`FD900` when it
+/// does not exist, `FD905` for a directory or a read error) about the path
+/// itself, so every other FILE is still checked and rendered in every
+/// format; the run then exits 2 (`verify` does the same for a missing PATH).
+fn unreadable(f: &Path) -> Option<Checked> {
+    let display = f.display().to_string();
+    let finding = match std::fs::metadata(f) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Diagnostic::new(
+            Code::PathNotFound,
+            format!("FILE {display} does not exist ({e})"),
+        ),
+        Ok(m) if m.is_dir() => Diagnostic::new(
+            Code::UnreadableFile,
+            format!(
+                "FILE {display} is a directory; check takes JSON documents (use `verify` for a package directory)"
+            ),
+        ),
+        _ => return None,
+    };
+    Some(unread(display, finding))
+}
+
+/// The [`Checked`] of a FILE that could not be read, with `finding`.
+fn unread(display: String, finding: Diagnostic) -> Checked {
+    let mut diagnostics = vec![finding];
+    diag::finish(&mut diagnostics);
+    Checked {
+        outcome: PackageOutcome {
+            path: PathBuf::from(&display),
+            diagnostics,
+            skipped: vec!["everything: the file could not be read".into()],
+            ..Default::default()
+        },
+        kind: None,
+        api_version: None,
+        digest: None,
+        shown: display,
+    }
+}
+
+/// `check FILE... [--stdin-filename NAME]`: `-` reads standard input (at
+/// most once: a second `-` is a usage error, exit 2). A FILE that does not
+/// exist, is a directory or cannot be read is a finding (`unreadable`):
+/// every other FILE is still checked and the run exits 2.
 pub fn run(
     files: &[PathBuf],
     stdin_filename: Option<&str>,
@@ -632,7 +788,14 @@ pub fn run(
     color: bool,
     deny_warnings: bool,
 ) -> Output {
+    if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
+        return Error::Usage(
+            "check: `-` (standard input) can be given once; standard input is read once".into(),
+        )
+        .into();
+    }
     let mut checked = Vec::new();
+    let mut could_not_read = false;
     for f in files {
         let (display, bytes, beside) = if f.as_os_str() == "-" {
             let mut bytes = Vec::new();
@@ -643,14 +806,10 @@ pub fn run(
             let beside = stdin_filename.map(|n| split(n).0);
             (name, bytes, beside)
         } else {
-            match std::fs::metadata(f) {
-                Ok(m) if m.is_dir() => {
-                    return fail2(format!(
-                        "{}: is a directory; check takes JSON documents (use `verify` for a package directory)",
-                        f.display()
-                    ))
-                }
-                _ => {}
+            if let Some(c) = unreadable(f) {
+                could_not_read = true;
+                checked.push(c);
+                continue;
             }
             match std::fs::read(f) {
                 Ok(b) => {
@@ -658,7 +817,16 @@ pub fn run(
                     let beside = Some(split(&display).0);
                     (display, b, beside)
                 }
-                Err(e) => return fail2(format!("read {}: {e}", f.display())),
+                Err(e) => {
+                    could_not_read = true;
+                    let display = f.display().to_string();
+                    let finding = Diagnostic::new(
+                        Code::UnreadableFile,
+                        format!("FILE {display} cannot be read ({e})"),
+                    );
+                    checked.push(unread(display, finding));
+                    continue;
+                }
             }
         };
         let beside = beside.map(|b| {
@@ -683,8 +851,9 @@ pub fn run(
         .iter()
         .map(|c| verdict_line(c, deny_warnings))
         .collect();
+    let names: Vec<String> = checked.iter().map(|c| c.shown.clone()).collect();
     let outcomes: Vec<PackageOutcome> = checked.into_iter().map(|c| c.outcome).collect();
-    let mut stdout = render_documents(&outcomes, &verdicts, format, color, deny_warnings);
+    let mut stdout = render_documents(&outcomes, &names, &verdicts, format, color, deny_warnings);
     if format == Format::Human && outcomes.len() > 1 {
         let bad = outcomes
             .iter()
@@ -700,7 +869,7 @@ pub fn run(
     Output {
         stdout: stdout.into_bytes(),
         stderr: String::new(),
-        code: u8::from(failed),
+        code: if could_not_read { 2 } else { u8::from(failed) },
     }
 }
 
@@ -807,5 +976,145 @@ mod tests {
         let out = run(&[bad], None, Format::Human, false, false);
         assert_eq!(out.code, 1);
         assert!(String::from_utf8_lossy(&out.stdout).contains("FD630"));
+    }
+
+    #[test]
+    fn an_unreadable_file_is_a_finding_and_the_others_are_still_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let empty = dir.path().join("empty.json");
+        std::fs::write(&empty, b"").unwrap();
+        let missing = dir.path().join("nonexist.json");
+        let adir = dir.path().join("adir");
+        std::fs::create_dir(&adir).unwrap();
+        let files = [empty.clone(), missing.clone(), adir.clone()];
+        let out = run(&files, None, Format::Json, false, false);
+        assert_eq!(out.code, 2, "{}", out.stderr);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let packages = doc["packages"].as_array().unwrap();
+        let got: Vec<(&str, &str)> = packages
+            .iter()
+            .map(|p| {
+                (
+                    p["path"].as_str().unwrap(),
+                    p["diagnostics"][0]["code"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        let shown = |p: &Path| p.display().to_string();
+        assert_eq!(
+            got,
+            vec![
+                (shown(&empty).as_str(), "FD012"),
+                (shown(&missing).as_str(), "FD900"),
+                (shown(&adir).as_str(), "FD905"),
+            ]
+        );
+        let human = run(&files, None, Format::Human, false, false);
+        assert_eq!(human.code, 2);
+        let text = String::from_utf8(human.stdout).unwrap();
+        assert!(text.contains("FD012"), "{text}");
+        assert!(text.contains("3 documents: 0 ok, 3 failed"), "{text}");
+        // Near miss: readable documents alone exit by their verdict.
+        assert_eq!(run(&[empty], None, Format::Json, false, false).code, 1);
+    }
+
+    #[test]
+    fn every_document_is_named_by_its_own_path_in_json_and_junit() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.json");
+        let b = dir.path().join("b.json");
+        std::fs::write(&a, br#"{"apiVersion":"x/v1","kind":"A"}"#).unwrap();
+        std::fs::write(&b, br#"{"apiVersion":"x/v1","kind":"B"}"#).unwrap();
+        let files = [a.clone(), b.clone()];
+        let json: Value =
+            serde_json::from_slice(&run(&files, None, Format::Json, false, false).stdout).unwrap();
+        assert_eq!(json["packages"][0]["path"], a.display().to_string());
+        assert_eq!(json["packages"][1]["path"], b.display().to_string());
+        let junit =
+            String::from_utf8(run(&files, None, Format::Junit, false, false).stdout).unwrap();
+        assert!(
+            junit.contains(&format!("<testcase name=\"{}\"", a.display())),
+            "{junit}"
+        );
+        assert!(
+            junit.contains(&format!("<testcase name=\"{}\"", b.display())),
+            "{junit}"
+        );
+    }
+
+    #[test]
+    fn junit_names_are_escaped_and_the_rest_kept() {
+        let xml = "<a><testcase name=\"d\" x=\"1\"/><testcase name=\"d\"/></a>";
+        let named = name_junit(xml, &["a&b\".json".into(), "c.json".into()]);
+        assert_eq!(
+            named,
+            "<a><testcase name=\"a&amp;b&quot;.json\" x=\"1\"/><testcase name=\"c.json\"/></a>"
+        );
+    }
+
+    #[test]
+    fn standard_input_is_read_once() {
+        let out = run(
+            &[PathBuf::from("-"), PathBuf::from("-")],
+            None,
+            Format::Human,
+            false,
+            false,
+        );
+        assert_eq!(out.code, 2);
+        assert!(out.stdout.is_empty());
+        assert!(
+            out.stderr
+                .contains("`-` (standard input) can be given once"),
+            "{}",
+            out.stderr
+        );
+    }
+
+    /// T1 C8: an index finding about a fixture's entry (FD114, a JSON
+    /// fixture without `.json`) is placed at the definition member naming
+    /// the fixture, not at the document's first byte. Near miss: the
+    /// unchanged definition has no finding.
+    #[test]
+    fn a_fixture_entry_finding_points_at_the_fixture_path_member() {
+        let base = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("fixtures")).unwrap();
+        std::fs::copy(
+            base.join("fixtures/desired.json"),
+            dir.path().join("fixtures/desired"),
+        )
+        .unwrap();
+        std::fs::copy(
+            base.join("fixtures/desired.json"),
+            dir.path().join("fixtures/desired.json"),
+        )
+        .unwrap();
+        let text = std::fs::read_to_string(base.join("definition.json")).unwrap();
+        let good = dir.path().join("good.json");
+        std::fs::write(&good, &text).unwrap();
+        let bad = dir.path().join("definition.json");
+        std::fs::write(
+            &bad,
+            text.replace("\"fixtures/desired.json\"", "\"fixtures/desired\""),
+        )
+        .unwrap();
+        let out = run(&[bad], None, Format::Json, false, false);
+        assert_eq!(out.code, 1, "{}", out.stderr);
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let d = &doc["packages"][0]["diagnostics"][0];
+        assert_eq!(d["code"], "FD114", "{doc}");
+        assert_eq!(d["pointer"], "/conformanceFixtures/0/desiredPath");
+        // The span is the member's value, not the document's first byte.
+        let start = d["span"]["start"].as_u64().unwrap() as usize;
+        assert_eq!(
+            text.replace("\"fixtures/desired.json\"", "\"fixtures/desired\"")
+                .get(start..start + 18),
+            Some("\"fixtures/desired\""),
+            "{d}"
+        );
+        let out = run(&[good], None, Format::Json, false, false);
+        assert_eq!(out.code, 0, "{}", String::from_utf8_lossy(&out.stdout));
     }
 }

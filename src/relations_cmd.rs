@@ -11,10 +11,12 @@
 //! `verify`).
 //!
 //! Exit status: `0` the relations were derived (warnings allowed), `1` the
-//! definition (or the index naming it, or the `--instance` document) cannot
-//! be read or parsed — the finding is printed to stderr with
+//! definition (or the index naming it) cannot be read or parsed, is not a
+//! Form Definition ([`not_a_definition`], FD630), or the `--instance`
+//! document does not parse — the finding is printed to stderr with
 //! [`human::render_diagnostic_in`], located as `<package>/<file>:line:column`
-//! —, `2` PATH (or the `--instance` FILE) does not exist.
+//! —, `2` PATH (or the `--instance` FILE) does not exist, or the
+//! `--instance` FILE is a directory or cannot be read.
 //!
 //! Output goes through the render front end ([`crate::render`]) with the same
 //! [`Format`] as `verify`: `human` is the table then the findings (located by
@@ -133,6 +135,12 @@ fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
             package,
         )
     })?;
+    parse_json(bytes, name, package)
+}
+
+/// Strictly parses `bytes` of the file named `name` (relative to
+/// `package`); a document that is not strict I-JSON is a finding (exit 1).
+fn parse_json(bytes: Vec<u8>, name: &str, package: &Path) -> Result<Read, Failure> {
     match strict::parse(&bytes) {
         Ok(parsed) => Ok(Read {
             name: name.to_owned(),
@@ -185,6 +193,79 @@ fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failur
         DEFAULT_DEFINITION.to_owned()
     };
     Ok((path.join(&def_path), def_path))
+}
+
+/// `FD630` when `value` is not a Form Definition with a `desiredSchema`
+/// object (a JSON array, a package index, a revocation document, an
+/// unrecognised object, a definition whose `desiredSchema` is not an
+/// object): relations are derived from a Form Definition's desired schema,
+/// and "0 relations" of anything else would read as success. The message
+/// names what the document is instead. `None` for a Form Definition.
+pub fn not_a_definition(value: &Value) -> Option<Diagnostic> {
+    use crate::check_cmd::{classify, DocKind};
+    use crate::json::pointer::JsonPointer;
+    let named = |v: &Value| {
+        format!(
+            "apiVersion {:?}, kind {:?}",
+            str_member(v, "apiVersion"),
+            str_member(v, "kind")
+        )
+    };
+    let what = match value {
+        Value::Object(_) => match classify(value) {
+            Some(DocKind::Definition) => {
+                if value.get("desiredSchema").is_some_and(Value::is_object) {
+                    return None;
+                }
+                let d = Diagnostic::new(
+                    Code::UnrecognizedDocument,
+                    "not a Form Definition relations can read: its desiredSchema is not an object (relations are derived from a Form Definition's desiredSchema)",
+                );
+                return Some(if value.get("desiredSchema").is_some() {
+                    d.at(JsonPointer::root().child("desiredSchema"))
+                } else {
+                    d
+                });
+            }
+            Some(DocKind::PackageIndex) => format!(
+                "a package index ({}); give the package directory, or its definition file",
+                named(value)
+            ),
+            Some(k) => format!("a {} ({})", k.label(), named(value)),
+            None if value.get("apiVersion").is_some() => {
+                format!("an unrecognised document ({})", named(value))
+            }
+            None => "a JSON object without an apiVersion".to_owned(),
+        },
+        Value::Array(_) => "a JSON array".to_owned(),
+        Value::String(_) => "a JSON string".to_owned(),
+        Value::Number(_) => "a JSON number".to_owned(),
+        Value::Bool(_) => "a JSON boolean".to_owned(),
+        Value::Null => "JSON null".to_owned(),
+    };
+    Some(Diagnostic::new(
+        Code::UnrecognizedDocument,
+        format!("not a Form Definition: it is {what}; relations are derived from a Form Definition's desiredSchema"),
+    ))
+}
+
+/// The package a `relations` PATH belongs to, for the `--output-file`
+/// guard ("nothing is written to a package being verified"): PATH itself
+/// when it is a directory, else the nearest directory above the file that
+/// holds a `package-index.json` (a bare `definition.json` inside a
+/// package), else none (a definition file outside any package).
+pub fn enclosing_package(path: &Path) -> Option<std::path::PathBuf> {
+    if path.is_dir() {
+        return Some(path.to_path_buf());
+    }
+    let absolute = std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .ok()?;
+    absolute
+        .ancestors()
+        .skip(1)
+        .find(|d| std::fs::symlink_metadata(d.join(INDEX_FILE)).is_ok())
+        .map(Path::to_path_buf)
 }
 
 fn str_member(v: &Value, key: &str) -> String {
@@ -403,6 +484,12 @@ fn run_inner(
                 i.display()
             )));
         }
+        if i.is_dir() {
+            return Err(Failure::usage(format!(
+                "--instance {}: is a directory; --instance takes one desired document (a JSON file)",
+                i.display()
+            )));
+        }
     }
     // The package the findings are in: PATH when it is a directory (the
     // definition's name is then package-relative), else none (the name is
@@ -410,6 +497,13 @@ fn run_inner(
     let package = if path.is_dir() { path } else { Path::new("") };
     let (def_file, def_name) = locate_definition(path)?;
     let def = read_json(&def_file, &def_name, package)?;
+    if let Some(d) = not_a_definition(&def.value) {
+        return Err(Failure::finding(
+            &d.in_file(&def_name),
+            Some(def.source),
+            package,
+        ));
+    }
     let derivation = relations::derive(&def.value);
     let mut diagnostics: Vec<Diagnostic> = derivation
         .diagnostics
@@ -425,7 +519,13 @@ fn run_inner(
     });
     let instances = match instance {
         Some(i) => {
-            let doc = read_json(i, &i.display().to_string(), Path::new(""))?;
+            // An --instance FILE that cannot be read is the command
+            // failing to run (exit 2), like a missing one; one that does
+            // not parse is a finding (exit 1).
+            let bytes = std::fs::read(i).map_err(|e| {
+                Failure::usage(format!("--instance {}: cannot read: {e}", i.display()))
+            })?;
+            let doc = parse_json(bytes, &i.display().to_string(), Path::new(""))?;
             if !doc.value.is_object() {
                 return Err(Failure {
                     stderr: format!(

@@ -36,8 +36,10 @@ pub const STATEMENT_KIND: &str = "FormPackageRevocation";
 /// `kind` of a checkpoint.
 pub const CHECKPOINT_KIND: &str = "FormPackageRevocationCheckpoint";
 
-const STATEMENT_PREFIX: &str = "Form Package revocation";
-const CHECKPOINT_PREFIX: &str = "Form Package revocation checkpoint";
+/// The reference's prefix of every revocation statement message.
+pub const STATEMENT_PREFIX: &str = "Form Package revocation";
+/// The reference's prefix of every revocation checkpoint message.
+pub const CHECKPOINT_PREFIX: &str = "Form Package revocation checkpoint";
 
 /// A FormRef as the revocation documents carry it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,7 +8,8 @@
 //! JSON object `{"checkpoint": …, "pin": …}`. On failure stderr starts with
 //! the reference's one line (`form-package: <first message>`) and then gives
 //! every finding (code, JSON Pointer, `file:line:column`, help). With
-//! `--format json|sarif|github` stdout is that format's document instead.
+//! `--format json|sarif|github|junit` stdout is that format's document
+//! instead, carrying the new pin of an advance (`with_pin`).
 //! Exit 0 valid, 1 refused, 2 could not run (unreadable file).
 
 use std::path::Path;
@@ -33,9 +34,12 @@ fn fail2(msg: String) -> Output {
 }
 
 /// Reads and strictly parses one file: `Err(Output)` for an unreadable file
-/// (exit 2) or a document that is not strict I-JSON (exit 1 with findings).
+/// (exit 2) or a document that is not strict I-JSON (exit 1 with findings,
+/// the first stderr line the reference's: `<what>: invalid I-JSON: …`,
+/// [`reference_parse_line`]).
 fn read(
     path: &Path,
+    what: &str,
     format: Option<Format>,
     color: bool,
 ) -> Result<(String, Vec<u8>, Value), Output> {
@@ -43,14 +47,23 @@ fn read(
     let bytes = std::fs::read(path).map_err(|e| fail2(format!("read {display}: {e}")))?;
     match strict::parse(&bytes) {
         Ok(p) => Ok((display, bytes, p.value)),
-        Err(e) => Err(refuse(
+        Err(e) => Err(refuse_with(
             &display,
             bytes,
             vec![e.to_diagnostic()],
+            Some(reference_parse_line(what, &e)),
             format,
             color,
         )),
     }
+}
+
+/// The reference's first line for a document that is not strict I-JSON:
+/// `<what>: ` then the reference's parse message (`invalid I-JSON: …`, as
+/// `canonicalize` prints it: [`strict::ParseError::reference_line`]), e.g.
+/// `Form Package revocation: invalid I-JSON: unexpected end of input`.
+pub fn reference_parse_line(what: &str, e: &strict::ParseError) -> String {
+    format!("{what}: {}", e.reference_line())
 }
 
 /// Exit 1 with the findings in `format` (`None`: the reference's first line
@@ -62,7 +75,21 @@ fn refuse(
     format: Option<Format>,
     color: bool,
 ) -> Output {
-    let first = diags.first().map(|d| d.message.clone()).unwrap_or_default();
+    refuse_with(display, bytes, diags, None, format, color)
+}
+
+/// [`refuse`] with the first stderr line given (`None`: the first
+/// finding's message, which carries the reference's prefix).
+fn refuse_with(
+    display: &str,
+    bytes: Vec<u8>,
+    diags: Vec<Diagnostic>,
+    first: Option<String>,
+    format: Option<Format>,
+    color: bool,
+) -> Output {
+    let first =
+        first.unwrap_or_else(|| diags.first().map(|d| d.message.clone()).unwrap_or_default());
     let outcome = document_outcome(display, bytes, diags);
     let errors = outcome.diagnostics.iter().filter(|d| d.is_error()).count();
     let verdict = format!(
@@ -73,13 +100,28 @@ fn refuse(
         None | Some(Format::Human) => Output {
             stderr: format!(
                 "form-package: {first}\n{}",
-                render_documents(&[outcome], &[verdict], Format::Human, color, false)
+                render_documents(
+                    &[outcome],
+                    &[display.to_owned()],
+                    &[verdict],
+                    Format::Human,
+                    color,
+                    false
+                )
             ),
             code: 1,
             ..Default::default()
         },
         Some(f) => Output {
-            stdout: render_documents(&[outcome], &[verdict], f, color, false).into_bytes(),
+            stdout: render_documents(
+                &[outcome],
+                &[display.to_owned()],
+                &[verdict],
+                f,
+                color,
+                false,
+            )
+            .into_bytes(),
             code: 1,
             ..Default::default()
         },
@@ -87,11 +129,13 @@ fn refuse(
 }
 
 /// Exit 0: `text` on stdout with no `--format` (or `human`); the format's
-/// document otherwise.
+/// document otherwise, carrying the new `pin` of an advance
+/// ([`with_pin`]).
 fn accept(
     display: &str,
     bytes: Vec<u8>,
     text: String,
+    pin: Option<&Pin>,
     format: Option<Format>,
     color: bool,
 ) -> Output {
@@ -102,18 +146,94 @@ fn accept(
         },
         Some(f) => {
             let outcome = document_outcome(display, bytes, Vec::new());
+            let doc = render_documents(
+                &[outcome],
+                &[display.to_owned()],
+                &[String::new()],
+                f,
+                color,
+                false,
+            );
             Output {
-                stdout: render_documents(&[outcome], &[String::new()], f, color, false)
-                    .into_bytes(),
+                stdout: match pin {
+                    Some(pin) => with_pin(f, doc, pin),
+                    None => doc,
+                }
+                .into_bytes(),
                 ..Default::default()
             }
         }
     }
 }
 
+/// Adds the pin an advance produced to the format's document: the point of
+/// advancing is the pin a host keeps for the next checkpoint.
+/// - `json`: `packages[0].pin` (`schemas/form-package-report-v1.schema.json`);
+/// - `sarif`: `runs[0].properties.pin` (a SARIF property bag);
+/// - `junit`: `<properties><property name="pin" value="{…}"/></properties>`
+///   first in the testsuite, the pin as compact JSON;
+/// - `github`: a `::notice` workflow command `pin {…}` before the summary.
+///
+/// The document is returned unchanged if it does not parse (it always
+/// does: the renderer wrote it).
+fn with_pin(format: Format, doc: String, pin: &Pin) -> String {
+    let Ok(pin_value) = serde_json::to_value(pin) else {
+        return doc;
+    };
+    let compact = pin_value.to_string();
+    match format {
+        Format::Json | Format::Sarif => {
+            let Ok(mut v) = serde_json::from_str::<Value>(&doc) else {
+                return doc;
+            };
+            let target = if format == Format::Json {
+                v.pointer_mut("/packages/0").and_then(Value::as_object_mut)
+            } else {
+                v.pointer_mut("/runs/0")
+                    .and_then(Value::as_object_mut)
+                    .and_then(|run| {
+                        run.entry("properties")
+                            .or_insert_with(|| Value::Object(serde_json::Map::new()))
+                            .as_object_mut()
+                    })
+            };
+            let Some(target) = target else { return doc };
+            target.insert("pin".into(), pin_value);
+            match serde_json::to_string_pretty(&v) {
+                Ok(mut text) => {
+                    text.push('\n');
+                    text
+                }
+                Err(_) => doc,
+            }
+        }
+        Format::Junit => {
+            const SUITE: &str = "<testsuite ";
+            let Some(at) = doc.find(SUITE) else {
+                return doc;
+            };
+            let Some(end) = doc.get(at..).and_then(|rest| rest.find('>')) else {
+                return doc;
+            };
+            if doc.get(..at + end).is_some_and(|h| h.ends_with('/')) {
+                return doc; // an empty suite: there is no document to add to
+            }
+            let (head, tail) = doc.split_at(at + end + 1);
+            let value = compact
+                .replace('&', "&amp;")
+                .replace('"', "&quot;")
+                .replace('<', "&lt;")
+                .replace('>', "&gt;");
+            format!("{head}\n        <properties><property name=\"pin\" value=\"{value}\"/></properties>{tail}")
+        }
+        Format::Github => format!("::notice title=form-package pin::pin {compact}\n{doc}"),
+        Format::Human => doc,
+    }
+}
+
 /// `validate-revocation FILE`.
 pub fn statement(path: &Path, format: Option<Format>, color: bool) -> Output {
-    let (display, bytes, value) = match read(path, format, color) {
+    let (display, bytes, value) = match read(path, revocation::STATEMENT_PREFIX, format, color) {
         Ok(r) => r,
         Err(o) => return o,
     };
@@ -122,6 +242,7 @@ pub fn statement(path: &Path, format: Option<Format>, color: bool) -> Output {
             &display,
             bytes,
             revocation::reference_json(&s),
+            None,
             format,
             color,
         ),
@@ -144,14 +265,14 @@ pub fn checkpoint(
     format: Option<Format>,
     color: bool,
 ) -> Output {
-    let (display, bytes, value) = match read(path, format, color) {
+    let (display, bytes, value) = match read(path, revocation::CHECKPOINT_PREFIX, format, color) {
         Ok(r) => r,
         Err(o) => return o,
     };
     let pin = match previous_pin {
         None => None,
         Some(p) => {
-            let (pin_display, pin_bytes, pin_value) = match read(p, format, color) {
+            let (pin_display, pin_bytes, pin_value) = match read(p, "previous pin", format, color) {
                 Ok(r) => r,
                 Err(o) => return o,
             };
@@ -168,7 +289,7 @@ pub fn checkpoint(
     };
     if !advance && previous_pin.is_none() {
         let text = revocation::reference_json(&valid.checkpoint);
-        return accept(&display, bytes, text, format, color);
+        return accept(&display, bytes, text, None, format, color);
     }
     match revocation::advance(&display, pin.as_ref(), &valid) {
         Ok(new_pin) => {
@@ -176,8 +297,74 @@ pub fn checkpoint(
                 checkpoint: &valid.checkpoint,
                 pin: &new_pin,
             });
-            accept(&display, bytes, text, format, color)
+            accept(&display, bytes, text, Some(&new_pin), format, color)
         }
         Err(diags) => refuse(&display, bytes, diags, format, color),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(dir: &Path, name: &str, text: &[u8]) -> std::path::PathBuf {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    }
+
+    /// T1 C5: the first stderr line of a document that is not strict I-JSON
+    /// is the reference's: `<what>: invalid I-JSON: …` (checked against the
+    /// oracle on these inputs). Near miss: a schema refusal keeps the first
+    /// finding's own (already prefixed) message.
+    #[test]
+    fn first_line_of_a_parse_error_is_the_references() {
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [(&str, &[u8], &str); 3] = [
+            (
+                "bad.json",
+                b"{\"a\":\n",
+                "invalid I-JSON: unexpected end of input",
+            ),
+            (
+                "dup.json",
+                br#"{"a":1,"a":2}"#,
+                "invalid I-JSON: duplicate object name \"a\"",
+            ),
+            (
+                "utf.json",
+                b"{\"a\":\"\xff\"}",
+                "I-JSON input is not valid UTF-8",
+            ),
+        ];
+        for (name, text, line) in cases {
+            let p = file(dir.path(), name, text);
+            let out = statement(&p, None, false);
+            assert_eq!(out.code, 1);
+            let first = out.stderr.lines().next().unwrap_or_default().to_owned();
+            assert_eq!(
+                first,
+                format!("form-package: Form Package revocation: {line}")
+            );
+            let out = checkpoint(&p, false, None, None, false);
+            let first = out.stderr.lines().next().unwrap_or_default().to_owned();
+            assert_eq!(
+                first,
+                format!("form-package: Form Package revocation checkpoint: {line}")
+            );
+        }
+        let p = file(
+            dir.path(),
+            "s.json",
+            br#"{"apiVersion":"trust.forms.takoform.com/v1alpha1","kind":"FormPackageRevocation"}"#,
+        );
+        let out = statement(&p, None, false);
+        let first = out.stderr.lines().next().unwrap_or_default();
+        assert!(
+            first.starts_with(
+                "form-package: Form Package revocation: does not satisfy Draft 2020-12 schema: "
+            ),
+            "{first}"
+        );
     }
 }

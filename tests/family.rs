@@ -1054,3 +1054,80 @@ fn two_forms_of_one_kind_a_failing_one_is_a_note_when_another_satisfies() {
         1
     );
 }
+
+/// T1 C6: the human summary line counts the packages' own findings (an
+/// unlisted file, FD018, in a package of a clean snapshot): never "0
+/// errors … FAIL". Near miss: the clean snapshot says 0 errors and ok.
+#[test]
+fn the_summary_line_counts_package_findings() {
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
+    let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
+    let bin = env!("CARGO_BIN_EXE_form-package");
+    let last = |root: &Path| {
+        let out = std::process::Command::new(bin)
+            .arg("family")
+            .arg(root)
+            .output()
+            .unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        (
+            out.status.code(),
+            text.lines().last().unwrap_or_default().to_owned(),
+        )
+    };
+    assert_eq!(
+        last(tmp.path()),
+        (
+            Some(0),
+            "family: 0 errors, 0 warnings, 0 notes; ok".to_owned()
+        )
+    );
+    let wv = find(tmp.path(), &pkg("worker-version"));
+    let package = tmp.path().join(&wv).parent().unwrap().to_path_buf();
+    std::fs::write(package.join("extra.json"), "{}").unwrap();
+    assert_eq!(
+        last(tmp.path()),
+        (
+            Some(1),
+            "family: 1 error, 0 warnings, 0 notes; FAIL".to_owned()
+        )
+    );
+}
+
+/// T1 D3: a regular file PATH that is none of a package, a contract
+/// (`definition.json`) or a candidate set is exit 2 (README *family*), not
+/// a failed package. Near miss: a contract named directly is loaded.
+#[test]
+fn a_file_that_is_no_family_member_is_exit_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let x = tmp.path().join("x.json");
+    std::fs::write(&x, "{}").unwrap();
+    let bin = env!("CARGO_BIN_EXE_form-package");
+    let out = std::process::Command::new(bin)
+        .arg("family")
+        .arg(&x)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("x.json: is none of a Form Package (a directory), a contract"),
+        "{err}"
+    );
+    let contract = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7/definition.json");
+    let out = std::process::Command::new(bin)
+        .arg("family")
+        .arg(&contract)
+        .output()
+        .unwrap();
+    assert_ne!(
+        out.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -791,3 +791,198 @@ fn human_summary_counts_and_verbose_stages() {
         "{q}"
     );
 }
+
+/// T1 C1, C2, C4: the `--format json` of `check` and `validate-revocation*`
+/// validates against the report schema, refused revocation documents
+/// included (their catalogue code is the family row `REVOCATION_*`); each
+/// document is named by its own path; an advance carries its pin in json
+/// (and sarif, valid SARIF 2.1.0). Near misses the schema must reject: a
+/// catalogue code with a `*` elsewhere, a pin with an unknown member.
+#[test]
+fn check_and_revocation_json_validate_against_the_report_schema() {
+    let v = report_validator();
+    let tmp = tempfile::tempdir().unwrap();
+    let inputs = manifest().join("tests/reference/inputs");
+    for f in ["statement-1.json", "checkpoint-1.json", "checkpoint-2.json"] {
+        std::fs::copy(inputs.join(f), tmp.path().join(f)).unwrap();
+    }
+    std::fs::write(
+        tmp.path().join("w.json"),
+        r#"{"apiVersion":"trust.forms.takoform.com/v9","kind":"FormPackageRevocation"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.path().join("c.json"),
+        r#"{"apiVersion":"trust.forms.takoform.com/v1alpha1","kind":"FormPackageRevocationCheckpoint"}"#,
+    )
+    .unwrap();
+    let runs: [(&[&str], i32); 6] = [
+        (
+            &[
+                "check",
+                "--format",
+                "json",
+                "w.json",
+                "statement-1.json",
+                "c.json",
+            ],
+            1,
+        ),
+        (&["validate-revocation", "--format", "json", "w.json"], 1),
+        (
+            &[
+                "validate-revocation",
+                "--format",
+                "json",
+                "statement-1.json",
+            ],
+            0,
+        ),
+        (
+            &[
+                "validate-revocation-checkpoint",
+                "--format",
+                "json",
+                "c.json",
+            ],
+            1,
+        ),
+        (
+            &[
+                "validate-revocation-checkpoint",
+                "--format",
+                "json",
+                "--advance",
+                "checkpoint-1.json",
+            ],
+            0,
+        ),
+        (
+            &[
+                "validate-revocation-checkpoint",
+                "--format",
+                "json",
+                "checkpoint-2.json",
+            ],
+            0,
+        ),
+    ];
+    let mut refused_codes = Vec::new();
+    for (args, exit) in runs {
+        let o = bin_in(tmp.path(), args);
+        assert_eq!(
+            o.status.code(),
+            Some(exit),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let doc = json_of(&o);
+        assert_valid(&v, &doc, &format!("{args:?}"));
+        // Each document is named by its own path (C2).
+        let paths: Vec<&str> = doc["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["path"].as_str().unwrap())
+            .collect();
+        let named: Vec<&str> = args
+            .iter()
+            .copied()
+            .filter(|a| a.ends_with(".json"))
+            .collect();
+        assert_eq!(paths, named, "{args:?}");
+        for p in doc["packages"].as_array().unwrap() {
+            for d in p["diagnostics"].as_array().unwrap() {
+                refused_codes.push(d["specCode"].as_str().unwrap().to_owned());
+            }
+        }
+    }
+    assert!(
+        refused_codes.iter().any(|c| c == "REVOCATION_*"),
+        "{refused_codes:?}"
+    );
+
+    // C4: the advance's pin is in the document, as the default output has it.
+    let plain: Value = serde_json::from_slice(
+        &bin_in(
+            tmp.path(),
+            &[
+                "validate-revocation-checkpoint",
+                "--advance",
+                "checkpoint-1.json",
+            ],
+        )
+        .stdout,
+    )
+    .unwrap();
+    let advanced = json_of(&bin_in(
+        tmp.path(),
+        &[
+            "validate-revocation-checkpoint",
+            "--format",
+            "json",
+            "--advance",
+            "checkpoint-1.json",
+        ],
+    ));
+    assert_eq!(advanced["packages"][0]["pin"], plain["pin"]);
+    assert_eq!(plain["pin"]["sequence"], 1);
+    let sarif = json_of(&bin_in(
+        tmp.path(),
+        &[
+            "validate-revocation-checkpoint",
+            "--format",
+            "sarif",
+            "--advance",
+            "checkpoint-1.json",
+        ],
+    ));
+    assert_eq!(sarif["runs"][0]["properties"]["pin"], plain["pin"]);
+    assert_valid(&sarif_validator(), &sarif, "advance SARIF");
+    let junit = stdout(&bin_in(
+        tmp.path(),
+        &[
+            "validate-revocation-checkpoint",
+            "--format",
+            "junit",
+            "--advance",
+            "checkpoint-1.json",
+        ],
+    ));
+    let digest = plain["pin"]["digest"].as_str().unwrap();
+    assert!(
+        junit.contains(
+            "<property name=\"pin\" value=\"{&quot;sequence&quot;:1,&quot;digest&quot;:&quot;"
+        ) && junit.contains(digest),
+        "{junit}"
+    );
+    // Near miss: without --advance there is no pin.
+    let no_pin = json_of(&bin_in(
+        tmp.path(),
+        &[
+            "validate-revocation-checkpoint",
+            "--format",
+            "json",
+            "checkpoint-1.json",
+        ],
+    ));
+    assert!(no_pin["packages"][0].get("pin").is_none());
+
+    let mut star = advanced.clone();
+    star["packages"][0]["diagnostics"] = serde_json::json!([{
+        "code": "FD600", "name": "x", "severity": "error", "specCode": "REVOCATION*X",
+        "message": "m", "file": null, "pointer": "", "target": "value", "notes": []
+    }]);
+    assert!(!v.is_valid(&star));
+    star["packages"][0]["diagnostics"][0]["specCode"] = "REVOCATION_*".into();
+    star["packages"][0]["errors"] = 1.into();
+    star["packages"][0]["verdict"] = "fail".into();
+    assert_valid(
+        &v,
+        &star,
+        "the same finding with the catalogue's family code",
+    );
+    let mut pin = advanced;
+    pin["packages"][0]["pin"]["extra"] = 1.into();
+    assert!(!v.is_valid(&pin));
+}

@@ -256,6 +256,134 @@ fn exit_status_2_for_missing_path_and_1_for_unparsable_definition() {
     );
 }
 
+/// B5: a document that is not a Form Definition (a JSON array, a package
+/// index, an unrecognised object, a definition whose desiredSchema is not
+/// an object) is refused with FD630 naming what it is (exit 1, nothing on
+/// stdout), never "0 relations". Near miss: the definition file itself.
+#[test]
+fn a_document_that_is_not_a_form_definition_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let cases = [
+        ("arr.json", "[1]".to_owned(), "it is a JSON array"),
+        (
+            "u.json",
+            r#"{"apiVersion":"foo/v1","kind":"X"}"#.to_owned(),
+            "it is an unrecognised document (apiVersion \"foo/v1\", kind \"X\")",
+        ),
+        (
+            "index.json",
+            std::fs::read_to_string(worker_version().join("package-index.json")).unwrap(),
+            "it is a package index",
+        ),
+        (
+            "b.json",
+            r#"{"apiVersion":"forms.takoform.com/v1alpha1","kind":"FormDefinition","desiredSchema":[]}"#
+                .to_owned(),
+            "its desiredSchema is not an object",
+        ),
+    ];
+    for (name, text, why) in cases {
+        let file = tmp.path().join(name);
+        std::fs::write(&file, text).unwrap();
+        for format in ["human", "json"] {
+            let o = run(&[
+                "relations".as_ref(),
+                file.as_os_str(),
+                "--format".as_ref(),
+                format.as_ref(),
+            ]);
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(1), "{name} {format}: {err}");
+            assert!(o.stdout.is_empty(), "{name} {format}");
+            assert!(err.contains("FD630") && err.contains(why), "{name}: {err}");
+        }
+    }
+    let o = run(&[
+        "relations".as_ref(),
+        worker_version().join("definition.json").as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+}
+
+/// B7: an `--instance` that is a directory (or cannot be read) is the
+/// command failing to run: exit 2, as a missing one. Near miss: one that
+/// does not parse is a finding (exit 1, `instance_that_does_not_parse_is_status_1`).
+#[test]
+fn instance_directory_is_status_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    for instance in [tmp.path().to_path_buf(), tmp.path().join("nonexist.json")] {
+        let o = run(&[
+            "relations".as_ref(),
+            worker_version().as_os_str(),
+            "--instance".as_ref(),
+            instance.as_os_str(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", instance.display());
+        assert!(o.stdout.is_empty());
+        assert!(
+            String::from_utf8_lossy(&o.stderr).starts_with("form-package: relations: "),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+/// B6: `relations --output-file` inside the package of a bare definition
+/// file PATH is refused (exit 2, nothing written), as for the package
+/// directory. Near miss: beside the package, and a definition file outside
+/// any package, whose directory takes the report.
+#[test]
+fn output_file_inside_the_package_of_a_definition_file_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("p");
+    copy_dir(&worker_version(), &pkg);
+    let def = pkg.join("definition.json");
+    for out in [pkg.join("r.txt"), pkg.join("fixtures/r.txt")] {
+        let o = run(&[
+            "relations".as_ref(),
+            "--output-file".as_ref(),
+            out.as_os_str(),
+            def.as_os_str(),
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{}", out.display());
+        assert!(String::from_utf8_lossy(&o.stderr).contains("being verified"));
+        assert!(!out.exists(), "{} was written", out.display());
+    }
+    let beside = tmp.path().join("r.txt");
+    let o = run(&[
+        "relations".as_ref(),
+        "--output-file".as_ref(),
+        beside.as_os_str(),
+        def.as_os_str(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(std::fs::read_to_string(&beside)
+        .unwrap()
+        .contains("8 relations"));
+    let loose = tmp.path().join("loose");
+    std::fs::create_dir(&loose).unwrap();
+    std::fs::copy(&def, loose.join("definition.json")).unwrap();
+    let report = loose.join("r.txt");
+    let o = run(&[
+        "relations".as_ref(),
+        "--output-file".as_ref(),
+        report.as_os_str(),
+        loose.join("definition.json").as_os_str(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(report.exists());
+}
+
 /// Builds a worker-version package whose `/worker` reference states no
 /// target contract (FD502, a warning) and returns it.
 fn package_with_relation_warning(tmp: &Path) -> PathBuf {

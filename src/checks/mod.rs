@@ -152,8 +152,11 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::UnrecognizedDocument,
             Code::ContractSchemaViolation,
             Code::UnsupportedContractApiVersion,
+            Code::PathNotFound,
+            Code::UnreadableFile,
         ],
     ),
+    ("src/relations_cmd.rs", &[Code::UnrecognizedDocument]),
     ("src/conformance.rs", &[Code::ConformanceManifest]),
     (
         "src/family/check.rs",

@@ -1003,7 +1003,7 @@ pub(super) fn explanation(code: Code) -> Explanation {
         ),
         // FD9xx: the command line, the walk and the configuration file
         Code::PathNotFound => e(
-            "Every PATH given to verify must exist (a dangling symlink exists: it is handed to the loader). A missing PATH is reported in every output format as an error entry of its own, every other PATH is still verified and rendered, and the run exits 2.",
+            "Every PATH given to verify, and every FILE given to check, must exist (a dangling symlink exists: it is handed to the loader). A missing PATH or FILE is reported in every output format as an error entry of its own, every other PATH or FILE is still verified or checked and rendered, and the run exits 2.",
             "A typo in one PATH must not throw away the results of all the others (a SARIF upload of the rest, say), nor pass in silence.",
             "verify good/ typo/   (typo/ does not exist)",
             "verify good/ other/",
@@ -1031,6 +1031,12 @@ pub(super) fn explanation(code: Code) -> Explanation {
             "Listing a file that is not there cannot fix the package; the author needs to know the file itself is missing.",
             r#"definition: "conformanceFixtures": [{"name": "up", "desiredPath": "fixtures/nope.json"}]   (no such file)"#,
             r#"definition: "conformanceFixtures": [{"name": "up", "desiredPath": "fixtures/desired.json"}]"#,
+        ),
+        Code::UnreadableFile => e(
+            "Every FILE given to check must be a JSON document it can read. A FILE that is a directory or cannot be read is reported in every output format as an error entry of its own (the path as given, no file inside it), every other FILE is still checked and rendered, and the run exits 2.",
+            "One wrong argument must not hide the findings of every other document, nor pass in silence.",
+            "check empty.json adir   (adir/ is a directory)",
+            "check empty.json adir/definition.json",
         ),
     }
 }

@@ -97,6 +97,26 @@ impl Report {
         let n = |s: Severity| self.findings.iter().filter(|f| f.severity == s).count();
         (n(Severity::Error), n(Severity::Warning), n(Severity::Note))
     }
+
+    /// [`Report::counts`] plus the packages' own `verify` findings: what
+    /// the human summary line counts, so a package that fails is never
+    /// "0 errors … FAIL".
+    pub fn all_counts(&self) -> (usize, usize, usize) {
+        let (mut e, mut w, mut n) = self.counts();
+        for d in self
+            .family
+            .packages
+            .iter()
+            .flat_map(|p| &p.outcome.diagnostics)
+        {
+            match d.severity {
+                Severity::Error => e += 1,
+                Severity::Warning => w += 1,
+                Severity::Note => n += 1,
+            }
+        }
+        (e, w, n)
+    }
 }
 
 /// The schema location of a relation in its definition and of the

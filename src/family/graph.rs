@@ -297,7 +297,8 @@ pub fn human(report: &Report) -> String {
             let _ = writeln!(out, "  help: {h}");
         }
     }
-    let (e, w, n) = report.counts();
+    // Package findings included: they are printed above and fail the family.
+    let (e, w, n) = report.all_counts();
     let _ = writeln!(
         out,
         "\nfamily: {e} {}, {w} {}, {n} {}; {}",

@@ -287,14 +287,23 @@ pub struct LoadError(pub String);
 /// Loads the family under `paths`.
 ///
 /// # Errors
-/// [`LoadError`] when a PATH does not exist.
+/// [`LoadError`] when a PATH does not exist, or is a regular file that is
+/// none of a package (a directory), a contract (`definition.json`) or a
+/// candidate set (`candidate-set*.json`) (README *family*: exit 2).
 pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     let mut roots = Vec::new();
     for p in paths {
-        std::fs::symlink_metadata(p).map_err(|e| LoadError(format!("{}: {e}", p.display())))?;
+        let meta =
+            std::fs::symlink_metadata(p).map_err(|e| LoadError(format!("{}: {e}", p.display())))?;
         if is_family_file(p) {
             // A contract or candidate set named directly is not a package.
             continue;
+        }
+        if meta.is_file() {
+            return Err(LoadError(format!(
+                "{}: is none of a Form Package (a directory), a contract (definition.json) or a candidate set (candidate-set*.json)",
+                p.display()
+            )));
         }
         let found = discover::package_roots(p)
             .map_err(|_| LoadError(format!("{}: cannot be searched for packages", p.display())))?;

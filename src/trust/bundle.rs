@@ -197,7 +197,7 @@ pub fn parse_bundle(raw: &[u8]) -> Result<Bundle, TrustError> {
         return bad("input is empty");
     }
     let v = crate::json::strict::parse_value(raw)
-        .map_err(|e| TrustError::new(Code::TrustMalformedBundle, format!("invalid I-JSON: {e}")))?;
+        .map_err(|e| TrustError::new(Code::TrustMalformedBundle, e.to_string()))?;
     let top = obj(Some(&v), "bundle")?;
     unknown(
         top,

@@ -304,7 +304,7 @@ fn verify_checkpoint_inner(
         ),
     };
     let canonical = crate::json::strict::parse_value(&checkpoint)
-        .map_err(|e| invalid_checkpoint(format!("invalid I-JSON: {e}")))
+        .map_err(|e| invalid_checkpoint(e.to_string()))
         .and_then(|v| {
             crate::canonical::canonicalize(&v).map_err(|d| invalid_checkpoint(d.message))
         })?;

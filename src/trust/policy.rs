@@ -47,7 +47,7 @@ pub fn parse_policy(bytes: &[u8]) -> Result<PublisherPolicy, TrustError> {
     let bad = |m: String| fail::<PublisherPolicy>(Code::TrustInvalidPolicy, m);
     let value = match crate::json::strict::parse_value(bytes) {
         Ok(v) => v,
-        Err(e) => return bad(format!("invalid I-JSON: {e}")),
+        Err(e) => return bad(e.to_string()),
     };
     let Value::Object(map) = value else {
         return bad("the policy is not a JSON object".into());
@@ -228,6 +228,14 @@ mod tests {
             m.insert(member.into(), serde_json::Value::String(value.into()));
         }
         v.to_string()
+    }
+
+    #[test]
+    fn a_policy_that_is_not_i_json_says_so_once() {
+        // T1 C5: the parse error already reads "invalid I-JSON: …".
+        let e = parse_policy(b"{\"a\":").map(|p| p.identity());
+        let msg = e.err().map(|e| e.message).unwrap_or_default();
+        assert_eq!(msg, "invalid I-JSON: unexpected end of input");
     }
 
     #[test]

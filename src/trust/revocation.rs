@@ -67,7 +67,7 @@ fn canonical_digest(v: &Value) -> Result<String, String> {
 /// # Errors
 /// A phrase naming the first rule broken.
 pub fn parse_checkpoint(bytes: &[u8]) -> Result<Checkpoint, String> {
-    let v = crate::json::strict::parse_value(bytes).map_err(|e| format!("invalid I-JSON: {e}"))?;
+    let v = crate::json::strict::parse_value(bytes).map_err(|e| e.to_string())?;
     let digest = canonical_digest(&v)?;
     let Value::Object(m) = v else {
         return Err("checkpoint is not an object".into());
@@ -248,7 +248,7 @@ pub fn advance(previous: Option<&Pin>, cp: &Checkpoint) -> Result<Pin, String> {
 /// A phrase for non-I-JSON, unknown or missing members, non-canonical
 /// digests, an unknown profile, or a legacy pin at sequence 0.
 pub fn parse_pin(bytes: &[u8]) -> Result<Pin, String> {
-    let v = crate::json::strict::parse_value(bytes).map_err(|e| format!("invalid I-JSON: {e}"))?;
+    let v = crate::json::strict::parse_value(bytes).map_err(|e| e.to_string())?;
     let Value::Object(m) = v else {
         return Err("the pin is not an object".into());
     };
@@ -295,7 +295,7 @@ pub fn parse_pin(bytes: &[u8]) -> Result<Pin, String> {
 /// # Errors
 /// A phrase naming what is wrong.
 pub fn parse_form_ref(bytes: &[u8]) -> Result<Map<String, Value>, String> {
-    let v = crate::json::strict::parse_value(bytes).map_err(|e| format!("invalid I-JSON: {e}"))?;
+    let v = crate::json::strict::parse_value(bytes).map_err(|e| e.to_string())?;
     let Value::Object(m) = v else {
         return Err("the FormRef is not an object".into());
     };

@@ -178,7 +178,7 @@ pub fn parse_root(raw: &[u8]) -> Result<TrustedRoot, TrustError> {
         return bad("input is empty");
     }
     let v = crate::json::strict::parse_value(raw)
-        .map_err(|e| TrustError::new(Code::TrustMalformedRoot, format!("invalid I-JSON: {e}")))?;
+        .map_err(|e| TrustError::new(Code::TrustMalformedRoot, e.to_string()))?;
     let m = obj(&v, "trusted root")?;
     match m.get("mediaType").and_then(Value::as_str) {
         Some(t) if ROOT_MEDIA_TYPES.contains(&t) => {}
