@@ -1055,9 +1055,10 @@ fn two_forms_of_one_kind_a_failing_one_is_a_note_when_another_satisfies() {
     );
 }
 
-/// T1 C6: the human summary line counts the packages' own findings (an
-/// unlisted file, FD018, in a package of a clean snapshot): never "0
-/// errors … FAIL". Near miss: the clean snapshot says 0 errors and ok.
+/// T1 C6, T2 F6: the human summary line and the JSON `summary` count the
+/// packages' own findings (an unlisted file, FD018, in a package of a
+/// clean snapshot): never "0 errors … FAIL". Near miss: the clean snapshot
+/// says 0 errors and ok.
 #[test]
 fn the_summary_line_counts_package_findings() {
     let Some(corpus) = common::corpus() else {
@@ -1084,6 +1085,24 @@ fn the_summary_line_counts_package_findings() {
             "family: 0 errors, 0 warnings, 0 notes; ok".to_owned()
         )
     );
+    let summary = |root: &Path| {
+        let out = std::process::Command::new(bin)
+            .args(["family", "--format", "json"])
+            .arg(root)
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        (
+            out.status.code(),
+            v["summary"]["errors"].clone(),
+            v["summary"]["failed"].clone(),
+            v["summary"]["ok"].clone(),
+        )
+    };
+    assert_eq!(
+        summary(tmp.path()),
+        (Some(0), 0.into(), 0.into(), true.into())
+    );
     let wv = find(tmp.path(), &pkg("worker-version"));
     let package = tmp.path().join(&wv).parent().unwrap().to_path_buf();
     std::fs::write(package.join("extra.json"), "{}").unwrap();
@@ -1093,6 +1112,11 @@ fn the_summary_line_counts_package_findings() {
             Some(1),
             "family: 1 error, 0 warnings, 0 notes; FAIL".to_owned()
         )
+    );
+    // T2 F6: the JSON summary counts the same package finding.
+    assert_eq!(
+        summary(tmp.path()),
+        (Some(1), 1.into(), 1.into(), false.into())
     );
 }
 

@@ -404,7 +404,8 @@ pub fn json(report: &Report) -> Value {
         .iter()
         .map(|s| json!({"file": s.doc.file, "kind": s.kind}))
         .collect();
-    let (errors, warnings, notes) = report.counts();
+    // Package findings included, as in the human summary line (T2 F6).
+    let (errors, warnings, notes) = report.all_counts();
     let failed = fam
         .packages
         .iter()
