@@ -13,10 +13,15 @@
 //! Exit status: `0` the relations were derived (warnings allowed), `1` the
 //! definition (or the index naming it) cannot be read or parsed, is not a
 //! Form Definition ([`not_a_definition`], FD630), or the `--instance`
-//! document does not parse — the finding is printed to stderr with
-//! [`human::render_diagnostic_in`], located as `<package>/<file>:line:column`
-//! —, `2` PATH (or the `--instance` FILE) does not exist, or the
-//! `--instance` FILE is a directory or cannot be read.
+//! document does not parse or is not a JSON object (FD630) — in `human`
+//! the finding is printed to stderr with [`human::render_diagnostic_in`],
+//! located as `<package>/<file>:line:column`; in a machine format it is a
+//! document of that format on stdout (or `--output-file`) carrying the
+//! finding as `verify` reports a failing package (T2 F3): `json` with no
+//! relations (or, for a bad `--instance`, the derivation with the
+//! finding among its diagnostics) —, `2` PATH (or the `--instance` FILE)
+//! does not exist, or the `--instance` FILE is a directory or cannot be
+//! read.
 //!
 //! Output goes through the render front end ([`crate::render`]) with the same
 //! [`Format`] as `verify`: `human` is the table then the findings (located by
@@ -74,6 +79,9 @@ struct Failure {
     /// under `--color`) after `stderr`.
     finding: Option<Box<(Diagnostic, Option<Source>, std::path::PathBuf)>>,
     code: u8,
+    /// The document when it parsed but is not a Form Definition (FD630):
+    /// its members name it in the refusal's JSON document.
+    definition: Option<Value>,
 }
 
 impl Failure {
@@ -82,6 +90,7 @@ impl Failure {
             stderr: format!("form-package: relations: {msg}\n"),
             finding: None,
             code: 2,
+            definition: None,
         }
     }
 
@@ -90,7 +99,26 @@ impl Failure {
             stderr: String::new(),
             finding: Some(Box::new((d.clone(), source, package.to_path_buf()))),
             code: 1,
+            definition: None,
         }
+    }
+
+    /// The finding as the outcome of one package (its directory, or `""`
+    /// for a file named as given), for the renderers of `verify`.
+    fn into_outcome(self) -> Option<PackageOutcome> {
+        let (d, source, package) = *self.finding?;
+        let sources = match (&d.file, source) {
+            (Some(file), Some(source)) => {
+                std::collections::BTreeMap::from([(file.clone(), source)])
+            }
+            _ => std::collections::BTreeMap::new(),
+        };
+        Some(PackageOutcome {
+            path: package,
+            diagnostics: vec![d],
+            sources,
+            ..Default::default()
+        })
     }
 
     /// What to print on stderr, coloured when `color`.
@@ -423,8 +451,14 @@ fn render_human(
 /// warning, 0 notes` (`, 2 instances` with `--instance`). `relations`
 /// derives, it does not verify: no "verified" count.
 fn count_line(relations: usize, run: &RunView<'_>, instances: Option<usize>) -> String {
+    // Errors only when some finding is one (a bad `--instance` document in
+    // a machine format); a derivation itself has warnings and notes.
+    let errors = match run.counts.errors {
+        0 => String::new(),
+        n => format!("{}, ", plural(n, "error")),
+    };
     let mut count = format!(
-        "{}, {}, {}",
+        "{}, {errors}{}, {}",
         plural(relations, "relation"),
         plural(run.counts.warnings, "warning"),
         plural(run.counts.notes, "note")
@@ -470,7 +504,7 @@ fn run_inner(
     format: Format,
     instance: Option<&Path>,
     opts: &render::Options,
-) -> Result<String, Failure> {
+) -> Result<(String, u8), Failure> {
     if !path.exists() {
         return Err(Failure::usage(format!(
             "{}: no such file or directory",
@@ -498,11 +532,9 @@ fn run_inner(
     let (def_file, def_name) = locate_definition(path)?;
     let def = read_json(&def_file, &def_name, package)?;
     if let Some(d) = not_a_definition(&def.value) {
-        return Err(Failure::finding(
-            &d.in_file(&def_name),
-            Some(def.source),
-            package,
-        ));
+        let mut failure = Failure::finding(&d.in_file(&def_name), Some(def.source), package);
+        failure.definition = Some(def.value);
+        return Err(failure);
     }
     let derivation = relations::derive(&def.value);
     let mut diagnostics: Vec<Diagnostic> = derivation
@@ -517,6 +549,10 @@ fn run_inner(
             b.code.info().id,
         ))
     });
+    // A bad --instance document: a finding (exit 1). In a machine format it
+    // is reported beside the derivation, as a second entry named after the
+    // FILE as given (T2 F3); in `human` it stops the command on stderr.
+    let mut refused: Option<Failure> = None;
     let instances = match instance {
         Some(i) => {
             // An --instance FILE that cannot be read is the command
@@ -525,18 +561,14 @@ fn run_inner(
             let bytes = std::fs::read(i).map_err(|e| {
                 Failure::usage(format!("--instance {}: cannot read: {e}", i.display()))
             })?;
-            let doc = parse_json(bytes, &i.display().to_string(), Path::new(""))?;
-            if !doc.value.is_object() {
-                return Err(Failure {
-                    stderr: format!(
-                        "form-package: relations: {}: a desired document is a JSON object\n",
-                        i.display()
-                    ),
-                    finding: None,
-                    code: 1,
-                });
+            match read_instance(bytes, &i.display().to_string()) {
+                Ok(doc) => Some(relations::resolve(&derivation.relations, &doc)),
+                Err(f) if format == Format::Human => return Err(f),
+                Err(f) => {
+                    refused = Some(f);
+                    None
+                }
             }
-            Some(relations::resolve(&derivation.relations, &doc.value))
         }
         None => None,
     };
@@ -545,19 +577,21 @@ fn run_inner(
         value,
         source,
     } = def;
-    let outcome = [PackageOutcome {
+    let mut outcome = vec![PackageOutcome {
         path: package.to_path_buf(),
         diagnostics,
         sources: std::collections::BTreeMap::from([(name.clone(), source)]),
         ..Default::default()
     }];
+    let code = u8::from(refused.is_some());
+    outcome.extend(refused.and_then(Failure::into_outcome));
     let run = RunView::new(&outcome, opts.deny_warnings);
     let def = Read {
         name,
         value,
         source: Source::default(),
     };
-    Ok(match format {
+    let stdout = match format {
         Format::Json => render_json_doc(&def, &derivation.relations, &run, instances.as_deref()),
         Format::Human => render_human(
             &def,
@@ -586,7 +620,68 @@ fn run_inner(
             )
         ),
         other => render::render(other, &run, opts),
-    })
+    };
+    Ok((stdout, code))
+}
+
+/// Strictly parses the `--instance` document (named `name`, the FILE as
+/// given): one that is not strict I-JSON, or is not a JSON object (a
+/// desired document is one, FD630), is a finding.
+fn read_instance(bytes: Vec<u8>, name: &str) -> Result<Value, Failure> {
+    let doc = parse_json(bytes, name, Path::new(""))?;
+    if doc.value.is_object() {
+        return Ok(doc.value);
+    }
+    let what = match &doc.value {
+        Value::Array(_) => "a JSON array",
+        Value::String(_) => "a JSON string",
+        Value::Number(_) => "a JSON number",
+        Value::Bool(_) => "a JSON boolean",
+        _ => "JSON null",
+    };
+    let d = Diagnostic::new(
+        Code::UnrecognizedDocument,
+        format!("not a desired document: it is {what}; --instance takes a desired document (a JSON object)"),
+    )
+    .in_file(name);
+    Err(Failure::finding(&d, Some(doc.source), Path::new("")))
+}
+
+/// The document of a machine `format` for a finding that stopped the
+/// command (T2 F3): the finding as `verify` reports a failing package
+/// (PATH, or the `--instance` FILE), so stdout and `--output-file` carry a
+/// document of the format asked for. `json` is the usual document with no
+/// relations (definition members from the definition when it parsed);
+/// `github` closes with a count line, as a derivation does.
+fn render_refusal(failure: Failure, format: Format, opts: &render::Options) -> String {
+    let definition = failure.definition.clone().unwrap_or(Value::Null);
+    let outcome: Vec<PackageOutcome> = failure.into_outcome().into_iter().collect();
+    let run = RunView::new(&outcome, opts.deny_warnings);
+    match format {
+        Format::Json => {
+            let def = Read {
+                name: String::new(),
+                value: definition,
+                source: Source::default(),
+            };
+            render_json_doc(&def, &[], &run, None)
+        }
+        Format::Github => format!(
+            "{}form-package: no relations derived, {}, {}, {}\n",
+            render::render(
+                Format::Github,
+                &run,
+                &render::Options {
+                    quiet: true,
+                    ..opts.clone()
+                }
+            ),
+            plural(run.counts.errors, "error"),
+            plural(run.counts.warnings, "warning"),
+            plural(run.counts.notes, "note")
+        ),
+        other => render::render(other, &run, opts),
+    }
 }
 
 /// Runs `relations` on PATH (a package directory or a definition file) in
@@ -611,8 +706,14 @@ pub fn run_with(
     opts: &render::Options,
 ) -> Output {
     match run_inner(path, format, instance, opts) {
-        Ok(stdout) => Output {
+        Ok((stdout, code)) => Output {
             stdout: stdout.into_bytes(),
+            code,
+            ..Default::default()
+        },
+        Err(f) if f.finding.is_some() && format != Format::Human => Output {
+            code: f.code,
+            stdout: render_refusal(f, format, opts).into_bytes(),
             ..Default::default()
         },
         Err(f) => Output {

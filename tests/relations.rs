@@ -258,8 +258,9 @@ fn exit_status_2_for_missing_path_and_1_for_unparsable_definition() {
 
 /// B5: a document that is not a Form Definition (a JSON array, a package
 /// index, an unrecognised object, a definition whose desiredSchema is not
-/// an object) is refused with FD630 naming what it is (exit 1, nothing on
-/// stdout), never "0 relations". Near miss: the definition file itself.
+/// an object) is refused with FD630 naming what it is (exit 1; in `human`
+/// on stderr with nothing on stdout, in `json` in the document, T2 F3),
+/// never "0 relations". Near miss: the definition file itself.
 #[test]
 fn a_document_that_is_not_a_form_definition_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
@@ -294,8 +295,18 @@ fn a_document_that_is_not_a_form_definition_is_refused() {
             ]);
             let err = String::from_utf8_lossy(&o.stderr);
             assert_eq!(o.status.code(), Some(1), "{name} {format}: {err}");
-            assert!(o.stdout.is_empty(), "{name} {format}");
-            assert!(err.contains("FD630") && err.contains(why), "{name}: {err}");
+            if format == "human" {
+                assert!(o.stdout.is_empty(), "{name} {format}");
+                assert!(err.contains("FD630") && err.contains(why), "{name}: {err}");
+            } else {
+                // T2 F3: the finding is in the document, on stdout.
+                assert!(err.is_empty(), "{name}: {err}");
+                let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+                assert_eq!(v["relations"], json!([]), "{name}");
+                let d = &v["diagnostics"][0];
+                assert_eq!(d["code"], "FD630", "{name}");
+                assert!(d["message"].as_str().unwrap().contains(why), "{name}: {d}");
+            }
         }
     }
     let o = run(&[
@@ -579,4 +590,113 @@ fn corpus_relation_findings_never_change_a_verdict() {
     // the corpus does carry relation findings (FD508 notes on edge v1alpha1
     // references), so the check above is not vacuous
     assert!(with_findings >= 9, "{with_findings}");
+}
+
+/// T2 F3: in a machine format a refusal (exit 1) is a document of that
+/// format carrying the finding, on stdout and in `--output-file`: a JSON
+/// array PATH (FD630), an empty file (FD012), an `--instance` that is not
+/// an object (FD630) or does not parse (FD012, reported beside the
+/// derivation's 8 relations). Near miss: `human` keeps the finding on
+/// stderr with nothing on stdout; a missing PATH stays exit 2 with no
+/// document.
+#[test]
+fn a_refusal_in_a_machine_format_is_a_document_with_the_finding() {
+    let tmp = tempfile::tempdir().unwrap();
+    let arr = tmp.path().join("arr.json");
+    std::fs::write(&arr, "[1]").unwrap();
+    let empty = tmp.path().join("empty.json");
+    std::fs::write(&empty, "").unwrap();
+    let not_object = tmp.path().join("inst.json");
+    std::fs::write(&not_object, "[]").unwrap();
+    let bad = tmp.path().join("bad.json");
+    std::fs::write(&bad, "{\"kvBindings\": [1,]}").unwrap();
+    let wv = worker_version();
+    let cases: [(Vec<&std::ffi::OsStr>, &str, usize); 4] = [
+        (vec![arr.as_os_str()], "FD630", 0),
+        (vec![empty.as_os_str()], "FD012", 0),
+        (
+            vec![
+                wv.as_os_str(),
+                "--instance".as_ref(),
+                not_object.as_os_str(),
+            ],
+            "FD630",
+            8,
+        ),
+        (
+            vec![wv.as_os_str(), "--instance".as_ref(), bad.as_os_str()],
+            "FD012",
+            8,
+        ),
+    ];
+    for (args, code, relations) in &cases {
+        let with = |format: &str| {
+            let mut all: Vec<&std::ffi::OsStr> =
+                vec!["relations".as_ref(), "--format".as_ref(), format.as_ref()];
+            all.extend(args.iter().copied());
+            run(&all)
+        };
+        let o = with("json");
+        assert_eq!(o.status.code(), Some(1), "{code}");
+        assert!(
+            o.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(v["version"], 1);
+        assert_eq!(v["relations"].as_array().unwrap().len(), *relations);
+        let codes: Vec<&str> = v["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["severity"] == "error")
+            .map(|d| d["code"].as_str().unwrap())
+            .collect();
+        assert_eq!(codes, [*code]);
+        let o = with("sarif");
+        assert_eq!(o.status.code(), Some(1));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let results = v["runs"][0]["results"].as_array().unwrap();
+        assert!(
+            results
+                .iter()
+                .any(|r| r["ruleId"] == *code && r["level"] == "error"),
+            "{results:?}"
+        );
+        let o = with("github");
+        assert_eq!(o.status.code(), Some(1));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains(&format!("title={code} ")), "{text}");
+        assert!(text.contains("1 error"), "{text}");
+        let o = with("junit");
+        assert_eq!(o.status.code(), Some(1));
+        let text = String::from_utf8(o.stdout).unwrap();
+        assert!(text.contains(&format!("type=\"{code}\"")), "{text}");
+        // Near miss: human keeps the finding on stderr.
+        let o = with("human");
+        assert_eq!(o.status.code(), Some(1));
+        assert!(o.stdout.is_empty());
+        assert!(String::from_utf8_lossy(&o.stderr).contains(code));
+    }
+    let out = tmp.path().join("out.sarif");
+    let o = run(&[
+        "relations".as_ref(),
+        "--format".as_ref(),
+        "sarif".as_ref(),
+        "--output-file".as_ref(),
+        out.as_os_str(),
+        arr.as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let v: Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    assert_eq!(v["runs"][0]["results"][0]["ruleId"], "FD630");
+    let o = run(&[
+        "relations".as_ref(),
+        "--format".as_ref(),
+        "json".as_ref(),
+        tmp.path().join("nonexist.json").as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(o.stdout.is_empty());
 }
