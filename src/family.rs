@@ -68,6 +68,8 @@ pub enum FamilyFormat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Step {
+    /// A PATH given to `family` does not exist (`FD900`; the run exits 2).
+    Path,
     /// A package could not take part (its Form Definition did not load).
     Package,
     /// A contract file itself: I-JSON, published schema, digest, duplicates.
@@ -101,6 +103,7 @@ impl Step {
     /// The kebab-case name used in every format (`rule8-step5`).
     pub fn name(self) -> &'static str {
         match self {
+            Step::Path => "path",
             Step::Package => "package",
             Step::Contract => "contract",
             Step::CandidateSet => "candidate-set",
@@ -222,7 +225,8 @@ pub fn finish(findings: &mut Vec<Finding>) {
 
 /// Runs `family` over `paths` and renders it: exit 0 when every package
 /// verifies and no family finding is an error, 1 otherwise, 2 when a PATH
-/// does not exist or holds nothing a family is made of.
+/// does not exist (reported as an `FD900` finding, every other PATH still
+/// checked and rendered) or the PATHs hold nothing a family is made of.
 pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output {
     let family = match load::load(paths) {
         Ok(f) => f,
@@ -252,6 +256,9 @@ pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output
             ..Default::default()
         };
     }
+    // A PATH that does not exist is reported with the rest (FD900) and
+    // makes the run exit 2, as `verify` does (T2 F7).
+    let missing = family.findings.iter().any(|f| f.code == Code::PathNotFound);
     let report = check::check(family, options);
     let stdout = match format {
         FamilyFormat::Human => graph::human(&report),
@@ -262,7 +269,7 @@ pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output
     Output {
         stdout: stdout.into_bytes(),
         stderr: String::new(),
-        code: u8::from(report.fails()),
+        code: if missing { 2 } else { u8::from(report.fails()) },
     }
 }
 

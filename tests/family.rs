@@ -1155,3 +1155,66 @@ fn a_file_that_is_no_family_member_is_exit_2() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// T2 F7: a PATH that does not exist is an FD900 finding (step `path`) in
+/// the report of the other PATHs, which are still checked and rendered, in
+/// every format; the run exits 2, as `verify` does. Near miss: the same
+/// package alone (no FD900, not exit 2).
+#[test]
+fn a_missing_path_is_reported_beside_the_other_paths() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nonexist");
+    let bin = env!("CARGO_BIN_EXE_form-package");
+    let family = |paths: &[&Path], format: &str| {
+        let mut cmd = std::process::Command::new(bin);
+        cmd.args(["family", "--format", format]);
+        for p in paths {
+            cmd.arg(p);
+        }
+        cmd.output().unwrap()
+    };
+    let o = family(&[&package, &missing], "human");
+    assert_eq!(o.status.code(), Some(2));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(text.contains("packages: 1 verified, 0 failed"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "error[FD900] path: PATH {} does not exist",
+            missing.display()
+        )),
+        "{text}"
+    );
+    let o = family(&[&package, &missing], "json");
+    assert_eq!(o.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(family_validator().is_valid(&v), "{v}");
+    assert_eq!(v["summary"]["packages"], 1);
+    assert_eq!(v["summary"]["verified"], 1);
+    let fd900: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "FD900")
+        .collect();
+    assert_eq!(fd900.len(), 1, "{v}");
+    assert_eq!(fd900[0]["step"], "path");
+    assert_eq!(fd900[0]["severity"], "error");
+    let with_missing = v["summary"]["errors"].as_u64().unwrap();
+    for format in ["dot", "mermaid"] {
+        let o = family(&[&package, &missing], format);
+        assert_eq!(o.status.code(), Some(2), "{format}");
+        assert!(
+            String::from_utf8(o.stdout).unwrap().contains("FD900"),
+            "{format}"
+        );
+    }
+    // Near miss: the package alone.
+    let o = family(&[&package], "json");
+    assert_ne!(o.status.code(), Some(2));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["summary"]["packages"], 1);
+    assert_eq!(v["summary"]["errors"].as_u64().unwrap() + 1, with_missing);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("FD900"));
+}

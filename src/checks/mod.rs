@@ -187,6 +187,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::ContractSchemaViolation,
             Code::UnsupportedContractApiVersion,
             Code::FamilyFormNotLoaded,
+            Code::PathNotFound,
         ],
     ),
     (

@@ -1003,7 +1003,7 @@ pub(super) fn explanation(code: Code) -> Explanation {
         ),
         // FD9xx: the command line, the walk and the configuration file
         Code::PathNotFound => e(
-            "Every PATH given to verify, and every FILE given to check, must exist (a dangling symlink exists: it is handed to the loader). A missing PATH or FILE is reported in every output format as an error entry of its own, every other PATH or FILE is still verified or checked and rendered, and the run exits 2.",
+            "Every PATH given to verify or family, and every FILE given to check, must exist (a dangling symlink exists: it is handed to the loader). A missing PATH or FILE is reported in every output format as an error entry of its own, every other PATH or FILE is still verified or checked and rendered, and the run exits 2.",
             "A typo in one PATH must not throw away the results of all the others (a SARIF upload of the rest, say), nor pass in silence.",
             "verify good/ typo/   (typo/ does not exist)",
             "verify good/ other/",

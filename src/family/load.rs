@@ -287,14 +287,29 @@ pub struct LoadError(pub String);
 /// Loads the family under `paths`.
 ///
 /// # Errors
-/// [`LoadError`] when a PATH does not exist, or is a regular file that is
-/// none of a package (a directory), a contract (`definition.json`) or a
-/// candidate set (`candidate-set*.json`) (README *family*: exit 2).
+/// [`LoadError`] when a PATH is a regular file that is none of a package
+/// (a directory), a contract (`definition.json`) or a candidate set
+/// (`candidate-set*.json`) (README *family*: exit 2). A PATH that does not
+/// exist is no error here: it is an `FD900` finding (step
+/// [`Step::Path`]) and every other PATH is loaded (the run exits 2).
 pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     let mut roots = Vec::new();
+    let mut missing = Vec::new();
     for p in paths {
-        let meta =
-            std::fs::symlink_metadata(p).map_err(|e| LoadError(format!("{}: {e}", p.display())))?;
+        let meta = match std::fs::symlink_metadata(p) {
+            Ok(meta) => meta,
+            Err(e) => {
+                // Reported, and every other PATH still loaded (T2 F7), as
+                // `verify` does: FD900, the run exits 2.
+                let f = Finding::new(
+                    Code::PathNotFound,
+                    Step::Path,
+                    format!("PATH {} does not exist ({e})", p.display()),
+                );
+                missing.push(f);
+                continue;
+            }
+        };
         if is_family_file(p) {
             // A contract or candidate set named directly is not a package.
             continue;
@@ -318,7 +333,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     let mut seen = HashSet::new();
     roots.retain(|r| seen.insert(r.clone()));
     roots.sort();
-    let mut family = Family::default();
+    let mut family = Family {
+        findings: missing,
+        ..Family::default()
+    };
     let loaded: Vec<(Package, Option<Finding>)> = roots
         .par_iter()
         .map(|r| {
