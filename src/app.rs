@@ -454,6 +454,9 @@ pub fn verify_paths_with(
     let mut items: Vec<Item> = Vec::new();
     let mut skipped = Vec::new();
     let mut missing = false;
+    // The configuration file as the run names it, when it has findings:
+    // their entries come first and are no package (T2 F8).
+    let mut config_name = std::path::PathBuf::new();
     if let Some(p) = &loaded.path {
         // The file's directory as the run names paths: relative to the
         // working directory when under it (found upward, it is absolute).
@@ -463,10 +466,21 @@ pub fn verify_paths_with(
             Ok(rel) => rel.to_path_buf(),
             Err(_) => dir.to_path_buf(),
         };
+        config_name = match p.file_name() {
+            Some(f) if dir == Path::new(".") => f.into(),
+            Some(f) => dir.join(f),
+            None => p.clone(),
+        };
         for d in &loaded.findings {
             items.push(Item::Finding(dir.clone(), Box::new(d.clone())));
         }
     }
+    let config_count = if loaded.path.is_some() {
+        loaded.findings.len()
+    } else {
+        0
+    };
+
     // Overlapping PATHs (a tree and a package inside it) verify each package once.
     let mut seen = std::collections::HashSet::new();
     for p in paths {
@@ -487,6 +501,7 @@ pub fn verify_paths_with(
         group.sort_by(|a, b| a.path().cmp(b.path()));
         items.extend(group);
     }
+    let mut is_config: Vec<bool> = (0..items.len()).map(|i| i < config_count).collect();
     let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
     let progress = Progress::new(roots, std::io::stderr().is_terminal());
     let one = |item: &Item| match item {
@@ -572,11 +587,16 @@ pub fn verify_paths_with(
         outcomes.retain(|_| *k.next().unwrap_or(&true));
         let mut k = keep.iter();
         hidden.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        is_config.retain(|_| *k.next().unwrap_or(&true));
     }
     let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
     run.could_not_run = missing;
     for (p, h) in run.packages.iter_mut().zip(hidden) {
         p.hidden = h;
+    }
+    for (i, _) in is_config.iter().enumerate().filter(|(_, c)| **c) {
+        run.mark_configuration(i, config_name.clone());
     }
     let mut stderr = String::new();
     let mut stdout = if settings.statistics {
@@ -610,7 +630,7 @@ pub fn verify_paths_with(
     } else if settings.exit_zero {
         0
     } else {
-        u8::from(run.failed > 0)
+        u8::from(run.fails())
     };
     Output {
         stdout: stdout.into_bytes(),

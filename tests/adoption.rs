@@ -507,3 +507,90 @@ fn index_and_verify_say_a_named_fixture_file_does_not_exist() {
         "{d}"
     );
 }
+
+/// T2 F8: a configuration finding (FD903, an invalid glob in `--config
+/// FILE` or in the `form-package.toml` found upward) is shown under the
+/// file's name and fails the run (exit 1), but is no package: every
+/// format's summary counts only the package. Near miss: a valid file
+/// leaves no entry and the run passes.
+#[test]
+fn a_configuration_finding_is_not_counted_as_a_package() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures().join(STORE), &tmp.path().join("cf/pkg"));
+    std::fs::write(tmp.path().join("cf2.toml"), "exclude = [\"[\"]\n").unwrap();
+    std::fs::write(
+        tmp.path().join("cf/form-package.toml"),
+        "exclude = [\"[\"]\n",
+    )
+    .unwrap();
+    for (cwd, args, name) in [
+        (
+            tmp.path().to_path_buf(),
+            vec!["verify", "--config", "cf2.toml", "cf/pkg"],
+            "cf2.toml",
+        ),
+        (
+            tmp.path().join("cf"),
+            vec!["verify", "pkg"],
+            "form-package.toml",
+        ),
+        (
+            tmp.path().to_path_buf(),
+            vec!["verify", "cf/pkg"],
+            "cf/form-package.toml",
+        ),
+    ] {
+        let o = run(&cwd, &args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        let human = text(&o);
+        assert!(
+            human.contains(&format!("\nFAIL {name}: 1 error\n")),
+            "{human}"
+        );
+        assert!(
+            human.ends_with(
+                "form-package: 1 package (1 verified, 0 failed), 1 error, 0 warnings, 0 notes\n"
+            ),
+            "{human}"
+        );
+        let with = |format: &str| {
+            let mut all = args.clone();
+            all.extend(["--format", format]);
+            run(&cwd, &all)
+        };
+        let o = with("json");
+        assert_eq!(o.status.code(), Some(1));
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(
+            v["summary"],
+            serde_json::json!({"packages": 1, "verified": 1, "failed": 0, "errors": 1, "warnings": 0})
+        );
+        assert_eq!(v["packages"][0]["path"], name);
+        assert_eq!(v["packages"][0]["diagnostics"][0]["code"], "FD903");
+        let o = with("github");
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            text(&o).contains("form-package: 1 package, 1 verified, 0 failed, 1 error, 0 warnings"),
+            "{}",
+            text(&o)
+        );
+        let o = with("junit");
+        assert_eq!(o.status.code(), Some(1));
+        assert!(
+            text(&o).contains(&format!("<testcase name=\"{name}\"")),
+            "{}",
+            text(&o)
+        );
+    }
+    // Near miss: a valid configuration file.
+    std::fs::write(tmp.path().join("cf2.toml"), "exclude = [\"\\\\[\"]\n").unwrap();
+    let o = run(tmp.path(), &["verify", "--config", "cf2.toml", "cf/pkg"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).ends_with(
+            "form-package: 1 package (1 verified, 0 failed), 0 errors, 0 warnings, 0 notes\n"
+        ),
+        "{}",
+        text(&o)
+    );
+}

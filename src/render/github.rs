@@ -173,7 +173,7 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
     let _ = writeln!(
         out,
         "form-package: {}, {} verified{unverified}, {} failed, {}, {}",
-        plural(run.packages.len(), "package"),
+        plural(run.package_count(), "package"),
         run.verified(),
         run.failed,
         plural(run.counts.errors, "error"),

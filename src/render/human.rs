@@ -373,7 +373,25 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
     for s in &o.skipped {
         out.push_str(&format!("  skipped {s}\n"));
     }
-    let path = p.path().display();
+    let path = p.name().display();
+    if p.configuration.is_some() {
+        // The configuration file's entry is no package: no figures (T2 F8).
+        let parts: Vec<String> = [
+            (p.counts.errors, "error"),
+            (p.counts.warnings, "warning"),
+            (p.counts.notes, "note"),
+        ]
+        .into_iter()
+        .filter(|(n, _)| *n > 0)
+        .map(|(n, w)| count(n, w))
+        .collect();
+        out.push_str(&format!(
+            "{} {path}: {}\n",
+            if p.failed { "FAIL" } else { "ok" },
+            parts.join(", ")
+        ));
+        return out;
+    }
     if !p.failed {
         // A package whose errors a selection hid or demoted passes, but says
         // so, with the figures of its index (N1 findings §3.2): the outcome
@@ -492,7 +510,7 @@ pub fn summary_line(run: &RunView<'_>) -> String {
     };
     format!(
         "form-package: {} ({} verified{unverified}, {} failed), {}, {}, {}\n",
-        count(run.packages.len(), "package"),
+        count(run.package_count(), "package"),
         run.verified(),
         run.failed,
         count(run.counts.errors, "error"),

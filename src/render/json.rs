@@ -142,7 +142,7 @@ pub fn render(run: &RunView<'_>) -> String {
         .map(|p| {
             let o = p.outcome;
             Package {
-                path: o.path.display().to_string(),
+                path: p.name().display().to_string(),
                 verdict: if p.failed { "fail" } else { "ok" },
                 package_digest: o.package_digest.as_deref(),
                 form_ref: o.report.as_ref().map(|r| &r.form_ref),
@@ -165,7 +165,7 @@ pub fn render(run: &RunView<'_>) -> String {
         },
         packages,
         summary: Summary {
-            packages: run.packages.len(),
+            packages: run.package_count(),
             verified: run.verified(),
             failed: run.failed,
             errors: run.counts.errors,

@@ -50,7 +50,7 @@ fn plural(n: usize, word: &str) -> String {
 
 /// The testcase of one package.
 fn testcase(p: &PackageView<'_>) -> TestCase {
-    let name = p.path().display().to_string();
+    let name = p.name().display().to_string();
     // What fails the package: its errors, or its warnings under --deny-warnings.
     let fails =
         |s: Severity| s == Severity::Error || (p.counts.errors == 0 && s == Severity::Warning);

@@ -116,6 +116,11 @@ pub struct PackageView<'a> {
     pub failed: bool,
     /// What a selection hid or demoted (default: nothing).
     pub hidden: Hidden,
+    /// `Some(the configuration file as the run names it)` when this entry
+    /// holds the findings of `form-package.toml` (or `--config FILE`), not a
+    /// package: shown under that name and failing the run, but never
+    /// counted as a package (T2 F8). Set with [`RunView::mark_configuration`].
+    pub configuration: Option<std::path::PathBuf>,
 }
 
 /// A whole run, located (see the module docs).
@@ -125,7 +130,7 @@ pub struct RunView<'a> {
     pub packages: Vec<PackageView<'a>>,
     /// All findings by severity.
     pub counts: Counts,
-    /// Packages that fail.
+    /// Packages that fail (configuration entries not included).
     pub failed: usize,
     /// The run exits 2 (a PATH does not exist): SARIF
     /// `invocations[0].executionSuccessful` is false. Set by the caller;
@@ -161,7 +166,7 @@ impl<'a> RunView<'a> {
     /// Packages that do not fail and had no error hidden or demoted by a
     /// selection.
     pub fn verified(&self) -> usize {
-        self.packages.len() - self.failed - self.unverified()
+        self.package_count() - self.failed - self.unverified()
     }
 
     /// Packages that pass only because a selection hid or demoted their
@@ -169,8 +174,39 @@ impl<'a> RunView<'a> {
     pub fn unverified(&self) -> usize {
         self.packages
             .iter()
-            .filter(|p| !p.failed && p.hidden.unverified())
+            .filter(|p| p.configuration.is_none() && !p.failed && p.hidden.unverified())
             .count()
+    }
+
+    /// Entries that are packages: every entry but the configuration file's
+    /// (T2 F8). What every summary counts as "N packages".
+    pub fn package_count(&self) -> usize {
+        self.packages
+            .iter()
+            .filter(|p| p.configuration.is_none())
+            .count()
+    }
+
+    /// True when a package fails or the configuration file has an error:
+    /// the run's verdict (exit 1 unless it could not run).
+    pub fn fails(&self) -> bool {
+        self.failed > 0
+            || self
+                .packages
+                .iter()
+                .any(|p| p.configuration.is_some() && p.failed)
+    }
+
+    /// Marks entry `index` as the findings of the configuration file
+    /// `name` (not a package): it leaves the package counts. Out of range
+    /// or already marked: nothing changes.
+    pub fn mark_configuration(&mut self, index: usize, name: std::path::PathBuf) {
+        if let Some(p) = self.packages.get_mut(index) {
+            if p.configuration.is_none() {
+                self.failed -= usize::from(p.failed);
+                p.configuration = Some(name);
+            }
+        }
     }
 
     /// Every located finding with its package, in order.
@@ -221,11 +257,18 @@ impl<'a> PackageView<'a> {
             counts,
             failed,
             hidden: Hidden::default(),
+            configuration: None,
         }
     }
 
     /// The package directory as given.
     pub fn path(&self) -> &'a Path {
         &self.outcome.path
+    }
+
+    /// The name of the entry in a report: the configuration file for its
+    /// entry, else the package directory as given.
+    pub fn name(&self) -> &Path {
+        self.configuration.as_deref().unwrap_or(&self.outcome.path)
     }
 }
