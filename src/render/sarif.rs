@@ -528,7 +528,7 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
         notifications.push(Notification {
             level: "error",
             message: Text {
-                text: "the run could not complete (a PATH does not exist, FD900): form-package exits 2".to_owned(),
+                text: "the run could not complete (an input does not exist or cannot be read: FD900, FD905): form-package exits 2".to_owned(),
             },
         });
     }
