@@ -1024,8 +1024,31 @@ mod tests {
         let text = String::from_utf8(human.stdout).unwrap();
         assert!(text.contains("FD012"), "{text}");
         assert!(text.contains("3 documents: 0 ok, 3 failed"), "{text}");
-        // Near miss: readable documents alone exit by their verdict.
-        assert_eq!(run(&[empty], None, Format::Json, false, false).code, 1);
+        // SARIF says the run did not complete, and locates the finding at
+        // the FILE itself (T2 F2).
+        let sarif = run(&files, None, Format::Sarif, false, false);
+        let doc: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+        assert_eq!(
+            doc["runs"][0]["invocations"][0]["executionSuccessful"],
+            false
+        );
+        let uri = doc["runs"][0]["results"][1]["locations"][0]["physicalLocation"]
+            ["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        assert!(uri.ends_with("/nonexist.json"), "{uri}");
+        // Near miss: readable documents alone exit by their verdict, and
+        // their SARIF run completed.
+        assert_eq!(
+            run(&[empty.clone()], None, Format::Json, false, false).code,
+            1
+        );
+        let sarif = run(&[empty], None, Format::Sarif, false, false);
+        let doc: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+        assert_eq!(
+            doc["runs"][0]["invocations"][0]["executionSuccessful"],
+            true
+        );
     }
 
     #[test]
