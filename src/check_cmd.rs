@@ -1040,7 +1040,14 @@ mod tests {
         // Near miss: readable documents alone exit by their verdict, and
         // their SARIF run completed.
         assert_eq!(
-            run(&[empty.clone()], None, Format::Json, false, false).code,
+            run(
+                std::slice::from_ref(&empty),
+                None,
+                Format::Json,
+                false,
+                false
+            )
+            .code,
             1
         );
         let sarif = run(&[empty], None, Format::Sarif, false, false);
