@@ -59,6 +59,10 @@ pub struct Options {
     /// The working directory, against which relative package paths are
     /// resolved before they are made relative to `sarif_root`.
     pub cwd: PathBuf,
+    /// GitHub: `file=` paths are relative to this directory
+    /// (`GITHUB_WORKSPACE`, the repository's checkout, when set), else to
+    /// `cwd`.
+    pub workspace: Option<PathBuf>,
 }
 
 /// Renders a located run in `format` (the one dispatch of every command).
