@@ -202,6 +202,9 @@ fn render_options(
         deny_warnings,
         sarif_root: output.sarif_root.clone().unwrap_or_else(|| cwd.clone()),
         cwd,
+        workspace: std::env::var_os("GITHUB_WORKSPACE")
+            .map(std::path::PathBuf::from)
+            .filter(|w| w.is_absolute()),
     }
 }
 

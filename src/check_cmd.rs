@@ -587,7 +587,14 @@ pub fn render_documents(
     color: bool,
     deny_warnings: bool,
 ) -> String {
-    let run = render::RunView::new(outcomes, deny_warnings);
+    let mut run = render::RunView::new(outcomes, deny_warnings);
+    // A FILE that could not be read makes the run exit 2: SARIF says the
+    // run did not complete (T2 F2), as it does for `verify`.
+    run.could_not_run = outcomes.iter().any(|o| {
+        o.diagnostics
+            .iter()
+            .any(|d| matches!(d.code, Code::PathNotFound | Code::UnreadableFile))
+    });
     let opts = render::Options {
         color,
         quiet: true,
@@ -761,11 +768,14 @@ fn unreadable(f: &Path) -> Option<Checked> {
 
 /// The [`Checked`] of a FILE that could not be read, with `finding`.
 fn unread(display: String, finding: Diagnostic) -> Checked {
-    let mut diagnostics = vec![finding];
+    // Located at the FILE itself (its directory + name, as every document
+    // is), never at `<FILE>/package-index.json` (T2 F2).
+    let (dir, name) = split(&display);
+    let mut diagnostics = vec![finding.in_file(name)];
     diag::finish(&mut diagnostics);
     Checked {
         outcome: PackageOutcome {
-            path: PathBuf::from(&display),
+            path: dir,
             diagnostics,
             skipped: vec!["everything: the file could not be read".into()],
             ..Default::default()
@@ -1014,8 +1024,38 @@ mod tests {
         let text = String::from_utf8(human.stdout).unwrap();
         assert!(text.contains("FD012"), "{text}");
         assert!(text.contains("3 documents: 0 ok, 3 failed"), "{text}");
-        // Near miss: readable documents alone exit by their verdict.
-        assert_eq!(run(&[empty], None, Format::Json, false, false).code, 1);
+        // SARIF says the run did not complete, and locates the finding at
+        // the FILE itself (T2 F2).
+        let sarif = run(&files, None, Format::Sarif, false, false);
+        let doc: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+        assert_eq!(
+            doc["runs"][0]["invocations"][0]["executionSuccessful"],
+            false
+        );
+        let uri = doc["runs"][0]["results"][1]["locations"][0]["physicalLocation"]
+            ["artifactLocation"]["uri"]
+            .as_str()
+            .unwrap();
+        assert!(uri.ends_with("/nonexist.json"), "{uri}");
+        // Near miss: readable documents alone exit by their verdict, and
+        // their SARIF run completed.
+        assert_eq!(
+            run(
+                std::slice::from_ref(&empty),
+                None,
+                Format::Json,
+                false,
+                false
+            )
+            .code,
+            1
+        );
+        let sarif = run(&[empty], None, Format::Sarif, false, false);
+        let doc: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+        assert_eq!(
+            doc["runs"][0]["invocations"][0]["executionSuccessful"],
+            true
+        );
     }
 
     #[test]

@@ -218,9 +218,10 @@ pub enum Command {
 #[derive(Debug, Clone, clap::Args)]
 pub struct OutputArgs {
     /// Write the report to FILE instead of stdout; `-` is stdout (a file
-    /// named `-` is `./-`). A regular file or a new path is written
-    /// atomically (a temporary file renamed over it), a symlink is followed
-    /// and its target written, a device or FIFO (`/dev/stderr`, a named
+    /// named `-` is `./-`). A new path is written atomically (a temporary
+    /// file renamed to it), an existing file in place as a shell's `>` does
+    /// (its mode, owner and links kept), a symlink is followed and its
+    /// target written, a device or FIFO (`/dev/stderr`, a named
     /// pipe) is written in place, never replaced. Refused (exit 2) inside a
     /// package being verified, also when a symlink points there.
     #[arg(long, value_name = "FILE")]

@@ -48,13 +48,13 @@ fn is_symlink(p: &Path) -> bool {
 /// the report, the link stays a link), also when dangling (the target is
 /// created) and when relative to a subdirectory; a link whose target is
 /// inside the package being verified is refused (exit 2, nothing
-/// written); `relations` likewise. Near miss: a regular file is still
-/// replaced atomically and keeps its permissions; a directory is a write
-/// error (exit 2), never replaced.
+/// written); `relations` likewise. Near miss: an existing regular file is
+/// written in place (its permissions and hard links kept, T2 F1); a
+/// directory is a write error (exit 2), never replaced.
 #[cfg(unix)]
 #[test]
 fn output_file_follows_symlinks_and_refuses_one_into_the_package() {
-    use std::os::unix::fs::{symlink, PermissionsExt};
+    use std::os::unix::fs::{symlink, MetadataExt, PermissionsExt};
     let (tmp, pkg) = copy_package(&example_store());
     let t = tmp.path();
     std::fs::write(t.join("target.txt"), "orig\n").unwrap();
@@ -116,6 +116,23 @@ fn output_file_follows_symlinks_and_refuses_one_into_the_package() {
         .permissions()
         .mode();
     assert_eq!(mode & 0o777, 0o600);
+    // T2 F1: written in place, as a shell's `>` does: a hard link to it
+    // sees the report (a rename would have broken the link).
+    std::fs::hard_link(t.join("plain.txt"), t.join("hard.txt")).unwrap();
+    let o = run_in(t, &["verify", "pkg", "--output-file", "hard.txt"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(
+        std::fs::read(t.join("plain.txt")).unwrap(),
+        std::fs::read(t.join("hard.txt")).unwrap()
+    );
+    assert_eq!(std::fs::metadata(t.join("plain.txt")).unwrap().nlink(), 2);
+    // A shorter report truncates the longer file it replaces.
+    std::fs::write(t.join("long.txt"), "x".repeat(10_000)).unwrap();
+    let o = run_in(t, &["verify", "pkg", "--output-file", "long.txt", "-q"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(!std::fs::read_to_string(t.join("long.txt"))
+        .unwrap()
+        .contains('x'));
     // A directory is a write error; it stays, and no temporary file is left.
     std::fs::create_dir(t.join("adir")).unwrap();
     let o = run_in(t, &["verify", "pkg", "--output-file", "adir"]);

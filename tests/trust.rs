@@ -623,7 +623,7 @@ fn usage_and_input_errors() {
             "{err}"
         );
     }
-    // A malformed digest: input-error.
+    // A malformed digest: input-error, and a usage error (exit 2).
     let out = Command::new(BIN)
         .args([
             "trust",
@@ -642,7 +642,7 @@ fn usage_and_input_errors() {
     let err: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(
         (out.status.code(), &err["code"]),
-        (Some(1), &json!("input-error"))
+        (Some(2), &json!("input-error"))
     );
 }
 

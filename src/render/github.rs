@@ -29,7 +29,7 @@
 //! `--deny-warnings`.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::sarif::relative_to;
 use super::{Located, Options, RunView};
@@ -63,27 +63,23 @@ pub fn command(severity: Severity) -> &'static str {
 /// dropped from the annotations.
 pub const ANNOTATIONS_PER_TYPE: usize = 10;
 
-/// `package` relative to the working directory `cwd`, normalized: `.`
-/// becomes the empty path, so that joining a file name gives `x.json`,
-/// never `./x.json`.
-pub fn workspace(package: &Path, cwd: &Path) -> PathBuf {
-    let rel = relative_to(package, cwd, cwd);
-    if rel == Path::new(".") {
-        PathBuf::new()
-    } else {
-        rel
-    }
+/// The file of a finding as GitHub places it: the package path joined with
+/// the finding's file, relative to `base` (`GITHUB_WORKSPACE`, else the
+/// working directory `cwd`) and normalized (`.` for `base` itself; never
+/// `./…` nor absolute; symlinks resolved when the names alone would climb
+/// out of `base`).
+pub fn annotation_path(package: &Path, f: &Located<'_>, base: &Path, cwd: &Path) -> String {
+    relative_to(Path::new(&f.path(package)), base, cwd)
+        .display()
+        .to_string()
 }
 
-/// One located finding as one workflow-command line (no newline).
-/// `package` is the package path as [`workspace`] gives it (empty for the
-/// working directory itself, shown as `.`).
-pub fn line(package: &Path, f: &Located<'_>) -> String {
+/// One located finding as one workflow-command line (no newline); `file`
+/// is its [`annotation_path`].
+pub fn line(file: &str, f: &Located<'_>) -> String {
     let d = f.diag;
     let info = d.code.info();
-    let path = f.path(package);
-    let path = if path.is_empty() { "." } else { path.as_str() };
-    let mut props = format!("file={}", escape_property(path));
+    let mut props = format!("file={}", escape_property(file));
     if let (Some(_), Some(p)) = (&d.file, f.start) {
         let _ = write!(props, ",line={},col={}", p.line, p.column);
     }
@@ -109,13 +105,17 @@ fn message(d: &Diagnostic) -> String {
 /// A finding past the annotation limit, as a plain log line (no workflow
 /// command, so the runner shows it verbatim): `<severity>: <location>:
 /// FDnnn name: <message>`, on one line (CR and LF shown as `\r`, `\n`).
-pub fn plain_line(package: &Path, f: &Located<'_>) -> String {
+pub fn plain_line(file: &str, f: &Located<'_>) -> String {
     let d = f.diag;
     let info = d.code.info();
+    let location = match (&d.file, f.start) {
+        (Some(_), Some(p)) => format!("{file}:{}:{}", p.line, p.column),
+        _ => file.to_owned(),
+    };
     let text = format!(
         "{}: {}: {} {}: {}",
         command(d.severity),
-        f.location(package),
+        location,
         info.id,
         info.name,
         message(d)
@@ -141,6 +141,7 @@ fn plural(n: usize, word: &str) -> String {
 /// more warnings are in this log only`. Every line ends with `\n`.
 pub fn render(run: &RunView<'_>, opts: &Options) -> String {
     let quiet = opts.quiet;
+    let base = opts.workspace.as_deref().unwrap_or(&opts.cwd);
     let mut out = String::new();
     // errors, warnings, notices annotated so far
     let mut shown = [0usize; 3];
@@ -156,10 +157,13 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
         };
         if *n < ANNOTATIONS_PER_TYPE {
             *n += 1;
-            out.push_str(&line(&workspace(p.path(), &opts.cwd), f));
+            out.push_str(&line(&annotation_path(p.path(), f, base, &opts.cwd), f));
         } else {
             *m += 1;
-            out.push_str(&plain_line(&workspace(p.path(), &opts.cwd), f));
+            out.push_str(&plain_line(
+                &annotation_path(p.path(), f, base, &opts.cwd),
+                f,
+            ));
         }
         out.push('\n');
     }
@@ -210,6 +214,7 @@ mod tests {
     use crate::codes::Code;
     use crate::json::pointer::JsonPointer;
     use crate::verify::{PackageOutcome, Source};
+    use std::path::PathBuf;
 
     fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
         PackageOutcome {
@@ -252,6 +257,43 @@ mod tests {
             render_all(&[outcome("/w", vec![d])], false, true),
             "::warning file=.,title=FD223 unsatisfiable-all-of::w\n"
         );
+        // A finding's own file spelled with `./` (relations of a bare
+        // definition file) is normalized too.
+        let d = Diagnostic::new(Code::UnlistedFile, "u").in_file("./deep/definition.json");
+        assert_eq!(
+            render_all(&[outcome("", vec![d])], false, true),
+            "::error file=deep/definition.json,title=FD018 unlisted-file::u\n"
+        );
+        // GITHUB_WORKSPACE (Options::workspace) is the base when set.
+        let opts = Options {
+            quiet: true,
+            cwd: PathBuf::from("/w/repo/pkg/fixtures"),
+            workspace: Some(PathBuf::from("/w/repo")),
+            ..Options::default()
+        };
+        let all = [outcome("..", vec![e()])];
+        assert_eq!(
+            render(&RunView::new(&all, false), &opts),
+            "::error file=pkg/x.json,title=FD018 unlisted-file::u\n"
+        );
+    }
+
+    /// T2 F4: a working directory reached through a symlink, and a PATH
+    /// spelled through it, still give a path inside the working directory.
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_working_directory_is_resolved() {
+        let t = tempfile::tempdir().unwrap();
+        let real = t.path().join("repo");
+        std::fs::create_dir_all(real.join("pkg")).unwrap();
+        std::os::unix::fs::symlink(&real, t.path().join("link")).unwrap();
+        let cwd = std::fs::canonicalize(&real).unwrap();
+        let given = t.path().join("link/pkg");
+        let rel = relative_to(&given, &cwd, &cwd);
+        assert_eq!(rel, PathBuf::from("pkg"));
+        // Near miss: a path really outside keeps its `..`.
+        let outside = std::fs::canonicalize(t.path()).unwrap();
+        assert_eq!(relative_to(&outside, &cwd, &cwd), PathBuf::from(".."));
     }
 
     #[test]
@@ -279,7 +321,7 @@ mod tests {
         let run = RunView::new(&all, false);
         let (pv, f) = run.findings().next().unwrap();
         assert_eq!(
-            line(pv.path(), f),
+            line(&annotation_path(pv.path(), f, Path::new("/w"), Path::new("/w")), f),
             "::error file=pk%3Ag/d%2Cx.json,line=2,col=3,title=FD213 open-object-schema::50%25 open%0Areally (at /a)"
         );
     }

@@ -6,8 +6,9 @@
 //! [`Format`] to `human` (miette, default), `json` (our versioned contract,
 //! see [`json`]), `sarif` (typed SARIF 2.1.0), `github` (workflow commands)
 //! or `junit` (JUnit XML). `verify` and `relations` share the enum and the
-//! dispatch; [`write_output`] writes `--output-file` (atomically, never
-//! replacing a link, device or FIFO). Checks never
+//! dispatch; [`write_output`] writes `--output-file` (a new file
+//! atomically, an existing one in place; never replacing a link, device or
+//! FIFO). Checks never
 //! print; `main.rs` writes what these return.
 
 pub mod github;
@@ -58,6 +59,10 @@ pub struct Options {
     /// The working directory, against which relative package paths are
     /// resolved before they are made relative to `sarif_root`.
     pub cwd: PathBuf,
+    /// GitHub: `file=` paths are relative to this directory
+    /// (`GITHUB_WORKSPACE`, the repository's checkout, when set), else to
+    /// `cwd`.
+    pub workspace: Option<PathBuf>,
 }
 
 /// Renders a located run in `format` (the one dispatch of every command).
@@ -73,10 +78,12 @@ pub fn render(format: Format, run: &RunView<'_>, opts: &Options) -> String {
 
 /// Writes the report `bytes` to `--output-file` `path` without ever
 /// destroying what is there (T1 B1):
-/// - a regular file or a new path: atomically, a temporary file in the same
-///   directory, flushed to disk, then renamed over it (readers see the old
-///   file or the whole new one, never a part; an existing file's
-///   permissions are kept);
+/// - a new path: atomically, a temporary file in the same directory,
+///   flushed to disk, then renamed to it (readers see no file or the whole
+///   report, never a part);
+/// - an existing regular file: truncated and written in place, as a
+///   shell's `>` does, so its permissions (a read-only file is refused),
+///   owner and hard links are kept;
 /// - a symlink: followed ([`output_target`]), its target written as above
 ///   (a dangling link's target is created); a link to an open descriptor
 ///   (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/N`) is opened and
@@ -114,12 +121,16 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
                 "is a directory",
             ));
         }
-        if !m.is_file() {
-            // A device, FIFO or socket: written in place, never replaced.
-            let mut f = std::fs::OpenOptions::new().write(true).open(&path)?;
-            f.write_all(bytes)?;
-            return f.flush();
-        }
+        // A regular file is truncated and written in place, as a shell's
+        // `>` does (T2 F1): its mode, owner and hard links are honoured,
+        // and a read-only one is refused. A device, FIFO or socket is
+        // written in place too, never replaced.
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(m.is_file())
+            .open(&path)?;
+        f.write_all(bytes)?;
+        return f.flush();
     }
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
@@ -133,9 +144,6 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
-        if let Some(m) = &existing {
-            f.set_permissions(m.permissions())?;
-        }
         f.sync_all()?;
         std::fs::rename(&tmp, &path)
     })();

@@ -341,7 +341,27 @@ fn normalize(path: &Path) -> PathBuf {
 
 /// `path` relative to `root` (both made absolute against `cwd`, then
 /// normalized): `..` segments when `path` is outside `root`. Never absolute.
+/// When the names alone put `path` outside `root`, their real paths
+/// (symlinks resolved) are compared too: a working directory reached
+/// through a symlink (`$PWD/pkg` against the canonical working directory)
+/// still gives `pkg/…` (T2 F4).
 pub fn relative_to(path: &Path, root: &Path, cwd: &Path) -> PathBuf {
+    let lexical = lexical_relative(path, root, cwd);
+    if lexical.starts_with("..") {
+        if let (Ok(p), Ok(r)) = (
+            std::fs::canonicalize(cwd.join(path)),
+            std::fs::canonicalize(cwd.join(root)),
+        ) {
+            let real = lexical_relative(&p, &r, cwd);
+            if !real.starts_with("..") {
+                return real;
+            }
+        }
+    }
+    lexical
+}
+
+fn lexical_relative(path: &Path, root: &Path, cwd: &Path) -> PathBuf {
     let path = normalize(&cwd.join(path));
     let root = normalize(&cwd.join(root));
     let p: Vec<Component> = path.components().collect();
@@ -528,7 +548,7 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
         notifications.push(Notification {
             level: "error",
             message: Text {
-                text: "the run could not complete (a PATH does not exist, FD900): form-package exits 2".to_owned(),
+                text: "the run could not complete (an input does not exist or cannot be read: FD900, FD905): form-package exits 2".to_owned(),
             },
         });
     }

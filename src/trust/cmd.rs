@@ -233,10 +233,12 @@ fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Vec<u8>, TrustError> {
 
 fn digest_subject(d: &str) -> Result<Subject, TrustError> {
     Subject::from_digest_text(d).ok_or_else(|| {
+        // A flag value that is not a digest is a usage error (T2 F11).
         TrustError::new(
             Code::TrustInputError,
             format!("--package-digest {d:?} is not sha256:<64 lowercase hex>"),
         )
+        .could_not_run()
     })
 }
 
