@@ -1,9 +1,11 @@
 //! Hostile packages (project issue #7): every input is built at run time in
 //! a temp dir from the shipped package `example-store-1.0.0-f486d5e31632`.
 //! Each test asserts the diagnostic code and that the verifier stays within
-//! bounds: it finishes quickly (the binary runs under a watchdog, so a
-//! blocking open or a hang fails the test instead of stalling the suite) and,
-//! where `/usr/bin/time` exists, its peak resident set stays under 256 MiB.
+//! bounds: it finishes (every run and every blocking-prone read is under a
+//! hang guard, [`HANG_LIMIT`], so a blocking open or a loop that does not
+//! end fails the test instead of stalling the suite; no test asserts how
+//! fast, which is BENCHMARKS.md's) and, where `/usr/bin/time` exists, its
+//! peak resident set stays under 256 MiB.
 //! The measured numbers are recorded in `SECURITY.md`.
 //!
 //! Peak memory is printed as `peak-rss <case> <KiB> KiB` (run with
@@ -33,8 +35,11 @@ use serde_json::{json, Value};
 
 /// Peak-memory bound asserted for every measured run (256 MiB, in KiB).
 const PEAK_LIMIT_KIB: u64 = 256 * 1024;
-/// Wall-clock bound for one binary run (debug build, shared 2-core machine).
-const RUN_LIMIT: Duration = Duration::from_secs(60);
+/// Hang guard, not a speed bound (speed is BENCHMARKS.md's): a run or a
+/// read still going after this long is taken as blocked (a FIFO open, a
+/// loop that does not end) and fails the test. Generous, so that a slow
+/// debug build on a loaded machine never trips it.
+const HANG_LIMIT: Duration = Duration::from_secs(300);
 
 fn example_store() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -114,13 +119,27 @@ fn has(outcome: &PackageOutcome, code: Code) -> bool {
     outcome.diagnostics.iter().any(|d| d.code == code)
 }
 
-/// Runs `verify_package` and asserts it finished within `limit`.
-fn verify_within(dir: &Path, limit: Duration) -> PackageOutcome {
-    let start = Instant::now();
-    let out = verify_package(dir);
-    let took = start.elapsed();
-    assert!(took < limit, "verify took {took:?} (limit {limit:?})");
-    out
+/// Runs `f` on a thread and returns what it returns; fails the test only
+/// when `f` has not finished after [`HANG_LIMIT`] (blocked or looping) or
+/// panicked. A termination guard, never a speed assertion.
+fn finishes<T: Send + 'static>(what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(HANG_LIMIT) {
+        Ok(v) => v,
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+            panic!("{what}: not finished after {HANG_LIMIT:?} (blocked or hung)")
+        }
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => panic!("{what}: panicked"),
+    }
+}
+
+/// Runs `verify_package` on `dir` under the hang guard ([`finishes`]).
+fn verify_finishes(dir: &Path) -> PackageOutcome {
+    let dir = dir.to_path_buf();
+    finishes("verify_package", move || verify_package(&dir))
 }
 
 /// A finished run of the binary: its output and, when `/usr/bin/time`
@@ -152,7 +171,7 @@ impl Run {
     }
 }
 
-/// Runs `cmd` under a watchdog: a run longer than [`RUN_LIMIT`] is killed
+/// Runs `cmd` under a watchdog: a run longer than [`HANG_LIMIT`] is killed
 /// and fails the test (this is what catches a blocking FIFO open or a hang).
 fn bounded(mut cmd: Command, what: &str) -> Output {
     let start = Instant::now();
@@ -179,10 +198,10 @@ fn bounded(mut cmd: Command, what: &str) -> Output {
         if let Some(s) = child.try_wait().unwrap() {
             break s;
         }
-        if start.elapsed() > RUN_LIMIT {
+        if start.elapsed() > HANG_LIMIT {
             child.kill().unwrap();
             child.wait().unwrap();
-            panic!("{what}: still running after {RUN_LIMIT:?} (blocked or hung); killed");
+            panic!("{what}: still running after {HANG_LIMIT:?} (blocked or hung); killed");
         }
         std::thread::sleep(Duration::from_millis(20));
     };
@@ -307,7 +326,7 @@ fn payload_nested_100000_deep_is_refused_without_stack_overflow() {
     let (_t, dir) = package();
     std::fs::write(desired_path(&dir), nested(100_000)).unwrap();
     reindex(&dir);
-    let out = verify_within(&dir, Duration::from_secs(20));
+    let out = verify_finishes(&dir);
     let d = out
         .diagnostics
         .iter()
@@ -333,7 +352,7 @@ fn definition_nested_100000_deep_is_refused_without_stack_overflow() {
         bytes.len() as u64,
         &form_package::canonical::sha256_digest(&bytes),
     );
-    let out = verify_within(&dir, Duration::from_secs(20));
+    let out = verify_finishes(&dir);
     assert!(
         out.diagnostics
             .iter()
@@ -388,7 +407,7 @@ fn sparse_1gib_payload_is_refused_by_size_before_reading() {
         1 << 30,
         &format!("sha256:{}", "0".repeat(64)),
     );
-    let out = verify_within(&dir, Duration::from_secs(10));
+    let out = verify_finishes(&dir);
     let codes = ids(&out);
     // The published index schema bounds `size`, so the index is refused as a
     // whole (FD101) before any payload is opened; nothing is read.
@@ -410,11 +429,10 @@ fn sparse_1gib_payload_read_is_refused_from_metadata() {
     drop(f);
     let root = open_root(t.path()).unwrap();
     let inv = root.inventory();
-    let start = Instant::now();
+    // Refused from its metadata: the message gives the size it never read.
     let err = root
         .read("huge.json", fsread::JSON_LIMIT, Some(&inv.files[0].meta))
         .unwrap_err();
-    assert!(start.elapsed() < Duration::from_secs(1));
     assert_eq!(err.code, Code::UnreadablePayload);
     assert_eq!(
         err.message,
@@ -437,7 +455,7 @@ fn sparse_1gib_unlisted_file_is_never_read() {
         10,
         &format!("sha256:{}", "0".repeat(64)),
     );
-    let out = verify_within(&dir, Duration::from_secs(10));
+    let out = verify_finishes(&dir);
     let d = finding(&out, Code::UnreadablePayload);
     assert_eq!(
         d.message,
@@ -488,7 +506,7 @@ fn ref_dag_over_4096_operations_is_refused() {
     let (_t, dir) = package();
     with_desired_schema(&dir, ref_dag(8, 600));
     reindex(&dir);
-    let out = verify_within(&dir, Duration::from_secs(30));
+    let out = verify_finishes(&dir);
     assert!(has(&out, Code::ProofBudgetExceeded), "{:?}", ids(&out));
     bin_fails_with("ref-dag-budget", &dir, "FD220");
 }
@@ -524,7 +542,7 @@ fn ref_diamond_chain_does_not_explode() {
     let (_t, dir) = package();
     with_desired_schema(&dir, ref_dag(40, 2));
     reindex(&dir);
-    let out = verify_within(&dir, Duration::from_secs(20));
+    let out = verify_finishes(&dir);
     assert!(out.report.is_none() || out.diagnostics.is_empty());
     let run = verify_bin("ref-diamond-chain", &dir);
     assert!(run.output.status.code().is_some());
@@ -545,7 +563,7 @@ fn two_thousand_files_fail_cleanly_with_too_many_files() {
     add_files(&dir, 2000);
     reindex(&dir);
     assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), 2002);
-    let out = verify_within(&dir, Duration::from_secs(30));
+    let out = verify_finishes(&dir);
     let d = finding(&out, Code::TooManyFiles);
     assert_eq!(d.message, "package lists 2002 files; maximum is 1024");
     bin_fails_with("files-2002", &dir, "FD103");
@@ -557,7 +575,7 @@ fn index_listing_1025_files_is_refused_and_1024_is_not() {
     add_files(&dir, 1023);
     reindex(&dir);
     assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), 1025);
-    let out = verify_within(&dir, Duration::from_secs(30));
+    let out = verify_finishes(&dir);
     let d = finding(&out, Code::TooManyFiles);
     assert_eq!(d.message, "package lists 1025 files; maximum is 1024");
     let run = verify_bin("files-1025", &dir);
@@ -571,7 +589,7 @@ fn index_listing_1025_files_is_refused_and_1024_is_not() {
     std::fs::remove_file(dir.join("fixtures/x0000.json")).unwrap();
     reindex(&dir);
     assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), 1024);
-    let out = verify_within(&dir, Duration::from_secs(30));
+    let out = verify_finishes(&dir);
     assert!(!has(&out, Code::TooManyFiles), "{:?}", ids(&out));
 }
 
@@ -593,7 +611,7 @@ fn fifo_payload_is_refused_without_blocking() {
     std::fs::remove_file(desired_path(&dir)).unwrap();
     mkfifo(&desired_path(&dir));
     // The index still lists the original bytes: only the FIFO is wrong.
-    let out = verify_within(&dir, Duration::from_secs(10));
+    let out = verify_finishes(&dir);
     let d = finding(&out, Code::SpecialFile);
     assert_eq!(
         d.message,
@@ -607,9 +625,9 @@ fn fifo_read_through_the_api_does_not_block() {
     let t = tempfile::tempdir().unwrap();
     mkfifo(&t.path().join("p.json"));
     let root = open_root(t.path()).unwrap();
-    let start = Instant::now();
-    let err = root.read("p.json", fsread::JSON_LIMIT, None).unwrap_err();
-    assert!(start.elapsed() < Duration::from_secs(1));
+    let err = finishes("read of a FIFO", move || {
+        root.read("p.json", fsread::JSON_LIMIT, None).unwrap_err()
+    });
     assert_eq!(
         err.message,
         "read payload \"p.json\": not a regular non-link file"
@@ -622,7 +640,7 @@ fn symlinked_directory_component_is_refused() {
     let elsewhere = t.path().join("elsewhere");
     std::fs::rename(dir.join("fixtures"), &elsewhere).unwrap();
     symlink(&elsewhere, dir.join("fixtures")).unwrap();
-    let out = verify_within(&dir, Duration::from_secs(10));
+    let out = verify_finishes(&dir);
     let d = finding(&out, Code::SymlinkEntry);
     assert_eq!(
         d.message,
@@ -654,7 +672,7 @@ fn symlinked_root_is_refused() {
     let (t, dir) = package();
     let link = t.path().join("link");
     symlink(&dir, &link).unwrap();
-    let out = verify_within(&link, Duration::from_secs(10));
+    let out = verify_finishes(&link);
     assert_eq!(ids(&out), vec!["FD001"]);
     assert_eq!(
         out.diagnostics[0].message,
@@ -664,9 +682,7 @@ fn symlinked_root_is_refused() {
     assert_eq!(run.output.status.code(), Some(1));
     assert_eq!(run.codes(), vec!["FD001"]);
     // Near miss: the real directory verifies.
-    assert!(verify_within(&dir, Duration::from_secs(10))
-        .report
-        .is_some());
+    assert!(verify_finishes(&dir).report.is_some());
 }
 
 #[test]
@@ -675,7 +691,7 @@ fn non_utf8_file_name_is_refused() {
     let (_t, dir) = package();
     let name = std::ffi::OsStr::from_bytes(b"fixtures/bad\xff.json");
     std::fs::write(dir.join(name), b"{}").unwrap();
-    let out = verify_within(&dir, Duration::from_secs(10));
+    let out = verify_finishes(&dir);
     let d = finding(&out, Code::InvalidEntryPath);
     assert_eq!(
         d.message,
@@ -711,11 +727,15 @@ fn payload_swapped_for_symlink_after_inventory_is_refused() {
         .unwrap();
     std::fs::remove_file(desired_path(&pkg)).unwrap();
     symlink(&trap, desired_path(&pkg)).unwrap();
-    let start = Instant::now();
-    let err = root
-        .read(&e.rel, fsread::JSON_LIMIT, Some(&e.meta))
-        .unwrap_err();
-    assert!(start.elapsed() < Duration::from_secs(1));
+    let (root, err) = {
+        let (rel, meta) = (e.rel.clone(), e.meta);
+        finishes("read through a link to a FIFO", move || {
+            let err = root
+                .read(&rel, fsread::JSON_LIMIT, Some(&meta))
+                .unwrap_err();
+            (root, err)
+        })
+    };
     assert_eq!(err.code, Code::UnreadablePayload);
     assert_eq!(
         err.message,
@@ -819,7 +839,7 @@ fn payload_growing_during_read_is_bounded_by_the_limit() {
 fn executable_payload_is_refused_before_reading() {
     let (_t, dir) = package();
     std::fs::set_permissions(desired_path(&dir), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let out = verify_within(&dir, Duration::from_secs(10));
+    let out = verify_finishes(&dir);
     assert!(has(&out, Code::ExecutableMode), "{:?}", ids(&out));
 }
 
@@ -845,7 +865,7 @@ fn remote_ref_package() -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn remote_ref_is_refused() {
     let (_t, dir) = remote_ref_package();
-    let out = verify_within(&dir, Duration::from_secs(10));
+    let out = verify_finishes(&dir);
     let d = finding(&out, Code::NonLocalRef);
     assert_eq!(d.pointer.as_str(), "/desiredSchema/properties/name/$ref");
 }
@@ -950,7 +970,7 @@ fn deep_dirs(base: &Path, depth: usize) {
 fn directory_tree_3000_deep_fails_cleanly() {
     let (_t, dir) = package();
     deep_dirs(&dir, 3000);
-    let out = verify_within(&dir, Duration::from_secs(60));
+    let out = verify_finishes(&dir);
     assert!(out.report.is_none());
     // The path is far beyond 240 bytes (or the walk runs out of descriptors):
     // either way a file-system finding, not a crash.
