@@ -605,14 +605,7 @@ fn run_inner(
         // "verified" of a package that was only derived from).
         Format::Github => format!(
             "{}form-package: {}\n",
-            render::render(
-                Format::Github,
-                &run,
-                &render::Options {
-                    quiet: true,
-                    ..opts.clone()
-                }
-            ),
+            github_findings(&run, opts),
             count_line(
                 derivation.relations.len(),
                 &run,
@@ -622,6 +615,19 @@ fn run_inner(
         other => render::render(other, &run, opts),
     };
     Ok((stdout, code))
+}
+
+/// The findings of `run` as `verify --format github` writes them, without
+/// its package summary line (`relations` closes with its own count line).
+fn github_findings(run: &RunView<'_>, opts: &render::Options) -> String {
+    render::render(
+        Format::Github,
+        run,
+        &render::Options {
+            quiet: true,
+            ..opts.clone()
+        },
+    )
 }
 
 /// Strictly parses the `--instance` document (named `name`, the FILE as
@@ -668,14 +674,7 @@ fn render_refusal(failure: Failure, format: Format, opts: &render::Options) -> S
         }
         Format::Github => format!(
             "{}form-package: no relations derived, {}, {}, {}\n",
-            render::render(
-                Format::Github,
-                &run,
-                &render::Options {
-                    quiet: true,
-                    ..opts.clone()
-                }
-            ),
+            github_findings(&run, opts),
             plural(run.counts.errors, "error"),
             plural(run.counts.warnings, "warning"),
             plural(run.counts.notes, "note")
