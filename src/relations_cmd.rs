@@ -59,6 +59,7 @@ use serde_json::{json, Value};
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::fsread;
 use crate::json::strict;
 use crate::output::Output;
 use crate::package::{Source, INDEX_FILE};
@@ -148,7 +149,7 @@ struct Read {
 /// Reads and strictly parses `path`, naming it `name` (relative to
 /// `package`) in diagnostics.
 fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
-    let bytes = std::fs::read(path).map_err(|e| {
+    let unreadable = |gist: String| {
         Failure::finding(
             &Diagnostic::new(
                 if name == INDEX_FILE {
@@ -156,13 +157,40 @@ fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
                 } else {
                     Code::UnreadablePayload
                 },
-                format!("cannot read {name}: {e}"),
+                gist,
             )
             .in_file(name),
             None,
             package,
         )
-    })?;
+    };
+    let bytes = if package.as_os_str().is_empty() {
+        // A FILE named on the command line: the user's own link is
+        // followed, but only a regular file is read (a FIFO would block).
+        match std::fs::metadata(path) {
+            Ok(m) if m.is_file() => {}
+            Ok(_) => {
+                return Err(Failure::usage(format!(
+                    "{}: not a regular file; relations reads a Form Definition (a JSON file) or a package directory",
+                    path.display()
+                )))
+            }
+            Err(e) => return Err(unreadable(format!("cannot read {name}: {e}"))),
+        }
+        std::fs::read(path).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?
+    } else {
+        // A file of a package: read as `verify` reads it (T3 B1, B2): never
+        // through a symlink nor from a FIFO or device, within its size
+        // limit (FD004/FD005-like refusals, here as unreadable findings).
+        let limit = if name == INDEX_FILE {
+            fsread::INDEX_LIMIT
+        } else {
+            fsread::DEFINITION_LIMIT
+        };
+        let root = fsread::open_root(package).map_err(|d| Failure::finding(&d, None, package))?;
+        root.read(name, limit, None)
+            .map_err(|d| Failure::finding(&d, None, package))?
+    };
     parse_json(bytes, name, package)
 }
 
@@ -558,9 +586,12 @@ fn run_inner(
             // An --instance FILE that cannot be read is the command
             // failing to run (exit 2), like a missing one; one that does
             // not parse is a finding (exit 1).
-            let bytes = std::fs::read(i).map_err(|e| {
-                Failure::usage(format!("--instance {}: cannot read: {e}", i.display()))
-            })?;
+            let bytes = match std::fs::metadata(i) {
+                Ok(m) if m.is_file() => std::fs::read(i),
+                Ok(_) => Err(std::io::Error::other("not a regular file")),
+                Err(e) => Err(e),
+            }
+            .map_err(|e| Failure::usage(format!("--instance {}: cannot read: {e}", i.display())))?;
             match read_instance(bytes, &i.display().to_string()) {
                 Ok(doc) => Some(relations::resolve(&derivation.relations, &doc)),
                 Err(f) if format == Format::Human => return Err(f),

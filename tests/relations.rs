@@ -700,3 +700,58 @@ fn a_refusal_in_a_machine_format_is_a_document_with_the_finding() {
     assert_eq!(o.status.code(), Some(2));
     assert!(o.stdout.is_empty());
 }
+
+/// T3 B1, B2: a package's definition is read as `verify` reads it: a
+/// symlink out of the package is refused, never followed (its target's
+/// bytes must not reach the output), and a FIFO is refused without being
+/// opened (no hang). A FILE named on the command line that is not a
+/// regular file is a usage error (exit 2). Near miss: the same package
+/// with its real definition derives its relations.
+#[cfg(unix)]
+#[test]
+fn a_package_definition_is_never_read_through_a_link_or_from_a_fifo() {
+    let tmp = tempfile::tempdir().unwrap();
+    let secret = tmp.path().join("secret.txt");
+    std::fs::write(&secret, "SECRET_TOKEN=hunter2\n").unwrap();
+    let linked = tmp.path().join("linked");
+    copy_dir(&worker_version(), &linked);
+    std::fs::remove_file(linked.join("definition.json")).unwrap();
+    std::os::unix::fs::symlink(&secret, linked.join("definition.json")).unwrap();
+    let fifo = tmp.path().join("fifo");
+    copy_dir(&worker_version(), &fifo);
+    std::fs::remove_file(fifo.join("definition.json")).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(fifo.join("definition.json"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    for dir in [&linked, &fifo] {
+        for format in ["human", "json"] {
+            let o = run(&[
+                "relations".as_ref(),
+                "--format".as_ref(),
+                format.as_ref(),
+                dir.as_os_str(),
+            ]);
+            assert_eq!(o.status.code(), Some(1), "{dir:?} {format}");
+            let all = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(all.contains("FD014"), "{all}");
+            assert!(all.contains("not a regular non-link file"), "{all}");
+            assert!(!all.contains("hunter2"), "{all}");
+        }
+    }
+    let o = run(&[
+        "relations".as_ref(),
+        fifo.join("definition.json").as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not a regular file"));
+    // Near miss: a real definition.
+    let o = run(&["relations".as_ref(), worker_version().as_os_str()]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("8 relations"));
+}
