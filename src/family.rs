@@ -68,7 +68,9 @@ pub enum FamilyFormat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Step {
-    /// A PATH given to `family` does not exist (`FD900`; the run exits 2).
+    /// A PATH given to `family` does not exist (`FD900`; the run exits 2),
+    /// or a directory below it cannot be read (`FD901`) or is a symlink
+    /// (`FD902`, not followed), as `verify` reports them.
     Path,
     /// A package could not take part (its Form Definition did not load).
     Package,

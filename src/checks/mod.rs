@@ -188,6 +188,8 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::UnsupportedContractApiVersion,
             Code::FamilyFormNotLoaded,
             Code::PathNotFound,
+            Code::UnreadableDirectory,
+            Code::SymlinkedDirectory,
         ],
     ),
     (

@@ -1,7 +1,8 @@
 //! Loading a family: packages (verified by [`crate::verify`]), contracts
 //! and candidate sets under the PATHs (issue 13).
 //!
-//! Package roots come from [`crate::discover::package_roots`]; a PATH that
+//! Package roots come from the walk `verify` makes ([`crate::discover::walk`],
+//! no ignore rules; its FD901/FD902 findings are the family's); a PATH that
 //! holds no package at all (a folder of contracts) contributes none. Every
 //! other file is found by one `walkdir` walk per PATH that never follows
 //! links and never descends into a package: `definition.json` files are
@@ -320,9 +321,20 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
                 p.display()
             )));
         }
-        let found = discover::package_roots(p)
-            .map_err(|_| LoadError(format!("{}: cannot be searched for packages", p.display())))?;
-        for r in found {
+        // The walk `verify` makes (no ignore rules): a directory it cannot
+        // read (FD901) or a symlinked directory (FD902) is a finding of
+        // its own, never a package or contract dropped in silence (T3 B3).
+        let walked = discover::walk(
+            p,
+            &discover::WalkRules {
+                no_ignore: true,
+                ..Default::default()
+            },
+        );
+        for (_, d) in walked.findings {
+            missing.push(Finding::new(d.code, Step::Path, d.message));
+        }
+        for r in walked.roots {
             // A folder without any package (contracts only) is not a package here.
             let is_dir = std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir());
             if !is_dir || std::fs::symlink_metadata(r.join(INDEX_FILE)).is_ok() {
