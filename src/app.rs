@@ -194,17 +194,14 @@ fn render_options(
     verbose: bool,
     deny_warnings: bool,
 ) -> render::Options {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+    let here = render::Options::here();
     render::Options {
         color,
         quiet,
         verbose,
         deny_warnings,
-        sarif_root: output.sarif_root.clone().unwrap_or_else(|| cwd.clone()),
-        cwd,
-        workspace: std::env::var_os("GITHUB_WORKSPACE")
-            .map(std::path::PathBuf::from)
-            .filter(|w| w.is_absolute()),
+        sarif_root: output.sarif_root.clone().unwrap_or(here.sarif_root),
+        ..here
     }
 }
 

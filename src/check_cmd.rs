@@ -599,7 +599,7 @@ pub fn render_documents(
         color,
         quiet: true,
         deny_warnings,
-        ..render_options()
+        ..render::Options::here()
     };
     match format {
         Format::Human => {
@@ -682,17 +682,6 @@ fn xml_attr(text: &str) -> String {
         }
     }
     out
-}
-
-/// Render options for single documents: SARIF URIs relative to the working
-/// directory, as `verify` does by default.
-fn render_options() -> render::Options {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
-    render::Options {
-        sarif_root: cwd.clone(),
-        cwd,
-        ..render::Options::default()
-    }
 }
 
 /// The human verdict line of one checked document.

@@ -719,13 +719,7 @@ fn render_refusal(failure: Failure, format: Format, opts: &render::Options) -> S
 /// SARIF URIs are relative to the working directory. Exit status and JSON
 /// shape: see the module doc.
 pub fn run(path: &Path, format: Format, instance: Option<&Path>) -> Output {
-    let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
-    let opts = render::Options {
-        sarif_root: cwd.clone(),
-        cwd,
-        ..Default::default()
-    };
-    run_with(path, format, instance, &opts)
+    run_with(path, format, instance, &render::Options::here())
 }
 
 /// [`run`] with the renderer options of the command line.

@@ -26,7 +26,12 @@ fn example_store() -> PathBuf {
 }
 
 fn run(args: &[&str]) -> Output {
-    bin().args(args).env("NO_COLOR", "1").output().unwrap()
+    bin()
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE")
+        .output()
+        .unwrap()
 }
 
 fn stdout(o: &Output) -> String {

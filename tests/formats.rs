@@ -35,6 +35,7 @@ fn verify(cwd: &Path, path: &str, format: &str) -> Output {
         .args(["verify", path, "--format"])
         .args(format.split(' '))
         .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE")
         .output()
         .unwrap()
 }
@@ -454,6 +455,7 @@ fn bin_in(cwd: &Path, args: &[&str]) -> Output {
         .current_dir(cwd)
         .args(args)
         .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE")
         .output()
         .unwrap()
 }

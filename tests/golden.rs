@@ -365,6 +365,7 @@ fn every_golden_folder_is_named_after_one_code() {
     let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
         .arg("rules")
         .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE")
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
@@ -572,6 +573,7 @@ fn command_case(case_dir: &Path, case: &Value) -> Value {
         .args(&args)
         .current_dir(&work)
         .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE")
         .output()
         .unwrap();
     chmod(case, &work, true);

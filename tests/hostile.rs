@@ -231,7 +231,9 @@ fn measured(case: &str, program: &Path, args: &[&std::ffi::OsStr], env: &[(&str,
         }
         None => Command::new(program),
     };
-    cmd.args(args).env("NO_COLOR", "1");
+    cmd.args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE");
     for (k, v) in env {
         cmd.env(k, v);
     }

@@ -29,7 +29,7 @@ fn text(b: &[u8]) -> String {
 
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_form-package"));
-    c.env("NO_COLOR", "1");
+    c.env("NO_COLOR", "1").env_remove("GITHUB_WORKSPACE");
     c
 }
 
@@ -311,6 +311,38 @@ fn sarif_says_when_the_run_could_not_complete() {
     let (code, inv) = sarif(&["verify", "--format", "sarif", "pkg"]);
     assert_eq!(code, Some(0));
     assert_eq!(inv["executionSuccessful"], true, "{inv}");
+    // T3 C4: the missing PATH's result is located at the PATH itself.
+    let o = run_in(tmp.path(), &["verify", "--format", "sarif", "nonexist"]);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        doc["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "nonexist"
+    );
+}
+
+/// T3 C2: `GITHUB_WORKSPACE` is the base of `file=` for every command with
+/// `--format github` (`check` too), read in one place
+/// (`render::Options::here`). Near miss: without it, the working directory.
+#[test]
+fn github_paths_are_relative_to_the_workspace_in_every_command() {
+    let (tmp, _pkg) = copy_package(&example_store());
+    std::fs::write(tmp.path().join("pkg/empty.json"), b"").unwrap();
+    let github = |workspace: Option<&Path>| {
+        let mut c = bin();
+        c.args(["check", "--format", "github", "empty.json"])
+            .current_dir(tmp.path().join("pkg"))
+            .env_remove("GITHUB_WORKSPACE");
+        if let Some(w) = workspace {
+            c.env("GITHUB_WORKSPACE", w);
+        }
+        text(&c.output().unwrap().stdout)
+    };
+    assert!(
+        github(Some(tmp.path())).starts_with("::error file=pkg/empty.json,"),
+        "{}",
+        github(Some(tmp.path()))
+    );
+    assert!(github(None).starts_with("::error file=empty.json,"));
 }
 
 /// C10: `--sarif-root` that does not exist or is a file is a usage error

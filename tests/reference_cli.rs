@@ -31,6 +31,7 @@ fn ours(args: &[&str]) -> std::process::Output {
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE")
         .output()
         .unwrap()
 }

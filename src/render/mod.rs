@@ -65,6 +65,24 @@ pub struct Options {
     pub workspace: Option<PathBuf>,
 }
 
+impl Options {
+    /// The options of a command run in this process's working directory:
+    /// `cwd` and `sarif_root` are the working directory ("." when it cannot
+    /// be read), `workspace` is `GITHUB_WORKSPACE` when set to an absolute
+    /// path (the one place that reads it). Every other field is off.
+    pub fn here() -> Self {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+        Options {
+            sarif_root: cwd.clone(),
+            cwd,
+            workspace: std::env::var_os("GITHUB_WORKSPACE")
+                .map(PathBuf::from)
+                .filter(|w| w.is_absolute()),
+            ..Options::default()
+        }
+    }
+}
+
 /// Renders a located run in `format` (the one dispatch of every command).
 pub fn render(format: Format, run: &RunView<'_>, opts: &Options) -> String {
     match format {

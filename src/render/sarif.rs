@@ -473,7 +473,15 @@ pub fn rule(code: Code) -> ReportingDescriptor {
 fn result(package: &Path, f: &Located<'_>, rule_index: usize, opts: &Options) -> SarifResult {
     let d = f.diag;
     let info = d.code.info();
-    let uri = artifact_uri(package, d.file.as_deref(), opts);
+    // A walk finding (a PATH that does not exist, a directory that cannot
+    // be read or is a link) is about that path itself: it has no
+    // `package-index.json` to point at (T3 C4).
+    let uri = match (&d.file, d.code) {
+        (None, Code::PathNotFound | Code::UnreadableDirectory | Code::SymlinkedDirectory) => {
+            artifact_uri(package, Some(""), opts)
+        }
+        (file, _) => artifact_uri(package, file.as_deref(), opts),
+    };
     let region = match (&d.file, f.start, f.end) {
         (Some(_), Some(s), Some(e)) => Region {
             start_line: s.line,
