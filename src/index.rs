@@ -86,6 +86,15 @@ pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refus
 
 fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<Indexed, Refused> {
     let root = fsread::open_root(dir).map_err(|d| vec![d])?;
+    // Neither an index nor a definition: no package to index, said before
+    // the inventory walks the directory (`index /` would walk the whole
+    // file system first, T3 C10).
+    if [INDEX_FILE, "definition.json"]
+        .iter()
+        .all(|f| std::fs::symlink_metadata(dir.join(f)).is_err())
+    {
+        return Err(no_definition("definition.json"));
+    }
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
         return Err(inventory.diagnostics.into());
@@ -232,16 +241,7 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
                 .iter()
                 .any(|e| e.rel == previous.definition_path)
         {
-            return Err(vec![Diagnostic::new(
-                Code::DefinitionPathUnlisted,
-                format!(
-                    "no Form Definition to index: {:?} is not a file of the package",
-                    previous.definition_path
-                ),
-            )
-            .in_file(INDEX_FILE)
-            .help("write the Form Definition as definition.json in the package directory, then run index again")]
-            .into());
+            return Err(no_definition(&previous.definition_path));
         }
         check_schema(&index)?;
         if let (Some(p), Some(def)) = (profile, &definition) {
@@ -310,6 +310,17 @@ fn previous(root: &fsread::PackageRoot, has_index: bool) -> Result<Previous, Vec
 
 fn path_of(entry: &Value) -> &str {
     entry.get("path").and_then(Value::as_str).unwrap_or("")
+}
+
+/// FD118: there is no Form Definition (`definition_path`) to index.
+fn no_definition(definition_path: &str) -> Refused {
+    vec![Diagnostic::new(
+        Code::DefinitionPathUnlisted,
+        format!("no Form Definition to index: {definition_path:?} is not a file of the package"),
+    )
+    .in_file(INDEX_FILE)
+    .help("write the Form Definition as definition.json in the package directory, then run index again")]
+    .into()
 }
 
 /// An index profile asked for with `--profile` must be one the definition
