@@ -1,7 +1,9 @@
 //! Finding package roots under the PATHs given to `verify`.
 //!
 //! A PATH is a package directory or a tree: every directory below it that
-//! holds a `package-index.json` is a package, and the walk does not descend
+//! holds a `package-index.json` is a package (so is one holding a Form
+//! Definition `definition.json` but no index: it then fails with FD009),
+//! and the walk does not descend
 //! into a package (its inventory is the loader's, complete: no rule of this
 //! walk applies inside a package). A PATH holding no package at all is
 //! itself reported as a package (it then fails with
@@ -28,6 +30,7 @@ use walkdir::WalkDir;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::doc_kind::{classify, DocKind};
 use crate::error::Error;
 use crate::package::INDEX_FILE;
 
@@ -170,7 +173,7 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
             continue;
         }
         let index = entry.path().join(INDEX_FILE);
-        if std::fs::symlink_metadata(&index).is_ok() {
+        if std::fs::symlink_metadata(&index).is_ok() || lost_index(entry.path()) {
             out.roots.push(entry.path().to_path_buf());
             entries.skip_current_dir();
             continue;
@@ -194,6 +197,24 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
         out.roots.push(path.to_path_buf());
     }
     out
+}
+
+/// True when `dir` holds no `package-index.json` but a `definition.json`
+/// that is a Form Definition ([`classify`]; a Binding or
+/// Interface Definition is a contract, not a package): a package whose
+/// index was forgotten, verified as a package so that it fails with
+/// `FD009 missing-package-index` instead of being passed over in silence
+/// (T3 B4; `explain FD009`'s own failing example). Only a regular file of
+/// at most the definition limit is read.
+pub fn lost_index(dir: &Path) -> bool {
+    let file = dir.join("definition.json");
+    let small_file = std::fs::symlink_metadata(&file)
+        .is_ok_and(|m| m.is_file() && m.len() <= crate::limits::DEFINITION_BYTES);
+    small_file
+        && std::fs::read(&file)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+            .is_some_and(|v| classify(&v) == Some(DocKind::Definition))
 }
 
 /// True when `path` or a directory above it holds `.git` (a directory, or
@@ -300,6 +321,34 @@ mod tests {
         std::fs::create_dir_all(dir.path().join("empty")).unwrap();
         let roots = package_roots(dir.path()).unwrap();
         assert_eq!(roots, vec![a, b]);
+    }
+
+    /// T3 B4: a directory holding a Form Definition but no index is a
+    /// package (it then fails with FD009); one holding a contract's
+    /// `definition.json`, or nothing, is not.
+    #[test]
+    fn a_form_definition_without_its_index_is_a_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str, text: &str| {
+            let p = dir.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, text).unwrap();
+        };
+        write(
+            "lost/definition.json",
+            r#"{"apiVersion":"edge.forms.takoform.com","kind":"Queue","definitionVersion":"1.0.0","desiredSchema":{}}"#,
+        );
+        write(
+            "contract/definition.json",
+            r#"{"apiVersion":"interfaces.takoform.com/v1alpha1","kind":"InterfaceDefinition"}"#,
+        );
+        write("other/notes.json", "{}");
+        write("ok/package-index.json", "{}");
+        let roots = package_roots(dir.path()).unwrap();
+        assert_eq!(roots, vec![dir.path().join("lost"), dir.path().join("ok")]);
+        assert!(lost_index(&dir.path().join("lost")));
+        assert!(!lost_index(&dir.path().join("contract")));
+        assert!(!lost_index(&dir.path().join("other")));
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod constraints;
 pub mod definition_rules;
 pub mod diag;
 pub mod discover;
+pub mod doc_kind;
 pub mod engine;
 pub mod error;
 pub mod explain;

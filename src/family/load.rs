@@ -337,7 +337,10 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
         for r in walked.roots {
             // A folder without any package (contracts only) is not a package here.
             let is_dir = std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir());
-            if !is_dir || std::fs::symlink_metadata(r.join(INDEX_FILE)).is_ok() {
+            if !is_dir
+                || std::fs::symlink_metadata(r.join(INDEX_FILE)).is_ok()
+                || discover::lost_index(&r)
+            {
                 roots.push(r);
             }
         }
@@ -459,7 +462,10 @@ fn walk_files(
         let Ok(entry) = entry else { continue };
         let ft = entry.file_type();
         if ft.is_dir() {
-            if std::fs::symlink_metadata(entry.path().join(INDEX_FILE)).is_ok() {
+            // A package, or one whose index was forgotten (a package too).
+            if std::fs::symlink_metadata(entry.path().join(INDEX_FILE)).is_ok()
+                || discover::lost_index(entry.path())
+            {
                 walk.skip_current_dir();
             }
             continue;
