@@ -52,9 +52,11 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             color,
             output,
         } => {
-            // PATH, and the package a bare definition file sits in.
+            // PATH, the package a bare definition file sits in, and the
+            // --instance document (never overwritten by the report, T3 C9).
             let guarded: Vec<_> = std::iter::once(path.clone())
                 .chain(crate::relations_cmd::enclosing_package(&path))
+                .chain(instance.clone())
                 .collect();
             if let Some(refused) = refuse_output_args(&output, &guarded) {
                 return refused;

@@ -756,3 +756,35 @@ fn a_package_definition_is_never_read_through_a_link_or_from_a_fifo() {
     assert_eq!(o.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&o.stdout).contains("8 relations"));
 }
+
+/// T3 C9: the report never overwrites the `--instance` document. Near
+/// miss: another `--output-file` is written.
+#[test]
+fn the_report_never_overwrites_the_instance() {
+    let tmp = tempfile::tempdir().unwrap();
+    let inst = tmp.path().join("inst.json");
+    std::fs::write(&inst, b"{\"worker\":{}}").unwrap();
+    let o = run(&[
+        "relations".as_ref(),
+        "--output-file".as_ref(),
+        inst.as_os_str(),
+        "--instance".as_ref(),
+        inst.as_os_str(),
+        worker_version().as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read(&inst).unwrap(), b"{\"worker\":{}}");
+    let out = tmp.path().join("out.txt");
+    let o = run(&[
+        "relations".as_ref(),
+        "--output-file".as_ref(),
+        out.as_os_str(),
+        "--instance".as_ref(),
+        inst.as_os_str(),
+        worker_version().as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(std::fs::read_to_string(&out)
+        .unwrap()
+        .contains("WorkerVersion"));
+}
