@@ -503,7 +503,9 @@ pub fn verify_paths_with(
         group.sort_by(|a, b| a.path().cmp(b.path()));
         items.extend(group);
     }
-    let mut is_config: Vec<bool> = (0..items.len()).map(|i| i < config_count).collect();
+    // The configuration entries are the first `config_kept` outcomes (fewer
+    // when a selection hides some of them).
+    let mut config_kept = config_count;
     let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
     let progress = Progress::new(roots, std::io::stderr().is_terminal());
     let one = |item: &Item| match item {
@@ -550,11 +552,6 @@ pub fn verify_paths_with(
         // The file's own findings come first; its selection cannot hide them
         // (a misspelled key beside `select = ["FD2"]` would pass in silence):
         // only the command line's --select/--ignore/--warn apply to them.
-        let config_findings = if loaded.path.is_some() {
-            loaded.findings.len()
-        } else {
-            0
-        };
         let flags_only = select::Settings {
             select: rules.select.clone().unwrap_or_default(),
             ignore: rules.ignore.clone().unwrap_or_default(),
@@ -572,7 +569,7 @@ pub fn verify_paths_with(
                 hidden.push(render::model::Hidden::default());
                 continue;
             }
-            let selection = if i < config_findings {
+            let selection = if i < config_count {
                 &flags_only
             } else {
                 &settings
@@ -585,19 +582,18 @@ pub fn verify_paths_with(
             .iter()
             .map(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()))
             .collect();
+        config_kept = keep.iter().take(config_count).filter(|k| **k).count();
         let mut k = keep.iter();
         outcomes.retain(|_| *k.next().unwrap_or(&true));
         let mut k = keep.iter();
         hidden.retain(|_| *k.next().unwrap_or(&true));
-        let mut k = keep.iter();
-        is_config.retain(|_| *k.next().unwrap_or(&true));
     }
     let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
     run.could_not_run = missing;
     for (p, h) in run.packages.iter_mut().zip(hidden) {
         p.hidden = h;
     }
-    for (i, _) in is_config.iter().enumerate().filter(|(_, c)| **c) {
+    for i in 0..config_kept {
         run.mark_configuration(i, config_name.clone());
     }
     let mut stderr = String::new();
