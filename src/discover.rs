@@ -58,6 +58,10 @@ pub struct Walk {
     pub skipped: Vec<(PathBuf, String)>,
     /// True when the PATH does not exist (the run exits 2).
     pub missing: bool,
+    /// True when the only root is the PATH itself because the walk found no
+    /// package below it (it then fails as a package, FD009, as the
+    /// reference answers; `family` takes no package from it).
+    pub fallback: bool,
 }
 
 /// Package roots below `path`, sorted by path (no rule skips anything).
@@ -195,6 +199,7 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     }
     if out.roots.is_empty() && out.findings.is_empty() {
         out.roots.push(path.to_path_buf());
+        out.fallback = true;
     }
     out
 }
@@ -206,7 +211,7 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
 /// `FD009 missing-package-index` instead of being passed over in silence
 /// (T3 B4; `explain FD009`'s own failing example). Only a regular file of
 /// at most the definition limit is read.
-pub fn lost_index(dir: &Path) -> bool {
+fn lost_index(dir: &Path) -> bool {
     let file = dir.join("definition.json");
     let small_file = std::fs::symlink_metadata(&file)
         .is_ok_and(|m| m.is_file() && m.len() <= crate::limits::DEFINITION_BYTES);

@@ -334,15 +334,9 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
         for (_, d) in walked.findings {
             missing.push(Finding::new(d.code, Step::Path, d.message));
         }
-        for r in walked.roots {
-            // A folder without any package (contracts only) is not a package here.
-            let is_dir = std::fs::symlink_metadata(&r).is_ok_and(|m| m.is_dir());
-            if !is_dir
-                || std::fs::symlink_metadata(r.join(INDEX_FILE)).is_ok()
-                || discover::lost_index(&r)
-            {
-                roots.push(r);
-            }
+        // A folder without any package (contracts only) is not a package here.
+        if !walked.fallback {
+            roots.extend(walked.roots);
         }
     }
     let mut seen = HashSet::new();
@@ -392,9 +386,15 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     }
     let mut contract_files = Vec::new();
     let mut candidate_files = Vec::new();
+    let package_dirs: HashSet<&Path> = family
+        .packages
+        .iter()
+        .map(|p| Path::new(p.path.as_str()))
+        .collect();
     for p in paths {
         walk_files(
             p,
+            &package_dirs,
             &mut contract_files,
             &mut candidate_files,
             &mut family.findings,
@@ -449,6 +449,7 @@ fn is_family_file(path: &Path) -> bool {
 /// followed, package directories skipped).
 fn walk_files(
     path: &Path,
+    packages: &HashSet<&Path>,
     contracts: &mut Vec<PathBuf>,
     candidates: &mut Vec<PathBuf>,
     findings: &mut Vec<Finding>,
@@ -462,10 +463,9 @@ fn walk_files(
         let Ok(entry) = entry else { continue };
         let ft = entry.file_type();
         if ft.is_dir() {
-            // A package, or one whose index was forgotten (a package too).
-            if std::fs::symlink_metadata(entry.path().join(INDEX_FILE)).is_ok()
-                || discover::lost_index(entry.path())
-            {
+            // A package (also one whose index was forgotten): the walk for
+            // packages found it already.
+            if packages.contains(entry.path()) {
                 walk.skip_current_dir();
             }
             continue;
