@@ -167,17 +167,13 @@ fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
     let bytes = if package.as_os_str().is_empty() {
         // A FILE named on the command line: the user's own link is
         // followed, but only a regular file is read (a FIFO would block).
-        match std::fs::metadata(path) {
-            Ok(m) if m.is_file() => {}
-            Ok(_) => {
-                return Err(Failure::usage(format!(
-                    "{}: not a regular file; relations reads a Form Definition (a JSON file) or a package directory",
-                    path.display()
-                )))
-            }
-            Err(e) => return Err(unreadable(format!("cannot read {name}: {e}"))),
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(Failure::usage(format!(
+                "{}: not a regular file; relations reads a Form Definition (a JSON file) or a package directory",
+                path.display()
+            )));
         }
-        std::fs::read(path).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?
+        read_regular(path).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?
     } else {
         // A file of a package: read as `verify` reads it (T3 B1, B2): never
         // through a symlink nor from a FIFO or device, within its size
@@ -293,11 +289,7 @@ pub fn not_a_definition(value: &Value) -> Option<Diagnostic> {
             }
             None => "a JSON object without an apiVersion".to_owned(),
         },
-        Value::Array(_) => "a JSON array".to_owned(),
-        Value::String(_) => "a JSON string".to_owned(),
-        Value::Number(_) => "a JSON number".to_owned(),
-        Value::Bool(_) => "a JSON boolean".to_owned(),
-        Value::Null => "JSON null".to_owned(),
+        other => json_type(other).to_owned(),
     };
     Some(Diagnostic::new(
         Code::UnrecognizedDocument,
@@ -586,12 +578,9 @@ fn run_inner(
             // An --instance FILE that cannot be read is the command
             // failing to run (exit 2), like a missing one; one that does
             // not parse is a finding (exit 1).
-            let bytes = match std::fs::metadata(i) {
-                Ok(m) if m.is_file() => std::fs::read(i),
-                Ok(_) => Err(std::io::Error::other("not a regular file")),
-                Err(e) => Err(e),
-            }
-            .map_err(|e| Failure::usage(format!("--instance {}: cannot read: {e}", i.display())))?;
+            let bytes = read_regular(i).map_err(|e| {
+                Failure::usage(format!("--instance {}: cannot read: {e}", i.display()))
+            })?;
             match read_instance(bytes, &i.display().to_string()) {
                 Ok(doc) => Some(relations::resolve(&derivation.relations, &doc)),
                 Err(f) if format == Format::Human => return Err(f),
@@ -661,6 +650,29 @@ fn github_findings(run: &RunView<'_>, opts: &render::Options) -> String {
     )
 }
 
+/// What a JSON value is, for messages: `a JSON object`, `a JSON array`, …
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Object(_) => "a JSON object",
+        Value::Array(_) => "a JSON array",
+        Value::String(_) => "a JSON string",
+        Value::Number(_) => "a JSON number",
+        Value::Bool(_) => "a JSON boolean",
+        Value::Null => "JSON null",
+    }
+}
+
+/// Reads a FILE named on the command line: the user's own symlink is
+/// followed, but only a regular file is read (a FIFO would block, a
+/// device never ends).
+fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    if std::fs::metadata(path)?.is_file() {
+        std::fs::read(path)
+    } else {
+        Err(std::io::Error::other("not a regular file"))
+    }
+}
+
 /// Strictly parses the `--instance` document (named `name`, the FILE as
 /// given): one that is not strict I-JSON, or is not a JSON object (a
 /// desired document is one, FD630), is a finding.
@@ -669,13 +681,7 @@ fn read_instance(bytes: Vec<u8>, name: &str) -> Result<Value, Failure> {
     if doc.value.is_object() {
         return Ok(doc.value);
     }
-    let what = match &doc.value {
-        Value::Array(_) => "a JSON array",
-        Value::String(_) => "a JSON string",
-        Value::Number(_) => "a JSON number",
-        Value::Bool(_) => "a JSON boolean",
-        _ => "JSON null",
-    };
+    let what = json_type(&doc.value);
     let d = Diagnostic::new(
         Code::UnrecognizedDocument,
         format!("not a desired document: it is {what}; --instance takes a desired document (a JSON object)"),
