@@ -452,6 +452,7 @@ fn as_package(
         fixtures_run: verified.fixtures_run,
         sources,
         fault: verified.fault,
+        extra: serde_json::Map::new(),
     })
 }
 

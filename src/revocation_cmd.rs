@@ -145,89 +145,25 @@ fn accept(
             ..Default::default()
         },
         Some(f) => {
-            let outcome = document_outcome(display, bytes, Vec::new());
-            let doc = render_documents(
-                &[outcome],
-                &[display.to_owned()],
-                &[String::new()],
-                f,
-                color,
-                false,
-            );
+            let mut outcome = document_outcome(display, bytes, Vec::new());
+            // The point of an advance is the pin a host keeps for the next
+            // checkpoint: every format carries it (PackageOutcome::extra).
+            if let Some(pin) = pin.and_then(|p| serde_json::to_value(p).ok()) {
+                outcome.extra.insert("pin".into(), pin);
+            }
             Output {
-                stdout: match pin {
-                    Some(pin) => with_pin(f, doc, pin),
-                    None => doc,
-                }
+                stdout: render_documents(
+                    &[outcome],
+                    &[display.to_owned()],
+                    &[String::new()],
+                    f,
+                    color,
+                    false,
+                )
                 .into_bytes(),
                 ..Default::default()
             }
         }
-    }
-}
-
-/// Adds the pin an advance produced to the format's document: the point of
-/// advancing is the pin a host keeps for the next checkpoint.
-/// - `json`: `packages[0].pin` (`schemas/form-package-report-v1.schema.json`);
-/// - `sarif`: `runs[0].properties.pin` (a SARIF property bag);
-/// - `junit`: `<properties><property name="pin" value="{…}"/></properties>`
-///   first in the testsuite, the pin as compact JSON;
-/// - `github`: a `::notice` workflow command `pin {…}` before the summary.
-///
-/// The document is returned unchanged if it does not parse (it always
-/// does: the renderer wrote it).
-fn with_pin(format: Format, doc: String, pin: &Pin) -> String {
-    let Ok(pin_value) = serde_json::to_value(pin) else {
-        return doc;
-    };
-    let compact = pin_value.to_string();
-    match format {
-        Format::Json | Format::Sarif => {
-            let Ok(mut v) = serde_json::from_str::<Value>(&doc) else {
-                return doc;
-            };
-            let target = if format == Format::Json {
-                v.pointer_mut("/packages/0").and_then(Value::as_object_mut)
-            } else {
-                v.pointer_mut("/runs/0")
-                    .and_then(Value::as_object_mut)
-                    .and_then(|run| {
-                        run.entry("properties")
-                            .or_insert_with(|| Value::Object(serde_json::Map::new()))
-                            .as_object_mut()
-                    })
-            };
-            let Some(target) = target else { return doc };
-            target.insert("pin".into(), pin_value);
-            match serde_json::to_string_pretty(&v) {
-                Ok(mut text) => {
-                    text.push('\n');
-                    text
-                }
-                Err(_) => doc,
-            }
-        }
-        Format::Junit => {
-            const SUITE: &str = "<testsuite ";
-            let Some(at) = doc.find(SUITE) else {
-                return doc;
-            };
-            let Some(end) = doc.get(at..).and_then(|rest| rest.find('>')) else {
-                return doc;
-            };
-            if doc.get(..at + end).is_some_and(|h| h.ends_with('/')) {
-                return doc; // an empty suite: there is no document to add to
-            }
-            let (head, tail) = doc.split_at(at + end + 1);
-            let value = compact
-                .replace('&', "&amp;")
-                .replace('"', "&quot;")
-                .replace('<', "&lt;")
-                .replace('>', "&gt;");
-            format!("{head}\n        <properties><property name=\"pin\" value=\"{value}\"/></properties>{tail}")
-        }
-        Format::Github => format!("::notice title=form-package pin::pin {compact}\n{doc}"),
-        Format::Human => doc,
     }
 }
 

@@ -42,6 +42,12 @@ pub struct PackageOutcome {
     /// A fault of the verifier itself that stopped this package's checks:
     /// the command exits 2 ([`crate::error::Error`]), whatever was found.
     pub fault: Option<crate::error::Error>,
+    /// Members a command adds to this entry of its report
+    /// (`validate-revocation-checkpoint --advance`: `pin`, the point of an
+    /// advance): `json` puts them in the package object, `sarif` in the
+    /// run's property bag, `junit` as testcase properties (compact JSON),
+    /// `github` as a notice line. Empty for `verify`.
+    pub extra: serde_json::Map<String, Value>,
 }
 
 impl PackageOutcome {
@@ -69,6 +75,7 @@ pub fn verify_package(path: &Path) -> PackageOutcome {
         fixtures_run: pkg.fixtures_run,
         sources: pkg.sources,
         fault: run.fault,
+        extra: serde_json::Map::new(),
     };
     // Renderers look sources up only through a diagnostic's file.
     let named: BTreeSet<&str> = out

@@ -958,6 +958,23 @@ fn check_and_revocation_json_validate_against_the_report_schema() {
         ) && junit.contains(digest),
         "{junit}"
     );
+    let github = stdout(&bin_in(
+        tmp.path(),
+        &[
+            "validate-revocation-checkpoint",
+            "--format",
+            "github",
+            "--advance",
+            "checkpoint-1.json",
+        ],
+    ));
+    assert!(
+        github.starts_with(&format!(
+            "::notice title=form-package pin::pin {}\n",
+            plain["pin"]
+        )),
+        "{github}"
+    );
     // Near miss: without --advance there is no pin.
     let no_pin = json_of(&bin_in(
         tmp.path(),

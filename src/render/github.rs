@@ -145,6 +145,18 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
     let mut out = String::new();
     // errors, warnings, notices annotated so far
     let mut shown = [0usize; 3];
+    // Members a command added to an entry (an advance's `pin`): one notice
+    // each, first (PackageOutcome::extra).
+    for p in &run.packages {
+        for (key, value) in &p.outcome.extra {
+            let _ = writeln!(
+                out,
+                "::notice title=form-package {}::{}",
+                escape_property(key),
+                escape_data(&format!("{key} {value}"))
+            );
+        }
+    }
     let mut more = [0usize; 3];
     for (p, f) in run.findings() {
         let slot = match f.diag.severity {

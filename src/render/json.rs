@@ -67,6 +67,9 @@ struct Package<'a> {
     skipped: &'a [String],
     diagnostics: Vec<Diag<'a>>,
     relations: &'a [Value],
+    /// [`crate::verify::PackageOutcome::extra`], as members of this object.
+    #[serde(flatten)]
+    extra: &'a serde_json::Map<String, Value>,
 }
 
 #[derive(Serialize)]
@@ -154,6 +157,7 @@ pub fn render(run: &RunView<'_>) -> String {
                 skipped: &o.skipped,
                 diagnostics: p.findings.iter().map(diag).collect(),
                 relations: &o.relations,
+                extra: &o.extra,
             }
         })
         .collect();

@@ -84,6 +84,9 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
     };
     let mut case = TestCase::new(name, status);
     case.set_classname("form-package");
+    for (key, value) in &p.outcome.extra {
+        case.add_property((key.as_str(), value.to_string().as_str()));
+    }
     let mut rest = String::new();
     for f in p
         .findings

@@ -101,6 +101,10 @@ pub struct Run<'r, 'a> {
     pub invocations: Vec<Invocation>,
     /// One result per finding, built while it is written.
     pub results: Results<'r, 'a>,
+    /// The property bag: every entry's
+    /// [`crate::verify::PackageOutcome::extra`] (an advance's `pin`).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub properties: serde_json::Map<String, serde_json::Value>,
 }
 
 /// The results of a run, serialized one at a time straight from the
@@ -590,6 +594,11 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
                 opts,
                 rule_index,
             },
+            properties: run
+                .packages
+                .iter()
+                .flat_map(|p| p.outcome.extra.clone())
+                .collect(),
         }],
     }
 }
