@@ -541,6 +541,9 @@ pub fn render_documents(
         deny_warnings,
         ..render::Options::here()
     };
+    for (p, name) in run.packages.iter_mut().zip(names) {
+        p.display = Some(name.into());
+    }
     match format {
         Format::Human => {
             let mut text = String::new();
@@ -553,75 +556,8 @@ pub fn render_documents(
             }
             text
         }
-        Format::Json => name_json(&render::render(Format::Json, &run, &opts), names),
-        Format::Junit => name_junit(&render::render(Format::Junit, &run, &opts), names),
         other => render::render(other, &run, &opts),
     }
-}
-
-/// Sets each `packages[i].path` of a `--format json` report to `names[i]`
-/// (the renderer keeps the outcomes' order); the report unchanged if it
-/// does not parse (it always does: the renderer wrote it).
-fn name_json(report: &str, names: &[String]) -> String {
-    let Ok(mut doc) = serde_json::from_str::<Value>(report) else {
-        return report.to_owned();
-    };
-    if let Some(packages) = doc.get_mut("packages").and_then(Value::as_array_mut) {
-        for (p, name) in packages.iter_mut().zip(names) {
-            if let Some(o) = p.as_object_mut() {
-                o.insert("path".into(), Value::String(name.clone()));
-            }
-        }
-    }
-    match serde_json::to_string_pretty(&doc) {
-        Ok(mut text) => {
-            text.push('\n');
-            text
-        }
-        Err(_) => report.to_owned(),
-    }
-}
-
-/// Sets the `name` of the i-th `<testcase` of a JUnit report to `names[i]`
-/// (XML-escaped; the renderer writes one testcase per outcome, in order).
-fn name_junit(report: &str, names: &[String]) -> String {
-    const OPEN: &str = "<testcase name=\"";
-    let mut out = String::with_capacity(report.len());
-    let mut rest = report;
-    let mut names = names.iter();
-    while let Some(at) = rest.find(OPEN) {
-        let (before, after) = rest.split_at(at + OPEN.len());
-        out.push_str(before);
-        let Some(end) = after.find('"') else {
-            rest = after;
-            break;
-        };
-        match names.next() {
-            Some(n) => out.push_str(&xml_attr(n)),
-            None => out.push_str(after.get(..end).unwrap_or_default()),
-        }
-        rest = after.get(end..).unwrap_or_default();
-    }
-    out.push_str(rest);
-    out
-}
-
-/// `text` escaped for an XML attribute value in double quotes.
-fn xml_attr(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\n' => out.push_str("&#10;"),
-            '\r' => out.push_str("&#13;"),
-            '\t' => out.push_str("&#9;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// The human verdict line of one checked document.
@@ -1013,12 +949,25 @@ mod tests {
 
     #[test]
     fn junit_names_are_escaped_and_the_rest_kept() {
-        let xml = "<a><testcase name=\"d\" x=\"1\"/><testcase name=\"d\"/></a>";
-        let named = name_junit(xml, &["a&b\".json".into(), "c.json".into()]);
-        assert_eq!(
-            named,
-            "<a><testcase name=\"a&amp;b&quot;.json\" x=\"1\"/><testcase name=\"c.json\"/></a>"
+        let outcomes = [
+            document_outcome("d/a&b\".json", b"{}".to_vec(), Vec::new()),
+            document_outcome("c.json", b"{}".to_vec(), Vec::new()),
+        ];
+        let names = ["d/a&b\".json".to_owned(), "c.json".to_owned()];
+        let junit = render_documents(
+            &outcomes,
+            &names,
+            &[String::new(), String::new()],
+            Format::Junit,
+            false,
+            false,
         );
+        assert!(
+            junit.contains("<testcase name=\"d/a&amp;b&quot;.json\""),
+            "{junit}"
+        );
+        assert!(junit.contains("<testcase name=\"c.json\""), "{junit}");
+        assert!(junit.contains("classname=\"form-package\""), "{junit}");
     }
 
     #[test]

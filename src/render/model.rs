@@ -121,6 +121,10 @@ pub struct PackageView<'a> {
     /// package: shown under that name and failing the run, but never
     /// counted as a package (T2 F8). Set with [`RunView::mark_configuration`].
     pub configuration: Option<std::path::PathBuf>,
+    /// The name the command gives this entry in `json` and `junit`, when it
+    /// is not the outcome's path (`check`: each document's path as given,
+    /// while its outcome's path is the directory its files are relative to).
+    pub display: Option<std::path::PathBuf>,
 }
 
 /// A whole run, located (see the module docs).
@@ -258,6 +262,7 @@ impl<'a> PackageView<'a> {
             failed,
             hidden: Hidden::default(),
             configuration: None,
+            display: None,
         }
     }
 
@@ -267,8 +272,12 @@ impl<'a> PackageView<'a> {
     }
 
     /// The name of the entry in a report: the configuration file for its
-    /// entry, else the package directory as given.
+    /// entry, else the name the command gave it ([`PackageView::display`]),
+    /// else the package directory as given.
     pub fn name(&self) -> &Path {
-        self.configuration.as_deref().unwrap_or(&self.outcome.path)
+        self.configuration
+            .as_deref()
+            .or(self.display.as_deref())
+            .unwrap_or(&self.outcome.path)
     }
 }
