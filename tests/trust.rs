@@ -564,57 +564,24 @@ fn a_policy_with_one_member_changed_is_refused() {
 
 #[test]
 fn usage_and_input_errors() {
+    // `trust verify-bundle SUBJECT-FLAGS… --bundle c --trusted-root d --policy e`.
+    let verify_bundle = |subject: &[&str]| {
+        Command::new(BIN)
+            .args(["trust", "verify-bundle"])
+            .args(subject)
+            .args(["--bundle", "c", "--trusted-root", "d", "--policy", "e"])
+            .output()
+            .unwrap()
+    };
     // Two subjects at once, or none: usage (exit 2).
-    let out = Command::new(BIN)
-        .args([
-            "trust",
-            "verify-bundle",
-            "--subject",
-            "a",
-            "--package-digest",
-            "b",
-            "--bundle",
-            "c",
-            "--trusted-root",
-            "d",
-            "--policy",
-            "e",
-        ])
-        .output()
-        .unwrap();
+    let out = verify_bundle(&["--subject", "a", "--package-digest", "b"]);
     assert_eq!(out.status.code(), Some(2));
-    let out = Command::new(BIN)
-        .args([
-            "trust",
-            "verify-bundle",
-            "--bundle",
-            "c",
-            "--trusted-root",
-            "d",
-            "--policy",
-            "e",
-        ])
-        .output()
-        .unwrap();
+    let out = verify_bundle(&[]);
     assert_eq!(out.status.code(), Some(2));
     // A missing file or package: input-error, and the command could not
     // run (exit 2, as `verify` exits for a PATH that does not exist).
     for flag in ["--subject", "--package"] {
-        let out = Command::new(BIN)
-            .args([
-                "trust",
-                "verify-bundle",
-                flag,
-                "/nonexistent/a",
-                "--bundle",
-                "c",
-                "--trusted-root",
-                "d",
-                "--policy",
-                "e",
-            ])
-            .output()
-            .unwrap();
+        let out = verify_bundle(&[flag, "/nonexistent/a"]);
         assert_eq!(out.status.code(), Some(2), "{flag}");
         let err: Value = serde_json::from_slice(&out.stderr).unwrap();
         assert_eq!(err["code"], "input-error");
@@ -624,21 +591,7 @@ fn usage_and_input_errors() {
         );
     }
     // A malformed digest: input-error, and a usage error (exit 2).
-    let out = Command::new(BIN)
-        .args([
-            "trust",
-            "verify-bundle",
-            "--package-digest",
-            "sha256:ABC",
-            "--bundle",
-            "c",
-            "--trusted-root",
-            "d",
-            "--policy",
-            "e",
-        ])
-        .output()
-        .unwrap();
+    let out = verify_bundle(&["--package-digest", "sha256:ABC"]);
     let err: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(
         (out.status.code(), &err["code"]),
