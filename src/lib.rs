@@ -16,6 +16,7 @@ pub mod check_cmd;
 pub mod checks;
 pub mod cli;
 pub mod codes;
+pub mod compat;
 pub mod conformance;
 pub mod constraints;
 pub mod definition_rules;
