@@ -10,7 +10,7 @@
 //! [`fixtures`] and [`relations`] for the Form Definition); [`render`] turns
 //! outcomes into text.
 
-pub mod app;
+pub mod run;
 pub mod canonical;
 pub mod check_cmd;
 pub mod checks;

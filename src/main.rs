@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use form_package::app;
+use form_package::run as app;
 use form_package::cli::Cli;
 
 /// The global allocator: mimalloc (a maintained crate) instead of glibc
