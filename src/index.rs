@@ -123,7 +123,22 @@ struct Previous {
 /// definition, an index that would not satisfy its profile's schema);
 /// [`Refused::Fault`]: an internal fault.
 pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
-    build_with(dir, profile, true)
+    build_with(dir, profile, true, None)
+}
+
+/// [`build`] of a new index of profile v1alpha1, whose `packageVersion`
+/// (the release's artifact id, which `index` cannot know) is given: what
+/// `init --profile packages.forms.takoform.com/v1alpha1` writes. An
+/// existing index's `packageVersion` still wins.
+///
+/// # Errors
+/// As [`build`].
+pub fn build_release(
+    dir: &Path,
+    profile: Option<&str>,
+    package_version: &str,
+) -> Result<Indexed, Refused> {
+    build_with(dir, profile, true, Some(package_version))
 }
 
 /// [`build`] without the content and index-schema checks: for tests and
@@ -134,10 +149,15 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
 /// # Errors
 /// As [`build`], less the schema check.
 pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
-    build_with(dir, profile, false)
+    build_with(dir, profile, false, None)
 }
 
-fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<Indexed, Refused> {
+fn build_with(
+    dir: &Path,
+    profile: Option<&str>,
+    strict_checks: bool,
+    package_version: Option<&str>,
+) -> Result<Indexed, Refused> {
     let root = fsread::open_root(dir).map_err(|d| vec![d])?;
     // Neither an index nor a definition: no package to index, said before
     // the inventory walks the directory (`index /` would walk the whole
@@ -300,9 +320,13 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
     // `packageVersion` is the artifact id of index v1alpha1 only (required
     // there, forbidden after it, verifier-rules.md §2.6): kept from the
     // existing index when the profile stays v1alpha1, dropped otherwise.
-    match old.and_then(|o| o.get("packageVersion")) {
+    match old
+        .and_then(|o| o.get("packageVersion"))
+        .cloned()
+        .or_else(|| package_version.map(|v| json!(v)))
+    {
         Some(v) if legacy => {
-            index.insert("packageVersion".into(), v.clone());
+            index.insert("packageVersion".into(), v);
         }
         None if legacy && strict_checks => {
             return Err(vec![Diagnostic::new(
