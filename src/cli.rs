@@ -271,9 +271,14 @@ pub struct RuleArgs {
     #[arg(long)]
     pub statistics: bool,
     /// Read settings from FILE instead of the nearest `form-package.toml`
-    /// (found upward from the first PATH).
-    #[arg(long, value_name = "FILE")]
+    /// (found upward from the first PATH, no higher than the repository
+    /// root; outside a repository, than the working directory).
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
     pub config: Option<PathBuf>,
+    /// Read no configuration file (neither `--config` nor one found upward):
+    /// the flags alone decide.
+    #[arg(long)]
+    pub isolated: bool,
     /// Do not search these directories for packages (gitignore-style globs, relative to the working directory).
     #[arg(long, value_delimiter = ',', value_name = "GLOB")]
     pub exclude: Option<Vec<String>>,

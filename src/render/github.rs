@@ -157,6 +157,13 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
             );
         }
     }
+    if let Some(config) = &run.config {
+        let _ = writeln!(
+            out,
+            "::notice title=form-package configuration::configuration in force: {}",
+            escape_data(&config.display().to_string())
+        );
+    }
     let mut more = [0usize; 3];
     for (p, f) in run.findings() {
         let slot = match f.diag.severity {

@@ -493,6 +493,9 @@ fn checked(p: &PackageView<'_>) -> String {
 /// errors, W warnings, K notes` (singular nouns for 1).
 pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
     let mut text = String::new();
+    if let (Some(config), false) = (&run.config, opts.quiet) {
+        text.push_str(&config_line(config));
+    }
     for p in &run.packages {
         text.push_str(&render_package(p, opts));
     }
@@ -500,6 +503,12 @@ pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
         text.push_str(&summary_line(run));
     }
     text
+}
+
+/// The header naming the configuration file in force (issue 22 item 4):
+/// `form-package: configuration <path>\n`.
+pub fn config_line(path: &std::path::Path) -> String {
+    format!("form-package: configuration {}\n", path.display())
 }
 
 /// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.

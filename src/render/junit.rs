@@ -105,6 +105,12 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
 /// Renders the run as one JUnit XML document with a trailing newline.
 pub fn render(run: &RunView<'_>) -> String {
     let mut suite = TestSuite::new("form-package");
+    if let Some(config) = &run.config {
+        suite.add_property(quick_junit::Property::new(
+            "configuration",
+            config.display().to_string(),
+        ));
+    }
     suite.add_test_cases(run.packages.iter().map(testcase));
     let mut report = Report::new("form-package");
     report.add_test_suite(suite);
