@@ -325,8 +325,11 @@ mod tests {
 
     #[test]
     fn escapes_data_and_properties() {
-        assert_eq!(escape_data("a%b\r\nc: d, e"), "a%25b%0D%0Ac: d, e");
-        assert_eq!(escape_property("a%b\r\nc: d, e"), "a%25b%0D%0Ac%3A d%2C e");
+        // CR and LF (package text) are Go escapes, never a line break of
+        // the annotation (issue 22 item 2); `%` is GitHub's own escape.
+        assert_eq!(escape_data("a%b\r\nc: d, e"), "a%25b\\r\\nc: d, e");
+        assert_eq!(escape_property("a%b\r\nc: d, e"), "a%25b\\r\\nc%3A d%2C e");
+        assert_eq!(escape_data("\u{1b}[2J\u{202e}"), "\\x1b[2J\\u202e");
         // Near miss: nothing to escape.
         assert_eq!(
             escape_property("pkg/definition.json"),
@@ -349,7 +352,7 @@ mod tests {
         let (pv, f) = run.findings().next().unwrap();
         assert_eq!(
             line(&annotation_path(pv.path(), f, Path::new("/w"), Path::new("/w")), f),
-            "::error file=pk%3Ag/d%2Cx.json,line=2,col=3,title=FD213 open-object-schema::50%25 open%0Areally (at /a)"
+            "::error file=pk%3Ag/d%2Cx.json,line=2,col=3,title=FD213 open-object-schema::50%25 open\\nreally (at /a)"
         );
     }
 
