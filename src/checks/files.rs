@@ -285,8 +285,11 @@ fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 format!("package file closure mismatch: {name:?} is not listed"),
             )
             .in_file(name.clone());
-            // A file no allowed media type fits can never be listed.
-            let d = if infer_media_type(name).is_none() {
+            // A file no allowed media type fits, or whose name no index
+            // schema admits, can never be listed.
+            let d = if !crate::package::listable_path(name) {
+                d.help(crate::package::UNLISTABLE_HELP)
+            } else if infer_media_type(name).is_none() {
                 d.help("no allowed media type fits this file (.json, .md, .markdown, .txt): remove it from the package directory")
             } else {
                 d

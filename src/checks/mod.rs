@@ -38,6 +38,7 @@ mod identity;
 mod index;
 
 pub use definition::{inline_schemas, proof_name_policy};
+pub use index::limit_findings;
 
 /// What a check needs before it can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +136,11 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::DefinitionPathUnlisted,
             Code::UnsupportedDefinitionApiVersion,
             Code::DefinitionSchemaViolation,
+            Code::UnlistedFile,
+            Code::TooManyFiles,
+            Code::DefinitionTooLarge,
+            Code::JsonPayloadTooLarge,
+            Code::PayloadTotalTooLarge,
         ],
     ),
     (
