@@ -169,7 +169,7 @@ fn build_with(
     {
         return Err(no_definition("definition.json"));
     }
-    build_from(&root, profile, strict_checks)
+    build_from(&root, profile, strict_checks, package_version)
 }
 
 /// [`build_lenient`] over the files `source` gives (a package held in
@@ -181,7 +181,7 @@ pub fn build_lenient_source(
     source: &dyn PackageSource,
     profile: Option<&str>,
 ) -> Result<Indexed, Refused> {
-    build_from(source, profile, false)
+    build_from(source, profile, false, None)
 }
 
 /// The index of the files `root` gives (see [`build`]).
@@ -189,6 +189,7 @@ fn build_from(
     root: &dyn PackageSource,
     profile: Option<&str>,
     strict_checks: bool,
+    package_version: Option<&str>,
 ) -> Result<Indexed, Refused> {
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
