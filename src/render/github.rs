@@ -498,16 +498,28 @@ mod tests {
         let annotated: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
         assert_eq!(annotated.len(), 10);
         for (i, l) in annotated.iter().enumerate() {
-            assert!(l.starts_with(&format!("::error file=p{i:02}/f00.json,")), "{l}");
+            assert!(
+                l.starts_with(&format!("::error file=p{i:02}/f00.json,")),
+                "{l}"
+            );
         }
         let all = [many("a", 8), many("b", 4)];
         let text = render_all(&all, false, true);
         let annotated: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
         assert_eq!(annotated.len(), 10);
-        assert_eq!(annotated.iter().filter(|l| l.contains("file=b/")).count(), 4);
-        assert_eq!(annotated.iter().filter(|l| l.contains("file=a/")).count(), 6);
+        assert_eq!(
+            annotated.iter().filter(|l| l.contains("file=b/")).count(),
+            4
+        );
+        assert_eq!(
+            annotated.iter().filter(|l| l.contains("file=a/")).count(),
+            6
+        );
         // Output order is unchanged: package a's findings first.
         assert!(text.lines().next().unwrap().contains("a/f00.json"));
-        assert!(text.contains("error: a/f06.json: FD018 unlisted-file: u6"), "{text}");
+        assert!(
+            text.contains("error: a/f06.json: FD018 unlisted-file: u6"),
+            "{text}"
+        );
     }
 }
