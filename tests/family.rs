@@ -1156,6 +1156,45 @@ fn a_file_that_is_no_family_member_is_exit_2() {
     );
 }
 
+/// Issue 21 item 3: a device (`/dev/null`) or a FIFO named as a PATH is
+/// none of a package, a contract or a candidate set either: exit 2, never
+/// a failed package. Near miss: a directory with no package is no error.
+#[test]
+fn a_device_or_fifo_path_is_no_package() {
+    let bin = env!("CARGO_BIN_EXE_form-package");
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut paths = vec![PathBuf::from("/dev/null")];
+    if made {
+        paths.push(fifo);
+    }
+    for p in paths {
+        let out = std::process::Command::new(bin)
+            .arg("family")
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", p.display());
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("{}: is none of a Form Package", p.display())),
+            "{err}"
+        );
+    }
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    assert!(load::load(&[empty]).is_ok());
+}
+
 /// T2 F7: a PATH that does not exist is an FD900 finding (step `path`) in
 /// the report of the other PATHs, which are still checked and rendered, in
 /// every format; the run exits 2, as `verify` does. Near miss: the same
