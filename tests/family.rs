@@ -1315,3 +1315,52 @@ fn a_symlinked_package_directory_is_a_finding_not_dropped() {
     let human = String::from_utf8(family("human").stdout).unwrap();
     assert!(human.contains("error[FD902] path:"), "{human}");
 }
+
+/// Issue 21 item 3: `--format dot` and `mermaid` carry the packages' own
+/// findings (what `verify` found in each), as comment lines, as `human`
+/// and `json` do; they were omitted. The DOT still parses. Near miss: a
+/// package without findings has no such line.
+#[test]
+fn dot_and_mermaid_carry_the_packages_own_findings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("pkg");
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7"),
+        &pkg,
+    );
+    let clean = run(tmp.path(), &Options::default());
+    assert!(clean.family.packages[0].outcome.diagnostics.is_empty());
+    assert!(!graph::dot(&clean).contains("// verify:"));
+    assert!(!graph::mermaid(&clean).contains("%% verify:"));
+    // One byte more in the definition: its size and digest no longer match.
+    let def = pkg.join("definition.json");
+    let mut bytes = std::fs::read(&def).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&def, bytes).unwrap();
+    let broken = run(tmp.path(), &Options::default());
+    let codes: Vec<&str> = broken.family.packages[0]
+        .outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.code.info().id)
+        .collect();
+    assert!(!codes.is_empty());
+    let dot = graph::dot(&broken);
+    dot_parser::ast::Graph::try_from(dot.as_str())
+        .unwrap_or_else(|e| panic!("DOT does not parse: {e}\n{dot}"));
+    let mermaid = graph::mermaid(&broken);
+    for (text, prefix) in [(&dot, "//"), (&mermaid, "%%")] {
+        assert!(
+            text.contains(&format!("  {prefix} package {}: FAIL", pkg.display())),
+            "{text}"
+        );
+        for code in &codes {
+            assert!(
+                text.lines()
+                    .any(|l| l.starts_with(&format!("  {prefix} verify: error[{code}] "))),
+                "{code}: {text}"
+            );
+        }
+    }
+}
