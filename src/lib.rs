@@ -31,6 +31,7 @@ pub mod fixtures;
 pub mod fsread;
 pub mod index;
 pub mod index_cmd;
+pub mod init;
 pub mod json;
 pub mod keywords;
 pub mod limits;
@@ -46,6 +47,7 @@ pub mod revocation_cmd;
 pub mod run;
 pub mod schemas;
 pub mod select;
+pub mod source;
 #[cfg(test)]
 mod testing;
 pub mod trust;
