@@ -174,7 +174,7 @@ pub(super) const FIXTURES: Check = Check {
         Code::FixtureSchemaViolation,
         Code::NegativeFixturePassed,
     ],
-    needs: &[Need::Fact(Fact::Compiled)],
+    needs: &[Need::Fact(Fact::Proven), Need::Fact(Fact::Compiled)],
     establishes: None,
     file: FileRole::Definition,
     run: fixtures,
