@@ -414,6 +414,10 @@ fn proofs(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 /// the reference proves and compiles one schema after the other (§3.8), so
 /// a meta-schema violation of `desiredSchema` comes before a proof failure
 /// of `outputSchema`, and both are among the findings of one run (issue 25).
+/// A meta-schema refusal at the member a proof finding names (a non-schema
+/// value, an empty `allOf`) is reported too: the two are different rules,
+/// and where the reference's proof lets such a shape through (an unreachable
+/// `$defs` entry with `"required": null`), the refusal is its first error.
 ///
 /// **Why:** A schema the reference engine cannot compile makes the package
 /// unusable on every host that validates with it.
