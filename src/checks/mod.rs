@@ -610,7 +610,7 @@ mod tests {
         };
         let dir = std::env::temp_dir();
         let (pkg, r) = run_checks(
-            &dir,
+            Package::new(dir),
             &[
                 check("compile", partial, &[], Some(Fact::Compiled)),
                 check("later", later, &[Need::Fact(Fact::Compiled)], None),
