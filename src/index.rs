@@ -33,6 +33,7 @@ use crate::json::strict;
 use crate::package::{is_json_media_type, DEFINITION_MEDIA_TYPE, INDEX_FILE};
 use crate::profile::{self, IndexProfile};
 use crate::schemas;
+use crate::source::PackageSource;
 
 /// The result of indexing a directory.
 #[derive(Debug)]
@@ -148,11 +149,32 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
     {
         return Err(no_definition("definition.json"));
     }
+    build_from(&root, profile, strict_checks)
+}
+
+/// [`build_lenient`] over the files `source` gives (a package held in
+/// memory: `check FILE` indexes a lone definition and its fixtures so).
+///
+/// # Errors
+/// As [`build_lenient`].
+pub fn build_lenient_source(
+    source: &dyn PackageSource,
+    profile: Option<&str>,
+) -> Result<Indexed, Refused> {
+    build_from(source, profile, false)
+}
+
+/// The index of the files `root` gives (see [`build`]).
+fn build_from(
+    root: &dyn PackageSource,
+    profile: Option<&str>,
+    strict_checks: bool,
+) -> Result<Indexed, Refused> {
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
         return Err(inventory.diagnostics.into());
     }
-    let previous = previous(&root, inventory.has_index)?;
+    let previous = previous(root, inventory.has_index)?;
     let mut files = Vec::new();
     let mut definition = None;
     let mut refused = Vec::new();
@@ -379,7 +401,7 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
     })
 }
 
-fn previous(root: &fsread::PackageRoot, has_index: bool) -> Result<Previous, Vec<Diagnostic>> {
+fn previous(root: &dyn PackageSource, has_index: bool) -> Result<Previous, Vec<Diagnostic>> {
     let value: Option<Value> = if has_index {
         let bytes = root
             .read(INDEX_FILE, fsread::INDEX_LIMIT, None)

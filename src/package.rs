@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::error::Error;
 use crate::fixtures::Stages;
-use crate::fsread::{PackageRoot, StableMeta};
+use crate::fsread::StableMeta;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict::SpanIndex;
 use crate::profile::IndexProfile;
@@ -147,8 +147,9 @@ pub enum Fact {
 pub struct Package {
     /// The package directory as given.
     pub path: PathBuf,
-    /// The opened root ([`Fact::Root`]).
-    pub root: Option<PackageRoot>,
+    /// Where the files come from: the opened root on disk, or a package
+    /// held in memory ([`Fact::Root`]).
+    pub root: Option<Box<dyn crate::source::PackageSource>>,
     /// Inventoried files: `Some(meta)` for a plain file that can be read,
     /// `None` for a file with an inventory finding, a link or a special
     /// file (present for the closure, never read).

@@ -93,7 +93,11 @@ pub(super) const ROOT: Check = Check {
 };
 
 fn root(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
-    match fsread::open_root(&pkg.path) {
+    // A package held in memory comes with its source.
+    if pkg.root.is_some() {
+        return Ok(());
+    }
+    match crate::source::open_disk(&pkg.path) {
         Ok(r) => {
             pkg.root = Some(r);
             Ok(())
@@ -236,7 +240,7 @@ pub(super) const FENCE_AFTER: Check = Check {
 };
 
 fn fence(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
-    if let Some(d) = pkg.root.as_ref().and_then(fsread::PackageRoot::fence) {
+    if let Some(d) = pkg.root.as_ref().and_then(|r| r.fence()) {
         diags.push(d);
     }
     Ok(())
