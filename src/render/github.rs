@@ -96,7 +96,7 @@ pub fn line(file: &str, f: &Located<'_>) -> String {
         "::{} {}::{}",
         command(d.severity),
         props,
-        escape_data(&message(d))
+        escape_data(&super::escape::message(&message(d)))
     )
 }
 
@@ -127,7 +127,7 @@ pub fn plain_line(file: &str, f: &Located<'_>) -> String {
         location,
         info.id,
         info.name,
-        message(d)
+        super::escape::message(&message(d))
     );
     super::escape::text(&text).into_owned()
 }
