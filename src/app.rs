@@ -115,6 +115,50 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             human::use_color(color, is_terminal),
             deny_warnings,
         ),
+        Command::Compat {
+            paths,
+            history,
+            baseline,
+            format,
+            color,
+            write_witnesses,
+            output,
+        } => {
+            let mut guarded = paths.clone();
+            guarded.extend(baseline.clone());
+            if let Some(refused) = refuse_output_args(&output, &guarded) {
+                return refused;
+            }
+            let witness_probe = write_witnesses.as_ref().map(|d| d.join("witness.json"));
+            if let Some(refused) = refuse_output_inside(witness_probe.as_deref(), &guarded) {
+                return refused;
+            }
+            let color = human::use_color(color, is_terminal && output.file().is_none());
+            let opts = render_options(&output, color, false, false, false);
+            let report = match crate::compat::report::run(&paths, history, baseline.as_deref()) {
+                Ok(r) => r,
+                Err(e) => return e.into(),
+            };
+            let mut out = Output {
+                stdout: render::compat::render(&report, format, &opts).into_bytes(),
+                code: report.exit_code(),
+                ..Default::default()
+            };
+            if let Some(dir) = &write_witnesses {
+                match crate::compat::report::write_witnesses(&report, dir) {
+                    Ok(written) => {
+                        for w in written {
+                            out.stderr.push_str(&format!(
+                                "form-package: wrote witness {}\n",
+                                w.display()
+                            ));
+                        }
+                    }
+                    Err(e) => return e.into(),
+                }
+            }
+            deliver(out, output.file())
+        }
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             let mut stdout = Vec::new();
@@ -149,6 +193,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
             stdout: match which {
                 crate::cli::SchemaName::Report => crate::schemas::REPORT_SCHEMA.as_bytes().to_vec(),
                 crate::cli::SchemaName::Family => crate::schemas::FAMILY_SCHEMA.as_bytes().to_vec(),
+                crate::cli::SchemaName::Compat => crate::schemas::COMPAT_SCHEMA.as_bytes().to_vec(),
             },
             ..Default::default()
         },

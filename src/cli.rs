@@ -159,6 +159,41 @@ pub enum Command {
         #[arg(long)]
         deny_warnings: bool,
     },
+    /// Did a Form change the way its new definitionVersion says? Compare
+    /// two versions of a Form Definition (versioning-rules V1-V5).
+    ///
+    /// `compat OLD NEW` (each a package directory or a definition.json;
+    /// both verified first), `compat --history PATH...` (each consecutive
+    /// version of every (group, kind) under the PATHs), or `compat
+    /// --baseline BASE PATH...` (each package under a PATH against the
+    /// newest older version of its kind in the published tree BASE). Exit
+    /// status: 0 every bump fits, 1 some does not (or a FormRef is reused,
+    /// or a side is refused), 2 the command could not run.
+    Compat {
+        /// OLD NEW; with --history or --baseline, the trees to walk.
+        #[arg(required = true, value_name = "PATH")]
+        paths: Vec<PathBuf>,
+        /// Compare each consecutive version of every (group, kind) under the PATHs.
+        #[arg(long, conflicts_with = "baseline")]
+        history: bool,
+        /// Compare each package under the PATHs with the newest older version of its kind in BASE.
+        #[arg(long, value_name = "BASE")]
+        baseline: Option<PathBuf>,
+        /// Output format (`json`: its schema is `form-package schema compat`).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// When to colour human output (NO_COLOR is honoured with `auto`).
+        #[arg(long, value_enum, default_value_t = Color::Auto)]
+        color: Color,
+        /// Write each breaking pair's witness into DIR as a JSON file a
+        /// publisher can add as a negative fixture (never inside a package
+        /// being checked).
+        #[arg(long, value_name = "DIR")]
+        write_witnesses: Option<PathBuf>,
+        /// `--output-file`, `--sarif-root`.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions {
         /// The shell.
@@ -248,6 +283,8 @@ pub enum SchemaName {
     Report,
     /// The JSON document of `family --format json` (embedded; version 1).
     Family,
+    /// The JSON document of `compat --format json` (embedded; version 1).
+    Compat,
 }
 
 /// Choosing what to see and where to look (issue 14 items 6, 7; ruff's

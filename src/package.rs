@@ -66,7 +66,7 @@ pub struct Report {
 }
 
 /// A file's bytes and, for JSON that parsed, its span map (for rendering).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Source {
     /// Raw bytes.
     pub bytes: Vec<u8>,

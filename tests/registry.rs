@@ -83,6 +83,27 @@ const UNREACHABLE: &[(Code, &str)] = &[
         Code::UnsupportedNegativeStage,
         "pre-empted: the definition schema's stage enum (desired, observed, output)",
     ),
+    (
+        Code::InvalidDefinitionVersion,
+        "pre-empted: every definition and index schema's definitionVersion pattern is the SemVer \
+         2.0.0 grammar, so a side whose version the semver crate refuses is refused by verification \
+         first (compat then reports FD678)",
+    ),
+    (
+        Code::DesiredSchemaBreaking,
+        "needs the desired-schema prover (compat::desired is a stub that proves only identical \
+         until it lands; the stub answers unknown, FD651)",
+    ),
+    (
+        Code::DesiredSchemaWidened,
+        "needs the desired-schema prover (compat::desired is a stub that proves only identical \
+         until it lands; the stub answers unknown, FD651)",
+    ),
+    (
+        Code::DesiredSchemaEquivalent,
+        "needs the desired-schema prover (compat::desired is a stub that proves only identical \
+         until it lands; the stub answers unknown, FD651)",
+    ),
 ];
 
 // ---------------------------------------------------------------- helpers
@@ -239,6 +260,14 @@ fn attempt(code: Code) -> Option<(Code, Vec<Code>)> {
             Code::DefinitionSchemaViolation,
             store()
                 .def(|d| push(d, "negativeConformanceFixtures", json!({"name": "neg", "stage": "import", "inputPath": "fixtures/desired.json", "expectedFailure": "schema_validation_failed"})))
+                .codes(),
+        ),
+        Code::InvalidDefinitionVersion => (
+            Code::IndexSchemaViolation,
+            store()
+                .def(|d| {
+                    d.insert("definitionVersion".into(), json!("1.0.0.1"));
+                })
                 .codes(),
         ),
         _ => return None,
