@@ -752,7 +752,7 @@ pub fn run(
 /// ([`PackageOutcome::fault`], e.g. an embedded published schema that does
 /// not build): the command could not run, whatever the other documents say
 /// (`DEVELOPERS.md` exit codes; `verify` does the same in
-/// [`crate::app`]). `None` when no document has a fault.
+/// [`crate::run`]). `None` when no document has a fault.
 fn fault_exit(checked: &[Checked]) -> Option<Output> {
     checked.iter().find_map(|c| {
         c.outcome

@@ -10,8 +10,8 @@
 //! [`fixtures`] and [`relations`] for the Form Definition); [`render`] turns
 //! outcomes into text.
 
-pub mod app;
 pub mod canonical;
+pub mod canonical_cmd;
 pub mod check_cmd;
 pub mod checks;
 pub mod cli;
@@ -30,6 +30,7 @@ pub mod family;
 pub mod fixtures;
 pub mod fsread;
 pub mod index;
+pub mod index_cmd;
 pub mod json;
 pub mod keywords;
 pub mod limits;
@@ -42,6 +43,7 @@ pub mod relations_cmd;
 pub mod render;
 pub mod revocation;
 pub mod revocation_cmd;
+pub mod run;
 pub mod schemas;
 pub mod select;
 #[cfg(test)]

@@ -5,8 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use form_package::app;
-use form_package::cli::Cli;
+use form_package::cli::{self, Cli};
 
 /// The global allocator: mimalloc (a maintained crate) instead of glibc
 /// malloc. Building the validators and parsing a package are hundreds of
@@ -41,7 +40,7 @@ fn main() -> ExitCode {
             };
         }
     };
-    let result = app::run(cli, std::io::stdout().is_terminal());
+    let result = cli::run(cli, std::io::stdout().is_terminal());
     let mut stderr = result.stderr;
     let mut code = result.code;
     let mut stdout = std::io::stdout().lock();

@@ -24,3 +24,19 @@ impl From<Error> for Output {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_command_that_cannot_run_exits_2_with_its_cause() {
+        let o = Output::from(Error::Internal("no embedded schema x".into()));
+        assert_eq!(o.code, 2);
+        assert_eq!(
+            o.stderr,
+            "form-package: internal error: no embedded schema x\n"
+        );
+        assert!(o.stdout.is_empty());
+    }
+}

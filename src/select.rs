@@ -27,6 +27,40 @@ use crate::codes::{Code, TABLE};
 use crate::diag::{Diagnostic, Severity};
 use crate::json::pointer::JsonPointer;
 
+/// Choosing what to see and where to look (issue 14 items 6, 7; ruff's
+/// meanings): the flags of `verify` (flattened by `cli/verify.rs`; the doc
+/// comments are their `--help`). Each flag replaces the value of
+/// `form-package.toml`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct RuleArgs {
+    /// Show only these codes: ids (`FD213`), names (`open-object-schema`),
+    /// id prefixes (`FD2`) or `ALL`, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub select: Option<Vec<String>>,
+    /// Hide these codes (the more specific of --select and --ignore wins).
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub ignore: Option<Vec<String>>,
+    /// Report these codes' errors as warnings.
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub warn: Option<Vec<String>>,
+    /// Exit 0 even when a finding fails a package (2 still means the command could not run).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print the number of findings per code instead of the findings.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Read settings from FILE instead of the nearest `form-package.toml`
+    /// (found upward from the first PATH).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Do not search these directories for packages (gitignore-style globs, relative to the working directory).
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    pub exclude: Option<Vec<String>>,
+    /// Search hidden directories and those `.gitignore` names too (never applies inside a package).
+    #[arg(long)]
+    pub no_ignore: bool,
+}
+
 /// The configuration file's name.
 pub const CONFIG_FILE: &str = "form-package.toml";
 

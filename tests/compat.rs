@@ -7,8 +7,7 @@
 //! `harness = false` (libtest-mimic) so that a test that cannot run says
 //! so: the corpus tests are reported *ignored* when the corpus is absent
 //! (`FORM_PACKAGE_CORPUS`, default `../shared/corpus`; under `CI` a missing
-//! corpus fails), and the tests that need the desired-schema prover are
-//! ignored while `compat::desired` is still the stub.
+//! corpus fails).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -114,16 +113,6 @@ fn codes(doc: &Value) -> Vec<String> {
         }
     }
     out
-}
-
-/// True while `compat::desired` is the stub (it proves only identical).
-fn prover_missing() -> bool {
-    let a = json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false});
-    let b = json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false, "required": ["a"]});
-    matches!(
-        form_package::compat::desired::compare(&a, &b),
-        form_package::compat::desired::Verdict::Unknown { reason, .. } if reason == "the inclusion prover is not built yet"
-    )
 }
 
 // ------------------------------------------------------------- done when 1
@@ -234,17 +223,17 @@ fn baseline_reports_breaking_minor(corpus: &Path) -> Result<(), Failed> {
     let file = dir.join("definition.json");
     let mut d: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     d["definitionVersion"] = json!("4.1.0");
-    d["desiredSchema"]["properties"]["zone"] = json!({"type": "string", "minLength": 1});
+    d["desiredSchema"]["properties"]["tier"] = json!({"type": "string", "minLength": 1});
     d["desiredSchema"]["required"]
         .as_array_mut()
         .unwrap()
-        .push(json!("zone"));
+        .push(json!("tier"));
     std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
     // The canonical fixture keeps passing: it gains the property.
     for fixture in d["conformanceFixtures"].as_array().unwrap() {
         let path = dir.join(fixture["desiredPath"].as_str().unwrap());
         let mut doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        doc["zone"] = json!("z1");
+        doc["tier"] = json!("gold");
         std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
     }
     common::reindex(&dir);
@@ -257,7 +246,7 @@ fn baseline_reports_breaking_minor(corpus: &Path) -> Result<(), Failed> {
     let witness = &pair["desired"]["witness"];
     assert!(witness.is_object(), "{pair}");
     assert!(
-        witness.get("zone").is_none(),
+        witness.get("tier").is_none(),
         "the witness lacks the new required property"
     );
     assert_eq!(pair["requiredBump"], "major");
@@ -528,9 +517,9 @@ fn main() {
         Trial::test("cannot_run", cannot_run),
         Trial::test("tree_modes", tree_modes),
     ];
-    let with_corpus = |name: &str, f: fn(&Path) -> Result<(), Failed>, needs_prover: bool| {
+    let with_corpus = |name: &str, f: fn(&Path) -> Result<(), Failed>| {
         let c = corpus.clone();
-        let ignored = c.is_none() || (needs_prover && prover_missing());
+        let ignored = c.is_none();
         Trial::test(name, move || match &c {
             Some(c) => f(c),
             None => Err("no corpus".into()),
@@ -540,17 +529,14 @@ fn main() {
     trials.push(with_corpus(
         "corpus_history_classifies_every_pair",
         history_of_the_corpus,
-        false,
     ));
     trials.push(with_corpus(
         "corpus_baseline_reports_reuse",
         baseline_reports_reuse,
-        false,
     ));
     trials.push(with_corpus(
-        "corpus_baseline_reports_breaking_minor_needs_the_prover",
+        "corpus_baseline_reports_breaking_minor",
         baseline_reports_breaking_minor,
-        true,
     ));
     libtest_mimic::run(&args, trials).exit();
 }

@@ -89,21 +89,6 @@ const UNREACHABLE: &[(Code, &str)] = &[
          2.0.0 grammar, so a side whose version the semver crate refuses is refused by verification \
          first (compat then reports FD678)",
     ),
-    (
-        Code::DesiredSchemaBreaking,
-        "needs the desired-schema prover (compat::desired is a stub that proves only identical \
-         until it lands; the stub answers unknown, FD651)",
-    ),
-    (
-        Code::DesiredSchemaWidened,
-        "needs the desired-schema prover (compat::desired is a stub that proves only identical \
-         until it lands; the stub answers unknown, FD651)",
-    ),
-    (
-        Code::DesiredSchemaEquivalent,
-        "needs the desired-schema prover (compat::desired is a stub that proves only identical \
-         until it lands; the stub answers unknown, FD651)",
-    ),
 ];
 
 // ---------------------------------------------------------------- helpers

@@ -81,6 +81,21 @@ impl Change {
     }
 }
 
+/// `text` with every control character escaped (`\u{1b}`, `\n`): package
+/// text shown in a message or on a terminal never carries a control
+/// sequence.
+pub fn printable(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// `"text"`, escaped for a terminal and quoted (package text in messages).
 pub fn quoted(s: &str) -> String {
     format!("\"{}\"", s.escape_debug())
@@ -243,7 +258,7 @@ fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
             .says(format!(
                 "desiredSchema inclusion undecided at {}: {} (counted as breaking)",
                 node,
-                reason.escape_debug()
+                printable(reason)
             ))
         }
     })

@@ -3,10 +3,38 @@
 //! Interface shared by the prover and the `compat` command. The prover
 //! decides, for two inline Draft 2020-12 schemas of this profile (each a
 //! whole schema document: its `$ref`s are local to its own root), whether
-//! every document OLD accepts is accepted by NEW and conversely.
+//! every document OLD accepts is accepted by NEW (V4: the change is
+//! compatible) and conversely.
 //!
-//! This first version is a stub: it proves `identical` (RFC 8785 equal) and
-//! answers `unknown` for everything else, which the rules count as breaking.
+//! # What is proved
+//!
+//! [`compare`] first compares RFC 8785 bytes (`identical`). Otherwise both
+//! schemas are read as the engine reads them (numbers through binary64,
+//! `engine::through_binary64`, E4) and `prove` decides `OLD ⊆ NEW`, then
+//! `NEW ⊆ OLD`, node by node over the profile: `type`, `enum`/`const`
+//! (the engine's equality: numbers exact, `1` = `1.0`), numeric bounds and
+//! `multipleOf` as exact rationals, string lengths, `pattern`, `format`,
+//! objects (`properties`, `required`, `additionalProperties` including
+//! closed objects, `patternProperties`, `propertyNames`,
+//! `dependentRequired`, member counts), arrays (`items`, `prefixItems`,
+//! `contains`, counts, `uniqueItems`), `allOf`/`anyOf`/`oneOf`/`not`/
+//! `if`-`then`-`else` and local `$ref` (recursion coinductively). See
+//! `prove` for the method.
+//!
+//! Every counterexample is a concrete document built where the inclusion
+//! failed (`gen`) and re-checked here with [`crate::engine`] against both
+//! whole schemas before it is returned; one that fails the re-check is
+//! never shown (the verdict is then `unknown`, saying so).
+//!
+//! Anything the prover cannot decide within its [`Budget`] is
+//! [`Verdict::Unknown`] with the pointer of the OLD node and a reason:
+//! never a guess (V3: an unproved change counts as breaking).
+//!
+//! Not yet decided (always `unknown` when NEW has them and they changed):
+//! `unevaluatedProperties`, `unevaluatedItems`, `dependentSchemas`,
+//! `$dynamicRef`, non-local `$ref`s and `maxContains`; two different
+//! `pattern`s are decided only by a counterexample string until the
+//! automata module (`regular`) proves inclusion.
 
 use serde_json::Value;
 
@@ -66,12 +94,57 @@ impl Verdict {
     }
 }
 
+/// The work limits of one comparison (both directions share them).
+///
+/// Every step of the prover (a node pair visited, a flattening, a value
+/// checked, a candidate built) counts one; when `steps` run out the
+/// undecided node is [`Verdict::Unknown`] with a reason, so a hostile pair
+/// (nested `anyOf` × `oneOf`, deep recursion) ends, never hangs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Steps for the whole comparison (default 200,000: the largest real
+    /// pair needs a few thousand).
+    pub steps: u64,
+    /// Deepest instance nesting (members and items) and schema nesting the
+    /// prover follows (default 64).
+    pub max_depth: u32,
+    /// Largest array or object built for a counterexample (default 256).
+    pub max_items: usize,
+    /// Automaton states (and steps) one pattern inclusion may use
+    /// (default 20,000).
+    pub regex_states: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            steps: 200_000,
+            max_depth: 64,
+            max_items: 256,
+            regex_states: 20_000,
+        }
+    }
+}
+
 /// Compares two desired schemas `old` and `new` (whole inline schema
-/// documents, e.g. a definition's `/desiredSchema`).
+/// documents, e.g. a definition's `/desiredSchema`) with the default
+/// [`Budget`].
 ///
 /// Never panics and always ends: hostile inputs end in
 /// [`Verdict::Unknown`] with a reason.
 pub fn compare(old: &Value, new: &Value) -> Verdict {
+    compare_with(old, new, &Budget::default())
+}
+
+/// [`compare`] within `budget`.
+///
+/// `identical`: RFC 8785 equal. `equivalent`: both inclusions proved.
+/// `widened`: OLD ⊆ NEW proved and `newly_accepted` valid under NEW and
+/// refused by OLD (engine-checked). `breaking`: `witness` valid under OLD
+/// and refused by NEW (engine-checked). `unknown`: anything else, with the
+/// pointer into OLD of the node not decided (root when the schemas do not
+/// compile) and why.
+pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
     // A boolean schema has no RFC 8785 form of its own here
     // (`canonicalize` takes containers only): compared as values.
     let same = match (
@@ -82,11 +155,156 @@ pub fn compare(old: &Value, new: &Value) -> Verdict {
         _ => old == new,
     };
     if same {
-        Verdict::Identical
-    } else {
-        Verdict::Unknown {
-            pointer: JsonPointer::default(),
-            reason: "the inclusion prover is not built yet".to_owned(),
+        return Verdict::Identical;
+    }
+    let unknown = |pointer: JsonPointer, reason: String| Verdict::Unknown { pointer, reason };
+    let (old_engine, new_engine) = match (crate::engine::compile(old), crate::engine::compile(new))
+    {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) => {
+            let first = e.into_iter().next();
+            return unknown(
+                first
+                    .as_ref()
+                    .map(|e| e.pointer.clone())
+                    .unwrap_or_default(),
+                format!(
+                    "OLD does not compile: {}",
+                    first.map(|e| e.message).unwrap_or_default()
+                ),
+            );
         }
+        (_, Err(e)) => {
+            return unknown(
+                JsonPointer::root(),
+                format!(
+                    "NEW does not compile: {}",
+                    e.into_iter().next().map(|e| e.message).unwrap_or_default()
+                ),
+            );
+        }
+    };
+    let old_b = crate::engine::through_binary64(old);
+    let new_b = crate::engine::through_binary64(new);
+    let budget = *budget;
+    // The prover recurses (bounded by `max_depth`); it runs on its own
+    // thread with a stack sized for that bound, so no input can overflow
+    // the caller's stack.
+    let proved = std::thread::Builder::new()
+        .name("desired-prover".into())
+        .stack_size(PROVER_STACK)
+        .spawn(move || run(&old_b, &new_b, budget));
+    let outcome = match proved.map(std::thread::JoinHandle::join) {
+        Ok(Ok(o)) => o,
+        _ => {
+            return unknown(
+                JsonPointer::root(),
+                "the prover could not run (thread)".to_owned(),
+            )
+        }
+    };
+    let valid = |engine: &crate::engine::CompiledSchema, doc: &Value| engine.is_valid(doc);
+    match outcome {
+        Outcome::Unknown(pointer, reason) => unknown(pointer, reason),
+        Outcome::Breaking(witness, pointer) => {
+            if valid(&old_engine, &witness) && !valid(&new_engine, &witness) {
+                Verdict::Breaking { witness }
+            } else {
+                unknown(
+                    pointer,
+                    "OLD ⊆ NEW failed here, but the counterexample built failed the engine re-check"
+                        .to_owned(),
+                )
+            }
+        }
+        Outcome::Equivalent => Verdict::Equivalent,
+        Outcome::Widened(doc, pointer) => {
+            if valid(&new_engine, &doc) && !valid(&old_engine, &doc) {
+                Verdict::Widened {
+                    newly_accepted: doc,
+                }
+            } else {
+                unknown(
+                    pointer,
+                    "OLD ⊆ NEW is proved; NEW ⊆ OLD failed here, but the example built failed the engine re-check"
+                        .to_owned(),
+                )
+            }
+        }
+        Outcome::WidenedUnknown(pointer, reason) => unknown(
+            pointer,
+            format!(
+                "OLD ⊆ NEW is proved (compatible); whether NEW accepts more is undecided: {reason}"
+            ),
+        ),
     }
 }
+
+/// Stack of the prover's thread: far above what `Budget::max_depth`
+/// levels of recursion need.
+const PROVER_STACK: usize = 64 << 20;
+
+/// What the prover found, before the engine re-check.
+enum Outcome {
+    Equivalent,
+    Breaking(Value, JsonPointer),
+    Widened(Value, JsonPointer),
+    WidenedUnknown(JsonPointer, String),
+    Unknown(JsonPointer, String),
+}
+
+fn run(old: &Value, new: &Value, budget: Budget) -> Outcome {
+    let mut p = prove::Prover::new(budget);
+    let o = model::Node { root: old, v: old };
+    let n = model::Node { root: new, v: new };
+    let at = |addr: usize| pointer_of(old, addr);
+    match p.sub(&[o], n, 0) {
+        prove::Out::Unk(a, b, why) => {
+            let ptr = at(a).or_else(|| at(b)).unwrap_or_default();
+            Outcome::Unknown(ptr, why)
+        }
+        prove::Out::No(w, a) => Outcome::Breaking(w, at(a).unwrap_or_default()),
+        prove::Out::Yes => match p.sub(&[n], o, 0) {
+            prove::Out::Yes => Outcome::Equivalent,
+            prove::Out::No(w, a) => {
+                let _ = a;
+                Outcome::Widened(w, JsonPointer::root())
+            }
+            prove::Out::Unk(a, b, why) => {
+                let ptr = at(b).or_else(|| at(a)).unwrap_or_default();
+                Outcome::WidenedUnknown(ptr, why)
+            }
+        },
+    }
+}
+
+/// The pointer of the node at address `addr` inside `root`, if it is one
+/// of its nodes (iterative: no recursion on the document's depth).
+fn pointer_of(root: &Value, addr: usize) -> Option<JsonPointer> {
+    let mut stack: Vec<(&Value, JsonPointer)> = vec![(root, JsonPointer::root())];
+    while let Some((v, at)) = stack.pop() {
+        if std::ptr::from_ref(v) as usize == addr {
+            return Some(at);
+        }
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    stack.push((x, at.child(k)));
+                }
+            }
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    stack.push((x, at.index(i)));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+mod eval;
+mod gen;
+mod model;
+mod prove;
+mod regular;

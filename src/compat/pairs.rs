@@ -192,8 +192,8 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             code: Code::BumpTooSmall,
             message: format!(
                 "{} → {} is a {} bump; the changes require a {} ({})",
-                o.form_ref.definition_version.escape_debug(),
-                n.form_ref.definition_version.escape_debug(),
+                crate::compat::changes::printable(&o.form_ref.definition_version),
+                crate::compat::changes::printable(&n.form_ref.definition_version),
                 pair.actual.name(),
                 pair.required.name(),
                 why(&pair.changes, pair.required, ov.major == 0)
@@ -206,8 +206,8 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             code: Code::MajorNotEarned,
             message: format!(
                 "{} → {} is a major, but every change is proved compatible: a {} would do",
-                o.form_ref.definition_version.escape_debug(),
-                n.form_ref.definition_version.escape_debug(),
+                crate::compat::changes::printable(&o.form_ref.definition_version),
+                crate::compat::changes::printable(&n.form_ref.definition_version),
                 pair.required.name()
             ),
             old: Some(version_at()),
@@ -221,8 +221,8 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
 fn identity(s: &Side) -> String {
     format!(
         "{} {}",
-        s.form_ref.api_version.escape_debug(),
-        s.form_ref.kind.escape_debug()
+        crate::compat::changes::printable(&s.form_ref.api_version),
+        crate::compat::changes::printable(&s.form_ref.kind)
     )
 }
 

@@ -44,9 +44,9 @@ impl FormRef {
     pub fn label(&self) -> String {
         format!(
             "{} {} {}",
-            self.api_version.escape_debug(),
-            self.kind.escape_debug(),
-            self.definition_version.escape_debug()
+            crate::compat::changes::printable(&self.api_version),
+            crate::compat::changes::printable(&self.kind),
+            crate::compat::changes::printable(&self.definition_version)
         )
     }
 }

@@ -296,10 +296,10 @@ fn pair_line(p: &Pair) -> String {
     } else {
         format!(
             "{} {} {} → {}",
-            o.api_version.escape_debug(),
-            o.kind.escape_debug(),
-            o.definition_version.escape_debug(),
-            n.definition_version.escape_debug()
+            crate::compat::changes::printable(&o.api_version),
+            crate::compat::changes::printable(&o.kind),
+            crate::compat::changes::printable(&o.definition_version),
+            crate::compat::changes::printable(&n.definition_version)
         )
     };
     let desired = p.desired.as_ref().map_or("not compared", Verdict::name);

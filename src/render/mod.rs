@@ -113,7 +113,7 @@ pub fn render(format: Format, run: &RunView<'_>, opts: &Options) -> String {
 ///   shell redirection does);
 /// - a directory: an error, nothing written.
 ///
-/// `-` is standard output: the caller handles it ([`crate::cli::OutputArgs::file`]).
+/// `-` is standard output: the caller handles it (`cli::args::OutputArgs::file`).
 ///
 /// # Errors
 /// The I/O error of resolving, creating, writing, syncing or renaming;

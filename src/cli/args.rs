@@ -1,0 +1,194 @@
+//! The argument groups several subcommands flatten ([`ReportArgs`],
+//! [`OutputArgs`]), the renderer options they make, and the one
+//! `--output-file` writer ([`deliver`], after [`refuse_output_args`]).
+//! Subcommand files import this module and no other of `cli/`.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::output::Output;
+use crate::render::{self, human::Color, Format};
+use crate::verify;
+
+/// How a report is printed, shared by every command that reports findings
+/// in the five formats (`verify`, `relations`, `check`).
+#[derive(Debug, Clone, clap::Args)]
+pub struct ReportArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+    /// When to colour human output (NO_COLOR is honoured with `auto`).
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+impl ReportArgs {
+    /// Whether to colour: `--color`, `NO_COLOR`, and whether the report
+    /// goes to a terminal (`to_terminal`).
+    pub fn use_color(&self, to_terminal: bool) -> bool {
+        render::human::use_color(self.color, to_terminal)
+    }
+}
+
+/// Where output goes, shared by every command that reports findings.
+#[derive(Debug, Clone, clap::Args)]
+pub struct OutputArgs {
+    /// Write the report to FILE instead of stdout; `-` is stdout (a file
+    /// named `-` is `./-`). A new path is written atomically (a temporary
+    /// file renamed to it), an existing file in place as a shell's `>` does
+    /// (its mode, owner and links kept), a symlink is followed and its
+    /// target written, a device or FIFO (`/dev/stderr`, a named
+    /// pipe) is written in place, never replaced. Refused (exit 2) inside a
+    /// package being verified, also when a symlink points there.
+    #[arg(long, value_name = "FILE")]
+    pub output_file: Option<PathBuf>,
+    /// SARIF: artifact URIs are relative to DIR (`%SRCROOT%`), an existing
+    /// directory (else exit 2); default the working directory. Never
+    /// written as an absolute path.
+    #[arg(long, value_name = "DIR")]
+    pub sarif_root: Option<PathBuf>,
+}
+
+impl OutputArgs {
+    /// The file `--output-file` names, `None` for stdout (no flag, or `-`,
+    /// the clap/ripgrep convention for standard output).
+    pub fn file(&self) -> Option<&Path> {
+        self.output_file.as_deref().filter(|f| f.as_os_str() != "-")
+    }
+}
+
+/// The renderer options of a command line: the SARIF root defaults to the
+/// working directory.
+pub fn render_options(
+    output: &OutputArgs,
+    color: bool,
+    quiet: bool,
+    verbose: bool,
+    deny_warnings: bool,
+) -> render::Options {
+    let here = render::Options::here();
+    render::Options {
+        color,
+        quiet,
+        verbose,
+        deny_warnings,
+        sarif_root: output.sarif_root.clone().unwrap_or(here.sarif_root),
+        ..here
+    }
+}
+
+/// `--output-file FILE`: the report goes to FILE (see
+/// [`render::write_output`]: atomically, never replacing a link, device or
+/// FIFO) instead of stdout; a failure to write it is exit 2 with a
+/// `form-package: write FILE: …` line. `None` (no flag, or `-`) leaves the
+/// report for stdout. A command that could not run (exit 2, nothing on stdout) writes
+/// nothing.
+pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
+    let Some(file) = output_file else { return out };
+    if out.code == 2 && out.stdout.is_empty() {
+        return out;
+    }
+    match render::standard_stream(file) {
+        Some(1) => return out,
+        Some(_) => {
+            let report = String::from_utf8_lossy(&out.stdout).into_owned();
+            out.stderr.insert_str(0, &report);
+            out.stdout.clear();
+            return out;
+        }
+        None => {}
+    }
+    match render::write_output(file, &out.stdout) {
+        Ok(()) => out.stdout.clear(),
+        Err(e) => {
+            out.stderr
+                .push_str(&format!("form-package: write {}: {e}\n", file.display()));
+            out.stdout.clear();
+            out.code = 2;
+        }
+    }
+    out
+}
+
+/// The usage errors of `--output-file` and `--sarif-root` (exit 2, nothing
+/// verified, nothing written): a `--sarif-root` that is not an existing
+/// directory (T1 C10: URIs relative to a missing or a file root mean
+/// nothing), then [`refuse_output_inside`].
+pub fn refuse_output_args(output: &OutputArgs, paths: &[PathBuf]) -> Option<Output> {
+    if let Some(root) = &output.sarif_root {
+        let why = match std::fs::metadata(root) {
+            Ok(m) if m.is_dir() => None,
+            Ok(_) => Some("is not a directory".to_owned()),
+            Err(e) => Some(e.to_string()),
+        };
+        if let Some(why) = why {
+            return Some(
+                Error::Usage(format!(
+                    "--sarif-root {}: {why} (SARIF URIs are relative to an existing directory)",
+                    root.display()
+                ))
+                .into(),
+            );
+        }
+    }
+    refuse_output_inside(output.file(), paths)
+}
+
+/// "Nothing is written to a package being verified" (DEVELOPERS.md): an
+/// `--output-file` inside a package under one of `paths` (a directory from
+/// the file's own up to the PATH holds a `package-index.json`, as
+/// [`discover`] finds packages), or equal to a PATH (a listed payload named
+/// as the PATH of `relations`), is a usage error (exit 2, nothing verified,
+/// nothing written). A report in a tree beside its packages (the GitHub
+/// Action's default `verify . --output-file form-package.sarif`) is
+/// written. Both sides are compared resolved: each PATH through its
+/// symlinks; the file twice, as named (through its parent directory) and
+/// as written ([`render::output_target`]: a symlink named as the file is
+/// followed, so its target is checked too, T1 B1). A PATH or parent that
+/// cannot be resolved is compared as written, made absolute.
+fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output> {
+    let file = file?;
+    let resolve = |p: &Path| {
+        std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
+    };
+    let located = |f: &Path| match (f.parent(), f.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            resolve(parent).join(name)
+        }
+        _ => resolve(f),
+    };
+    let mut targets = vec![located(file)];
+    if let Ok(t) = render::output_target(file) {
+        if t != file {
+            targets.push(located(&t));
+        }
+    }
+    let (path, package) = paths.iter().find_map(|p| {
+        let root = resolve(p);
+        targets.iter().find_map(|target| {
+            if *target == root {
+                return Some((p, root.clone()));
+            }
+            target
+                .parent()?
+                .ancestors()
+                .take_while(|d| d.starts_with(&root))
+                .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
+                .map(|d| (p, d.to_path_buf()))
+        })
+    })?;
+    Some(
+        Error::Usage(format!(
+            "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
+            file.display(),
+            package.display(),
+            path.display()
+        ))
+        .into(),
+    )
+}

@@ -1,0 +1,18 @@
+//! `form-package canonicalize FILE` and `form-package digest FILE`
+//! ([`crate::canonical_cmd::run`]).
+
+use std::path::PathBuf;
+
+use crate::output::Output;
+
+/// The arguments of `canonicalize` and of `digest`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The JSON file (any size).
+    pub file: PathBuf,
+}
+
+/// Prints the canonical form (`digest` false) or its digest (true).
+pub fn run(a: &Args, digest: bool) -> Output {
+    crate::canonical_cmd::run(&a.file, digest)
+}

@@ -1,0 +1,35 @@
+//! `form-package check FILE...`: single JSON documents checked by what
+//! they are ([`crate::check_cmd::run`]).
+
+use std::path::PathBuf;
+
+use crate::cli::args::ReportArgs;
+use crate::output::Output;
+
+/// `check`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The documents (`-` for standard input).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// The name standard input gets in findings (and where its fixtures sit).
+    #[arg(long, value_name = "NAME")]
+    pub stdin_filename: Option<String>,
+    /// `--format`, `--color`.
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// Treat warnings as errors.
+    #[arg(long)]
+    pub deny_warnings: bool,
+}
+
+/// Runs `check`; `is_terminal`: whether stdout is a terminal.
+pub fn run(a: &Args, is_terminal: bool) -> Output {
+    crate::check_cmd::run(
+        &a.files,
+        a.stdin_filename.as_deref(),
+        a.report.format,
+        a.report.use_color(is_terminal),
+        a.deny_warnings,
+    )
+}

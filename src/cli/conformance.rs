@@ -1,0 +1,22 @@
+//! `form-package conformance DIR`: the reference's conformance suite run
+//! through verify's checks ([`crate::conformance::run`]).
+
+use std::path::PathBuf;
+
+use crate::conformance::ConformanceFormat;
+use crate::output::Output;
+
+/// `conformance`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The suite directory (e.g. conformance/form-package-v1).
+    pub dir: PathBuf,
+    /// Output format (`human`: one line per case and a summary; `json`).
+    #[arg(long, value_enum, default_value_t = ConformanceFormat::Human)]
+    pub format: ConformanceFormat,
+}
+
+/// Runs the suite.
+pub fn run(a: &Args) -> Output {
+    crate::conformance::run(&a.dir, a.format)
+}

@@ -1,0 +1,25 @@
+//! `form-package index DIR` ([`crate::index_cmd::run`]).
+
+use std::path::PathBuf;
+
+use crate::output::Output;
+
+/// `index`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The package directory.
+    pub dir: PathBuf,
+    /// Only compare; exit 1 when the index would change.
+    #[arg(long)]
+    pub check: bool,
+    /// Index profile to write (e.g. `packages.forms.takoform.com/v1alpha5`), over the
+    /// existing index's; the definition must fit it. Default: the existing index's profile,
+    /// else the one the definition's lane gets.
+    #[arg(long)]
+    pub profile: Option<String>,
+}
+
+/// Runs `index`.
+pub fn run(a: &Args) -> Output {
+    crate::index_cmd::run(&a.dir, a.check, a.profile.as_deref())
+}

@@ -1,0 +1,48 @@
+//! `form-package relations PATH`: the relations of a Definition's desired
+//! schema ([`crate::relations_cmd::run_with`]).
+
+use std::path::PathBuf;
+
+use crate::cli::args::{self, OutputArgs, ReportArgs};
+use crate::output::Output;
+
+/// `relations`' arguments.
+#[derive(Debug, clap::Args)]
+#[command(mut_arg("format", |a| a.help(
+    "Output format: `human` (a table, then the findings), `json` (the relations document); `sarif`, `github` and `junit` report the findings as `verify` does"
+)))]
+#[command(mut_arg("color", |a| a.help(
+    "When to colour the findings of human output (NO_COLOR is honoured with `auto`)"
+)))]
+pub struct Args {
+    /// A package directory or a bare `definition.json`.
+    pub path: PathBuf,
+    /// `--format`, `--color`.
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// Resolve the relations against this desired document and list the concrete instances.
+    #[arg(long)]
+    pub instance: Option<PathBuf>,
+    /// `--output-file`, `--sarif-root`.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Runs `relations`; `is_terminal`: whether stdout is a terminal.
+pub fn run(a: Args, is_terminal: bool) -> Output {
+    // PATH, the package a bare definition file sits in, and the
+    // --instance document (never overwritten by the report, T3 C9).
+    let guarded: Vec<_> = std::iter::once(a.path.clone())
+        .chain(crate::relations_cmd::enclosing_package(&a.path))
+        .chain(a.instance.clone())
+        .collect();
+    if let Some(refused) = args::refuse_output_args(&a.output, &guarded) {
+        return refused;
+    }
+    let color = a.report.use_color(is_terminal && a.output.file().is_none());
+    let opts = args::render_options(&a.output, color, false, false, false);
+    args::deliver(
+        crate::relations_cmd::run_with(&a.path, a.report.format, a.instance.as_deref(), &opts),
+        a.output.file(),
+    )
+}

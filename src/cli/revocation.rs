@@ -1,0 +1,60 @@
+//! `form-package validate-revocation FILE` and
+//! `form-package validate-revocation-checkpoint FILE`
+//! ([`crate::revocation_cmd`]).
+
+use std::path::PathBuf;
+
+use crate::output::Output;
+use crate::render::{human::Color, Format};
+
+/// `validate-revocation`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct StatementArgs {
+    /// The statement (JSON).
+    pub file: PathBuf,
+    /// Output format for findings (default: the reference's output, findings on stderr).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+/// `validate-revocation-checkpoint`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct CheckpointArgs {
+    /// The checkpoint (JSON).
+    pub file: PathBuf,
+    /// Advance with no previous pin: the first trusted checkpoint (legacy sequence 1, or the current genesis).
+    #[arg(long, conflicts_with = "previous_pin")]
+    pub advance: bool,
+    /// Advance from this pin (a JSON file: {checkpointApiVersion?, sequence, digest, entriesDigest}).
+    #[arg(long, value_name = "PIN_FILE")]
+    pub previous_pin: Option<PathBuf>,
+    /// Output format for findings (default: the reference's output, findings on stderr).
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// When to colour human output.
+    #[arg(long, value_enum, default_value_t = Color::Auto)]
+    pub color: Color,
+}
+
+/// Runs `validate-revocation`; `is_terminal`: whether stdout is a terminal.
+pub fn statement(a: &StatementArgs, is_terminal: bool) -> Output {
+    crate::revocation_cmd::statement(
+        &a.file,
+        a.format,
+        crate::render::human::use_color(a.color, is_terminal),
+    )
+}
+
+/// Runs `validate-revocation-checkpoint`; `is_terminal`: whether stdout is a terminal.
+pub fn checkpoint(a: &CheckpointArgs, is_terminal: bool) -> Output {
+    crate::revocation_cmd::checkpoint(
+        &a.file,
+        a.advance,
+        a.previous_pin.as_deref(),
+        a.format,
+        crate::render::human::use_color(a.color, is_terminal),
+    )
+}

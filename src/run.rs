@@ -1,0 +1,413 @@
+//! The verify run over PATHs (`form-package verify`): the configuration
+//! and the command line's rules ([`crate::select`]), the walk
+//! ([`crate::discover`]), every package verified ([`crate::verify`]), the
+//! selection applied, the run rendered through the one front end
+//! ([`crate::render::render`]). Exit status: 0 every package verified
+//! (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the command
+//! could not run (usage, a PATH that does not exist, an internal error).
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+use crate::diag::Diagnostic;
+use crate::discover;
+use crate::error::Error;
+use crate::output::Output;
+use crate::render::{self, Format};
+use crate::select::RuleArgs;
+use crate::verify::{self, PackageOutcome, Source};
+
+/// [`verify_paths_with`] under the default rules (and the nearest
+/// `form-package.toml`).
+pub fn verify_paths(
+    paths: &[std::path::PathBuf],
+    format: Format,
+    opts: &render::Options,
+) -> Output {
+    verify_paths_with(paths, format, opts, &RuleArgs::default())
+}
+
+/// One thing a PATH yields: a package root to verify, or a finding of the
+/// walk (or of the configuration file) rendered as a package of its own.
+enum Item {
+    Root(std::path::PathBuf),
+    Finding(std::path::PathBuf, Box<Diagnostic>),
+}
+
+impl Item {
+    fn path(&self) -> &Path {
+        match self {
+            Item::Root(p) | Item::Finding(p, _) => p,
+        }
+    }
+}
+
+/// Verifies every package under `paths` (in parallel; output order and
+/// content do not depend on the thread count) under the settings of
+/// `form-package.toml` and `rules` ([`crate::select`]), and renders the run
+/// in `format` through the one front end ([`render::render`]).
+///
+/// Nothing is skipped in silence (issue 14 items 1, 2, 7): a PATH that
+/// does not exist, a directory the walk cannot read and a symlink to a
+/// directory are findings rendered in every format (a missing PATH makes
+/// the exit status 2, every other PATH still verified); directories skipped
+/// by a rule are counted after the human report (listed with `-v`), or on
+/// stderr for the other formats.
+pub fn verify_paths_with(
+    paths: &[std::path::PathBuf],
+    format: Format,
+    opts: &render::Options,
+    rules: &RuleArgs,
+) -> Output {
+    use crate::select;
+    // Every package needs the meta-schema validator first: build it while walking.
+    crate::schemas::prewarm_meta();
+    let config_path = match &rules.config {
+        Some(f) => Some(f.clone()),
+        None => paths.first().and_then(|p| select::find_upward(p)),
+    };
+    let loaded = match config_path.as_deref().map(select::load) {
+        None => select::Loaded::default(),
+        Some(Ok(l)) => l,
+        Some(Err(e)) => {
+            return Output {
+                stderr: format!("form-package: {e}\n"),
+                code: 2,
+                ..Default::default()
+            }
+        }
+    };
+    let mut settings = loaded.settings.clone();
+    for (flag, value) in [
+        ("--select", &rules.select),
+        ("--ignore", &rules.ignore),
+        ("--warn", &rules.warn),
+    ] {
+        for sel in value.iter().flatten() {
+            if let Err(e) = select::check_selector(sel) {
+                return Output {
+                    stderr: format!("form-package: {flag}: {e}\n"),
+                    code: 2,
+                    ..Default::default()
+                };
+            }
+        }
+    }
+    for glob in rules.exclude.iter().flatten() {
+        if let Err(e) = discover::check_exclude_glob(glob) {
+            return Error::Usage(format!("--exclude: {e}")).into();
+        }
+    }
+    if let Some(v) = &rules.select {
+        settings.select.clone_from(v);
+    }
+    if let Some(v) = &rules.ignore {
+        settings.ignore.clone_from(v);
+    }
+    if let Some(v) = &rules.warn {
+        settings.warn.clone_from(v);
+    }
+    // `--statistics` has a human (table) and a JSON form only: with a format
+    // a CI step parses (SARIF, GitHub commands, JUnit) it is a usage error,
+    // never text the consumer cannot read (N1 §3.5). The file's
+    // `statistics = true` applies to human and JSON; the other formats
+    // render their report as asked.
+    if rules.statistics && !matches!(format, Format::Human | Format::Json) {
+        return Error::Usage(format!(
+            "--statistics has no {} form (only human and json); drop --statistics or use --format json",
+            format!("{format:?}").to_lowercase()
+        ))
+        .into();
+    }
+    settings.exit_zero |= rules.exit_zero;
+    settings.statistics |= rules.statistics;
+    settings.statistics &= matches!(format, Format::Human | Format::Json);
+    settings.no_ignore |= rules.no_ignore;
+    let config_dir = loaded
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
+    let mut walk_rules = discover::WalkRules {
+        no_ignore: settings.no_ignore,
+        exclude: settings
+            .exclude
+            .iter()
+            .map(|g| (config_dir.clone(), g.clone()))
+            .collect(),
+    };
+    if let Some(globs) = &rules.exclude {
+        walk_rules.exclude = globs
+            .iter()
+            .map(|g| (opts.cwd.clone(), g.clone()))
+            .collect();
+    }
+
+    let mut items: Vec<Item> = Vec::new();
+    let mut skipped = Vec::new();
+    let mut missing = false;
+    // The configuration file as the run names it, when it has findings:
+    // their entries come first and are no package (T2 F8).
+    let mut config_name = std::path::PathBuf::new();
+    if let Some(p) = &loaded.path {
+        // The file's directory as the run names paths: relative to the
+        // working directory when under it (found upward, it is absolute).
+        let dir = p.parent().unwrap_or(Path::new("."));
+        let dir = match dir.strip_prefix(&opts.cwd) {
+            Ok(rel) if rel.as_os_str().is_empty() => Path::new(".").to_path_buf(),
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => dir.to_path_buf(),
+        };
+        config_name = match p.file_name() {
+            Some(f) if dir == Path::new(".") => f.into(),
+            Some(f) => dir.join(f),
+            None => p.clone(),
+        };
+        for d in &loaded.findings {
+            items.push(Item::Finding(dir.clone(), Box::new(d.clone())));
+        }
+    }
+    let config_count = if loaded.path.is_some() {
+        loaded.findings.len()
+    } else {
+        0
+    };
+
+    // Overlapping PATHs (a tree and a package inside it) verify each package once.
+    let mut seen = std::collections::HashSet::new();
+    for p in paths {
+        let w = discover::walk(p, &walk_rules);
+        missing |= w.missing;
+        skipped.extend(w.skipped);
+        let mut group: Vec<Item> = w
+            .roots
+            .into_iter()
+            .filter(|r| seen.insert(identity(r)))
+            .map(Item::Root)
+            .chain(
+                w.findings
+                    .into_iter()
+                    .map(|(p, d)| Item::Finding(p, Box::new(d))),
+            )
+            .collect();
+        group.sort_by(|a, b| a.path().cmp(b.path()));
+        items.extend(group);
+    }
+    // The configuration entries are the first `config_kept` outcomes (fewer
+    // when a selection hides some of them).
+    let mut config_kept = config_count;
+    let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
+    let progress = Progress::new(roots, std::io::stderr().is_terminal());
+    let one = |item: &Item| match item {
+        Item::Root(r) => {
+            let o = verify::verify_package(r);
+            progress.tick();
+            o
+        }
+        Item::Finding(p, d) => PackageOutcome {
+            path: p.clone(),
+            diagnostics: vec![(**d).clone()],
+            // A configuration finding names its file: keep its bytes, so the
+            // finding's span shows as line:column (TOML has no JSON spans).
+            sources: d
+                .file
+                .as_deref()
+                .and_then(|f| Some((f.to_owned(), std::fs::read(p.join(f)).ok()?)))
+                .map(|(f, bytes)| (f, Source { bytes, spans: None }))
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        },
+    };
+    // One package runs on the main thread: starting the pool costs more than it saves.
+    let mut outcomes: Vec<PackageOutcome> = if items.len() == 1 {
+        items.iter().map(one).collect()
+    } else {
+        items.par_iter().map(one).collect()
+    };
+    progress.finish();
+    // A fault of the verifier is no finding about the package: exit 2.
+    if let Some((o, fault)) = outcomes
+        .iter()
+        .find_map(|o| o.fault.as_ref().map(|f| (o, f)))
+    {
+        return Output {
+            stderr: format!("form-package: {}: {fault}\n", o.path.display()),
+            code: fault.exit_code(),
+            ..Default::default()
+        };
+    }
+    let mut hidden: Vec<render::model::Hidden> = Vec::new();
+    if settings != select::Settings::default() {
+        // The file's own findings come first; its selection cannot hide them
+        // (a misspelled key beside `select = ["FD2"]` would pass in silence):
+        // only the command line's --select/--ignore/--warn apply to them.
+        let flags_only = select::Settings {
+            select: rules.select.clone().unwrap_or_default(),
+            ignore: rules.ignore.clone().unwrap_or_default(),
+            warn: rules.warn.clone().unwrap_or_default(),
+            ..Default::default()
+        };
+        for (i, o) in outcomes.iter_mut().enumerate() {
+            // A PATH that does not exist is why the run exits 2: no
+            // selection hides or demotes it, or the run would fail
+            // without a word (T1 B8).
+            if o.diagnostics
+                .iter()
+                .any(|d| d.code == crate::codes::Code::PathNotFound)
+            {
+                hidden.push(render::model::Hidden::default());
+                continue;
+            }
+            let selection = if i < config_count {
+                &flags_only
+            } else {
+                &settings
+            };
+            hidden.push(hidden_by(selection, o));
+        }
+        // A walk or configuration finding the selection hides leaves no entry behind.
+        let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));
+        let keep: Vec<bool> = outcomes
+            .iter()
+            .map(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()))
+            .collect();
+        config_kept = keep.iter().take(config_count).filter(|k| **k).count();
+        let mut k = keep.iter();
+        outcomes.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        hidden.retain(|_| *k.next().unwrap_or(&true));
+    }
+    let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
+    run.could_not_run = missing;
+    for (p, h) in run.packages.iter_mut().zip(hidden) {
+        p.hidden = h;
+    }
+    for i in 0..config_kept {
+        run.mark_configuration(i, config_name.clone());
+    }
+    let mut stderr = String::new();
+    let mut stdout = if settings.statistics {
+        select::statistics(
+            outcomes.iter().flat_map(|o| o.diagnostics.iter()),
+            format == Format::Json,
+        )
+    } else {
+        render::render(format, &run, opts)
+    };
+    if !skipped.is_empty() {
+        let mut text = format!(
+            "{} director{} skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them){}\n",
+            skipped.len(),
+            if skipped.len() == 1 { "y" } else { "ies" },
+            if opts.verbose { ":" } else { "; -v lists them" }
+        );
+        if opts.verbose {
+            for (dir, rule) in &skipped {
+                text.push_str(&format!("  {} ({rule})\n", dir.display()));
+            }
+        }
+        if format == Format::Human && !settings.statistics {
+            stdout.push_str(&text);
+        } else {
+            stderr.push_str(&text);
+        }
+    }
+    let code = if missing {
+        2
+    } else if settings.exit_zero {
+        0
+    } else {
+        u8::from(run.fails())
+    };
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr,
+        code,
+    }
+}
+
+/// Applies `selection` to one outcome's findings and returns what it hid
+/// or demoted.
+fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> render::model::Hidden {
+    use crate::diag::Severity;
+    let mut h = render::model::Hidden::default();
+    let mut shown_errors: usize = 0;
+    for d in &o.diagnostics {
+        if !selection.shows(d.code) {
+            h.add(d.severity);
+        } else if d.severity == Severity::Error {
+            shown_errors += 1;
+        }
+    }
+    selection.apply(&mut o.diagnostics);
+    h.demoted = shown_errors.saturating_sub(o.diagnostics.iter().filter(|d| d.is_error()).count());
+    h
+}
+
+/// A progress bar on stderr for runs over a second, only when stderr is a
+/// terminal: piped or captured output gets nothing extra. It never changes
+/// stdout, so output is identical whatever the thread count.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    start: Instant,
+    shown: AtomicBool,
+}
+
+impl Progress {
+    fn new(total: usize, is_terminal: bool) -> Self {
+        let bar = (is_terminal && total > 1).then(|| {
+            let bar = indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::hidden(),
+            );
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} packages {elapsed}")
+            {
+                bar.set_style(style);
+            }
+            bar
+        });
+        Progress {
+            bar,
+            start: Instant::now(),
+            shown: AtomicBool::new(false),
+        }
+    }
+
+    fn tick(&self) {
+        let Some(bar) = &self.bar else { return };
+        if self.start.elapsed() > Duration::from_secs(1)
+            && !self.shown.swap(true, Ordering::Relaxed)
+        {
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+        bar.inc(1);
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The identity of a package root for de-duplication: its parent directory
+/// resolved, joined with its own name (the root itself is not resolved, so
+/// a symlinked root stays distinct and is reported as such).
+fn identity(root: &Path) -> std::path::PathBuf {
+    let name = root.file_name();
+    let parent = root
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    match (std::fs::canonicalize(parent), name) {
+        (Ok(p), Some(n)) => p.join(n),
+        _ => std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
+    }
+}
