@@ -13,10 +13,12 @@
 //! - [`pairs`]: one pair compared;
 //! - [`report`]: the operations of `form-package compat` (a pair,
 //!   `--history`, `--baseline`) and the report [`crate::render::compat`]
-//!   prints.
+//!   prints;
+//! - [`command`]: the command as one operation (run, render, witnesses).
 
 pub mod bump;
 pub mod changes;
+pub mod command;
 pub mod desired;
 pub mod pairs;
 pub mod report;

@@ -483,54 +483,6 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
     Ok(written)
 }
 
-/// The whole command: runs the request ([`run`]), renders it in `format`
-/// ([`crate::render::compat::render`]), writes the witnesses into
-/// `witnesses` when asked (refused, exit 2, inside a package:
-/// [`inside_package`]), and returns what to print and the exit status
-/// ([`Report::exit_code`]; 2 when it could not run).
-pub fn command(
-    paths: &[PathBuf],
-    history_mode: bool,
-    base: Option<&Path>,
-    witnesses: Option<&Path>,
-    format: crate::render::Format,
-    opts: &crate::render::Options,
-) -> crate::output::Output {
-    if let Some(package) = witnesses.and_then(inside_package) {
-        return Error::Usage(format!(
-            "--write-witnesses {} is inside the package {}: nothing is written to a package being verified; write the witnesses outside it",
-            witnesses.map(Path::display).map(|d| d.to_string()).unwrap_or_default(),
-            package.display()
-        ))
-        .into();
-    }
-    let report = match run(paths, history_mode, base) {
-        Ok(r) => r,
-        Err(e) => return e.into(),
-    };
-    let mut out = crate::output::Output {
-        stdout: crate::render::compat::render(&report, format, opts).into_bytes(),
-        code: report.exit_code(),
-        ..Default::default()
-    };
-    if let Some(dir) = witnesses {
-        match write_witnesses(&report, dir) {
-            Ok(written) => {
-                for w in written {
-                    out.stderr
-                        .push_str(&format!("form-package: wrote witness {}\n", w.display()));
-                }
-            }
-            Err(e) => {
-                let failed: crate::output::Output = e.into();
-                out.stderr.push_str(&failed.stderr);
-                out.code = 2;
-            }
-        }
-    }
-    out
-}
-
 /// The package directory `dir` is in (or is), if any: the nearest
 /// directory from `dir` upward, resolved through its existing part, that
 /// holds a `package-index.json` ("nothing is written to a package").
