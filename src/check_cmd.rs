@@ -4,11 +4,12 @@
 //!
 //! Recognised kinds ([`DocKind`], from `apiVersion` and `kind`):
 //! - a Form Definition (any profile): verified as the only payload of a
-//!   package built in a private temporary directory, with the fixtures it
-//!   names that sit beside it at the named paths, so every definition-level
-//!   rule, proof, the vocabulary, relations and fixtures run through the
-//!   very pipeline `verify` runs ([`crate::verify::verify_package`]); the
-//!   synthesised index is correct by construction ([`crate::index::build_lenient`]);
+//!   package held in memory ([`crate::source::MemorySource`], nothing
+//!   written to disk), with the fixtures it names that sit beside it at the
+//!   named paths, so every definition-level rule, proof, the vocabulary,
+//!   relations and fixtures run through the very pipeline `verify` runs
+//!   ([`crate::verify::verify_source`]); the synthesised index is correct by
+//!   construction ([`crate::index::build_lenient_source`]);
 //! - a package index: verified alone the same way, keeping the findings of
 //!   the index and its entries (the payloads are not there to check);
 //! - a revocation statement or checkpoint ([`crate::revocation`]);
@@ -34,6 +35,7 @@ use crate::json::strict;
 use crate::output::Output;
 use crate::render::{self, human, Format};
 use crate::schemas;
+use crate::source::MemorySource;
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 
 pub use crate::doc_kind::{classify, DocKind, RECOGNISED};
@@ -96,7 +98,8 @@ pub fn document_outcome(display: &str, bytes: Vec<u8>, diags: Vec<Diagnostic>) -
 /// (`None` for standard input without a name).
 ///
 /// # Errors
-/// Only when a temporary directory cannot be created or written (exit 2).
+/// Only when a fixture beside the definition, a regular file, cannot be read
+/// (exit 2).
 pub fn check_document(
     display: &str,
     bytes: Vec<u8>,
@@ -265,8 +268,10 @@ fn fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
 }
 
 /// Verifies a lone definition (`definition`: true) or index as a package
-/// in a private temporary directory, and maps the findings back onto the
-/// document (named `name`) and the fixtures beside it.
+/// held in memory ([`MemorySource`]: the document, the fixtures beside it
+/// that it names, and for a definition an index synthesised from them), and
+/// maps the findings back onto the document (named `name`) and the
+/// fixtures beside it. Nothing is written anywhere.
 fn as_package(
     name: &str,
     bytes: &[u8],
@@ -274,21 +279,15 @@ fn as_package(
     beside: Option<&Path>,
     definition: bool,
 ) -> Result<PackageOutcome, String> {
-    let tmp = tempfile::Builder::new()
-        .prefix("form-package-check-")
-        .tempdir()
-        .map_err(|e| format!("temporary directory: {e}"))?;
-    let root = tmp.path().join("package");
-    std::fs::create_dir(&root).map_err(|e| format!("temporary directory: {e}"))?;
     let inner = if definition {
         "definition.json"
     } else {
         INDEX_FILE
     };
-    std::fs::write(root.join(inner), bytes).map_err(|e| format!("temporary file: {e}"))?;
+    let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+    files.insert(inner.to_owned(), bytes.to_vec());
     let mut placeholder = false;
     let mut missing: BTreeSet<String> = BTreeSet::new();
-    let mut copied: BTreeSet<String> = BTreeSet::new();
     if definition {
         for (_, p) in fixture_paths(value) {
             if p == "definition.json" || crate::fsread::path_grammar(&p).is_err() {
@@ -301,15 +300,9 @@ fn as_package(
                 .is_some_and(|m| m.is_file());
             match from {
                 Some(f) if regular => {
-                    let to = root.join(&p);
-                    if let Some(parent) = to.parent() {
-                        std::fs::create_dir_all(parent)
-                            .map_err(|e| format!("temporary directory: {e}"))?;
-                    }
                     let data =
                         std::fs::read(&f).map_err(|e| format!("read {}: {e}", f.display()))?;
-                    std::fs::write(&to, data).map_err(|e| format!("temporary file: {e}"))?;
-                    copied.insert(p);
+                    files.insert(p, data);
                 }
                 _ => {
                     missing.insert(p);
@@ -321,38 +314,39 @@ fn as_package(
             .and_then(Value::as_str)
             .unwrap_or_default();
         let profile = crate::index::profile_for_definition(api);
-        match crate::index::build_lenient(&root, Some(&profile.api_version())) {
-            Ok(indexed)
-                if schemas::validate(profile.index_schema(), &indexed.index)
-                    .is_ok_and(|v| v.is_empty()) =>
-            {
-                crate::index::write(&root, &indexed).map_err(|e| format!("temporary index: {e}"))?
-            }
-            _ => {
-                // The definition's identity cannot make a valid index (an
-                // apiVersion no lane knows, a kind that is not a kind): index
-                // it under a placeholder identity instead, so every
-                // definition-level check still runs, and drop the identity
-                // findings the placeholder itself causes.
-                placeholder = true;
-                let index = placeholder_index(profile, bytes, &root, &copied)?;
-                std::fs::write(root.join(INDEX_FILE), index)
-                    .map_err(|e| format!("temporary index: {e}"))?;
-            }
-        }
+        let unindexed = MemorySource::new(MEMORY_ROOT, files.clone());
+        let index =
+            match crate::index::build_lenient_source(&unindexed, Some(&profile.api_version())) {
+                Ok(indexed)
+                    if schemas::validate(profile.index_schema(), &indexed.index)
+                        .is_ok_and(|v| v.is_empty()) =>
+                {
+                    indexed.bytes
+                }
+                _ => {
+                    // The definition's identity cannot make a valid index (an
+                    // apiVersion no lane knows, a kind that is not a kind): index
+                    // it under a placeholder identity instead, so every
+                    // definition-level check still runs, and drop the identity
+                    // findings the placeholder itself causes.
+                    placeholder = true;
+                    placeholder_index(profile, &files)?
+                }
+            };
+        files.insert(INDEX_FILE.to_owned(), index);
     }
-    let verified = crate::verify::verify_package(&root);
     // The synthesised index's `files[i].path`, to place an index finding
     // about a fixture's entry at the definition member naming that fixture.
-    let listed: Vec<String> = std::fs::read(root.join(INDEX_FILE))
-        .ok()
-        .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
+    let listed: Vec<String> = files
+        .get(INDEX_FILE)
+        .and_then(|b| serde_json::from_slice::<Value>(b).ok())
         .and_then(|v| {
             v.get("files")
                 .and_then(Value::as_array)
                 .map(|files| files.iter().map(|f| str_of(f, "path").to_owned()).collect())
         })
         .unwrap_or_default();
+    let verified = crate::verify::verify_source(Box::new(MemorySource::new(MEMORY_ROOT, files)));
     let fixtures = if definition {
         fixture_paths(value)
     } else {
@@ -456,17 +450,20 @@ fn as_package(
     })
 }
 
+/// The name of the package `check` holds in memory (never shown: a
+/// document's findings are named after the document).
+const MEMORY_ROOT: &str = "package";
+
 /// The note on a finding of the index a package of the definition would have.
 const PACKAGED_NOTE: &str = "found in the package index a package of this definition would have";
 
-/// A package index for `definition.json` and the `copied` fixtures under
-/// `root`, with a placeholder FormRef valid for `profile` (used when the
-/// definition's own identity cannot make a valid index).
+/// A package index for the definition and the fixtures of `files` (the
+/// package in memory, keyed by package path), with a placeholder FormRef
+/// valid for `profile` (used when the definition's own identity cannot
+/// make a valid index).
 fn placeholder_index(
     profile: crate::profile::IndexProfile,
-    definition: &[u8],
-    root: &Path,
-    copied: &BTreeSet<String>,
+    files: &BTreeMap<String, Vec<u8>>,
 ) -> Result<Vec<u8>, String> {
     use crate::profile::IndexProfile as P;
     use sha2::Digest as _;
@@ -477,15 +474,17 @@ fn placeholder_index(
             .collect();
         format!("sha256:{hex}")
     };
-    let mut files = vec![(
-        "definition.json".to_owned(),
-        crate::verify::DEFINITION_MEDIA_TYPE,
-        definition.to_vec(),
-    )];
-    for p in copied {
-        let b = std::fs::read(root.join(p)).map_err(|e| format!("temporary file: {e}"))?;
-        files.push((p.clone(), "application/json", b));
-    }
+    let mut files: Vec<(String, &str, Vec<u8>)> = files
+        .iter()
+        .map(|(p, b)| {
+            let media = if p == "definition.json" {
+                crate::verify::DEFINITION_MEDIA_TYPE
+            } else {
+                "application/json"
+            };
+            (p.clone(), media, b.clone())
+        })
+        .collect();
     files.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     let api = match profile {
         P::V1alpha1 | P::V1alpha2 => "forms.takoform.com/v1alpha1",

@@ -299,6 +299,32 @@ codes! {
     UnreadableFile = "FD905", "unreadable-file", Error, "", "README.md (check); issue 12 part 3", "a FILE given to check is a directory or cannot be read (the run exits 2; every other FILE is still checked)", Some("name a JSON document (use `verify` for a package directory), or make the file readable"), Active;
 }
 
+impl Code {
+    /// True for an integrity finding: the package's bytes are not the bytes
+    /// its index vouches for, or the index does not describe the directory
+    /// (digest: `FD016`, `FD123`; size: `FD015`; listing: `FD018`,
+    /// `FD019`; strict I-JSON: `FD011`, `FD012`, `FD020`; a payload that
+    /// could not be read whole or changed while read: `FD014`; a root that
+    /// changed during the run: `FD003`). No configuration file the user did
+    /// not name on the command line hides, demotes or zeroes the exit status
+    /// of these (issue 22 item 4; [`crate::select::Settings::shows`]).
+    pub fn is_integrity(self) -> bool {
+        matches!(
+            self,
+            Code::RootChanged
+                | Code::InvalidUtf8
+                | Code::InvalidIJson
+                | Code::UnreadablePayload
+                | Code::PayloadSizeMismatch
+                | Code::PayloadDigestMismatch
+                | Code::UnlistedFile
+                | Code::MissingListedFile
+                | Code::InvalidJsonPayload
+                | Code::SchemaDigestMismatch
+        )
+    }
+}
+
 impl std::str::FromStr for Code {
     type Err = String;
     /// Accepts the id (`FD213`, case-insensitive) or the kebab name.

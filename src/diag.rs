@@ -12,6 +12,7 @@ pub use crate::codes::Severity;
 
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
+use crate::json::strict::ParseError;
 
 /// Whether a pointer designates a member's value or its name (vocabulary
 /// findings point at the name).
@@ -146,6 +147,32 @@ impl Diagnostic {
 pub fn finish(diags: &mut Vec<Diagnostic>) {
     diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
     diags.dedup();
+}
+
+/// A refusal of the strict reader as a finding. Built here, not in
+/// [`crate::json`]: the reader knows nothing of findings, and `diag` (whose
+/// findings carry a [`JsonPointer`]) imports `json`, never the other way
+/// (`tests/imports.rs`, issue 21 item 1).
+impl ParseError {
+    /// The diagnostic for this refusal: [`Code::InvalidUtf8`] or
+    /// [`Code::InvalidIJson`], message = [`ParseError::detail`](crate::json::strict::ParseError::detail), explicit
+    /// span = [`ParseError::span`](crate::json::strict::ParseError::span), pointer = [`ParseError::pointer`](crate::json::strict::ParseError::pointer). The
+    /// caller adds the file with [`Diagnostic::in_file`].
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        let code = match self.kind {
+            crate::json::strict::ParseErrorKind::InvalidUtf8 => Code::InvalidUtf8,
+            crate::json::strict::ParseErrorKind::Syntax => Code::InvalidIJson,
+        };
+        self.to_diagnostic_as(code)
+    }
+
+    /// The finding with `code` instead of the kind's own (a payload's syntax
+    /// refusal is `invalid-json-payload`, as the reference classifies it).
+    pub fn to_diagnostic_as(&self, code: Code) -> Diagnostic {
+        Diagnostic::new(code, self.detail.clone())
+            .at(self.pointer.clone())
+            .span(self.span.clone())
+    }
 }
 
 #[cfg(test)]

@@ -421,7 +421,7 @@ impl PackageRoot {
                 if at_root && name.to_bytes() == INDEX_NAME.as_bytes() {
                     inv.has_index = true;
                 }
-                if let Some(d) = file_check(&rel_bytes, &rel, &st) {
+                if let Some(d) = entry_check(&rel_bytes, &rel, &st) {
                     inv.diagnostics.push(d);
                 }
                 inv.files.push(Entry {
@@ -560,17 +560,7 @@ impl PackageRoot {
         limit: u64,
         expected: Option<&StableMeta>,
     ) -> Result<Vec<u8>, Diagnostic> {
-        let fail = |gist: String| -> Diagnostic {
-            let d = if rel == INDEX_NAME {
-                Diagnostic::new(Code::UnreadableIndex, format!("read {INDEX_NAME}: {gist}"))
-            } else {
-                Diagnostic::new(
-                    Code::UnreadablePayload,
-                    format!("read payload {rel:?}: {gist}"),
-                )
-            };
-            d.in_file(rel)
-        };
+        let fail = |gist: String| read_failure(rel, gist);
         let open_fail = |why: String| fail(format!("open package file {rel:?}: {why}"));
         path_grammar(rel).map_err(|r| open_fail(r.to_owned()))?;
 
@@ -649,6 +639,22 @@ impl PackageRoot {
         }
         Ok(buf)
     }
+}
+
+/// The finding of a refused read of `rel` (file `rel`): `UnreadableIndex`
+/// `read package-index.json: <gist>` for the index, else
+/// `UnreadablePayload` `read payload "<rel>": <gist>`
+/// ([`PackageRoot::read`]; a package in memory refuses with the same).
+pub fn read_failure(rel: &str, gist: String) -> Diagnostic {
+    let d = if rel == INDEX_NAME {
+        Diagnostic::new(Code::UnreadableIndex, format!("read {INDEX_NAME}: {gist}"))
+    } else {
+        Diagnostic::new(
+            Code::UnreadablePayload,
+            format!("read payload {rel:?}: {gist}"),
+        )
+    };
+    d.in_file(rel)
 }
 
 /// Go `path.Clean` for a relative path that contains no backslash handling:
@@ -737,7 +743,12 @@ pub fn executable_extension(name: &str) -> Option<String> {
 }
 
 /// R1.8–R1.10 for one regular file; the first failing check wins.
-fn file_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Diagnostic> {
+/// The R1.8–R1.10 finding of a regular file's entry, if any: an execute
+/// bit (`ExecutableMode`), an R1.9 extension (`ExecutableExtension`), a
+/// relative path that is not UTF-8 or fails [`path_grammar`]
+/// (`InvalidEntryPath`); `rel_bytes` is the raw name, `rel` its text. Also
+/// the rule a package held in memory gets ([`crate::source::MemorySource`]).
+pub fn entry_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Diagnostic> {
     if meta.is_executable() {
         return Some(entry_diag(
             Code::ExecutableMode,

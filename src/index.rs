@@ -33,6 +33,7 @@ use crate::json::strict;
 use crate::package::{is_json_media_type, DEFINITION_MEDIA_TYPE, INDEX_FILE};
 use crate::profile::{self, IndexProfile};
 use crate::schemas;
+use crate::source::PackageSource;
 
 /// The result of indexing a directory.
 #[derive(Debug)]
@@ -48,6 +49,59 @@ pub struct Indexed {
     /// What differs, one line each (`added fixtures/x.json`, `changed
     /// definition.json (size, digest)`, `formRef.schemaDigest`, …).
     pub changes: Vec<String>,
+    /// The index profile written and why it was chosen.
+    pub profile: ProfileChoice,
+}
+
+/// Where the profile of a new index came from (`index` prints it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ProfileSource {
+    /// `--profile`.
+    Flag,
+    /// The existing `package-index.json`'s `apiVersion`.
+    Existing,
+    /// The definition's `apiVersion` ([`profile_for_definition`]).
+    Definition(String),
+    /// No definition `apiVersion` to go by: the current profile.
+    Default,
+}
+
+/// The index profile `index` writes and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProfileChoice {
+    /// The index `apiVersion` (`packages.forms.takoform.com/v1alpha5`).
+    pub api_version: String,
+    /// Why it is this one.
+    pub source: ProfileSource,
+}
+
+impl ProfileChoice {
+    /// Why this profile, in a phrase: `asked for with --profile`, `kept
+    /// from the existing package-index.json`, `the definition's apiVersion
+    /// "edge.forms.takoform.com" is a versionless group (the current
+    /// profile)`.
+    pub fn why(&self) -> String {
+        match &self.source {
+            ProfileSource::Flag => "asked for with --profile".to_owned(),
+            ProfileSource::Existing => "kept from the existing package-index.json".to_owned(),
+            ProfileSource::Default => {
+                "the current profile (the definition has no apiVersion string)".to_owned()
+            }
+            ProfileSource::Definition(api) => {
+                let api_shown = Value::from(api.as_str());
+                if profile::legacy_lane(api).is_some() {
+                    format!("the definition's apiVersion {api_shown} is a Legacy lane")
+                } else if api.contains('/') {
+                    format!(
+                        "the definition's apiVersion {api_shown} is a versioned group (the retained-beta profile; a versionless group gets {})",
+                        IndexProfile::V1alpha5.api_version()
+                    )
+                } else {
+                    format!("the definition's apiVersion {api_shown} is a versionless group (the current profile)")
+                }
+            }
+        }
+    }
 }
 
 /// The existing index, if any, as the parts a rebuild keeps.
@@ -95,11 +149,32 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
     {
         return Err(no_definition("definition.json"));
     }
+    build_from(&root, profile, strict_checks)
+}
+
+/// [`build_lenient`] over the files `source` gives (a package held in
+/// memory: `check FILE` indexes a lone definition and its fixtures so).
+///
+/// # Errors
+/// As [`build_lenient`].
+pub fn build_lenient_source(
+    source: &dyn PackageSource,
+    profile: Option<&str>,
+) -> Result<Indexed, Refused> {
+    build_from(source, profile, false)
+}
+
+/// The index of the files `root` gives (see [`build`]).
+fn build_from(
+    root: &dyn PackageSource,
+    profile: Option<&str>,
+    strict_checks: bool,
+) -> Result<Indexed, Refused> {
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
         return Err(inventory.diagnostics.into());
     }
-    let previous = previous(&root, inventory.has_index)?;
+    let previous = previous(root, inventory.has_index)?;
     let mut files = Vec::new();
     let mut definition = None;
     let mut refused = Vec::new();
@@ -107,6 +182,20 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
         let bytes = root
             .read(&e.rel, fsread::PAYLOAD_LIMIT, Some(&e.meta))
             .map_err(|d| vec![d])?;
+        // A name no index schema admits can never be listed: said of the
+        // file, as `verify` says it (FD018), not of an index entry that
+        // exists only in the index being built (issue 22 item 10).
+        if !crate::package::listable_path(&e.rel) {
+            refused.push(
+                Diagnostic::new(
+                    Code::UnlistedFile,
+                    format!("{:?} cannot be listed in a package index: a package path holds only ASCII letters, digits, '.', '_', '-' and '/'", e.rel),
+                )
+                .in_file(e.rel.clone())
+                .help(crate::package::UNLISTABLE_HELP),
+            );
+            continue;
+        }
         let media = match previous.media_types.get(&e.rel) {
             Some(t) => t.clone(),
             None if e.rel == previous.definition_path => json!(DEFINITION_MEDIA_TYPE),
@@ -195,11 +284,33 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
     // `--profile` wins over the existing index's profile (T1 C7: it was
     // ignored when an index existed, and `--check --profile` then said "up
     // to date" of an index of another profile).
-    let api = profile
-        .map(|p| json!(p))
-        .or_else(|| old.and_then(|o| o.get("apiVersion")).cloned())
-        .or_else(|| inferred.clone().map(Value::String))
-        .unwrap_or_else(|| json!(IndexProfile::V1alpha5.api_version()));
+    let definition_api = definition
+        .as_ref()
+        .and_then(|d| d.get("apiVersion"))
+        .and_then(Value::as_str);
+    let choice = match (profile, old.and_then(|o| o.get("apiVersion")), &inferred) {
+        (Some(p), _, _) => ProfileChoice {
+            api_version: p.to_owned(),
+            source: ProfileSource::Flag,
+        },
+        (None, Some(v), _) => ProfileChoice {
+            // A non-string apiVersion is refused by the index schema (FD100).
+            api_version: v.as_str().map_or_else(|| v.to_string(), str::to_owned),
+            source: ProfileSource::Existing,
+        },
+        (None, None, Some(i)) => ProfileChoice {
+            api_version: i.clone(),
+            source: ProfileSource::Definition(definition_api.unwrap_or_default().to_owned()),
+        },
+        (None, None, None) => ProfileChoice {
+            api_version: IndexProfile::V1alpha5.api_version(),
+            source: ProfileSource::Default,
+        },
+    };
+    let api = match (profile, old.and_then(|o| o.get("apiVersion"))) {
+        (None, Some(v)) => v.clone(),
+        _ => json!(choice.api_version),
+    };
     let legacy =
         api.as_str().and_then(IndexProfile::from_api_version) == Some(IndexProfile::V1alpha1);
     let mut index = Map::new();
@@ -243,9 +354,32 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
         {
             return Err(no_definition(&previous.definition_path));
         }
-        check_schema(&index)?;
-        if let (Some(p), Some(def)) = (profile, &definition) {
-            check_lane(p, def, &previous.definition_path, inferred.as_deref())?;
+        // Every finding in one run, each in the file the author edits: the
+        // definition against the profile's definition schema (a typo in
+        // `kind` or `definitionVersion` is a definition finding, not one
+        // of an index not yet written), the index schema, then every limit
+        // `verify` applies to the index (issue 22 item 6).
+        let def_path = previous.definition_path.as_str();
+        let mut findings = match &definition {
+            Some(def) => check_lane(&choice, inferred.as_deref(), def, def_path)?,
+            None => Vec::new(),
+        };
+        let definition_fits = findings.is_empty();
+        for d in check_schema(&index)? {
+            // A formRef member is a copy of the definition's: when the
+            // definition already has findings, this one is their echo.
+            if d.pointer.as_str().starts_with("/formRef/") && !definition_fits {
+                continue;
+            }
+            findings.push(relocate(d, &index, def_path));
+        }
+        findings.extend(
+            crate::checks::limit_findings(&index)
+                .into_iter()
+                .map(|d| relocate(d, &index, def_path)),
+        );
+        if !findings.is_empty() {
+            return Err(findings.into());
         }
     }
     let changes = match old {
@@ -263,10 +397,11 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
         bytes,
         drift,
         changes,
+        profile: choice,
     })
 }
 
-fn previous(root: &fsread::PackageRoot, has_index: bool) -> Result<Previous, Vec<Diagnostic>> {
+fn previous(root: &dyn PackageSource, has_index: bool) -> Result<Previous, Vec<Diagnostic>> {
     let value: Option<Value> = if has_index {
         let bytes = root
             .read(INDEX_FILE, fsread::INDEX_LIMIT, None)
@@ -323,42 +458,107 @@ fn no_definition(definition_path: &str) -> Refused {
     .into()
 }
 
-/// An index profile asked for with `--profile` must be one the definition
-/// can live under: its `apiVersion` must have a definition schema in that
-/// profile's family and satisfy it (the check `verify` makes as FD120 /
-/// FD121), so that `index --profile` never writes an index `verify` then
-/// refuses for its profile (T1 C7). `inferred` is the profile `index`
-/// picks without the flag, named in the finding.
+/// The definition must be one that can live under the index profile
+/// `index` chose (asked for, kept or inferred, `choice`): its `apiVersion`
+/// must have a definition schema in that profile's family and satisfy it,
+/// the check `verify` makes as FD120 / FD121, so that `index` never writes
+/// an index `verify` then refuses for its profile (T1 C7, issue 26 item 2).
+/// Findings are in the definition (`definition_path`), and name the likely
+/// fix: a current-profile definition written with a versioned group (the
+/// habitual `edge.forms.takoform.com/v1`) is told to drop the version; a
+/// definition that fits the profile its `apiVersion` implies (`inferred`)
+/// but not the one asked for or kept is told which profile it fits.
+///
+/// # Errors
+/// [`Refused::Fault`] when an embedded schema is broken.
 fn check_lane(
-    profile: &str,
+    choice: &ProfileChoice,
+    inferred: Option<&str>,
     definition: &Value,
     definition_path: &str,
-    inferred: Option<&str>,
-) -> Result<(), Refused> {
-    let Some(p) = IndexProfile::from_api_version(profile) else {
-        return Ok(());
+) -> Result<Vec<Diagnostic>, Refused> {
+    let Some(p) = IndexProfile::from_api_version(&choice.api_version) else {
+        // An unknown profile: the index schema check says so (FD100).
+        return Ok(Vec::new());
     };
+    let profile = choice.api_version.as_str();
     let api = definition
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or("");
-    let instead = inferred
-        .filter(|i| *i != profile)
-        .map(|i| format!("; without --profile, index writes {i}"))
-        .unwrap_or_default();
+    let at_api = JsonPointer::root().child("apiVersion");
+    let under = format!(
+        "under index {profile}, {}",
+        match choice.source {
+            ProfileSource::Flag => "asked for with --profile",
+            ProfileSource::Existing => "the existing index's profile",
+            ProfileSource::Definition(_) => "the profile its apiVersion implies",
+            ProfileSource::Default => "the current profile",
+        }
+    );
+    let fits = |family: crate::profile::Family, def: &Value| -> Result<Option<bool>, Refused> {
+        let api = def.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        match profile::definition_schema(api, family) {
+            None => Ok(None),
+            Some(schema) => Ok(Some(
+                schemas::validate(schema, def)
+                    .map_err(Error::Internal)?
+                    .is_empty(),
+            )),
+        }
+    };
     let Some(schema) = profile::definition_schema(api, p.family()) else {
-        return Err(vec![Diagnostic::new(
+        return Ok(vec![Diagnostic::new(
             Code::UnsupportedDefinitionApiVersion,
-            format!("a Form Definition of apiVersion {api:?} cannot live under index {profile}{instead}"),
+            format!("a Form Definition of apiVersion {api:?} cannot live {under}"),
         )
         .in_file(definition_path)
-        .at(JsonPointer::root().child("apiVersion"))]
-        .into());
+        .at(at_api)
+        .help("write a Legacy lane (forms.takoform.com/v1alpha1 or v1alpha2) or a namespaced group (\"edge.forms.takoform.com\"), then run index again")]);
     };
     let violations = schemas::validate(schema, definition).map_err(Error::Internal)?;
     if violations.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
+    // The habitual group: a versioned group on a definition that is a
+    // current-profile (v1) definition in every other respect.
+    if profile::legacy_lane(api).is_none()
+        && api.contains('/')
+        && profile::namespaced_form_group(api)
+    {
+        let group = api.split('/').next().unwrap_or(api);
+        let mut versionless = definition.clone();
+        if let Some(o) = versionless.as_object_mut() {
+            o.insert("apiVersion".into(), json!(group));
+        }
+        if fits(crate::profile::Family::CurrentNeutral, &versionless)? == Some(true) {
+            return Ok(vec![Diagnostic::new(
+                Code::DefinitionSchemaViolation,
+                format!(
+                    "Form Definition: apiVersion {api:?} carries a group version, but the rest of this definition is written for the current profile, whose groups are versionless ({under})"
+                ),
+            )
+            .in_file(definition_path)
+            .at(at_api)
+            .help(format!(
+                "write \"apiVersion\": {:?} (a versionless group: index then writes {}), then run index again",
+                group,
+                IndexProfile::V1alpha5.api_version()
+            ))]);
+        }
+    }
+    // Asked for or kept, but the definition fits the profile its own
+    // apiVersion implies.
+    let instead = match (&choice.source, inferred) {
+        (ProfileSource::Flag | ProfileSource::Existing, Some(i)) if i != profile => {
+            let family = IndexProfile::from_api_version(i).map(IndexProfile::family);
+            match family {
+                Some(f) if fits(f, definition)? == Some(true) => Some(i),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
     let mut diags = schemas::to_diagnostics(
         violations,
         Code::DefinitionSchemaViolation,
@@ -366,35 +566,92 @@ fn check_lane(
         "Form Definition",
     );
     for d in &mut diags {
-        d.message
-            .push_str(&format!(" (under index {profile}{instead})"));
+        d.message.push_str(&format!(" ({under})"));
+        if let Some(i) = instead {
+            d.help = Some(match choice.source {
+                ProfileSource::Flag => format!(
+                    "this definition fits {i}, the profile its apiVersion implies: run index without --profile"
+                ),
+                _ => format!(
+                    "this definition fits {i}, the profile its apiVersion implies: run `form-package index --profile {i} DIR`"
+                ),
+            });
+        }
     }
-    Err(diags.into())
+    Ok(diags)
 }
 
-/// Never write what `verify` would refuse at the index-schema level.
-fn check_schema(index: &Value) -> Result<(), Refused> {
+/// The index schema's findings for the index `index` would write (never
+/// written when there are any). FD100 for a profile no schema has.
+///
+/// # Errors
+/// [`Refused::Fault`] when an embedded schema is broken.
+fn check_schema(index: &Value) -> Result<Vec<Diagnostic>, Refused> {
     let api = index
         .get("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or("");
     let Some(profile) = IndexProfile::from_api_version(api) else {
-        return Err(Refused::Findings(vec![Diagnostic::new(
+        return Ok(vec![Diagnostic::new(
             Code::UnsupportedIndexApiVersion,
             format!("package index: unsupported apiVersion {api:?}"),
         )
-        .in_file(INDEX_FILE)]));
+        .in_file(INDEX_FILE)
+        .at(JsonPointer::root().child("apiVersion"))
+        .help(format!(
+            "pass --profile with one of {} to replace it",
+            profile::api_versions().join(", ")
+        ))]);
     };
     match schemas::validate(profile.index_schema(), index) {
-        Ok(v) if v.is_empty() => Ok(()),
-        Ok(v) => Err(Refused::Findings(schemas::to_diagnostics(
+        Ok(v) => Ok(schemas::to_diagnostics(
             v,
             Code::IndexSchemaViolation,
             INDEX_FILE,
             "package index",
-        ))),
+        )),
         Err(e) => Err(Refused::Fault(Error::Internal(e))),
     }
+}
+
+/// Moves a finding about the index `index` is about to write (and so
+/// never the file to edit) to the file the author must edit: an entry
+/// `/files/N/…` to the file it lists, `/files` to the package directory,
+/// `/formRef/M` to the definition's member `M` (issue 22 item 10, issue
+/// 26 item 2). Anything else stays where it is.
+fn relocate(mut d: Diagnostic, index: &Value, definition_path: &str) -> Diagnostic {
+    let tokens = d.pointer.tokens();
+    let mut tokens = tokens.iter().map(String::as_str);
+    match (tokens.next(), tokens.next()) {
+        (Some("files"), None) => {
+            d.file = None;
+            d.pointer = JsonPointer::root();
+        }
+        (Some("files"), Some(n)) => {
+            let listed = n
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| index.get("files")?.get(n)?.get("path")?.as_str());
+            if let Some(path) = listed {
+                d.file = Some(path.to_owned());
+                d.pointer = JsonPointer::root();
+                d.target = Default::default();
+            }
+        }
+        (Some("formRef"), Some(member)) => {
+            d.message = d.message.replacen(
+                "package index:",
+                &format!("the definition's {member} (copied into the package index's formRef):"),
+                1,
+            );
+            d.file = Some(definition_path.to_owned());
+            d.pointer = JsonPointer::root().child(member);
+            d.target = Default::default();
+            d.help = Some("fix the definition, then run index again".to_owned());
+        }
+        _ => {}
+    }
+    d
 }
 
 /// Writes `indexed` to `dir/package-index.json` atomically (a temporary
@@ -557,6 +814,218 @@ mod tests {
         assert_eq!(codes(build(t.path(), Some(&v("v1alpha4")))), ["same"]);
     }
 
+    /// A current-profile package written by hand: one closed desired
+    /// schema, one positive and one negative fixture, no index.
+    fn authored(api: &str, kind: &str, version: &str) -> tempfile::TempDir {
+        let t = tempfile::tempdir().unwrap();
+        let def = json!({
+            "apiVersion": api, "kind": kind, "definitionVersion": version,
+            "title": "Edge cache", "role": "identity",
+            "requiresHostApi": "forms.takoform.com/v1",
+            "desiredSchema": {"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object", "additionalProperties": false, "required": ["name"],
+                "properties": {"name": {"type": "string", "minLength": 1}}},
+            "lifecycleCapabilities": ["create", "delete"],
+            "conformanceFixtures": [{"name": "canonical", "desiredPath": "fixtures/desired.json"}],
+            "negativeConformanceFixtures": [{"name": "reject-empty-name", "stage": "desired",
+                "inputPath": "fixtures/negative-empty.json", "expectedFailure": "schema_validation_failed"}]
+        });
+        std::fs::create_dir(t.path().join("fixtures")).unwrap();
+        std::fs::write(
+            t.path().join("definition.json"),
+            serde_json::to_vec_pretty(&def).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(t.path().join("fixtures/desired.json"), "{\"name\":\"x\"}").unwrap();
+        std::fs::write(
+            t.path().join("fixtures/negative-empty.json"),
+            "{\"name\":\"\"}",
+        )
+        .unwrap();
+        t
+    }
+
+    fn findings(r: Result<Indexed, Refused>) -> Vec<Diagnostic> {
+        match r {
+            Err(Refused::Findings(d)) => d,
+            Err(Refused::Fault(e)) => panic!("{e}"),
+            Ok(i) => panic!("indexed: {}", String::from_utf8_lossy(&i.bytes)),
+        }
+    }
+
+    /// Issue 26 item 2: the habitual versioned group on a current-profile
+    /// definition is refused by default and with `--profile` alike, at
+    /// `/apiVersion` of the definition, naming the versionless group.
+    #[test]
+    fn a_versioned_group_on_a_current_definition_names_the_versionless_group() {
+        let t = authored("edge.forms.takoform.com/v1", "EdgeCache", "0.1.0");
+        let v5 = IndexProfile::V1alpha5.api_version();
+        for asked in [None, Some(v5.as_str())] {
+            let d = findings(build(t.path(), asked));
+            assert_eq!(d.len(), 1, "{d:?}");
+            assert_eq!(d[0].code, Code::DefinitionSchemaViolation);
+            assert_eq!(d[0].file.as_deref(), Some("definition.json"));
+            assert_eq!(d[0].pointer.as_str(), "/apiVersion");
+            let help = d[0].help.as_deref().unwrap();
+            assert!(
+                help.contains("\"apiVersion\": \"edge.forms.takoform.com\""),
+                "{help}"
+            );
+        }
+        // Near miss: the versionless group is indexed under v1alpha5, and
+        // says why.
+        let t = authored("edge.forms.takoform.com", "EdgeCache", "0.1.0");
+        let i = build(t.path(), None).unwrap();
+        assert_eq!(i.profile.api_version, v5);
+        assert_eq!(
+            i.profile.source,
+            ProfileSource::Definition("edge.forms.takoform.com".into())
+        );
+        assert!(
+            i.profile.why().contains("versionless group"),
+            "{}",
+            i.profile.why()
+        );
+        write(t.path(), &i).unwrap();
+        let again = build(t.path(), None).unwrap();
+        assert_eq!(again.profile.source, ProfileSource::Existing);
+        assert!(!again.drift);
+        let asked = build(t.path(), Some(&v5)).unwrap();
+        assert_eq!(asked.profile.source, ProfileSource::Flag);
+    }
+
+    /// Issue 26 item 2: a `definitionVersion` or `kind` typo is a finding
+    /// of the definition at its own member, in plain words, never FD101 in
+    /// an index not yet written.
+    #[test]
+    fn definition_typos_are_found_in_the_definition_in_plain_words() {
+        for (version, kind, at, words) in [
+            ("v0.2", "EdgeCache", "/definitionVersion", "is not a SemVer 2.0.0 version: write MAJOR.MINOR.PATCH (no leading \"v\"), e.g. \"0.2.0\""),
+            ("0.1.0", "edge-cache", "/kind", "is not a Form kind: a kind starts with an uppercase ASCII letter and holds only ASCII letters and digits, at most 64, e.g. \"EdgeCache\""),
+        ] {
+            let t = authored("edge.forms.takoform.com", kind, version);
+            let d = findings(build(t.path(), None));
+            assert_eq!(d.len(), 1, "{d:?}");
+            assert_eq!(d[0].code, Code::DefinitionSchemaViolation);
+            assert_eq!(d[0].file.as_deref(), Some("definition.json"));
+            assert_eq!(d[0].pointer.as_str(), at);
+            assert!(d[0].message.contains(words), "{}", d[0].message);
+            assert!(!t.path().join(INDEX_FILE).exists());
+        }
+        // Near miss: "0.2.0" and "EdgeCache" index.
+        let t = authored("edge.forms.takoform.com", "EdgeCache", "0.2.0");
+        assert_eq!(codes(build(t.path(), None)), ["drift"]);
+    }
+
+    /// Issue 22 item 6: `index` refuses what `verify` refuses for its
+    /// limits, with verify's code, in the file to edit.
+    #[test]
+    fn index_applies_the_limits_verify_applies() {
+        let t = authored("edge.forms.takoform.com", "EdgeCache", "0.1.0");
+        // 1022 more files: 1025 entries, 1026 files with the index.
+        for i in 0..1022 {
+            std::fs::write(t.path().join(format!("fixtures/f{i}.json")), "{}").unwrap();
+        }
+        let d = findings(build(t.path(), None));
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].code, Code::TooManyFiles);
+        assert_eq!(d[0].file, None);
+        // Near miss: 1024 entries is the limit.
+        std::fs::remove_file(t.path().join("fixtures/f0.json")).unwrap();
+        assert_eq!(codes(build(t.path(), None)), ["drift"]);
+
+        // A definition of 4 MiB + 1 byte (a long but valid description).
+        let t = authored("edge.forms.takoform.com", "EdgeCache", "0.1.0");
+        let path = t.path().join("definition.json");
+        let grow = |extra: usize| {
+            let mut def: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+            def["desiredSchema"]["properties"]["name"]["enum"] = json!(["x"]);
+            def["desiredSchema"]["properties"]["name"]["description"] = json!("");
+            let base = serde_json::to_vec(&def).unwrap().len();
+            let pad = (fsread::DEFINITION_LIMIT as usize + extra) - base;
+            def["desiredSchema"]["properties"]["name"]["description"] = json!("d".repeat(pad));
+            let bytes = serde_json::to_vec(&def).unwrap();
+            assert_eq!(bytes.len(), fsread::DEFINITION_LIMIT as usize + extra);
+            std::fs::write(&path, bytes).unwrap();
+        };
+        grow(1);
+        let d = findings(build(t.path(), None));
+        assert_eq!(
+            d.iter().map(|d| d.code).collect::<Vec<_>>(),
+            [Code::DefinitionTooLarge]
+        );
+        assert_eq!(d[0].file.as_deref(), Some("definition.json"));
+        // Near miss: exactly 4 MiB.
+        grow(0);
+        assert_eq!(codes(build(t.path(), None)), ["drift"]);
+    }
+
+    /// Issue 22 item 10: a name no index can list is FD018 of that file,
+    /// with help that can be followed; never FD101 at `/files/N/path`.
+    #[test]
+    fn an_unlistable_name_is_said_of_the_file() {
+        let t = authored("edge.forms.takoform.com", "EdgeCache", "0.1.0");
+        std::fs::write(t.path().join("fixtures/café.json"), "{}").unwrap();
+        let d = findings(build(t.path(), None));
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(d[0].code, Code::UnlistedFile);
+        assert_eq!(d[0].file.as_deref(), Some("fixtures/café.json"));
+        let help = d[0].help.as_deref().unwrap();
+        assert!(
+            help.starts_with("rename it") && !help.contains("list it"),
+            "{help}"
+        );
+        // Near miss: the ASCII name is listed.
+        std::fs::rename(
+            t.path().join("fixtures/café.json"),
+            t.path().join("fixtures/cafe.json"),
+        )
+        .unwrap();
+        let i = build(t.path(), None).unwrap();
+        assert!(i.index["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["path"] == "fixtures/cafe.json"));
+    }
+
+    #[test]
+    fn relocated_findings_name_the_file_to_edit() {
+        let index = json!({"files": [{"path": "definition.json"}, {"path": "fixtures/big.json"}]});
+        let at = |p: &str| {
+            relocate(
+                Diagnostic::new(Code::IndexSchemaViolation, "package index: x")
+                    .in_file(INDEX_FILE)
+                    .at(JsonPointer::parse(p).unwrap()),
+                &index,
+                "definition.json",
+            )
+        };
+        let d = at("/files/1/size");
+        assert_eq!(
+            (d.file.as_deref(), d.pointer.as_str()),
+            (Some("fixtures/big.json"), "")
+        );
+        let d = at("/formRef/kind");
+        assert_eq!(
+            (d.file.as_deref(), d.pointer.as_str()),
+            (Some("definition.json"), "/kind")
+        );
+        assert!(
+            d.message.starts_with("the definition's kind"),
+            "{}",
+            d.message
+        );
+        let d = at("/files");
+        assert_eq!((d.file.as_deref(), d.pointer.as_str()), (None, ""));
+        // Near miss: an index member of its own stays in the index.
+        let d = at("/definitionPath");
+        assert_eq!(
+            (d.file.as_deref(), d.pointer.as_str()),
+            (Some(INDEX_FILE), "/definitionPath")
+        );
+    }
+
     #[test]
     fn a_directory_without_a_definition_says_so() {
         let t = tempfile::tempdir().unwrap();
@@ -574,6 +1043,10 @@ mod tests {
             bytes: b"{}\n".to_vec(),
             drift: false,
             changes: Vec::new(),
+            profile: ProfileChoice {
+                api_version: IndexProfile::V1alpha5.api_version(),
+                source: ProfileSource::Default,
+            },
         };
         assert!(write(dir.path(), &indexed).is_err());
         let names: Vec<_> = std::fs::read_dir(dir.path())

@@ -28,17 +28,22 @@ pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Output {
     }
     match crate::index::build(dir, profile) {
         Err(crate::error::Refused::Fault(e)) => e.into(),
-        Err(crate::error::Refused::Findings(diags)) => Output {
-            stderr: render_findings_of(dir, diags),
-            code: 1,
-            ..Default::default()
-        },
+        Err(crate::error::Refused::Findings(diags)) => {
+            let mut stderr = render_findings_of(dir, diags);
+            stderr.push_str(&wrote_nothing(dir, check));
+            Output {
+                stderr,
+                code: 1,
+                ..Default::default()
+            }
+        }
         Ok(indexed) if check => {
-            let mut msg = if indexed.drift {
-                "package-index.json would change:\n".to_owned()
+            let mut msg = profile_line(&indexed.profile);
+            msg.push_str(if indexed.drift {
+                "package-index.json would change:\n"
             } else {
-                "package-index.json is up to date\n".to_owned()
-            };
+                "package-index.json is up to date\n"
+            });
             if indexed.drift {
                 for c in &indexed.changes {
                     msg.push_str(&format!("  {c}\n"));
@@ -52,7 +57,12 @@ pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Output {
         }
         Ok(indexed) => match crate::index::write(dir, &indexed) {
             Ok(()) => Output {
-                stdout: format!("wrote {}\n", dir.join(verify::INDEX_FILE).display()).into_bytes(),
+                stdout: format!(
+                    "{}wrote {}\n",
+                    profile_line(&indexed.profile),
+                    dir.join(verify::INDEX_FILE).display()
+                )
+                .into_bytes(),
                 ..Default::default()
             },
             Err(source) => Error::Io {
@@ -61,6 +71,34 @@ pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Output {
             }
             .into(),
         },
+    }
+}
+
+/// `profile P (why)`: the index profile `index` chose and why (issue 26
+/// item 2: it was chosen in silence).
+fn profile_line(choice: &crate::index::ProfileChoice) -> String {
+    format!("profile {} ({})\n", choice.api_version, choice.why())
+}
+
+/// The last line of a refused `index`: nothing was written, and what that
+/// leaves (`--check` never writes).
+fn wrote_nothing(dir: &Path, check: bool) -> String {
+    let index = dir.join(verify::INDEX_FILE);
+    let state = if std::fs::symlink_metadata(&index).is_ok() {
+        "is unchanged"
+    } else {
+        "was not created"
+    };
+    if check {
+        format!(
+            "form-package: index --check: the index cannot be built; {} {state}\n",
+            index.display()
+        )
+    } else {
+        format!(
+            "form-package: index wrote nothing: {} {state}\n",
+            index.display()
+        )
     }
 }
 

@@ -46,6 +46,7 @@ pub mod revocation_cmd;
 pub mod run;
 pub mod schemas;
 pub mod select;
+pub mod source;
 #[cfg(test)]
 mod testing;
 pub mod trust;

@@ -16,7 +16,7 @@ use serde_json::Value;
 
 use crate::error::Error;
 use crate::fixtures::Stages;
-use crate::fsread::{PackageRoot, StableMeta};
+use crate::fsread::StableMeta;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict::SpanIndex;
 use crate::profile::IndexProfile;
@@ -49,6 +49,24 @@ pub fn infer_media_type(path: &str) -> Option<&'static str> {
         _ => None,
     }
 }
+
+/// Whether `path` (a name the on-disk path grammar already accepted) can
+/// be listed in a package index: every published index schema's
+/// `packagePath` allows only ASCII letters, digits, `.`, `_` and `-` in
+/// `/`-separated segments, so a file named otherwise (`café.json`, `a
+/// b.json`) can never be listed and must be renamed or removed.
+pub fn listable_path(path: &str) -> bool {
+    !path.is_empty()
+        && path.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"._-".contains(&b))
+        })
+}
+
+/// The help of a file that can never be listed ([`listable_path`]).
+pub const UNLISTABLE_HELP: &str = "rename it to ASCII letters, digits, '.', '_' and '-' (a package index can list no other name), or remove it from the package directory";
 
 /// The reference report members (`verifier-rules.md` §9), emitted for a
 /// package that verifies.
@@ -129,8 +147,9 @@ pub enum Fact {
 pub struct Package {
     /// The package directory as given.
     pub path: PathBuf,
-    /// The opened root ([`Fact::Root`]).
-    pub root: Option<PackageRoot>,
+    /// Where the files come from: the opened root on disk, or a package
+    /// held in memory ([`Fact::Root`]).
+    pub root: Option<Box<dyn crate::source::PackageSource>>,
     /// Inventoried files: `Some(meta)` for a plain file that can be read,
     /// `None` for a file with an inventory finding, a link or a special
     /// file (present for the closure, never read).

@@ -66,10 +66,17 @@ pub fn verify_paths_with(
     use crate::select;
     // Every package needs the meta-schema validator first: build it while walking.
     crate::schemas::prewarm_meta();
+    // `--isolated` reads no configuration file (clap refuses it with
+    // `--config`); a discovered file was not named by the user (its
+    // selection never applies to integrity findings, issue 22 item 4).
     let config_path = match &rules.config {
         Some(f) => Some(f.clone()),
-        None => paths.first().and_then(|p| select::find_upward(p)),
+        None if rules.isolated => None,
+        None => paths
+            .first()
+            .and_then(|p| select::find_upward(p, &opts.cwd)),
     };
+    let discovered = rules.config.is_none();
     let loaded = match config_path.as_deref().map(select::load) {
         None => select::Loaded::default(),
         Some(Ok(l)) => l,
@@ -110,6 +117,14 @@ pub fn verify_paths_with(
     }
     if let Some(v) = &rules.warn {
         settings.warn.clone_from(v);
+    }
+    if discovered {
+        settings.discovered = select::Discovered {
+            select: rules.select.is_none() && !settings.select.is_empty(),
+            ignore: rules.ignore.is_none() && !settings.ignore.is_empty(),
+            warn: rules.warn.is_none() && !settings.warn.is_empty(),
+            exit_zero: !rules.exit_zero && settings.exit_zero,
+        };
     }
     // `--statistics` has a human (table) and a JSON form only: with a format
     // a CI step parses (SARIF, GitHub commands, JUnit) it is a usage error,
@@ -237,7 +252,11 @@ pub fn verify_paths_with(
         .find_map(|o| o.fault.as_ref().map(|f| (o, f)))
     {
         return Output {
-            stderr: format!("form-package: {}: {fault}\n", o.path.display()),
+            stderr: format!(
+                "form-package: {}: {}\n",
+                render::escape::path(&o.path),
+                render::escape::text(&fault.to_string())
+            ),
             code: fault.exit_code(),
             ..Default::default()
         };
@@ -291,6 +310,9 @@ pub fn verify_paths_with(
     for i in 0..config_kept {
         run.mark_configuration(i, config_name.clone());
     }
+    if loaded.path.is_some() {
+        run.config = Some(config_name.clone());
+    }
     let mut stderr = String::new();
     let mut stdout = if settings.statistics {
         select::statistics(
@@ -309,7 +331,7 @@ pub fn verify_paths_with(
         );
         if opts.verbose {
             for (dir, rule) in &skipped {
-                text.push_str(&format!("  {} ({rule})\n", dir.display()));
+                text.push_str(&format!("  {} ({rule})\n", render::escape::path(dir)));
             }
         }
         if format == Format::Human && !settings.statistics {
@@ -320,7 +342,14 @@ pub fn verify_paths_with(
     }
     let code = if missing {
         2
-    } else if settings.exit_zero {
+    } else if settings.exit_zero
+        && !(settings.discovered.exit_zero
+            && run
+                .findings()
+                .any(|(_, f)| f.diag.is_error() && f.diag.code.is_integrity()))
+    {
+        // A discovered file's `exit-zero` never passes a run with an
+        // integrity error (issue 22 item 4).
         0
     } else {
         u8::from(run.fails())

@@ -375,6 +375,10 @@ fn readable(
                 .unwrap_or(0);
             format!("files must list exactly one application/vnd.takoform.form-definition.v1+json entry; found {n}")
         }
+        K::Pattern { pattern } => match value.and_then(|v| plain_pattern(pattern, v)) {
+            Some(plain) => plain,
+            None => engine.to_owned(),
+        },
         K::Not { .. } => format!("the value {} is one the schema refuses here", shown(value)),
         K::AnyOf { .. } => format!(
             "the value {} matches none of the allowed shapes (anyOf)",
@@ -397,6 +401,90 @@ fn readable(
         format!("{}…", message.chars().take(240).collect::<String>())
     } else {
         message
+    }
+}
+
+/// The published patterns an author meets most, in plain words with the
+/// nearest value that fits (issue 26 item 2: a `definitionVersion: "v0.2"`
+/// typo said `"v0.2" does not match "^(0|[1-9][0-9]*)\.…$"`). `None` for
+/// any other pattern: the engine's message stands.
+fn plain_pattern(pattern: &str, value: &Value) -> Option<String> {
+    let text = value.as_str()?;
+    let shown = Value::from(text).to_string();
+    let suggest = |s: String| {
+        if s != text && !s.is_empty() {
+            format!(", e.g. {}", Value::from(s))
+        } else {
+            String::new()
+        }
+    };
+    if pattern.starts_with(r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)") {
+        let bare = text.trim_start_matches(['v', 'V']);
+        let mut parts: Vec<String> = bare
+            .split('.')
+            .map(|p| p.trim_start_matches('0').to_owned())
+            .map(|p| if p.is_empty() { "0".to_owned() } else { p })
+            .collect();
+        let numeric = parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+        let example = if numeric && parts.len() <= 3 {
+            parts.resize(3, "0".to_owned());
+            parts.join(".")
+        } else {
+            "1.0.0".to_owned()
+        };
+        return Some(format!(
+            "{shown} is not a SemVer 2.0.0 version: write MAJOR.MINOR.PATCH (no leading \"v\"){}",
+            suggest(example)
+        ));
+    }
+    if pattern == "^[A-Z][A-Za-z0-9]{0,63}$" {
+        let pascal: String = text
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(|w| {
+                let mut c = w.chars();
+                c.next()
+                    .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let pascal = if pascal.starts_with(|c: char| c.is_ascii_uppercase()) {
+            pascal.chars().take(64).collect()
+        } else {
+            String::new()
+        };
+        return Some(format!(
+            "{shown} is not a Form kind: a kind starts with an uppercase ASCII letter and holds only ASCII letters and digits, at most 64{}",
+            suggest(pascal)
+        ));
+    }
+    let group = r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+";
+    if let Some(rest) = pattern.strip_prefix(group) {
+        let unversioned = text.split('/').next().unwrap_or(text).to_ascii_lowercase();
+        return Some(if rest == "$" {
+            format!(
+                "{shown} is not a versionless namespaced group: lowercase DNS-like labels (\"edge.forms.takoform.com\"), no \"/version\"{}",
+                suggest(unversioned)
+            )
+        } else {
+            format!(
+                "{shown} is not a versioned namespaced group: lowercase DNS-like labels and a version (\"edge.forms.takoform.com/v1beta1\")"
+            )
+        });
+    }
+    match pattern {
+        "^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$" => Some(format!(
+            "{shown} is not a package path: ASCII letters, digits, '.', '_' and '-' in segments separated by '/'"
+        )),
+        "^[a-z0-9][a-z0-9._-]{0,127}$" => Some(format!(
+            "{shown} is not a fixture name: lowercase ASCII letters, digits, '.', '_' and '-', starting with a letter or digit, at most 128"
+        )),
+        "^sha256:[0-9a-f]{64}$" => Some(format!(
+            "{shown} is not a digest: \"sha256:\" and 64 lowercase hexadecimal digits"
+        )),
+        _ => None,
     }
 }
 
@@ -448,6 +536,7 @@ pub const FAMILY_SCHEMA: &str = include_str!("../schemas/form-package-family-v1.
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
     use sha2::Digest;
 
     /// A large instance quoted by the engine is shortened, so the reason
@@ -468,6 +557,32 @@ mod tests {
         let err = validator.iter_errors(&small).next().unwrap();
         let m = readable(err.kind(), &err.to_string(), "/maxItems", Some(&small));
         assert_eq!(m, "[1] has more than 0 items");
+    }
+
+    /// Issue 26 item 2: the patterns an author meets are said in plain
+    /// words with the nearest fitting value; any other pattern keeps the
+    /// engine's message.
+    #[test]
+    fn published_patterns_are_said_in_plain_words() {
+        let semver = r"^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-x)?$";
+        let m = plain_pattern(semver, &json!("v0.2")).unwrap();
+        assert!(
+            m.starts_with("\"v0.2\" is not a SemVer 2.0.0 version")
+                && m.ends_with("e.g. \"0.2.0\""),
+            "{m}"
+        );
+        assert!(plain_pattern(semver, &json!("latest"))
+            .unwrap()
+            .ends_with("e.g. \"1.0.0\""));
+        let m = plain_pattern("^[A-Z][A-Za-z0-9]{0,63}$", &json!("edge-cache")).unwrap();
+        assert!(m.ends_with("e.g. \"EdgeCache\""), "{m}");
+        let group =
+            r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$";
+        let m = plain_pattern(group, &json!("edge.forms.takoform.com/v1")).unwrap();
+        assert!(m.ends_with("e.g. \"edge.forms.takoform.com\""), "{m}");
+        // Near misses: another pattern, a non-string value.
+        assert_eq!(plain_pattern("^[a-z]+$", &json!("A")), None);
+        assert_eq!(plain_pattern(semver, &json!(2)), None);
     }
 
     #[test]

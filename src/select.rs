@@ -15,10 +15,17 @@
 //! `exclude` (arrays of strings), `exit-zero`, `statistics`, `no-ignore`
 //! (booleans). Any other key, a value of the wrong type or a TOML syntax
 //! error is a finding `FD903 invalid-config` at the key's pointer in the
-//! file. It is found upward from the first PATH (the nearest
-//! `form-package.toml` in the PATH's directory or an ancestor), or named
-//! with `--config FILE`. A flag given on the command line replaces the
+//! file. It is found upward from the first PATH ([`find_upward`]: the
+//! nearest `form-package.toml` in the PATH's directory or an ancestor, no
+//! higher than the repository root), or named with `--config FILE`;
+//! `--isolated` reads none. A flag given on the command line replaces the
 //! file's value.
+//!
+//! A file found by discovery was not named by the user: its `select`,
+//! `ignore`, `warn` and `exit-zero` never hide, demote or zero the exit
+//! status of an integrity finding ([`Code::is_integrity`]; issue 22
+//! item 4). `--config FILE` and the flags are the user's own choice and
+//! apply to every code.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -50,9 +57,14 @@ pub struct RuleArgs {
     #[arg(long)]
     pub statistics: bool,
     /// Read settings from FILE instead of the nearest `form-package.toml`
-    /// (found upward from the first PATH).
-    #[arg(long, value_name = "FILE")]
+    /// (found upward from the first PATH, no higher than the repository
+    /// root; outside a repository, than the working directory).
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
     pub config: Option<PathBuf>,
+    /// Read no configuration file (neither `--config` nor one found upward):
+    /// the flags alone decide.
+    #[arg(long)]
+    pub isolated: bool,
     /// Do not search these directories for packages (gitignore-style globs, relative to the working directory).
     #[arg(long, value_delimiter = ',', value_name = "GLOB")]
     pub exclude: Option<Vec<String>>,
@@ -81,6 +93,24 @@ pub struct Settings {
     pub exclude: Vec<String>,
     /// Walk: do not skip hidden directories nor what `.gitignore` names.
     pub no_ignore: bool,
+    /// Which values came from a configuration file found by discovery
+    /// (not named on the command line): those never apply to integrity
+    /// codes ([`Code::is_integrity`]).
+    pub discovered: Discovered,
+}
+
+/// The values of [`Settings`] taken from a configuration file the user did
+/// not name (found upward, not `--config FILE`, not replaced by a flag).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Discovered {
+    /// `select` came from the discovered file.
+    pub select: bool,
+    /// `ignore` came from the discovered file.
+    pub ignore: bool,
+    /// `warn` came from the discovered file.
+    pub warn: bool,
+    /// `exit-zero = true` came from the discovered file (no `--exit-zero`).
+    pub exit_zero: bool,
 }
 
 /// A loaded configuration file.
@@ -95,16 +125,37 @@ pub struct Loaded {
     pub findings: Vec<Diagnostic>,
 }
 
-/// The nearest `form-package.toml` in `start` (made absolute; a file's
-/// parent) or one of its ancestors.
-pub fn find_upward(start: &Path) -> Option<PathBuf> {
-    let abs = std::path::absolute(start).ok()?;
+/// The `form-package.toml` in force for a run over `start` when none is
+/// named (issue 22 item 4): the nearest one in `start`'s directory (`start`
+/// itself when it is a directory, else its parent) or an ancestor, looking
+/// no higher than a boundary, as ruff stops at a project's root:
+/// - the repository root: the nearest of those directories holding `.git`
+///   (a directory, or a file as in a worktree or submodule);
+/// - outside any repository, the working directory `cwd` when `start` is
+///   under it, else `start`'s directory alone.
+///
+/// Paths are resolved (symlinks, `..`) before they are compared, so a file
+/// in a directory above both the PATH and the working directory, outside
+/// every repository, is never read.
+pub fn find_upward(start: &Path, cwd: &Path) -> Option<PathBuf> {
+    let resolve = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
+    let abs = resolve(start).ok()?;
     let dir = if abs.is_dir() {
         abs.as_path()
     } else {
         abs.parent()?
     };
+    let repo = dir
+        .ancestors()
+        .find(|d| std::fs::symlink_metadata(d.join(".git")).is_ok());
+    let cwd = resolve(cwd).ok();
+    let top: &Path = match (repo, cwd.as_deref()) {
+        (Some(root), _) => root,
+        (None, Some(c)) if dir.starts_with(c) => c,
+        (None, _) => dir,
+    };
     dir.ancestors()
+        .take_while(|d| d.starts_with(top))
         .map(|d| d.join(CONFIG_FILE))
         .find(|f| f.is_file())
 }
@@ -264,26 +315,49 @@ fn best(code: Code, sels: &[String]) -> Option<usize> {
     sels.iter().filter_map(|s| specificity(code, s)).max()
 }
 
+/// The lists of `settings` that apply to `code`: a discovered file's list
+/// is empty for an integrity code.
+fn lists(settings: &Settings, code: Code) -> [&[String]; 3] {
+    fn pick(list: &[String], dropped: bool) -> &[String] {
+        if dropped {
+            &[]
+        } else {
+            list
+        }
+    }
+    let guarded = code.is_integrity();
+    let d = settings.discovered;
+    [
+        pick(&settings.select, guarded && d.select),
+        pick(&settings.ignore, guarded && d.ignore),
+        pick(&settings.warn, guarded && d.warn),
+    ]
+}
+
 impl Settings {
-    /// Whether findings of `code` are shown.
+    /// Whether findings of `code` are shown. A discovered file's `select`
+    /// and `ignore` do not apply to an integrity code.
     pub fn shows(&self, code: Code) -> bool {
-        let selected = if self.select.is_empty() {
+        let [select, ignore, _] = lists(self, code);
+        let selected = if select.is_empty() {
             Some(0)
         } else {
-            best(code, &self.select)
+            best(code, select)
         };
-        match (selected, best(code, &self.ignore)) {
+        match (selected, best(code, ignore)) {
             (None, _) => false,
             (Some(_), None) => true,
             (Some(s), Some(i)) => s > i,
         }
     }
 
-    /// Applies `select`/`ignore`/`warn` to one package's findings.
+    /// Applies `select`/`ignore`/`warn` to one package's findings (a
+    /// discovered file's `warn` never demotes an integrity error).
     pub fn apply(&self, diags: &mut Vec<Diagnostic>) {
         diags.retain(|d| self.shows(d.code));
         for d in diags.iter_mut() {
-            if d.severity == Severity::Error && best(d.code, &self.warn).is_some() {
+            let [_, _, warn] = lists(self, d.code);
+            if d.severity == Severity::Error && best(d.code, warn).is_some() {
                 d.severity = Severity::Warning;
             }
         }
@@ -366,6 +440,61 @@ mod tests {
         s.apply(&mut d);
         assert_eq!(d[0].severity, Severity::Warning);
         assert_eq!(d[1].severity, Severity::Error);
+    }
+
+    /// Issue 22 item 4: a discovered file's `select`/`ignore`/`warn` do not
+    /// apply to integrity codes; near miss: they apply to every other code,
+    /// and the same lists named on the command line apply to all.
+    #[test]
+    fn a_discovered_selection_spares_integrity_codes() {
+        let mut s = Settings {
+            ignore: vec!["ALL".into()],
+            warn: vec!["ALL".into()],
+            discovered: Discovered {
+                ignore: true,
+                warn: true,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        assert!(s.shows(Code::PayloadDigestMismatch));
+        assert!(!s.shows(Code::OpenObjectSchema));
+        let mut d = vec![
+            Diagnostic::new(Code::PayloadSizeMismatch, "a"),
+            Diagnostic::new(Code::OpenObjectSchema, "b"),
+        ];
+        s.ignore.clear();
+        s.apply(&mut d);
+        assert_eq!(d[0].severity, Severity::Error, "never demoted");
+        assert_eq!(d[1].severity, Severity::Warning);
+        s.discovered = Discovered::default();
+        s.ignore = vec!["ALL".into()];
+        assert!(!s.shows(Code::PayloadDigestMismatch), "named: applies");
+    }
+
+    /// Issue 22 item 4: discovery stops at the repository root; outside a
+    /// repository at the working directory, or at the PATH's own directory
+    /// when the PATH is not under it.
+    #[test]
+    fn discovery_stops_at_the_repository_root() {
+        let tmp = tempfile::tempdir().unwrap();
+        let top = tmp.path().canonicalize().unwrap();
+        let deep = top.join("repo/a/b");
+        std::fs::create_dir_all(&deep).unwrap();
+        std::fs::write(top.join(CONFIG_FILE), "").unwrap();
+        let elsewhere = top.join("elsewhere");
+        std::fs::create_dir(&elsewhere).unwrap();
+        assert_eq!(find_upward(&deep, &elsewhere), None);
+        assert_eq!(find_upward(&deep, &top), Some(top.join(CONFIG_FILE)));
+        std::fs::create_dir(top.join("repo/.git")).unwrap();
+        assert_eq!(find_upward(&deep, &top), None, "above the repository");
+        std::fs::write(top.join("repo").join(CONFIG_FILE), "").unwrap();
+        assert_eq!(
+            find_upward(&deep, &elsewhere),
+            Some(top.join("repo").join(CONFIG_FILE))
+        );
+        std::fs::write(deep.join(CONFIG_FILE), "").unwrap();
+        assert_eq!(find_upward(&deep, &elsewhere), Some(deep.join(CONFIG_FILE)));
     }
 
     /// T1 C11: an `exclude` glob that does not parse is an FD903 at `/exclude`.

@@ -60,12 +60,24 @@ impl PackageOutcome {
 /// Verifies one package directory. Never panics on bad input; every problem
 /// with the package is a diagnostic.
 pub fn verify_package(path: &Path) -> PackageOutcome {
-    let (pkg, run) = crate::checks::run(path);
+    outcome(crate::checks::run(path))
+}
+
+/// Verifies the package whose files `source` gives (on disk or in memory,
+/// [`crate::source`]): the same checks and the same outcome as
+/// [`verify_package`] on a directory holding the same files.
+pub fn verify_source(source: Box<dyn crate::source::PackageSource>) -> PackageOutcome {
+    outcome(crate::checks::run_source(source))
+}
+
+/// The outcome of one run of the checks.
+fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> PackageOutcome {
+    let path = pkg.path.clone();
     let mut diagnostics = run.diagnostics;
     diag::finish(&mut diagnostics);
     let report = figures_of(&pkg);
     let mut out = PackageOutcome {
-        path: path.to_path_buf(),
+        path,
         diagnostics,
         report: None,
         figures: report.clone(),

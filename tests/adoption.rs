@@ -325,15 +325,37 @@ fn config_file_found_upward_and_validated() {
     let tmp = tempfile::tempdir().unwrap();
     broken(tmp.path());
     std::fs::write(tmp.path().join("form-package.toml"), "exit-zero = true\n").unwrap();
+    // `broken` misses a listed file (FD019, an integrity finding): a file the
+    // user did not name never zeroes its exit status (issue 22 item 4) ...
     let out = run(tmp.path(), &["verify", "broken"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out));
+    assert!(
+        text(&out).starts_with("form-package: configuration form-package.toml\n"),
+        "{}",
+        text(&out)
+    );
+    // ... the same file named with --config does.
+    let out = run(
+        tmp.path(),
+        &["verify", "broken", "--config", "form-package.toml"],
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    // Found upward from the PATH, whatever the working directory.
-    let out = Command::new(BIN)
-        .args(["verify"])
-        .arg(tmp.path().join("broken"))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(0));
+    // Found upward from the PATH up to the repository root, whatever the
+    // working directory; outside every repository and the working
+    // directory, not at all.
+    let upward = || {
+        let out = Command::new(BIN)
+            .args(["verify", "--format", "json"])
+            .arg(tmp.path().join("broken"))
+            .output()
+            .unwrap();
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["configuration"].as_str().map(str::to_owned)
+    };
+    assert_eq!(upward(), None);
+    std::fs::create_dir(tmp.path().join(".git")).unwrap();
+    let found = upward().unwrap();
+    assert!(found.ends_with("/form-package.toml"), "{found}");
     // Unknown keys and wrong types are findings at their key.
     std::fs::write(
         tmp.path().join("form-package.toml"),

@@ -647,3 +647,83 @@ fn every_command_prints_package_file_line_column_and_the_marked_token() {
         "relations: {err}"
     );
 }
+
+/// Issue 26 item 2: `index` says which profile it wrote and why, and says
+/// when it wrote nothing.
+#[test]
+fn index_names_its_profile_and_says_when_it_wrote_nothing() {
+    let (_tmp, dir) =
+        copy_package(&fixtures().join("packages/versionless/actor-namespace-0.2.0-6cb09560435e"));
+    let d = dir.to_str().unwrap();
+    std::fs::remove_file(dir.join("package-index.json")).unwrap();
+    let o = run(&["index", d]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        stdout(&o).starts_with("profile packages.forms.takoform.com/v1alpha5 (the definition's apiVersion \"edge.forms.takoform.com\" is a versionless group (the current profile))\nwrote "),
+        "{}",
+        stdout(&o)
+    );
+    let o = run(&["index", "--check", d]);
+    assert_eq!(
+        stdout(&o),
+        "profile packages.forms.takoform.com/v1alpha5 (kept from the existing package-index.json)\npackage-index.json is up to date\n"
+    );
+    // A typo in the definition: refused, said of definition.json, and
+    // nothing written.
+    let def = std::fs::read_to_string(dir.join("definition.json")).unwrap();
+    std::fs::write(
+        dir.join("definition.json"),
+        def.replacen(
+            "\"definitionVersion\": \"0.2.0\"",
+            "\"definitionVersion\": \"v0.2\"",
+            1,
+        ),
+    )
+    .unwrap();
+    let before = std::fs::read(dir.join("package-index.json")).unwrap();
+    let o = run(&["index", d]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("FD121 definition-schema-violation"), "{err}");
+    assert!(!err.contains("FD101"), "{err}");
+    assert!(err.contains("definition.json:4:"), "{err}");
+    assert!(
+        err.ends_with(&format!(
+            "form-package: index wrote nothing: {d}/package-index.json is unchanged\n"
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("package-index.json")).unwrap(),
+        before
+    );
+}
+
+/// Issue 22 item 10: FD018's help for a name no index can list says to
+/// rename it; near miss: a listable unlisted file is told to be listed.
+#[test]
+fn an_unlistable_file_is_told_to_be_renamed() {
+    let (_tmp, dir) = copy_package(&example_store());
+    std::fs::write(dir.join("café.json"), "{}").unwrap();
+    std::fs::write(dir.join("extra.json"), "{}").unwrap();
+    let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
+    let v = json_of(&o);
+    let help_of = |file: &str| {
+        v["packages"][0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "FD018" && d["file"] == file)
+            .unwrap_or_else(|| panic!("no FD018 for {file}: {v}"))["help"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    let help = help_of("café.json");
+    assert!(help.starts_with("rename it to ASCII letters"), "{help}");
+    assert!(!help.contains("list it"), "{help}");
+    assert_eq!(
+        help_of("extra.json"),
+        "list it in `files` or remove it from the directory"
+    );
+}

@@ -232,13 +232,19 @@ fn a_hidden_error_passes_but_is_not_called_verified() {
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v["summary"]["verified"], 0, "{v}");
     assert_eq!(v["packages"][0]["verdict"], "ok", "{v}");
-    // The configuration file's `ignore`.
+    // The configuration file's `ignore`, named on the command line (a file
+    // found upward never hides FD018, an integrity finding: issue 22 item 4).
     std::fs::write(
         tmp.path().join("form-package.toml"),
         "ignore = [\"FD018\"]\n",
     )
     .unwrap();
     let o = run_in(tmp.path(), &["verify", "pkg"]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run_in(
+        tmp.path(),
+        &["verify", "pkg", "--config", "form-package.toml"],
+    );
     assert_eq!(o.status.code(), Some(0));
     assert!(
         text(&o.stdout).contains(&format!(

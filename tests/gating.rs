@@ -50,3 +50,91 @@ fn an_unlisted_file_does_not_skip_the_fixtures() {
     assert!(!skipped.contains("fixtures"), "{skipped}");
     assert_eq!(status, Some(1));
 }
+
+/// `pkg/definition.json` with `edit` applied, re-indexed.
+fn edit_definition(pkg: &std::path::Path, edit: impl FnOnce(&mut Value)) {
+    let path = pkg.join("definition.json");
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut v);
+    std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    reindex(pkg);
+}
+
+/// The (code, pointer) pairs of `verify --format json` of `pkg`, and the
+/// run's `skipped` records.
+fn findings(dir: &std::path::Path) -> (Vec<(String, String)>, String) {
+    let out = run_in(dir, &["verify", "--format", "json", "pkg"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let package = &report["packages"][0];
+    let found = package["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let s = |k: &str| d[k].as_str().unwrap_or_default().to_owned();
+            (s("code"), s("pointer"))
+        })
+        .collect();
+    (found, package["skipped"].to_string())
+}
+
+/// Issue 25 cause 1: a forbidden field in a definition that also fails its
+/// schema is reported in the same run (the v1alpha1 lane names the
+/// definition's keys with the payload code, as its reference does before
+/// validating the definition).
+#[test]
+fn a_forbidden_field_is_reported_when_the_definition_fails_its_schema() {
+    let base = fixtures().join("packages/v1alpha1/container-registry-1.0.0-66b749693251");
+    let (tmp, pkg) = copy_package(&base);
+    edit_definition(&pkg, |d| {
+        d["sessionCookie"] = Value::from("x");
+    });
+    let (found, skipped) = findings(tmp.path());
+    let pair = |c: &str, p: &str| (c.to_owned(), p.to_owned());
+    assert!(
+        found.contains(&pair("FD121", "/sessionCookie")),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&pair("FD300", "/sessionCookie")),
+        "{found:?}"
+    );
+    assert!(!skipped.contains("definition-names"), "{skipped}");
+    assert!(
+        skipped.contains("the definition fails its schema"),
+        "{skipped}"
+    );
+
+    // Near miss: an extra member with a portable name is a schema error only.
+    let (tmp, pkg) = copy_package(&base);
+    edit_definition(&pkg, |d| {
+        d["sessionNote"] = Value::from("x");
+    });
+    let (found, _) = findings(tmp.path());
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, ["FD121"], "{found:?}");
+}
+
+/// Issue 25 cause 1 on the current profile: the definition's own code
+/// (FD301), beside the schema error that the current reference reports
+/// first.
+#[test]
+fn a_forbidden_field_in_a_schema_invalid_current_definition_is_fd301() {
+    let base = fixtures().join("packages/versionless/queue-consumer-0.2.0-03c2f61a47b7");
+    let (tmp, pkg) = copy_package(&base);
+    edit_definition(&pkg, |d| {
+        d["title"] = Value::from(7);
+        d["desiredSchema"]["x-note"] = serde_json::json!({"password": "x"});
+    });
+    let (found, _) = findings(tmp.path());
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert!(codes.contains(&"FD121"), "{found:?}");
+    assert!(
+        found.contains(&(
+            "FD301".to_owned(),
+            "/desiredSchema/x-note/password".to_owned()
+        )),
+        "{found:?}"
+    );
+    assert!(!codes.contains(&"FD300"), "{found:?}");
+}

@@ -1,9 +1,16 @@
-//! The import graph of `src/` has no cycles (issue 11): each module file
+//! The import graph of `src/` (issue 11, issue 21 item 1): each module file
 //! (`src/json/strict.rs` is `json/strict`) depends on the modules its
 //! non-test code names through `use crate::…` lines (and `crate::a::b`
-//! paths in code), and that graph must be acyclic, so the pipeline reads
+//! paths in code), read whole: only the items under `#[cfg(test)]` are
+//! left out, wherever they sit (`proof/mod.rs` declares its tests first).
+//! That graph must be acyclic, also with each module taken as its
+//! top-level module (`json/strict` is `json`), so the pipeline reads
 //! top-down: `checks` → `package` → the proofs, never back. A parent and
 //! its own submodules (`super::`) are one unit and not counted.
+//!
+//! The layers: a subcommand file `cli/X` imports no other file of `cli/`
+//! but the shared `cli/args` (which imports none), and nothing outside
+//! `cli/` imports `cli` (the library never knows its command line).
 #![allow(clippy::unwrap_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -86,6 +93,40 @@ fn resolve(path: &str, modules: &BTreeSet<String>) -> Option<String> {
     }
 }
 
+/// The lines of `text` outside the items gated by `#[cfg(test)]`: the
+/// attribute, any attributes after it and the item it gates (a `mod x;`
+/// line, or everything up to the brace that closes the item's first one).
+/// Braces inside strings and comments are counted too: test code is kept
+/// simple enough for that.
+fn non_test_lines(text: &str) -> Vec<&str> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        if lines[i].trim() != "#[cfg(test)]" {
+            out.push(lines[i]);
+            i += 1;
+            continue;
+        }
+        i += 1;
+        while i < lines.len() && lines[i].trim_start().starts_with("#[") {
+            i += 1;
+        }
+        let (mut depth, mut opened) = (0i64, false);
+        while i < lines.len() {
+            let line = lines[i];
+            i += 1;
+            let opens = line.matches('{').count() as i64;
+            depth += opens - line.matches('}').count() as i64;
+            opened |= opens > 0;
+            if (opened && depth <= 0) || (!opened && line.trim_end().ends_with(';')) {
+                break;
+            }
+        }
+    }
+    out
+}
+
 /// The dependency graph: module → modules it names (itself excluded).
 fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -108,11 +149,7 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         }
         let text = std::fs::read_to_string(f).unwrap();
         let deps = g.entry(m.clone()).or_default();
-        for line in text.lines() {
-            // Unit tests sit at the end of a file, after `#[cfg(test)]`.
-            if line.trim() == "#[cfg(test)]" && !text.contains("#[cfg(test)]\nmod testing") {
-                break;
-            }
+        for line in non_test_lines(&text) {
             let code = line.trim_start();
             if code.starts_with("//") {
                 continue;
@@ -171,6 +208,105 @@ fn the_import_graph_of_src_has_no_cycle() {
     assert!(g["checks"].contains("package"), "{g:?}");
     assert!(!g["package"].contains("checks"), "{g:?}");
     assert_eq!(cycle(&g), None, "import cycle in src/");
+}
+
+/// `g` with each module taken as its top-level module (`json/strict` is
+/// `json`), edges inside one top-level module dropped.
+fn top_level(g: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, BTreeSet<String>> {
+    let top = |m: &str| m.split('/').next().unwrap_or(m).to_owned();
+    let mut t: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (m, deps) in g {
+        let entry = t.entry(top(m)).or_default();
+        entry.extend(deps.iter().map(|d| top(d)).filter(|d| *d != top(m)));
+    }
+    t
+}
+
+#[test]
+fn the_top_level_modules_have_no_cycle() {
+    let g = top_level(&graph());
+    // The strict reader's findings are built in `diag`, not in `json`.
+    assert!(g["diag"].contains("json"), "{g:?}");
+    assert!(!g["json"].contains("diag"), "{g:?}");
+    assert_eq!(
+        cycle(&g),
+        None,
+        "import cycle between top-level modules of src/"
+    );
+}
+
+#[test]
+fn whole_files_are_read_but_their_tests() {
+    let g = graph();
+    // `proof/mod.rs` declares its tests before its code.
+    assert!(g["proof"].contains("diag"), "{g:?}");
+    let text = "use crate::a;\n#[cfg(test)]\nmod tests;\nuse crate::b;\n#[cfg(test)]\n#[allow(x)]\nmod t {\n    fn f() {\n        crate::c::f();\n    }\n}\nfn g() {}\n";
+    assert_eq!(
+        non_test_lines(text),
+        ["use crate::a;", "use crate::b;", "fn g() {}"]
+    );
+}
+
+/// The breaches of the command-line layer in `g`: a subcommand file
+/// `cli/X` importing a file of `cli/` other than `cli/args`, `cli/args`
+/// importing any, a module outside `cli/` importing `cli`.
+fn layer_breaches(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let in_cli = |m: &str| m == "cli" || m.starts_with("cli/");
+    let mut out = Vec::new();
+    for (m, deps) in g {
+        for d in deps.iter().filter(|d| in_cli(d)) {
+            let allowed = match m.as_str() {
+                "cli" => true,
+                "cli/args" => false,
+                s if s.starts_with("cli/") => d == "cli/args",
+                _ => false,
+            };
+            if !allowed {
+                out.push(format!("{m} -> {d}"));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_command_line_is_a_layer_of_its_own() {
+    let g = graph();
+    // The layer is real: verify has its file and uses the shared groups.
+    assert!(g["cli/verify"].contains("cli/args"), "{g:?}");
+    assert!(g["cli/verify"].contains("run"), "{g:?}");
+    assert_eq!(layer_breaches(&g), Vec::<String>::new());
+}
+
+#[test]
+fn a_layer_breach_is_found() {
+    let graph_of = |edges: &[(&str, &str)]| {
+        let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for (a, b) in edges {
+            g.entry((*a).into()).or_default().insert((*b).into());
+        }
+        g
+    };
+    let mut edges = vec![
+        ("cli", "cli/verify"),
+        ("cli/verify", "cli/args"),
+        ("cli/verify", "run"),
+    ];
+    assert!(layer_breaches(&graph_of(&edges)).is_empty());
+    edges.extend([
+        ("cli/check", "cli/verify"),
+        ("cli/args", "cli"),
+        ("run", "cli/args"),
+    ]);
+    let g = graph_of(&edges);
+    assert_eq!(
+        layer_breaches(&g),
+        [
+            "cli/args -> cli",
+            "cli/check -> cli/verify",
+            "run -> cli/args"
+        ]
+    );
 }
 
 #[test]

@@ -215,7 +215,13 @@ fn schema(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     }
 }
 
-/// Step 13: the `$` name scan of the whole definition.
+/// Step 13: the `$` name scan of the whole definition. It needs only the
+/// parsed definition, so it runs whether or not the definition satisfies its
+/// schema (issue 25): the reference verifier of the v1alpha1–v1alpha4 lanes
+/// scans the definition as a payload before validating it (§1.7 R1.23), and
+/// the current one reports the schema error first (`current-profile.md`
+/// §7.4); both are among the findings of one run. Its place in the table,
+/// code per profile and exemption rule are the current profile's.
 ///
 /// **Why:** The definition describes portable data; a forbidden key anywhere
 /// in it (even in an annotation or default) signals non-portable content.
@@ -235,7 +241,7 @@ pub(super) const NAME_SCAN: Check = Check {
     name: "definition-names",
     module: MODULE,
     codes: &[Code::ForbiddenDefinitionField, Code::ForbiddenPayloadField],
-    needs: NEEDS_VALID,
+    needs: &[Need::Fact(Fact::Definition)],
     establishes: None,
     file: FileRole::Definition,
     run: name_scan,

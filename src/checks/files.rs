@@ -93,7 +93,11 @@ pub(super) const ROOT: Check = Check {
 };
 
 fn root(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
-    match fsread::open_root(&pkg.path) {
+    // A package held in memory comes with its source.
+    if pkg.root.is_some() {
+        return Ok(());
+    }
+    match crate::source::open_disk(&pkg.path) {
         Ok(r) => {
             pkg.root = Some(r);
             Ok(())
@@ -236,7 +240,7 @@ pub(super) const FENCE_AFTER: Check = Check {
 };
 
 fn fence(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
-    if let Some(d) = pkg.root.as_ref().and_then(fsread::PackageRoot::fence) {
+    if let Some(d) = pkg.root.as_ref().and_then(|r| r.fence()) {
         diags.push(d);
     }
     Ok(())
@@ -281,8 +285,11 @@ fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 format!("package file closure mismatch: {name:?} is not listed"),
             )
             .in_file(name.clone());
-            // A file no allowed media type fits can never be listed.
-            let d = if infer_media_type(name).is_none() {
+            // A file no allowed media type fits, or whose name no index
+            // schema admits, can never be listed.
+            let d = if !crate::package::listable_path(name) {
+                d.help(crate::package::UNLISTABLE_HELP)
+            } else if infer_media_type(name).is_none() {
                 d.help("no allowed media type fits this file (.json, .md, .markdown, .txt): remove it from the package directory")
             } else {
                 d

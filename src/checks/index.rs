@@ -218,19 +218,9 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 }
             }
         }
-        if files.len() > fsread::MAX_FILES {
+        if let Some(d) = too_many_files(files) {
             ok = false;
-            diags.push(
-                Diagnostic::new(
-                    Code::TooManyFiles,
-                    format!(
-                        "package lists {} files; maximum is {}",
-                        files.len(),
-                        fsread::MAX_FILES
-                    ),
-                )
-                .at(JsonPointer::root().child("files")),
-            );
+            diags.push(d);
         }
     }
     if index.get("kind").and_then(Value::as_str) != Some("FormPackage") {
@@ -252,6 +242,45 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     pkg.profile = Some(profile);
     pkg.index = Some(index);
     Ok(())
+}
+
+/// FD103: more than [`fsread::MAX_FILES`] entries in `files`.
+fn too_many_files(files: &[Value]) -> Option<Diagnostic> {
+    (files.len() > fsread::MAX_FILES).then(|| {
+        Diagnostic::new(
+            Code::TooManyFiles,
+            format!(
+                "package lists {} files; maximum is {}",
+                files.len(),
+                fsread::MAX_FILES
+            ),
+        )
+        .at(JsonPointer::root().child("files"))
+    })
+}
+
+/// The limits and entry rules `verify` applies to an index that passed
+/// its schema (FD103 too many files, then every [`ENTRIES`] rule: FD111
+/// definition over 4 MiB, FD112 JSON payload over 16 MiB, FD116 total
+/// over 256 MiB, media types, …), run on an index value that is not on
+/// disk: `index` applies them to the index it is about to write, so it
+/// never writes one `verify` refuses (issue 22 item 6). Findings are at
+/// pointers of `index` (`/files`, `/files/3/size`), with no file set.
+pub fn limit_findings(index: &Value) -> Vec<Diagnostic> {
+    let mut diags = Vec::new();
+    let files = index
+        .get("files")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    diags.extend(too_many_files(files));
+    let mut pkg = Package {
+        index: Some(index.clone()),
+        ..Default::default()
+    };
+    // `entries` always establishes its fact; its findings are the result.
+    let _ = entries(&mut pkg, &mut diags);
+    diags
 }
 
 /// Steps 8–9: per-entry checks (R1.12–R1.17, §1.8) and the one-definition rule.

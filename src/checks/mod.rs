@@ -38,6 +38,7 @@ mod identity;
 mod index;
 
 pub use definition::{inline_schemas, proof_name_policy};
+pub use index::limit_findings;
 
 /// What a check needs before it can run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +136,11 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::DefinitionPathUnlisted,
             Code::UnsupportedDefinitionApiVersion,
             Code::DefinitionSchemaViolation,
+            Code::UnlistedFile,
+            Code::TooManyFiles,
+            Code::DefinitionTooLarge,
+            Code::JsonPayloadTooLarge,
+            Code::PayloadTotalTooLarge,
         ],
     ),
     (
@@ -346,14 +352,23 @@ pub struct Run {
     pub fault: Option<Error>,
 }
 
-/// Runs every check of [`CHECKS`] over the package at `path`.
+/// Runs every check of [`CHECKS`] over the package directory at `path`
+/// (its files read from disk).
 pub fn run(path: &Path) -> (Package, Run) {
-    run_checks(path, CHECKS)
+    run_checks(Package::new(path.to_path_buf()), CHECKS)
 }
 
-/// Runs `checks`, in order, over the package at `path`.
-fn run_checks(path: &Path, checks: &[Check]) -> (Package, Run) {
-    let mut pkg = Package::new(path.to_path_buf());
+/// Runs every check of [`CHECKS`] over the package whose files `source`
+/// gives (named by [`PackageSource::path`](crate::source::PackageSource::path)).
+pub fn run_source(source: Box<dyn crate::source::PackageSource>) -> (Package, Run) {
+    let mut pkg = Package::new(source.path().to_path_buf());
+    pkg.root = Some(source);
+    run_checks(pkg, CHECKS)
+}
+
+/// Runs `checks`, in order, over the package `pkg` (a path, and its source
+/// when it has one).
+fn run_checks(mut pkg: Package, checks: &[Check]) -> (Package, Run) {
     let mut out = Run::default();
     let mut facts: BTreeMap<Fact, Result<(), &'static str>> = BTreeMap::new();
     // (reason, names of the checks it skipped), in first-skip order.
@@ -594,7 +609,10 @@ mod tests {
             run,
         };
         let dir = std::env::temp_dir();
-        let (_, r) = run_checks(&dir, &[check("faulty", faulty), check("later", later)]);
+        let (_, r) = run_checks(
+            Package::new(dir.clone()),
+            &[check("faulty", faulty), check("later", later)],
+        );
         assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
         let fault = r.fault.map(|e| e.to_string());
         assert_eq!(
@@ -602,7 +620,7 @@ mod tests {
             Some("internal error: embedded schema does not build")
         );
         // Without the fault, both run and report.
-        let (_, r) = run_checks(&dir, &[check("later", later)]);
+        let (_, r) = run_checks(Package::new(dir.clone()), &[check("later", later)]);
         assert_eq!(r.diagnostics.len(), 1);
         assert!(r.fault.is_none());
     }

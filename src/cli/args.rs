@@ -145,7 +145,10 @@ pub fn refuse_output_args(output: &OutputArgs, paths: &[PathBuf]) -> Option<Outp
 /// symlinks; the file twice, as named (through its parent directory) and
 /// as written ([`render::output_target`]: a symlink named as the file is
 /// followed, so its target is checked too, T1 B1). A PATH or parent that
-/// cannot be resolved is compared as written, made absolute.
+/// cannot be resolved is compared as written, made absolute. An existing
+/// file with more than one hard link is also compared by device and inode
+/// with every regular file under each PATH (issue 22 item 5): a hard link
+/// to a package file is refused wherever it is named.
 fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output> {
     let file = file?;
     let resolve = |p: &Path| {
@@ -168,20 +171,54 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
             targets.push(located(&t));
         }
     }
-    let (path, package) = paths.iter().find_map(|p| {
+    let package_of = |target: &Path, root: &Path| {
+        target
+            .parent()?
+            .ancestors()
+            .take_while(|d| d.starts_with(root))
+            .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
+            .map(Path::to_path_buf)
+    };
+    let by_path = paths.iter().find_map(|p| {
         let root = resolve(p);
         targets.iter().find_map(|target| {
             if *target == root {
                 return Some((p, root.clone()));
             }
-            target
-                .parent()?
-                .ancestors()
-                .take_while(|d| d.starts_with(&root))
-                .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
-                .map(|d| (p, d.to_path_buf()))
+            package_of(target, &root).map(|d| (p, d))
         })
-    })?;
+    });
+    // A hard link is the same file under another name: compared by device
+    // and inode, a link outside every package to a file inside one is
+    // refused too (issue 22 item 5). Only an existing regular file with
+    // more than one link needs the walk.
+    let by_inode = || {
+        use std::os::unix::fs::MetadataExt;
+        let meta = targets
+            .iter()
+            .find_map(|t| std::fs::metadata(t).ok())
+            .filter(|m| m.is_file() && m.nlink() > 1)?;
+        let id = (meta.dev(), meta.ino());
+        paths.iter().find_map(|p| {
+            let root = resolve(p);
+            walkdir::WalkDir::new(&root)
+                .follow_links(false)
+                .into_iter()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_file())
+                .find_map(|e| {
+                    let m = e.metadata().ok()?;
+                    if (m.dev(), m.ino()) != id {
+                        return None;
+                    }
+                    if e.path() == root {
+                        return Some((p, root.clone()));
+                    }
+                    package_of(e.path(), &root).map(|d| (p, d))
+                })
+        })
+    };
+    let (path, package) = by_path.or_else(by_inode)?;
     Some(
         Error::Usage(format!(
             "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",

@@ -81,24 +81,16 @@ impl Change {
     }
 }
 
-/// `text` with every control character escaped (`\u{1b}`, `\n`): package
-/// text shown in a message or on a terminal never carries a control
-/// sequence.
+/// `text` as the renderers print package text
+/// ([`crate::render::escape::text`]: no byte of it can end a line, move the
+/// cursor or reorder what the reader sees).
 pub fn printable(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::render::escape::text(s).into_owned()
 }
 
 /// `"text"`, escaped for a terminal and quoted (package text in messages).
 pub fn quoted(s: &str) -> String {
-    format!("\"{}\"", s.escape_debug())
+    format!("\"{}\"", printable(s))
 }
 
 /// The change records of OLD → NEW, given the desired verdict already

@@ -30,11 +30,12 @@
 //! [`Verdict::Unknown`] with the pointer of the OLD node and a reason:
 //! never a guess (V3: an unproved change counts as breaking).
 //!
+//! `pattern` inclusion is regular-language inclusion over Go's syntax
+//! (`regular`: automata built from the engine's own parse tree).
+//!
 //! Not yet decided (always `unknown` when NEW has them and they changed):
 //! `unevaluatedProperties`, `unevaluatedItems`, `dependentSchemas`,
-//! `$dynamicRef`, non-local `$ref`s and `maxContains`; two different
-//! `pattern`s are decided only by a counterexample string until the
-//! automata module (`regular`) proves inclusion.
+//! `$dynamicRef`, non-local `$ref`s and a changed `maxContains`.
 
 use serde_json::Value;
 
@@ -110,9 +111,10 @@ pub struct Budget {
     pub max_depth: u32,
     /// Largest array or object built for a counterexample (default 256).
     pub max_items: usize,
-    /// Automaton states (and steps) one pattern inclusion may use
-    /// (default 20,000).
-    pub regex_states: u64,
+    /// Work one pattern inclusion may do (automaton states built and
+    /// edges followed; default 4,000,000, a few tens of milliseconds),
+    /// charged to `steps` as one step per thousand.
+    pub regex_work: u64,
 }
 
 impl Default for Budget {
@@ -121,7 +123,7 @@ impl Default for Budget {
             steps: 200_000,
             max_depth: 64,
             max_items: 256,
-            regex_states: 20_000,
+            regex_work: 4_000_000,
         }
     }
 }

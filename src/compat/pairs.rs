@@ -233,8 +233,8 @@ fn reused(o: &Side, n: &Side) -> Finding {
         message: format!(
             "{} names different bytes in {} and {} ({} {})",
             o.form_ref.label(),
-            o.path.display(),
-            n.path.display(),
+            crate::render::escape::path(&o.path),
+            crate::render::escape::path(&n.path),
             if o.form_ref.schema_digest == n.form_ref.schema_digest {
                 "same definition, other package bytes:"
             } else {

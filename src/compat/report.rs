@@ -289,7 +289,7 @@ fn reuse_findings(slot: &Slot, report: &mut Report) {
             .copies
             .iter()
             .filter(|o| !o.same_bytes(c))
-            .map(|o| o.path.display().to_string())
+            .map(|o| crate::render::escape::path(&o.path))
             .collect();
         report.outcomes.push(side_finding(
             c,
@@ -363,7 +363,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
                                 format!(
                                     "{} is already published in BASE with different bytes ({})",
                                     c.form_ref.label(),
-                                    p.path.display()
+                                    crate::render::escape::path(&p.path)
                                 ),
                             ));
                             report.outcomes.push(side_finding(
@@ -372,7 +372,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
                                 format!(
                                     "{} (published) names different bytes in {}",
                                     p.form_ref.label(),
-                                    c.path.display()
+                                    crate::render::escape::path(&c.path)
                                 ),
                             ));
                         }
@@ -394,7 +394,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
                         "no older version of {} {} in BASE {}: nothing to compare",
                         crate::compat::changes::printable(&new.form_ref.api_version),
                         crate::compat::changes::printable(&new.form_ref.kind),
-                        base.display()
+                        crate::render::escape::path(base)
                     ),
                 )),
             }

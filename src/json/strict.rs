@@ -20,8 +20,6 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::codes::Code;
-use crate::diag::Diagnostic;
 use crate::json::pointer::JsonPointer;
 
 /// The most nested arrays/objects a document may have (§2.1 J6). A document
@@ -42,7 +40,7 @@ pub struct Parsed {
 /// Which kind of strict-reader refusal happened.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ParseErrorKind {
-    /// §2.1 J1: the input is not valid UTF-8. Maps to [`Code::InvalidUtf8`].
+    /// §2.1 J1: the input is not valid UTF-8. Maps to [`Code::InvalidUtf8`](crate::codes::Code::InvalidUtf8).
     InvalidUtf8,
     /// §2.1 J2–J6: every other I-JSON refusal (a leading byte-order mark,
     /// which the reference meets as a bad first token, grammar, duplicate names,
@@ -70,28 +68,6 @@ pub struct ParseError {
     /// Pointer of the innermost value being read when the error was found
     /// (for a duplicate name: the object holding it); root when unknown.
     pub pointer: JsonPointer,
-}
-
-impl ParseError {
-    /// The diagnostic for this refusal: [`Code::InvalidUtf8`] or
-    /// [`Code::InvalidIJson`], message = [`ParseError::detail`], explicit
-    /// span = [`ParseError::span`], pointer = [`ParseError::pointer`]. The
-    /// caller adds the file with [`Diagnostic::in_file`].
-    pub fn to_diagnostic(&self) -> Diagnostic {
-        let code = match self.kind {
-            ParseErrorKind::InvalidUtf8 => Code::InvalidUtf8,
-            ParseErrorKind::Syntax => Code::InvalidIJson,
-        };
-        self.to_diagnostic_as(code)
-    }
-
-    /// The finding with `code` instead of the kind's own (a payload's syntax
-    /// refusal is `invalid-json-payload`, as the reference classifies it).
-    pub fn to_diagnostic_as(&self, code: Code) -> Diagnostic {
-        Diagnostic::new(code, self.detail.clone())
-            .at(self.pointer.clone())
-            .span(self.span.clone())
-    }
 }
 
 impl ParseError {
@@ -1225,6 +1201,7 @@ impl<'a> Parser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codes::Code;
     use serde_json::json;
 
     fn err(text: &[u8]) -> ParseError {

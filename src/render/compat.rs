@@ -119,9 +119,10 @@ fn where_text(side: &Side, doc: Doc, pointer: &JsonPointer) -> String {
     } else {
         format!(" at {pointer}")
     };
+    let shown = super::escape::text(file);
     match line_column(file, source, pointer) {
-        Some((l, c)) => format!("{file}:{l}:{c}{at}"),
-        None => format!("{file}{at}"),
+        Some((l, c)) => format!("{shown}:{l}:{c}{}", super::escape::text(&at)),
+        None => format!("{shown}{}", super::escape::text(&at)),
     }
 }
 
@@ -308,8 +309,8 @@ fn pair_line(p: &Pair) -> String {
         if p.bump_ok { "ok" } else { "FAIL" },
         p.actual.name(),
         p.required.name(),
-        p.old.path.display(),
-        p.new.path.display(),
+        super::escape::path(&p.old.path),
+        super::escape::path(&p.new.path),
     )
 }
 
@@ -320,13 +321,15 @@ fn render_human(report: &Report, opts: &Options) -> String {
         if let Some(Verdict::Breaking { witness }) = &p.desired {
             let _ = writeln!(
                 out,
-                "  witness (valid under OLD, refused by NEW): {witness}"
+                "  witness (valid under OLD, refused by NEW): {}",
+                super::escape::text(&witness.to_string())
             );
         }
         if let Some(Verdict::Widened { newly_accepted }) = &p.desired {
             let _ = writeln!(
                 out,
-                "  newly accepted (valid under NEW, refused by OLD): {newly_accepted}"
+                "  newly accepted (valid under NEW, refused by OLD): {}",
+                super::escape::text(&newly_accepted.to_string())
             );
         }
         for c in &p.changes {
@@ -337,7 +340,7 @@ fn render_human(report: &Report, opts: &Options) -> String {
                 format!("{:?}", c.class).to_lowercase(),
                 info.id,
                 info.name,
-                c.message
+                super::escape::text(&c.message)
             );
             if let Some(ptr) = &c.old {
                 let _ = writeln!(out, "    old {}", where_text(&p.old, c.doc, ptr));

@@ -19,9 +19,12 @@
 //!   computes `line`/`column`, and are omitted when no span resolves;
 //! - the message is followed by ` (at <pointer>)` unless the pointer is the
 //!   document root;
-//! - escaping follows GitHub's workflow-command rules: in the message `%`,
-//!   `\r`, `\n` become `%25`, `%0D`, `%0A`; in property values additionally
-//!   `:` and `,` become `%3A` and `%2C`.
+//! - package text is escaped first as the human format escapes it (Go's
+//!   escapes for every non-printable character: `\n`, `\x1b`, `\u202e`;
+//!   [`super::escape`]), so nothing it holds ends a line or reaches the log
+//!   raw; then GitHub's workflow-command rules apply: in the message `%`
+//!   becomes `%25`; in property values additionally `:` and `,` become
+//!   `%3A` and `%2C`.
 //!
 //! GitHub shows 10 annotations of each type per step: findings past that
 //! are printed as plain log lines and a last summary line says how many
@@ -35,10 +38,13 @@ use super::sarif::relative_to;
 use super::{Located, Options, RunView};
 use crate::diag::{Diagnostic, Severity};
 
-/// Escapes workflow-command data (the message): `%` → `%25`, `\r` → `%0D`,
-/// `\n` → `%0A`.
+/// Escapes workflow-command data (the message): first every character a
+/// CI log must not receive raw as Go's escape ([`super::escape::text`]:
+/// LF is `\n`, ESC `\x1b`, U+202E `\u202e`; issue 22 item 2), then `%` →
+/// `%25` (and `\r` → `%0D`, `\n` → `%0A`, which then no longer occur).
 pub fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
+    super::escape::text(s)
+        .replace('%', "%25")
         .replace('\r', "%0D")
         .replace('\n', "%0A")
 }
@@ -104,7 +110,9 @@ fn message(d: &Diagnostic) -> String {
 
 /// A finding past the annotation limit, as a plain log line (no workflow
 /// command, so the runner shows it verbatim): `<severity>: <location>:
-/// FDnnn name: <message>`, on one line (CR and LF shown as `\r`, `\n`).
+/// FDnnn name: <message>`, on one line (every character
+/// [`super::escape::text`] escapes, CR and LF included, shown as its Go
+/// escape).
 pub fn plain_line(file: &str, f: &Located<'_>) -> String {
     let d = f.diag;
     let info = d.code.info();
@@ -120,7 +128,7 @@ pub fn plain_line(file: &str, f: &Located<'_>) -> String {
         info.name,
         message(d)
     );
-    text.replace('\r', "\\r").replace('\n', "\\n")
+    super::escape::text(&text).into_owned()
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -156,6 +164,13 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
                 escape_data(&format!("{key} {value}"))
             );
         }
+    }
+    if let Some(config) = &run.config {
+        let _ = writeln!(
+            out,
+            "::notice title=form-package configuration::configuration in force: {}",
+            escape_data(&config.display().to_string())
+        );
     }
     let mut more = [0usize; 3];
     for (p, f) in run.findings() {
@@ -310,8 +325,11 @@ mod tests {
 
     #[test]
     fn escapes_data_and_properties() {
-        assert_eq!(escape_data("a%b\r\nc: d, e"), "a%25b%0D%0Ac: d, e");
-        assert_eq!(escape_property("a%b\r\nc: d, e"), "a%25b%0D%0Ac%3A d%2C e");
+        // CR and LF (package text) are Go escapes, never a line break of
+        // the annotation (issue 22 item 2); `%` is GitHub's own escape.
+        assert_eq!(escape_data("a%b\r\nc: d, e"), "a%25b\\r\\nc: d, e");
+        assert_eq!(escape_property("a%b\r\nc: d, e"), "a%25b\\r\\nc%3A d%2C e");
+        assert_eq!(escape_data("\u{1b}[2J\u{202e}"), "\\x1b[2J\\u202e");
         // Near miss: nothing to escape.
         assert_eq!(
             escape_property("pkg/definition.json"),
@@ -334,7 +352,7 @@ mod tests {
         let (pv, f) = run.findings().next().unwrap();
         assert_eq!(
             line(&annotation_path(pv.path(), f, Path::new("/w"), Path::new("/w")), f),
-            "::error file=pk%3Ag/d%2Cx.json,line=2,col=3,title=FD213 open-object-schema::50%25 open%0Areally (at /a)"
+            "::error file=pk%3Ag/d%2Cx.json,line=2,col=3,title=FD213 open-object-schema::50%25 open\\nreally (at /a)"
         );
     }
 

@@ -12,6 +12,7 @@ use miette::{
     SpanContents,
 };
 
+use super::escape;
 use super::{Located, Options, PackageView, Position, RunView};
 use crate::diag::{Diagnostic, Severity, Target};
 use crate::verify::Source;
@@ -29,6 +30,8 @@ pub enum Color {
 
 struct Shown<'a> {
     diag: &'a Diagnostic,
+    /// The message, escaped ([`super::escape::text`]).
+    message: String,
     code: String,
     help: Option<String>,
     source: Option<Excerpt>,
@@ -37,12 +40,12 @@ struct Shown<'a> {
 
 impl fmt::Debug for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diag.message)
+        f.write_str(&self.message)
     }
 }
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.diag.message)
+        f.write_str(&self.message)
     }
 }
 impl std::error::Error for Shown<'_> {}
@@ -71,7 +74,7 @@ impl miette::Diagnostic for Shown<'_> {
         let label = if self.diag.pointer.is_root() {
             "here".to_owned()
         } else {
-            self.diag.pointer.to_string()
+            escape::text(self.diag.pointer.as_str()).into_owned()
         };
         Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
             Some(label),
@@ -105,7 +108,11 @@ const MAX_EXCERPTS: usize = 200;
 const MAX_EXCERPT_FILE: usize = 4 * 1024 * 1024;
 
 /// True when the excerpt miette would draw for `span` in `text` is within
-/// [`MAX_EXCERPT`] and no line of it is longer than [`MAX_EXCERPT_LINE`].
+/// [`MAX_EXCERPT`], no line of it is longer than [`MAX_EXCERPT_LINE`], and
+/// it holds no character a terminal or a CI log must not receive raw
+/// ([`escape::needs_escape`] but TAB, LF and CR: an excerpt is shown as the
+/// file has it, never escaped, so such a line is shown by its
+/// `file:line:column` only; issue 22 item 2).
 fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
     let start = span.start.min(text.len());
     let end = span.end.clamp(start, text.len());
@@ -135,6 +142,9 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
     text.get(from..to).is_some_and(|t| {
         t.split(|&b| b == b'\n')
             .all(|line| line.len() <= MAX_EXCERPT_LINE)
+            && String::from_utf8_lossy(t)
+                .chars()
+                .all(|c| matches!(c, '\t' | '\n' | '\r') || !escape::needs_escape(c))
     })
 }
 
@@ -221,6 +231,7 @@ fn marked_token(f: &Located<'_>) -> Option<String> {
     if token.len() < text.len() {
         token.push('…');
     }
+    let token = escape::text(&token).into_owned();
     let what = if f.diag.span.is_some() {
         "the token"
     } else if f.diag.target == Target::Key
@@ -287,8 +298,12 @@ fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::
                 && f.span.as_ref().is_some_and(|sp| excerpt_fits(&s.bytes, sp))
         })
         .and_then(|s| std::str::from_utf8(&s.bytes).ok());
-    let file = d.file.as_ref().map(|_| f.path(package)).unwrap_or_default();
-    let location = f.location(package);
+    let file = d
+        .file
+        .as_ref()
+        .map(|_| escape::text(&f.path(package)).into_owned())
+        .unwrap_or_default();
+    let location = escape::text(&f.location(package)).into_owned();
     let mut help_lines = Vec::new();
     if !location.is_empty() {
         let mut line = location;
@@ -296,15 +311,15 @@ fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::
             line.push_str(&format!(": {token}"));
         }
         if !d.pointer.is_root() {
-            line.push_str(&format!(" at {}", d.pointer));
+            line.push_str(&format!(" at {}", escape::text(d.pointer.as_str())));
         }
         help_lines.push(line);
     }
     if let Some(h) = &d.help {
-        help_lines.push(h.clone());
+        help_lines.push(escape::text(h).into_owned());
     }
     for n in &d.notes {
-        help_lines.push(format!("note: {n}"));
+        help_lines.push(format!("note: {}", escape::text(n)));
     }
     let info = d.code.info();
     let (source, span) = match (text, &f.span, f.start) {
@@ -333,6 +348,7 @@ fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::
     };
     let shown = Shown {
         diag: d,
+        message: escape::text(&d.message).into_owned(),
         code: format!("{} {}", info.id, info.name),
         help: (!help_lines.is_empty()).then(|| help_lines.join("\n")),
         source,
@@ -349,7 +365,7 @@ fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::
         .with_wrap_lines(false);
     let mut out = String::new();
     if handler.render_report(&mut out, &shown).is_err() {
-        out = format!("{}: {}\n", shown.code, d.message);
+        out = format!("{}: {}\n", shown.code, shown.message);
     }
     out
 }
@@ -371,9 +387,9 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
     }
     let o = p.outcome;
     for s in &o.skipped {
-        out.push_str(&format!("  skipped {s}\n"));
+        out.push_str(&format!("  skipped {}\n", escape::text(s)));
     }
-    let path = p.name().display();
+    let path = escape::path(p.name());
     if p.configuration.is_some() {
         // The configuration file's entry is no package: no figures (T2 F8).
         let parts: Vec<String> = [
@@ -493,6 +509,9 @@ fn checked(p: &PackageView<'_>) -> String {
 /// errors, W warnings, K notes` (singular nouns for 1).
 pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
     let mut text = String::new();
+    if let (Some(config), false) = (&run.config, opts.quiet) {
+        text.push_str(&config_line(config));
+    }
     for p in &run.packages {
         text.push_str(&render_package(p, opts));
     }
@@ -500,6 +519,12 @@ pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
         text.push_str(&summary_line(run));
     }
     text
+}
+
+/// The header naming the configuration file in force (issue 22 item 4):
+/// `form-package: configuration <path>\n`.
+pub fn config_line(path: &std::path::Path) -> String {
+    format!("form-package: configuration {}\n", escape::path(path))
 }
 
 /// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.

@@ -6,6 +6,7 @@
 //! ```text
 //! { "version": 1,
 //!   "tool": { "name": "form-package", "version": "<crate version>" },
+//!   "configuration"?: "<form-package.toml in force, as the run names it>",
 //!   "packages": [ {
 //!       "path": "<as given>", "verdict": "ok" | "fail",
 //!       "packageDigest"?: "sha256:…",              // whenever the index canonicalized
@@ -38,6 +39,9 @@ pub const VERSION: u32 = 1;
 struct Run<'a> {
     version: u32,
     tool: Tool,
+    /// The configuration file in force ([`RunView::config`]), when one was read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    configuration: Option<String>,
     packages: Vec<Package<'a>>,
     summary: Summary,
 }
@@ -167,6 +171,7 @@ pub fn render(run: &RunView<'_>) -> String {
             name: "form-package",
             version: env!("CARGO_PKG_VERSION"),
         },
+        configuration: run.config.as_ref().map(|c| c.display().to_string()),
         packages,
         summary: Summary {
             packages: run.package_count(),

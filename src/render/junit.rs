@@ -17,13 +17,21 @@
 //!   in the testcase's `<system-out>`.
 //!
 //! Locations use the same `line:column` (code points) as every format.
+//! Package text (names, keys, pointers, file names, messages) is escaped as
+//! the human format escapes it ([`super::escape`]: Go's escapes for every
+//! non-printable character), which also keeps out every character XML 1.0
+//! forbids (U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF):
+//! every report is well-formed XML (issue 22 item 3).
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
+use super::escape;
 use super::{Located, PackageView, RunView};
 use crate::diag::Severity;
 
-/// One finding as one line (see the module docs).
+/// One finding as one line (see the module docs): package text escaped
+/// ([`escape::text`]), so no line break splits it and no character XML 1.0
+/// forbids (C0 controls but TAB/LF/CR, U+FFFE, U+FFFF) reaches the document.
 pub fn finding_line(p: &PackageView<'_>, f: &Located<'_>) -> String {
     let d = f.diag;
     let info = d.code.info();
@@ -31,13 +39,13 @@ pub fn finding_line(p: &PackageView<'_>, f: &Located<'_>) -> String {
         "{} {}: {}: {}",
         info.id,
         info.name,
-        f.location(p.path()),
-        d.message
+        escape::text(&f.location(p.path())),
+        escape::text(&d.message)
     );
     if !d.pointer.is_root() {
-        line.push_str(&format!(" (at {})", d.pointer));
+        line.push_str(&format!(" (at {})", escape::text(d.pointer.as_str())));
     }
-    line.replace(['\r', '\n'], " ")
+    line
 }
 
 fn plural(n: usize, word: &str) -> String {
@@ -50,7 +58,7 @@ fn plural(n: usize, word: &str) -> String {
 
 /// The testcase of one package.
 fn testcase(p: &PackageView<'_>) -> TestCase {
-    let name = p.name().display().to_string();
+    let name = escape::path(p.name());
     // What fails the package: its errors, or its warnings under --deny-warnings.
     let fails =
         |s: Severity| s == Severity::Error || (p.counts.errors == 0 && s == Severity::Warning);
@@ -85,7 +93,10 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
     let mut case = TestCase::new(name, status);
     case.set_classname("form-package");
     for (key, value) in &p.outcome.extra {
-        case.add_property((key.as_str(), value.to_string().as_str()));
+        case.add_property((
+            escape::text(key).as_ref(),
+            escape::text(&value.to_string()).as_ref(),
+        ));
     }
     let mut rest = String::new();
     for f in p
@@ -105,6 +116,12 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
 /// Renders the run as one JUnit XML document with a trailing newline.
 pub fn render(run: &RunView<'_>) -> String {
     let mut suite = TestSuite::new("form-package");
+    if let Some(config) = &run.config {
+        suite.add_property(quick_junit::Property::new(
+            "configuration",
+            escape::path(config),
+        ));
+    }
     suite.add_test_cases(run.packages.iter().map(testcase));
     let mut report = Report::new("form-package");
     report.add_test_suite(suite);

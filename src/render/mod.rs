@@ -12,6 +12,7 @@
 //! print; `main.rs` writes what these return.
 
 pub mod compat;
+pub mod escape;
 pub mod github;
 pub mod human;
 pub mod json;

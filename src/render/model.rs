@@ -140,6 +140,12 @@ pub struct RunView<'a> {
     /// `invocations[0].executionSuccessful` is false. Set by the caller;
     /// [`RunView::new`] leaves it false.
     pub could_not_run: bool,
+    /// The configuration file in force, as the run names it (found upward
+    /// or `--config FILE`), named by every format: the human header, the
+    /// JSON `configuration` member, SARIF `invocations[0].properties`, a
+    /// GitHub notice and a JUnit suite property (issue 22 item 4). `None`:
+    /// no file was read. Set by the caller.
+    pub config: Option<std::path::PathBuf>,
 }
 
 impl<'a> RunView<'a> {
@@ -164,6 +170,7 @@ impl<'a> RunView<'a> {
             counts,
             failed,
             could_not_run: false,
+            config: None,
         }
     }
 

@@ -166,6 +166,10 @@ pub struct Invocation {
     /// Notes about the run itself.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_execution_notifications: Vec<Notification>,
+    /// `{"configuration": "<file in force>"}` when a configuration file was
+    /// read ([`RunView::config`]).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    pub properties: serde_json::Map<String, serde_json::Value>,
 }
 
 /// `notification` (§3.58).
@@ -588,6 +592,16 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             invocations: vec![Invocation {
                 execution_successful: !run.could_not_run,
                 tool_execution_notifications: notifications,
+                properties: run
+                    .config
+                    .iter()
+                    .map(|c| {
+                        (
+                            "configuration".to_owned(),
+                            serde_json::Value::String(c.display().to_string()),
+                        )
+                    })
+                    .collect(),
             }],
             results: Results {
                 run,

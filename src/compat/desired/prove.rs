@@ -955,7 +955,11 @@ impl<'a> Prover<'a> {
             .objs()
             .filter_map(|o| o.get("pattern").and_then(Value::as_str))
             .collect();
-        match super::regular::included(&olds, alo, ahi, p, &mut self.budget_left()) {
+        let mut used = 0u64;
+        let decided =
+            super::regular::included(&olds, alo, ahi, p, self.budget.regex_work, &mut used);
+        self.charge(used / 1000 + 1);
+        let why = match decided {
             super::regular::Incl::Yes => return Out::Yes,
             super::regular::Incl::No(s) => {
                 if self.holds_flat(a, &Value::String(s.clone()), 0) != Some(false)
@@ -963,26 +967,24 @@ impl<'a> Prover<'a> {
                 {
                     return Out::No(Value::String(s), a0);
                 }
+                "the automata's counterexample is refused by OLD's other keywords".to_owned()
             }
-            super::regular::Incl::Unknown(_) => {}
-        }
+            super::regular::Incl::Unknown(why) => why,
+        };
         for s in self.gen_strings(a, alo, ahi, 8) {
             if matches(p, &s) == Some(false) {
                 return Out::No(Value::String(s), a0);
             }
         }
-        let why = match super::regular::included(&olds, alo, ahi, p, &mut self.budget_left()) {
-            super::regular::Incl::Unknown(why) => why,
-            _ => "pattern inclusion not decided".to_owned(),
-        };
         Out::Unk(a0, bm.addr(), format!("NEW's pattern {p:?}: {why}"))
     }
 
-    /// Steps left for a sub-procedure with its own counter.
-    pub fn budget_left(&mut self) -> u64 {
-        let left = self.budget.steps.saturating_sub(self.steps);
-        // Charged up front: the sub-procedure may use all of it.
-        left.min(self.budget.regex_states)
+    /// Charges `n` steps (work done by a sub-procedure).
+    pub fn charge(&mut self, n: u64) {
+        self.steps = self.steps.saturating_add(n);
+        if self.steps > self.budget.steps {
+            self.exhausted = true;
+        }
     }
 
     // -----------------------------------------------------------------

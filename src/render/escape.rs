@@ -1,0 +1,118 @@
+//! Escaping package text for a terminal and a CI log (issue 22 item 2).
+//!
+//! A package comes from a stranger: every piece of its text that a
+//! renderer prints (names, keys, JSON Pointers, values, file names, the
+//! directory names of a tree) passes through [`text`] in the human and
+//! GitHub formats, so no byte of it can end a line (a following `::error`
+//! would be a workflow command to the GitHub runner), move the cursor,
+//! recolour the terminal (ESC, C1 CSI) or reorder what the reader sees
+//! (bidi overrides). The escapes are Go's `strconv.Quote` escapes, as the
+//! reference verifier prints them: `\n`, `\r`, `\t` and the other C
+//! escapes, `\x1b` below U+0080, `\u0085`, `\u202e`, `\u2028`, and
+//! `\U000e0041` past the BMP. A character is escaped when Go's
+//! `unicode.IsPrint` is false for it: control (Cc), format (Cf, e.g. the
+//! bidi controls), line and paragraph separators (Zl, Zp), every space but
+//! U+0020 (Zs), private use (Co) and unassigned code points (Cn). A
+//! backslash is printed as it is (the text is not quoted), so a name that
+//! holds the six characters `\x1b` reads the same as one holding ESC; the
+//! JSON and SARIF formats, which encode every string, tell them apart.
+//!
+//! Source excerpts are never escaped (that would move every column after
+//! the character): the human renderer shows no excerpt whose lines hold a
+//! character [`needs_escape`] is true for, and keeps the `file:line:column`
+//! line.
+
+use std::borrow::Cow;
+
+use unicode_general_category::{get_general_category, GeneralCategory as G};
+
+/// True when Go's `unicode.IsPrint` is false for `c` (see the module docs):
+/// `c` is shown as an escape, never as itself.
+pub fn needs_escape(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_control();
+    }
+    matches!(
+        get_general_category(c),
+        G::Control
+            | G::Format
+            | G::LineSeparator
+            | G::ParagraphSeparator
+            | G::SpaceSeparator
+            | G::PrivateUse
+            | G::Surrogate
+            | G::Unassigned
+    )
+}
+
+/// `s` with every character [`needs_escape`] is true for written as Go's
+/// `strconv.Quote` writes it (`\n`, `\x1b`, `\u0085`, `\u202e`,
+/// `\U000e0041`); borrowed when nothing needs escaping.
+pub fn text(s: &str) -> Cow<'_, str> {
+    if !s.chars().any(needs_escape) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if needs_escape(c) {
+            push_escape(&mut out, c);
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
+}
+
+/// Appends Go's escape of `c` (`strconv.appendEscapedRune`).
+fn push_escape(out: &mut String, c: char) {
+    use std::fmt::Write as _;
+    let _ = match c {
+        '\u{7}' => write!(out, "\\a"),
+        '\u{8}' => write!(out, "\\b"),
+        '\u{c}' => write!(out, "\\f"),
+        '\n' => write!(out, "\\n"),
+        '\r' => write!(out, "\\r"),
+        '\t' => write!(out, "\\t"),
+        '\u{b}' => write!(out, "\\v"),
+        c if (c as u32) < 0x80 => write!(out, "\\x{:02x}", c as u32),
+        c if (c as u32) < 0x1_0000 => write!(out, "\\u{:04x}", c as u32),
+        c => write!(out, "\\U{:08x}", c as u32),
+    };
+}
+
+/// A path as [`text`] shows it (lossy for a name that is not UTF-8).
+pub fn path(p: &std::path::Path) -> String {
+    text(&p.display().to_string()).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each class of the issue (LF, CR, ESC, C1, bidi, U+2028), and the
+    /// rest of Go's non-printables, as the reference prints them. Near
+    /// miss: printable text, non-ASCII letters and symbols stay as they are.
+    #[test]
+    fn go_escapes_for_every_non_printable() {
+        let cases = [
+            ("a\nb", "a\\nb"),
+            ("a\rb", "a\\rb"),
+            ("\u{1b}[31m", "\\x1b[31m"),
+            ("x\u{85}y", "x\\u0085y"),
+            ("ab\u{202e}cd", "ab\\u202ecd"),
+            ("l\u{2028}s", "l\\u2028s"),
+            ("p\u{2029}", "p\\u2029"),
+            ("\t\u{0}\u{7f}\u{7}\u{b}", "\\t\\x00\\x7f\\a\\v"),
+            ("nb\u{a0}sp", "nb\\u00a0sp"),
+            ("\u{200b}\u{feff}\u{2066}", "\\u200b\\ufeff\\u2066"),
+            ("tag\u{e0041}", "tag\\U000e0041"),
+            ("pua\u{f8ff}", "pua\\uf8ff"),
+        ];
+        for (raw, want) in cases {
+            assert_eq!(text(raw), want, "{raw:?}");
+        }
+        for ok in ["plain text", "Stra\u{df}e", "é €…×╰", "a b/c~1d", "\\x1b"] {
+            assert!(matches!(text(ok), Cow::Borrowed(_)), "{ok:?}");
+        }
+    }
+}

@@ -1,0 +1,273 @@
+//! Where a package's files come from (issue 21 item 2): a [`PackageSource`]
+//! gives the inventory of a package's files and reads one of them, with the
+//! findings of `verifier-rules.md` §1.2–§1.7. The checks of
+//! [`crate::checks`] read a package only through it.
+//!
+//! Two sources:
+//! - the disk ([`fsread::PackageRoot`], opened by [`open_disk`]): the fenced
+//!   reader every command uses (no link followed, nothing special opened,
+//!   the root and each file fenced against change);
+//! - memory ([`MemorySource`]): a map of package-relative path → bytes, for
+//!   a document that is not on disk (`check FILE`, standard input, an
+//!   editor's buffer). Its files are plain, non-executable and never
+//!   change; the name rules (R1.9 extensions, R1.10/R1.13 path grammar),
+//!   the R1.11 index rule and the size limits of a read are the disk's own,
+//!   with the same findings and messages.
+//!
+//! A package gives the same report from either source
+//! (`tests/package_source.rs` on the whole corpus).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::Diagnostic;
+use crate::fsread::{self, Entry, EntryKind, Inventory, PackageRoot, StableMeta};
+
+/// A package's files: their inventory and a fenced read of one of them.
+pub trait PackageSource: std::fmt::Debug + Send + Sync {
+    /// The package path as findings and reports name it.
+    fn path(&self) -> &Path;
+    /// Every file of the package and the findings of its entries
+    /// ([`PackageRoot::inventory`]'s contract: files sorted byte-wise by
+    /// `rel`, one finding per offending entry, `has_index` set).
+    fn inventory(&self) -> Inventory;
+    /// At most `limit` bytes of the file `rel` (a package path), fenced
+    /// against `expected`, the inventory's metadata
+    /// ([`PackageRoot::read`]'s contract and findings: `UnreadablePayload`,
+    /// `UnreadableIndex` for the index).
+    ///
+    /// # Errors
+    /// The finding that refuses the read, in file `rel`.
+    #[allow(clippy::result_large_err)] // the crate-wide finding type
+    fn read(
+        &self,
+        rel: &str,
+        limit: u64,
+        expected: Option<&StableMeta>,
+    ) -> Result<Vec<u8>, Diagnostic>;
+    /// R1.3: `Some(RootChanged)` when the package changed while it was
+    /// verified; a source that cannot change says `None`.
+    fn fence(&self) -> Option<Diagnostic>;
+}
+
+impl PackageSource for PackageRoot {
+    fn path(&self) -> &Path {
+        PackageRoot::path(self)
+    }
+    fn inventory(&self) -> Inventory {
+        PackageRoot::inventory(self)
+    }
+    fn read(
+        &self,
+        rel: &str,
+        limit: u64,
+        expected: Option<&StableMeta>,
+    ) -> Result<Vec<u8>, Diagnostic> {
+        PackageRoot::read(self, rel, limit, expected)
+    }
+    fn fence(&self) -> Option<Diagnostic> {
+        PackageRoot::fence(self)
+    }
+}
+
+/// Opens the package directory `path` on disk ([`fsread::open_root`], R1.1–R1.2).
+///
+/// # Errors
+/// `RootNotDirectory`, `RootOpen` or `RootChanged`, as [`fsread::open_root`].
+#[allow(clippy::result_large_err)] // the crate-wide finding type
+pub fn open_disk(path: &Path) -> Result<Box<dyn PackageSource>, Diagnostic> {
+    fsread::open_root(path).map(|r| Box::new(r) as Box<dyn PackageSource>)
+}
+
+/// A package held in memory: package-relative path (`forms/a.json`) →
+/// bytes. Every file is a regular, non-executable file of mode `0644`
+/// that never changes; directories are implied by the paths.
+#[derive(Clone, Debug, Default)]
+pub struct MemorySource {
+    path: PathBuf,
+    files: BTreeMap<String, Vec<u8>>,
+}
+
+impl MemorySource {
+    /// A package named `path` in reports, holding `files`.
+    pub fn new(path: impl Into<PathBuf>, files: BTreeMap<String, Vec<u8>>) -> Self {
+        MemorySource {
+            path: path.into(),
+            files,
+        }
+    }
+
+    /// The files, by package path.
+    pub fn files(&self) -> &BTreeMap<String, Vec<u8>> {
+        &self.files
+    }
+
+    /// The metadata a file of `size` bytes at position `i` of the map shows:
+    /// a regular file `0644`, its inode the position (distinct per file).
+    fn meta(i: usize, size: usize) -> StableMeta {
+        StableMeta {
+            dev: 0,
+            ino: i as u64 + 1,
+            mode: 0o100_644,
+            size: size as u64,
+            mtime_sec: 0,
+            mtime_nsec: 0,
+        }
+    }
+}
+
+impl PackageSource for MemorySource {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn inventory(&self) -> Inventory {
+        let mut inv = Inventory::default();
+        // The disk walk meets each directory's names in byte order, depth
+        // first: findings come in the order of the paths compared name by
+        // name (`a/b.json` before `a.json`, as the directory `a` sorts first).
+        let mut walk: Vec<(usize, &String, &Vec<u8>)> = self
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, (rel, bytes))| (i, rel, bytes))
+            .collect();
+        walk.sort_by(|a, b| a.1.split('/').cmp(b.1.split('/')));
+        for (i, rel, bytes) in walk {
+            let meta = Self::meta(i, bytes.len());
+            if rel == fsread::INDEX_NAME {
+                inv.has_index = true;
+            }
+            if let Some(d) = fsread::entry_check(rel.as_bytes(), rel, &meta) {
+                inv.diagnostics.push(d);
+            }
+            inv.files.push(Entry {
+                rel: rel.clone(),
+                kind: EntryKind::File,
+                meta,
+            });
+        }
+        inv.files
+            .sort_by(|a, b| a.rel.as_bytes().cmp(b.rel.as_bytes()));
+        inv
+    }
+
+    fn read(
+        &self,
+        rel: &str,
+        limit: u64,
+        expected: Option<&StableMeta>,
+    ) -> Result<Vec<u8>, Diagnostic> {
+        let open_fail =
+            |why: &str| fsread::read_failure(rel, format!("open package file {rel:?}: {why}"));
+        fsread::path_grammar(rel).map_err(open_fail)?;
+        let Some((i, bytes)) = self
+            .files
+            .iter()
+            .enumerate()
+            .find_map(|(i, (name, b))| (name == rel).then_some((i, b)))
+        else {
+            return Err(open_fail("No such file or directory (os error 2)"));
+        };
+        let meta = Self::meta(i, bytes.len());
+        if expected.is_some_and(|e| !meta.unchanged(e)) {
+            return Err(fsread::read_failure(
+                rel,
+                "file identity changed after package inventory".into(),
+            ));
+        }
+        if meta.size > limit {
+            return Err(fsread::read_failure(
+                rel,
+                format!("file is {} bytes; maximum is {limit}", meta.size),
+            )
+            .note(format!(
+                "refused from metadata before reading; limit {limit} bytes"
+            )));
+        }
+        Ok(bytes.clone())
+    }
+
+    fn fence(&self) -> Option<Diagnostic> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+
+    fn source(files: &[(&str, &[u8])]) -> MemorySource {
+        MemorySource::new(
+            "mem",
+            files
+                .iter()
+                .map(|(p, b)| ((*p).to_owned(), b.to_vec()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn memory_inventory_has_the_disk_findings_for_names() {
+        let s = source(&[
+            ("package-index.json", b"{}"),
+            ("run.sh", b"x"),
+            ("a/b.json", b"{}"),
+            ("a.json", b"x"),
+            ("a/c.exe", b"x"),
+            ("a.exe", b"x"),
+        ]);
+        let inv = s.inventory();
+        assert!(inv.has_index);
+        let rels: Vec<&str> = inv.files.iter().map(|e| e.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            [
+                "a.exe",
+                "a.json",
+                "a/b.json",
+                "a/c.exe",
+                "package-index.json",
+                "run.sh"
+            ]
+        );
+        // In the disk walk's order: the directory `a` before `a.exe`.
+        let flagged: Vec<(Code, &str)> = inv
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.file.as_deref().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            flagged,
+            [
+                (Code::ExecutableExtension, "a/c.exe"),
+                (Code::ExecutableExtension, "a.exe"),
+                (Code::ExecutableExtension, "run.sh"),
+            ]
+        );
+        // A near miss: no index, no finding for a plain name.
+        let inv = source(&[("definition.json", b"{}")]).inventory();
+        assert!(!inv.has_index && inv.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn memory_reads_are_fenced_and_capped_as_on_disk() {
+        let s = source(&[("package-index.json", b"{}"), ("big.txt", b"12345")]);
+        let inv = s.inventory();
+        let meta = inv.files[0].meta;
+        assert_eq!(s.read("big.txt", 5, Some(&meta)).unwrap(), b"12345");
+        let over = s.read("big.txt", 4, None).unwrap_err();
+        assert_eq!(over.code, Code::UnreadablePayload);
+        assert_eq!(
+            over.message,
+            "read payload \"big.txt\": file is 5 bytes; maximum is 4"
+        );
+        let index = s.read("package-index.json", 1, None).unwrap_err();
+        assert_eq!(index.code, Code::UnreadableIndex);
+        let missing = s.read("nope.json", 9, None).unwrap_err();
+        assert_eq!(missing.file.as_deref(), Some("nope.json"));
+        assert!(missing.message.contains("No such file or directory"));
+        assert!(s.fence().is_none());
+    }
+}
