@@ -12,13 +12,11 @@
 //! - [`bump`]: the bump the versions show and the one the changes require;
 //! - [`pairs`]: one pair compared;
 //! - [`report`]: the operations of `form-package compat` (a pair,
-//!   `--history`, `--baseline`) and the report [`crate::render::compat`]
-//!   prints;
-//! - [`command`]: the command as one operation (run, render, witnesses).
+//!   `--history`, `--baseline`) and the report `render::compat` prints
+//!   (the command itself is `compat_cmd`).
 
 pub mod bump;
 pub mod changes;
-pub mod command;
 pub mod desired;
 pub mod pairs;
 pub mod report;

@@ -17,6 +17,7 @@ pub mod checks;
 pub mod cli;
 pub mod codes;
 pub mod compat;
+pub mod compat_cmd;
 pub mod conformance;
 pub mod constraints;
 pub mod definition_rules;

@@ -81,16 +81,10 @@ impl Change {
     }
 }
 
-/// `text` as the renderers print package text
-/// ([`crate::render::escape::text`]: no byte of it can end a line, move the
-/// cursor or reorder what the reader sees).
-pub fn printable(s: &str) -> String {
-    crate::render::escape::text(s).into_owned()
-}
-
-/// `"text"`, escaped for a terminal and quoted (package text in messages).
+/// `"text"`: package text quoted in a message (as written: the renderers
+/// escape what they print, `render::escape`).
 pub fn quoted(s: &str) -> String {
-    format!("\"{}\"", printable(s))
+    format!("\"{s}\"")
 }
 
 /// The change records of OLD → NEW, given the desired verdict already
@@ -249,8 +243,7 @@ fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
             )
             .says(format!(
                 "desiredSchema inclusion undecided at {}: {} (counted as breaking)",
-                node,
-                printable(reason)
+                node, reason
             ))
         }
     })

@@ -192,8 +192,8 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             code: Code::BumpTooSmall,
             message: format!(
                 "{} → {} is a {} bump; the changes require a {} ({})",
-                crate::compat::changes::printable(&o.form_ref.definition_version),
-                crate::compat::changes::printable(&n.form_ref.definition_version),
+                o.form_ref.definition_version,
+                n.form_ref.definition_version,
                 pair.actual.name(),
                 pair.required.name(),
                 why(&pair.changes, pair.required, ov.major == 0)
@@ -206,8 +206,8 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             code: Code::MajorNotEarned,
             message: format!(
                 "{} → {} is a major, but every change is proved compatible: a {} would do",
-                crate::compat::changes::printable(&o.form_ref.definition_version),
-                crate::compat::changes::printable(&n.form_ref.definition_version),
+                o.form_ref.definition_version,
+                n.form_ref.definition_version,
                 pair.required.name()
             ),
             old: Some(version_at()),
@@ -219,11 +219,7 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
 
 /// `group kind`, escaped.
 fn identity(s: &Side) -> String {
-    format!(
-        "{} {}",
-        crate::compat::changes::printable(&s.form_ref.api_version),
-        crate::compat::changes::printable(&s.form_ref.kind)
-    )
+    format!("{} {}", s.form_ref.api_version, s.form_ref.kind)
 }
 
 /// FD671 for two copies of one (group, kind, definitionVersion).
@@ -233,8 +229,8 @@ fn reused(o: &Side, n: &Side) -> Finding {
         message: format!(
             "{} names different bytes in {} and {} ({} {})",
             o.form_ref.label(),
-            crate::render::escape::path(&o.path),
-            crate::render::escape::path(&n.path),
+            o.path.display(),
+            n.path.display(),
             if o.form_ref.schema_digest == n.form_ref.schema_digest {
                 "same definition, other package bytes:"
             } else {

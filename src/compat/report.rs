@@ -1,5 +1,5 @@
 //! The three operations of `form-package compat` and the report model they
-//! return (rendered by [`crate::render::compat`] alone):
+//! return (rendered by `render::compat` alone):
 //! - [`pair`]: `compat OLD NEW`;
 //! - [`history`]: `compat --history PATH...`: every package under the
 //!   PATHs (verify's walk) grouped by (group, kind), ordered by SemVer
@@ -25,7 +25,7 @@ use semver::Version;
 
 use super::bump;
 use super::pairs::{compare_pair, Pair};
-use super::side::{load, Loaded, Side};
+use super::side::{load, CheckFile, Loaded, Side};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::discover::{walk, WalkRules};
@@ -97,9 +97,9 @@ impl Report {
 ///
 /// # Errors
 /// [`Error::Usage`] when OLD or NEW does not exist; a fault of the verifier.
-pub fn pair(old: &Path, new: &Path) -> Result<Report, Error> {
+pub fn pair(old: &Path, new: &Path, check_file: CheckFile) -> Result<Report, Error> {
     let mut report = Report::new(Mode::Pair);
-    let (a, b) = (load(old)?, load(new)?);
+    let (a, b) = (load(old, check_file)?, load(new, check_file)?);
     match (a, b) {
         (Loaded::Side(a), Loaded::Side(b)) => {
             let (a, b) = (Arc::from(a), Arc::from(b));
@@ -136,6 +136,7 @@ fn sides_under(
     paths: &[PathBuf],
     report: &mut Report,
     list_refused: bool,
+    check_file: CheckFile,
 ) -> Result<Vec<Arc<Side>>, Error> {
     let mut roots = Vec::new();
     for path in paths {
@@ -150,7 +151,8 @@ fn sides_under(
         }
         roots.extend(w.roots);
     }
-    let loaded: Vec<Result<Loaded, Error>> = roots.par_iter().map(|r| load(r)).collect();
+    let loaded: Vec<Result<Loaded, Error>> =
+        roots.par_iter().map(|r| load(r, check_file)).collect();
     let mut sides = Vec::new();
     for l in loaded {
         match l? {
@@ -289,7 +291,7 @@ fn reuse_findings(slot: &Slot, report: &mut Report) {
             .copies
             .iter()
             .filter(|o| !o.same_bytes(c))
-            .map(|o| crate::render::escape::path(&o.path))
+            .map(|o| o.path.display().to_string())
             .collect();
         report.outcomes.push(side_finding(
             c,
@@ -307,9 +309,9 @@ fn reuse_findings(slot: &Slot, report: &mut Report) {
 ///
 /// # Errors
 /// A fault of the verifier (exit 2).
-pub fn history(paths: &[PathBuf]) -> Result<Report, Error> {
+pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
     let mut report = Report::new(Mode::History);
-    let sides = sides_under(paths, &mut report, true)?;
+    let sides = sides_under(paths, &mut report, true, check_file)?;
     let groups = lines(sides, &mut report);
     let mut todo = Vec::new();
     for line in groups.values() {
@@ -335,11 +337,11 @@ pub fn history(paths: &[PathBuf]) -> Result<Report, Error> {
 ///
 /// # Errors
 /// A fault of the verifier (exit 2).
-pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
+pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
     let mut report = Report::new(Mode::Baseline);
-    let published = sides_under(&[base.to_path_buf()], &mut report, false)?;
+    let published = sides_under(&[base.to_path_buf()], &mut report, false, check_file)?;
     let published = lines(published, &mut report);
-    let candidates = sides_under(paths, &mut report, true)?;
+    let candidates = sides_under(paths, &mut report, true, check_file)?;
     let candidates = lines(candidates, &mut report);
     let mut todo = Vec::new();
     for (key, line) in &candidates {
@@ -363,7 +365,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
                                 format!(
                                     "{} is already published in BASE with different bytes ({})",
                                     c.form_ref.label(),
-                                    crate::render::escape::path(&p.path)
+                                    p.path.display()
                                 ),
                             ));
                             report.outcomes.push(side_finding(
@@ -372,7 +374,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
                                 format!(
                                     "{} (published) names different bytes in {}",
                                     p.form_ref.label(),
-                                    crate::render::escape::path(&c.path)
+                                    c.path.display()
                                 ),
                             ));
                         }
@@ -392,9 +394,9 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
                     Code::NothingToCompare,
                     format!(
                         "no older version of {} {} in BASE {}: nothing to compare",
-                        crate::compat::changes::printable(&new.form_ref.api_version),
-                        crate::compat::changes::printable(&new.form_ref.kind),
-                        crate::render::escape::path(base)
+                        new.form_ref.api_version,
+                        new.form_ref.kind,
+                        base.display()
                     ),
                 )),
             }
@@ -413,9 +415,14 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
 /// # Errors
 /// [`Error::Usage`] for a pair that is not exactly two PATHs or a PATH that
 /// does not exist; a fault of the verifier.
-pub fn run(paths: &[PathBuf], history_mode: bool, base: Option<&Path>) -> Result<Report, Error> {
+pub fn run(
+    paths: &[PathBuf],
+    history_mode: bool,
+    base: Option<&Path>,
+    check_file: CheckFile,
+) -> Result<Report, Error> {
     match (history_mode, base) {
-        (true, _) => history(paths),
+        (true, _) => history(paths, check_file),
         (false, Some(b)) => {
             if std::fs::symlink_metadata(b).is_err() {
                 return Err(Error::Usage(format!(
@@ -423,10 +430,10 @@ pub fn run(paths: &[PathBuf], history_mode: bool, base: Option<&Path>) -> Result
                     b.display()
                 )));
             }
-            baseline(b, paths)
+            baseline(b, paths, check_file)
         }
         (false, None) => match paths {
-            [old, new] => pair(old, new),
+            [old, new] => pair(old, new, check_file),
             _ => Err(Error::Usage(format!(
                 "compat takes OLD and NEW ({} PATHs given); use --history or --baseline BASE for trees",
                 paths.len()
@@ -474,7 +481,7 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
         let mut bytes = serde_json::to_vec_pretty(witness)
             .map_err(|e| Error::Internal(format!("witness: {e}")))?;
         bytes.push(b'\n');
-        crate::render::write_output(&file, &bytes).map_err(|source| Error::Io {
+        std::fs::write(&file, &bytes).map_err(|source| Error::Io {
             path: file.clone(),
             source,
         })?;

@@ -40,13 +40,11 @@ pub struct FormRef {
 }
 
 impl FormRef {
-    /// `group kind version`, each escaped for a terminal (package text).
+    /// `group kind version` (package text, as written).
     pub fn label(&self) -> String {
         format!(
             "{} {} {}",
-            crate::compat::changes::printable(&self.api_version),
-            crate::compat::changes::printable(&self.kind),
-            crate::compat::changes::printable(&self.definition_version)
+            self.api_version, self.kind, self.definition_version
         )
     }
 }
@@ -123,18 +121,28 @@ pub enum Loaded {
     Refused(Box<PackageOutcome>),
 }
 
-/// Verifies and reads the package directory or definition file `path`.
+/// How a lone definition file is verified: `check`'s pipeline (the
+/// definition as the only payload of a package held in memory, with the
+/// fixtures beside it), handed in by the command so that this library
+/// module never depends on the `check` command's module (which renders).
+/// Arguments: the file as named, its bytes, the directory its fixtures sit
+/// in; returns its findings as an outcome and whether it is a Form
+/// Definition, or why it could not run.
+pub type CheckFile = fn(&str, Vec<u8>, &Path) -> Result<(PackageOutcome, bool), String>;
+
+/// Verifies and reads the package directory or definition file `path`
+/// (a file through `check_file`).
 ///
 /// # Errors
 /// [`Error::Usage`] when `path` does not exist; a fault of the verifier
 /// itself (exit 2).
-pub fn load(path: &Path) -> Result<Loaded, Error> {
+pub fn load(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
     let meta = std::fs::symlink_metadata(path)
         .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
     if meta.is_dir() {
         load_package(path)
     } else {
-        load_file(path)
+        load_file(path, check_file)
     }
 }
 
@@ -193,37 +201,30 @@ fn load_package(path: &Path) -> Result<Loaded, Error> {
 
 /// A bare definition file: `check`'s pipeline (the definition verified as
 /// the only payload of a private package), then the document itself.
-fn load_file(path: &Path) -> Result<Loaded, Error> {
+fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
     let display = path.display().to_string();
     let bytes =
         read_regular(path).map_err(|e| Error::Usage(format!("{display}: cannot read: {e}")))?;
     let beside = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let checked = crate::check_cmd::check_document(
-        &display,
-        bytes.clone(),
-        Some(beside.unwrap_or(Path::new("."))),
-    )
-    .map_err(Error::Internal)?;
-    let mut outcome = checked.outcome;
+    let (mut outcome, is_definition) =
+        check_file(&display, bytes.clone(), beside.unwrap_or(Path::new(".")))
+            .map_err(Error::Internal)?;
     if let Some(fault) = outcome.fault.take() {
         return Err(fault);
     }
     let parsed = strict::parse(&bytes).ok();
-    let not_definition = parsed.as_ref().and_then(|_| {
-        if checked.kind == Some(crate::doc_kind::DocKind::Definition) {
-            return None;
-        }
-        Some(
+    if parsed.is_some() && !is_definition {
+        let name = path
+            .file_name()
+            .map_or_else(|| display.clone(), |n| n.to_string_lossy().into_owned());
+        outcome.diagnostics.push(
             Diagnostic::new(
                 Code::UnrecognizedDocument,
                 "not a Form Definition: compat compares two Form Definitions (a package directory or its definition.json)",
             )
-            .in_file(crate::check_cmd::split(&display).1)
+            .in_file(name)
             .at(JsonPointer::root()),
-        )
-    });
-    if let Some(d) = not_definition {
-        outcome.diagnostics.push(d);
+        );
     }
     let refused = outcome.has_errors().then_some(outcome);
     let Some(parsed) = parsed else {

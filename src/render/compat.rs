@@ -293,14 +293,18 @@ fn summary_line(report: &Report) -> String {
 fn pair_line(p: &Pair) -> String {
     let (o, n) = (&p.old.form_ref, &p.new.form_ref);
     let name = if p.reidentified() {
-        format!("{} → {}", o.label(), n.label())
+        format!(
+            "{} → {}",
+            super::escape::text(&o.label()),
+            super::escape::text(&n.label())
+        )
     } else {
         format!(
             "{} {} {} → {}",
-            crate::compat::changes::printable(&o.api_version),
-            crate::compat::changes::printable(&o.kind),
-            crate::compat::changes::printable(&o.definition_version),
-            crate::compat::changes::printable(&n.definition_version)
+            super::escape::text(&o.api_version),
+            super::escape::text(&o.kind),
+            super::escape::text(&o.definition_version),
+            super::escape::text(&n.definition_version)
         )
     };
     let desired = p.desired.as_ref().map_or("not compared", Verdict::name);
