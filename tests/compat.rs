@@ -167,6 +167,121 @@ fn history_of_the_corpus(corpus: &Path) -> Result<(), Failed> {
     Ok(())
 }
 
+/// The README's table of the corpus history (between the
+/// `compat-history` markers) is the one `--history` gives today: one row
+/// per pair with its desired verdict, the bump required and shown, whether
+/// the major was earned, the breaking records and one witness. `BLESS=1`
+/// rewrites it.
+fn readme_history_table(corpus: &Path) -> Result<(), Failed> {
+    let packages = corpus.join("packages");
+    let (_, doc) = json_run(&["compat", "--history", s(&packages)]);
+    let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
+    let mut table = String::from(
+        "| Form | step | desired | required / shown | verdict | breaking records | witness (valid before, refused after) |\n|---|---|---|---|---|---|---|\n",
+    );
+    let (mut earned, mut not_earned, mut fits, mut fails) = (0, 0, 0, 0);
+    for p in doc["pairs"].as_array().unwrap() {
+        let (o, n) = (&p["old"]["formRef"], &p["new"]["formRef"]);
+        let findings: Vec<&str> = p["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap())
+            .collect();
+        let verdict = if p["compared"] == json!(false) {
+            "not compared (a side is refused: its definition.json is missing in the corpus copy)"
+                .to_owned()
+        } else if findings.contains(&"FD673") {
+            "pre-release: no promise".to_owned()
+        } else if findings.contains(&"FD672") {
+            not_earned += 1;
+            "fits; major not earned".to_owned()
+        } else if p["bumpOk"] == json!(true) {
+            fits += 1;
+            if p["actualBump"] == "major" {
+                earned += 1;
+                "fits; major earned".to_owned()
+            } else {
+                "fits".to_owned()
+            }
+        } else {
+            fails += 1;
+            "does not fit".to_owned()
+        };
+        let mut broke: Vec<(String, usize)> = Vec::new();
+        for c in p["changes"].as_array().unwrap() {
+            if c["class"] != "breaking" {
+                continue;
+            }
+            let name = c["name"].as_str().unwrap().to_owned();
+            match broke.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, k)) => *k += 1,
+                None => broke.push((name, 1)),
+            }
+        }
+        let broke: Vec<String> = broke
+            .into_iter()
+            .map(|(n, k)| if k == 1 { n } else { format!("{n} ×{k}") })
+            .collect();
+        let witness = match p["desired"]["witness"].as_object() {
+            Some(_) => {
+                let w = p["desired"]["witness"].to_string();
+                let short: String = w.chars().take(70).collect();
+                format!(
+                    "`{}{}`",
+                    cell(&short),
+                    if w.chars().count() > 70 { "…" } else { "" }
+                )
+            }
+            None => String::new(),
+        };
+        table.push_str(&format!(
+            "| {} {} | {} → {} | {} | {} / {} | {} | {} | {} |\n",
+            cell(o["apiVersion"].as_str().unwrap()),
+            cell(o["kind"].as_str().unwrap()),
+            cell(o["definitionVersion"].as_str().unwrap()),
+            cell(n["definitionVersion"].as_str().unwrap()),
+            p["desired"]["verdict"].as_str().unwrap_or("—"),
+            p["requiredBump"].as_str().unwrap(),
+            p["actualBump"].as_str().unwrap(),
+            verdict,
+            broke.join(", "),
+            witness
+        ));
+    }
+    table.push_str(&format!(
+        "\n{} pairs: {fits} fit ({earned} majors earned), {not_earned} major{} not earned, {fails} do not fit.\n",
+        doc["pairs"].as_array().unwrap().len(),
+        if not_earned == 1 { "" } else { "s" }
+    ));
+    let readme_path = repo("README.md");
+    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let (start, end) = (
+        "<!-- compat-history:start -->\n",
+        "<!-- compat-history:end -->",
+    );
+    let i = readme
+        .find(start)
+        .expect("README has the compat-history start marker")
+        + start.len();
+    let j = readme
+        .find(end)
+        .expect("README has the compat-history end marker");
+    if std::env::var_os("BLESS").is_some() {
+        let mut text = readme.clone();
+        text.replace_range(i..j, &table);
+        std::fs::write(&readme_path, text).unwrap();
+        return Ok(());
+    }
+    if readme[i..j] != table {
+        return Err(format!(
+            "README's compat history table is not today's output (BLESS=1 cargo test --test compat readme rewrites it):\n{table}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
 // ------------------------------------------------------------- done when 4
 
 /// A copy of the corpus's packages under `tmp`.
@@ -530,6 +645,7 @@ fn main() {
         "corpus_history_classifies_every_pair",
         history_of_the_corpus,
     ));
+    trials.push(with_corpus("readme_history_table", readme_history_table));
     trials.push(with_corpus(
         "corpus_baseline_reports_reuse",
         baseline_reports_reuse,
