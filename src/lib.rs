@@ -34,6 +34,7 @@ pub mod index_cmd;
 pub mod json;
 pub mod keywords;
 pub mod limits;
+pub mod lsp;
 pub mod output;
 pub mod package;
 pub mod profile;

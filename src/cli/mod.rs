@@ -17,6 +17,7 @@ pub mod conformance;
 pub mod explain;
 pub mod family;
 pub mod index;
+pub mod lsp;
 pub mod man;
 pub mod relations;
 pub mod revocation;
@@ -97,6 +98,8 @@ pub enum Command {
     Family(family::Args),
     /// Publisher trust, offline: verify a package's Sigstore bundle and its revocation status.
     Trust(trust::Args),
+    /// Language server over standard input and output: findings while you type, hover on codes.
+    Lsp(lsp::Args),
 }
 
 /// Runs a parsed command line: hands each subcommand's arguments to its
@@ -120,5 +123,6 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Conformance(a) => conformance::run(&a),
         Command::Family(a) => family::run(a),
         Command::Trust(a) => trust::run(&a),
+        Command::Lsp(a) => lsp::run(&a),
     }
 }
