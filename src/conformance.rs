@@ -457,6 +457,45 @@ pub enum ConformanceFormat {
     Json,
 }
 
+/// The `--format json` document of a suite whose manifest was refused:
+/// `cases` empty, every count 0, `manifestDiagnostics` the manifest's
+/// findings as `verify --format json` writes a finding (file
+/// `manifest.json`, line and column).
+fn refused_json(dir: &Path, diags: Vec<Diagnostic>, source: crate::verify::Source) -> String {
+    let source = crate::verify::Source {
+        spans: source
+            .spans
+            .or_else(|| strict::parse(&source.bytes).ok().map(|p| p.spans)),
+        bytes: source.bytes,
+    };
+    let outcome = [crate::verify::PackageOutcome {
+        path: dir.to_path_buf(),
+        diagnostics: diags,
+        sources: std::collections::BTreeMap::from([("manifest.json".to_owned(), source)]),
+        ..Default::default()
+    }];
+    let run = crate::render::RunView::new(&outcome, false);
+    let found: Vec<serde_json::Value> = run
+        .findings()
+        .map(|(_, f)| crate::render::json::diagnostic_value(f))
+        .collect();
+    let doc = serde_json::json!({
+        "suite": dir.display().to_string(),
+        "manifestDiagnostics": found,
+        "cases": [],
+        "summary": {
+            "cases": 0,
+            "passed": 0,
+            "failed": 0,
+            "positive": 0,
+            "negative": 0,
+        },
+    });
+    let mut t = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    t.push('\n');
+    t
+}
+
 /// `conformance DIR [--format human|json]`.
 pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
     let results = match run_suite(dir) {
@@ -484,10 +523,17 @@ pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
                     false,
                 ));
             }
+            // `--format json` still prints its document: no case run, the
+            // manifest's findings located (a CI step parsing stdout reads
+            // why, not an empty page).
+            let stdout = match format {
+                ConformanceFormat::Json => refused_json(dir, diags, source),
+                ConformanceFormat::Human => String::new(),
+            };
             return Output {
+                stdout: stdout.into_bytes(),
                 stderr,
                 code: 2,
-                ..Default::default()
             };
         }
     };

@@ -124,7 +124,22 @@ struct Previous {
 /// definition, an index that would not satisfy its profile's schema);
 /// [`Refused::Fault`]: an internal fault.
 pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
-    build_with(dir, profile, true)
+    build_with(dir, profile, true, None)
+}
+
+/// [`build`] of a new index of profile v1alpha1, whose `packageVersion`
+/// (the release's artifact id, which `index` cannot know) is given: what
+/// `init --profile packages.forms.takoform.com/v1alpha1` writes. An
+/// existing index's `packageVersion` still wins.
+///
+/// # Errors
+/// As [`build`].
+pub fn build_release(
+    dir: &Path,
+    profile: Option<&str>,
+    package_version: &str,
+) -> Result<Indexed, Refused> {
+    build_with(dir, profile, true, Some(package_version))
 }
 
 /// [`build`] without the content and index-schema checks: for tests and
@@ -135,10 +150,15 @@ pub fn build(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
 /// # Errors
 /// As [`build`], less the schema check.
 pub fn build_lenient(dir: &Path, profile: Option<&str>) -> Result<Indexed, Refused> {
-    build_with(dir, profile, false)
+    build_with(dir, profile, false, None)
 }
 
-fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<Indexed, Refused> {
+fn build_with(
+    dir: &Path,
+    profile: Option<&str>,
+    strict_checks: bool,
+    package_version: Option<&str>,
+) -> Result<Indexed, Refused> {
     let root = fsread::open_root(dir).map_err(|d| vec![d])?;
     // Neither an index nor a definition: no package to index, said before
     // the inventory walks the directory (`index /` would walk the whole
@@ -149,7 +169,7 @@ fn build_with(dir: &Path, profile: Option<&str>, strict_checks: bool) -> Result<
     {
         return Err(no_definition("definition.json"));
     }
-    build_from(&root, profile, strict_checks)
+    build_from(&root, profile, strict_checks, package_version)
 }
 
 /// [`build_lenient`] over the files `source` gives (a package held in
@@ -161,7 +181,7 @@ pub fn build_lenient_source(
     source: &dyn PackageSource,
     profile: Option<&str>,
 ) -> Result<Indexed, Refused> {
-    build_from(source, profile, false)
+    build_from(source, profile, false, None)
 }
 
 /// The index of the files `root` gives (see [`build`]).
@@ -169,6 +189,7 @@ fn build_from(
     root: &dyn PackageSource,
     profile: Option<&str>,
     strict_checks: bool,
+    package_version: Option<&str>,
 ) -> Result<Indexed, Refused> {
     let inventory = root.inventory();
     if !inventory.diagnostics.is_empty() {
@@ -322,9 +343,13 @@ fn build_from(
     // `packageVersion` is the artifact id of index v1alpha1 only (required
     // there, forbidden after it, verifier-rules.md §2.6): kept from the
     // existing index when the profile stays v1alpha1, dropped otherwise.
-    match old.and_then(|o| o.get("packageVersion")) {
+    match old
+        .and_then(|o| o.get("packageVersion"))
+        .cloned()
+        .or_else(|| package_version.map(|v| json!(v)))
+    {
         Some(v) if legacy => {
-            index.insert("packageVersion".into(), v.clone());
+            index.insert("packageVersion".into(), v);
         }
         None if legacy && strict_checks => {
             return Err(vec![Diagnostic::new(

@@ -31,6 +31,7 @@ pub mod fixtures;
 pub mod fsread;
 pub mod index;
 pub mod index_cmd;
+pub mod init;
 pub mod json;
 pub mod keywords;
 pub mod limits;

@@ -244,6 +244,44 @@ pub fn profiles_markdown() -> String {
     out
 }
 
+/// The published schema `schema definition|index --profile P` prints:
+/// the package index schema of profile `profile` (an index `apiVersion` or
+/// its version token, `v1alpha5`), or the Form Definition schema it
+/// applies: its Legacy lane's for v1alpha1–v1alpha3, its family's
+/// namespaced-group schema for v1alpha4 (v1beta1) and v1alpha5 (v1).
+///
+/// # Errors
+/// [`crate::error::Error::Usage`] for an unknown profile.
+pub fn published_schema(profile: &str, index: bool) -> Result<&'static str, crate::error::Error> {
+    let p = PROFILES
+        .iter()
+        .map(|r| r.profile)
+        .find(|r| r.api_version() == profile || r.version() == profile)
+        .ok_or_else(|| {
+            crate::error::Error::Usage(format!(
+                "schema: unknown --profile {profile:?} ({})",
+                api_versions().join(", ")
+            ))
+        })?;
+    let schema = if index {
+        p.index_schema()
+    } else {
+        match p {
+            IndexProfile::V1alpha1 | IndexProfile::V1alpha2 => SchemaRef::Definition("v1alpha1"),
+            IndexProfile::V1alpha3 => SchemaRef::Definition("v1alpha2"),
+            IndexProfile::V1alpha4 | IndexProfile::V1alpha5 => {
+                SchemaRef::Definition(p.family().row().definition_schema)
+            }
+        }
+    };
+    let id = schema.id();
+    crate::schemas::PUBLISHED
+        .iter()
+        .find(|s| s.id == id)
+        .map(|s| s.text)
+        .ok_or_else(|| crate::error::Error::Internal(format!("no embedded schema {id}")))
+}
+
 /// Family validation profile (`current-profile.md` §2.2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {

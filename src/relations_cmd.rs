@@ -5,7 +5,8 @@
 //!
 //! PATH is a package directory (its `package-index.json` names the
 //! definition in `definitionPath`; without an index, or without that
-//! member, `definition.json` is used) or a bare definition file. The
+//! member, `definition.json` is used), a bare definition file, or `-`:
+//! a definition on standard input, named `<stdin>` in findings. The
 //! definition is read with the strict I-JSON reader and handed to
 //! [`relations::derive`]; nothing else of the package is checked (that is
 //! `verify`).
@@ -525,7 +526,8 @@ fn run_inner(
     instance: Option<&Path>,
     opts: &render::Options,
 ) -> Result<(String, u8), Failure> {
-    if !path.exists() {
+    let stdin = path.as_os_str() == "-";
+    if !stdin && !path.exists() {
         return Err(Failure::usage(format!(
             "{}: no such file or directory",
             path.display()
@@ -548,9 +550,26 @@ fn run_inner(
     // The package the findings are in: PATH when it is a directory (the
     // definition's name is then package-relative), else none (the name is
     // PATH as given).
-    let package = if path.is_dir() { path } else { Path::new("") };
-    let (def_file, def_name) = locate_definition(path)?;
-    let def = read_json(&def_file, &def_name, package)?;
+    let package = if !stdin && path.is_dir() {
+        path
+    } else {
+        Path::new("")
+    };
+    let (def_name, def) = if stdin {
+        // `-` is standard input (as for `check`): a definition, named
+        // `<stdin>` in findings.
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+            .map_err(|e| Failure::usage(format!("read standard input: {e}")))?;
+        (
+            STDIN_NAME.to_owned(),
+            parse_json(bytes, STDIN_NAME, package)?,
+        )
+    } else {
+        let (def_file, def_name) = locate_definition(path)?;
+        let def = read_json(&def_file, &def_name, package)?;
+        (def_name, def)
+    };
     if let Some(d) = not_a_definition(&def.value) {
         let mut failure = Failure::finding(&d.in_file(&def_name), Some(def.source), package);
         failure.definition = Some(def.value);
@@ -605,7 +624,15 @@ fn run_inner(
     }];
     let code = u8::from(refused.is_some());
     outcome.extend(refused.and_then(Failure::into_outcome));
-    let run = RunView::new(&outcome, opts.deny_warnings);
+    let mut run = RunView::new(&outcome, opts.deny_warnings);
+    name_bare_entries(&mut run);
+    if let Some(first) = run.packages.first_mut() {
+        // A bare definition file (or standard input) is no directory: the
+        // entry is named after it (a JUnit testcase, a JSON entry).
+        if first.path().as_os_str().is_empty() {
+            first.display = Some(name.clone().into());
+        }
+    }
     let def = Read {
         name,
         value,
@@ -635,6 +662,25 @@ fn run_inner(
         other => render::render(other, &run, opts),
     };
     Ok((stdout, code))
+}
+
+/// The name standard input gets in findings (`relations -`).
+const STDIN_NAME: &str = "<stdin>";
+
+/// Names each entry of `run` that is no directory (a bare definition file,
+/// standard input, an `--instance` FILE: its path is empty) after the file
+/// its first finding is in, so no JUnit testcase or JSON entry is named ""
+/// (a bare definition without findings is named by the caller).
+fn name_bare_entries(run: &mut RunView<'_>) {
+    for p in &mut run.packages {
+        if p.path().as_os_str().is_empty() && p.display.is_none() {
+            p.display = p
+                .findings
+                .iter()
+                .find_map(|f| f.diag.file.as_deref())
+                .map(Into::into);
+        }
+    }
 }
 
 /// The findings of `run` as `verify --format github` writes them, without
@@ -699,7 +745,8 @@ fn read_instance(bytes: Vec<u8>, name: &str) -> Result<Value, Failure> {
 fn render_refusal(failure: Failure, format: Format, opts: &render::Options) -> String {
     let definition = failure.definition.clone().unwrap_or(Value::Null);
     let outcome: Vec<PackageOutcome> = failure.into_outcome().into_iter().collect();
-    let run = RunView::new(&outcome, opts.deny_warnings);
+    let mut run = RunView::new(&outcome, opts.deny_warnings);
+    name_bare_entries(&mut run);
     match format {
         Format::Json => {
             let def = Read {

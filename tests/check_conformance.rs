@@ -143,6 +143,29 @@ fn a_manifest_not_in_the_reference_format_cannot_run() {
     assert!(err.contains("FD640 conformance-manifest"), "{err}");
     assert!(err.contains("non-empty positive"), "{err}");
     assert!(err.contains("unknown operation \"explode\""), "{err}");
+    // `--format json` prints its document all the same: no case, the
+    // manifest's findings (issue 21 item 3: it printed nothing).
+    let out = run(
+        repo(),
+        &[
+            "conformance",
+            tmp.path().to_str().unwrap(),
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["cases"], serde_json::json!([]));
+    assert_eq!(doc["summary"]["cases"], 0);
+    let found = doc["manifestDiagnostics"].as_array().unwrap();
+    assert!(found.iter().all(|d| d["code"] == "FD640"), "{found:?}");
+    assert!(
+        found
+            .iter()
+            .any(|d| d["message"].as_str().unwrap().contains("unknown operation")),
+        "{found:?}"
+    );
 }
 
 /// The definition of a shipped package, changed, gets the same finding

@@ -1156,6 +1156,45 @@ fn a_file_that_is_no_family_member_is_exit_2() {
     );
 }
 
+/// Issue 21 item 3: a device (`/dev/null`) or a FIFO named as a PATH is
+/// none of a package, a contract or a candidate set either: exit 2, never
+/// a failed package. Near miss: a directory with no package is no error.
+#[test]
+fn a_device_or_fifo_path_is_no_package() {
+    let bin = env!("CARGO_BIN_EXE_form-package");
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    let mut paths = vec![PathBuf::from("/dev/null")];
+    if made {
+        paths.push(fifo);
+    }
+    for p in paths {
+        let out = std::process::Command::new(bin)
+            .arg("family")
+            .arg(&p)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{}", p.display());
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(
+            err.contains(&format!("{}: is none of a Form Package", p.display())),
+            "{err}"
+        );
+    }
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    assert!(load::load(&[empty]).is_ok());
+}
+
 /// T2 F7: a PATH that does not exist is an FD900 finding (step `path`) in
 /// the report of the other PATHs, which are still checked and rendered, in
 /// every format; the run exits 2, as `verify` does. Near miss: the same
@@ -1275,4 +1314,53 @@ fn a_symlinked_package_directory_is_a_finding_not_dropped() {
     assert_ne!(o.status.code(), Some(0));
     let human = String::from_utf8(family("human").stdout).unwrap();
     assert!(human.contains("error[FD902] path:"), "{human}");
+}
+
+/// Issue 21 item 3: `--format dot` and `mermaid` carry the packages' own
+/// findings (what `verify` found in each), as comment lines, as `human`
+/// and `json` do; they were omitted. The DOT still parses. Near miss: a
+/// package without findings has no such line.
+#[test]
+fn dot_and_mermaid_carry_the_packages_own_findings() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("pkg");
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7"),
+        &pkg,
+    );
+    let clean = run(tmp.path(), &Options::default());
+    assert!(clean.family.packages[0].outcome.diagnostics.is_empty());
+    assert!(!graph::dot(&clean).contains("// verify:"));
+    assert!(!graph::mermaid(&clean).contains("%% verify:"));
+    // One byte more in the definition: its size and digest no longer match.
+    let def = pkg.join("definition.json");
+    let mut bytes = std::fs::read(&def).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&def, bytes).unwrap();
+    let broken = run(tmp.path(), &Options::default());
+    let codes: Vec<&str> = broken.family.packages[0]
+        .outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.code.info().id)
+        .collect();
+    assert!(!codes.is_empty());
+    let dot = graph::dot(&broken);
+    dot_parser::ast::Graph::try_from(dot.as_str())
+        .unwrap_or_else(|e| panic!("DOT does not parse: {e}\n{dot}"));
+    let mermaid = graph::mermaid(&broken);
+    for (text, prefix) in [(&dot, "//"), (&mermaid, "%%")] {
+        assert!(
+            text.contains(&format!("  {prefix} package {}: FAIL", pkg.display())),
+            "{text}"
+        );
+        for code in &codes {
+            assert!(
+                text.lines()
+                    .any(|l| l.starts_with(&format!("  {prefix} verify: error[{code}] "))),
+                "{code}: {text}"
+            );
+        }
+    }
 }

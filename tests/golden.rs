@@ -73,8 +73,9 @@
 //! - `trust`'s error document on stderr (it has no other format, and no
 //!   location): `code` (its `diagnostic`), `class` (its error class) and
 //!   `message`;
-//! - otherwise (`conformance` with a manifest it cannot run, `index`: both
-//!   print findings only as human text on stderr) the human blocks on
+//! - otherwise (`conformance` with a manifest it cannot run, whose
+//!   `--format json` document carries them as `manifestDiagnostics` too,
+//!   and `index`, which prints findings only as human text on stderr) the human blocks on
 //!   stderr: `code`, `message` (the `×` line) and `location` (the `help:`
 //!   line that says where: `FILE:LINE:COL: …` or `FILE at POINTER`).
 //!
@@ -581,7 +582,18 @@ fn command_case(case_dir: &Path, case: &Value) -> Value {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let findings = if args.first() == Some(&"trust") {
         trust_findings(&stderr)
-    } else if let Ok(doc) = serde_json::from_str::<Value>(&stdout) {
+    } else if let Ok(doc) = serde_json::from_str::<Value>(&stdout)
+        .map_err(drop)
+        .and_then(|d: Value| {
+            // `conformance --format json` with a refused manifest: its
+            // findings are read from the human blocks on stderr.
+            if d.get("manifestDiagnostics").is_some() {
+                Err(())
+            } else {
+                Ok(d)
+            }
+        })
+    {
         if doc.get("findings").is_some() {
             family_findings(&doc)
         } else {

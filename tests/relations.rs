@@ -788,3 +788,65 @@ fn the_report_never_overwrites_the_instance() {
         .unwrap()
         .contains("WorkerVersion"));
 }
+
+#[test]
+fn dash_is_standard_input() {
+    let def = worker_version().join("definition.json");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(["relations", "-", "--format", "json"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(
+        &mut child.stdin.take().unwrap(),
+        &std::fs::read(&def).unwrap(),
+    )
+    .unwrap();
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let from_stdin: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        from_stdin["relations"],
+        relations_json(&def, None)["relations"]
+    );
+    // A near miss: a file named `-` is not looked for.
+    let none = run(&["relations".as_ref(), "./-".as_ref()]);
+    assert_eq!(none.status.code(), Some(2));
+}
+
+#[test]
+fn junit_names_a_bare_definition_file_testcase_after_the_file() {
+    let def = worker_version().join("definition.json");
+    let o = run(&[
+        "relations".as_ref(),
+        "--format".as_ref(),
+        "junit".as_ref(),
+        def.as_os_str(),
+    ]);
+    let xml = String::from_utf8(o.stdout).unwrap();
+    assert!(!xml.contains("testcase name=\"\""), "{xml}");
+    assert!(
+        xml.contains(&format!("testcase name=\"{}\"", def.display())),
+        "{xml}"
+    );
+    // The package directory keeps its own name.
+    let o = run(&[
+        "relations".as_ref(),
+        "--format".as_ref(),
+        "junit".as_ref(),
+        worker_version().as_os_str(),
+    ]);
+    let xml = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        xml.contains(&format!("testcase name=\"{}\"", worker_version().display())),
+        "{xml}"
+    );
+}

@@ -17,6 +17,7 @@ pub mod conformance;
 pub mod explain;
 pub mod family;
 pub mod index;
+pub mod init;
 pub mod lsp;
 pub mod man;
 pub mod relations;
@@ -62,6 +63,9 @@ pub enum Command {
     Relations(relations::Args),
     /// Write (or with `--check` only compare) an author's `package-index.json`.
     Index(index::Args),
+    /// Start a Form Package that verifies: a definition with a closed desired schema, one
+    /// positive and one negative fixture, and the index (never over an existing package).
+    Init(init::Args),
     /// Explain a diagnostic code (`FD213` or `open-object-schema`).
     Explain(explain::Args),
     /// List every diagnostic code.
@@ -87,7 +91,8 @@ pub enum Command {
     /// `form-package man verify` prints form-package-verify(1), `man trust verify-bundle`
     /// form-package-trust-verify-bundle(1): every page a SUBCOMMANDS section names.
     Man(man::Args),
-    /// Print a JSON Schema embedded in the binary (the shape of an output format).
+    /// Print a JSON Schema embedded in the binary: an output format's, or the published
+    /// definition or index schema of a profile.
     Schema(schema::Args),
     /// Run the reference's conformance suite (DIR/manifest.json) through verify's checks.
     Conformance(conformance::Args),
@@ -111,6 +116,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Digest(a) => canonicalize::run(&a, true),
         Command::Relations(a) => relations::run(a, is_terminal),
         Command::Index(a) => index::run(&a),
+        Command::Init(a) => init::run(&a),
         Command::Explain(a) => explain::run(&a),
         Command::Rules => explain::rules(),
         Command::Version => version::run(),

@@ -15,7 +15,7 @@ use crate::output::Output;
     "When to colour the findings of human output (NO_COLOR is honoured with `auto`)"
 )))]
 pub struct Args {
-    /// A package directory or a bare `definition.json`.
+    /// A package directory, a bare `definition.json`, or `-` (a definition on standard input).
     pub path: PathBuf,
     /// `--format`, `--color`.
     #[command(flatten)]

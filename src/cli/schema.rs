@@ -1,6 +1,7 @@
-//! `form-package schema WHICH`: a JSON Schema embedded in the binary
-//! ([`crate::schemas`]).
+//! `form-package schema WHICH [--profile P]`: a JSON Schema embedded in
+//! the binary ([`crate::schemas`]).
 
+use crate::error::Error;
 use crate::output::Output;
 
 /// `schema`'s arguments.
@@ -9,6 +10,11 @@ pub struct Args {
     /// Which schema: `report` (`verify --format json`) or `family` (`family --format json`).
     #[arg(value_enum)]
     pub which: SchemaName,
+    /// `definition` and `index`: the index profile (`packages.forms.takoform.com/v1alpha5` or
+    /// `v1alpha5`, the default). `definition` prints the schema of the profile's namespaced
+    /// groups (v1 for v1alpha5, v1beta1 for v1alpha4), or of its Legacy lane.
+    #[arg(long, value_name = "P")]
+    pub profile: Option<String>,
 }
 
 /// The schemas `form-package schema` prints.
@@ -18,15 +24,35 @@ pub enum SchemaName {
     Report,
     /// The JSON document of `family --format json` (embedded; version 1).
     Family,
+    /// The published Form Definition schema of a profile.
+    Definition,
+    /// The published package index schema of a profile.
+    Index,
 }
 
 /// Prints the schema.
 pub fn run(a: &Args) -> Output {
+    let text = match (a.which, a.profile.as_deref()) {
+        (SchemaName::Report, None) => crate::schemas::REPORT_SCHEMA,
+        (SchemaName::Family, None) => crate::schemas::FAMILY_SCHEMA,
+        (SchemaName::Report | SchemaName::Family, Some(_)) => {
+            return Error::Usage(
+                "schema: --profile applies to `definition` and `index` only".into(),
+            )
+            .into()
+        }
+        (which, profile) => {
+            match crate::profile::published_schema(
+                profile.unwrap_or("v1alpha5"),
+                which == SchemaName::Index,
+            ) {
+                Ok(text) => text,
+                Err(e) => return e.into(),
+            }
+        }
+    };
     Output {
-        stdout: match a.which {
-            SchemaName::Report => crate::schemas::REPORT_SCHEMA.as_bytes().to_vec(),
-            SchemaName::Family => crate::schemas::FAMILY_SCHEMA.as_bytes().to_vec(),
-        },
+        stdout: text.as_bytes().to_vec(),
         ..Default::default()
     }
 }

@@ -385,7 +385,7 @@ pub(super) fn explanation(code: Code) -> Explanation {
             "Keywords the proof reads must have their schema shape: properties/$defs/dependentSchemas objects, required a string array, dependentRequired an object, enum and allOf/anyOf/oneOf/prefixItems non-empty arrays, $ref a string.",
             "A malformed keyword is ignored or misread by validators, so the proof could not rely on it.",
             r#"desiredSchema.properties.x = {"type":"string","allOf":[]}"#,
-            r#"desiredSchema.properties.x = {"type":"string","allOf":[{"maxLength":8}]}"#,
+            r#"desiredSchema.properties.x = {"type":"string","allOf":[{"type":"string","maxLength":8}]}"#,
         ),
         Code::ArrayWithoutItems => e(
             "A schema whose type includes \"array\" must declare `items` (prefixItems does not replace it).",
@@ -476,8 +476,8 @@ pub(super) fn explanation(code: Code) -> Explanation {
         Code::ForbiddenSchemaName => e(
             "Inside the closed-object proof, property names, required strings and dependentRequired keys and strings must pass the forbidden-name policy (reviewed top-level desired fields command, concurrencyTarget, target excepted).",
             "A schema that declares a field named secret or region makes every conforming document carry it.",
-            r#"desiredSchema.properties = {"password":{"type":"string"}}"#,
-            r#"desiredSchema.properties = {"displayName":{"type":"string"}}"#,
+            r#"desiredSchema.properties.x = {"type":"object","additionalProperties":false,"required":["password"]}"#,
+            r#"desiredSchema.properties.x = {"type":"object","additionalProperties":false,"properties":{"displayName":{"type":"string"}},"required":["displayName"]}"#,
         ),
 
         // FD4xx: definition rules and fixtures

@@ -140,6 +140,54 @@ fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<Verify
         .collect()
 }
 
+/// One package finding as the human report lists it:
+/// `error[FD213] <package>/<file>:line:column (pointer): message`.
+fn verify_line(v: &VerifyFinding<'_>) -> String {
+    format!(
+        "{}[{}] {}:{}:{}{}: {}",
+        v.severity,
+        v.code,
+        v.file,
+        v.line,
+        v.column,
+        if v.pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", v.pointer)
+        },
+        v.message
+    )
+}
+
+/// The packages' own findings (what `verify` found in each) as comment
+/// lines of a graph format: `<prefix> package <path>: FAIL`, then one
+/// `<prefix> verify: <finding>` line each, newlines of package text
+/// removed (a comment ends at the line's end).
+fn package_comments(report: &Report, prefix: &str) -> String {
+    let mut out = String::new();
+    for p in report
+        .family
+        .packages
+        .iter()
+        .filter(|p| !p.outcome.diagnostics.is_empty())
+    {
+        let verdict = if p.outcome.has_errors() {
+            "FAIL"
+        } else {
+            "ok (warnings)"
+        };
+        let _ = writeln!(
+            out,
+            "  {prefix} package {}: {verdict}",
+            comment_safe(&p.path)
+        );
+        for v in verify_findings(&p.path, &p.outcome) {
+            let _ = writeln!(out, "  {prefix} verify: {}", comment_safe(&verify_line(&v)));
+        }
+    }
+    out
+}
+
 /// The human report.
 pub fn human(report: &Report) -> String {
     let mut out = String::new();
@@ -193,21 +241,7 @@ pub fn human(report: &Report) -> String {
             }
         );
         for v in verify_findings(&p.path, &p.outcome) {
-            let _ = writeln!(
-                out,
-                "  {}[{}] {}:{}:{}{}: {}",
-                v.severity,
-                v.code,
-                v.file,
-                v.line,
-                v.column,
-                if v.pointer.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", v.pointer)
-                },
-                v.message
-            );
+            let _ = writeln!(out, "  {}", verify_line(&v));
         }
     }
     out.push('\n');
@@ -503,6 +537,7 @@ fn edge_findings<'a>(report: &'a Report, e: &super::check::Edge) -> Vec<&'a Find
 pub fn dot(report: &Report) -> String {
     let mut out = String::from("digraph family {\n");
     out.push_str("  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f5f5f5\", fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n");
+    out.push_str(&package_comments(report, "//"));
     for f in &report.findings {
         let _ = writeln!(out, "  // finding: {}", comment_safe(&finding_line(f)));
     }
@@ -579,6 +614,7 @@ fn mermaid_str(s: &str) -> String {
 /// A Mermaid flowchart.
 pub fn mermaid(report: &Report) -> String {
     let mut out = String::from("flowchart LR\n");
+    out.push_str(&package_comments(report, "%%"));
     for f in &report.findings {
         let _ = writeln!(out, "  %% finding: {}", comment_safe(&finding_line(f)));
     }

@@ -288,8 +288,9 @@ pub struct LoadError(pub String);
 /// Loads the family under `paths`.
 ///
 /// # Errors
-/// [`LoadError`] when a PATH is a regular file that is none of a package
-/// (a directory), a contract (`definition.json`) or a candidate set
+/// [`LoadError`] when a PATH is a file (regular, a device such as
+/// `/dev/null`, a FIFO, a socket) that is none of a package (a
+/// directory), a contract (`definition.json`) or a candidate set
 /// (`candidate-set*.json`) (README *family*: exit 2). A PATH that does not
 /// exist is no error here: it is an `FD900` finding (step
 /// [`Step::Path`]) and every other PATH is loaded (the run exits 2).
@@ -315,7 +316,9 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
             // A contract or candidate set named directly is not a package.
             continue;
         }
-        if meta.is_file() {
+        // A regular file, a device (`/dev/null`), a FIFO or a socket is no
+        // package; a symlink goes to the walk, which reports it (FD902).
+        if !meta.is_dir() && !meta.file_type().is_symlink() {
             return Err(LoadError(format!(
                 "{}: is none of a Form Package (a directory), a contract (definition.json) or a candidate set (candidate-set*.json)",
                 p.display()

@@ -1,0 +1,234 @@
+//! `init` and `schema definition|index` end to end (issue 26 item 1):
+//! `init` for every index profile writes a package `verify` accepts, and
+//! never writes over an existing package.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test code: a panic is a failed run
+
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+/// The group each profile carries.
+const PROFILES: [(&str, &str); 5] = [
+    ("v1alpha1", "forms.takoform.com/v1alpha1"),
+    ("v1alpha2", "forms.takoform.com/v1alpha1"),
+    ("v1alpha3", "forms.takoform.com/v1alpha2"),
+    ("v1alpha4", "edge.example.com/v1beta1"),
+    ("v1alpha5", "edge.example.com"),
+];
+
+#[test]
+fn init_writes_a_package_that_verifies_under_every_profile() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (profile, group) in PROFILES {
+        let dir = tmp.path().join(profile);
+        let d = dir.to_str().unwrap();
+        let o = run(&[
+            "init",
+            d,
+            "--group",
+            group,
+            "--kind",
+            "EdgeCache",
+            "--profile",
+            profile,
+        ]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{profile}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            out.starts_with(&format!(
+                "profile packages.forms.takoform.com/{profile} (asked for with --profile)\n"
+            )),
+            "{out}"
+        );
+        let v = run(&["verify", "--format", "json", d]);
+        assert_eq!(
+            v.status.code(),
+            Some(0),
+            "{profile}: {}",
+            String::from_utf8_lossy(&v.stdout)
+        );
+        let report: Value = serde_json::from_slice(&v.stdout).unwrap();
+        let pkg = &report["packages"][0];
+        assert_eq!(pkg["verdict"], "ok");
+        // One positive and one negative fixture ran.
+        assert_eq!(pkg["fileCount"], 3, "{pkg}");
+        assert_eq!(pkg["fixturesRun"], 2, "{pkg}");
+        let index: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap())
+                .unwrap();
+        assert_eq!(
+            index["apiVersion"],
+            format!("packages.forms.takoform.com/{profile}")
+        );
+        assert_eq!(index["formRef"]["apiVersion"], group);
+        // `index --check` agrees: init wrote what index writes.
+        assert_eq!(run(&["index", "--check", d]).status.code(), Some(0));
+        // The negative fixture is refused by the schema, not by accident.
+        let neg: Value = serde_json::from_slice(
+            &std::fs::read(dir.join("fixtures/negative-empty-name.json")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(neg["name"], "");
+    }
+    // Without --profile, the group's profile is inferred and said.
+    let dir = tmp.path().join("inferred");
+    let o = run(&[
+        "init",
+        dir.to_str().unwrap(),
+        "--group",
+        "edge.example.com",
+        "--kind",
+        "EdgeCache",
+    ]);
+    assert!(String::from_utf8_lossy(&o.stdout).starts_with(
+        "profile packages.forms.takoform.com/v1alpha5 (the definition's apiVersion \"edge.example.com\" is a versionless group (the current profile))"
+    ));
+}
+
+#[test]
+fn init_never_writes_over_a_package() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().to_str().unwrap();
+    std::fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
+    let o = run(&[
+        "init",
+        d,
+        "--group",
+        "edge.example.com",
+        "--kind",
+        "EdgeCache",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is not empty"));
+    assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+    // A group the profile does not take: refused, nothing created, the
+    // profile it fits named.
+    let dir = tmp.path().join("pkg");
+    let o = run(&[
+        "init",
+        dir.to_str().unwrap(),
+        "--group",
+        "edge.example.com/v1",
+        "--kind",
+        "EdgeCache",
+        "--profile",
+        "v1alpha5",
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("\"edge.example.com/v1\" fits packages.forms.takoform.com/v1alpha4"));
+    assert!(!dir.exists());
+}
+
+#[test]
+fn schema_prints_the_published_definition_and_index_schemas() {
+    for (profile, definition) in [
+        (
+            "v1alpha1",
+            "https://forms.takoform.com/schemas/v1alpha1/form-definition.schema.json",
+        ),
+        (
+            "v1alpha3",
+            "https://forms.takoform.com/schemas/v1alpha2/form-definition.schema.json",
+        ),
+        (
+            "v1alpha4",
+            "https://forms.takoform.com/schemas/v1beta1/form-definition.schema.json",
+        ),
+        (
+            "packages.forms.takoform.com/v1alpha5",
+            "https://forms.takoform.com/schemas/v1/form-definition.schema.json",
+        ),
+    ] {
+        let o = run(&["schema", "definition", "--profile", profile]);
+        assert_eq!(o.status.code(), Some(0), "{profile}");
+        let s: Value = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(s["$id"], definition, "{profile}");
+    }
+    let o = run(&["schema", "index"]);
+    let s: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        s["$id"],
+        "https://forms.takoform.com/schemas/v1alpha5/package-index.schema.json"
+    );
+    // Near misses: an unknown profile, and --profile on an output schema.
+    assert_eq!(
+        run(&["schema", "index", "--profile", "v9"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        run(&["schema", "report", "--profile", "v1alpha5"])
+            .status
+            .code(),
+        Some(2)
+    );
+    let report: Value = serde_json::from_slice(&run(&["schema", "report"]).stdout).unwrap();
+    assert!(report["$id"].as_str().unwrap().contains("report"));
+}
+
+/// The authoring page shows real output: `init` and `verify` of the page's
+/// own command print what the page says, and the definition is the one
+/// `init` writes.
+#[test]
+fn the_authoring_page_shows_what_init_prints() {
+    let page = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md"),
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args([
+            "init",
+            "edge-cache",
+            "--group",
+            "edge.example.com",
+            "--kind",
+            "EdgeCache",
+        ])
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let init = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        page.contains(&format!(
+            "$ form-package init edge-cache --group edge.example.com --kind EdgeCache\n{init}"
+        )),
+        "docs/authoring.md is stale:\n{init}"
+    );
+    let v = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(["verify", "edge-cache"])
+        .env("NO_COLOR", "1")
+        .current_dir(tmp.path())
+        .output()
+        .unwrap();
+    let verify = String::from_utf8(v.stdout).unwrap();
+    assert!(
+        page.contains(&verify),
+        "docs/authoring.md is stale:\n{verify}"
+    );
+    let definition =
+        std::fs::read_to_string(tmp.path().join("edge-cache/definition.json")).unwrap();
+    assert!(
+        page.contains(&format!("```json\n{definition}```")),
+        "docs/authoring.md shows another definition:\n{definition}"
+    );
+}
