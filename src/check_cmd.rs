@@ -394,6 +394,31 @@ fn as_package(
             diagnostics.push(d.in_file(name));
         }
     }
+    // Fixtures named, none beside the definition, nothing else wrong: no
+    // fixture ran, which a warning says in every format, so the definition
+    // is not called verified in silence (issue 22 item 8). With an error
+    // it fails anyway and the fixtures could not have run.
+    if let (true, Some((first, _))) = (definition, fixtures.first()) {
+        if fixtures.iter().all(|(_, p)| missing.contains(p))
+            && !diagnostics.iter().any(Diagnostic::is_error)
+        {
+            let mut paths: Vec<&str> = fixtures.iter().map(|(_, p)| p.as_str()).collect();
+            paths.dedup();
+            diagnostics.push(
+                Diagnostic::new(
+                    Code::NoFixtureRan,
+                    format!(
+                        "no fixture ran: none of the {} fixture file{} the definition names is beside it ({})",
+                        paths.len(),
+                        if paths.len() == 1 { "" } else { "s" },
+                        paths.join(", ")
+                    ),
+                )
+                .in_file(name)
+                .at(first.clone()),
+            );
+        }
+    }
     // An index finding mapped onto a definition member that already has an
     // error of its own (the reserved group refused as FD120 and, in the
     // index, as FD125) says nothing new about the lone definition.

@@ -189,6 +189,7 @@ codes! {
     ConstraintUniqueBy = "FD416", "constraint-unique-by", Error, "CONSTRAINT_UNIQUEBY", "current-profile.md §6.2", "a uniqueBy list/member does not name an array of objects with a required scalar member", Some("point uniqueBy.list at an array of objects that require the scalar member"), Active;
     ConstraintRelation = "FD417", "constraint-relation", Error, "CONSTRAINT_RELATION", "current-profile.md §6.2 pass 2", "a constraint names a local pointer the desired schema does not declare as a relation", Some("name a pointer the desired schema declares as a relation (escaped with ~0/~1, list hops as /*)"), Active;
     RoleBindings = "FD418", "role-bindings", Error, "ROLE_BINDINGS", "verifier-rules.md §3.4 (withdrawn)", "a non-revision role with acceptedBindings (withdrawn: the current verifier accepts it)", Some("withdrawn: any role may accept bindings"), Removed;
+    NegativeFixtureOverBudget = "FD419", "negative-fixture-over-budget", Note, "", "verifier-rules.md §4.7, §7.2 R7.8 (QUIRK); issue 22 item 9", "a negative fixture counts as failing only because its instance work estimate exceeds the budget, not because it was found to violate its schema", Some("make the negative fixture small enough to be validated (its work estimate at most 16384), so that it fails for the reason it is meant to"), Active;
 
     // FD5xx: relations (warnings; --deny-warnings makes them fail)
     RelationAtRoot = "FD500", "relation-at-root", Warning, "", "verifier-rules.md §8.3 step 2", "the desired schema root is itself reference-shaped", Some("move the reference under a named property"), Active;
@@ -270,6 +271,7 @@ codes! {
     ConfigInvalid = "FD903", "invalid-config", Error, "", "README.md (Configuration); issue 14 item 7", "form-package.toml is not valid TOML, has an unknown key, or a value of the wrong type", Some("keys: select, ignore, warn, exit-zero, statistics, exclude, no-ignore (see README.md, Configuration)"), Active;
     FixtureFileMissing = "FD904", "fixture-file-missing", Error, "", "verifier-rules.md §7.1 R7.1, §7.2 R7.5; issue 14 item 3", "a fixture path the definition names is not a file in the package directory", Some("add the fixture file at that path, or fix the path in definition.json"), Active;
     UnreadableFile = "FD905", "unreadable-file", Error, "", "README.md (check); issue 12 part 3", "a FILE given to check is a directory or cannot be read (the run exits 2; every other FILE is still checked)", Some("name a JSON document (use `verify` for a package directory), or make the file readable"), Active;
+    NoFixtureRan = "FD906", "fixtures-not-run", Warning, "", "README.md (check); issue 22 item 8", "check of a lone Form Definition ran no fixture: none of the fixture files it names is beside it", Some("put the fixture files beside the definition at the paths it names, or verify the package directory (`form-package verify DIR`)"), Active;
 }
 
 impl Code {

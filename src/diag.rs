@@ -48,6 +48,11 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Facts: expected vs actual digests, limits, the reference's message.
     pub notes: Vec<String>,
+    /// Findings of the same code this one stands for besides itself, not
+    /// shown one by one (a capped list: its message says how many). Every
+    /// count of findings (package, summary, `--statistics`) counts this one
+    /// as `1 + not_shown` (issue 22 item 7). Usually 0.
+    pub not_shown: usize,
 }
 
 impl Diagnostic {
@@ -64,7 +69,14 @@ impl Diagnostic {
             span: None,
             help: code.info().help.map(str::to_owned),
             notes: Vec::new(),
+            not_shown: 0,
         }
+    }
+
+    /// How many findings this one counts as: itself and those it stands for
+    /// ([`Diagnostic::not_shown`]).
+    pub fn weight(&self) -> usize {
+        self.not_shown.saturating_add(1)
     }
 
     /// Sets the file (package-relative path).

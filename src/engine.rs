@@ -370,11 +370,36 @@ impl CompiledSchema {
         literals: Option<&numbers::Literals>,
         limit: usize,
     ) -> Vec<Violation> {
+        self.violations_counted(instance, literals, limit, false).0
+    }
+
+    /// [`CompiledSchema::violations_with`], and with `count_rest` the number
+    /// of violations past the first `limit` (each unexpected member one, as
+    /// above), counted without being built: a capped report says how many
+    /// it does not show (issue 22 item 7). Without `count_rest` the count
+    /// is 0 and the walk stops at the limit.
+    pub fn violations_counted(
+        &self,
+        instance: &Value,
+        literals: Option<&numbers::Literals>,
+        limit: usize,
+        count_rest: bool,
+    ) -> (Vec<Violation>, usize) {
         let _scope = numbers::Scope::enter(instance, literals);
         let mut out = Vec::new();
+        let mut rest: usize = 0;
         for e in self.validator.iter_errors(instance) {
             if out.len() >= limit {
-                break;
+                if !count_rest {
+                    break;
+                }
+                rest = rest.saturating_add(match e.kind() {
+                    jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
+                        unexpected.len()
+                    }
+                    _ => closed_without_properties(&e, instance).map_or(1, |n| n.len()),
+                });
+                continue;
             }
             let instance_pointer =
                 JsonPointer::parse(e.instance_path().as_str()).unwrap_or_default();
@@ -392,7 +417,8 @@ impl CompiledSchema {
             if let Some(names) = unexpected {
                 for name in names {
                     if out.len() >= limit {
-                        break;
+                        rest = rest.saturating_add(1);
+                        continue;
                     }
                     out.push(Violation {
                         instance_pointer: instance_pointer.child(name),
@@ -412,7 +438,7 @@ impl CompiledSchema {
                 message: e.to_string(),
             });
         }
-        out
+        (out, rest)
     }
 }
 

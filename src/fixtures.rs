@@ -26,9 +26,35 @@ use crate::json::pointer::JsonPointer;
 /// The instance-aware work limit of §4.7 / §7.3 step 2.
 pub const WORK_LIMIT: u32 = crate::limits::WORK;
 
-/// Violations collected for one failing positive fixture (a bound on
-/// report size; the verdict does not depend on it).
+/// Violations shown for one failing positive fixture (a bound on report
+/// size; the verdict does not depend on it). The rest are counted, never
+/// dropped in silence: one more FD410 at the fixture's root says how many
+/// were not shown and counts as that many findings ([`not_shown`]).
 pub const MAX_VIOLATIONS: usize = 100;
+
+/// The finding that stands for the `rest` violations of a fixture past
+/// [`MAX_VIOLATIONS`] (issue 22 item 7): FD410 at the fixture document's
+/// root, its message naming how many, counted as `rest` findings
+/// ([`Diagnostic::not_shown`]).
+fn not_shown(
+    name: &str,
+    stage: &str,
+    path: &str,
+    rest: usize,
+    path_at: &JsonPointer,
+) -> Diagnostic {
+    let mut d = Diagnostic::new(
+        Code::FixtureSchemaViolation,
+        format!(
+            "conformance fixture {name} {stage} does not satisfy its Form Definition schema: {rest} more violation{} not shown (a report shows the first {MAX_VIOLATIONS} of a fixture; every count includes them)",
+            if rest == 1 { "" } else { "s" }
+        ),
+    )
+    .in_file(path)
+    .note(format!("fixture entry: {}", path_at.as_str()));
+    d.not_shown = rest - 1;
+    d
+}
 
 /// The media type every fixture must be listed with (R7.1, R7.5).
 pub const FIXTURE_MEDIA_TYPE: &str = "application/json";
@@ -283,7 +309,9 @@ pub fn run_fixtures<'p>(
                         // fan-out of identical failures through allOf/$ref
                         // is one problem, its other schema paths a note.
                         let mut groups: Vec<(engine::Violation, usize)> = Vec::new();
-                        for v in schema.violations_with(instance, literals, MAX_VIOLATIONS) {
+                        let (violations, rest) =
+                            schema.violations_counted(instance, literals, MAX_VIOLATIONS, true);
+                        for v in violations {
                             match groups.iter_mut().find(|(g, _)| {
                                 g.instance_pointer == v.instance_pointer
                                     && g.target == v.target
@@ -314,6 +342,10 @@ pub fn run_fixtures<'p>(
                                 Target::Key => d.at_key(v.instance_pointer),
                                 Target::Value => d.at(v.instance_pointer),
                             });
+                        }
+                        if rest > 0 {
+                            run.diagnostics
+                                .push(not_shown(name, stage, path, rest, &path_at));
                         }
                     }
                 }
@@ -396,9 +428,23 @@ pub fn run_fixtures<'p>(
                 continue;
             };
             run.negative_run += 1;
-            if let Outcome::Passed =
-                validate(schema, schema_value, instance, literals, instance_work)
-            {
+            let outcome = validate(schema, schema_value, instance, literals, instance_work);
+            if let Outcome::OverBudget(w) = outcome {
+                // Failing as the reference counts it, but not shown to
+                // violate its schema: say so (issue 22 item 9).
+                run.diagnostics.push(
+                    Diagnostic::new(
+                        Code::NegativeFixtureOverBudget,
+                        format!(
+                            "{label} {stage} counts as failing only because its instance work estimate exceeds the budget of {WORK_LIMIT} schema evaluations: it was not validated, so nothing shows it violates its schema"
+                        ),
+                    )
+                    .in_file(path)
+                    .note(format!("estimate: {w}"))
+                    .note(format!("fixture entry: {}", at.as_str())),
+                );
+            }
+            if let Outcome::Passed = outcome {
                 run.diagnostics.push(
                     Diagnostic::new(
                         Code::NegativeFixturePassed,
@@ -696,7 +742,13 @@ mod tests {
                 {"name": "big", "stage": "desired", "inputPath": "good.json", "expectedFailure": "schema_validation_failed"}]});
         let files = BTreeMap::from([("good.json", ("application/json", json!({"name": "x"})))]);
         let (run, _) = run_with(&def, &files, WORK_LIMIT + 1);
-        assert!(run.diagnostics.is_empty());
+        // No error (the reference's verdict); a note says why it "failed"
+        // (issue 22 item 9).
+        assert_eq!(
+            codes(&run.diagnostics),
+            vec![Code::NegativeFixtureOverBudget]
+        );
+        assert!(run.diagnostics.iter().all(|d| !d.is_error()));
         assert_eq!(run.negative_run, 1);
         // Near miss: within budget, the schema-valid negative is an error.
         let (run, _) = run_with(&def, &files, WORK_LIMIT);

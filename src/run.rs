@@ -369,13 +369,19 @@ fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> ren
     let mut shown_errors: usize = 0;
     for d in &o.diagnostics {
         if !selection.shows(d.code) {
-            h.add(d.severity);
+            h.counts.add_diagnostic(d);
         } else if d.severity == Severity::Error {
-            shown_errors += 1;
+            shown_errors += d.weight();
         }
     }
     selection.apply(&mut o.diagnostics);
-    h.demoted = shown_errors.saturating_sub(o.diagnostics.iter().filter(|d| d.is_error()).count());
+    h.demoted = shown_errors.saturating_sub(
+        o.diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(Diagnostic::weight)
+            .sum(),
+    );
     h
 }
 

@@ -288,12 +288,24 @@ pub struct Violation {
     pub key: bool,
     /// Engine message.
     pub message: String,
-    /// Schema location (keyword path) in the published schema.
+    /// Schema location (keyword path) in the published schema (empty for
+    /// the violation that stands for those not shown).
     pub schema_path: String,
+    /// Violations this one stands for besides itself, not shown one by one
+    /// ([`crate::diag::Diagnostic::not_shown`]); 0 but for the last one of a
+    /// capped list.
+    pub not_shown: usize,
 }
 
+/// Violations shown for one document; the rest are counted and said by
+/// one more violation ([`validate`], issue 22 item 7).
+pub const MAX_SHOWN: usize = 100;
+
 /// Validates `instance` against a published schema and returns every
-/// violation (bounded to 100), with unexpected members listed one by one.
+/// violation, with unexpected members listed one by one: those of the first
+/// [`MAX_SHOWN`] errors, then, when there are more, one violation at the
+/// root saying how many more and standing for them
+/// ([`Violation::not_shown`]; nothing is dropped in silence).
 ///
 /// # Errors
 /// `Err` only when the embedded schema set itself is broken (an internal
@@ -308,7 +320,17 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
         return Ok(Vec::new());
     }
     let mut out = Vec::new();
-    for err in validator.iter_errors(instance).take(100) {
+    let mut rest: usize = 0;
+    for (i, err) in validator.iter_errors(instance).enumerate() {
+        if i >= MAX_SHOWN {
+            rest = rest.saturating_add(match err.kind() {
+                jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
+                    unexpected.len()
+                }
+                _ => 1,
+            });
+            continue;
+        }
         let at = JsonPointer::from(err.instance_path().as_str());
         let schema_path = err.schema_path().as_str().to_owned();
         match err.kind() {
@@ -319,6 +341,7 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
                         key: true,
                         message: format!("unexpected member {name:?} (the object is closed)"),
                         schema_path: schema_path.clone(),
+                        not_shown: 0,
                     });
                 }
             }
@@ -332,11 +355,24 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
                 pointer: at,
                 key: false,
                 schema_path,
+                not_shown: 0,
             }),
         }
     }
     out.sort_by(|a, b| a.pointer.cmp(&b.pointer).then(a.message.cmp(&b.message)));
     out.dedup();
+    if rest > 0 {
+        out.push(Violation {
+            pointer: JsonPointer::root(),
+            key: false,
+            message: format!(
+                "{rest} more violation{} not shown (a report shows those of the first {MAX_SHOWN} errors of a document; every count includes them)",
+                if rest == 1 { "" } else { "s" }
+            ),
+            schema_path: String::new(),
+            not_shown: rest - 1,
+        });
+    }
     Ok(out)
 }
 
@@ -507,8 +543,13 @@ pub fn to_diagnostics(
                     v.message
                 ),
             )
-            .in_file(file)
-            .note(format!("schema keyword: {}", v.schema_path));
+            .in_file(file);
+            let mut d = if v.schema_path.is_empty() {
+                d
+            } else {
+                d.note(format!("schema keyword: {}", v.schema_path))
+            };
+            d.not_shown = v.not_shown;
             if v.key {
                 d.at_key(v.pointer)
             } else {

@@ -371,7 +371,7 @@ pub fn statistics<'a>(diags: impl Iterator<Item = &'a Diagnostic>, json: bool) -
     let mut counts: BTreeMap<&'static str, (&'static str, usize)> = BTreeMap::new();
     for d in diags {
         let info = d.code.info();
-        counts.entry(info.id).or_insert((info.name, 0)).1 += 1;
+        counts.entry(info.id).or_insert((info.name, 0)).1 += d.weight();
     }
     if json {
         let rows: Vec<serde_json::Value> = counts

@@ -19,7 +19,6 @@ use std::collections::HashSet;
 use std::sync::LazyLock;
 
 use serde_json::{Map, Value};
-use unicode_general_category::{get_general_category, GeneralCategory};
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
@@ -108,53 +107,105 @@ impl Finding {
     }
 }
 
-// Every predicate below has an ASCII fast path: an ASCII letter is Lu or
-// Ll, an ASCII digit is Nd, and no other ASCII scalar is L* or Nd, so the
-// answers equal the general-category lookups they skip.
+// Every character-class and case decision below is pinned to Unicode
+// 15.0.0, the version of the reference's Go 1.25 tables (issue 22 item 1),
+// as the regex side is: the general categories come from `regex-syntax`
+// 0.7.5 (`regex-syntax-u15`, through [`crate::engine::goregex::property`]),
+// never from a crate or a standard library of a newer Unicode. A scalar
+// assigned after 15.0 (U+A7CB, a Latin letter of 16.0; U+10D40, a Garay
+// digit of 16.0) is neither a letter nor a digit here, as in the reference.
+// Every predicate has an ASCII fast path: an ASCII letter is Lu or Ll, an
+// ASCII digit is Nd, and no other ASCII scalar is L* or Nd, so the answers
+// equal the table lookups they skip.
+
+/// Unicode 15.0.0 ranges (inclusive, sorted) of one class.
+struct Ranges(Vec<(char, char)>);
+
+impl Ranges {
+    fn of(spec: &str) -> Self {
+        Ranges(
+            crate::engine::goregex::property(spec)
+                .iter()
+                .map(|r| (r.start(), r.end()))
+                .collect(),
+        )
+    }
+
+    fn contains(&self, c: char) -> bool {
+        self.0
+            .binary_search_by(|&(lo, hi)| {
+                if hi < c {
+                    std::cmp::Ordering::Less
+                } else if lo > c {
+                    std::cmp::Ordering::Greater
+                } else {
+                    std::cmp::Ordering::Equal
+                }
+            })
+            .is_ok()
+    }
+}
+
+/// L*, Nd, Lu and Ll of Unicode 15.0.0.
+struct Classes {
+    letter: Ranges,
+    digit: Ranges,
+    upper: Ranges,
+    lower: Ranges,
+}
+
+static U15: LazyLock<Classes> = LazyLock::new(|| Classes {
+    letter: Ranges::of("L"),
+    digit: Ranges::of("Nd"),
+    upper: Ranges::of("Lu"),
+    lower: Ranges::of("Ll"),
+});
 
 fn is_letter(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphabetic();
     }
-    matches!(
-        get_general_category(c),
-        GeneralCategory::UppercaseLetter
-            | GeneralCategory::LowercaseLetter
-            | GeneralCategory::TitlecaseLetter
-            | GeneralCategory::ModifierLetter
-            | GeneralCategory::OtherLetter
-    )
+    U15.letter.contains(c)
 }
 
 fn is_digit(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_digit();
     }
-    get_general_category(c) == GeneralCategory::DecimalNumber
+    U15.digit.contains(c)
 }
 
 fn is_upper(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_uppercase();
     }
-    get_general_category(c) == GeneralCategory::UppercaseLetter
+    U15.upper.contains(c)
 }
 
 fn is_lower(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_lowercase();
     }
-    get_general_category(c) == GeneralCategory::LowercaseLetter
+    U15.lower.contains(c)
 }
 
-/// Lower-cases one scalar value to one scalar value, like a per-rune
-/// mapping: where Unicode lower-cases to several scalars (only `İ` U+0130,
-/// to `i` + U+0307) the first one is kept.
+/// Lower-cases one scalar value to one scalar value as Go's
+/// `unicode.ToLower` does under Unicode 15.0.0: the simple lowercase
+/// mapping, `İ` U+0130 to `i`. The mapping is the standard library's,
+/// kept only when the two are case variants in Unicode 15.0.0 (one simple
+/// case-folding orbit of `regex-syntax` 0.7.5's tables), so a case pair
+/// added after 15.0 is not applied.
 fn lower(c: char) -> char {
     if c.is_ascii() {
         return c.to_ascii_lowercase();
     }
-    c.to_lowercase().next().unwrap_or(c)
+    if c == '\u{130}' {
+        return 'i';
+    }
+    match c.to_lowercase().next() {
+        Some(l) if l != c && crate::engine::goregex::same_fold_orbit(c, l) => l,
+        _ => c,
+    }
 }
 
 /// The normalised form of a name (`verifier-rules.md` §6.2 step 2): every

@@ -10,7 +10,8 @@
 //!   `fixture-media-type`, FD405 `fixture-stage-without-schema`, FD406
 //!   `negative-stage-without-schema`, FD407 `unsupported-negative-stage`, FD408
 //!   `unsupported-expected-failure`, FD409 `fixture-work-exceeded`, FD410
-//!   `fixture-schema-violation`, FD411 `negative-fixture-passed`
+//!   `fixture-schema-violation`, FD411 `negative-fixture-passed`, FD419
+//!   `negative-fixture-over-budget` (a note)
 //!
 //! # Why
 //!
@@ -156,6 +157,10 @@ fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
 ///   its stage schema (verifier-rules.md §7.3)
 /// - FD411 `negative-fixture-passed`: a negative fixture satisfies its stage
 ///   schema (verifier-rules.md §7.2 R7.8)
+/// - FD419 `negative-fixture-over-budget`: a negative fixture counts as
+///   failing only because its instance work estimate exceeds the budget, not
+///   because it was found to violate its schema (a note; verifier-rules.md
+///   §4.7, §7.2 R7.8)
 ///
 /// **Failing** (FD403): `definition conformanceFixtures[]: {"name":"other","desiredPath":"fixtures/missing.json"}   (not in files[])`
 ///
@@ -173,6 +178,7 @@ pub(super) const FIXTURES: Check = Check {
         Code::FixtureWorkExceeded,
         Code::FixtureSchemaViolation,
         Code::NegativeFixturePassed,
+        Code::NegativeFixtureOverBudget,
     ],
     needs: &[Need::Fact(Fact::Compiled)],
     establishes: None,

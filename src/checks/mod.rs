@@ -160,6 +160,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::UnsupportedContractApiVersion,
             Code::PathNotFound,
             Code::UnreadableFile,
+            Code::NoFixtureRan,
         ],
     ),
     ("src/relations_cmd.rs", &[Code::UnrecognizedDocument]),

@@ -294,14 +294,23 @@ fn folded(mut c: ClassUnicode) -> ClassUnicode {
     c
 }
 
+/// True when `a` and `b` are in one simple case-folding orbit of Unicode
+/// 15.0.0 (`regex-syntax` 0.7.5's tables): case variants of each other in
+/// the reference's Unicode version.
+pub(crate) fn same_fold_orbit(a: char, b: char) -> bool {
+    let orbit = folded(ClassUnicode::new([ClassUnicodeRange::new(a, a)]));
+    orbit.iter().any(|r| r.start() <= b && b <= r.end())
+}
+
 fn negated(mut c: ClassUnicode) -> ClassUnicode {
     c.negate();
     c
 }
 
 /// A Unicode 15.0.0 property set from `regex-syntax` 0.7.5, e.g.
-/// `gc=Lu` or `sc=Greek`. Memoised.
-fn property(spec: &str) -> ClassUnicode {
+/// `gc=Lu` or `sc=Greek`. Memoised. Also the forbidden-field vocabulary's
+/// character classes ([`crate::vocabulary`], issue 22 item 1).
+pub(crate) fn property(spec: &str) -> ClassUnicode {
     static MEMO: LazyLock<Mutex<HashMap<String, ClassUnicode>>> =
         LazyLock::new(|| Mutex::new(HashMap::new()));
     if let Some(hit) = MEMO

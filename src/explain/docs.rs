@@ -595,6 +595,12 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"definition: {"role":"identity","acceptedBindings":[{"apiVersion":"bindings.takoform.com/v1alpha1",…}],…}   (was refused; accepted today)"#,
             r#"definition: {"role":"revision","acceptedBindings":[{"apiVersion":"bindings.takoform.com/v1alpha1",…}],…}"#,
         ),
+        Code::NegativeFixtureOverBudget => e(
+            "A negative fixture whose instance-aware work estimate exceeds 16384 is not validated; as in the reference it counts as failing, and this note says that it failed only by the budget.",
+            "Such a fixture would pass review as a proof that the schema refuses it, when it may well be valid; the verdict stays the reference's, the reader learns why.",
+            r#"negative fixture input: an array of 20000 objects against items with a closed object schema   (over the budget; counts as failing)"#,
+            r#"negative fixture input: {"unexpected": true}   (refused by additionalProperties: false)"#,
+        ),
 
         // FD5xx: relations
         Code::RelationAtRoot => e(
@@ -1031,6 +1037,12 @@ pub(super) fn explanation(code: Code) -> Explanation {
             "Listing a file that is not there cannot fix the package; the author needs to know the file itself is missing.",
             r#"definition: "conformanceFixtures": [{"name": "up", "desiredPath": "fixtures/nope.json"}]   (no such file)"#,
             r#"definition: "conformanceFixtures": [{"name": "up", "desiredPath": "fixtures/desired.json"}]"#,
+        ),
+        Code::NoFixtureRan => e(
+            "check FILE of a Form Definition runs the fixtures it names from beside it; when it names fixtures and none of their files is there, no fixture ran, and a warning says so (so --deny-warnings fails the check).",
+            "A definition whose fixtures were never run was not shown to accept its own examples; counting it verified without a word would pass it in silence.",
+            r#"check definition.json   (it names fixtures/desired.json; no fixtures/ beside it)"#,
+            r#"check definition.json   (fixtures/desired.json beside it)"#,
         ),
         Code::UnreadableFile => e(
             "Every FILE given to check must be a JSON document it can read. A FILE that is a directory or cannot be read is reported in every output format as an error entry of its own (the path as given, no file inside it), every other FILE is still checked and rendered, and the run exits 2.",

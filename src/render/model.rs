@@ -71,11 +71,23 @@ impl Counts {
     }
 
     fn add(&mut self, s: Severity) {
-        match s {
-            Severity::Error => self.errors += 1,
-            Severity::Warning => self.warnings += 1,
-            Severity::Note => self.notes += 1,
-        }
+        self.add_n(s, 1);
+    }
+
+    /// Counts `n` findings of severity `s`.
+    fn add_n(&mut self, s: Severity, n: usize) {
+        let slot = match s {
+            Severity::Error => &mut self.errors,
+            Severity::Warning => &mut self.warnings,
+            Severity::Note => &mut self.notes,
+        };
+        *slot = slot.saturating_add(n);
+    }
+
+    /// Counts one finding as [`Diagnostic::weight`] findings (itself and
+    /// those it says were not shown).
+    pub fn add_diagnostic(&mut self, d: &Diagnostic) {
+        self.add_n(d.severity, d.weight());
     }
 }
 
@@ -237,7 +249,7 @@ impl<'a> PackageView<'a> {
             .diagnostics
             .iter()
             .map(|d| {
-                counts.add(d.severity);
+                counts.add_diagnostic(d);
                 let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
                 let span = super::resolve_span(d, source);
                 let (start, end) = match (d.file.as_deref(), source, &span) {

@@ -904,3 +904,48 @@ fn current_mutants_definition_scan() {
     }
     assert_eq!(checked, 12);
 }
+
+/// Issue 22 item 1: every character-class and case decision is Unicode
+/// 15.0.0's, the reference's (Go 1.25). Each row was run through the
+/// oracle (`form-package-reference verify`, a definition key of a package
+/// generated from the v1beta1 corpus package `object-bucket-0.1.0`) and
+/// its verdict is recorded here: a scalar assigned in 16.0 or 17.0 is
+/// neither a letter nor a digit, so it separates tokens and leaves the
+/// normalised name (`pas\u{A7CB}sword` → `password`, refused). Near
+/// misses (accepted by both): letters and digits of 15.0 and earlier,
+/// including the existing lowercase partners of 16.0 capitals.
+#[test]
+fn character_classes_and_case_are_unicode_15() {
+    let refused = [
+        "pas\u{A7CB}sword",  // 16.0 Lu (LATIN CAPITAL LETTER RAMS HORN)
+        "tok\u{10D40}en",    // 16.0 Nd (GARAY DIGIT ZERO)
+        "pas\u{A7DC}sword",  // 16.0 Lu, lowercase U+019B
+        "pas\u{1C89}sword",  // 16.0 Lu (CYRILLIC CAPITAL LETTER TJE)
+        "tok\u{1C8A}en",     // 16.0 Ll
+        "pas\u{11BF0}sword", // 16.0 Nd (SUNUWAR DIGIT ZERO)
+        "api\u{16D70}Key",   // 16.0 Nd (KIRAT RAI DIGIT ZERO)
+        "pas\u{10D4E}sword", // 16.0 Lm (GARAY VOWEL LENGTH MARK)
+        "pas\u{A7CE}sword",  // 17.0 Lu
+        "tok\u{16EA0}en",    // 17.0 Lu (BERIA ERFE)
+        "\u{1E6C0}password", // 17.0 Lo (TAI YO)
+        "\u{0660}password",  // ARABIC-INDIC DIGIT ZERO: a 1.1 Nd, its own token
+    ];
+    for name in refused {
+        assert!(is_forbidden(name).is_some(), "{name:?} must be refused");
+    }
+    let accepted = [
+        "pas\u{E9}sword",   // é
+        "pas\u{A7C0}sword", // 14.0 Lu
+        "pas\u{0264}sword", // 1.1 Ll, uppercase U+A7CB only since 16.0
+        "pas\u{019B}sword", // 1.1 Ll, uppercase U+A7DC only since 16.0
+        "tok\u{0660}en",    // a digit between letters splits, no token matches
+        "pas\u{130}sword",  // İ lower-cases to i: `pasisword`
+    ];
+    for name in accepted {
+        assert_eq!(is_forbidden(name), None, "{name:?} must be accepted");
+    }
+    assert_eq!(normalize("pas\u{A7CB}sWord"), "password");
+    assert_eq!(normalize("\u{1C89}\u{0130}\u{212A}"), "ik");
+    assert_eq!(tokenize("api\u{10D40}Key"), ["api", "key"]);
+    assert_eq!(tokenize("APIKeys\u{0661}"), ["api", "keys", "\u{0661}"]);
+}
