@@ -132,18 +132,27 @@ fn compile_one(
 /// without a file. Members that are absent or not objects are skipped (the
 /// definition schema reports those).
 pub fn compile_stages(definition: &Value) -> (Stages, Vec<Diagnostic>) {
+    compile_stages_except(definition, |_| false)
+}
+
+/// [`compile_stages`] leaving out every schema whose pointer (`/desiredSchema`,
+/// `/interfaces/0/documentSchema`) `left_out` accepts: it is not compiled,
+/// reported or stored (its stage is then absent from the returned set).
+pub fn compile_stages_except(
+    definition: &Value,
+    left_out: impl Fn(&JsonPointer) -> bool,
+) -> (Stages, Vec<Diagnostic>) {
     let mut diags = Vec::new();
     let mut stages = Stages::default();
     for (stage, member) in STAGES {
-        let Some(schema) = definition.get(member).filter(|s| s.is_object()) else {
+        let at = JsonPointer::root().child(member);
+        let Some(schema) = definition
+            .get(member)
+            .filter(|s| s.is_object() && !left_out(&at))
+        else {
             continue;
         };
-        let compiled = compile_one(
-            schema,
-            &JsonPointer::root().child(member),
-            member,
-            &mut diags,
-        );
+        let compiled = compile_one(schema, &at, member, &mut diags);
         match stage {
             "desired" => stages.desired = compiled,
             "observed" => stages.observed = compiled,
@@ -152,14 +161,14 @@ pub fn compile_stages(definition: &Value) -> (Stages, Vec<Diagnostic>) {
     }
     if let Some(Value::Array(interfaces)) = definition.get("interfaces") {
         for (i, iface) in interfaces.iter().enumerate() {
+            let at = JsonPointer::root()
+                .child("interfaces")
+                .index(i)
+                .child("documentSchema");
             let compiled = iface
                 .get("documentSchema")
-                .filter(|s| s.is_object())
+                .filter(|s| s.is_object() && !left_out(&at))
                 .and_then(|schema| {
-                    let at = JsonPointer::root()
-                        .child("interfaces")
-                        .index(i)
-                        .child("documentSchema");
                     compile_one(
                         schema,
                         &at,

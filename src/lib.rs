@@ -35,6 +35,7 @@ pub mod init;
 pub mod json;
 pub mod keywords;
 pub mod limits;
+pub mod lsp;
 pub mod output;
 pub mod package;
 pub mod profile;

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::codes::Code;
 use crate::error::Error;
 use crate::fixtures::Stages;
 use crate::fsread::StableMeta;
@@ -175,6 +176,11 @@ pub struct Package {
     /// Member-name pointers of the definition that its name scan reported
     /// (the proofs do not report them a second time).
     pub definition_named: BTreeSet<JsonPointer>,
+    /// The error codes the proof found in each inline schema, by the
+    /// schema's pointer (`/desiredSchema`, `/interfaces/0/documentSchema`);
+    /// a proven schema is absent. The compile check reads it to leave out a
+    /// schema whose compile the proof made meaningless.
+    pub proof_errors: BTreeMap<JsonPointer, Vec<Code>>,
     /// The compiled stage schemas (possibly partial: see [`Fact::Compiled`]).
     pub stages: Option<Stages>,
     /// Relations derived from the desired schema (family and current
@@ -191,6 +197,11 @@ pub struct Package {
     /// A fault of the verifier itself: the runner stops, and the command
     /// exits 2 (never a finding about the package).
     pub fault: Option<Error>,
+    /// Parts of the running check's work it left out, as (part, reason):
+    /// `("desiredSchema", "its $ref closure is not document-local")`. The
+    /// runner turns each into a skipped-because record
+    /// (`compile of desiredSchema: …`) and clears the list after each check.
+    pub skipped_parts: Vec<(String, &'static str)>,
 }
 
 impl Package {

@@ -513,6 +513,420 @@ fn crafted_pairs() -> Result<(), Failed> {
     }
 }
 
+/// A small deterministic generator (xorshift64*), seeded by proptest.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn int(&mut self, lo: i64, hi: i64) -> i64 {
+        lo + self.below((hi - lo + 1) as u64) as i64
+    }
+    fn coin(&mut self) -> bool {
+        self.below(2) == 0
+    }
+}
+
+const PATTERNS: [&str; 7] = [
+    "^a",
+    "^[a-c]+$",
+    "b",
+    "^[a-z]{1,3}$",
+    "^[ab]*$",
+    "c$",
+    "^(a|bc)+$",
+];
+const WORDS: [&str; 4] = ["a", "bc", "abc", "B"];
+
+/// A random schema of the profile, `depth` levels of nesting at most.
+fn schema(r: &mut Rng, depth: u32) -> Value {
+    let pick = if depth == 0 { r.below(5) } else { r.below(9) };
+    match pick {
+        0 => {
+            let lo = r.int(-3, 5);
+            let t = if r.coin() { "integer" } else { "number" };
+            let mut m = json!({ "type": t });
+            if r.coin() {
+                m["minimum"] = json!(lo);
+            }
+            if r.coin() {
+                m["maximum"] = json!(lo + r.int(0, 8));
+            }
+            if r.below(4) == 0 {
+                m["multipleOf"] = [json!(2), json!(3), json!(0.5)][r.below(3) as usize].clone();
+            }
+            m
+        }
+        1 => {
+            let mut m = json!({"type": "string"});
+            if r.coin() {
+                m["minLength"] = json!(r.int(0, 2));
+            }
+            if r.coin() {
+                m["maxLength"] = json!(r.int(1, 4));
+            }
+            if r.coin() {
+                m["pattern"] = json!(PATTERNS[r.below(PATTERNS.len() as u64) as usize]);
+            }
+            m
+        }
+        2 => {
+            let n = r.int(1, 3);
+            let vals: Vec<Value> = (0..n)
+                .map(|_| match r.below(3) {
+                    0 => json!(r.int(0, 3)),
+                    1 => json!(WORDS[r.below(4) as usize]),
+                    _ => Value::Null,
+                })
+                .collect();
+            json!({"enum": vals})
+        }
+        3 => {
+            let t = ["boolean", "null", "integer"][r.below(3) as usize];
+            json!({ "type": t })
+        }
+        4 => json!({"type": ["string", "integer"]}),
+        5 | 6 => {
+            let mut props = serde_json::Map::new();
+            let n = r.int(1, 3);
+            for i in 0..n {
+                props.insert(format!("p{i}"), schema(r, depth - 1));
+            }
+            let mut m = json!({"type": "object", "properties": props});
+            let req: Vec<Value> = (0..n)
+                .filter(|_| r.coin())
+                .map(|i| json!(format!("p{i}")))
+                .collect();
+            if !req.is_empty() {
+                m["required"] = json!(req);
+            }
+            match r.below(3) {
+                0 => m["additionalProperties"] = json!(false),
+                1 => m["additionalProperties"] = schema(r, 0),
+                _ => {}
+            }
+            m
+        }
+        7 => {
+            let mut m = json!({"type": "array", "items": schema(r, depth - 1)});
+            if r.coin() {
+                m["maxItems"] = json!(r.int(0, 3));
+            }
+            if r.coin() {
+                m["minItems"] = json!(r.int(0, 2));
+            }
+            if r.below(3) == 0 {
+                m["uniqueItems"] = json!(true);
+            }
+            m
+        }
+        _ => {
+            let kw = ["anyOf", "oneOf", "allOf"][r.below(3) as usize];
+            let mut m = serde_json::Map::new();
+            m.insert(
+                kw.to_owned(),
+                json!([schema(r, depth - 1), schema(r, depth - 1)]),
+            );
+            Value::Object(m)
+        }
+    }
+}
+
+/// One random widening or narrowing edit somewhere in `s`.
+fn edit(r: &mut Rng, s: &mut Value) {
+    // Walk to a random object node (its pointer first, then borrow it).
+    let mut path = String::new();
+    let mut here: &Value = s;
+    for _ in 0..r.below(4) {
+        let Value::Object(m) = here else { break };
+        let keys: Vec<&String> = m
+            .keys()
+            .filter(|k| {
+                matches!(
+                    k.as_str(),
+                    "properties" | "items" | "anyOf" | "oneOf" | "allOf" | "additionalProperties"
+                ) || k.starts_with('p')
+            })
+            .collect();
+        let Some(k) = keys.get(r.below(keys.len().max(1) as u64) as usize) else {
+            break;
+        };
+        match m.get(k.as_str()) {
+            Some(Value::Array(items)) if !items.is_empty() => {
+                let i = r.below(items.len() as u64) as usize;
+                path.push_str(&format!("/{k}/{i}"));
+                here = &items[i];
+            }
+            Some(c @ Value::Object(_)) => {
+                path.push_str(&format!("/{k}"));
+                here = c;
+            }
+            _ => break,
+        }
+    }
+    let Some(at) = s.pointer_mut(&path) else {
+        return;
+    };
+    let Value::Object(m) = at else { return };
+    match r.below(10) {
+        0 => {
+            m.insert("minimum".into(), json!(r.int(-3, 6)));
+        }
+        1 => {
+            m.insert("maximum".into(), json!(r.int(-3, 9)));
+        }
+        2 => {
+            m.remove("minimum");
+            m.remove("maximum");
+            m.remove("maxLength");
+        }
+        3 => {
+            m.insert("maxLength".into(), json!(r.int(0, 4)));
+        }
+        4 => {
+            m.insert(
+                "pattern".into(),
+                json!(PATTERNS[r.below(PATTERNS.len() as u64) as usize]),
+            );
+        }
+        5 => {
+            if m.remove("required").is_none() {
+                if let Some(Value::Object(p)) = m.get("properties") {
+                    let names: Vec<Value> = p.keys().map(|k| json!(k)).collect();
+                    m.insert("required".into(), Value::Array(names));
+                }
+            }
+        }
+        6 => {
+            if m.remove("additionalProperties").is_none() {
+                m.insert("additionalProperties".into(), json!(false));
+            }
+        }
+        7 => {
+            if let Some(Value::Array(e)) = m.get_mut("enum") {
+                if r.coin() && e.len() > 1 {
+                    e.pop();
+                } else {
+                    e.push(json!(r.int(0, 4)));
+                }
+            } else {
+                m.insert(
+                    "type".into(),
+                    json!(["string", "integer", "number", "object"][r.below(4) as usize]),
+                );
+            }
+        }
+        8 => {
+            let extra = schema(r, 0);
+            let inner = Value::Object(std::mem::take(m));
+            m.insert(
+                ["anyOf", "oneOf"][r.below(2) as usize].into(),
+                json!([inner, extra]),
+            );
+        }
+        _ => {
+            m.insert("uniqueItems".into(), json!(r.coin()));
+        }
+    }
+}
+
+/// A random document shaped like `s` (often valid, sometimes not).
+fn sample(r: &mut Rng, s: &Value, depth: u32) -> Value {
+    let any = |r: &mut Rng| match r.below(6) {
+        0 => json!(r.int(-4, 12)),
+        1 => json!(r.int(-8, 24) as f64 / 2.0),
+        2 => json!(["", "a", "b", "ab", "abc", "bc", "aaaa", "c", "B"][r.below(9) as usize]),
+        3 => json!(r.coin()),
+        4 => Value::Null,
+        _ => json!([]),
+    };
+    let Value::Object(m) = s else { return any(r) };
+    if depth > 4 {
+        return any(r);
+    }
+    if let Some(Value::Array(e)) = m.get("enum") {
+        if r.below(4) != 0 {
+            let i = r.below(e.len() as u64) as usize;
+            return e[i].clone();
+        }
+    }
+    for kw in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(b)) = m.get(kw) {
+            let i = r.below(b.len() as u64) as usize;
+            return sample(r, &b[i], depth + 1);
+        }
+    }
+    match m.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let mut o = serde_json::Map::new();
+            if let Some(Value::Object(p)) = m.get("properties") {
+                for (k, sub) in p {
+                    if r.below(4) != 0 {
+                        o.insert(k.clone(), sample(r, sub, depth + 1));
+                    }
+                }
+            }
+            if r.below(4) == 0 {
+                o.insert("zz".into(), any(r));
+            }
+            Value::Object(o)
+        }
+        Some("array") => {
+            let sub = m.get("items").cloned().unwrap_or(json!({}));
+            Value::Array(
+                (0..r.below(4))
+                    .map(|_| sample(r, &sub, depth + 1))
+                    .collect(),
+            )
+        }
+        _ => any(r),
+    }
+}
+
+/// Generated pairs: a compatible verdict is never refuted by a sampled OLD
+/// document, and every witness passes its re-check (in `checked`).
+fn generated_pairs() -> Result<(), Failed> {
+    use proptest::test_runner::{Config, TestCaseError, TestRunner};
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(300);
+    let mut runner = TestRunner::new(Config::with_cases(cases));
+    let counts = std::cell::RefCell::new(std::collections::BTreeMap::<&'static str, usize>::new());
+    let result = runner.run(&proptest::prelude::any::<u64>(), |seed| {
+        let mut r = Rng(seed | 1);
+        let old = schema(&mut r, 2);
+        let mut new = old.clone();
+        for _ in 0..r.int(1, 2) {
+            edit(&mut r, &mut new);
+        }
+        let (Ok(o), Ok(n)) = (compile(&old), compile(&new)) else {
+            return Ok(());
+        };
+        let (_, v) = checked(&old, &new);
+        *counts.borrow_mut().entry(v.name()).or_default() += 1;
+        if v.is_compatible() {
+            for _ in 0..60 {
+                let d = sample(&mut r, &old, 0);
+                if o.is_valid(&d) && !n.is_valid(&d) {
+                    return Err(TestCaseError::fail(format!(
+                        "{} refuted by {d}: OLD {old} NEW {new}",
+                        v.name()
+                    )));
+                }
+            }
+        }
+        if matches!(v, Verdict::Equivalent | Verdict::Identical) {
+            for _ in 0..60 {
+                let d = sample(&mut r, &new, 0);
+                if n.is_valid(&d) && !o.is_valid(&d) {
+                    return Err(TestCaseError::fail(format!(
+                        "{} refuted by NEW's {d}: OLD {old} NEW {new}",
+                        v.name()
+                    )));
+                }
+            }
+        }
+        Ok(())
+    });
+    println!("generated verdicts: {:?}", counts.borrow());
+    result.map_err(|e| Failed::from(e.to_string()))
+}
+
+/// Hostile pairs end within the work limits (no hang, no exponential
+/// blow-up, no panic, no stack overflow) with `unknown` and a reason, or
+/// with a re-checked decision.
+fn hostile_pairs() -> Result<(), Failed> {
+    use form_package::compat::desired::{compare_with, Budget};
+    let mut failures = Vec::new();
+    // Nested anyOf × oneOf, 12 levels of 3 branches (3^12 cases).
+    let nested = |leaf: i64| {
+        let mut s = json!({"type": "integer", "maximum": leaf});
+        for i in 0..12 {
+            let kw = if i % 2 == 0 { "anyOf" } else { "oneOf" };
+            let mut m = serde_json::Map::new();
+            m.insert(
+                kw.to_owned(),
+                json!([s, {"type": "string", "maxLength": i}, {"type": "array", "maxItems": i}]),
+            );
+            s = Value::Object(m);
+        }
+        s
+    };
+    let (a, b) = (nested(5), nested(4));
+    match checked(&a, &b).1 {
+        Verdict::Unknown { reason, .. } if !reason.is_empty() => {}
+        Verdict::Breaking { .. } => {}
+        other => failures.push(format!("anyOf x oneOf: {other:?}")),
+    }
+    // Huge counted repeats in patterns.
+    let p = |s: &str| json!({"type": "string", "pattern": s});
+    let (a, b) = (
+        p("^(?:[ab]{1000}){1}[ab]*a[ab]{20}$"),
+        p("^[ab]*b[ab]{20}$"),
+    );
+    let v = compare_with(&a, &b, &Budget::default());
+    if !matches!(v, Verdict::Unknown { .. } | Verdict::Breaking { .. }) {
+        failures.push(format!("counted repeats: {v:?}"));
+    }
+    // Deep recursion: a chain of 300 $defs, each a member of the next.
+    let chain = |last: &str| {
+        let mut defs = serde_json::Map::new();
+        for i in 0..300 {
+            defs.insert(
+                format!("d{i}"),
+                json!({"type": "object", "properties": {"x": {"$ref": format!("#/$defs/d{}", i + 1)}}}),
+            );
+        }
+        defs.insert("d300".into(), json!({"type": last}));
+        json!({"$defs": defs, "$ref": "#/$defs/d0"})
+    };
+    // (compared directly: the test thread's stack is the default one)
+    match compare(&chain("string"), &chain("integer")) {
+        Verdict::Unknown { reason, .. } if !reason.is_empty() => {}
+        other => failures.push(format!("deep chain: {other:?}")),
+    }
+    // Deep nesting: 300 nested `not` (decided or undecided on the
+    // prover's own stack), and 600 (refused before any recursion; the
+    // test's own thread can still drop that much nesting).
+    for (levels, want) in [(300, None), (600, Some("unknown"))] {
+        let mut deep = json!({"type": "string"});
+        for _ in 0..levels {
+            deep = json!({ "not": deep });
+        }
+        let v = compare(&deep, &json!({"not": deep}));
+        if want.is_some_and(|w| w != v.name())
+            || matches!(v, Verdict::Widened { .. } | Verdict::Equivalent)
+        {
+            failures.push(format!("deep nesting {levels}: {v:?}"));
+        }
+    }
+    // A tiny budget ends everything in `unknown`.
+    let tiny = Budget {
+        steps: 10,
+        ..Budget::default()
+    };
+    // (a proof of this widening needs more than 10 steps)
+    let old = json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": 3}, "b": {"type": "integer"}, "c": {"enum": [1, 2]}}});
+    let new = json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "number"}, "c": {"enum": [1, 2, 3]}}});
+    let v = compare_with(&old, &new, &tiny);
+    if !matches!(v, Verdict::Unknown { .. }) {
+        failures.push(format!("tiny budget: {v:?}"));
+    }
+    if failures.is_empty() {
+        Ok(())
+    } else {
+        Err(failures.join("\n").into())
+    }
+}
+
 /// The corpus root, when present.
 fn corpus() -> Option<PathBuf> {
     let root = std::env::var_os("FORM_PACKAGE_CORPUS")
@@ -618,6 +1032,61 @@ fn corpus_pairs(root: &Path) -> Result<(), Failed> {
     }
 }
 
+/// Every distinct `desiredSchema` published under one (group, kind,
+/// definitionVersion) (FormRef reuse in the corpus, e.g. WorkerVersion
+/// 0.1.0), compared with the next one in both directions: nothing panics,
+/// every document shown passes its re-check.
+fn corpus_same_version(root: &Path) -> Result<(), Failed> {
+    use std::collections::BTreeMap;
+    let mut by: BTreeMap<(String, String, String), Vec<Value>> = BTreeMap::new();
+    let mut stack = vec![root.join("packages")];
+    let mut files = Vec::new();
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for p in entries.flatten().map(|e| e.path()) {
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "definition.json") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    for p in files {
+        let d: Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+        let key = (
+            d["apiVersion"].as_str().unwrap_or("").to_owned(),
+            d["kind"].as_str().unwrap_or("").to_owned(),
+            d["definitionVersion"].as_str().unwrap_or("").to_owned(),
+        );
+        let list = by.entry(key).or_default();
+        if !list.contains(&d["desiredSchema"]) {
+            list.push(d["desiredSchema"].clone());
+        }
+    }
+    let mut n = 0;
+    for ((group, kind, version), schemas) in by {
+        for w in schemas.windows(2) {
+            let [a, b] = w else { continue };
+            for (x, y) in [(a, b), (b, a)] {
+                n += 1;
+                let (name, v) = checked(x, y);
+                let why = match &v {
+                    Verdict::Unknown { pointer, reason } => {
+                        format!(" at {}: {reason}", pointer.as_str())
+                    }
+                    _ => String::new(),
+                };
+                println!("{group} {kind} {version} (two texts): {name}{why}");
+            }
+        }
+    }
+    println!("{n} same-version comparisons");
+    Ok(())
+}
+
 fn short(v: &Value) -> String {
     let s = v.to_string();
     if s.len() > 160 {
@@ -646,10 +1115,17 @@ fn main() {
     let corpus_root = root.clone().unwrap_or_default();
     let trials = vec![
         Trial::test("crafted_pairs", crafted_pairs),
+        Trial::test("generated_pairs", generated_pairs),
+        Trial::test("hostile_pairs", hostile_pairs),
         Trial::test("corpus_consecutive_versions", move || {
             corpus_pairs(&corpus_root)
         })
         .with_ignored_flag(root.is_none()),
+        {
+            let r = root.clone().unwrap_or_default();
+            Trial::test("corpus_same_version_texts", move || corpus_same_version(&r))
+                .with_ignored_flag(root.is_none())
+        },
     ];
     libtest_mimic::run(&args, trials).exit();
 }

@@ -138,3 +138,104 @@ fn a_forbidden_field_in_a_schema_invalid_current_definition_is_fd301() {
     );
     assert!(!codes.contains(&"FD300"), "{found:?}");
 }
+
+/// The container-registry v1alpha1 package (desired, observed and output
+/// schemas) with `edit` applied to its definition, as (findings, skipped).
+fn registry_with(edit: impl FnOnce(&mut Value)) -> (Vec<(String, String)>, String) {
+    let base = fixtures().join("packages/v1alpha1/container-registry-1.0.0-66b749693251");
+    let (tmp, pkg) = copy_package(&base);
+    edit_definition(&pkg, edit);
+    findings(tmp.path())
+}
+
+fn has(found: &[(String, String)], code: &str, pointer: &str) -> bool {
+    found
+        .iter()
+        .any(|(c, p)| c == code && p.starts_with(pointer))
+}
+
+/// Issue 25 cause 2: the reference proves and compiles one schema after the
+/// other, so a meta-schema violation of `desiredSchema` is its first error
+/// even when a later schema's proof fails: both are among ours.
+#[test]
+fn a_compile_error_is_reported_when_another_schema_fails_its_proof() {
+    let (found, skipped) = registry_with(|d| {
+        d["desiredSchema"]["properties"]["name"]["minLength"] = Value::from(-1);
+        d["outputSchema"]["properties"]["extra"] = serde_json::json!({"type": "object"});
+    });
+    assert!(
+        has(&found, "FD222", "/desiredSchema/properties/name"),
+        "{found:?}"
+    );
+    assert!(
+        has(&found, "FD213", "/outputSchema/properties/extra"),
+        "{found:?}"
+    );
+    assert!(!skipped.contains("compile"), "{skipped}");
+    assert!(
+        skipped.contains("definition-rules, fixtures: an inline schema is not proven portable"),
+        "{skipped}"
+    );
+
+    // Near miss: the proof failure alone compiles cleanly.
+    let (found, _) = registry_with(|d| {
+        d["outputSchema"]["properties"]["extra"] = serde_json::json!({"type": "object"});
+    });
+    let codes: Vec<&str> = found.iter().map(|(c, _)| c.as_str()).collect();
+    assert_eq!(codes, ["FD213"], "{found:?}");
+}
+
+/// Issue 25 cause 2, one schema: an open object does not make its schema's
+/// meta-schema violation meaningless, so both are reported.
+#[test]
+fn a_compile_error_is_reported_beside_a_proof_failure_of_the_same_schema() {
+    let (found, _) = registry_with(|d| {
+        d["desiredSchema"]["properties"]["name"]["minLength"] = Value::from(-1);
+        d["desiredSchema"]["properties"]["extra"] = serde_json::json!({"type": "object"});
+    });
+    assert!(
+        has(&found, "FD222", "/desiredSchema/properties/name"),
+        "{found:?}"
+    );
+    assert!(
+        has(&found, "FD213", "/desiredSchema/properties/extra"),
+        "{found:?}"
+    );
+}
+
+/// Issue 25 cause 2, the other side: a schema whose proof found a
+/// non-local `$ref` is not compiled (the engine could only report that it
+/// may not fetch it), and the skipped record names it; the other schemas
+/// are still compiled.
+#[test]
+fn a_schema_with_a_non_local_ref_is_named_as_not_compiled() {
+    let (found, skipped) = registry_with(|d| {
+        d["desiredSchema"]["properties"]["name"] =
+            serde_json::json!({"$ref": "https://example.invalid/name.json"});
+        d["observedSchema"]["properties"]["generation"]["minimum"] = Value::from("1");
+    });
+    assert!(
+        has(&found, "FD200", "/desiredSchema/properties/name"),
+        "{found:?}"
+    );
+    assert!(!has(&found, "FD222", "/desiredSchema"), "{found:?}");
+    assert!(
+        has(&found, "FD222", "/observedSchema/properties/generation"),
+        "{found:?}"
+    );
+    assert!(
+        skipped.contains(
+            "compile of desiredSchema: its proof found references or a dialect outside the schema"
+        ),
+        "{skipped}"
+    );
+
+    // Near miss: a local `$ref` is compiled, and nothing is left out.
+    let (found, skipped) = registry_with(|d| {
+        let name = d["desiredSchema"]["properties"]["name"].take();
+        d["desiredSchema"]["$defs"] = serde_json::json!({ "n": name });
+        d["desiredSchema"]["properties"]["name"] = serde_json::json!({"$ref": "#/$defs/n"});
+    });
+    assert!(found.is_empty(), "{found:?}");
+    assert!(!skipped.contains("compile"), "{skipped}");
+}

@@ -378,16 +378,26 @@ fn proofs(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let Some(definition) = pkg.definition() else {
         return Err(INVALID);
     };
-    let mut proven = true;
+    let mut errors = std::collections::BTreeMap::new();
     for (ptr, schema, _) in inline_schemas(definition) {
         let report = proof::prove_inline_schema(&ptr, schema, &proof_name_policy);
-        proven &= !report.diagnostics.iter().any(Diagnostic::is_error);
+        let codes: Vec<Code> = report
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| d.code)
+            .collect();
+        if !codes.is_empty() {
+            errors.insert(ptr, codes);
+        }
         diags.extend(report.diagnostics.into_iter().filter(|d| {
             !(d.code == Code::ForbiddenSchemaName
                 && d.target == Target::Key
                 && pkg.definition_named.contains(&d.pointer))
         }));
     }
+    let proven = errors.is_empty();
+    pkg.proof_errors = errors;
     if proven {
         Ok(())
     } else {
@@ -397,6 +407,17 @@ fn proofs(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 
 /// Step 13: engine compilation of the stage schemas and Legacy document
 /// schemas (`verifier-rules.md` §3.2, §3.8, §12 E1–E2).
+///
+/// Each schema is compiled whatever the proofs of the others found, and
+/// whatever its own proof found unless that makes compiling it meaningless
+/// ([`COMPILE_NEEDS_LOCAL`]; the schema is then named in a skipped record):
+/// the reference proves and compiles one schema after the other (§3.8), so
+/// a meta-schema violation of `desiredSchema` comes before a proof failure
+/// of `outputSchema`, and both are among the findings of one run (issue 25).
+/// A meta-schema refusal at the member a proof finding names (a non-schema
+/// value, an empty `allOf`) is reported too: the two are different rules,
+/// and where the reference's proof lets such a shape through (an unreachable
+/// `$defs` entry with `"required": null`), the refusal is its first error.
 ///
 /// **Why:** A schema the reference engine cannot compile makes the package
 /// unusable on every host that validates with it.
@@ -414,26 +435,58 @@ pub(super) const COMPILE: Check = Check {
     name: "compile",
     module: "src/fixtures.rs",
     codes: &[Code::InlineSchemaCompile],
-    needs: &[Need::Fact(Fact::Proven)],
+    needs: NEEDS_VALID,
     establishes: Some(Fact::Compiled),
     file: FileRole::Definition,
     run: compile,
 };
 
+/// Proof findings that make compiling their schema meaningless: the schema
+/// reaches outside itself (a non-local, dynamic or unresolved `$ref`, a
+/// resolution-scope keyword such as `$id`, another dialect), so the engine
+/// would have to resolve what the proof refused, and offline it can only
+/// report that it could not. Any other proof finding (an open object, a
+/// malformed keyword, a budget) leaves the compile meaningful, and it runs.
+pub(crate) const COMPILE_NEEDS_LOCAL: &[Code] = &[
+    Code::NonLocalRef,
+    Code::DynamicRef,
+    Code::UnresolvedRef,
+    Code::ResolutionScopeKeyword,
+    Code::NestedDialect,
+];
+
+/// The skipped-record reason of a schema left out by [`COMPILE_NEEDS_LOCAL`].
+const NOT_LOCAL: &str = "its proof found references or a dialect outside the schema, which compiling would have to resolve";
+
 fn compile(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let Some(definition) = pkg.definition() else {
         return Err(INVALID);
     };
-    let (compiled, found) = crate::fixtures::compile_stages(definition);
+    let left_out: Vec<JsonPointer> = pkg
+        .proof_errors
+        .iter()
+        .filter(|(_, codes)| codes.iter().any(|c| COMPILE_NEEDS_LOCAL.contains(c)))
+        .map(|(ptr, _)| ptr.clone())
+        .collect();
+    let (compiled, found) =
+        crate::fixtures::compile_stages_except(definition, |ptr| left_out.contains(ptr));
     let ok = !found.iter().any(Diagnostic::is_error);
     diags.extend(found);
     pkg.stages = Some(compiled);
-    if ok {
-        Ok(())
-    } else {
+    for ptr in &left_out {
+        pkg.skipped_parts.push((proof::field_label(ptr), NOT_LOCAL));
+    }
+    if !ok {
         Err("an inline schema does not compile")
+    } else if !left_out.is_empty() {
+        Err(NOT_LOCAL_ANY)
+    } else {
+        Ok(())
     }
 }
+
+/// The reason [`Fact::Compiled`] fails when a schema was left out.
+const NOT_LOCAL_ANY: &str = "an inline schema was not compiled";
 
 /// Step 13: Legacy interfaces, fixture counts, names and paths (on proven
 /// schemas; a schema that did not compile is left out).

@@ -180,7 +180,7 @@ pub(super) const FIXTURES: Check = Check {
         Code::NegativeFixturePassed,
         Code::NegativeFixtureOverBudget,
     ],
-    needs: &[Need::Fact(Fact::Compiled)],
+    needs: &[Need::Fact(Fact::Proven), Need::Fact(Fact::Compiled)],
     establishes: None,
     file: FileRole::Definition,
     run: fixtures,

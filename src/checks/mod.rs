@@ -14,7 +14,10 @@
 //! - **skipped-because records**: a skipped check is named with the reason
 //!   the first missing fact failed, and the fact it would have established
 //!   fails with that same reason, so one root cause is one record
-//!   (`schema-proofs, compile, fixtures: the definition fails its schema`);
+//!   (`schema-proofs, compile, fixtures: the definition fails its schema`).
+//!   A check that ran but left part of its work out says so in
+//!   [`Package::skipped_parts`], and the runner records that part the same
+//!   way (`compile of desiredSchema: its $ref closure is not document-local`);
 //! - **file attribution**: a finding without a file is placed in the
 //!   check's [`FileRole`] file;
 //! - **code discipline**: a code a check emits that it did not declare is
@@ -328,23 +331,28 @@ pub fn run_source(source: Box<dyn crate::source::PackageSource>) -> (Package, Ru
 fn run_checks(mut pkg: Package, checks: &[Check]) -> (Package, Run) {
     let mut out = Run::default();
     let mut facts: BTreeMap<Fact, Result<(), &'static str>> = BTreeMap::new();
-    // (reason, names of the checks it skipped), in first-skip order.
-    let mut skipped: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+    // (reason, names of the checks or parts it skipped), in first-skip order.
+    let mut skipped: Vec<(&'static str, Vec<String>)> = Vec::new();
+    let mut skip =
+        |reason: &'static str, name: String| match skipped.iter_mut().find(|(r, _)| *r == reason) {
+            Some((_, names)) => names.push(name),
+            None => skipped.push((reason, vec![name])),
+        };
     for check in checks {
         if let Some(reason) = blocked(check, &facts) {
             if let Some(fact) = check.establishes {
                 facts.insert(fact, Err(reason));
             }
-            match skipped.iter_mut().find(|(r, _)| *r == reason) {
-                Some((_, names)) => names.push(check.name),
-                None => skipped.push((reason, vec![check.name])),
-            }
+            skip(reason, check.name.to_owned());
             continue;
         }
         let mut found = Vec::new();
         let result = (check.run)(&mut pkg, &mut found);
         if let Some(fact) = check.establishes {
             facts.insert(fact, result);
+        }
+        for (part, reason) in std::mem::take(&mut pkg.skipped_parts) {
+            skip(reason, format!("{} of {part}", check.name));
         }
         let file = match check.file {
             FileRole::Package => None,
@@ -580,6 +588,44 @@ mod tests {
         let (_, r) = run_checks(Package::new(dir.clone()), &[check("later", later)]);
         assert_eq!(r.diagnostics.len(), 1);
         assert!(r.fault.is_none());
+    }
+
+    fn partial(pkg: &mut Package, _: &mut Vec<Diagnostic>) -> CheckResult {
+        pkg.skipped_parts
+            .push(("desiredSchema".into(), "its refs leave it"));
+        pkg.skipped_parts
+            .push(("outputSchema".into(), "its refs leave it"));
+        Err("a part was left out")
+    }
+
+    #[test]
+    fn a_part_left_out_is_one_record_per_reason_and_skips_its_dependants() {
+        let check = |name, run, needs, establishes| Check {
+            name,
+            module: "src/checks/mod.rs",
+            codes: &[Code::UnlistedFile],
+            needs,
+            establishes,
+            file: FileRole::Package,
+            run,
+        };
+        let dir = std::env::temp_dir();
+        let (pkg, r) = run_checks(
+            Package::new(dir),
+            &[
+                check("compile", partial, &[], Some(Fact::Compiled)),
+                check("later", later, &[Need::Fact(Fact::Compiled)], None),
+            ],
+        );
+        assert_eq!(
+            r.skipped,
+            [
+                "compile of desiredSchema, compile of outputSchema: its refs leave it",
+                "later: a part was left out"
+            ]
+        );
+        assert!(pkg.skipped_parts.is_empty());
+        assert!(r.diagnostics.is_empty());
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub mod explain;
 pub mod family;
 pub mod index;
 pub mod init;
+pub mod lsp;
 pub mod man;
 pub mod relations;
 pub mod revocation;
@@ -102,6 +103,8 @@ pub enum Command {
     Family(family::Args),
     /// Publisher trust, offline: verify a package's Sigstore bundle and its revocation status.
     Trust(trust::Args),
+    /// Language server over standard input and output: findings while you type, hover on codes.
+    Lsp(lsp::Args),
 }
 
 /// Runs a parsed command line: hands each subcommand's arguments to its
@@ -126,5 +129,6 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Conformance(a) => conformance::run(&a),
         Command::Family(a) => family::run(a),
         Command::Trust(a) => trust::run(&a),
+        Command::Lsp(a) => lsp::run(&a),
     }
 }

@@ -147,6 +147,52 @@ pub fn compare(old: &Value, new: &Value) -> Verdict {
 /// pointer into OLD of the node not decided (root when the schemas do not
 /// compile) and why.
 pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
+    for (side, v) in [("OLD", old), ("NEW", new)] {
+        if nesting(v) > MAX_NESTING {
+            return Verdict::Unknown {
+                pointer: JsonPointer::root(),
+                reason: format!("{side} nests deeper than {MAX_NESTING} levels"),
+            };
+        }
+    }
+    // Everything that recurses on the schemas (canonical form, the
+    // engine's compiler and validator, the prover) runs on a thread whose
+    // stack is sized for the nesting allowed, so no input can overflow the
+    // caller's stack.
+    let budget = *budget;
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("desired-prover".into())
+            .stack_size(PROVER_STACK)
+            .spawn_scoped(scope, move || decide(old, new, budget))
+            .ok()
+            .and_then(|h| h.join().ok())
+    })
+    .unwrap_or_else(|| Verdict::Unknown {
+        pointer: JsonPointer::root(),
+        reason: "the prover could not run (thread)".to_owned(),
+    })
+}
+
+/// Deepest JSON nesting a compared schema may have.
+const MAX_NESTING: usize = 512;
+
+/// The nesting depth of a JSON value (iterative).
+fn nesting(v: &Value) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(v, 1usize)];
+    while let Some((v, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        match v {
+            Value::Object(m) => stack.extend(m.values().map(|x| (x, d + 1))),
+            Value::Array(items) => stack.extend(items.iter().map(|x| (x, d + 1))),
+            _ => {}
+        }
+    }
+    deepest
+}
+
+fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
     // A boolean schema has no RFC 8785 form of its own here
     // (`canonicalize` takes containers only): compared as values.
     let same = match (
@@ -188,23 +234,7 @@ pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
     };
     let old_b = crate::engine::through_binary64(old);
     let new_b = crate::engine::through_binary64(new);
-    let budget = *budget;
-    // The prover recurses (bounded by `max_depth`); it runs on its own
-    // thread with a stack sized for that bound, so no input can overflow
-    // the caller's stack.
-    let proved = std::thread::Builder::new()
-        .name("desired-prover".into())
-        .stack_size(PROVER_STACK)
-        .spawn(move || run(&old_b, &new_b, budget));
-    let outcome = match proved.map(std::thread::JoinHandle::join) {
-        Ok(Ok(o)) => o,
-        _ => {
-            return unknown(
-                JsonPointer::root(),
-                "the prover could not run (thread)".to_owned(),
-            )
-        }
-    };
+    let outcome = run(&old_b, &new_b, budget);
     let valid = |engine: &crate::engine::CompiledSchema, doc: &Value| engine.is_valid(doc);
     match outcome {
         Outcome::Unknown(pointer, reason) => unknown(pointer, reason),
@@ -243,7 +273,7 @@ pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
 }
 
 /// Stack of the prover's thread: far above what `Budget::max_depth`
-/// levels of recursion need.
+/// levels of prover recursion and [`MAX_NESTING`] levels of schema need.
 const PROVER_STACK: usize = 64 << 20;
 
 /// What the prover found, before the engine re-check.

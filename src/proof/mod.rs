@@ -162,7 +162,7 @@ pub fn prove_inline_schema(
 
 /// The reference's label of a field: `/desiredSchema` → `desiredSchema`,
 /// `/interfaces/3/documentSchema` → `interfaces[3].documentSchema`.
-fn field_label(field: &JsonPointer) -> String {
+pub fn field_label(field: &JsonPointer) -> String {
     display("", field)
 }
 

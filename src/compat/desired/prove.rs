@@ -121,6 +121,9 @@ pub(super) struct Prover<'a> {
     exhausted: bool,
     stack: u32,
     assumed: HashMap<(Vec<usize>, usize, bool), u32>,
+    /// Pattern inclusions decided so far: the same question comes back for
+    /// every case and every use of a `$defs` entry.
+    patterns: HashMap<(Vec<String>, i64, Option<i64>, String), super::regular::Incl>,
     _roots: std::marker::PhantomData<&'a Value>,
 }
 
@@ -135,6 +138,7 @@ impl<'a> Prover<'a> {
             exhausted: false,
             stack: 0,
             assumed: HashMap::new(),
+            patterns: HashMap::new(),
             _roots: std::marker::PhantomData,
         }
     }
@@ -891,27 +895,38 @@ impl<'a> Prover<'a> {
         let (alo, ahi) = lengths(a, "minLength", "maxLength");
         if let Some(bmin) = count(m.get("minLength")) {
             if alo < bmin {
-                return match self.gen_strings(a, alo, Some(bmin - 1), 1).pop() {
-                    Some(s) => Out::No(Value::String(s), a0),
-                    None => Out::Unk(
-                        a0,
-                        bm.addr(),
-                        "no string of OLD shorter than NEW's `minLength` was found".into(),
-                    ),
-                };
+                let hi = Some(bmin - 1).map(|h| ahi.map_or(h, |a| a.min(h)));
+                match self.string_between(a, alo, hi) {
+                    Ok(None) => {}
+                    Ok(Some(s)) => return Out::No(Value::String(s), a0),
+                    Err(why) => {
+                        return Out::Unk(
+                            a0,
+                            bm.addr(),
+                            format!(
+                                "no string of OLD shorter than NEW's `minLength` was found: {why}"
+                            ),
+                        )
+                    }
+                }
             }
         }
         if let Some(bmax) = count(m.get("maxLength")) {
             if ahi.is_none_or(|h| h > bmax) {
                 let lo = alo.max(bmax.saturating_add(1));
-                return match self.gen_strings(a, lo, ahi, 1).pop() {
-                    Some(s) => Out::No(Value::String(s), a0),
-                    None => Out::Unk(
-                        a0,
-                        bm.addr(),
-                        "no string of OLD longer than NEW's `maxLength` was found".into(),
-                    ),
-                };
+                match self.string_between(a, lo, ahi) {
+                    Ok(None) => {}
+                    Ok(Some(s)) => return Out::No(Value::String(s), a0),
+                    Err(why) => {
+                        return Out::Unk(
+                            a0,
+                            bm.addr(),
+                            format!(
+                                "no string of OLD longer than NEW's `maxLength` was found: {why}"
+                            ),
+                        )
+                    }
+                }
             }
         }
         if let Some(Value::String(p)) = m.get("pattern") {
@@ -947,6 +962,51 @@ impl<'a> Prover<'a> {
         Out::Yes
     }
 
+    /// A string of `A` with a length in `[lo, hi]`: `Ok(None)` when proved
+    /// to have none (its patterns' automata, [`super::regular`]).
+    fn string_between(
+        &mut self,
+        a: &Flat<'a>,
+        lo: i64,
+        hi: Option<i64>,
+    ) -> Result<Option<String>, String> {
+        if hi.is_some_and(|h| h < lo) {
+            return Ok(None);
+        }
+        if let Some(s) = self.gen_strings(a, lo, hi, 1).pop() {
+            return Ok(Some(s));
+        }
+        let olds: Vec<&str> = a
+            .objs()
+            .filter_map(|o| o.get("pattern").and_then(Value::as_str))
+            .collect();
+        if olds.is_empty() {
+            return Err("no pattern to decide it".to_owned());
+        }
+        let mut used = 0u64;
+        let r = super::regular::included(
+            &olds,
+            lo,
+            hi,
+            super::regular::NOTHING,
+            self.budget.regex_work,
+            &mut used,
+        );
+        self.charge(used / 1000 + 1);
+        match r {
+            super::regular::Incl::Yes => Ok(None),
+            super::regular::Incl::No(s) => {
+                let v = Value::String(s.clone());
+                if self.holds_flat(a, &v, 0) != Some(false) {
+                    Ok(Some(s))
+                } else {
+                    Err("the automata's example is refused by OLD's other keywords".to_owned())
+                }
+            }
+            super::regular::Incl::Unknown(why) => Err(why),
+        }
+    }
+
     /// Every string of `A` matches the Go pattern `p` (of `B`).
     fn pattern_included(&mut self, a: &Flat<'a>, p: &str, bm: Node<'a>, _lvl: u32) -> Out {
         let a0 = a.addr();
@@ -955,10 +1015,7 @@ impl<'a> Prover<'a> {
             .objs()
             .filter_map(|o| o.get("pattern").and_then(Value::as_str))
             .collect();
-        let mut used = 0u64;
-        let decided =
-            super::regular::included(&olds, alo, ahi, p, self.budget.regex_work, &mut used);
-        self.charge(used / 1000 + 1);
+        let decided = self.included(&olds, alo, ahi, p);
         let why = match decided {
             super::regular::Incl::Yes => return Out::Yes,
             super::regular::Incl::No(s) => {
@@ -977,6 +1034,33 @@ impl<'a> Prover<'a> {
             }
         }
         Out::Unk(a0, bm.addr(), format!("NEW's pattern {p:?}: {why}"))
+    }
+
+    /// [`super::regular::included`], remembered, its work charged here.
+    fn included(
+        &mut self,
+        olds: &[&str],
+        lo: i64,
+        hi: Option<i64>,
+        new: &str,
+    ) -> super::regular::Incl {
+        let key = (
+            olds.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
+            lo,
+            hi,
+            new.to_owned(),
+        );
+        if let Some(r) = self.patterns.get(&key) {
+            return r.clone();
+        }
+        if self.exhausted {
+            return super::regular::Incl::Unknown(SPENT.to_owned());
+        }
+        let mut used = 0u64;
+        let r = super::regular::included(olds, lo, hi, new, self.budget.regex_work, &mut used);
+        self.charge(used / 1000 + 1);
+        self.patterns.insert(key, r.clone());
+        r
     }
 
     /// Charges `n` steps (work done by a sub-procedure).

@@ -36,14 +36,16 @@
 //! Every state created and every product state expanded is counted
 //! against a budget; running out is `Unknown`, never a hang.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use ahash::AHashMap;
 
 use regex_syntax_u15::hir::{ClassUnicode, ClassUnicodeRange};
 
 use crate::engine::goregex::{self, Kind};
 
 /// The outcome of `L(olds) ∩ lengths ⊆ L(new)`.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(super) enum Incl {
     /// Proved.
     Yes,
@@ -53,6 +55,10 @@ pub(super) enum Incl {
     /// Undecided, and why.
     Unknown(String),
 }
+
+/// A Go pattern that matches no string: with it as NEW, [`included`]
+/// decides whether OLD's patterns match any string of a length range.
+pub(super) const NOTHING: &str = r"[^\x00-\x{10FFFF}]";
 
 /// Largest code point.
 const MAX_CP: u32 = 0x10FFFF;
@@ -373,19 +379,30 @@ struct Dfa<'n> {
     nfa: &'n Nfa,
     /// State id → (NFA states before closure, previous kind).
     states: Vec<(Vec<usize>, u8)>,
-    ids: HashMap<(Vec<usize>, u8), u32>,
-    next: HashMap<(u32, usize), u32>,
-    accepts: HashMap<u32, bool>,
+    ids: AHashMap<(Vec<usize>, u8), u32>,
+    /// Transitions, `symbols` slots per state (`u32::MAX`: not built).
+    next: Vec<u32>,
+    symbols: usize,
+    /// Closures by (state, kind of the next character or the end).
+    closed: AHashMap<(u32, u8), std::rc::Rc<Vec<usize>>>,
+    accepts: AHashMap<u32, bool>,
+    /// Scratch for closures: the generation each NFA state was last seen.
+    seen: Vec<u32>,
+    generation: u32,
 }
 
 impl<'n> Dfa<'n> {
-    fn new(nfa: &'n Nfa) -> Self {
+    fn new(nfa: &'n Nfa, symbols: usize) -> Self {
         let mut d = Dfa {
             nfa,
             states: Vec::new(),
-            ids: HashMap::new(),
-            next: HashMap::new(),
-            accepts: HashMap::new(),
+            ids: AHashMap::new(),
+            next: Vec::new(),
+            symbols,
+            closed: AHashMap::new(),
+            accepts: AHashMap::new(),
+            seen: vec![0; nfa.states.len()],
+            generation: 0,
         };
         d.intern(vec![nfa.start], START);
         d
@@ -398,16 +415,32 @@ impl<'n> Dfa<'n> {
         let id = u32::try_from(self.states.len()).unwrap_or(u32::MAX);
         self.states.push((set.clone(), prev));
         self.ids.insert((set, prev), id);
+        self.next
+            .extend(std::iter::repeat_n(u32::MAX, self.symbols));
         id
     }
 
-    fn closure(&self, set: &[usize], prev: u8, next: u8, work: &mut u64) -> Vec<usize> {
-        let mut seen = vec![false; self.nfa.states.len()];
+    /// The ε-closure of state `id` when the next character has kind
+    /// `next` (or `END`).
+    fn closure(&mut self, id: u32, next: u8, work: &mut u64) -> std::rc::Rc<Vec<usize>> {
+        if let Some(c) = self.closed.get(&(id, next)) {
+            return c.clone();
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.seen.iter_mut().for_each(|g| *g = 0);
+            self.generation = 1;
+        }
+        let g = self.generation;
+        let (set, prev) = match self.states.get(id as usize) {
+            Some((set, prev)) => (set.as_slice(), *prev),
+            None => (&[][..], OTHER),
+        };
         let mut stack: Vec<usize> = set.to_vec();
         let mut out = Vec::new();
         while let Some(s) = stack.pop() {
-            match seen.get_mut(s) {
-                Some(flag) if !*flag => *flag = true,
+            match self.seen.get_mut(s) {
+                Some(flag) if *flag != g => *flag = g,
                 _ => continue,
             }
             *work += 1;
@@ -420,6 +453,8 @@ impl<'n> Dfa<'n> {
                 }
             }
         }
+        let out = std::rc::Rc::new(out);
+        self.closed.insert((id, next), out.clone());
         out
     }
 
@@ -430,14 +465,14 @@ impl<'n> Dfa<'n> {
     }
 
     fn step(&mut self, id: u32, sym_index: usize, sym: &Symbol, work: &mut u64) -> u32 {
-        if let Some(t) = self.next.get(&(id, sym_index)) {
+        let slot = (id as usize) * self.symbols + sym_index;
+        if let Some(t) = self.next.get(slot).filter(|t| **t != u32::MAX) {
             return *t;
         }
-        let (set, prev) = self.states.get(id as usize).cloned().unwrap_or_default();
-        let closed = self.closure(&set, prev, sym.kind, work);
+        let closed = self.closure(id, sym.kind, work);
         let mut out: Vec<usize> = Vec::new();
-        for s in closed {
-            for e in self.nfa.states.get(s).map_or(&[][..], Vec::as_slice) {
+        for s in closed.iter() {
+            for e in self.nfa.states.get(*s).map_or(&[][..], Vec::as_slice) {
                 if let Edge::Class(k, t) = e {
                     *work += 1;
                     if self
@@ -455,7 +490,9 @@ impl<'n> Dfa<'n> {
         out.dedup();
         let prev = if out.is_empty() { OTHER } else { sym.kind };
         let t = self.intern(out, prev);
-        self.next.insert((id, sym_index), t);
+        if let Some(x) = self.next.get_mut(slot) {
+            *x = t;
+        }
         t
     }
 
@@ -463,10 +500,7 @@ impl<'n> Dfa<'n> {
         if let Some(a) = self.accepts.get(&id) {
             return *a;
         }
-        let (set, prev) = self.states.get(id as usize).cloned().unwrap_or_default();
-        let a = self
-            .closure(&set, prev, END, work)
-            .contains(&self.nfa.accept);
+        let a = self.closure(id, END, work).contains(&self.nfa.accept);
         self.accepts.insert(id, a);
         a
     }
@@ -560,10 +594,10 @@ fn explore(
     budget: u64,
     work: &mut u64,
 ) -> Explored {
-    let mut old_dfas: Vec<Dfa<'_>> = olds.iter().map(Dfa::new).collect();
-    let mut new_dfa = Dfa::new(new);
+    let mut old_dfas: Vec<Dfa<'_>> = olds.iter().map(|n| Dfa::new(n, symbols.len())).collect();
+    let mut new_dfa = Dfa::new(new, symbols.len());
     let start: Key = (vec![0; old_dfas.len()], 0, 0);
-    let mut parent: HashMap<Key, Option<(Key, usize)>> = HashMap::new();
+    let mut parent: AHashMap<Key, Option<(Key, usize)>> = AHashMap::new();
     parent.insert(start.clone(), None);
     let mut queue: VecDeque<Key> = VecDeque::new();
     queue.push_back(start);
@@ -613,7 +647,7 @@ fn explore(
     Explored::Proved
 }
 
-fn path(parent: &HashMap<Key, Option<(Key, usize)>>, key: &Key, symbols: &[Symbol]) -> String {
+fn path(parent: &AHashMap<Key, Option<(Key, usize)>>, key: &Key, symbols: &[Symbol]) -> String {
     let mut chars = Vec::new();
     let mut at = key.clone();
     while let Some(Some((p, i))) = parent.get(&at) {
@@ -662,6 +696,13 @@ mod tests {
         let old = "^[0-9*,-]+(?:/[1-9][0-9]*)? [0-9*,-]+(?:/[1-9][0-9]*)? [0-9*,-]+(?:/[1-9][0-9]*)? [0-9*,-]+(?:/[1-9][0-9]*)? [0-9*,-]+(?:/[1-9][0-9]*)?$";
         assert_eq!(incl(old, "^\\S+ \\S+ \\S+ \\S+ \\S+$"), "yes");
         assert!(incl("^\\S+ \\S+ \\S+ \\S+ \\S+$", old).starts_with("no:"));
+    }
+
+    #[test]
+    fn nothing_matches_nothing() {
+        assert_eq!(incl("^[a-z]+$", NOTHING), "no:a");
+        let r = included(&["^[a-z]{3,}$"], 0, Some(2), NOTHING, 100_000, &mut 0);
+        assert!(matches!(r, Incl::Yes), "{r:?}");
     }
 
     #[test]
