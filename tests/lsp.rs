@@ -550,6 +550,78 @@ fn exit_without_shutdown_is_status_1() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Go to definition: a fixture path of the definition and a path of the
+/// index go to that file, a local `$ref` to its target schema (whose hover
+/// shows it); a near miss (a plain string) goes nowhere.
+fn definition_follows_paths_and_refs() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let index = uri_of(&pkg.join("package-index.json"));
+    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let with_ref = original.replacen(
+        r#""properties":{"name":{"#,
+        r##""$defs":{"n":{"type":"string"}},"properties":{"nick":{"$ref":"#/$defs/n"},"name":{"##,
+        1,
+    );
+    assert_ne!(with_ref, original);
+    let mut c = Client::start();
+    c.initialize();
+    for (uri, text) in [
+        (&def, with_ref.clone()),
+        (
+            &index,
+            std::fs::read_to_string(pkg.join("package-index.json")).unwrap(),
+        ),
+    ] {
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
+        );
+    }
+    let goto = |c: &mut Client, uri: &str, text: &str, needle: &str| {
+        let at = text.find(needle).unwrap() + 2;
+        let (line, character) = utf16_position(text.as_bytes(), at);
+        c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        )
+    };
+    let r = goto(&mut c, &def, &with_ref, "fixtures/desired.json");
+    assert_eq!(
+        r["result"]["uri"],
+        uri_of(&pkg.join("fixtures/desired.json")),
+        "{r}"
+    );
+    let index_text = std::fs::read_to_string(pkg.join("package-index.json")).unwrap();
+    let r = goto(&mut c, &index, &index_text, "\"definition.json\"");
+    assert_eq!(r["result"]["uri"], def, "an open file: {r}");
+    let r = goto(&mut c, &def, &with_ref, "#/$defs/n");
+    assert_eq!(r["result"]["uri"], def, "{r}");
+    let target = with_ref.find(r#"{"type":"string"}"#).unwrap();
+    let (line, character) = utf16_position(with_ref.as_bytes(), target);
+    assert_eq!(
+        (
+            &r["result"]["range"]["start"]["line"],
+            &r["result"]["range"]["start"]["character"]
+        ),
+        (&json!(line), &json!(character)),
+        "{r}"
+    );
+    let at = with_ref.find("#/$defs/n").unwrap() + 2;
+    let (line, character) = utf16_position(with_ref.as_bytes(), at);
+    let h = c.hover(&def, line, character);
+    let shown = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(shown.starts_with("/desiredSchema/$defs/n\n"), "{h}");
+    assert!(shown.contains("\"type\": \"string\""), "{h}");
+    // Near miss: a string that names nothing.
+    let r = goto(&mut c, &def, &with_ref, "compatibility-candidate");
+    assert_eq!(r["result"], Value::Null, "{r}");
+    c.stop();
+    Ok(())
+}
+
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
@@ -574,6 +646,10 @@ fn main() {
         Trial::test(
             "exit_without_shutdown_is_status_1",
             exit_without_shutdown_is_status_1,
+        ),
+        Trial::test(
+            "definition_follows_paths_and_refs",
+            definition_follows_paths_and_refs,
         ),
     ];
     libtest_mimic::run(&args, trials).exit();

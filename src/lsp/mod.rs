@@ -23,12 +23,18 @@
 //!   together are verified once, when the input queue is empty;
 //! - hover: on a code (`FD213`) in any open document, or anywhere in the
 //!   range of a published diagnostic, the code's `explain` text
-//!   ([`crate::explain::explain`]).
+//!   ([`crate::explain::explain`]); on a local `$ref`, the target's
+//!   pointer and schema ([`navigate`]);
+//! - go to definition: a local `$ref` to its target schema, a package path
+//!   (a fixture path of the definition, a `files[].path` of the index) to
+//!   that file.
 //!
 //! Not yet (issue 24): a lone Binding/Interface Definition (a file in no
 //! package gets no diagnostics), keeping the last good analysis for hover
-//! on a half-typed buffer, hover on `$ref`, relations and `schemaDigest`,
-//! go to definition, code actions, completion, watching files changed on
+//! and navigation on a half-typed buffer (both need a buffer that parses),
+//! hover on relations and `schemaDigest`, code actions, completion, a
+//! `codeDescription` link (no published documentation URL exists),
+//! watching files changed on
 //! disk by another program (a package is verified again only when one of
 //! its open files changes, is saved or closed), verification off the
 //! message thread and cancellation, the editor packages and the latency
@@ -36,6 +42,7 @@
 
 pub mod analysis;
 pub mod documents;
+pub mod navigate;
 pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -45,11 +52,11 @@ use std::path::PathBuf;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
-    DidSaveTextDocumentParams, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeResult, LogMessageParams, MarkupContent, MarkupKind, MessageType,
-    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities, ServerInfo,
-    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
-    TextDocumentSyncSaveOptions, Uri,
+    DidSaveTextDocumentParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
+    HoverParams, HoverProviderCapability, InitializeResult, Location, LogMessageParams,
+    MarkupContent, MarkupKind, MessageType, OneOf, PositionEncodingKind, PublishDiagnosticsParams,
+    Range, ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
 };
 
 use crate::codes::Code;
@@ -154,6 +161,12 @@ impl Server {
                 self.verify_dirty(conn);
                 match serde_json::from_value::<HoverParams>(req.params) {
                     Ok(p) => ok(id, self.hover(&p)),
+                    Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
+                }
+            }
+            (State::Running, "textDocument/definition") => {
+                match serde_json::from_value::<GotoDefinitionParams>(req.params) {
+                    Ok(p) => ok(id, self.definition(&p.text_document_position_params)),
                     Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
                 }
             }
@@ -308,6 +321,37 @@ impl Server {
         self.published.insert(root, now);
     }
 
+    /// Go to definition: a local `$ref` to its target schema in the same
+    /// document, a package path to that file of the package (open or on
+    /// disk). `None` for anything else, a position outside the document or
+    /// a buffer that is not strict I-JSON.
+    fn definition(&mut self, at: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
+        let doc = self.docs.get(&at.text_document.uri)?;
+        let offset = analysis::byte_offset(&doc.text, at.position)?;
+        let location = match navigate::target_at(doc.text.as_bytes(), offset)? {
+            navigate::Target::Schema { span, .. } => {
+                let text = doc.text.as_bytes();
+                let range = Range::new(
+                    analysis::lsp_position(text, span.start),
+                    analysis::lsp_position(text, span.end),
+                );
+                Location::new(doc.uri.clone(), range)
+            }
+            navigate::Target::File(rel) => {
+                let path = self.root_of(&at.text_document.uri)?.join(rel);
+                let uri = match self.docs.by_path(&path) {
+                    Some(open) => open.uri.clone(),
+                    None => std::fs::symlink_metadata(&path)
+                        .is_ok_and(|m| m.file_type().is_file())
+                        .then(|| documents::file_uri(&path))
+                        .flatten()?,
+                };
+                Location::new(uri, Range::default())
+            }
+        };
+        Some(GotoDefinitionResponse::Scalar(location))
+    }
+
     /// Hover: the `explain` text of the code under the cursor (`FD213`), or
     /// of the codes of the published diagnostics whose range holds it.
     /// `None` for a document that is not open or a position outside it.
@@ -339,6 +383,20 @@ impl Server {
             );
             return Some(hover_text(&[code], Some(range)));
         }
+        if let Some(navigate::Target::Schema {
+            pointer,
+            text: schema,
+            ..
+        }) = navigate::target_at(text, offset)
+        {
+            return Some(Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::PlainText,
+                    value: format!("{pointer}\n{}", clip(&schema)),
+                }),
+                range: None,
+            });
+        }
         let mut codes: Vec<Code> = Vec::new();
         for d in self.shown.get(at.text_document.uri.as_str())? {
             let inside = d.range.start <= at.position && at.position <= d.range.end;
@@ -355,6 +413,19 @@ impl Server {
         (!codes.is_empty()).then(|| hover_text(&codes, None))
     }
 }
+
+/// At most [`HOVER_CHARS`] characters of `text`, then how many were left out.
+fn clip(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= HOVER_CHARS {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(HOVER_CHARS).collect();
+    format!("{head}\n… ({} more characters)", total - HOVER_CHARS)
+}
+
+/// The most characters of a schema a hover shows.
+const HOVER_CHARS: usize = 8000;
 
 /// A hover showing the `explain` text of `codes`, one after the other.
 fn hover_text(codes: &[Code], range: Option<Range>) -> Hover {
@@ -386,6 +457,7 @@ fn initialize_result() -> InitializeResult {
                 },
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            definition_provider: Some(OneOf::Left(true)),
             ..Default::default()
         },
         server_info: Some(ServerInfo {
