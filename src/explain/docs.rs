@@ -657,6 +657,12 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"edge v1alpha1 desiredSchema.properties.worker = {…reference…}   (no contract)"#,
             r#"edge v1alpha1 desiredSchema.properties.worker = {…reference…,"x-takoform-required-interface":{…}}"#,
         ),
+        Code::TargetFormRefIdentity => e(
+            "Warns when an entry of a reference's x-takoform-target-formrefs names another apiVersion or kind than the reference's own apiVersion and kind consts.",
+            "A host installs the relation only to a Form of exactly the referenced group and kind, so such an entry can never be satisfied: the contract says one thing and the reference another.",
+            r#"desiredSchema.properties.worker = {…reference to edge.forms.takoform.com ModuleWorker…,"x-takoform-target-formrefs":[{"apiVersion":"edge.forms.takoform.com","kind":"AtLeastOnceQueue","definitionVersion":"0.2.0","schemaDigest":"sha256:…"}]}"#,
+            r#"desiredSchema.properties.worker = {…reference to edge.forms.takoform.com ModuleWorker…,"x-takoform-target-formrefs":[{"apiVersion":"edge.forms.takoform.com","kind":"ModuleWorker","definitionVersion":"0.2.0","schemaDigest":"sha256:…"}]}"#,
+        ),
         // FD6xx: revocation statements and checkpoints
         Code::UnsupportedRevocationApiVersion => e(
             "A revocation statement or checkpoint must be a JSON object whose string apiVersion is trust.forms.takoform.com/v1alpha1 (legacy) or trust.forms.takoform.com/v1 (current); the apiVersion selects the schema and the rules.",
