@@ -647,11 +647,7 @@ fn relations(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     }
     let derivation = crate::relations::derive(definition);
     diags.extend(derivation.diagnostics);
-    pkg.relations = derivation
-        .relations
-        .iter()
-        .filter_map(|r| serde_json::to_value(r).ok())
-        .collect();
+    pkg.relations = Some(derivation.relations);
     Ok(())
 }
 
