@@ -7,7 +7,17 @@
 //!   backed by a proof or by a concrete document re-checked by
 //!   [`crate::engine`].
 //!
-//! Work in progress: the command (`form-package compat`) and the change
-//! records of the rest of the definition are being built on this module.
+//! - [`side`]: one side (a package or a bare definition), verified first;
+//! - [`changes`]: the change records of the rest of the definition;
+//! - [`bump`]: the bump the versions show and the one the changes require;
+//! - [`pairs`]: one pair compared;
+//! - [`report`]: the operations of `form-package compat` (a pair,
+//!   `--history`, `--baseline`) and the report `render::compat` prints
+//!   (the command itself is `compat_cmd`).
 
+pub mod bump;
+pub mod changes;
 pub mod desired;
+pub mod pairs;
+pub mod report;
+pub mod side;

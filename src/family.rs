@@ -4,9 +4,11 @@
 //!
 //! The family is exactly what the PATHs hold:
 //! - every Form Package found as `verify` finds them ([`crate::discover`]),
-//!   each verified by [`crate::verify::verify_package`] (the library, not a
-//!   copy) and, when its Form Definition can be read, loaded as a Form with
-//!   its relations derived by [`crate::relations::derive`];
+//!   each verified by [`crate::verify::verify_package_keeping_definition`]
+//!   (the library, not a copy) and, when verify read its Form Definition,
+//!   loaded as a Form from those bytes (nothing is read twice) with the
+//!   relations verify derived (or, where verify derives none, a legacy
+//!   lane or an invalid definition, [`crate::relations::derive`]'s);
 //! - every `definition.json` outside a package, loaded as a contract
 //!   (Binding Definition `bindings.takoform.com/v1alpha1|v1alpha2`, Interface
 //!   Definition `interfaces.takoform.com/v1alpha1`): strict I-JSON, its

@@ -29,7 +29,7 @@ pub const WORK_LIMIT: u32 = crate::limits::WORK;
 /// Violations shown for one failing positive fixture (a bound on report
 /// size; the verdict does not depend on it). The rest are counted, never
 /// dropped in silence: one more FD410 at the fixture's root says how many
-/// were not shown and counts as that many findings ([`not_shown`]).
+/// were not shown and counts as that many findings (`not_shown`).
 pub const MAX_VIOLATIONS: usize = 100;
 
 /// The finding that stands for the `rest` violations of a fixture past

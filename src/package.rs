@@ -85,7 +85,7 @@ pub struct Report {
 }
 
 /// A file's bytes and, for JSON that parsed, its span map (for rendering).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Source {
     /// Raw bytes.
     pub bytes: Vec<u8>,
@@ -183,8 +183,10 @@ pub struct Package {
     pub proof_errors: BTreeMap<JsonPointer, Vec<Code>>,
     /// The compiled stage schemas (possibly partial: see [`Fact::Compiled`]).
     pub stages: Option<Stages>,
-    /// Relations derived from the desired schema (family and current lanes).
-    pub relations: Vec<Value>,
+    /// Relations derived from the desired schema (family and current
+    /// lanes), typed; `None` when the check did not derive them (a legacy
+    /// lane, a definition that is not valid).
+    pub relations: Option<Vec<crate::relations::Relation>>,
     /// Fixture documents validated (positive + negative).
     pub fixtures_run: usize,
     /// Bytes of every file read, by package-relative path.

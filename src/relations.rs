@@ -6,7 +6,7 @@
 //! shape (§8.2), reads their target contracts (§8.4) and emits one
 //! [`Relation`] per reference (§8.5). Package verification does not derive
 //! relations (§8.1, `current-profile.md` §9), so every problem found here is
-//! a warning (codes `FD500`–`FD507`) or, for historical edge `v1alpha1`
+//! a warning (codes `FD500`–`FD507`, `FD509`) or, for historical edge `v1alpha1`
 //! definitions without target contracts, a note (`FD508`). [`resolve`] finds
 //! the concrete instances of relations in a desired document (§8.6).
 //!
@@ -59,7 +59,8 @@ pub struct Relation {
 pub struct Derivation {
     /// Derived relations, sorted by `pointer`.
     pub relations: Vec<Relation>,
-    /// Findings (warnings `FD500`–`FD507`, note `FD508`); the file is not set.
+    /// Findings (warnings `FD500`–`FD507` and `FD509`, note `FD508`); the file
+    /// is not set.
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -90,15 +91,21 @@ fn reference_like(o: &Map<String, Value>) -> Option<&Map<String, Value>> {
     if props.len() != 3 || !props.contains_key("name") {
         return None;
     }
-    let mut required: Vec<&str> = o
-        .get("required")?
-        .as_array()?
-        .iter()
-        .map(Value::as_str)
-        .collect::<Option<Vec<_>>>()
-        .unwrap_or_default();
+    o.get("required")?.as_array()?;
+    let mut required = required_names(o);
     required.sort_unstable();
     (required == ["apiVersion", "kind", "name"]).then_some(props)
+}
+
+/// The names of `o`'s `required` list as the reference's helper reads it:
+/// every entry when all are strings; an empty list when `required` is
+/// absent, not an array, or holds any non-string entry (`verifier-rules.md`
+/// §8.2, §8.3 step 4: such a list marks no child required).
+fn required_names(o: &Map<String, Value>) -> Vec<&str> {
+    o.get("required")
+        .and_then(Value::as_array)
+        .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
+        .unwrap_or_default()
 }
 
 fn non_empty_const(v: Option<&Value>) -> Option<&str> {
@@ -146,6 +153,40 @@ fn binding_of(node: &Map<String, Value>, schema_ptr: &JsonPointer, inherited: &B
 impl Walk<'_> {
     fn warn(&mut self, code: Code, msg: String, at: JsonPointer) {
         self.diagnostics.push(Diagnostic::new(code, msg).at(at));
+    }
+
+    /// FD509: every complete target FormRef of `list` (at `at`) names the
+    /// reference's own `apiVersion` and `kind` consts, since a host installs
+    /// the relation only to a Form of exactly that group and kind
+    /// (`verifier-rules.md` §8.7; `current-profile.md` §7.2). The relation
+    /// is still derived, as the reference derives it.
+    fn target_identities(
+        &mut self,
+        list: &[Value],
+        pointer: &str,
+        at: &JsonPointer,
+        api: &str,
+        kind: &str,
+    ) {
+        for (i, r) in list.iter().enumerate() {
+            let member = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default();
+            let (target_api, target_kind) = (member("apiVersion"), member("kind"));
+            if target_api == api && target_kind == kind {
+                continue;
+            }
+            let field = if target_api == api {
+                "kind"
+            } else {
+                "apiVersion"
+            };
+            self.warn(
+                Code::TargetFormRefIdentity,
+                format!(
+                    "reference {pointer} lists target Form {target_api:?} {target_kind:?}, but its own apiVersion and kind consts are {api:?} {kind:?}: no target can satisfy it"
+                ),
+                at.index(i).child(field),
+            );
+        }
     }
 
     fn node(
@@ -219,11 +260,7 @@ impl Walk<'_> {
             );
         }
         if let Some(props) = node.get("properties").and_then(Value::as_object) {
-            let req: Vec<&str> = node
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
+            let req = required_names(node);
             let mut names: Vec<&String> = props.keys().collect();
             names.sort_unstable();
             for name in names {
@@ -300,6 +337,7 @@ impl Walk<'_> {
                         }
                     }
                     if complete {
+                        self.target_identities(list, pointer, &at, api, kind);
                         relation.target_form_refs = Some(list.clone());
                     }
                 }
@@ -429,7 +467,8 @@ fn hidden(
 /// (rule 8 step 1), `FD506` reference-shaped object without const
 /// `apiVersion`/`kind`, `FD507` reference reachable only through `$ref`
 /// targets, `$defs`, `allOf`/`anyOf`/`oneOf`, `additionalProperties`,
-/// `prefixItems` or other keywords hosts do not walk.
+/// `prefixItems` or other keywords hosts do not walk, `FD509` a target
+/// FormRef of another group or kind than the reference's consts.
 ///
 /// A definition without an object `desiredSchema` derives nothing. Relations
 /// whose contract is malformed are still listed, without that contract.

@@ -47,7 +47,7 @@
 //!       "requiredInterface"?: { "apiVersion", "name", "version", "schemaDigest" } } ],
 //!   "diagnostics": [ … ],     // the objects of `verify --format json`
 //!                             // (`render::json::diagnostic_value`), sorted by
-//!                             // (pointer, severity, code); warnings FD500–FD507, note FD508
+//!                             // (pointer, severity, code); warnings FD500–FD507 and FD509, note FD508
 //!   "instances"?: [ { "relation": "/kvBindings/*/resource",   // only with --instance
 //!                     "pointer": "/kvBindings/0/resource", "name": "cache" } ] }
 //! ```

@@ -564,6 +564,11 @@ pub fn to_diagnostics(
 /// installed binary prints it with `form-package schema report`.
 pub const REPORT_SCHEMA: &str = include_str!("../schemas/form-package-report-v1.schema.json");
 
+/// The JSON Schema of `compat --format json`
+/// (`schemas/form-package-compat-v1.schema.json`), printed by
+/// `form-package schema compat`.
+pub const COMPAT_SCHEMA: &str = include_str!("../schemas/form-package-compat-v1.schema.json");
+
 /// The JSON Schema of `family --format json`
 /// (`schemas/form-package-family-v1.schema.json`), printed by
 /// `form-package schema family`.

@@ -70,6 +70,62 @@ pub fn verify_source(source: Box<dyn crate::source::PackageSource>) -> PackageOu
     outcome(crate::checks::run_source(source))
 }
 
+/// What verifying a package leaves for a command that goes on with it
+/// (`family`): the outcome, and the Form Definition as verify read it.
+#[derive(Debug)]
+pub struct Verified {
+    /// The outcome, as [`verify_package`] gives it.
+    pub outcome: PackageOutcome,
+    /// The definition verify read (through the fenced reader), when it
+    /// read one: its package path, bytes and, when the relations check
+    /// derived them, its relations.
+    pub definition: Option<ReadDefinition>,
+}
+
+/// A package's Form Definition as verify read it.
+#[derive(Debug)]
+pub struct ReadDefinition {
+    /// Its package path (`definitionPath`).
+    pub path: String,
+    /// Its bytes.
+    pub bytes: Vec<u8>,
+    /// The relations verify derived from its desired schema; `None` when
+    /// the check did not run (a legacy lane, a definition that is not valid).
+    pub relations: Option<Vec<crate::relations::Relation>>,
+}
+
+/// Verifies the package directory `path` as [`verify_package`] does and
+/// keeps the Form Definition it read (one read of each file: `family`
+/// reads nothing again).
+pub fn verify_package_keeping_definition(path: &Path) -> Verified {
+    let (mut pkg, run) = crate::checks::run(path);
+    let definition = pkg
+        .sources
+        .get(&pkg.def_path)
+        .filter(|_| !pkg.def_path.is_empty())
+        .map(|s| ReadDefinition {
+            path: pkg.def_path.clone(),
+            bytes: s.bytes.clone(),
+            relations: pkg.relations.take(),
+        });
+    let mut outcome = outcome((pkg, run));
+    if let Some(d) = &definition {
+        outcome.relations = relation_values(d.relations.as_deref().unwrap_or_default());
+    }
+    Verified {
+        outcome,
+        definition,
+    }
+}
+
+/// Relations as the report's JSON values.
+fn relation_values(relations: &[crate::relations::Relation]) -> Vec<Value> {
+    relations
+        .iter()
+        .filter_map(|r| serde_json::to_value(r).ok())
+        .collect()
+}
+
 /// The outcome of one run of the checks.
 fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> PackageOutcome {
     let path = pkg.path.clone();
@@ -83,7 +139,7 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
         figures: report.clone(),
         package_digest: pkg.package_digest.clone(),
         skipped: run.skipped,
-        relations: pkg.relations,
+        relations: relation_values(pkg.relations.as_deref().unwrap_or_default()),
         fixtures_run: pkg.fixtures_run,
         sources: pkg.sources,
         fault: run.fault,

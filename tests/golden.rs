@@ -70,6 +70,10 @@
 //!   `file`, `pointer`, `line`, `column`, `message`;
 //! - the `family --format json` document: every finding as `code`, `step`,
 //!   `file`, `pointer`, `line`, `column` (of its `location`) and `message`;
+//! - the `compat --format json` document: every pair's change records and
+//!   findings as `code`, `file`, `pointer`, `line`, `column` (in NEW, else
+//!   in OLD), `other` (the other side's `file:line:column pointer`) and
+//!   `message`, then the findings outside the pairs as for `verify`;
 //! - `trust`'s error document on stderr (it has no other format, and no
 //!   location): `code` (its `diagnostic`), `class` (its error class) and
 //!   `message`;
@@ -596,6 +600,8 @@ fn command_case(case_dir: &Path, case: &Value) -> Value {
     {
         if doc.get("findings").is_some() {
             family_findings(&doc)
+        } else if doc.get("pairs").is_some() {
+            compat_findings(&doc)
         } else {
             report_findings(&doc)
         }
@@ -628,6 +634,40 @@ fn report_findings(doc: &Value) -> Value {
         for d in p["diagnostics"].as_array().into_iter().flatten() {
             out.push(json!({
                 "path": p["path"], "code": d["code"], "file": d["file"], "pointer": d["pointer"],
+                "line": or_null(d, "line"), "column": or_null(d, "column"), "message": d["message"],
+            }));
+        }
+    }
+    Value::Array(out)
+}
+
+/// The records and findings of a `compat --format json` document: each
+/// pair's change records and findings (located in NEW, else in OLD, the
+/// other side's location as `other`), then the findings outside the pairs.
+fn compat_findings(doc: &Value) -> Value {
+    let mut out = Vec::new();
+    for p in doc["pairs"].as_array().into_iter().flatten() {
+        let records = p["changes"].as_array().into_iter().flatten();
+        for r in records.chain(p["findings"].as_array().into_iter().flatten()) {
+            let (at, other) = if r["new"].is_null() {
+                (&r["old"], &Value::Null)
+            } else {
+                (&r["new"], &r["old"])
+            };
+            out.push(json!({
+                "code": r["code"], "file": or_null(at, "file"), "pointer": or_null(at, "pointer"),
+                "line": or_null(at, "line"), "column": or_null(at, "column"),
+                "other": if other.is_null() { Value::Null } else {
+                    json!(format!("{}:{}:{} {}", other["file"].as_str().unwrap_or(""), other["line"], other["column"], other["pointer"].as_str().unwrap_or("")))
+                },
+                "message": r["message"],
+            }));
+        }
+    }
+    for o in doc["outcomes"].as_array().into_iter().flatten() {
+        for d in o["diagnostics"].as_array().into_iter().flatten() {
+            out.push(json!({
+                "path": o["path"], "code": d["code"], "file": d["file"], "pointer": d["pointer"],
                 "line": or_null(d, "line"), "column": or_null(d, "column"), "message": d["message"],
             }));
         }

@@ -37,20 +37,36 @@ fn expand(value: &str, ctx: &BTreeMap<&str, String>) -> String {
     out
 }
 
-/// Runs the action's build and verify steps (as the runner would, with
-/// bash and the step's `env`) on a tree; returns (exit-code output, SARIF).
+/// Runs the action's build, verify and compat steps (as the runner would,
+/// with bash and the step's `env`) on a tree, with `baseline` as the
+/// `baseline` input; returns (the step outputs, verify's SARIF).
 fn run_action(tree: &Path, paths: &str, args: &str) -> (String, Value) {
+    run_action_with(tree, paths, args, "")
+}
+
+fn run_action_with(tree: &Path, paths: &str, args: &str, baseline: &str) -> (String, Value) {
     let action = load("action.yml");
     assert_eq!(action["runs"]["using"].as_str(), Some("composite"));
     let inputs = &action["inputs"];
-    for k in ["paths", "args", "sarif-file", "upload-sarif"] {
+    for k in [
+        "paths",
+        "args",
+        "sarif-file",
+        "upload-sarif",
+        "baseline",
+        "compat-sarif-file",
+    ] {
         assert!(inputs[k]["description"].as_str().is_some(), "input {k}");
     }
     let steps = action["runs"]["steps"].as_vec().unwrap();
     let uses: Vec<&str> = steps.iter().filter_map(|s| s["uses"].as_str()).collect();
     assert_eq!(
         uses,
-        ["actions/cache@v4", "github/codeql-action/upload-sarif@v3"]
+        [
+            "actions/cache@v4",
+            "github/codeql-action/upload-sarif@v3",
+            "github/codeql-action/upload-sarif@v3"
+        ]
     );
     // The action's checkout holds the binary already built (the cache hit).
     let action_path = tree.join("action");
@@ -68,6 +84,14 @@ fn run_action(tree: &Path, paths: &str, args: &str) -> (String, Value) {
         (
             "inputs.sarif-file",
             inputs["sarif-file"]["default"].as_str().unwrap().to_owned(),
+        ),
+        ("inputs.baseline", baseline.to_owned()),
+        (
+            "inputs.compat-sarif-file",
+            inputs["compat-sarif-file"]["default"]
+                .as_str()
+                .unwrap()
+                .to_owned(),
         ),
     ]);
     let mut ran = 0;
@@ -96,7 +120,7 @@ fn run_action(tree: &Path, paths: &str, args: &str) -> (String, Value) {
         );
         ran += 1;
     }
-    assert_eq!(ran, 2, "build and verify steps");
+    assert_eq!(ran, 3, "build, verify and compat steps");
     let status = std::fs::read_to_string(&output).unwrap();
     let sarif_file = tree.join(inputs["sarif-file"]["default"].as_str().unwrap());
     let sarif = serde_json::from_slice(&std::fs::read(sarif_file).unwrap()).unwrap();
@@ -108,7 +132,7 @@ fn github_action_builds_runs_verify_and_writes_sarif() {
     let tmp = tempfile::tempdir().unwrap();
     copy_dir(&fixtures().join(STORE), &tmp.path().join("packages/good"));
     let (status, sarif) = run_action(tmp.path(), "packages", "");
-    assert_eq!(status, "exit-code=0\n");
+    assert_eq!(status, "exit-code=0\ncompat-exit-code=0\n");
     assert_eq!(sarif["version"], "2.1.0");
     assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 0);
 
@@ -116,7 +140,7 @@ fn github_action_builds_runs_verify_and_writes_sarif() {
     copy_dir(&fixtures().join(STORE), &bad);
     std::fs::remove_file(bad.join("fixtures/desired.json")).unwrap();
     let (status, sarif) = run_action(tmp.path(), "packages", "--deny-warnings");
-    assert_eq!(status, "exit-code=1\n");
+    assert_eq!(status, "exit-code=1\ncompat-exit-code=0\n");
     let results = sarif["runs"][0]["results"].as_array().unwrap();
     assert!(!results.is_empty());
     assert!(results.iter().all(
@@ -136,6 +160,51 @@ fn github_action_builds_runs_verify_and_writes_sarif() {
     let code = Command::new("bash")
         .args(["-c", last["run"].as_str().unwrap()])
         .env("STATUS", "1")
+        .status()
+        .unwrap();
+    assert_eq!(code.code(), Some(1));
+}
+
+/// The `baseline` input runs `compat --baseline BASE PATHS` into its own
+/// SARIF report; a new version whose bump does not fit its changes fails
+/// the last step even when verify passed.
+#[test]
+fn github_action_baseline_runs_compat() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_dir(&fixtures().join(STORE), &tmp.path().join("published/store"));
+    let new = tmp.path().join("packages/store");
+    copy_dir(&fixtures().join(STORE), &new);
+    let file = new.join("definition.json");
+    let mut d: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    d["definitionVersion"] = serde_json::json!("1.0.1");
+    d["lifecycleCapabilities"] = serde_json::json!(["create", "observe", "delete"]);
+    std::fs::write(&file, serde_json::to_vec(&d).unwrap()).unwrap();
+    common::reindex(&new);
+    let (status, sarif) = run_action_with(tmp.path(), "packages", "", "published");
+    assert_eq!(status, "exit-code=0\ncompat-exit-code=1\n");
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 0);
+    let compat: Value = serde_json::from_slice(
+        &std::fs::read(tmp.path().join("form-package-compat.sarif")).unwrap(),
+    )
+    .unwrap();
+    let ids: Vec<&str> = compat["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"FD670") && ids.contains(&"FD656"), "{ids:?}");
+    let action = load("action.yml");
+    let last = action["runs"]["steps"]
+        .as_vec()
+        .unwrap()
+        .last()
+        .unwrap()
+        .clone();
+    let code = Command::new("bash")
+        .args(["-c", last["run"].as_str().unwrap()])
+        .env("STATUS", "0")
+        .env("COMPAT_STATUS", "1")
         .status()
         .unwrap();
     assert_eq!(code.code(), Some(1));

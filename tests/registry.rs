@@ -83,6 +83,12 @@ const UNREACHABLE: &[(Code, &str)] = &[
         Code::UnsupportedNegativeStage,
         "pre-empted: the definition schema's stage enum (desired, observed, output)",
     ),
+    (
+        Code::InvalidDefinitionVersion,
+        "pre-empted: every definition and index schema's definitionVersion pattern is the SemVer \
+         2.0.0 grammar, so a side whose version the semver crate refuses is refused by verification \
+         first (compat then reports FD678)",
+    ),
 ];
 
 // ---------------------------------------------------------------- helpers
@@ -239,6 +245,14 @@ fn attempt(code: Code) -> Option<(Code, Vec<Code>)> {
             Code::DefinitionSchemaViolation,
             store()
                 .def(|d| push(d, "negativeConformanceFixtures", json!({"name": "neg", "stage": "import", "inputPath": "fixtures/desired.json", "expectedFailure": "schema_validation_failed"})))
+                .codes(),
+        ),
+        Code::InvalidDefinitionVersion => (
+            Code::IndexSchemaViolation,
+            store()
+                .def(|d| {
+                    d.insert("definitionVersion".into(), json!("1.0.0.1"));
+                })
                 .codes(),
         ),
         _ => return None,

@@ -40,7 +40,8 @@
 //!   `relation-depth-exceeded`, FD502 `missing-target-contract`, FD503
 //!   `conflicting-target-contracts`, FD504 `malformed-target-contract`, FD505
 //!   `binding-not-accepted`, FD506 `non-const-reference-identity`, FD507
-//!   `hidden-reference`, FD508 `historical-reference-without-contract`
+//!   `hidden-reference`, FD508 `historical-reference-without-contract`, FD509
+//!   `target-formref-identity-mismatch`
 //!
 //! # Why
 //!
@@ -605,6 +606,9 @@ fn constraints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
 ///   never enforce (decision 0015 rule 2; verifier-rules.md §8.3)
 /// - FD508 `historical-reference-without-contract`: an edge v1alpha1
 ///   reference predates target contracts (verifier-rules.md §8.1)
+/// - FD509 `target-formref-identity-mismatch`: a target FormRef of a
+///   reference names another apiVersion or kind than the reference's own
+///   consts (verifier-rules.md §8.7; current-profile.md §7.2)
 ///
 /// **Failing** (FD500): `desiredSchema = {"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"properties":{"apiVersion":{"const":"edge.forms.takoform.com"},"kind":{"const":"ModuleWorker"},"name":{"type":"string"}},…}`
 ///
@@ -622,6 +626,7 @@ pub(super) const RELATIONS: Check = Check {
         Code::NonConstReferenceIdentity,
         Code::HiddenReference,
         Code::EdgeReferenceWithoutContract,
+        Code::TargetFormRefIdentity,
     ],
     needs: NEEDS_VALID,
     establishes: None,
@@ -642,11 +647,7 @@ fn relations(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     }
     let derivation = crate::relations::derive(definition);
     diags.extend(derivation.diagnostics);
-    pkg.relations = derivation
-        .relations
-        .iter()
-        .filter_map(|r| serde_json::to_value(r).ok())
-        .collect();
+    pkg.relations = Some(derivation.relations);
     Ok(())
 }
 

@@ -260,7 +260,7 @@ fn too_many_files(files: &[Value]) -> Option<Diagnostic> {
 }
 
 /// The limits and entry rules `verify` applies to an index that passed
-/// its schema (FD103 too many files, then every [`ENTRIES`] rule: FD111
+/// its schema (FD103 too many files, then every `ENTRIES` rule: FD111
 /// definition over 4 MiB, FD112 JSON payload over 16 MiB, FD116 total
 /// over 256 MiB, media types, …), run on an index value that is not on
 /// disk: `index` applies them to the index it is about to write, so it

@@ -113,7 +113,7 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
 /// The usage errors of `--output-file` and `--sarif-root` (exit 2, nothing
 /// verified, nothing written): a `--sarif-root` that is not an existing
 /// directory (T1 C10: URIs relative to a missing or a file root mean
-/// nothing), then [`refuse_output_inside`].
+/// nothing), then `refuse_output_inside`.
 pub fn refuse_output_args(output: &OutputArgs, paths: &[PathBuf]) -> Option<Output> {
     if let Some(root) = &output.sarif_root {
         let why = match std::fs::metadata(root) {

@@ -12,12 +12,14 @@
 pub mod args;
 pub mod canonicalize;
 pub mod check;
+pub mod compat;
 pub mod completions;
 pub mod conformance;
 pub mod explain;
 pub mod family;
 pub mod index;
 pub mod init;
+pub mod lsp;
 pub mod man;
 pub mod relations;
 pub mod revocation;
@@ -83,6 +85,17 @@ pub enum Command {
     /// revocation statement or checkpoint, a Binding or an Interface
     /// Definition its published schema and rules. `-` reads standard input.
     Check(check::Args),
+    /// Did a Form change the way its new definitionVersion says? Compare
+    /// versions of a Form Definition (versioning-rules V1-V5).
+    ///
+    /// `compat OLD NEW` (each a package directory or a definition.json;
+    /// both verified first), `compat --history PATH...` (each consecutive
+    /// version of every (group, kind) under the PATHs), or `compat
+    /// --baseline BASE PATH...` (each package under a PATH against the
+    /// newest older version of its kind in the published tree BASE). Exit
+    /// status: 0 every bump fits, 1 some does not (or a FormRef is reused,
+    /// or a side is refused), 2 the command could not run.
+    Compat(compat::Args),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell) on stdout.
     Completions(completions::Args),
     /// Print a manual page (roff, section 1) on stdout: `form-package man | man -l -`.
@@ -102,6 +115,8 @@ pub enum Command {
     Family(family::Args),
     /// Publisher trust, offline: verify a package's Sigstore bundle and its revocation status.
     Trust(trust::Args),
+    /// Language server over standard input and output: findings while you type, hover on codes.
+    Lsp(lsp::Args),
 }
 
 /// Runs a parsed command line: hands each subcommand's arguments to its
@@ -120,11 +135,13 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::ValidateRevocation(a) => revocation::statement(&a, is_terminal),
         Command::ValidateRevocationCheckpoint(a) => revocation::checkpoint(&a, is_terminal),
         Command::Check(a) => check::run(&a, is_terminal),
+        Command::Compat(a) => compat::run(a, is_terminal),
         Command::Completions(a) => completions::run(&a, Cli::command()),
         Command::Man(a) => man::run(&a, Cli::command()),
         Command::Schema(a) => schema::run(&a),
         Command::Conformance(a) => conformance::run(&a),
         Command::Family(a) => family::run(a),
         Command::Trust(a) => trust::run(&a),
+        Command::Lsp(a) => lsp::run(&a),
     }
 }

@@ -7,7 +7,7 @@ use crate::output::Output;
 /// `schema`'s arguments.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// Which schema: `report` (`verify --format json`) or `family` (`family --format json`).
+    /// Which schema: `report` (`verify --format json`), `family` (`family --format json`), `compat` (`compat --format json`), or a profile's published `definition` or `index` schema.
     #[arg(value_enum)]
     pub which: SchemaName,
     /// `definition` and `index`: the index profile (`packages.forms.takoform.com/v1alpha5` or
@@ -24,6 +24,8 @@ pub enum SchemaName {
     Report,
     /// The JSON document of `family --format json` (embedded; version 1).
     Family,
+    /// The JSON document of `compat --format json` (embedded; version 1).
+    Compat,
     /// The published Form Definition schema of a profile.
     Definition,
     /// The published package index schema of a profile.
@@ -35,7 +37,8 @@ pub fn run(a: &Args) -> Output {
     let text = match (a.which, a.profile.as_deref()) {
         (SchemaName::Report, None) => crate::schemas::REPORT_SCHEMA,
         (SchemaName::Family, None) => crate::schemas::FAMILY_SCHEMA,
-        (SchemaName::Report | SchemaName::Family, Some(_)) => {
+        (SchemaName::Compat, None) => crate::schemas::COMPAT_SCHEMA,
+        (SchemaName::Report | SchemaName::Family | SchemaName::Compat, Some(_)) => {
             return Error::Usage(
                 "schema: --profile applies to `definition` and `index` only".into(),
             )

@@ -2,7 +2,10 @@
 //! and candidate sets under the PATHs (issue 13).
 //!
 //! Package roots come from the walk `verify` makes ([`crate::discover::walk`],
-//! no ignore rules; its FD901/FD902 findings are the family's); a PATH that
+//! no ignore rules; its FD901/FD902 findings are the family's), and each
+//! package's Form from the definition verify read (no second read, no link
+//! followed; a package whose definition verify could not read has no Form,
+//! FD740, its findings say why); a PATH that
 //! holds no package at all (a folder of contracts) contributes none. Every
 //! other file is found by one `walkdir` walk per PATH that never follows
 //! links and never descends into a package: `definition.json` files are
@@ -25,7 +28,7 @@ use crate::json::pointer::JsonPointer;
 use crate::json::strict::{self, SpanIndex};
 use crate::relations::{self, Relation};
 use crate::render::LineIndex;
-use crate::verify::{self, PackageOutcome, INDEX_FILE};
+use crate::verify::{self, PackageOutcome};
 
 /// Largest contract, candidate set or Form Definition read (the Form
 /// Definition limit of `verifier-rules.md` §1.4, 4 MiB).
@@ -80,6 +83,15 @@ impl Doc {
         }
         let bytes = std::fs::read(path)
             .map_err(|e| fail(Code::InvalidIJson, format!("cannot read {file}: {e}")))?;
+        Doc::from_bytes(file, bytes)
+    }
+
+    /// Strictly parses `bytes` of the file named `file` (as found).
+    ///
+    /// # Errors
+    /// A finding (step [`Step::Contract`]): `FD011`/`FD012` for bytes that
+    /// are not I-JSON, located where the reader stopped.
+    pub fn from_bytes(file: String, bytes: Vec<u8>) -> Result<Doc, Box<Finding>> {
         match strict::parse(&bytes) {
             Ok(p) => {
                 let lines = LineIndex::new(&bytes);
@@ -352,9 +364,12 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     let loaded: Vec<(Package, Option<Finding>)> = roots
         .par_iter()
         .map(|r| {
-            let outcome = verify::verify_package(r);
+            let verify::Verified {
+                outcome,
+                definition,
+            } = verify::verify_package_keeping_definition(r);
             let path = r.display().to_string();
-            match load_form(r) {
+            match load_form(r, definition) {
                 Ok(form) => (
                     Package {
                         path,
@@ -500,33 +515,22 @@ fn walk_files(
     }
 }
 
-/// Reads a package's Form Definition through its index's `definitionPath`.
-fn load_form(root: &Path) -> Result<Form, (String, Option<Location>)> {
-    // A reason without a place (the index or the path), or the read finding's.
-    let plain = |m: String| (m, None);
-    let read = |f: Box<Finding>| (f.message, f.location);
-    // Links are never followed: not the root, not a directory on the way.
-    if !std::fs::symlink_metadata(root).is_ok_and(|m| m.is_dir()) {
-        return Err(plain("the package root is not a real directory".to_owned()));
-    }
-    let index = Doc::read(&root.join(INDEX_FILE)).map_err(read)?;
-    let def_path = index
-        .value
-        .get("definitionPath")
-        .and_then(Value::as_str)
-        .ok_or_else(|| plain("package-index.json has no string definitionPath".to_owned()))?;
-    crate::fsread::path_grammar(def_path)
-        .map_err(|e| plain(format!("definitionPath {def_path:?}: {e}")))?;
-    let mut dir = root.to_path_buf();
-    for part in def_path.split('/') {
-        dir.push(part);
-        if std::fs::symlink_metadata(&dir).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(plain(format!(
-                "definitionPath {def_path:?} goes through a symbolic link"
-            )));
-        }
-    }
-    let doc = Doc::read(&root.join(def_path)).map_err(read)?;
+/// The package's Form from the definition `verify` read (never read
+/// again: verify's fenced reader is the one reader of a package's files,
+/// no link followed): `None` when verify could not read it (its findings
+/// say why).
+fn load_form(
+    root: &Path,
+    definition: Option<verify::ReadDefinition>,
+) -> Result<Form, (String, Option<Location>)> {
+    let Some(definition) = definition else {
+        return Err((
+            "verify could not read it (see the package's findings)".to_owned(),
+            None,
+        ));
+    };
+    let file = root.join(&definition.path).display().to_string();
+    let doc = Doc::from_bytes(file, definition.bytes).map_err(|f| (f.message, f.location))?;
     let s = |k: &str| doc.value.get(k).and_then(Value::as_str).map(str::to_owned);
     let (Some(api_version), Some(kind)) = (s("apiVersion"), s("kind")) else {
         return Err((
@@ -554,7 +558,11 @@ fn load_form(root: &Path) -> Result<Form, (String, Option<Location>)> {
     };
     let provided = refs("providedInterfaces");
     let accepted = refs("acceptedBindings");
-    let relations = relations::derive(&doc.value).relations;
+    // Verify's relations when its check derived them, else (a legacy lane,
+    // a definition that is not valid) derived here as `relations` does.
+    let relations = definition
+        .relations
+        .unwrap_or_else(|| relations::derive(&doc.value).relations);
     Ok(Form {
         definition_version: s("definitionVersion").unwrap_or_default(),
         role: s("role"),
@@ -681,30 +689,41 @@ mod tests {
     use super::*;
 
     /// A package whose definition is not I-JSON is `FD740` at the place
-    /// the strict reader names (near miss: a root that is no directory has
-    /// a reason and no place).
+    /// the strict reader names (near miss: a definition verify could not
+    /// read has a reason and no place).
     #[test]
     fn a_form_that_does_not_load_is_located_where_its_read_failed() {
-        let tmp = tempfile::tempdir().unwrap();
-        let pkg = tmp.path().join("pkg");
-        std::fs::create_dir(&pkg).unwrap();
-        std::fs::write(
-            pkg.join(INDEX_FILE),
-            r#"{"definitionPath": "definition.json"}"#,
-        )
-        .unwrap();
-        std::fs::write(
-            pkg.join("definition.json"),
-            r#"{"apiVersion": 1, "apiVersion": 2}"#,
-        )
-        .unwrap();
-        let (why, at) = load_form(&pkg).err().unwrap();
+        let pkg = Path::new("pkg");
+        let read = verify::ReadDefinition {
+            path: "definition.json".to_owned(),
+            bytes: br#"{"apiVersion": 1, "apiVersion": 2}"#.to_vec(),
+            relations: None,
+        };
+        let (why, at) = load_form(pkg, Some(read)).err().unwrap();
         assert!(why.contains("duplicate object name"), "{why}");
         let at = at.unwrap();
-        assert!(at.file.ends_with("definition.json"), "{}", at.file);
+        assert_eq!(at.file, "pkg/definition.json");
         assert_eq!((at.line, at.column), (1, 19));
-        let (why, at) = load_form(&tmp.path().join("nothing")).err().unwrap();
-        assert_eq!(why, "the package root is not a real directory");
+        let (why, at) = load_form(pkg, None).err().unwrap();
+        assert!(why.starts_with("verify could not read it"), "{why}");
         assert!(at.is_none());
+    }
+
+    /// The Form is built from the definition verify read, with the
+    /// relations verify derived: nothing is read again (the package's
+    /// directory may be gone by then).
+    #[test]
+    fn a_form_is_built_from_what_verify_read() {
+        let pkg = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
+        let verified = verify::verify_package_keeping_definition(&pkg);
+        assert!(verified.outcome.diagnostics.is_empty());
+        let read = verified.definition.unwrap();
+        let derived = read.relations.clone().unwrap();
+        assert!(!derived.is_empty());
+        let form = load_form(Path::new("/nonexistent/pkg"), Some(read)).unwrap();
+        assert_eq!(form.relations, derived);
+        assert_eq!(form.doc.file, "/nonexistent/pkg/definition.json");
+        assert_eq!(verified.outcome.relations.len(), derived.len());
     }
 }

@@ -45,7 +45,7 @@ pub enum ParseErrorKind {
     /// §2.1 J2–J6: every other I-JSON refusal (a leading byte-order mark,
     /// which the reference meets as a bad first token, grammar, duplicate names,
     /// string escapes and surrogates, numbers, nesting). Maps to
-    /// [`Code::InvalidIJson`].
+    /// [`Code::InvalidIJson`](crate::codes::Code::InvalidIJson).
     Syntax,
 }
 

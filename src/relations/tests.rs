@@ -460,3 +460,72 @@ fn derive_never_panics_on_corpus_definitions() {
     }
     assert!(n > 500, "only {n} definitions found");
 }
+
+/// A reference whose target contract is the FormRef list `refs`.
+fn reference_to(api: &str, kind: &str, refs: Value) -> Value {
+    let mut r = reference(api, kind);
+    let o = r.as_object_mut().unwrap();
+    o.remove("x-takoform-required-interface");
+    o.insert("x-takoform-target-formrefs".into(), refs);
+    r
+}
+
+fn form_ref(api: &str, kind: &str) -> Value {
+    json!({"apiVersion": api, "kind": kind, "definitionVersion": "0.2.0",
+           "schemaDigest": "sha256:00"})
+}
+
+/// Issue 22 item 11: a `required` list with a non-string entry marks no
+/// child required (the reference's helper reads it as empty).
+#[test]
+fn a_required_list_with_a_non_string_entry_marks_nothing_required() {
+    let mut d = def(json!({"a": reference("x.example", "X")}));
+    d["desiredSchema"]["required"] = json!(["a", 1]);
+    let out = derive(&d);
+    assert_eq!(pointers(&out), ["/a"]);
+    assert!(!out.relations[0].required);
+    // Near miss: the same list with strings only.
+    d["desiredSchema"]["required"] = json!(["a", "b"]);
+    assert!(derive(&d).relations[0].required);
+    // Nested: an inner list with a null entry breaks only its own level.
+    let inner = json!({"type": "object", "additionalProperties": false,
+                       "required": ["r", null], "properties": {"r": reference("x.example", "X")}});
+    let out = derive(&def(json!({"a": inner})));
+    assert_eq!(pointers(&out), ["/a/r"]);
+    assert!(!out.relations[0].required);
+}
+
+/// Issue 22 item 11: a target FormRef of another group or kind than the
+/// reference's own consts is a warning at the member that differs; the
+/// relation is still derived.
+#[test]
+fn fd509_target_formref_of_another_kind_or_group() {
+    let refs = json!([
+        form_ref("x.example", "X"),
+        form_ref("x.example", "Y"),
+        form_ref("y.example", "X")
+    ]);
+    let out = derive(&def(json!({"a": reference_to("x.example", "X", refs)})));
+    assert_eq!(
+        codes(&out),
+        [
+            (
+                "FD509",
+                "/desiredSchema/properties/a/x-takoform-target-formrefs/1/kind".to_owned()
+            ),
+            (
+                "FD509",
+                "/desiredSchema/properties/a/x-takoform-target-formrefs/2/apiVersion".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        out.relations[0].target_form_refs.as_ref().map(Vec::len),
+        Some(3)
+    );
+    // Near miss: every entry names the reference's own group and kind.
+    let refs = json!([form_ref("x.example", "X")]);
+    let out = derive(&def(json!({"a": reference_to("x.example", "X", refs)})));
+    assert_eq!(codes(&out), []);
+    assert_eq!(pointers(&out), ["/a"]);
+}

@@ -1,0 +1,56 @@
+//! `form-package compat OLD NEW | --history PATH... | --baseline BASE
+//! PATH...`: did a Form change the way its new definitionVersion says
+//! ([`crate::compat_cmd::run`]).
+
+use std::path::PathBuf;
+
+use crate::cli::args::{self, OutputArgs, ReportArgs};
+use crate::output::Output;
+
+/// `compat`'s arguments.
+#[derive(Debug, clap::Args)]
+#[command(mut_arg("format", |a| a.help(
+    "Output format (`json`: its JSON Schema is `form-package schema compat`)"
+)))]
+pub struct Args {
+    /// OLD NEW (each a package directory or a definition.json); with
+    /// --history or --baseline, the trees to walk.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Compare each consecutive version of every (group, kind) under the PATHs.
+    #[arg(long, conflicts_with = "baseline")]
+    pub history: bool,
+    /// Compare each package under the PATHs with the newest older version of its kind in BASE.
+    #[arg(long, value_name = "BASE")]
+    pub baseline: Option<PathBuf>,
+    /// Write each breaking pair's witness into DIR as a JSON file a
+    /// publisher can add as a negative fixture (never inside a package).
+    #[arg(long, value_name = "DIR")]
+    pub write_witnesses: Option<PathBuf>,
+    /// `--format`, `--color`.
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// `--output-file`, `--sarif-root`.
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// Runs `compat`; `is_terminal`: whether stdout is a terminal.
+pub fn run(a: Args, is_terminal: bool) -> Output {
+    let mut guarded = a.paths.clone();
+    guarded.extend(a.baseline.clone());
+    if let Some(refused) = args::refuse_output_args(&a.output, &guarded) {
+        return refused;
+    }
+    let color = a.report.use_color(is_terminal && a.output.file().is_none());
+    let opts = args::render_options(&a.output, color, false, false, false);
+    let out = crate::compat_cmd::run(
+        &a.paths,
+        a.history,
+        a.baseline.as_deref(),
+        a.write_witnesses.as_deref(),
+        a.report.format,
+        &opts,
+    );
+    args::deliver(out, a.output.file())
+}

@@ -1,0 +1,138 @@
+//! The bump a pair shows against the bump its changes require
+//! (versioning-rules V2, V3): SemVer precedence and the bump itself come
+//! from the `semver` crate.
+
+use semver::Version;
+
+use super::changes::{Change, Class};
+
+/// A version step, ordered: `none < patch < minor < major`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Bump {
+    /// The same MAJOR.MINOR.PATCH.
+    None,
+    /// PATCH grew.
+    Patch,
+    /// MINOR grew.
+    Minor,
+    /// MAJOR grew.
+    Major,
+}
+
+impl Bump {
+    /// `none`, `patch`, `minor` or `major`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Bump::None => "none",
+            Bump::Patch => "patch",
+            Bump::Minor => "minor",
+            Bump::Major => "major",
+        }
+    }
+}
+
+/// Parses a `definitionVersion` as SemVer 2.0.0 (`None` when it is not one).
+pub fn parse(version: &str) -> Option<Version> {
+    Version::parse(version).ok()
+}
+
+/// The bump from `old` to `new` by their MAJOR.MINOR.PATCH (pre-release
+/// and build metadata aside): the highest field that grew. `None` when the
+/// three are equal or `new` is lower (the caller checks precedence).
+pub fn actual(old: &Version, new: &Version) -> Bump {
+    let (a, b) = (
+        (old.major, old.minor, old.patch),
+        (new.major, new.minor, new.patch),
+    );
+    if b <= a {
+        Bump::None
+    } else if b.0 > a.0 {
+        Bump::Major
+    } else if b.1 > a.1 {
+        Bump::Minor
+    } else {
+        Bump::Patch
+    }
+}
+
+/// The bump the `changes` of a pair require from `old` (V3 for `1.x` and
+/// later: breaking → major, addition or relaxation → minor, documentation
+/// → patch; V2 for `0.x`: breaking or addition → minor, documentation →
+/// patch). No change at all requires none.
+pub fn required(old: &Version, changes: &[Change]) -> Bump {
+    let worst = changes.iter().map(|c| c.class).max();
+    match worst {
+        None => Bump::None,
+        Some(Class::Documentation) => Bump::Patch,
+        Some(Class::Relaxation | Class::Addition) => Bump::Minor,
+        Some(Class::Breaking) if old.major == 0 => Bump::Minor,
+        Some(Class::Breaking) => Bump::Major,
+    }
+}
+
+/// True when `new` follows `old` in SemVer precedence (build metadata
+/// ignored, §10–11).
+pub fn increases(old: &Version, new: &Version) -> bool {
+    new.cmp_precedence(old) == std::cmp::Ordering::Greater
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+    use crate::compat::side::Doc;
+
+    fn v(s: &str) -> Version {
+        Version::parse(s).unwrap_or_else(|_| Version::new(0, 0, 0))
+    }
+
+    fn change(class: Class) -> Change {
+        Change {
+            code: Code::DocumentationChanged,
+            class,
+            doc: Doc::Definition,
+            old: None,
+            new: None,
+            message: String::new(),
+            inference: false,
+        }
+    }
+
+    #[test]
+    fn actual_bump_is_the_highest_field_that_grew() {
+        assert_eq!(actual(&v("1.0.0"), &v("2.0.0")), Bump::Major);
+        assert_eq!(actual(&v("1.0.0"), &v("1.1.0")), Bump::Minor);
+        assert_eq!(actual(&v("1.0.0"), &v("1.0.1")), Bump::Patch);
+        assert_eq!(actual(&v("1.0.0"), &v("1.0.0")), Bump::None);
+        assert_eq!(actual(&v("0.0.0-legacy.1"), &v("1.0.0")), Bump::Major);
+        assert_eq!(actual(&v("2.0.0"), &v("1.9.9")), Bump::None);
+    }
+
+    #[test]
+    fn required_bump_follows_the_0x_and_1x_rules() {
+        let breaking = [change(Class::Documentation), change(Class::Breaking)];
+        assert_eq!(required(&v("1.2.3"), &breaking), Bump::Major);
+        assert_eq!(required(&v("0.2.3"), &breaking), Bump::Minor);
+        let addition = [change(Class::Addition)];
+        assert_eq!(required(&v("1.0.0"), &addition), Bump::Minor);
+        assert_eq!(required(&v("0.1.0"), &addition), Bump::Minor);
+        assert_eq!(
+            required(&v("1.0.0"), &[change(Class::Relaxation)]),
+            Bump::Minor
+        );
+        assert_eq!(
+            required(&v("1.0.0"), &[change(Class::Documentation)]),
+            Bump::Patch
+        );
+        assert_eq!(required(&v("1.0.0"), &[]), Bump::None);
+    }
+
+    #[test]
+    fn precedence_ignores_build_metadata_and_ranks_pre_releases_first() {
+        assert!(increases(&v("1.0.0-rc.1"), &v("1.0.0")));
+        assert!(!increases(&v("1.0.0+a"), &v("1.0.0+b")));
+        assert!(increases(&v("0.0.0-legacy.1"), &v("1.0.0")));
+        assert!(!increases(&v("2.0.0"), &v("1.0.0")));
+    }
+}

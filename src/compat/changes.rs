@@ -1,0 +1,632 @@
+//! The change records of a pair (issue 20, item 2): every difference of
+//! two Form Definitions (and, for packages, of their listed fixture files)
+//! with a JSON Pointer into both documents and a class.
+//!
+//! The desired schema is judged by [`super::desired::compare`] (a proof or
+//! a counterexample); everything else by the member it is in:
+//! - `immutableFields`: a pointer gained is breaking (an in-place update now
+//!   forces replacement), one lost a relaxation;
+//! - `lifecycleCapabilities` and each interface's `document.operations`: a
+//!   capability removed is breaking, one added an addition;
+//! - `interfaces` (by name), `providedInterfaces` and `acceptedBindings`
+//!   (by apiVersion and name): an entry removed or changed is breaking, one
+//!   added an addition;
+//! - `role` changed: breaking;
+//! - `observedSchema` and `outputSchema`: a top-level member removed or
+//!   retyped (its schemas not equivalent by `compare`) is breaking, one
+//!   added an addition. This is an inference from decisions 0025 and 0030,
+//!   not a rule (versioning-rules V5): each such record says so;
+//! - title, description, status, `x-` annotations, the fixture lists and
+//!   the fixture files: documentation (a patch);
+//! - any other member (constraints, requiresHostApi, …): no rule proves it
+//!   compatible, so it counts as breaking (V3).
+
+use serde_json::{Map, Value};
+
+use super::desired::{compare, Verdict};
+use super::side::{Doc, Side};
+use crate::codes::Code;
+use crate::json::pointer::JsonPointer;
+
+/// What a change means for the version (versioning-rules V2, V3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Class {
+    /// Documentation only: a patch.
+    Documentation,
+    /// A relaxed constraint: a minor.
+    Relaxation,
+    /// Added optional data or capability: a minor.
+    Addition,
+    /// Removed data, tightened constraint, changed meaning, or unproved: a
+    /// major in 1.x, a minor in 0.x.
+    Breaking,
+}
+
+/// One difference of a pair.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Change {
+    /// Its code (FD650–FD666).
+    pub code: Code,
+    /// Its class.
+    pub class: Class,
+    /// The document both pointers are into.
+    pub doc: Doc,
+    /// Where it is in OLD (`None`: NEW only).
+    pub old: Option<JsonPointer>,
+    /// Where it is in NEW (`None`: OLD only).
+    pub new: Option<JsonPointer>,
+    /// One phrase; package text in it is escaped.
+    pub message: String,
+    /// True for the observed/output readings of versioning-rules V5.
+    pub inference: bool,
+}
+
+fn rec(code: Code, class: Class, old: Option<JsonPointer>, new: Option<JsonPointer>) -> Change {
+    Change {
+        code,
+        class,
+        doc: Doc::Definition,
+        old,
+        new,
+        message: String::new(),
+        inference: false,
+    }
+}
+
+impl Change {
+    fn says(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+}
+
+/// `"text"`: package text quoted in a message (as written: the renderers
+/// escape what they print, `render::escape`).
+pub fn quoted(s: &str) -> String {
+    format!("\"{s}\"")
+}
+
+/// The change records of OLD → NEW, given the desired verdict already
+/// decided (in member order: OLD's members, then NEW's new ones).
+pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
+    let empty = Map::new();
+    let o = old.definition.as_object().unwrap_or(&empty);
+    let n = new.definition.as_object().unwrap_or(&empty);
+    let mut keys: Vec<&String> = o.keys().collect();
+    keys.extend(n.keys().filter(|k| !o.contains_key(*k)));
+    let mut out = Vec::new();
+    for key in keys {
+        let (a, b) = (o.get(key), n.get(key));
+        if a == b && key != "desiredSchema" {
+            continue;
+        }
+        let at = JsonPointer::root().child(key);
+        let at_old = a.map(|_| at.clone());
+        let at_new = b.map(|_| at.clone());
+        match key.as_str() {
+            "apiVersion" | "kind" | "definitionVersion" => {}
+            "desiredSchema" => out.extend(desired_record(desired, &at)),
+            "title"
+            | "description"
+            | "status"
+            | "conformanceFixtures"
+            | "negativeConformanceFixtures" => out.push(
+                rec(
+                    Code::DocumentationChanged,
+                    Class::Documentation,
+                    at_old,
+                    at_new,
+                )
+                .says(format!("{key} changed")),
+            ),
+            k if k.starts_with("x-") => out.push(
+                rec(
+                    Code::DocumentationChanged,
+                    Class::Documentation,
+                    at_old,
+                    at_new,
+                )
+                .says(format!("annotation {} changed", quoted(k))),
+            ),
+            "immutableFields" => set_changes(
+                &mut out,
+                a,
+                b,
+                (&at, &at),
+                (
+                    Code::ImmutableFieldAdded,
+                    Class::Breaking,
+                    "immutable field added (an in-place update of it now forces replacement)",
+                ),
+                (
+                    Code::ImmutableFieldRemoved,
+                    Class::Relaxation,
+                    "immutable field removed (it can now be updated in place)",
+                ),
+            ),
+            "lifecycleCapabilities" => set_changes(
+                &mut out,
+                a,
+                b,
+                (&at, &at),
+                (
+                    Code::CapabilityAdded,
+                    Class::Addition,
+                    "lifecycle capability added",
+                ),
+                (
+                    Code::CapabilityRemoved,
+                    Class::Breaking,
+                    "lifecycle capability removed",
+                ),
+            ),
+            "interfaces" | "providedInterfaces" | "acceptedBindings" => {
+                entry_changes(&mut out, key, a, b, &at);
+            }
+            "role" => out.push(
+                rec(Code::RoleChanged, Class::Breaking, at_old, at_new).says(format!(
+                    "role changed from {} to {}",
+                    shown(a),
+                    shown(b)
+                )),
+            ),
+            "observedSchema" | "outputSchema" => member_changes(&mut out, key, a, b, &at),
+            _ => out.push(
+                rec(
+                    Code::DefinitionMemberChanged,
+                    Class::Breaking,
+                    at_old,
+                    at_new,
+                )
+                .says(format!(
+                    "{} {} (no rule proves this compatible: counted as breaking)",
+                    quoted(key),
+                    match (a, b) {
+                        (None, _) => "added",
+                        (_, None) => "removed",
+                        _ => "changed",
+                    }
+                )),
+            ),
+        }
+    }
+    if let (Some(oi), Some(ni)) = (&old.index, &new.index) {
+        file_changes(&mut out, oi, ni, old, new);
+    }
+    out
+}
+
+/// A value shown in a message: a string quoted and escaped, else compact
+/// JSON (serde_json escapes control characters), `absent` for none.
+fn shown(v: Option<&Value>) -> String {
+    match v {
+        None => "absent".to_owned(),
+        Some(Value::String(s)) => quoted(s),
+        Some(other) => {
+            let text = other.to_string();
+            if text.len() > 80 {
+                format!("{}…", text.chars().take(80).collect::<String>())
+            } else {
+                text
+            }
+        }
+    }
+}
+
+/// The record of the desired verdict (none for `identical`).
+fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
+    let both = |code, class| rec(code, class, Some(at.clone()), Some(at.clone()));
+    Some(match desired {
+        Verdict::Identical => return None,
+        Verdict::Equivalent => both(Code::DesiredSchemaEquivalent, Class::Documentation).says(
+            "desiredSchema changed bytes but accepts the same documents (both inclusions proved)",
+        ),
+        Verdict::Widened { newly_accepted } => both(Code::DesiredSchemaWidened, Class::Addition)
+            .says(format!(
+            "desiredSchema widened: every old document is still accepted, and NEW also accepts {}",
+            compact(newly_accepted)
+        )),
+        Verdict::Breaking { witness } => {
+            both(Code::DesiredSchemaBreaking, Class::Breaking).says(format!(
+                "desiredSchema refuses a document the old one accepts: {}",
+                compact(witness)
+            ))
+        }
+        Verdict::Unknown { pointer, reason } => {
+            let node = JsonPointer::from(format!("{}{}", at.as_str(), pointer.as_str()).as_str());
+            rec(
+                Code::DesiredSchemaUndecided,
+                Class::Breaking,
+                Some(node.clone()),
+                Some(at.clone()),
+            )
+            .says(format!(
+                "desiredSchema inclusion undecided at {}: {} (counted as breaking)",
+                node, reason
+            ))
+        }
+    })
+}
+
+/// Compact JSON of a document (control characters escaped by serde_json),
+/// cut at 200 characters for a message (the whole one is in the report).
+fn compact(v: &Value) -> String {
+    let text = v.to_string();
+    if text.chars().count() > 200 {
+        format!("{}…", text.chars().take(200).collect::<String>())
+    } else {
+        text
+    }
+}
+
+/// The strings of a JSON array with their indexes (other items ignored:
+/// verification already refused a definition where they are not strings).
+fn strings(v: Option<&Value>) -> Vec<(usize, &str)> {
+    v.and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .enumerate()
+                .filter_map(|(i, x)| Some((i, x.as_str()?)))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Records of a set of strings: each one NEW gained is `added`, each one
+/// it lost `removed`.
+fn set_changes(
+    out: &mut Vec<Change>,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    (at_old, at_new): (&JsonPointer, &JsonPointer),
+    added: (Code, Class, &str),
+    removed: (Code, Class, &str),
+) {
+    let (a, b) = (strings(old), strings(new));
+    for (i, s) in &a {
+        if !b.iter().any(|(_, t)| t == s) {
+            out.push(
+                rec(removed.0, removed.1, Some(at_old.index(*i)), None).says(format!(
+                    "{}: {}",
+                    removed.2,
+                    quoted(s)
+                )),
+            );
+        }
+    }
+    for (i, s) in &b {
+        if !a.iter().any(|(_, t)| t == s) {
+            out.push(
+                rec(added.0, added.1, None, Some(at_new.index(*i))).says(format!(
+                    "{}: {}",
+                    added.2,
+                    quoted(s)
+                )),
+            );
+        }
+    }
+}
+
+/// The key an entry of a contract list is matched by: `name` for
+/// `interfaces`, (`apiVersion`, `name`) for the others.
+fn entry_key(list: &str, v: &Value) -> String {
+    let s = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+    if list == "interfaces" {
+        s("name").to_owned()
+    } else {
+        format!("{} {}", s("apiVersion"), s("name"))
+    }
+}
+
+/// Records of `interfaces`, `providedInterfaces`, `acceptedBindings`.
+fn entry_changes(
+    out: &mut Vec<Change>,
+    list: &str,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    at: &JsonPointer,
+) {
+    let items = |v: Option<&Value>| -> Vec<(usize, Value)> {
+        v.and_then(Value::as_array)
+            .map(|a| a.iter().cloned().enumerate().collect())
+            .unwrap_or_default()
+    };
+    let (a, b) = (items(old), items(new));
+    for (i, x) in &a {
+        let key = entry_key(list, x);
+        let Some((j, y)) = b.iter().find(|(_, y)| entry_key(list, y) == key) else {
+            out.push(
+                rec(
+                    Code::ContractEntryRemoved,
+                    Class::Breaking,
+                    Some(at.index(*i)),
+                    None,
+                )
+                .says(format!("{list} entry {} removed", quoted(key.trim()))),
+            );
+            continue;
+        };
+        if x == y {
+            continue;
+        }
+        let (pi, pj) = (at.index(*i), at.index(*j));
+        // Operations of an interface's document: capabilities.
+        let ops = |v: &Value| v.pointer("/document/operations").cloned();
+        let (xo, yo) = (ops(x), ops(y));
+        if xo != yo {
+            set_changes(
+                out,
+                xo.as_ref(),
+                yo.as_ref(),
+                (
+                    &pi.child("document").child("operations"),
+                    &pj.child("document").child("operations"),
+                ),
+                (
+                    Code::CapabilityAdded,
+                    Class::Addition,
+                    "interface operation added",
+                ),
+                (
+                    Code::CapabilityRemoved,
+                    Class::Breaking,
+                    "interface operation removed",
+                ),
+            );
+        }
+        // The rest of the entry, its description and operations aside.
+        let strip = |v: &Value| {
+            let mut v = v.clone();
+            if let Some(m) = v.as_object_mut() {
+                m.shift_remove("description");
+                if let Some(d) = m.get_mut("document").and_then(Value::as_object_mut) {
+                    d.shift_remove("operations");
+                }
+            }
+            v
+        };
+        if strip(x) != strip(y) {
+            out.push(
+                rec(
+                    Code::ContractEntryChanged,
+                    Class::Breaking,
+                    Some(pi),
+                    Some(pj),
+                )
+                .says(format!("{list} entry {} changed", quoted(key.trim()))),
+            );
+        } else if x.get("description") != y.get("description") {
+            out.push(
+                rec(
+                    Code::DocumentationChanged,
+                    Class::Documentation,
+                    Some(pi.child("description")),
+                    Some(pj.child("description")),
+                )
+                .says(format!(
+                    "{list} entry {} description changed",
+                    quoted(key.trim())
+                )),
+            );
+        }
+    }
+    for (j, y) in &b {
+        let key = entry_key(list, y);
+        if !a.iter().any(|(_, x)| entry_key(list, x) == key) {
+            out.push(
+                rec(
+                    Code::ContractEntryAdded,
+                    Class::Addition,
+                    None,
+                    Some(at.index(*j)),
+                )
+                .says(format!("{list} entry {} added", quoted(key.trim()))),
+            );
+        }
+    }
+}
+
+/// Keywords of a stage schema that carry no constraint.
+fn is_annotation(k: &str) -> bool {
+    matches!(
+        k,
+        "title" | "description" | "$comment" | "examples" | "default" | "$schema"
+    ) || k.starts_with("x-")
+}
+
+/// Records of `observedSchema` / `outputSchema` (versioning-rules V5: an
+/// inference, labelled so).
+fn member_changes(
+    out: &mut Vec<Change>,
+    stage: &str,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    at: &JsonPointer,
+) {
+    let empty = Map::new();
+    fn props<'v>(v: Option<&'v Value>, empty: &'v Map<String, Value>) -> &'v Map<String, Value> {
+        v.and_then(|s| s.get("properties"))
+            .and_then(Value::as_object)
+            .unwrap_or(empty)
+    }
+    let (a, b) = (props(old, &empty), props(new, &empty));
+    let pa = at.child("properties");
+    let label = "(an inference from decisions 0025 and 0030, not a rule: versioning-rules V5)";
+    let inferred = |c: Change| Change {
+        inference: true,
+        ..c
+    };
+    for (name, x) in a {
+        let p = pa.child(name);
+        match b.get(name) {
+            None => out.push(inferred(
+                rec(Code::DeclaredMemberRemoved, Class::Breaking, Some(p), None)
+                    .says(format!("{stage} member {} removed {label}", quoted(name))),
+            )),
+            Some(y) if x != y => {
+                let verdict = compare(&with_defs(x, old), &with_defs(y, new));
+                match verdict {
+                    Verdict::Identical => {}
+                    Verdict::Equivalent => out.push(
+                        rec(Code::DocumentationChanged, Class::Documentation, Some(p.clone()), Some(p))
+                            .says(format!("{stage} member {} changed bytes, same documents", quoted(name))),
+                    ),
+                    other => out.push(inferred(
+                        rec(Code::DeclaredMemberRetyped, Class::Breaking, Some(p.clone()), Some(p))
+                            .says(format!(
+                                "{stage} member {} retyped (its schemas are not equivalent: {}) {label}",
+                                quoted(name),
+                                other.name()
+                            )),
+                    )),
+                }
+            }
+            Some(_) => {}
+        }
+    }
+    for name in b.keys().filter(|k| !a.contains_key(*k)) {
+        out.push(inferred(
+            rec(
+                Code::DeclaredMemberAdded,
+                Class::Addition,
+                None,
+                Some(pa.child(name)),
+            )
+            .says(format!("{stage} member {} added {label}", quoted(name))),
+        ));
+    }
+    // The stage schema outside its members.
+    let rest = |v: Option<&Value>| -> Map<String, Value> {
+        v.and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter(|(k, _)| k.as_str() != "properties" && k.as_str() != "$defs")
+                    .filter(|(k, _)| !is_annotation(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (ra, rb) = (rest(old), rest(new));
+    let in_old = old.map(|_| at.clone());
+    let in_new = new.map(|_| at.clone());
+    if old.is_none() || new.is_none() {
+        return;
+    }
+    if ra != rb {
+        out.push(
+            rec(Code::DefinitionMemberChanged, Class::Breaking, in_old, in_new).says(format!(
+                "{stage} changed outside its members (required, additionalProperties, …): counted as breaking"
+            )),
+        );
+    } else if !same_annotations(old, new) {
+        out.push(
+            rec(
+                Code::DocumentationChanged,
+                Class::Documentation,
+                in_old,
+                in_new,
+            )
+            .says(format!("{stage} annotations changed")),
+        );
+    }
+}
+
+/// Whether the top-level annotations (and `$defs`, which only members use)
+/// of two stage schemas are the same.
+fn same_annotations(a: Option<&Value>, b: Option<&Value>) -> bool {
+    let pick = |v: Option<&Value>| -> Map<String, Value> {
+        v.and_then(Value::as_object)
+            .map(|m| {
+                m.iter()
+                    .filter(|(k, _)| is_annotation(k))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    pick(a) == pick(b)
+}
+
+/// A member schema as a whole schema document for [`compare`]: its local
+/// `$ref`s (`#/$defs/…`) resolve against the stage schema's root, so the
+/// root's `$defs` are carried along (a thin adapter over `compare`, which
+/// takes whole documents).
+fn with_defs(member: &Value, stage: Option<&Value>) -> Value {
+    let defs = stage.and_then(|s| s.get("$defs"));
+    match (member, defs) {
+        (Value::Object(m), Some(defs)) if !m.contains_key("$defs") => {
+            let mut m = m.clone();
+            m.insert("$defs".to_owned(), defs.clone());
+            Value::Object(m)
+        }
+        _ => member.clone(),
+    }
+}
+
+/// Records of the files a package index lists besides the definition
+/// (fixtures): added, removed or changed, documentation (V1: they need a
+/// new version, but not a new contract).
+fn file_changes(out: &mut Vec<Change>, oi: &Value, ni: &Value, old: &Side, new: &Side) {
+    let def = |s: &Side| {
+        s.index
+            .as_ref()
+            .and_then(|i| i.get("definitionPath"))
+            .and_then(Value::as_str)
+            .unwrap_or("definition.json")
+            .to_owned()
+    };
+    let (od, nd) = (def(old), def(new));
+    let files = |i: &Value, skip: &str| -> Vec<(usize, String, Value)> {
+        i.get("files")
+            .and_then(Value::as_array)
+            .map(|a| {
+                a.iter()
+                    .enumerate()
+                    .filter_map(|(n, f)| {
+                        let p = f.get("path")?.as_str()?;
+                        (p != skip).then(|| {
+                            (
+                                n,
+                                p.to_owned(),
+                                f.get("digest").cloned().unwrap_or(Value::Null),
+                            )
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let (a, b) = (files(oi, &od), files(ni, &nd));
+    let at = JsonPointer::root().child("files");
+    let mut push = |old: Option<JsonPointer>, new: Option<JsonPointer>, what: String| {
+        let mut c = rec(Code::DocumentationChanged, Class::Documentation, old, new).says(what);
+        c.doc = Doc::Index;
+        out.push(c);
+    };
+    for (i, path, digest) in &a {
+        match b.iter().find(|(_, p, _)| p == path) {
+            None => push(
+                Some(at.index(*i)),
+                None,
+                format!("file {} removed", quoted(path)),
+            ),
+            Some((j, _, d)) if d != digest => push(
+                Some(at.index(*i).child("digest")),
+                Some(at.index(*j).child("digest")),
+                format!("file {} changed", quoted(path)),
+            ),
+            Some(_) => {}
+        }
+    }
+    for (j, path, _) in &b {
+        if !a.iter().any(|(_, p, _)| p == path) {
+            push(
+                None,
+                Some(at.index(*j)),
+                format!("file {} added", quoted(path)),
+            );
+        }
+    }
+}

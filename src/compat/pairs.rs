@@ -1,0 +1,271 @@
+//! One pair OLD → NEW (issue 20): the desired verdict, the change records,
+//! and the bump the versions show against the bump the changes require
+//! (versioning-rules V1–V4).
+
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::bump::{self, Bump};
+use super::changes::{self, Change, Class};
+use super::desired::{compare, Verdict};
+use super::side::Side;
+use crate::codes::Code;
+use crate::diag::Severity;
+use crate::json::pointer::JsonPointer;
+
+/// A finding about a pair's versions (FD670–FD678), with where it is in
+/// OLD's and NEW's definition (`/definitionVersion` unless said).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// Its code.
+    pub code: Code,
+    /// One phrase; package text in it is escaped.
+    pub message: String,
+    /// Pointer into OLD's definition, when it is about OLD.
+    pub old: Option<JsonPointer>,
+    /// Pointer into NEW's definition, when it is about NEW.
+    pub new: Option<JsonPointer>,
+}
+
+impl Finding {
+    /// The code's severity (error, warning or note).
+    pub fn severity(&self) -> Severity {
+        self.code.info().severity
+    }
+}
+
+/// One compared pair.
+#[derive(Debug)]
+pub struct Pair {
+    /// The older side.
+    pub old: Arc<Side>,
+    /// The newer side.
+    pub new: Arc<Side>,
+    /// The desired verdict; `None` when the pair was not compared (a side
+    /// refused by verification, FD678).
+    pub desired: Option<Verdict>,
+    /// Every change record, in definition member order.
+    pub changes: Vec<Change>,
+    /// The bump the versions show.
+    pub actual: Bump,
+    /// The bump the changes require (`none` for a re-identification: no
+    /// bump is asked).
+    pub required: Bump,
+    /// True when the versions say truthfully what changed: no error finding.
+    pub bump_ok: bool,
+    /// The findings about the versions.
+    pub findings: Vec<Finding>,
+}
+
+impl Pair {
+    /// True when OLD and NEW name different groups or kinds.
+    pub fn reidentified(&self) -> bool {
+        self.old.form_ref.api_version != self.new.form_ref.api_version
+            || self.old.form_ref.kind != self.new.form_ref.kind
+    }
+}
+
+/// The pointer of the version in a definition.
+fn version_at() -> JsonPointer {
+    JsonPointer::root().child("definitionVersion")
+}
+
+/// Compares OLD and NEW (see the module docs). Never panics; a side
+/// refused by verification is not compared.
+pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
+    let mut pair = Pair {
+        old,
+        new,
+        desired: None,
+        changes: Vec::new(),
+        actual: Bump::None,
+        required: Bump::None,
+        bump_ok: false,
+        findings: Vec::new(),
+    };
+    let (o, n) = (Arc::clone(&pair.old), Arc::clone(&pair.new));
+    if o.refused.is_some() || n.refused.is_some() {
+        let which = match (o.refused.is_some(), n.refused.is_some()) {
+            (true, true) => "OLD and NEW were",
+            (true, false) => "OLD was",
+            _ => "NEW was",
+        };
+        pair.findings.push(Finding {
+            code: Code::SideRefused,
+            message: format!(
+                "not compared: {which} refused by verification (its findings are reported)"
+            ),
+            old: o.refused.is_some().then(JsonPointer::root),
+            new: n.refused.is_some().then(JsonPointer::root),
+        });
+        return pair;
+    }
+    let desired_of = |s: &Side| {
+        s.definition
+            .get("desiredSchema")
+            .cloned()
+            .unwrap_or(Value::Null)
+    };
+    let verdict = compare(&desired_of(&o), &desired_of(&n));
+    pair.changes = changes::changes(&o, &n, &verdict);
+    pair.desired = Some(verdict);
+    let (ov, nv) = (
+        bump::parse(&o.form_ref.definition_version),
+        bump::parse(&n.form_ref.definition_version),
+    );
+    for (v, side, is_old) in [(&ov, &o, true), (&nv, &n, false)] {
+        if v.is_none() {
+            pair.findings.push(Finding {
+                code: Code::InvalidDefinitionVersion,
+                message: format!(
+                    "definitionVersion {} is not a SemVer 2.0.0 version",
+                    changes::quoted(&side.form_ref.definition_version)
+                ),
+                old: is_old.then(version_at),
+                new: (!is_old).then(version_at),
+            });
+        }
+    }
+    let (Some(ov), Some(nv)) = (ov, nv) else {
+        return pair;
+    };
+    if pair.reidentified() {
+        pair.findings.push(Finding {
+            code: Code::ReIdentification,
+            message: format!(
+                "a new identity: {} → {} (compared and reported; no bump is asked)",
+                identity(&o),
+                identity(&n)
+            ),
+            old: Some(JsonPointer::root().child("apiVersion")),
+            new: Some(JsonPointer::root().child("apiVersion")),
+        });
+        pair.actual = bump::actual(&ov, &nv);
+        pair.bump_ok = true;
+        return pair;
+    }
+    if ov.cmp_precedence(&nv) == std::cmp::Ordering::Equal {
+        if o.same_bytes(&n) {
+            pair.bump_ok = true;
+        } else {
+            pair.findings.push(reused(&o, &n));
+        }
+        return pair;
+    }
+    if !bump::increases(&ov, &nv) {
+        pair.findings.push(Finding {
+            code: Code::VersionNotIncreasing,
+            message: format!(
+                "definitionVersion {} does not follow {} in SemVer precedence",
+                changes::quoted(&n.form_ref.definition_version),
+                changes::quoted(&o.form_ref.definition_version)
+            ),
+            old: Some(version_at()),
+            new: Some(version_at()),
+        });
+        return pair;
+    }
+    pair.actual = bump::actual(&ov, &nv);
+    pair.required = bump::required(&ov, &pair.changes);
+    let fits = pair.actual >= pair.required;
+    let pre_release = !ov.pre.is_empty() || !nv.pre.is_empty();
+    if pre_release {
+        pair.findings.push(Finding {
+            code: Code::PreReleaseVersion,
+            message: format!(
+                "{} is a pre-release: no compatibility promise; the changes would require a {} bump ({} shown{})",
+                if ov.pre.is_empty() { "NEW" } else { "OLD" },
+                pair.required.name(),
+                pair.actual.name(),
+                if fits { "" } else { ", which would not fit" }
+            ),
+            old: (!ov.pre.is_empty()).then(version_at),
+            new: (!nv.pre.is_empty()).then(version_at),
+        });
+        pair.bump_ok = true;
+        return pair;
+    }
+    pair.bump_ok = fits;
+    if !fits {
+        pair.findings.push(Finding {
+            code: Code::BumpTooSmall,
+            message: format!(
+                "{} → {} is a {} bump; the changes require a {} ({})",
+                o.form_ref.definition_version,
+                n.form_ref.definition_version,
+                pair.actual.name(),
+                pair.required.name(),
+                why(&pair.changes, pair.required, ov.major == 0)
+            ),
+            old: Some(version_at()),
+            new: Some(version_at()),
+        });
+    } else if pair.actual == Bump::Major && ov.major >= 1 && pair.required < Bump::Major {
+        pair.findings.push(Finding {
+            code: Code::MajorNotEarned,
+            message: format!(
+                "{} → {} is a major, but every change is proved compatible: a {} would do",
+                o.form_ref.definition_version,
+                n.form_ref.definition_version,
+                pair.required.name()
+            ),
+            old: Some(version_at()),
+            new: Some(version_at()),
+        });
+    }
+    pair
+}
+
+/// `group kind`, escaped.
+fn identity(s: &Side) -> String {
+    format!("{} {}", s.form_ref.api_version, s.form_ref.kind)
+}
+
+/// FD671 for two copies of one (group, kind, definitionVersion).
+fn reused(o: &Side, n: &Side) -> Finding {
+    Finding {
+        code: Code::FormRefReused,
+        message: format!(
+            "{} names different bytes in {} and {} ({} {})",
+            o.form_ref.label(),
+            o.path.display(),
+            n.path.display(),
+            if o.form_ref.schema_digest == n.form_ref.schema_digest {
+                "same definition, other package bytes:"
+            } else {
+                "different definitions:"
+            },
+            short(&o.digest) + " vs " + &short(&n.digest)
+        ),
+        old: Some(version_at()),
+        new: Some(version_at()),
+    }
+}
+
+/// `sha256:` + the first 12 hex of a digest.
+fn short(d: &str) -> String {
+    d.chars().take(19).collect()
+}
+
+/// The codes of the changes that set the required bump, for a message.
+fn why(changes: &[Change], required: Bump, zero: bool) -> String {
+    let class_needed = |c: &Change| match required {
+        Bump::Major => c.class == Class::Breaking,
+        Bump::Minor if zero => c.class >= Class::Relaxation,
+        Bump::Minor => c.class == Class::Addition || c.class == Class::Relaxation,
+        _ => true,
+    };
+    let mut codes: Vec<String> = changes
+        .iter()
+        .filter(|c| class_needed(c))
+        .map(|c| format!("{} {}", c.code.info().id, c.code.info().name))
+        .collect();
+    codes.dedup();
+    codes.truncate(4);
+    if codes.is_empty() {
+        "see the change records".to_owned()
+    } else {
+        codes.join(", ")
+    }
+}

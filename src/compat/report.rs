@@ -1,0 +1,513 @@
+//! The three operations of `form-package compat` and the report model they
+//! return (rendered by `render::compat` alone):
+//! - [`pair`]: `compat OLD NEW`;
+//! - [`history`]: `compat --history PATH...`: every package under the
+//!   PATHs (verify's walk) grouped by (group, kind), ordered by SemVer
+//!   precedence, each consecutive pair compared; a (group, kind,
+//!   definitionVersion) present twice with different bytes is FD671 at
+//!   both copies;
+//! - [`baseline`]: `compat --baseline BASE PATH...`: each package under a
+//!   PATH compared with the newest older version of its (group, kind) in
+//!   BASE; the same version with different bytes in both is FD671; a kind
+//!   BASE lacks has nothing to compare (FD677).
+//!
+//! A side refused by verification is reported with its own findings (in
+//! [`Report::outcomes`]) and never compared; in a tree it keeps its place
+//! in the version order when its definition can be read, and the pairs it
+//! is in say they were not compared (FD678).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+use semver::Version;
+
+use super::bump;
+use super::pairs::{compare_pair, Pair};
+use super::side::{load, CheckFile, Loaded, Side};
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::discover::{walk, WalkRules};
+use crate::error::Error;
+use crate::json::pointer::JsonPointer;
+use crate::verify::PackageOutcome;
+
+/// Which command produced a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// `compat OLD NEW`.
+    Pair,
+    /// `compat --history PATH...`.
+    History,
+    /// `compat --baseline BASE PATH...`.
+    Baseline,
+}
+
+/// Everything one `compat` run found.
+#[derive(Debug)]
+pub struct Report {
+    /// The command.
+    pub mode: Mode,
+    /// Every compared pair, in (group, kind, precedence) order.
+    pub pairs: Vec<Pair>,
+    /// Findings outside the pairs, each as the outcome of the package (or
+    /// PATH) it is about: a side refused by verification (its own
+    /// findings), a walk finding (FD900–FD902), FormRef reuse in a tree
+    /// (FD671), nothing to compare (FD677), a version that is not SemVer
+    /// (FD676).
+    pub outcomes: Vec<PackageOutcome>,
+    /// Packages of BASE refused by verification (never used as a baseline;
+    /// counted, not listed).
+    pub base_refused: usize,
+    /// A PATH does not exist: the command could not run (exit 2).
+    pub could_not_run: bool,
+}
+
+impl Report {
+    fn new(mode: Mode) -> Self {
+        Report {
+            mode,
+            pairs: Vec::new(),
+            outcomes: Vec::new(),
+            base_refused: 0,
+            could_not_run: false,
+        }
+    }
+
+    /// True when some bump does not fit, a FormRef is reused, or some
+    /// finding is an error (a refused side, a walk finding).
+    pub fn fails(&self) -> bool {
+        self.pairs.iter().any(|p| !p.bump_ok)
+            || self.outcomes.iter().any(PackageOutcome::has_errors)
+    }
+
+    /// The exit status: 2 could not run, 1 [`Report::fails`], else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.could_not_run {
+            2
+        } else {
+            u8::from(self.fails())
+        }
+    }
+}
+
+/// `compat OLD NEW`.
+///
+/// # Errors
+/// [`Error::Usage`] when OLD or NEW does not exist; a fault of the verifier.
+pub fn pair(old: &Path, new: &Path, check_file: CheckFile) -> Result<Report, Error> {
+    let mut report = Report::new(Mode::Pair);
+    let (a, b) = (load(old, check_file)?, load(new, check_file)?);
+    match (a, b) {
+        (Loaded::Side(a), Loaded::Side(b)) => {
+            let (a, b) = (Arc::from(a), Arc::from(b));
+            report.outcomes.extend(refusal(&a));
+            report.outcomes.extend(refusal(&b));
+            report.pairs.push(compare_pair(a, b));
+        }
+        (a, b) => {
+            for l in [a, b] {
+                match l {
+                    Loaded::Refused(o) => report.outcomes.push(*o),
+                    Loaded::Side(s) => report.outcomes.extend(refusal(&s)),
+                }
+            }
+        }
+    }
+    Ok(report)
+}
+
+/// The verification findings of a refused side.
+fn refusal(s: &Side) -> Option<PackageOutcome> {
+    s.refused.as_ref().map(|o| PackageOutcome {
+        path: o.path.clone(),
+        diagnostics: o.diagnostics.clone(),
+        sources: o.sources.clone(),
+        skipped: o.skipped.clone(),
+        ..Default::default()
+    })
+}
+
+/// Every package under `paths` (verify's walk, default rules), verified
+/// and read in parallel (order kept). Walk findings go to `report`.
+fn sides_under(
+    paths: &[PathBuf],
+    report: &mut Report,
+    list_refused: bool,
+    check_file: CheckFile,
+) -> Result<Vec<Arc<Side>>, Error> {
+    let mut roots = Vec::new();
+    for path in paths {
+        let w = walk(path, &WalkRules::default());
+        report.could_not_run |= w.missing;
+        for (p, d) in w.findings {
+            report.outcomes.push(PackageOutcome {
+                path: p,
+                diagnostics: vec![d],
+                ..Default::default()
+            });
+        }
+        roots.extend(w.roots);
+    }
+    let loaded: Vec<Result<Loaded, Error>> =
+        roots.par_iter().map(|r| load(r, check_file)).collect();
+    let mut sides = Vec::new();
+    for l in loaded {
+        match l? {
+            Loaded::Side(s) => {
+                if s.refused.is_some() {
+                    if list_refused {
+                        report.outcomes.extend(refusal(&s));
+                    } else {
+                        report.base_refused += 1;
+                    }
+                }
+                sides.push(Arc::from(s));
+            }
+            Loaded::Refused(o) if list_refused => report.outcomes.push(*o),
+            Loaded::Refused(_) => report.base_refused += 1,
+        }
+    }
+    Ok(sides)
+}
+
+/// One slot of a version line: every copy of one (group, kind,
+/// definitionVersion precedence), and the copy that stands for it (the
+/// first verified copy by path, else the first).
+struct Slot {
+    version: Version,
+    copies: Vec<Arc<Side>>,
+}
+
+impl Slot {
+    fn representative(&self) -> Option<&Arc<Side>> {
+        self.copies
+            .iter()
+            .find(|s| s.refused.is_none())
+            .or_else(|| self.copies.first())
+    }
+}
+
+/// The two copies, one of each slot, that stand for a step between two
+/// versions: when a version was published with several different bytes
+/// (FD671 at each copy), the step is the pair of copies closest to each
+/// other: verified before refused, then the same desired schema, then the
+/// fewest top-level members that differ, then path order. `None` when a
+/// slot is empty.
+fn closest(olds: &[Arc<Side>], news: &[Arc<Side>]) -> Option<(Arc<Side>, Arc<Side>)> {
+    let distance = |a: &Side, b: &Side| {
+        let (x, y) = (&a.definition, &b.definition);
+        let differing = match (x.as_object(), y.as_object()) {
+            (Some(m), Some(n)) => {
+                m.iter().filter(|(k, v)| n.get(*k) != Some(*v)).count()
+                    + n.keys().filter(|k| !m.contains_key(*k)).count()
+            }
+            _ => usize::MAX,
+        };
+        (
+            usize::from(a.refused.is_some()) + usize::from(b.refused.is_some()),
+            x.get("desiredSchema") != y.get("desiredSchema"),
+            differing,
+        )
+    };
+    let mut best: Option<((usize, bool, usize), usize, usize)> = None;
+    for (i, a) in olds.iter().enumerate() {
+        for (j, b) in news.iter().enumerate() {
+            let d = distance(a, b);
+            if best.is_none_or(|(bd, _, _)| d < bd) {
+                best = Some((d, i, j));
+            }
+        }
+    }
+    let (_, i, j) = best?;
+    Some((Arc::clone(olds.get(i)?), Arc::clone(news.get(j)?)))
+}
+
+/// Sides grouped by (group, kind), each group's versions in precedence
+/// order; a version that is not SemVer is FD676 in `report`.
+fn lines(sides: Vec<Arc<Side>>, report: &mut Report) -> BTreeMap<(String, String), Vec<Slot>> {
+    let mut groups: BTreeMap<(String, String), Vec<Slot>> = BTreeMap::new();
+    for s in sides {
+        let Some(v) = bump::parse(&s.form_ref.definition_version) else {
+            report.outcomes.push(side_finding(
+                &s,
+                Code::InvalidDefinitionVersion,
+                format!(
+                    "definitionVersion {} is not a SemVer 2.0.0 version: left out of the version order",
+                    super::changes::quoted(&s.form_ref.definition_version)
+                ),
+            ));
+            continue;
+        };
+        let line = groups
+            .entry((s.form_ref.api_version.clone(), s.form_ref.kind.clone()))
+            .or_default();
+        match line
+            .iter_mut()
+            .find(|slot| slot.version.cmp_precedence(&v) == std::cmp::Ordering::Equal)
+        {
+            Some(slot) => slot.copies.push(s),
+            None => line.push(Slot {
+                version: v,
+                copies: vec![s],
+            }),
+        }
+    }
+    for line in groups.values_mut() {
+        line.sort_by(|a, b| a.version.cmp_precedence(&b.version));
+        for slot in line.iter_mut() {
+            slot.copies.sort_by(|a, b| a.path.cmp(&b.path));
+        }
+    }
+    groups
+}
+
+/// A finding about one side, at its definition's `/definitionVersion`,
+/// as an outcome of its own (the definition's bytes kept for the location).
+fn side_finding(s: &Side, code: Code, message: String) -> PackageOutcome {
+    PackageOutcome {
+        path: PathBuf::new(),
+        diagnostics: vec![Diagnostic::new(code, message)
+            .in_file(s.def_file.clone())
+            .at(JsonPointer::root().child("definitionVersion"))],
+        sources: BTreeMap::from([(s.def_file.clone(), s.def_source.clone())]),
+        ..Default::default()
+    }
+}
+
+/// FD671 at every copy of a slot whose copies are not all the same bytes.
+fn reuse_findings(slot: &Slot, report: &mut Report) {
+    let first = match slot.copies.first() {
+        Some(f) => f,
+        None => return,
+    };
+    if slot.copies.iter().all(|c| c.same_bytes(first)) {
+        return;
+    }
+    for c in &slot.copies {
+        let others: Vec<String> = slot
+            .copies
+            .iter()
+            .filter(|o| !o.same_bytes(c))
+            .map(|o| o.path.display().to_string())
+            .collect();
+        report.outcomes.push(side_finding(
+            c,
+            Code::FormRefReused,
+            format!(
+                "{} names different bytes here and in {}",
+                c.form_ref.label(),
+                others.join(", ")
+            ),
+        ));
+    }
+}
+
+/// `compat --history PATH...`.
+///
+/// # Errors
+/// A fault of the verifier (exit 2).
+pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
+    let mut report = Report::new(Mode::History);
+    let sides = sides_under(paths, &mut report, true, check_file)?;
+    let groups = lines(sides, &mut report);
+    let mut todo = Vec::new();
+    for line in groups.values() {
+        for slot in line {
+            reuse_findings(slot, &mut report);
+        }
+        for w in line.windows(2) {
+            if let [a, b] = w {
+                if let Some((a, b)) = closest(&a.copies, &b.copies) {
+                    todo.push((a, b));
+                }
+            }
+        }
+    }
+    report.pairs = todo
+        .into_par_iter()
+        .map(|(a, b)| compare_pair(a, b))
+        .collect();
+    Ok(report)
+}
+
+/// `compat --baseline BASE PATH...`.
+///
+/// # Errors
+/// A fault of the verifier (exit 2).
+pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
+    let mut report = Report::new(Mode::Baseline);
+    let published = sides_under(&[base.to_path_buf()], &mut report, false, check_file)?;
+    let published = lines(published, &mut report);
+    let candidates = sides_under(paths, &mut report, true, check_file)?;
+    let candidates = lines(candidates, &mut report);
+    let mut todo = Vec::new();
+    for (key, line) in &candidates {
+        let base_line = published.get(key);
+        for slot in line {
+            reuse_findings(slot, &mut report);
+            let Some(new) = slot.representative() else {
+                continue;
+            };
+            let same = base_line.and_then(|l| {
+                l.iter()
+                    .find(|s| s.version.cmp_precedence(&slot.version) == std::cmp::Ordering::Equal)
+            });
+            if let Some(published_slot) = same {
+                for p in &published_slot.copies {
+                    for c in &slot.copies {
+                        if !p.same_bytes(c) {
+                            report.outcomes.push(side_finding(
+                                c,
+                                Code::FormRefReused,
+                                format!(
+                                    "{} is already published in BASE with different bytes ({})",
+                                    c.form_ref.label(),
+                                    p.path.display()
+                                ),
+                            ));
+                            report.outcomes.push(side_finding(
+                                p,
+                                Code::FormRefReused,
+                                format!(
+                                    "{} (published) names different bytes in {}",
+                                    p.form_ref.label(),
+                                    c.path.display()
+                                ),
+                            ));
+                        }
+                    }
+                }
+                continue;
+            }
+            let older = base_line.and_then(|l| {
+                l.iter()
+                    .rev()
+                    .find(|s| bump::increases(&s.version, &slot.version))
+            });
+            match older.and_then(|o| closest(&o.copies, std::slice::from_ref(new))) {
+                Some(pair) => todo.push(pair),
+                None => report.outcomes.push(side_finding(
+                    new,
+                    Code::NothingToCompare,
+                    format!(
+                        "no older version of {} {} in BASE {}: nothing to compare",
+                        new.form_ref.api_version,
+                        new.form_ref.kind,
+                        base.display()
+                    ),
+                )),
+            }
+        }
+    }
+    report.pairs = todo
+        .into_par_iter()
+        .map(|(a, b)| compare_pair(a, b))
+        .collect();
+    Ok(report)
+}
+
+/// Runs the command line's request: `--history` over `paths`,
+/// `--baseline BASE` over `paths`, else the pair `paths` = [OLD, NEW].
+///
+/// # Errors
+/// [`Error::Usage`] for a pair that is not exactly two PATHs or a PATH that
+/// does not exist; a fault of the verifier.
+pub fn run(
+    paths: &[PathBuf],
+    history_mode: bool,
+    base: Option<&Path>,
+    check_file: CheckFile,
+) -> Result<Report, Error> {
+    match (history_mode, base) {
+        (true, _) => history(paths, check_file),
+        (false, Some(b)) => {
+            if std::fs::symlink_metadata(b).is_err() {
+                return Err(Error::Usage(format!(
+                    "--baseline {}: no such file or directory",
+                    b.display()
+                )));
+            }
+            baseline(b, paths, check_file)
+        }
+        (false, None) => match paths {
+            [old, new] => pair(old, new, check_file),
+            _ => Err(Error::Usage(format!(
+                "compat takes OLD and NEW ({} PATHs given); use --history or --baseline BASE for trees",
+                paths.len()
+            ))),
+        },
+    }
+}
+
+/// `--write-witnesses DIR`: each breaking pair's witness (a desired
+/// document valid under OLD and refused by NEW) as
+/// `DIR/<kind>-<old>-to-<new>.negative.json` (names reduced to the package
+/// path grammar), pretty JSON with a final newline: a publisher adds it as
+/// a negative fixture of NEW (stage `desired`). Returns the files written.
+///
+/// # Errors
+/// [`Error::Io`] when DIR cannot be created or a file cannot be written.
+pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Error> {
+    let safe = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect()
+    };
+    let mut written = Vec::new();
+    for p in &report.pairs {
+        let Some(super::desired::Verdict::Breaking { witness }) = &p.desired else {
+            continue;
+        };
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let name = format!(
+            "{}-{}-to-{}.negative.json",
+            safe(&p.new.form_ref.kind),
+            safe(&p.old.form_ref.definition_version),
+            safe(&p.new.form_ref.definition_version)
+        );
+        let file = dir.join(name);
+        let mut bytes = serde_json::to_vec_pretty(witness)
+            .map_err(|e| Error::Internal(format!("witness: {e}")))?;
+        bytes.push(b'\n');
+        std::fs::write(&file, &bytes).map_err(|source| Error::Io {
+            path: file.clone(),
+            source,
+        })?;
+        written.push(file);
+    }
+    Ok(written)
+}
+
+/// The package directory `dir` is in (or is), if any: the nearest
+/// directory from `dir` upward, resolved through its existing part, that
+/// holds a `package-index.json` ("nothing is written to a package").
+pub fn inside_package(dir: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(dir).ok()?;
+    // Resolve the longest existing prefix (links included), keep the rest.
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(existing).is_err() {
+        rest.push(existing.file_name()?.to_owned());
+        existing = existing.parent()?;
+    }
+    let mut resolved = std::fs::canonicalize(existing).ok()?;
+    for part in rest.iter().rev() {
+        resolved.push(part);
+    }
+    resolved
+        .ancestors()
+        .find(|d| std::fs::symlink_metadata(d.join(crate::verify::INDEX_FILE)).is_ok())
+        .map(Path::to_path_buf)
+}

@@ -1,0 +1,321 @@
+//! One side of a comparison: a Form Package directory or a bare
+//! `definition.json`, verified first with the pipeline of `verify` (a
+//! package) or `check` (a lone definition), then read for its definition
+//! and FormRef (issue 20: "both are verified first, and a refused one is
+//! reported and not compared").
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::canonical::{canonicalize, sha256_digest};
+use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::error::Error;
+use crate::json::pointer::JsonPointer;
+use crate::json::strict;
+use crate::verify::{PackageOutcome, Source, INDEX_FILE};
+
+/// The definition file of a package whose index names none.
+const DEFAULT_DEFINITION: &str = "definition.json";
+
+/// Largest file read as a side's document (the definition limit of
+/// `verifier-rules.md` §1.4 is 4 MiB; an index is at most 4 MiB too).
+const MAX_DOCUMENT: u64 = 4 * 1024 * 1024;
+
+/// The identity of a Form Definition (versioning-rules V1): the group
+/// (`apiVersion`), `kind`, `definitionVersion` and `schemaDigest` (the
+/// RFC 8785 digest of the definition, `sha256:<64 hex>`).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FormRef {
+    /// The definition's `apiVersion` (its group).
+    pub api_version: String,
+    /// The definition's `kind`.
+    pub kind: String,
+    /// The definition's `definitionVersion` as written.
+    pub definition_version: String,
+    /// `sha256:` of the definition's RFC 8785 form.
+    pub schema_digest: String,
+}
+
+impl FormRef {
+    /// `group kind version` (package text, as written).
+    pub fn label(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.api_version, self.kind, self.definition_version
+        )
+    }
+}
+
+/// Which document of a side a pointer is into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Doc {
+    /// The Form Definition.
+    Definition,
+    /// The package index (`package-index.json`; packages only).
+    Index,
+}
+
+/// One side, read.
+#[derive(Debug)]
+pub struct Side {
+    /// The PATH as found (a package directory or a definition file).
+    pub path: PathBuf,
+    /// The definition file as findings name it: `<package>/<definitionPath>`
+    /// for a package, the PATH itself for a bare definition.
+    pub def_file: String,
+    /// The definition.
+    pub definition: Value,
+    /// Its bytes and span map.
+    pub def_source: Source,
+    /// `<package>/package-index.json`, for a package.
+    pub index_file: Option<String>,
+    /// The parsed index, for a package.
+    pub index: Option<Value>,
+    /// Its bytes and span map, for a package.
+    pub index_source: Option<Source>,
+    /// The definition's FormRef (digest computed from its bytes).
+    pub form_ref: FormRef,
+    /// The bytes a FormRef names, as one digest: the package digest for a
+    /// package (the index lists every file's digest, V1: a fixture or the
+    /// index changing needs a new version too), else the schema digest.
+    pub digest: String,
+    /// The findings of `verify` (or `check`) when it refused this side:
+    /// the side is then reported and never compared.
+    pub refused: Option<PackageOutcome>,
+}
+
+impl Side {
+    /// The file name and source of one of this side's documents
+    /// (`None`: a bare definition has no index).
+    pub fn document(&self, doc: Doc) -> Option<(&str, &Source)> {
+        match doc {
+            Doc::Definition => Some((&self.def_file, &self.def_source)),
+            Doc::Index => Some((self.index_file.as_deref()?, self.index_source.as_ref()?)),
+        }
+    }
+
+    /// The value of one of this side's documents.
+    pub fn value(&self, doc: Doc) -> Option<&Value> {
+        match doc {
+            Doc::Definition => Some(&self.definition),
+            Doc::Index => self.index.as_ref(),
+        }
+    }
+
+    /// True when both sides are the same bytes (the same digest).
+    pub fn same_bytes(&self, other: &Side) -> bool {
+        self.digest == other.digest
+    }
+}
+
+/// What [`load`] found at a PATH.
+#[derive(Debug)]
+pub enum Loaded {
+    /// A side (possibly refused by verification: [`Side::refused`]).
+    Side(Box<Side>),
+    /// Verification refused it and its definition could not be read at
+    /// all: only the findings are left.
+    Refused(Box<PackageOutcome>),
+}
+
+/// How a lone definition file is verified: `check`'s pipeline (the
+/// definition as the only payload of a package held in memory, with the
+/// fixtures beside it), handed in by the command so that this library
+/// module never depends on the `check` command's module (which renders).
+/// Arguments: the file as named, its bytes, the directory its fixtures sit
+/// in; returns its findings as an outcome and whether it is a Form
+/// Definition, or why it could not run.
+pub type CheckFile = fn(&str, Vec<u8>, &Path) -> Result<(PackageOutcome, bool), String>;
+
+/// Verifies and reads the package directory or definition file `path`
+/// (a file through `check_file`).
+///
+/// # Errors
+/// [`Error::Usage`] when `path` does not exist; a fault of the verifier
+/// itself (exit 2).
+pub fn load(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
+    let meta = std::fs::symlink_metadata(path)
+        .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
+    if meta.is_dir() {
+        load_package(path)
+    } else {
+        load_file(path, check_file)
+    }
+}
+
+/// A package directory: `verify`, then its index and definition.
+fn load_package(path: &Path) -> Result<Loaded, Error> {
+    let outcome = crate::verify::verify_package(path);
+    if let Some(fault) = outcome.fault {
+        return Err(fault);
+    }
+    let refused = outcome.has_errors().then_some(outcome);
+    let index_file = path.join(INDEX_FILE);
+    let Some((index, index_source)) = read_json(&index_file) else {
+        return Ok(refused_only(refused, path));
+    };
+    let def_path = match index.get("definitionPath") {
+        Some(Value::String(s)) => s.clone(),
+        _ => DEFAULT_DEFINITION.to_owned(),
+    };
+    if def_path
+        .split('/')
+        .any(|s| s.is_empty() || s == "." || s == "..")
+    {
+        return Ok(refused_only(refused, path));
+    }
+    let def_file = path.join(&def_path);
+    let read = read_json(&def_file);
+    let (definition, def_source, form_ref) = match read {
+        Some((definition, def_source)) => match form_ref(&definition) {
+            Some(f) => (definition, def_source, f),
+            None => return Ok(refused_only(refused, path)),
+        },
+        // A refused package whose definition is missing or unreadable
+        // keeps its place in a version order by the FormRef its index
+        // names; it is never compared.
+        None => match (refused.is_some(), index_form_ref(&index)) {
+            (true, Some(f)) => (Value::Null, Source::default(), f),
+            _ => return Ok(refused_only(refused, path)),
+        },
+    };
+    let digest = canonicalize(&index)
+        .map(|c| sha256_digest(&c))
+        .unwrap_or_else(|_| form_ref.schema_digest.clone());
+    Ok(Loaded::Side(Box::new(Side {
+        path: path.to_path_buf(),
+        def_file: def_file.display().to_string(),
+        definition,
+        def_source,
+        index_file: Some(index_file.display().to_string()),
+        index: Some(index),
+        index_source: Some(index_source),
+        form_ref,
+        digest,
+        refused,
+    })))
+}
+
+/// A bare definition file: `check`'s pipeline (the definition verified as
+/// the only payload of a private package), then the document itself.
+fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
+    let display = path.display().to_string();
+    let bytes =
+        read_regular(path).map_err(|e| Error::Usage(format!("{display}: cannot read: {e}")))?;
+    let beside = path.parent().filter(|p| !p.as_os_str().is_empty());
+    let (mut outcome, is_definition) =
+        check_file(&display, bytes.clone(), beside.unwrap_or(Path::new(".")))
+            .map_err(Error::Internal)?;
+    if let Some(fault) = outcome.fault.take() {
+        return Err(fault);
+    }
+    let parsed = strict::parse(&bytes).ok();
+    if parsed.is_some() && !is_definition {
+        let name = path
+            .file_name()
+            .map_or_else(|| display.clone(), |n| n.to_string_lossy().into_owned());
+        outcome.diagnostics.push(
+            Diagnostic::new(
+                Code::UnrecognizedDocument,
+                "not a Form Definition: compat compares two Form Definitions (a package directory or its definition.json)",
+            )
+            .in_file(name)
+            .at(JsonPointer::root()),
+        );
+    }
+    let refused = outcome.has_errors().then_some(outcome);
+    let Some(parsed) = parsed else {
+        return Ok(refused_only(refused, path));
+    };
+    let Some(form_ref) = form_ref(&parsed.value) else {
+        return Ok(refused_only(refused, path));
+    };
+    Ok(Loaded::Side(Box::new(Side {
+        path: path.to_path_buf(),
+        def_file: display,
+        definition: parsed.value,
+        def_source: Source {
+            bytes,
+            spans: Some(parsed.spans),
+        },
+        index_file: None,
+        index: None,
+        index_source: None,
+        digest: form_ref.schema_digest.clone(),
+        form_ref,
+        refused,
+    })))
+}
+
+/// The refusal of a side whose definition cannot be read (the findings of
+/// verification say why; a side verification passed always reads).
+fn refused_only(refused: Option<PackageOutcome>, path: &Path) -> Loaded {
+    Loaded::Refused(Box::new(refused.unwrap_or_else(|| PackageOutcome {
+        path: path.to_path_buf(),
+        diagnostics: vec![Diagnostic::new(
+            Code::UnrecognizedDocument,
+            "the Form Definition could not be read after verification (it changed meanwhile?)",
+        )],
+        ..Default::default()
+    })))
+}
+
+/// The FormRef of a definition: `None` unless `apiVersion`, `kind` and
+/// `definitionVersion` are strings and it canonicalizes.
+pub fn form_ref(definition: &Value) -> Option<FormRef> {
+    let s = |k: &str| definition.get(k).and_then(Value::as_str).map(str::to_owned);
+    Some(FormRef {
+        api_version: s("apiVersion")?,
+        kind: s("kind")?,
+        definition_version: s("definitionVersion")?,
+        schema_digest: sha256_digest(&canonicalize(definition).ok()?),
+    })
+}
+
+/// The FormRef an index names (`formRef` with four strings).
+fn index_form_ref(index: &Value) -> Option<FormRef> {
+    let f = index.get("formRef")?;
+    let s = |k: &str| f.get(k).and_then(Value::as_str).map(str::to_owned);
+    Some(FormRef {
+        api_version: s("apiVersion")?,
+        kind: s("kind")?,
+        definition_version: s("definitionVersion")?,
+        schema_digest: s("schemaDigest")?,
+    })
+}
+
+/// A regular file of at most [`MAX_DOCUMENT`] bytes, strictly parsed with
+/// its span map (never through a link: verification already refused one).
+fn read_json(path: &Path) -> Option<(Value, Source)> {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_DOCUMENT {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    let parsed = strict::parse(&bytes).ok()?;
+    Some((
+        parsed.value,
+        Source {
+            bytes,
+            spans: Some(parsed.spans),
+        },
+    ))
+}
+
+/// A FILE named on the command line: the user's own link is followed, but
+/// only a regular file of at most [`MAX_DOCUMENT`] bytes is read.
+fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    if meta.len() > MAX_DOCUMENT {
+        return Err(std::io::Error::other(
+            "larger than 4 MiB, the Form Definition limit",
+        ));
+    }
+    std::fs::read(path)
+}

@@ -1,0 +1,259 @@
+//! One package verified from the editor's buffers over the disk, and its
+//! findings as LSP diagnostics.
+//!
+//! The package is read from disk through the fenced reader
+//! ([`crate::source::open_disk`]: no link followed, nothing special
+//! opened), every open buffer replaces its file's bytes (or adds a file
+//! not yet saved), and the result is verified as a
+//! [`MemorySource`] by [`crate::verify::verify_source`], the same checks
+//! as `verify`. The disk's inventory findings (links, special files,
+//! names) and refused reads are kept: a buffer never hides them.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use lsp_types::{
+    DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
+    Uri,
+};
+
+use crate::diag::{Diagnostic, Severity};
+use crate::fsread::INDEX_NAME;
+use crate::render::model::PackageView;
+use crate::source::{MemorySource, PackageSource};
+use crate::verify::PackageOutcome;
+
+/// How many directories above a file are searched for its package root.
+const ROOT_SEARCH_DEPTH: usize = 64;
+
+/// The package a file belongs to: the nearest directory at or above its
+/// parent that holds `package-index.json` (a regular file on disk, never a
+/// link, or an open buffer: `is_open_index`). `None` for a file in no
+/// package.
+pub fn package_root(file: &Path, is_open_index: impl Fn(&Path) -> bool) -> Option<PathBuf> {
+    file.ancestors()
+        .skip(1)
+        .take(ROOT_SEARCH_DEPTH)
+        .find(|dir| {
+            let index = dir.join(INDEX_NAME);
+            is_open_index(&index)
+                || std::fs::symlink_metadata(&index).is_ok_and(|m| m.file_type().is_file())
+        })
+        .map(Path::to_path_buf)
+}
+
+/// The package path of `file` under `root` (`fixtures/a.json`), `None`
+/// when it is not below `root` or a component is not UTF-8.
+pub fn package_path(root: &Path, file: &Path) -> Option<String> {
+    let rel = file.strip_prefix(root).ok()?;
+    let parts: Option<Vec<&str>> = rel.components().map(|c| c.as_os_str().to_str()).collect();
+    let parts = parts?;
+    (!parts.is_empty()).then(|| parts.join("/"))
+}
+
+/// A verified package: its outcome and the bytes of every file it was
+/// verified from (positions are computed on these).
+#[derive(Debug)]
+pub struct Analysis {
+    /// The package directory.
+    pub root: PathBuf,
+    /// What `verify` found.
+    pub outcome: PackageOutcome,
+    /// Package path → bytes, as verified.
+    pub files: BTreeMap<String, Vec<u8>>,
+}
+
+/// Verifies the package at `root` with `buffers` (package path → bytes)
+/// over its files on disk (see the module docs).
+pub fn analyze(root: &Path, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
+    let mut files = BTreeMap::new();
+    let mut kept: Vec<Diagnostic> = Vec::new();
+    match crate::source::open_disk(root) {
+        Ok(disk) => {
+            let inv = disk.inventory();
+            kept.extend(inv.diagnostics);
+            for e in &inv.files {
+                if buffers.contains_key(&e.rel) {
+                    continue;
+                }
+                match disk.read(&e.rel, crate::limits::PAYLOAD_BYTES, Some(&e.meta)) {
+                    Ok(bytes) => {
+                        files.insert(e.rel.clone(), bytes);
+                    }
+                    Err(d) => kept.push(d),
+                }
+            }
+        }
+        Err(d) => kept.push(d),
+    }
+    for (rel, bytes) in buffers {
+        files.insert(rel.clone(), bytes.clone());
+    }
+    let source = MemorySource::new(root, files.clone());
+    let mut outcome = crate::verify::verify_source(Box::new(source) as Box<dyn PackageSource>);
+    // The memory source gives the same findings for the names it holds:
+    // the exact duplicates go.
+    outcome.diagnostics.extend(kept);
+    crate::diag::finish(&mut outcome.diagnostics);
+    Analysis {
+        root: root.to_path_buf(),
+        outcome,
+        files,
+    }
+}
+
+/// The LSP position of byte `offset` in `text`: 0-based line, column in
+/// UTF-16 code units (LSP 3.17 default `utf-16` position encoding). Lines
+/// end at LF, CR LF or a lone CR, as in [`crate::render::position`];
+/// invalid UTF-8 counts one unit per replaced sequence. Offsets past the
+/// end are clamped.
+pub fn lsp_position(text: &[u8], offset: usize) -> Position {
+    let offset = offset.min(text.len());
+    let before = text.get(..offset).unwrap_or(text);
+    let mut line = 0u32;
+    let mut start = 0;
+    for (i, &b) in before.iter().enumerate() {
+        if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
+            line += 1;
+            start = i + 1;
+        }
+    }
+    let column = String::from_utf8_lossy(before.get(start..).unwrap_or_default())
+        .encode_utf16()
+        .count();
+    Position::new(line, u32::try_from(column).unwrap_or(u32::MAX))
+}
+
+/// The byte offset of an LSP position in `text` (the inverse of
+/// [`lsp_position`]); `None` when the line does not exist or the column is
+/// past its end.
+pub fn byte_offset(text: &str, pos: Position) -> Option<usize> {
+    let mut line_start = 0;
+    let bytes = text.as_bytes();
+    for _ in 0..pos.line {
+        let rest = bytes.get(line_start..)?;
+        let i = rest.iter().position(|&b| b == b'\n' || b == b'\r')?;
+        let crlf = rest.get(i) == Some(&b'\r') && rest.get(i + 1) == Some(&b'\n');
+        line_start += i + if crlf { 2 } else { 1 };
+    }
+    let line = text.get(line_start..)?;
+    let mut units = 0u32;
+    for (i, c) in line.char_indices() {
+        if units >= pos.character || c == '\n' || c == '\r' {
+            return (units == pos.character).then_some(line_start + i);
+        }
+        units += c.len_utf16() as u32;
+    }
+    (units == pos.character).then_some(text.len())
+}
+
+/// The LSP severity of a finding's.
+fn severity(s: Severity) -> DiagnosticSeverity {
+    match s {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
+        Severity::Note => DiagnosticSeverity::INFORMATION,
+    }
+}
+
+/// Every finding of `a` as LSP diagnostics, by the package path of the
+/// file it names (a finding about the package directory itself is shown
+/// on `package-index.json`, at its start). `uri_of` gives a file's URI.
+///
+/// Each diagnostic has the code (`FD213`), source `form-package`, the
+/// finding's severity and message, the exact range in UTF-16 columns
+/// (the start of the file when the finding has no span), the help line
+/// and notes as related information at the same place, and `data`
+/// `{"name", "pointer"}`. No `codeDescription`: the codes have no
+/// published documentation URL (`form-package explain CODE` is the
+/// documentation, shown on hover).
+pub fn diagnostics(
+    a: &Analysis,
+    uri_of: impl Fn(&str) -> Option<Uri>,
+) -> BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> {
+    let mut out: BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> = BTreeMap::new();
+    let view = PackageView::new(&a.outcome, false);
+    for f in &view.findings {
+        let d = f.diag;
+        let file = d.file.clone().unwrap_or_else(|| INDEX_NAME.to_owned());
+        let text = a.files.get(&file).map(Vec::as_slice).unwrap_or_default();
+        let range = match (&d.file, &f.span) {
+            (Some(_), Some(span)) => {
+                Range::new(lsp_position(text, span.start), lsp_position(text, span.end))
+            }
+            _ => Range::default(),
+        };
+        let entry = match out.entry(file) {
+            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+            std::collections::btree_map::Entry::Vacant(v) => {
+                let Some(uri) = uri_of(v.key()) else { continue };
+                v.insert((uri, Vec::new()))
+            }
+        };
+        let here = Location::new(entry.0.clone(), range);
+        let related: Vec<DiagnosticRelatedInformation> = d
+            .help
+            .iter()
+            .map(|h| format!("help: {h}"))
+            .chain(d.notes.iter().map(|n| format!("note: {n}")))
+            .map(|message| DiagnosticRelatedInformation {
+                location: here.clone(),
+                message,
+            })
+            .collect();
+        let info = d.code.info();
+        entry.1.push(lsp_types::Diagnostic {
+            range,
+            severity: Some(severity(d.severity)),
+            code: Some(NumberOrString::String(info.id.to_owned())),
+            code_description: None,
+            source: Some("form-package".to_owned()),
+            message: d.message.clone(),
+            related_information: (!related.is_empty()).then_some(related),
+            tags: None,
+            data: Some(serde_json::json!({
+                "name": info.name,
+                "pointer": d.pointer.as_str(),
+            })),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_utf16_and_round_trip() {
+        let text = "{\"é😀\": 1,\r\n \"b\":\r2}";
+        let b = text.as_bytes();
+        // `:` after the key: `{"é😀"` is 1+1+1+2+1 = 6 UTF-16 units.
+        let colon = text.find(':').unwrap();
+        assert_eq!(lsp_position(b, colon), Position::new(0, 6));
+        assert_eq!(byte_offset(text, Position::new(0, 6)), Some(colon));
+        let two = text.find('2').unwrap();
+        assert_eq!(lsp_position(b, two), Position::new(2, 0));
+        assert_eq!(byte_offset(text, Position::new(2, 0)), Some(two));
+        assert_eq!(
+            byte_offset(text, Position::new(1, 5)),
+            Some(text.find("\r2").unwrap())
+        );
+        // Near misses: inside a surrogate pair, past a line, past the end.
+        assert_eq!(byte_offset(text, Position::new(0, 4)), None);
+        assert_eq!(byte_offset(text, Position::new(1, 6)), None);
+        assert_eq!(byte_offset(text, Position::new(9, 0)), None);
+        assert_eq!(lsp_position(b, 999), Position::new(2, 2));
+    }
+
+    #[test]
+    fn package_paths_are_slash_separated_and_below_the_root() {
+        let root = Path::new("/p/pkg");
+        assert_eq!(
+            package_path(root, Path::new("/p/pkg/fixtures/a.json")).as_deref(),
+            Some("fixtures/a.json")
+        );
+        assert_eq!(package_path(root, Path::new("/p/other.json")), None);
+        assert_eq!(package_path(root, root), None);
+    }
+}

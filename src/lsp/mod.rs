@@ -1,0 +1,481 @@
+//! `form-package lsp`: a language server for Form Package authors (issue
+//! 24), on `lsp-server` + `lsp-types`, over any byte streams
+//! ([`serve`]; the command passes standard input and output).
+//!
+//! What it does now:
+//! - the lifecycle: `initialize` (capabilities: full text sync, hover;
+//!   UTF-16 positions), `initialized`, `shutdown` (then every request is
+//!   refused with `InvalidRequest`), `exit` (clean only after `shutdown`);
+//!   a request before `initialize` gets `ServerNotInitialized`, an unknown
+//!   request `MethodNotFound`, bad parameters `InvalidParams`; a malformed
+//!   frame or body a JSON-RPC error ([`transport`]); nothing from the
+//!   client stops the server but `exit` or the end of its input;
+//! - diagnostics: an open file under a directory holding
+//!   `package-index.json` (its `definition.json`, the index, a fixture,
+//!   any file of the package) makes its package verified from the open
+//!   buffers over the disk ([`analysis::analyze`]: the same checks as
+//!   `verify`), after each open, change (no save needed), save and close;
+//!   every finding is published on the file it names, open or not
+//!   ([`analysis::diagnostics`] for the shape), every other open file of
+//!   the package gets an empty list, and a file whose findings went away
+//!   is cleared. A half-typed buffer gets the strict reader's finding
+//!   (`FD001`/`FD002`…) at the place it stops. Changes that arrive
+//!   together are verified once, when the input queue is empty;
+//! - hover: on a code (`FD213`) in any open document, or anywhere in the
+//!   range of a published diagnostic, the code's `explain` text
+//!   ([`crate::explain::explain`]); on a local `$ref`, the target's
+//!   pointer and schema ([`navigate`]);
+//! - go to definition: a local `$ref` to its target schema, a package path
+//!   (a fixture path of the definition, a `files[].path` of the index) to
+//!   that file.
+//!
+//! Not yet (issue 24): a lone Binding/Interface Definition (a file in no
+//! package gets no diagnostics), keeping the last good analysis for hover
+//! and navigation on a half-typed buffer (both need a buffer that parses),
+//! hover on relations and `schemaDigest`, code actions, completion, a
+//! `codeDescription` link (no published documentation URL exists),
+//! watching files changed on
+//! disk by another program (a package is verified again only when one of
+//! its open files changes, is saved or closed), verification off the
+//! message thread and cancellation, the editor packages and the latency
+//! benchmark.
+
+pub mod analysis;
+pub mod documents;
+pub mod navigate;
+pub mod transport;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
+use lsp_types::{
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
+    HoverParams, HoverProviderCapability, InitializeResult, Location, LogMessageParams,
+    MarkupContent, MarkupKind, MessageType, OneOf, PositionEncodingKind, PublishDiagnosticsParams,
+    Range, ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+};
+
+use crate::codes::Code;
+use documents::Documents;
+
+/// Serves one client on `input`/`output` until `exit` or the end of the
+/// input. Returns `true` when the client sent `shutdown` and then `exit`
+/// (the command exits 0), `false` otherwise (exit 1, as LSP 3.17 `exit`
+/// asks).
+pub fn serve<R, W>(input: R, output: W) -> bool
+where
+    R: BufRead + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let (conn, writer) = transport::connect(input, output);
+    let clean = Server::default().run(&conn);
+    drop(conn);
+    let _ = writer.join();
+    clean
+}
+
+/// Where the lifecycle is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum State {
+    /// Before `initialize`.
+    #[default]
+    Uninitialized,
+    /// Serving.
+    Running,
+    /// After `shutdown`: only `exit` is accepted.
+    ShutDown,
+}
+
+/// The server's state between messages.
+#[derive(Debug, Default)]
+struct Server {
+    state: State,
+    docs: Documents,
+    /// Per package root: the files (package path → URI) that were last
+    /// published with findings, to clear them when the findings go.
+    published: BTreeMap<PathBuf, BTreeMap<String, Uri>>,
+    /// Diagnostics last published, by URI text (hover reads them).
+    shown: BTreeMap<String, Vec<lsp_types::Diagnostic>>,
+    /// Packages to verify once the input queue is empty.
+    dirty: BTreeSet<PathBuf>,
+}
+
+impl Server {
+    /// The message loop; see [`serve`] for the result.
+    fn run(&mut self, conn: &Connection) -> bool {
+        loop {
+            let msg = if self.dirty.is_empty() {
+                match conn.receiver.recv() {
+                    Ok(m) => m,
+                    Err(_) => return false,
+                }
+            } else {
+                match conn.receiver.try_recv() {
+                    Ok(m) => m,
+                    Err(e) if e.is_empty() => {
+                        self.verify_dirty(conn);
+                        continue;
+                    }
+                    Err(_) => return false,
+                }
+            };
+            match msg {
+                Message::Request(req) => self.request(conn, req),
+                Message::Notification(n) => {
+                    if let Some(clean) = self.notification(n) {
+                        return clean;
+                    }
+                }
+                Message::Response(_) => {}
+            }
+        }
+    }
+
+    /// Answers one request.
+    fn request(&mut self, conn: &Connection, req: Request) {
+        let id = req.id.clone();
+        let reply = match (self.state, req.method.as_str()) {
+            (State::Uninitialized, "initialize") => {
+                self.state = State::Running;
+                ok(id, initialize_result())
+            }
+            (State::Uninitialized, _) => err(
+                id,
+                ErrorCode::ServerNotInitialized,
+                "the server is not initialized",
+            ),
+            (State::ShutDown, _) => err(id, ErrorCode::InvalidRequest, "shutdown was requested"),
+            (State::Running, "initialize") => {
+                err(id, ErrorCode::InvalidRequest, "already initialized")
+            }
+            (State::Running, "shutdown") => {
+                self.state = State::ShutDown;
+                ok(id, serde_json::Value::Null)
+            }
+            (State::Running, "textDocument/hover") => {
+                // Hover reads the findings: bring them up to date first.
+                self.verify_dirty(conn);
+                match serde_json::from_value::<HoverParams>(req.params) {
+                    Ok(p) => ok(id, self.hover(&p)),
+                    Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
+                }
+            }
+            (State::Running, "textDocument/definition") => {
+                match serde_json::from_value::<GotoDefinitionParams>(req.params) {
+                    Ok(p) => ok(id, self.definition(&p.text_document_position_params)),
+                    Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
+                }
+            }
+            (State::Running, m) => err(
+                id,
+                ErrorCode::MethodNotFound,
+                &format!("unknown method {m:?}"),
+            ),
+        };
+        let _ = conn.sender.send(Message::Response(reply));
+    }
+
+    /// Handles one notification; `Some(clean)` on `exit`.
+    fn notification(&mut self, n: Notification) -> Option<bool> {
+        if n.method == "exit" {
+            return Some(self.state == State::ShutDown);
+        }
+        if self.state != State::Running {
+            return None;
+        }
+        // Parameters that do not parse are ignored (a notification has no
+        // reply to carry the error).
+        match n.method.as_str() {
+            "textDocument/didOpen" => {
+                if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) {
+                    let uri = p.text_document.uri;
+                    self.docs.open(uri.clone(), p.text_document.text);
+                    self.touch(&uri);
+                }
+            }
+            "textDocument/didChange" => {
+                if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) {
+                    // Full synchronisation: the last change is the text.
+                    let uri = p.text_document.uri;
+                    if let Some(c) = p.content_changes.into_iter().last() {
+                        if self.docs.change(&uri, c.text) {
+                            self.touch(&uri);
+                        }
+                    }
+                }
+            }
+            "textDocument/didSave" => {
+                if let Ok(p) = serde_json::from_value::<DidSaveTextDocumentParams>(n.params) {
+                    self.touch(&p.text_document.uri);
+                }
+            }
+            "textDocument/didClose" => {
+                if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) {
+                    let uri = p.text_document.uri;
+                    // Its package is verified again from the disk.
+                    self.touch(&uri);
+                    self.docs.close(&uri);
+                }
+            }
+            _ => {}
+        }
+        None
+    }
+
+    /// The package root of an open document, if it is in one.
+    fn root_of(&self, uri: &Uri) -> Option<PathBuf> {
+        let path = self.docs.get(uri)?.path.clone()?;
+        analysis::package_root(&path, |p| self.docs.by_path(p).is_some())
+    }
+
+    /// Marks the package of `uri` for verification.
+    fn touch(&mut self, uri: &Uri) {
+        if let Some(root) = self.root_of(uri) {
+            self.dirty.insert(root);
+        }
+    }
+
+    /// Verifies every marked package and publishes its diagnostics.
+    fn verify_dirty(&mut self, conn: &Connection) {
+        for root in std::mem::take(&mut self.dirty) {
+            self.verify_package(conn, root);
+        }
+    }
+
+    /// Verifies the package at `root` from the buffers over the disk and
+    /// publishes (see the module docs).
+    fn verify_package(&mut self, conn: &Connection, root: PathBuf) {
+        // The open documents of this package (not of a package nested in it).
+        let mut open: BTreeMap<String, Uri> = BTreeMap::new();
+        let mut buffers: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+        for d in self.docs.iter() {
+            let Some(path) = &d.path else { continue };
+            let Some(rel) = analysis::package_path(&root, path) else {
+                continue;
+            };
+            if analysis::package_root(path, |p| self.docs.by_path(p).is_some()).as_ref()
+                != Some(&root)
+            {
+                continue;
+            }
+            open.insert(rel.clone(), d.uri.clone());
+            buffers.insert(rel, d.text.clone().into_bytes());
+        }
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            let a = analysis::analyze(&root, &buffers);
+            analysis::diagnostics(&a, |rel| {
+                open.get(rel)
+                    .cloned()
+                    .or_else(|| documents::file_uri(&root.join(rel)))
+            })
+        }));
+        let mut found = match run {
+            Ok(found) => found,
+            Err(_) => {
+                let message = format!(
+                    "form-package: verifying {} failed inside the verifier (a bug): diagnostics not updated",
+                    root.display()
+                );
+                let params = LogMessageParams {
+                    typ: MessageType::ERROR,
+                    message,
+                };
+                let _ = conn.sender.send(Message::Notification(Notification::new(
+                    "window/logMessage".into(),
+                    params,
+                )));
+                return;
+            }
+        };
+        // Open files without findings, and files whose findings went away,
+        // get an empty list.
+        let before = self.published.remove(&root).unwrap_or_default();
+        for (rel, uri) in open.iter().chain(before.iter()) {
+            found
+                .entry(rel.clone())
+                .or_insert_with(|| (uri.clone(), Vec::new()));
+        }
+        let mut now = BTreeMap::new();
+        for (rel, (uri, diagnostics)) in found {
+            if diagnostics.is_empty() {
+                self.shown.remove(uri.as_str());
+            } else {
+                now.insert(rel, uri.clone());
+                self.shown
+                    .insert(uri.as_str().to_owned(), diagnostics.clone());
+            }
+            let params = PublishDiagnosticsParams {
+                uri,
+                diagnostics,
+                version: None,
+            };
+            let _ = conn.sender.send(Message::Notification(Notification::new(
+                "textDocument/publishDiagnostics".into(),
+                params,
+            )));
+        }
+        self.published.insert(root, now);
+    }
+
+    /// Go to definition: a local `$ref` to its target schema in the same
+    /// document, a package path to that file of the package (open or on
+    /// disk). `None` for anything else, a position outside the document or
+    /// a buffer that is not strict I-JSON.
+    fn definition(&mut self, at: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
+        let doc = self.docs.get(&at.text_document.uri)?;
+        let offset = analysis::byte_offset(&doc.text, at.position)?;
+        let location = match navigate::target_at(doc.text.as_bytes(), offset)? {
+            navigate::Target::Schema { span, .. } => {
+                let text = doc.text.as_bytes();
+                let range = Range::new(
+                    analysis::lsp_position(text, span.start),
+                    analysis::lsp_position(text, span.end),
+                );
+                Location::new(doc.uri.clone(), range)
+            }
+            navigate::Target::File(rel) => {
+                let path = self.root_of(&at.text_document.uri)?.join(rel);
+                let uri = match self.docs.by_path(&path) {
+                    Some(open) => open.uri.clone(),
+                    None => std::fs::symlink_metadata(&path)
+                        .is_ok_and(|m| m.file_type().is_file())
+                        .then(|| documents::file_uri(&path))
+                        .flatten()?,
+                };
+                Location::new(uri, Range::default())
+            }
+        };
+        Some(GotoDefinitionResponse::Scalar(location))
+    }
+
+    /// Hover: the `explain` text of the code under the cursor (`FD213`), or
+    /// of the codes of the published diagnostics whose range holds it.
+    /// `None` for a document that is not open or a position outside it.
+    fn hover(&self, p: &HoverParams) -> Option<Hover> {
+        let at = &p.text_document_position_params;
+        let doc = self.docs.get(&at.text_document.uri)?;
+        let offset = analysis::byte_offset(&doc.text, at.position)?;
+        let text = doc.text.as_bytes();
+        let word = |b: &u8| b.is_ascii_alphanumeric();
+        let start = text
+            .get(..offset)?
+            .iter()
+            .rposition(|b| !word(b))
+            .map_or(0, |i| i + 1);
+        let end = offset
+            + text
+                .get(offset..)?
+                .iter()
+                .position(|b| !word(b))
+                .unwrap_or(text.len() - offset);
+        let token = doc.text.get(start..end).unwrap_or_default();
+        let is_code = token.len() == 5
+            && token.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("FD"))
+            && token.bytes().skip(2).all(|b| b.is_ascii_digit());
+        if let Some(code) = is_code.then(|| token.parse::<Code>().ok()).flatten() {
+            let range = Range::new(
+                analysis::lsp_position(text, start),
+                analysis::lsp_position(text, end),
+            );
+            return Some(hover_text(&[code], Some(range)));
+        }
+        if let Some(navigate::Target::Schema {
+            pointer,
+            text: schema,
+            ..
+        }) = navigate::target_at(text, offset)
+        {
+            return Some(Hover {
+                contents: HoverContents::Markup(MarkupContent {
+                    kind: MarkupKind::PlainText,
+                    value: format!("{pointer}\n{}", clip(&schema)),
+                }),
+                range: None,
+            });
+        }
+        let mut codes: Vec<Code> = Vec::new();
+        for d in self.shown.get(at.text_document.uri.as_str())? {
+            let inside = d.range.start <= at.position && at.position <= d.range.end;
+            let code = match &d.code {
+                Some(lsp_types::NumberOrString::String(s)) => s.parse::<Code>().ok(),
+                _ => None,
+            };
+            if let (true, Some(c)) = (inside, code) {
+                if !codes.contains(&c) {
+                    codes.push(c);
+                }
+            }
+        }
+        (!codes.is_empty()).then(|| hover_text(&codes, None))
+    }
+}
+
+/// At most [`HOVER_CHARS`] characters of `text`, then how many were left out.
+fn clip(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= HOVER_CHARS {
+        return text.to_owned();
+    }
+    let head: String = text.chars().take(HOVER_CHARS).collect();
+    format!("{head}\n… ({} more characters)", total - HOVER_CHARS)
+}
+
+/// The most characters of a schema a hover shows.
+const HOVER_CHARS: usize = 8000;
+
+/// A hover showing the `explain` text of `codes`, one after the other.
+fn hover_text(codes: &[Code], range: Option<Range>) -> Hover {
+    let value = codes
+        .iter()
+        .map(|c| crate::explain::explain(*c))
+        .collect::<Vec<_>>()
+        .join("\n");
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::PlainText,
+            value,
+        }),
+        range,
+    }
+}
+
+/// The `initialize` result: what this server offers.
+fn initialize_result() -> InitializeResult {
+    InitializeResult {
+        capabilities: ServerCapabilities {
+            position_encoding: Some(PositionEncodingKind::UTF16),
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::FULL),
+                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                    ..Default::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            definition_provider: Some(OneOf::Left(true)),
+            ..Default::default()
+        },
+        server_info: Some(ServerInfo {
+            name: "form-package".into(),
+            version: Some(env!("CARGO_PKG_VERSION").into()),
+        }),
+    }
+}
+
+/// A success response.
+fn ok(id: RequestId, result: impl serde::Serialize) -> Response {
+    Response {
+        id,
+        response_result: Ok(serde_json::to_value(result).unwrap_or(serde_json::Value::Null)),
+    }
+}
+
+/// An error response.
+fn err(id: RequestId, code: ErrorCode, message: &str) -> Response {
+    Response::new_err(id, code as i32, message.to_owned())
+}

@@ -1,0 +1,133 @@
+//! What a string under the cursor points to (issue 24 items 2 and 3): a
+//! local `$ref` names a schema in the same document, a package path (a
+//! fixture path of the definition, a `files[].path` of the index) names a
+//! file of the package.
+
+use std::ops::Range;
+
+use serde_json::Value;
+
+use crate::json::pointer::JsonPointer;
+use crate::json::strict;
+
+/// Where a string value points.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A local `$ref`: the span of the target schema in the same document,
+    /// its JSON Pointer from the document root, and its JSON text.
+    Schema {
+        /// Byte span of the target value.
+        span: Range<usize>,
+        /// The target's pointer in the document (`/desiredSchema/$defs/a`).
+        pointer: String,
+        /// The target schema, pretty-printed.
+        text: String,
+    },
+    /// A package path that passes the path grammar (R1.10/R1.13):
+    /// whether the file exists is for the caller to say.
+    File(String),
+}
+
+/// The string value whose token holds byte `offset` of `text` (quotes
+/// included), with its pointer and span; `None` when `text` is not strict
+/// I-JSON or no string is there.
+fn string_at(
+    parsed: &strict::Parsed,
+    text: &[u8],
+    offset: usize,
+) -> Option<(JsonPointer, String, Range<usize>)> {
+    let (ptr, entry) = parsed
+        .spans
+        .iter()
+        .filter(|(_, e)| {
+            e.value.start <= offset
+                && offset < e.value.end
+                && text.get(e.value.start) == Some(&b'"')
+        })
+        .min_by_key(|(_, e)| e.value.end - e.value.start)?;
+    let pointer = JsonPointer::parse(ptr)?;
+    let value = pointer.resolve(&parsed.value)?.as_str()?.to_owned();
+    Some((pointer, value, entry.value.clone()))
+}
+
+/// What the string at byte `offset` of the JSON document `text` points to.
+///
+/// A `$ref` member's value is resolved as the proofs resolve it
+/// ([`crate::proof::ref_closure::resolve`], `verifier-rules.md` §5 F3)
+/// against its schema: the nearest enclosing object with a `$schema` or
+/// `$id` member (the definition's `desiredSchema`, `observedSchema`,
+/// `outputSchema`), else the document. Any other string is a
+/// [`Target::File`] when it is a valid package path with an extension
+/// (`fixtures/desired.json`). `None` otherwise, and for a document that is
+/// not strict I-JSON.
+pub fn target_at(text: &[u8], offset: usize) -> Option<Target> {
+    let parsed = strict::parse(text).ok()?;
+    let (pointer, value, _) = string_at(&parsed, text, offset)?;
+    let tokens = pointer.tokens();
+    if tokens.last().map(String::as_str) == Some("$ref") {
+        let mut base = pointer.parent();
+        while let Some(b) = base {
+            let is_resource = matches!(
+                b.resolve(&parsed.value),
+                Some(Value::Object(m)) if m.contains_key("$schema") || m.contains_key("$id")
+            );
+            if is_resource || b.is_root() {
+                let schema = b.resolve(&parsed.value)?;
+                let found = crate::proof::ref_closure::resolve(schema, &value).ok()?;
+                let full = JsonPointer::from(
+                    format!("{}{}", b.as_str(), found.location.as_str()).as_str(),
+                );
+                let span = parsed.spans.value_span(&full)?;
+                let text = serde_json::to_string_pretty(found.value).unwrap_or_default();
+                return Some(Target::Schema {
+                    span,
+                    pointer: full.as_str().to_owned(),
+                    text,
+                });
+            }
+            base = b.parent();
+        }
+        return None;
+    }
+    let named_file = crate::fsread::path_grammar(&value).is_ok()
+        && value
+            .rsplit('/')
+            .next()
+            .is_some_and(|name| name.contains('.') && !name.starts_with('.'));
+    named_file.then_some(Target::File(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refs_resolve_in_their_schema_and_paths_are_files() {
+        let doc = r##"{"desiredSchema": {"$schema": "x", "$defs": {"a~b": {"type": "string"}},
+ "properties": {"n": {"$ref": "#/$defs/a~0b"}, "m": {"$ref": "#/$defs/nope"}}},
+ "conformanceFixtures": [{"desiredPath": "fixtures/desired.json", "name": "basic"}]}"##;
+        let b = doc.as_bytes();
+        let at = |needle: &str| doc.find(needle).unwrap() + 2;
+        match target_at(b, at("#/$defs/a~0b")) {
+            Some(Target::Schema {
+                span,
+                pointer,
+                text,
+            }) => {
+                assert_eq!(pointer, "/desiredSchema/$defs/a~0b");
+                assert_eq!(&doc[span], r#"{"type": "string"}"#);
+                assert!(text.contains("\"type\": \"string\""));
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(
+            target_at(b, at("fixtures/desired.json")),
+            Some(Target::File("fixtures/desired.json".into()))
+        );
+        // Near misses: a dangling ref, a plain word, a key, broken JSON.
+        assert_eq!(target_at(b, at("#/$defs/nope")), None);
+        assert_eq!(target_at(b, at("basic")), None);
+        assert_eq!(target_at(b, at("desiredPath")), None);
+        assert_eq!(target_at(&b[..40], 30), None);
+    }
+}

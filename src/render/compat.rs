@@ -1,0 +1,479 @@
+//! `form-package compat` in every format of `verify` (issue 20): the one
+//! place a [`crate::compat::report::Report`] becomes text.
+//!
+//! - `json`: its own versioned document (`"version": 1`, JSON Schema:
+//!   `form-package schema compat`, `schemas/form-package-compat-v1.schema.json`):
+//!
+//! ```text
+//! { "version": 1, "tool": {…}, "mode": "pair" | "history" | "baseline",
+//!   "pairs": [ {
+//!       "old": { "formRef": {apiVersion, kind, definitionVersion, schemaDigest},
+//!                "path": "<PATH>", "definition": "<definition file>" },
+//!       "new": { … },
+//!       "compared": true | false,
+//!       "actualBump": "none|patch|minor|major", "requiredBump": "none|patch|minor|major",
+//!       "bumpOk": true | false,
+//!       "desired": null | { "verdict": "identical|equivalent|widened|breaking|unknown",
+//!                           "witness"?: <document>, "newlyAccepted"?: <document>,
+//!                           "pointer"?: "/…", "reason"?: "…" },
+//!       "changes": [ { "code", "name", "class": "breaking|addition|relaxation|documentation",
+//!                      "inference": bool, "message",
+//!                      "old": null | LOC, "new": null | LOC } ],
+//!       "findings": [ { "code", "name", "severity", "message", "old": null | LOC, "new": null | LOC } ] } ],
+//!   "outcomes": [ { "path", "diagnostics": [ <verify's diagnostic objects> ] } ],
+//!   "summary": { "pairs", "bumpOk", "bumpFailed", "errors", "warnings", "notes", "baseRefused" } }
+//! LOC = { "file", "pointer", "line"?, "column"? }
+//! ```
+//! - `human`: per pair a verdict line, one block per change record (its
+//!   `file:line:column` in both files) and the findings through miette, then
+//!   the findings outside the pairs as `verify` prints them, then a summary;
+//! - `sarif`, `github`, `junit`: each pair is an entry of `verify`'s run
+//!   (its records and findings are diagnostics located in NEW, or in OLD for
+//!   what NEW lacks, with the other side's location as a note; the pair's
+//!   verdict and bumps ride in [`PackageOutcome::extra`]), after the
+//!   outcomes outside the pairs.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use serde_json::{json, Value};
+
+use super::{human, Format, Options, RunView};
+use crate::compat::changes::Change;
+use crate::compat::desired::Verdict;
+use crate::compat::pairs::{Finding, Pair};
+use crate::compat::report::Report;
+use crate::compat::side::{Doc, Side};
+use crate::diag::{Diagnostic, Severity};
+use crate::json::pointer::JsonPointer;
+use crate::verify::{PackageOutcome, Source};
+
+/// The version of the `--format json` document.
+pub const VERSION: u32 = 1;
+
+/// Renders `report` in `format`.
+pub fn render(report: &Report, format: Format, opts: &Options) -> String {
+    match format {
+        Format::Json => render_json(report),
+        Format::Human => render_human(report, opts),
+        Format::Github => {
+            let outcomes = outcomes(report);
+            let run = run_of(report, &outcomes, opts);
+            let quiet = Options {
+                quiet: true,
+                ..opts.clone()
+            };
+            format!(
+                "{}{}",
+                super::render(Format::Github, &run, &quiet),
+                summary_line(report)
+            )
+        }
+        other => {
+            let outcomes = outcomes(report);
+            let run = run_of(report, &outcomes, opts);
+            super::render(other, &run, opts)
+        }
+    }
+}
+
+/// Sets member `key` of the object `v` (nothing for another value).
+fn set(v: &mut Value, key: &str, x: Value) {
+    if let Some(m) = v.as_object_mut() {
+        m.insert(key.to_owned(), x);
+    }
+}
+
+/// A location in one document of a side.
+fn locate(side: &Side, doc: Doc, pointer: &JsonPointer) -> Value {
+    let Some((file, source)) = side.document(doc) else {
+        return Value::Null;
+    };
+    let mut loc = json!({"file": file, "pointer": pointer.as_str()});
+    if let Some((line, column)) = line_column(file, source, pointer) {
+        set(&mut loc, "line", json!(line));
+        set(&mut loc, "column", json!(column));
+    }
+    loc
+}
+
+/// `line:column` of a pointer in a file (the nearest ancestor that
+/// resolves), through the one span and position machinery of the renderers.
+fn line_column(file: &str, source: &Source, pointer: &JsonPointer) -> Option<(usize, usize)> {
+    let d = Diagnostic::new(crate::codes::Code::DocumentationChanged, "")
+        .in_file(file)
+        .at(pointer.clone());
+    let span = super::resolve_span(&d, Some(source))?;
+    let p = super::position::position(&source.bytes, span.start);
+    Some((p.line, p.column))
+}
+
+/// `file:line:column at /pointer` (or `file at /pointer`).
+fn where_text(side: &Side, doc: Doc, pointer: &JsonPointer) -> String {
+    let Some((file, source)) = side.document(doc) else {
+        return String::new();
+    };
+    let at = if pointer.is_root() {
+        String::new()
+    } else {
+        format!(" at {pointer}")
+    };
+    let shown = super::escape::text(file);
+    match line_column(file, source, pointer) {
+        Some((l, c)) => format!("{shown}:{l}:{c}{}", super::escape::text(&at)),
+        None => format!("{shown}{}", super::escape::text(&at)),
+    }
+}
+
+/// The desired verdict as its JSON object.
+fn desired_value(v: &Verdict) -> Value {
+    let mut o = json!({"verdict": v.name()});
+    match v {
+        Verdict::Widened { newly_accepted } => set(&mut o, "newlyAccepted", newly_accepted.clone()),
+        Verdict::Breaking { witness } => set(&mut o, "witness", witness.clone()),
+        Verdict::Unknown { pointer, reason } => {
+            set(&mut o, "pointer", json!(pointer.as_str()));
+            set(&mut o, "reason", json!(reason));
+        }
+        Verdict::Identical | Verdict::Equivalent => {}
+    }
+    o
+}
+
+fn side_value(s: &Side) -> Value {
+    json!({
+        "formRef": s.form_ref,
+        "path": s.path.display().to_string(),
+        "definition": s.def_file,
+    })
+}
+
+fn change_value(p: &Pair, c: &Change) -> Value {
+    let info = c.code.info();
+    json!({
+        "code": info.id,
+        "name": info.name,
+        "class": c.class,
+        "inference": c.inference,
+        "message": c.message,
+        "old": c.old.as_ref().map_or(Value::Null, |ptr| locate(&p.old, c.doc, ptr)),
+        "new": c.new.as_ref().map_or(Value::Null, |ptr| locate(&p.new, c.doc, ptr)),
+    })
+}
+
+fn finding_value(p: &Pair, f: &Finding) -> Value {
+    let info = f.code.info();
+    json!({
+        "code": info.id,
+        "name": info.name,
+        "severity": f.severity(),
+        "message": f.message,
+        "old": f.old.as_ref().map_or(Value::Null, |ptr| locate(&p.old, Doc::Definition, ptr)),
+        "new": f.new.as_ref().map_or(Value::Null, |ptr| locate(&p.new, Doc::Definition, ptr)),
+    })
+}
+
+/// The pair's members shared by `json` and [`PackageOutcome::extra`].
+fn pair_summary(p: &Pair) -> Value {
+    json!({
+        "old": side_value(&p.old),
+        "new": side_value(&p.new),
+        "compared": p.desired.is_some(),
+        "actualBump": p.actual,
+        "requiredBump": p.required,
+        "bumpOk": p.bump_ok,
+        "desired": p.desired.as_ref().map_or(Value::Null, desired_value),
+    })
+}
+
+/// Counts of the summary: (errors, warnings, notes) over every finding.
+fn counts(report: &Report) -> (usize, usize, usize) {
+    let mut c = (0, 0, 0);
+    let mut add = |s: Severity| match s {
+        Severity::Error => c.0 += 1,
+        Severity::Warning => c.1 += 1,
+        _ => c.2 += 1,
+    };
+    for p in &report.pairs {
+        p.changes.iter().for_each(|ch| add(ch.code.info().severity));
+        p.findings.iter().for_each(|f| add(f.severity()));
+    }
+    for o in &report.outcomes {
+        o.diagnostics.iter().for_each(|d| add(d.severity));
+    }
+    c
+}
+
+fn render_json(report: &Report) -> String {
+    let pairs: Vec<Value> = report
+        .pairs
+        .iter()
+        .map(|p| {
+            let mut v = pair_summary(p);
+            set(
+                &mut v,
+                "changes",
+                p.changes.iter().map(|c| change_value(p, c)).collect(),
+            );
+            set(
+                &mut v,
+                "findings",
+                p.findings.iter().map(|f| finding_value(p, f)).collect(),
+            );
+            v
+        })
+        .collect();
+    let run = RunView::new(&report.outcomes, false);
+    let outcomes: Vec<Value> = run
+        .packages
+        .iter()
+        .map(|p| {
+            json!({
+                "path": p.path().display().to_string(),
+                "diagnostics": p.findings.iter().map(super::json::diagnostic_value).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let (errors, warnings, notes) = counts(report);
+    let ok = report.pairs.iter().filter(|p| p.bump_ok).count();
+    let doc = json!({
+        "version": VERSION,
+        "tool": {"name": "form-package", "version": env!("CARGO_PKG_VERSION")},
+        "mode": report.mode,
+        "pairs": pairs,
+        "outcomes": outcomes,
+        "summary": {
+            "pairs": report.pairs.len(),
+            "bumpOk": ok,
+            "bumpFailed": report.pairs.len() - ok,
+            "errors": errors,
+            "warnings": warnings,
+            "notes": notes,
+            "baseRefused": report.base_refused,
+        },
+    });
+    let mut text =
+        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    text.push('\n');
+    text
+}
+
+/// `form-package compat: N pairs (K fit, F do not), E errors, W warnings, N notes`.
+fn summary_line(report: &Report) -> String {
+    let (errors, warnings, notes) = counts(report);
+    let ok = report.pairs.iter().filter(|p| p.bump_ok).count();
+    let n = |k: usize, w: &str| {
+        if k == 1 {
+            format!("1 {w}")
+        } else {
+            format!("{k} {w}s")
+        }
+    };
+    let mut line = format!(
+        "form-package compat: {} ({ok} fit, {} do not), {}, {}, {}",
+        n(report.pairs.len(), "pair"),
+        report.pairs.len() - ok,
+        n(errors, "error"),
+        n(warnings, "warning"),
+        n(notes, "note"),
+    );
+    if report.base_refused > 0 {
+        let _ = write!(
+            line,
+            "; {} of BASE refused by verification, never used as a baseline",
+            n(report.base_refused, "package")
+        );
+    }
+    line.push('\n');
+    line
+}
+
+/// The verdict line of a pair.
+fn pair_line(p: &Pair) -> String {
+    let (o, n) = (&p.old.form_ref, &p.new.form_ref);
+    let name = if p.reidentified() {
+        format!(
+            "{} → {}",
+            super::escape::text(&o.label()),
+            super::escape::text(&n.label())
+        )
+    } else {
+        format!(
+            "{} {} {} → {}",
+            super::escape::text(&o.api_version),
+            super::escape::text(&o.kind),
+            super::escape::text(&o.definition_version),
+            super::escape::text(&n.definition_version)
+        )
+    };
+    let desired = p.desired.as_ref().map_or("not compared", Verdict::name);
+    format!(
+        "{} {name}: desired {desired}; bump {}, required {}\n  old {}\n  new {}\n",
+        if p.bump_ok { "ok" } else { "FAIL" },
+        p.actual.name(),
+        p.required.name(),
+        super::escape::path(&p.old.path),
+        super::escape::path(&p.new.path),
+    )
+}
+
+fn render_human(report: &Report, opts: &Options) -> String {
+    let mut out = String::new();
+    for p in &report.pairs {
+        out.push_str(&pair_line(p));
+        if let Some(Verdict::Breaking { witness }) = &p.desired {
+            let _ = writeln!(
+                out,
+                "  witness (valid under OLD, refused by NEW): {}",
+                super::escape::text(&witness.to_string())
+            );
+        }
+        if let Some(Verdict::Widened { newly_accepted }) = &p.desired {
+            let _ = writeln!(
+                out,
+                "  newly accepted (valid under NEW, refused by OLD): {}",
+                super::escape::text(&newly_accepted.to_string())
+            );
+        }
+        for c in &p.changes {
+            let info = c.code.info();
+            let _ = writeln!(
+                out,
+                "  {} {} {}: {}",
+                format!("{:?}", c.class).to_lowercase(),
+                info.id,
+                info.name,
+                super::escape::text(&c.message)
+            );
+            if let Some(ptr) = &c.old {
+                let _ = writeln!(out, "    old {}", where_text(&p.old, c.doc, ptr));
+            }
+            if let Some(ptr) = &c.new {
+                let _ = writeln!(out, "    new {}", where_text(&p.new, c.doc, ptr));
+            }
+        }
+        for (d, source) in finding_diagnostics(p) {
+            out.push_str(&human::render_diagnostic_in(&d, source, None, opts.color));
+        }
+        out.push('\n');
+    }
+    if !report.outcomes.is_empty() {
+        let run = RunView::new(&report.outcomes, false);
+        out.push_str(&human::render_run(
+            &run,
+            &Options {
+                quiet: true,
+                ..opts.clone()
+            },
+        ));
+    }
+    out.push_str(&summary_line(report));
+    out
+}
+
+/// The findings of a pair as diagnostics located in NEW (in OLD when it is
+/// about OLD only), with the other side's location as a note.
+fn finding_diagnostics(p: &Pair) -> Vec<(Diagnostic, Option<&Source>)> {
+    p.findings
+        .iter()
+        .map(|f| {
+            placed(
+                p,
+                f.code,
+                &f.message,
+                Doc::Definition,
+                f.old.as_ref(),
+                f.new.as_ref(),
+            )
+        })
+        .collect()
+}
+
+/// A diagnostic at NEW's pointer (else OLD's), noting the other side.
+fn placed<'p>(
+    p: &'p Pair,
+    code: crate::codes::Code,
+    message: &str,
+    doc: Doc,
+    old: Option<&JsonPointer>,
+    new: Option<&JsonPointer>,
+) -> (Diagnostic, Option<&'p Source>) {
+    let (side, ptr, other) = match (new, old) {
+        (Some(n), o) => (&p.new, n, o.map(|o| ("old", &p.old, o))),
+        (None, Some(o)) => (&p.old, o, None),
+        (None, None) => (&p.new, &JsonPointer::default(), None),
+    };
+    let Some((file, source)) = side.document(doc) else {
+        return (Diagnostic::new(code, message), None);
+    };
+    let mut d = Diagnostic::new(code, message).in_file(file).at(ptr.clone());
+    if let Some((label, s, o)) = other {
+        d = d.note(format!("{label}: {}", where_text(s, doc, o)));
+    } else if old.is_some() && new.is_none() {
+        d = d.note("old only: NEW has no counterpart");
+    }
+    (d, Some(source))
+}
+
+/// Every pair as an outcome of `verify`'s model (see the module docs),
+/// after the outcomes outside the pairs.
+fn outcomes(report: &Report) -> Vec<PackageOutcome> {
+    let mut all: Vec<PackageOutcome> = report
+        .outcomes
+        .iter()
+        .map(|o| PackageOutcome {
+            path: o.path.clone(),
+            diagnostics: o.diagnostics.clone(),
+            sources: o.sources.clone(),
+            ..Default::default()
+        })
+        .collect();
+    for p in &report.pairs {
+        let mut diagnostics = Vec::new();
+        let mut sources: BTreeMap<String, Source> = BTreeMap::new();
+        let mut keep = |d: Diagnostic, s: Option<&Source>| {
+            if let (Some(f), Some(s)) = (&d.file, s) {
+                sources.entry(f.clone()).or_insert_with(|| Source::clone(s));
+            }
+            diagnostics.push(d);
+        };
+        for c in &p.changes {
+            let (d, s) = placed(p, c.code, &c.message, c.doc, c.old.as_ref(), c.new.as_ref());
+            keep(d, s);
+        }
+        for (d, s) in finding_diagnostics(p) {
+            keep(d, s);
+        }
+        let mut extra = serde_json::Map::new();
+        extra.insert(pair_name(p), pair_summary(p));
+        all.push(PackageOutcome {
+            path: PathBuf::new(),
+            diagnostics,
+            sources,
+            extra,
+            ..Default::default()
+        });
+    }
+    all
+}
+
+/// `compat <old label> -> <new version or label>`: a pair's entry name.
+fn pair_name(p: &Pair) -> String {
+    format!(
+        "compat {} -> {}",
+        p.old.form_ref.label(),
+        p.new.form_ref.label()
+    )
+}
+
+/// The located run of [`outcomes`], each pair named by [`pair_name`].
+fn run_of<'a>(report: &Report, outcomes: &'a [PackageOutcome], opts: &Options) -> RunView<'a> {
+    let mut run = RunView::new(outcomes, opts.deny_warnings);
+    run.could_not_run = report.could_not_run;
+    let first_pair = report.outcomes.len();
+    for (view, p) in run.packages.iter_mut().skip(first_pair).zip(&report.pairs) {
+        view.display = Some(PathBuf::from(pair_name(p)));
+    }
+    run
+}

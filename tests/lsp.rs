@@ -1,0 +1,656 @@
+//! `form-package lsp` driven out of process (issue 24): the built binary is
+//! spawned and spoken to in JSON-RPC with `Content-Length` framing on its
+//! standard input and output, as an editor does.
+//!
+//! Every wait is bounded ([`WAIT`]): a server that does not answer fails
+//! the test instead of hanging it. The corpus test is reported as ignored,
+//! not passed, when the corpus is absent.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver};
+use std::time::{Duration, Instant};
+
+use libtest_mimic::{Failed, Trial};
+use serde_json::{json, Value};
+
+/// The longest wait for any one message (a loaded machine, a debug build).
+const WAIT: Duration = Duration::from_secs(120);
+
+/// The corpus package of the end-to-end test: findings in its definition
+/// and in three fixtures, and `"additionalProperties": false` to remove.
+const CORPUS_PACKAGE: &str = "packages/v1alpha3/worker-version-0.1.0-6d85e6d07c13";
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_form-package")
+}
+
+/// One diagnostic, comparable: (file, code, message, range as
+/// (start line, start column, end line, end column) in UTF-16 units).
+type Finding = (String, String, String, [u64; 4]);
+
+/// A running server and what it said.
+struct Client {
+    child: Child,
+    /// `None` once closed.
+    stdin: Option<ChildStdin>,
+    messages: Receiver<Value>,
+    next_id: i64,
+    /// The last diagnostics published, by URI.
+    published: BTreeMap<String, Vec<Value>>,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(bin())
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || loop {
+            let mut len = None;
+            loop {
+                let mut line = String::new();
+                if stdout.read_line(&mut line).unwrap_or(0) == 0 {
+                    return;
+                }
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(v) = line.strip_prefix("Content-Length: ") {
+                    len = v.parse::<usize>().ok();
+                }
+            }
+            let mut body = vec![0; len.expect("a Content-Length header")];
+            if stdout.read_exact(&mut body).is_err() {
+                return;
+            }
+            let v: Value = serde_json::from_slice(&body).expect("the server writes JSON");
+            if tx.send(v).is_err() {
+                return;
+            }
+        });
+        Client {
+            child,
+            stdin: Some(stdin),
+            messages: rx,
+            next_id: 0,
+            published: BTreeMap::new(),
+        }
+    }
+
+    fn send_raw(&mut self, body: &[u8]) {
+        let header = format!("Content-Length: {}\r\n\r\n", body.len());
+        self.write(header.as_bytes());
+        self.write(body);
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        let m = json!({"jsonrpc": "2.0", "method": method, "params": params});
+        self.send_raw(m.to_string().as_bytes());
+    }
+
+    /// Sends a request and returns the response (publications that arrive
+    /// first are recorded).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        let m = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        self.send_raw(m.to_string().as_bytes());
+        self.response(&json!(id))
+    }
+
+    /// The next message that is not a publication, recording publications.
+    fn next_reply(&mut self) -> Value {
+        loop {
+            let m = self
+                .messages
+                .recv_timeout(WAIT)
+                .unwrap_or_else(|e| panic!("no message from the server within {WAIT:?}: {e}"));
+            if m["method"] == "textDocument/publishDiagnostics" {
+                let uri = m["params"]["uri"].as_str().unwrap().to_owned();
+                let list = m["params"]["diagnostics"].as_array().unwrap().clone();
+                self.published.insert(uri, list);
+                continue;
+            }
+            if m["method"] == "window/logMessage" {
+                continue;
+            }
+            return m;
+        }
+    }
+
+    /// The response to request `id`.
+    fn response(&mut self, id: &Value) -> Value {
+        let m = self.next_reply();
+        assert_eq!(&m["id"], id, "responses come in order: {m}");
+        m
+    }
+
+    fn initialize(&mut self) {
+        let r = self.request("initialize", json!({"capabilities": {}}));
+        assert_eq!(r["result"]["capabilities"]["hoverProvider"], true, "{r}");
+        assert_eq!(
+            r["result"]["capabilities"]["textDocumentSync"]["change"], 1,
+            "full sync: {r}"
+        );
+        self.notify("initialized", json!({}));
+    }
+
+    /// Waits until every change sent so far is verified and published: a
+    /// hover is answered only after pending verifications, and the server
+    /// writes in order.
+    fn settle(&mut self, uri: &str) -> Value {
+        self.hover(uri, 0, 0)
+    }
+
+    fn hover(&mut self, uri: &str, line: u64, character: u64) -> Value {
+        self.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        )
+    }
+
+    /// Every published diagnostic of the package at `root`, comparable.
+    fn findings(&self, root: &Path) -> Vec<Finding> {
+        let prefix = format!("file://{}/", root.display());
+        let mut out = Vec::new();
+        for (uri, list) in &self.published {
+            let file = uri.strip_prefix(&prefix).expect("a file of the package");
+            for d in list {
+                let r = &d["range"];
+                out.push((
+                    file.to_owned(),
+                    d["code"].as_str().unwrap().to_owned(),
+                    d["message"].as_str().unwrap().to_owned(),
+                    [
+                        r["start"]["line"].as_u64().unwrap(),
+                        r["start"]["character"].as_u64().unwrap(),
+                        r["end"]["line"].as_u64().unwrap(),
+                        r["end"]["character"].as_u64().unwrap(),
+                    ],
+                ));
+                assert_eq!(d["source"], "form-package");
+                assert!(d.get("codeDescription").is_none(), "no docs URL: {d}");
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// `shutdown` then `exit`; the server must end with status 0 in time.
+    fn stop(mut self) {
+        let r = self.request("shutdown", Value::Null);
+        assert_eq!(r["result"], Value::Null, "{r}");
+        assert!(r.get("error").is_none(), "{r}");
+        self.notify("exit", Value::Null);
+        let start = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(
+                    status.success(),
+                    "exit after shutdown is status 0: {status}"
+                );
+                return;
+            }
+            if start.elapsed() > WAIT {
+                let _ = self.child.kill();
+                panic!("the server did not exit within {WAIT:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        // A failed test must not leave the server running.
+        if self.child.try_wait().ok().flatten().is_none() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+fn uri_of(path: &Path) -> String {
+    let s = path.display().to_string();
+    assert!(
+        s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"/-._".contains(&b)),
+        "a temporary path that needs no percent-encoding: {s}"
+    );
+    format!("file://{s}")
+}
+
+/// The LSP position (0-based line, UTF-16 column) of byte `offset`; lines
+/// end at LF, CR LF or CR.
+fn utf16_position(bytes: &[u8], offset: usize) -> (u64, u64) {
+    let text = String::from_utf8_lossy(&bytes[..offset.min(bytes.len())]).into_owned();
+    let unified = text.replace("\r\n", "\n").replace('\r', "\n");
+    let line = unified.matches('\n').count() as u64;
+    let last = unified.rsplit('\n').next().unwrap_or("");
+    (line, last.encode_utf16().count() as u64)
+}
+
+/// What `verify --format json` finds in the package at `dir`, comparable,
+/// files and ranges as the server shows them (a finding without a file is
+/// on `package-index.json`; one without a span at the file's start).
+fn verify_findings(dir: &Path) -> Vec<Finding> {
+    let out = Command::new(bin())
+        .args(["verify", "--format", "json"])
+        .arg(dir)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mut found = Vec::new();
+    for d in report["packages"][0]["diagnostics"].as_array().unwrap() {
+        let file = d["file"]
+            .as_str()
+            .unwrap_or("package-index.json")
+            .to_owned();
+        let range = match (&d["span"], d["file"].is_string()) {
+            (Value::Object(s), true) => {
+                let bytes = std::fs::read(dir.join(&file)).unwrap();
+                let (sl, sc) = utf16_position(&bytes, s["start"].as_u64().unwrap() as usize);
+                let (el, ec) = utf16_position(&bytes, s["end"].as_u64().unwrap() as usize);
+                // The JSON's own 1-based line agrees.
+                assert_eq!(d["line"].as_u64().unwrap(), sl + 1, "{d}");
+                [sl, sc, el, ec]
+            }
+            _ => [0; 4],
+        };
+        found.push((
+            file,
+            d["code"].as_str().unwrap().to_owned(),
+            d["message"].as_str().unwrap().to_owned(),
+            range,
+        ));
+    }
+    found.sort();
+    found
+}
+
+/// The text `form-package explain CODE` prints.
+fn explain(code: &str) -> String {
+    let out = Command::new(bin())
+        .args(["explain", code])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The corpus package: diagnostics equal `verify --format json`'s, an
+/// unsaved edit that opens an object brings FD213 (equal to `verify` of
+/// the edited package), hover explains it, undoing the edit clears it.
+fn diagnostics_follow_the_buffer(corpus: &Path) -> Result<(), Failed> {
+    let (tmp, pkg) = common::copy_package(&corpus.join(CORPUS_PACKAGE));
+    let def_path = pkg.join("definition.json");
+    let original = std::fs::read_to_string(&def_path).unwrap();
+    let def = uri_of(&def_path);
+    let expected = verify_findings(&pkg);
+    assert!(
+        expected.iter().any(|f| f.0 == "definition.json")
+            && expected.iter().any(|f| f.0.starts_with("fixtures/")),
+        "the package has findings in several files: {expected:?}"
+    );
+
+    let mut c = Client::start();
+    c.initialize();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": def, "languageId": "json", "version": 1, "text": original}}),
+    );
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), expected);
+    assert!(!expected.iter().any(|f| f.1 == "FD213"));
+
+    // Open an object: remove one `"additionalProperties": false`.
+    let re = regex::Regex::new(r#",\s*"additionalProperties": false"#).unwrap();
+    let m = re.find(&original).unwrap();
+    let edited = format!("{}{}", &original[..m.start()], &original[m.end()..]);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": def, "version": 2}, "contentChanges": [{"text": edited}]}),
+    );
+    c.settle(&def);
+    // The same as `verify` of a package holding the edited file; the file
+    // on disk is untouched (nothing was saved).
+    let scratch = tmp.path().join("edited");
+    common::copy_dir(&pkg, &scratch);
+    std::fs::write(scratch.join("definition.json"), &edited).unwrap();
+    let with_edit = verify_findings(&scratch);
+    assert_eq!(c.findings(&pkg), with_edit);
+    assert_eq!(std::fs::read_to_string(&def_path).unwrap(), original);
+    let open = with_edit
+        .iter()
+        .find(|f| f.1 == "FD213" && f.0 == "definition.json")
+        .expect("FD213 appears");
+
+    // Hover inside its range: the code's `explain` text.
+    let h = c.hover(&def, open.3[0], open.3[1]);
+    assert_eq!(h["result"]["contents"]["value"], explain("FD213"), "{h}");
+
+    // Undo: FD213 goes, and the findings are the original ones again.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": def, "version": 3}, "contentChanges": [{"text": original}]}),
+    );
+    c.settle(&def);
+    let now = c.findings(&pkg);
+    assert!(!now.iter().any(|f| f.1 == "FD213"), "{now:?}");
+    assert_eq!(now, expected);
+    c.stop();
+    Ok(())
+}
+
+/// A small package of the repository's fixtures, copied.
+fn fixture_package() -> (tempfile::TempDir, PathBuf) {
+    common::copy_package(
+        &common::fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632"),
+    )
+}
+
+/// A half-typed definition gets the strict reader's finding where the
+/// text stops, as `verify` gives it for the same bytes; completing it
+/// clears the file.
+fn half_typed_buffer() -> Result<(), Failed> {
+    let (tmp, pkg) = fixture_package();
+    let def_path = pkg.join("definition.json");
+    let original = std::fs::read_to_string(&def_path).unwrap();
+    assert_eq!(verify_findings(&pkg), [], "the fixture verifies");
+    let def = uri_of(&def_path);
+    let mut c = Client::start();
+    c.initialize();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": def, "languageId": "json", "version": 1, "text": original}}),
+    );
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), []);
+    assert_eq!(
+        c.published.get(&def),
+        Some(&Vec::new()),
+        "an open file gets its (empty) list"
+    );
+
+    let cut = original.find("\"desiredSchema\"").unwrap() + 3;
+    // The key goes on with non-ASCII text, then a token where `:` must be:
+    // the finding's column counts UTF-16 units (`😀` is two).
+    let half = format!("{}é😀\" x\n", &original[..cut]);
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": def, "version": 2}, "contentChanges": [{"text": half}]}),
+    );
+    c.settle(&def);
+    let scratch = tmp.path().join("half");
+    common::copy_dir(&pkg, &scratch);
+    std::fs::write(scratch.join("definition.json"), &half).unwrap();
+    let expected = verify_findings(&scratch);
+    assert_eq!(c.findings(&pkg), expected);
+    let strict = expected
+        .iter()
+        .find(|f| f.0 == "definition.json")
+        .expect("a finding in the definition");
+    assert!(
+        ["FD011", "FD012", "FD020"].contains(&strict.1.as_str()),
+        "the strict reader's finding: {expected:?}"
+    );
+    // Where the text stops: the line of the cut string.
+    let cut_line = half[..cut].matches('\n').count() as u64;
+    let column = half[..half.rfind('x').unwrap()]
+        .rsplit('\n')
+        .next()
+        .unwrap()
+        .encode_utf16()
+        .count() as u64;
+    assert_eq!((strict.3[0], strict.3[1]), (cut_line, column), "{strict:?}");
+
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": def, "version": 3}, "contentChanges": [{"text": original}]}),
+    );
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), [], "every file is cleared");
+    c.stop();
+    Ok(())
+}
+
+/// Malformed input and unknown or misplaced requests get JSON-RPC errors;
+/// the server keeps serving and exits cleanly afterwards.
+fn malformed_input_does_not_stop_the_server() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let mut c = Client::start();
+    // Before `initialize`: refused, not answered with a result.
+    let r = c.request("textDocument/hover", json!({}));
+    assert_eq!(r["error"]["code"], -32002, "{r}");
+    c.initialize();
+
+    // Invalid JSON: a parse error without an id.
+    c.send_raw(b"{\"jsonrpc\": \"2.0\", \"id\": 9, ");
+    let r = c.next_reply();
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    assert_eq!(r["id"], Value::Null);
+    // A header without Content-Length.
+    c.write(b"Content-Type: x\r\n\r\n");
+    let r = c.next_reply();
+    assert_eq!(r["error"]["code"], -32700, "{r}");
+    // JSON that is no JSON-RPC message: invalid request, with its id.
+    c.send_raw(br#"{"jsonrpc": "2.0", "id": 77, "method": 5}"#);
+    let r = c.next_reply();
+    assert_eq!(
+        (&r["error"]["code"], &r["id"]),
+        (&json!(-32600), &json!(77)),
+        "{r}"
+    );
+    // An unknown method.
+    let r = c.request("textDocument/unknownThing", json!({}));
+    assert_eq!(r["error"]["code"], -32601, "{r}");
+    // A known method with parameters of the wrong shape.
+    let r = c.request("textDocument/hover", json!({"textDocument": 3}));
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    // Notifications with bad parameters, or unknown ones, get no reply.
+    c.notify("textDocument/didOpen", json!({"nope": true}));
+    c.notify("$/somethingElse", json!(null));
+
+    // Out-of-range positions in an open document: no hover, no crash.
+    let def = uri_of(&pkg.join("definition.json"));
+    let text = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": def, "languageId": "json", "version": 1, "text": text}}),
+    );
+    for (line, character) in [
+        (100_000, 0),
+        (0, 100_000),
+        (u64::from(u32::MAX), u64::from(u32::MAX)),
+    ] {
+        let r = c.hover(&def, line, character);
+        assert_eq!(r["result"], Value::Null, "{r}");
+    }
+    // A document that is not open.
+    let r = c.hover("file:///nowhere/definition.json", 0, 0);
+    assert_eq!(r["result"], Value::Null, "{r}");
+    // A code in the text is explained wherever it is (here in a file of
+    // no package, so no diagnostic range is involved).
+    let notes_path = pkg.parent().unwrap().join("notes.txt");
+    let notes = uri_of(&notes_path);
+    let text = "see FD213 here\nand FD2134 there\n";
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": notes, "languageId": "plaintext", "version": 1, "text": text}}),
+    );
+    let r = c.hover(&notes, 0, 5);
+    assert_eq!(r["result"]["contents"]["value"], explain("FD213"), "{r}");
+    assert_eq!(r["result"]["range"]["start"]["character"], 4, "{r}");
+    assert_eq!(r["result"]["range"]["end"]["character"], 9, "{r}");
+    // Near misses: a longer word that starts like a code, a plain word.
+    for character in [6, 1] {
+        let r = c.hover(&notes, 1, character);
+        assert_eq!(r["result"], Value::Null, "{r}");
+    }
+    assert!(
+        c.published.get(&notes).is_none_or(|l| l.is_empty()),
+        "no findings for a file of no package"
+    );
+
+    // After shutdown every request is refused; exit ends with status 0.
+    let r = c.request("shutdown", Value::Null);
+    assert_eq!(r["result"], Value::Null, "{r}");
+    let r = c.request("textDocument/hover", json!({}));
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+    c.notify("exit", Value::Null);
+    let start = Instant::now();
+    while c.child.try_wait().unwrap().is_none() {
+        assert!(start.elapsed() < WAIT, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(c.child.try_wait().unwrap().unwrap().success());
+    Ok(())
+}
+
+/// `exit` without `shutdown` ends the server with status 1 (LSP 3.17), and
+/// so does the end of its input.
+fn exit_without_shutdown_is_status_1() -> Result<(), Failed> {
+    for graceful in [true, false] {
+        let mut c = Client::start();
+        c.initialize();
+        if graceful {
+            c.notify("exit", Value::Null);
+        } else {
+            drop(c.stdin.take());
+        }
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = c.child.try_wait().unwrap() {
+                break s;
+            }
+            assert!(start.elapsed() < WAIT, "the server did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert_eq!(status.code(), Some(1), "graceful {graceful}");
+    }
+    Ok(())
+}
+
+/// Go to definition: a fixture path of the definition and a path of the
+/// index go to that file, a local `$ref` to its target schema (whose hover
+/// shows it); a near miss (a plain string) goes nowhere.
+fn definition_follows_paths_and_refs() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let index = uri_of(&pkg.join("package-index.json"));
+    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let with_ref = original.replacen(
+        r#""properties":{"name":{"#,
+        r##""$defs":{"n":{"type":"string"}},"properties":{"nick":{"$ref":"#/$defs/n"},"name":{"##,
+        1,
+    );
+    assert_ne!(with_ref, original);
+    let mut c = Client::start();
+    c.initialize();
+    for (uri, text) in [
+        (&def, with_ref.clone()),
+        (
+            &index,
+            std::fs::read_to_string(pkg.join("package-index.json")).unwrap(),
+        ),
+    ] {
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
+        );
+    }
+    let goto = |c: &mut Client, uri: &str, text: &str, needle: &str| {
+        let at = text.find(needle).unwrap() + 2;
+        let (line, character) = utf16_position(text.as_bytes(), at);
+        c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        )
+    };
+    let r = goto(&mut c, &def, &with_ref, "fixtures/desired.json");
+    assert_eq!(
+        r["result"]["uri"],
+        uri_of(&pkg.join("fixtures/desired.json")),
+        "{r}"
+    );
+    let index_text = std::fs::read_to_string(pkg.join("package-index.json")).unwrap();
+    let r = goto(&mut c, &index, &index_text, "\"definition.json\"");
+    assert_eq!(r["result"]["uri"], def, "an open file: {r}");
+    let r = goto(&mut c, &def, &with_ref, "#/$defs/n");
+    assert_eq!(r["result"]["uri"], def, "{r}");
+    let target = with_ref.find(r#"{"type":"string"}"#).unwrap();
+    let (line, character) = utf16_position(with_ref.as_bytes(), target);
+    assert_eq!(
+        (
+            &r["result"]["range"]["start"]["line"],
+            &r["result"]["range"]["start"]["character"]
+        ),
+        (&json!(line), &json!(character)),
+        "{r}"
+    );
+    let at = with_ref.find("#/$defs/n").unwrap() + 2;
+    let (line, character) = utf16_position(with_ref.as_bytes(), at);
+    let h = c.hover(&def, line, character);
+    let shown = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(shown.starts_with("/desiredSchema/$defs/n\n"), "{h}");
+    assert!(shown.contains("\"type\": \"string\""), "{h}");
+    // Near miss: a string that names nothing.
+    let r = goto(&mut c, &def, &with_ref, "compatibility-candidate");
+    assert_eq!(r["result"], Value::Null, "{r}");
+    c.stop();
+    Ok(())
+}
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let corpus = common::corpus();
+    let ignored = corpus.is_none();
+    let trials = vec![
+        Trial::test(
+            "diagnostics_follow_the_buffer_on_a_corpus_package",
+            move || match &corpus {
+                Some(c) => diagnostics_follow_the_buffer(c),
+                None => Ok(()),
+            },
+        )
+        .with_ignored_flag(ignored),
+        Trial::test(
+            "half_typed_buffer_gets_the_strict_readers_finding",
+            half_typed_buffer,
+        ),
+        Trial::test(
+            "malformed_input_does_not_stop_the_server",
+            malformed_input_does_not_stop_the_server,
+        ),
+        Trial::test(
+            "exit_without_shutdown_is_status_1",
+            exit_without_shutdown_is_status_1,
+        ),
+        Trial::test(
+            "definition_follows_paths_and_refs",
+            definition_follows_paths_and_refs,
+        ),
+    ];
+    libtest_mimic::run(&args, trials).exit();
+}
