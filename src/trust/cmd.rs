@@ -79,9 +79,22 @@ pub struct CheckpointArgs {
     /// The trust inputs.
     #[command(flatten)]
     pub files: TrustFiles,
-    /// The pin kept from the last trusted checkpoint (none: this is the first).
+    /// The pin kept from the last trusted checkpoint (none: this is the
+    /// first): the pin itself, or the whole report `verify-checkpoint`
+    /// printed (its `pin` is read).
     #[arg(long)]
     pub previous_pin: Option<PathBuf>,
+    /// Also write the pin to keep for the next run to FILE (the exact
+    /// shape `--previous-pin` reads).
+    #[arg(long, value_name = "FILE")]
+    pub pin_out: Option<PathBuf>,
+    /// A checkpoint that is the very one `--previous-pin` names is a
+    /// success (`"status":"unchanged"`, the pin kept), for a scheduled run
+    /// against a checkpoint that has not moved. Without it the Core's rule
+    /// stands: the next checkpoint must be the pin's sequence + 1
+    /// (`forms-genesis-replayed` in the trust corpus).
+    #[arg(long, requires = "previous_pin")]
+    pub allow_unchanged: bool,
 }
 
 /// `trust check-not-revoked`.
@@ -90,12 +103,19 @@ pub struct NotRevokedArgs {
     /// The checkpoint inputs.
     #[command(flatten)]
     pub checkpoint: CheckpointArgs,
-    /// The package digest `sha256:<64 hex>` to look up.
+    /// A Form Package directory: verified first; its package digest and
+    /// FormRef are looked up together (cross-checked against
+    /// `--package-digest` and `--form-ref` when those are given too).
     #[arg(long)]
-    pub package_digest: String,
-    /// A FormRef JSON file (of the checkpoint's own profile).
+    pub package: Option<PathBuf>,
+    /// The package digest `sha256:<64 hex>` to look up (with `--form-ref`,
+    /// unless `--package` or a package index as `--form-ref` gives it).
     #[arg(long)]
-    pub form_ref: PathBuf,
+    pub package_digest: Option<String>,
+    /// A FormRef JSON file (of the checkpoint's own profile), or a package
+    /// index (`package-index.json`: its `formRef`, and its package digest).
+    #[arg(long)]
+    pub form_ref: Option<PathBuf>,
 }
 
 /// The package a `--package` subject came from.
@@ -122,7 +142,9 @@ struct WithPackage<'a> {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckpointReport {
-    /// Always `verified`.
+    /// `verified`, or with `--allow-unchanged` `unchanged` when the
+    /// checkpoint is the one the previous pin already names (a nightly run
+    /// against an unchanged checkpoint succeeds; the pin stays).
     pub status: &'static str,
     /// The bundle verification of the checkpoint bytes.
     pub bundle: BundleReport,
@@ -137,6 +159,8 @@ pub struct CheckpointReport {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct NotRevokedReport<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    package: Option<&'a PackageSummary>,
     status: &'static str,
     package_digest: &'a str,
     form_ref: &'a Map<String, Value>,
@@ -300,7 +324,7 @@ fn verify_checkpoint_inner(
     let previous = match &a.previous_pin {
         None => None,
         Some(p) => Some(
-            revocation::parse_pin(&read("previous-pin", p)?).map_err(|e| {
+            revocation::parse_pin(&pin_bytes(read("previous-pin", p)?)).map_err(|e| {
                 TrustError::new(Code::TrustInputError, format!("previous-pin: {e}"))
             })?,
         ),
@@ -317,10 +341,24 @@ fn verify_checkpoint_inner(
     }
     let report = verify_bundle(&Subject::Bytes(checkpoint.clone()), &bundle, &root, &policy)?;
     let cp = revocation::parse_checkpoint(&checkpoint).map_err(invalid_checkpoint)?;
-    let pin = revocation::advance(previous.as_ref(), &cp).map_err(invalid_checkpoint)?;
+    // The very checkpoint the pin names: nothing to advance, nothing
+    // changed since (issue 26 item 3: `sequence is 0, want 1`).
+    let unchanged = previous
+        .as_ref()
+        .filter(|p| a.allow_unchanged && p.sequence == cp.sequence && p.digest == cp.digest);
+    let (status, pin) = match unchanged {
+        Some(p) => ("unchanged", p.clone()),
+        None => (
+            "verified",
+            revocation::advance(previous.as_ref(), &cp).map_err(invalid_checkpoint)?,
+        ),
+    };
+    if let Some(out) = &a.pin_out {
+        write_pin(out, &pin)?;
+    }
     Ok((
         CheckpointReport {
-            status: "verified",
+            status,
             bundle: report,
             checkpoint_version: cp.checkpoint_version.clone(),
             entry_count: cp.entries.len(),
@@ -334,11 +372,124 @@ fn verify_checkpoint(a: &CheckpointArgs) -> Result<CheckpointReport, TrustError>
     verify_checkpoint_inner(a).map(|(r, _)| r)
 }
 
+/// The pin in `bytes`: the pin itself, or a `verify-checkpoint` report
+/// (an object with `status` and `pin`), whose `pin` is taken.
+fn pin_bytes(bytes: Vec<u8>) -> Vec<u8> {
+    match crate::json::strict::parse_value(&bytes) {
+        Ok(Value::Object(m)) if m.contains_key("status") => match m.get("pin") {
+            Some(pin @ Value::Object(_)) => serde_json::to_vec(pin).unwrap_or(bytes),
+            _ => bytes,
+        },
+        _ => bytes,
+    }
+}
+
+/// Writes `pin` (compact JSON, a final newline) to `path` as
+/// `--output-file` writes a report ([`crate::render::write_output`]: a new
+/// file atomically, an existing one in place).
+fn write_pin(path: &Path, pin: &revocation::Pin) -> Result<(), TrustError> {
+    let mut bytes = serde_json::to_vec(pin)
+        .map_err(|e| TrustError::new(Code::TrustInputError, e.to_string()))?;
+    bytes.push(b'\n');
+    crate::render::write_output(path, &bytes).map_err(|e| {
+        TrustError::new(
+            Code::TrustInputError,
+            format!("write pin file {}: {e}", path.display()),
+        )
+        .could_not_run()
+    })
+}
+
+/// The package digest and FormRef `check-not-revoked` looks up, derived
+/// together from `--package` or a package index given as `--form-ref`,
+/// and cross-checked against every other input that names them.
+fn lookup_subject(
+    a: &NotRevokedArgs,
+) -> Result<(String, Map<String, Value>, Option<PackageSummary>), TrustError> {
+    let input = |m: String| TrustError::new(Code::TrustInputError, m);
+    let usage = |m: &str| input(m.to_owned()).could_not_run();
+    let mut digest: Option<(String, &str)> = None;
+    let mut form_ref: Option<(Map<String, Value>, &str)> = None;
+    let mut package = None;
+    if let Some(dir) = &a.package {
+        let (_, summary) = package_subject(dir)?;
+        let fr = revocation::parse_form_ref(summary.form_ref.to_string().as_bytes())
+            .map_err(|e| input(format!("package FormRef: {e}")))?;
+        digest = Some((summary.package_digest.clone(), "--package"));
+        form_ref = Some((fr, "--package"));
+        package = Some(summary);
+    }
+    if let Some(path) = &a.form_ref {
+        let bytes = read("form-ref", path)?;
+        let value = crate::json::strict::parse_value(&bytes)
+            .map_err(|e| input(format!("form-ref: {e}")))?;
+        let (fr, from_index) = match value.get("formRef") {
+            // A package index: its formRef, and its package digest.
+            Some(inner) => (
+                revocation::parse_form_ref(inner.to_string().as_bytes()),
+                Some(
+                    crate::canonical::canonicalize(&value)
+                        .map(|c| crate::canonical::sha256_digest(&c))
+                        .map_err(|d| input(format!("form-ref: {}", d.message)))?,
+                ),
+            ),
+            None => (revocation::parse_form_ref(&bytes), None),
+        };
+        let fr = fr.map_err(|e| input(format!("form-ref: {e}")))?;
+        match &form_ref {
+            Some((known, from)) if *known != fr => {
+                return Err(input(format!(
+                    "--form-ref names another FormRef than {from} ({} {} {})",
+                    fr.get("kind").and_then(Value::as_str).unwrap_or(""),
+                    fr.get("definitionVersion").and_then(Value::as_str).unwrap_or(""),
+                    fr.get("schemaDigest").and_then(Value::as_str).unwrap_or("")
+                )))
+            }
+            Some(_) => {}
+            None => form_ref = Some((fr, "--form-ref")),
+        }
+        if let Some(d) = from_index {
+            match &digest {
+                Some((known, from)) if *known != d => {
+                    return Err(input(format!(
+                        "the package index given as --form-ref has package digest {d}, {from} has {known}"
+                    )))
+                }
+                Some(_) => {}
+                None => digest = Some((d, "the package index given as --form-ref")),
+            }
+        }
+    }
+    if let Some(d) = &a.package_digest {
+        // Its form is the lookup's to refuse (invalid-checkpoint, as the
+        // Core does), after the checkpoint is verified.
+        match &digest {
+            Some((known, from)) if known != d => {
+                return Err(input(format!(
+                    "--package-digest {d} is not the package digest of {from} ({known})"
+                )))
+            }
+            Some(_) => {}
+            None => digest = Some((d.clone(), "--package-digest")),
+        }
+    }
+    match (digest, form_ref) {
+        (Some((d, _)), Some((fr, _))) => Ok((d, fr, package)),
+        (None, _) => Err(usage(
+            "give --package DIR, or --package-digest with --form-ref (a FormRef or the package index)",
+        )),
+        (_, None) => Err(usage(
+            "give --form-ref (a FormRef or the package index) with --package-digest, or --package DIR",
+        )),
+    }
+}
+
 fn check_not_revoked(a: &NotRevokedArgs) -> Result<Vec<u8>, TrustError> {
+    // The checkpoint first, as before `--package`: a refusal keeps its
+    // class whatever the lookup inputs are.
     let (report, cp) = verify_checkpoint_inner(&a.checkpoint)?;
-    let form_ref = revocation::parse_form_ref(&read("form-ref", &a.form_ref)?)
-        .map_err(|e| TrustError::new(Code::TrustInputError, format!("form-ref: {e}")))?;
-    match revocation::check_not_revoked(&cp, &a.package_digest, &form_ref)
+    let (package_digest, form_ref, package) = lookup_subject(a)?;
+    match revocation::check_not_revoked(&cp, &package_digest, &form_ref)
         .map_err(invalid_checkpoint)?
     {
         Lookup::Revoked(version, seq) => Err(TrustError::new(
@@ -346,8 +497,9 @@ fn check_not_revoked(a: &NotRevokedArgs) -> Result<Vec<u8>, TrustError> {
             format!("Form Package is revoked: statement {version} at sequence {seq}"),
         )),
         Lookup::NotRevoked => json(&NotRevokedReport {
+            package: package.as_ref(),
             status: "not-revoked",
-            package_digest: &a.package_digest,
+            package_digest: &package_digest,
             form_ref: &form_ref,
             checkpoint: &report,
         }),
