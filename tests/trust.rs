@@ -255,6 +255,18 @@ fn the_signed_cdd3_packages_verify_with_package_dir() {
             "cdd30b711e2c6857b1b4d247b1471f5676904933"
         );
         assert_eq!(r["publisherIdentity"], "https://github.com/tako0614/takoform-forms/.github/workflows/form-package-signing.yml@refs/heads/main");
+        // Issue 26 item 3: a human summary beside the JSON, on stderr.
+        let summary = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            summary.starts_with(&format!(
+                "form-package: bundle verified: {digest} signed by https://github.com/tako0614/takoform-forms/.github/workflows/form-package-signing.yml@refs/heads/main at source commit cdd30b711e2c6857b1b4d247b1471f5676904933\nform-package: package "
+            )),
+            "{summary}"
+        );
+        assert!(
+            summary.contains(&format!(", package digest {digest}\n")),
+            "{summary}"
+        );
     }
     // The third is an incomplete copy (only its index: manifest
     // "fail: listed files missing"), so `--package` refuses the package
@@ -1027,13 +1039,20 @@ fn verify_bundle_makes_no_network_call() {
 
 /// The genesis checkpoint's trust inputs from the corpus, as flags.
 fn genesis_flags(corpus: &Path) -> Vec<std::ffi::OsString> {
-    let set = "takoform-forms/forms/trust/sets/e7f8a39311dd011b8467e97e7f300cabb9a6b06c/revocations";
+    let set =
+        "takoform-forms/forms/trust/sets/e7f8a39311dd011b8467e97e7f300cabb9a6b06c/revocations";
     let mut v = Vec::new();
     for (flag, rel) in [
         ("--checkpoint", format!("{set}/checkpoint.json")),
         ("--bundle", format!("{set}/checkpoint.sigstore.json")),
-        ("--trusted-root", "takoform-forms/forms/trust/trusted-root.json".to_owned()),
-        ("--policy", "takoform-forms/forms/trust/publisher-policy.json".to_owned()),
+        (
+            "--trusted-root",
+            "takoform-forms/forms/trust/trusted-root.json".to_owned(),
+        ),
+        (
+            "--policy",
+            "takoform-forms/forms/trust/publisher-policy.json".to_owned(),
+        ),
     ] {
         v.push(flag.into());
         v.push(input(corpus, &rel).into_os_string());
@@ -1060,9 +1079,26 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
         .arg(&pin)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let report: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(report["status"], "verified");
+    // The human summary beside the JSON (stderr), naming the pin file.
+    let summary = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        summary.starts_with(
+            "form-package: revocation checkpoint 0.0.0 verified (sequence 0, 0 entries) signed by https://github.com/tako0614/takoform-forms/"
+        ),
+        "{summary}"
+    );
+    assert!(
+        summary.contains("form-package: pin written to "),
+        "{summary}"
+    );
     let written: Value = serde_json::from_slice(&std::fs::read(&pin).unwrap()).unwrap();
     assert_eq!(written, report["pin"]);
     let whole = tmp.path().join("report.json");
@@ -1074,10 +1110,21 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
         .arg(&whole)
         .output()
         .unwrap();
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let again: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(again["status"], "unchanged");
     assert_eq!(again["pin"], report["pin"]);
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .contains("unchanged since the pin (sequence 0, 0 entries"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let o = Command::new(BIN)
         .args(["trust", "verify-checkpoint"])
         .args(genesis_flags(&corpus))
@@ -1086,7 +1133,11 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("sequence is 0, want 1"));
+    let e: Value = serde_json::from_slice(&o.stderr).unwrap();
+    assert_eq!(e["code"], "invalid-checkpoint");
+    let m = e["message"].as_str().unwrap();
+    assert!(m.contains("sequence is 0, want 1"), "{m}");
+    assert!(m.contains("--allow-unchanged"), "{m}");
 }
 
 /// Issue 26 item 3: `check-not-revoked --package DIR` derives the digest
@@ -1114,16 +1165,64 @@ fn check_not_revoked_derives_and_cross_checks_the_package() {
     let index = pkg.join("package-index.json");
     let os = |s: &str| std::ffi::OsString::from(s);
     let o = run(&[os("--package").as_os_str(), pkg.as_os_str()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(v["status"], "not-revoked");
     assert_eq!(v["packageDigest"], digest);
     assert_eq!(v["package"]["packageDigest"], digest);
+    assert_eq!(v["crossChecked"], true);
+    let summary = String::from_utf8_lossy(&o.stderr);
+    assert!(summary.contains("form-package: not revoked: edge.forms.takoform.com ObjectBucket 0.1.0 (sha256:52a0cd0b"), "{summary}");
+    assert!(!summary.contains("warning"), "{summary}");
     let o = run(&[os("--form-ref").as_os_str(), index.as_os_str()]);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["packageDigest"], digest);
+    assert_eq!(v["crossChecked"], true);
+    // Near miss: a bare digest beside a bare FormRef cannot be checked
+    // against each other; it is answered, and the summary says so.
+    let bare = tempfile::NamedTempFile::new().unwrap();
+    let idx: Value = serde_json::from_slice(&std::fs::read(&index).unwrap()).unwrap();
+    std::fs::write(bare.path(), serde_json::to_vec(&idx["formRef"]).unwrap()).unwrap();
+    let o = run(&[
+        os("--form-ref").as_os_str(),
+        bare.path().as_os_str(),
+        os("--package-digest").as_os_str(),
+        os(&zero).as_os_str(),
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["crossChecked"], false);
+    assert!(String::from_utf8_lossy(&o.stderr)
+        .contains("warning: --package-digest and --form-ref were given separately"));
     for extra in [
-        vec![os("--package"), pkg.clone().into_os_string(), os("--package-digest"), os(&zero)],
-        vec![os("--form-ref"), index.clone().into_os_string(), os("--package-digest"), os(&zero)],
+        vec![
+            os("--package"),
+            pkg.clone().into_os_string(),
+            os("--package-digest"),
+            os(&zero),
+        ],
+        vec![
+            os("--form-ref"),
+            index.clone().into_os_string(),
+            os("--package-digest"),
+            os(&zero),
+        ],
     ] {
         let args: Vec<&std::ffi::OsStr> = extra.iter().map(|s| s.as_os_str()).collect();
         let o = run(&args);

@@ -20,6 +20,7 @@ pub mod junit;
 pub mod model;
 pub mod position;
 pub mod sarif;
+pub mod trust;
 
 use std::path::{Path, PathBuf};
 

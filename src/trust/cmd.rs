@@ -164,6 +164,10 @@ struct NotRevokedReport<'a> {
     status: &'static str,
     package_digest: &'a str,
     form_ref: &'a Map<String, Value>,
+    /// Whether the package digest and the FormRef were derived together
+    /// (`--package`, or a package index as `--form-ref`) rather than given
+    /// as two unrelated inputs.
+    cross_checked: bool,
     checkpoint: &'a CheckpointReport,
 }
 
@@ -171,12 +175,17 @@ struct NotRevokedReport<'a> {
 pub fn run(command: &TrustCommand) -> Output {
     let result = match command {
         TrustCommand::VerifyBundle(a) => verify_bundle_cmd(a),
-        TrustCommand::VerifyCheckpoint(a) => verify_checkpoint(a).and_then(|r| json(&r)),
+        TrustCommand::VerifyCheckpoint(a) => verify_checkpoint(a).and_then(|r| {
+            let summary = crate::render::trust::checkpoint(&r, a.pin_out.as_deref());
+            Ok((json(&r)?, summary))
+        }),
         TrustCommand::CheckNotRevoked(a) => check_not_revoked(a),
     };
     match result {
-        Ok(stdout) => Output {
+        // The JSON report on stdout, its human summary on stderr.
+        Ok((stdout, stderr)) => Output {
             stdout,
+            stderr,
             ..Default::default()
         },
         Err(e) => failure(&e),
@@ -224,7 +233,7 @@ fn read_files(f: &TrustFiles) -> Result<(Vec<u8>, Vec<u8>, PublisherPolicy), Tru
     Ok((bundle, root, policy))
 }
 
-fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Vec<u8>, TrustError> {
+fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<(Vec<u8>, String), TrustError> {
     let mut package = None;
     let subject = match (
         &a.subject.subject,
@@ -249,10 +258,12 @@ fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Vec<u8>, TrustError> {
     };
     let (bundle, root, policy) = read_files(&a.files)?;
     let report = verify_bundle(&subject, &bundle, &root, &policy)?;
-    json(&WithPackage {
+    let summary = crate::render::trust::bundle(&report, package.as_ref());
+    let stdout = json(&WithPackage {
         report: &report,
         package,
-    })
+    })?;
+    Ok((stdout, summary))
 }
 
 fn digest_subject(d: &str) -> Result<Subject, TrustError> {
@@ -350,7 +361,22 @@ fn verify_checkpoint_inner(
         Some(p) => ("unchanged", p.clone()),
         None => (
             "verified",
-            revocation::advance(previous.as_ref(), &cp).map_err(invalid_checkpoint)?,
+            revocation::advance(previous.as_ref(), &cp).map_err(|e| {
+                // The pinned checkpoint itself, presented again: the Core
+                // refuses it (a replay cannot be told from "nothing new":
+                // the same bytes, sequence and digest); say how to accept it.
+                let same = previous
+                    .as_ref()
+                    .is_some_and(|p| p.sequence == cp.sequence && p.digest == cp.digest);
+                invalid_checkpoint(if same {
+                    format!(
+                        "{e} (this is the checkpoint the pin already names: unchanged or replayed; \
+                         --allow-unchanged accepts it as unchanged since the pin)"
+                    )
+                } else {
+                    e
+                })
+            })?,
         ),
     };
     if let Some(out) = &a.pin_out {
@@ -403,9 +429,14 @@ fn write_pin(path: &Path, pin: &revocation::Pin) -> Result<(), TrustError> {
 /// The package digest and FormRef `check-not-revoked` looks up, derived
 /// together from `--package` or a package index given as `--form-ref`,
 /// and cross-checked against every other input that names them.
+///
+/// Returns the digest, the FormRef, the package (with `--package`) and
+/// whether the two were derived together (false: a bare digest and a bare
+/// FormRef, which nothing can check against each other).
+#[allow(clippy::type_complexity)]
 fn lookup_subject(
     a: &NotRevokedArgs,
-) -> Result<(String, Map<String, Value>, Option<PackageSummary>), TrustError> {
+) -> Result<(String, Map<String, Value>, Option<PackageSummary>, bool), TrustError> {
     let input = |m: String| TrustError::new(Code::TrustInputError, m);
     let usage = |m: &str| input(m.to_owned()).could_not_run();
     let mut digest: Option<(String, &str)> = None;
@@ -441,7 +472,9 @@ fn lookup_subject(
                 return Err(input(format!(
                     "--form-ref names another FormRef than {from} ({} {} {})",
                     fr.get("kind").and_then(Value::as_str).unwrap_or(""),
-                    fr.get("definitionVersion").and_then(Value::as_str).unwrap_or(""),
+                    fr.get("definitionVersion")
+                        .and_then(Value::as_str)
+                        .unwrap_or(""),
                     fr.get("schemaDigest").and_then(Value::as_str).unwrap_or("")
                 )))
             }
@@ -474,7 +507,11 @@ fn lookup_subject(
         }
     }
     match (digest, form_ref) {
-        (Some((d, _)), Some((fr, _))) => Ok((d, fr, package)),
+        (Some((d, dfrom)), Some((fr, ffrom))) => {
+            // Derived together unless each came from its own bare flag.
+            let cross_checked = !(dfrom == "--package-digest" && ffrom == "--form-ref");
+            Ok((d, fr, package, cross_checked))
+        }
         (None, _) => Err(usage(
             "give --package DIR, or --package-digest with --form-ref (a FormRef or the package index)",
         )),
@@ -484,11 +521,11 @@ fn lookup_subject(
     }
 }
 
-fn check_not_revoked(a: &NotRevokedArgs) -> Result<Vec<u8>, TrustError> {
+fn check_not_revoked(a: &NotRevokedArgs) -> Result<(Vec<u8>, String), TrustError> {
     // The checkpoint first, as before `--package`: a refusal keeps its
     // class whatever the lookup inputs are.
     let (report, cp) = verify_checkpoint_inner(&a.checkpoint)?;
-    let (package_digest, form_ref, package) = lookup_subject(a)?;
+    let (package_digest, form_ref, package, cross_checked) = lookup_subject(a)?;
     match revocation::check_not_revoked(&cp, &package_digest, &form_ref)
         .map_err(invalid_checkpoint)?
     {
@@ -496,12 +533,23 @@ fn check_not_revoked(a: &NotRevokedArgs) -> Result<Vec<u8>, TrustError> {
             Code::TrustRevoked,
             format!("Form Package is revoked: statement {version} at sequence {seq}"),
         )),
-        Lookup::NotRevoked => json(&NotRevokedReport {
-            package: package.as_ref(),
-            status: "not-revoked",
-            package_digest: &package_digest,
-            form_ref: &form_ref,
-            checkpoint: &report,
-        }),
+        Lookup::NotRevoked => {
+            let stdout = json(&NotRevokedReport {
+                package: package.as_ref(),
+                status: "not-revoked",
+                package_digest: &package_digest,
+                form_ref: &form_ref,
+                cross_checked,
+                checkpoint: &report,
+            })?;
+            let summary = crate::render::trust::not_revoked(
+                &package_digest,
+                &form_ref,
+                &report,
+                package.as_ref(),
+                cross_checked,
+            );
+            Ok((stdout, summary))
+        }
     }
 }

@@ -1,0 +1,110 @@
+//! The `trust` commands' human summary (issue 26 item 3): one or two lines
+//! on stderr beside the JSON report on stdout, so a person reading a CI log
+//! sees what was verified without parsing the report, and a script still
+//! reads stdout alone. A refusal is the JSON failure report on stderr (its
+//! `message` is the human line), unchanged.
+//!
+//! Every value that comes from an input file (identities, FormRef members,
+//! paths) is escaped with [`super::escape::text`].
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use super::escape;
+use crate::trust::cmd::{CheckpointReport, PackageSummary};
+use crate::trust::verify::BundleReport;
+
+/// `verify-bundle`: `form-package: bundle verified: <subject> signed by
+/// <identity> at source commit <commit>`, then the package line when the
+/// subject was a `--package`.
+pub fn bundle(report: &BundleReport, package: Option<&PackageSummary>) -> String {
+    let mut s = format!(
+        "form-package: bundle verified: {} signed by {} at source commit {}\n",
+        report.subject_digest,
+        escape::text(&report.publisher_identity),
+        escape::text(&report.source_commit),
+    );
+    if let Some(p) = package {
+        s.push_str(&package_line(p));
+    }
+    s
+}
+
+/// `verify-checkpoint`: the checkpoint verified and the pin to keep, or
+/// `unchanged since the pin`; then where the pin was written.
+pub fn checkpoint(report: &CheckpointReport, pin_out: Option<&Path>) -> String {
+    let mut s = if report.status == "unchanged" {
+        format!(
+            "form-package: revocation checkpoint {} unchanged since the pin (sequence {}, {} entries, {}); pin kept\n",
+            escape::text(&report.checkpoint_version),
+            report.pin.sequence,
+            report.entry_count,
+            report.pin.digest,
+        )
+    } else {
+        format!(
+            "form-package: revocation checkpoint {} verified (sequence {}, {} entries) signed by {}; pin to keep: sequence {} {}\n",
+            escape::text(&report.checkpoint_version),
+            report.pin.sequence,
+            report.entry_count,
+            escape::text(&report.bundle.publisher_identity),
+            report.pin.sequence,
+            report.pin.digest,
+        )
+    };
+    if let Some(p) = pin_out {
+        s.push_str(&format!(
+            "form-package: pin written to {}\n",
+            escape::path(p)
+        ));
+    }
+    s
+}
+
+/// `check-not-revoked`: the package (its FormRef and digest) is not revoked
+/// by the checkpoint; a warning line when the digest and the FormRef were
+/// given separately and could not be checked against each other.
+pub fn not_revoked(
+    package_digest: &str,
+    form_ref: &serde_json::Map<String, Value>,
+    checkpoint: &CheckpointReport,
+    package: Option<&PackageSummary>,
+    cross_checked: bool,
+) -> String {
+    let member =
+        |k: &str| escape::text(form_ref.get(k).and_then(Value::as_str).unwrap_or("")).into_owned();
+    let mut s = String::new();
+    if let Some(p) = package {
+        s.push_str(&package_line(p));
+    }
+    s.push_str(&format!(
+        "form-package: not revoked: {} {} {} ({package_digest}) by revocation checkpoint {} (sequence {}, {} entries)\n",
+        member("apiVersion"),
+        member("kind"),
+        member("definitionVersion"),
+        escape::text(&checkpoint.checkpoint_version),
+        checkpoint.pin.sequence,
+        checkpoint.entry_count,
+    ));
+    if !cross_checked {
+        s.push_str(
+            "form-package: warning: --package-digest and --form-ref were given separately and are not checked against each other; pass --package DIR or the package index as --form-ref\n",
+        );
+    }
+    s
+}
+
+fn package_line(p: &PackageSummary) -> String {
+    let member = |k: &str| {
+        escape::text(p.form_ref.get(k).and_then(Value::as_str).unwrap_or("")).into_owned()
+    };
+    format!(
+        "form-package: package {} verified: {} {} {}, package digest {}\n",
+        escape::path(Path::new(&p.path)),
+        member("apiVersion"),
+        member("kind"),
+        member("definitionVersion"),
+        p.package_digest,
+    )
+}
