@@ -464,7 +464,17 @@ impl<'a, 'p> Prover<'a, 'p> {
                         let d =
                             Diagnostic::new(Code::UnresolvedRef, format!("`$ref` {text:?}: {e}"))
                                 .at(site.clone())
-                                .help("point `$ref` at an existing member, e.g. #/$defs/Name");
+                                .help(
+                                    match super::ref_closure::missing_member_help(self.root, text) {
+                                        Some(h) => {
+                                            format!("point `$ref` at an existing member: {h}")
+                                        }
+                                        None => {
+                                            "point `$ref` at an existing member, e.g. #/$defs/Name"
+                                                .to_owned()
+                                        }
+                                    },
+                                );
                         self.report(d, &format!("{}.$ref:", at.disp), &e.to_string());
                         mode = mode.intersect(Mode::Closed);
                     }

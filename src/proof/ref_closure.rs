@@ -209,6 +209,73 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Result<Target<'a>, Resol
     })
 }
 
+/// A help line for a local `$ref` whose last resolvable object lacks the
+/// member it names (issue 26 item 5): `did you mean #/$defs/Origin?` when
+/// an existing member is within a small edit distance of the missing token
+/// (Levenshtein, `strsim`; at most a third of the token's length, at least
+/// 1; ASCII case differences count 0), else the members that exist there
+/// (at most 12, in document order). `None` when `reference` resolves or
+/// fails otherwise (a bad escape, an array index, a scalar).
+pub fn missing_member_help(root: &Value, reference: &str) -> Option<String> {
+    let Err(ResolveError::MissingToken(missing)) = resolve(root, reference) else {
+        return None;
+    };
+    // The longest prefix of the reference that resolves to an object: the
+    // one that lacks `missing` (cut at `/` in the raw text, as `resolve`
+    // splits after decoding; a `%2F` only makes the prefix shorter).
+    let rest = reference.strip_prefix('#')?;
+    let (prefix, parent) = rest
+        .match_indices('/')
+        .map(|(i, _)| rest.get(..i).unwrap_or_default())
+        .rev()
+        .find_map(|p| {
+            let t = resolve(root, &format!("#{p}")).ok()?;
+            t.value.as_object().map(|m| (p, m))
+        })?;
+    if parent.is_empty() {
+        return Some(format!("#{prefix} has no members: add {missing:?} there"));
+    }
+    let folded = missing.to_ascii_lowercase();
+    let limit = (missing.chars().count() / 3).max(1);
+    let best = parent
+        .keys()
+        .map(|k| {
+            let d = if k.to_ascii_lowercase() == folded {
+                0
+            } else {
+                strsim::levenshtein(&missing, k)
+            };
+            (d, k)
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d);
+    Some(match best {
+        Some((_, name)) => {
+            // Keep what followed the missing token when the whole
+            // corrected reference then resolves (`#/$def/Origin`).
+            let near = format!("#{prefix}/{}", escape(name));
+            let tail = rest
+                .get(prefix.len() + 1..)
+                .and_then(|t| t.find('/').and_then(|i| t.get(i..)))
+                .unwrap_or_default();
+            let whole = format!("{near}{tail}");
+            if !tail.is_empty() && resolve(root, &whole).is_ok() {
+                format!("did you mean {whole}?")
+            } else {
+                format!("did you mean {near}?")
+            }
+        }
+        None => {
+            let names: Vec<String> = parent.keys().take(12).map(|k| escape(k)).collect();
+            let more = if parent.len() > 12 { ", …" } else { "" };
+            format!(
+                "#{prefix} has no member {missing:?}; it has: {}{more}",
+                names.join(", ")
+            )
+        }
+    })
+}
+
 /// Go `url.PathUnescape`: `%XX` with two hex digits becomes the byte; any
 /// other `%` fails. `+` stays `+`.
 fn percent_decode(text: &str) -> Result<Vec<u8>, ResolveError> {
@@ -397,5 +464,42 @@ mod tests {
         );
         // Near misses: 0 and in-range indices resolve.
         assert_eq!(resolve(&root, "#/a/0").unwrap().value, &json!(1));
+    }
+
+    /// Issue 26 item 5: a `$ref` to a missing `$defs` member names the
+    /// nearest existing one; near misses: nothing near lists what exists,
+    /// a ref that resolves or fails otherwise gets no suggestion.
+    #[test]
+    fn a_missing_member_suggests_the_nearest_existing_name() {
+        let root = json!({"$defs": {"Origin": {}, "Backend": {}, "a/b": {}},
+                          "properties": {"x": {}}, "items": [{}]});
+        let help = |r: &str| missing_member_help(&root, r);
+        assert_eq!(
+            help("#/$defs/Orign").as_deref(),
+            Some("did you mean #/$defs/Origin?")
+        );
+        assert_eq!(
+            help("#/$defs/origin").as_deref(),
+            Some("did you mean #/$defs/Origin?")
+        );
+        assert_eq!(
+            help("#/$defs/a~1c").as_deref(),
+            Some("did you mean #/$defs/a~1b?")
+        );
+        assert_eq!(
+            help("#/$def/Origin").as_deref(),
+            Some("did you mean #/$defs/Origin?")
+        );
+        assert_eq!(
+            help("#/$def/Nope").as_deref(),
+            Some("did you mean #/$defs?")
+        );
+        assert_eq!(
+            help("#/$defs/Zone").as_deref(),
+            Some("#/$defs has no member \"Zone\"; it has: Origin, Backend, a~1b")
+        );
+        assert_eq!(help("#/$defs/Origin"), None);
+        assert_eq!(help("#/items/7"), None);
+        assert_eq!(help("#/$defs/%zz"), None);
     }
 }
