@@ -109,18 +109,38 @@ fn compile_one(
         Ok(c) => Some(c),
         Err(errors) => {
             for e in errors {
-                diags.push(
-                    Diagnostic::new(
-                        Code::InlineSchemaCompile,
-                        format!("{label} compile Draft 2020-12 schema: {}", e.message),
-                    )
-                    .at(e.pointer)
-                    .under(member),
+                let mut d = Diagnostic::new(
+                    Code::InlineSchemaCompile,
+                    format!("{label} compile Draft 2020-12 schema: {}", e.message),
                 );
+                if let Some(help) = keyword_help(schema, &e.pointer) {
+                    d = d.help(help);
+                }
+                diags.push(d.at(e.pointer).under(member));
             }
             None
         }
     }
+}
+
+/// FD222's help when the refused member is a keyword the meta-schema
+/// constrains (issue 26 item 5): what its value must be in Draft 2020-12,
+/// and what an older draft's form there meant (`exclusiveMaximum: true`).
+/// `None` (the code's general help) for anything else.
+fn keyword_help(schema: &Value, pointer: &JsonPointer) -> Option<String> {
+    let tokens = pointer.tokens();
+    let keyword = crate::keywords::keyword_at(&tokens)?;
+    let shape = crate::keywords::value_shape(keyword)?;
+    let value = pointer.resolve(schema)?;
+    if crate::keywords::value_fits(keyword, value) {
+        return None;
+    }
+    Some(match crate::keywords::older_draft_hint(keyword, value) {
+        Some(hint) => format!("`{keyword}` is {shape} in Draft 2020-12: {hint}"),
+        None => {
+            format!("`{keyword}` is {shape} in Draft 2020-12: make the value at the pointer one")
+        }
+    })
 }
 
 /// Compiles the stage schemas and Legacy document schemas of `definition`

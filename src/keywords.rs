@@ -73,6 +73,120 @@ pub fn shape(keyword: &str) -> Option<Shape> {
     }
 }
 
+/// What the value of a Draft 2020-12 keyword must be, in words, for the
+/// help of a schema the meta-schema refuses (FD222, issue 26 item 5);
+/// `None` for a keyword this table does not describe.
+pub fn value_shape(keyword: &str) -> Option<&'static str> {
+    Some(match keyword {
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => "a number",
+        "multipleOf" => "a number greater than 0",
+        "minLength" | "maxLength" | "minItems" | "maxItems" | "minProperties"
+        | "maxProperties" | "minContains" | "maxContains" => "a non-negative integer",
+        "pattern" | "format" | "$ref" | "$anchor" | "$dynamicRef" | "$dynamicAnchor"
+        | "$id" | "$schema" | "$comment" | "title" | "description" | "contentEncoding"
+        | "contentMediaType" => "a string",
+        "required" => "an array of unique strings",
+        "uniqueItems" | "readOnly" | "writeOnly" | "deprecated" => "a boolean",
+        "enum" => "an array",
+        "examples" => "an array",
+        "type" => "a type name (null, boolean, object, array, number, string, integer) or an array of unique type names",
+        "dependentRequired" => "an object whose members are arrays of unique strings",
+        k if MAP.contains(&k) => "an object whose members are schemas",
+        k if ARRAY.contains(&k) => "a non-empty array of schemas",
+        k if SINGLE.contains(&k) => "a schema (an object or a boolean)",
+        _ => return None,
+    })
+}
+
+/// Whether `value` has the shape [`value_shape`] names for `keyword` (the
+/// JSON type and sign, not every meta-schema rule: a `pattern` string that
+/// does not compile fits). True for a keyword the table does not describe.
+pub fn value_fits(keyword: &str, value: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    let non_negative_integer = |v: &Value| {
+        v.as_u64().is_some() || v.as_f64().is_some_and(|f| f >= 0.0 && f.fract() == 0.0)
+    };
+    let unique_strings = |v: &Value| {
+        v.as_array().is_some_and(|a| {
+            a.iter().all(Value::is_string) && a.iter().enumerate().all(|(i, x)| !a[..i].contains(x))
+        })
+    };
+    match value_shape(keyword) {
+        None => true,
+        Some("a number") => value.is_number(),
+        Some("a number greater than 0") => value.as_f64().is_some_and(|f| f > 0.0),
+        Some("a non-negative integer") => non_negative_integer(value),
+        Some("a string") => value.is_string(),
+        Some("an array of unique strings") => unique_strings(value),
+        Some("a boolean") => value.is_boolean(),
+        Some("an array") => value.is_array(),
+        Some("an object whose members are arrays of unique strings") => value
+            .as_object()
+            .is_some_and(|m| m.values().all(unique_strings)),
+        Some("an object whose members are schemas") => value.is_object(),
+        Some("a non-empty array of schemas") => value.as_array().is_some_and(|a| !a.is_empty()),
+        Some("a schema (an object or a boolean)") => value.is_object() || value.is_boolean(),
+        // `type`.
+        Some(_) => value.is_string() || value.is_array(),
+    }
+}
+
+/// What an author who wrote `value` for `keyword` most likely meant, when
+/// it is the form of an older draft: `exclusiveMaximum: true` is Draft 4's
+/// flag, `items: [...]` is Draft 2019-09's tuple form.
+pub fn older_draft_hint(keyword: &str, value: &serde_json::Value) -> Option<&'static str> {
+    use serde_json::Value;
+    Some(match (keyword, value) {
+        ("exclusiveMaximum", Value::Bool(_)) => {
+            "Draft 4's boolean flag is gone: write the bound itself (\"exclusiveMaximum\": 10) and drop the \"maximum\" it modified"
+        }
+        ("exclusiveMinimum", Value::Bool(_)) => {
+            "Draft 4's boolean flag is gone: write the bound itself (\"exclusiveMinimum\": 0) and drop the \"minimum\" it modified"
+        }
+        ("items", Value::Array(_)) => {
+            "an array of schemas is `prefixItems` in Draft 2020-12; `items` is the schema of the items after them"
+        }
+        ("minimum" | "maximum" | "minLength" | "maxLength" | "minItems" | "maxItems"
+        | "minProperties" | "maxProperties" | "multipleOf", Value::String(_)) => {
+            "write the number without quotes"
+        }
+        _ => return None,
+    })
+}
+
+/// The keyword `pointer` (into a schema) ends at, when its last token is in
+/// keyword position: each token after a schema is a keyword, the member of
+/// a [`MAP`] keyword and the item of an [`ARRAY`] keyword are schemas again,
+/// and the value of a [`SINGLE`] keyword is a schema. `None` for a pointer
+/// that ends at a property name, an array item or inside a keyword's value.
+pub fn keyword_at(tokens: &[String]) -> Option<&str> {
+    #[derive(Clone, Copy)]
+    enum At {
+        Schema,
+        Map,
+        Array,
+        Value,
+    }
+    let mut at = At::Schema;
+    let mut last = None;
+    for t in tokens {
+        (at, last) = match at {
+            At::Schema => (
+                match shape(t) {
+                    Some(Shape::Single) => At::Schema,
+                    Some(Shape::Map) => At::Map,
+                    Some(Shape::Array) => At::Array,
+                    None => At::Value,
+                },
+                Some(t.as_str()),
+            ),
+            At::Map | At::Array => (At::Schema, None),
+            At::Value => (At::Value, None),
+        };
+    }
+    last
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -91,5 +205,36 @@ mod tests {
         let n = all.len();
         all.dedup();
         assert_eq!(all.len(), n, "a keyword has two shapes");
+    }
+
+    /// Issue 26 item 5: FD222's help names what the keyword must be.
+    #[test]
+    fn a_keyword_in_keyword_position_has_its_shape() {
+        let t = |p: &str| p.split('/').skip(1).map(str::to_owned).collect::<Vec<_>>();
+        assert_eq!(
+            keyword_at(&t("/properties/ttl/exclusiveMaximum")),
+            Some("exclusiveMaximum")
+        );
+        assert_eq!(keyword_at(&t("/items/maxLength")), Some("maxLength"));
+        assert_eq!(keyword_at(&t("/allOf/0/type")), Some("type"));
+        // Near misses: a property named like a keyword, an enum item.
+        assert_eq!(keyword_at(&t("/properties/minimum")), None);
+        assert_eq!(keyword_at(&t("/enum/0")), None);
+        assert_eq!(value_shape("exclusiveMaximum"), Some("a number"));
+        assert_eq!(value_shape("x-vendor"), None);
+        assert!(
+            older_draft_hint("exclusiveMaximum", &serde_json::json!(true))
+                .unwrap()
+                .contains("the bound itself")
+        );
+        assert_eq!(
+            older_draft_hint("exclusiveMaximum", &serde_json::json!(10)),
+            None
+        );
+        assert!(!value_fits("exclusiveMaximum", &serde_json::json!(true)));
+        assert!(!value_fits("minLength", &serde_json::json!(-1)));
+        // Near misses: a pattern string fits (what is wrong is its regex).
+        assert!(value_fits("pattern", &serde_json::json!("(?=a)")));
+        assert!(value_fits("maxLength", &serde_json::json!(63)));
     }
 }
