@@ -108,7 +108,10 @@ pub fn value_fits(keyword: &str, value: &serde_json::Value) -> bool {
     };
     let unique_strings = |v: &Value| {
         v.as_array().is_some_and(|a| {
-            a.iter().all(Value::is_string) && a.iter().enumerate().all(|(i, x)| !a[..i].contains(x))
+            a.iter().all(Value::is_string)
+                && a.iter()
+                    .enumerate()
+                    .all(|(i, x)| !a.iter().take(i).any(|y| y == x))
         })
     };
     match value_shape(keyword) {
