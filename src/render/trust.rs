@@ -12,13 +12,33 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::escape;
-use crate::trust::cmd::{CheckpointReport, PackageSummary};
+use crate::trust::cmd::{Answer, CheckpointReport, NotRevokedReport, PackageSummary};
 use crate::trust::verify::BundleReport;
+
+/// The human summary of `answer` (lines, each ending in a newline);
+/// `pin_out`: where `--pin-out` wrote the pin.
+pub fn summary(answer: &Answer, pin_out: Option<&Path>) -> String {
+    match answer {
+        Answer::Bundle(report, package) => bundle(report, package.as_ref()),
+        Answer::Checkpoint(report) => checkpoint(report, pin_out),
+        Answer::NotRevoked(r) => {
+            let mut s = not_revoked(r);
+            if let Some(p) = pin_out {
+                s.push_str(&pin_line(p));
+            }
+            s
+        }
+    }
+}
+
+fn pin_line(p: &Path) -> String {
+    format!("form-package: pin written to {}\n", escape::path(p))
+}
 
 /// `verify-bundle`: `form-package: bundle verified: <subject> signed by
 /// <identity> at source commit <commit>`, then the package line when the
 /// subject was a `--package`.
-pub fn bundle(report: &BundleReport, package: Option<&PackageSummary>) -> String {
+fn bundle(report: &BundleReport, package: Option<&PackageSummary>) -> String {
     let mut s = format!(
         "form-package: bundle verified: {} signed by {} at source commit {}\n",
         report.subject_digest,
@@ -33,7 +53,7 @@ pub fn bundle(report: &BundleReport, package: Option<&PackageSummary>) -> String
 
 /// `verify-checkpoint`: the checkpoint verified and the pin to keep, or
 /// `unchanged since the pin`; then where the pin was written.
-pub fn checkpoint(report: &CheckpointReport, pin_out: Option<&Path>) -> String {
+fn checkpoint(report: &CheckpointReport, pin_out: Option<&Path>) -> String {
     let mut s = if report.status == "unchanged" {
         format!(
             "form-package: revocation checkpoint {} unchanged since the pin (sequence {}, {} entries, {}); pin kept\n",
@@ -54,10 +74,7 @@ pub fn checkpoint(report: &CheckpointReport, pin_out: Option<&Path>) -> String {
         )
     };
     if let Some(p) = pin_out {
-        s.push_str(&format!(
-            "form-package: pin written to {}\n",
-            escape::path(p)
-        ));
+        s.push_str(&pin_line(p));
     }
     s
 }
@@ -65,13 +82,14 @@ pub fn checkpoint(report: &CheckpointReport, pin_out: Option<&Path>) -> String {
 /// `check-not-revoked`: the package (its FormRef and digest) is not revoked
 /// by the checkpoint; a warning line when the digest and the FormRef were
 /// given separately and could not be checked against each other.
-pub fn not_revoked(
-    package_digest: &str,
-    form_ref: &serde_json::Map<String, Value>,
-    checkpoint: &CheckpointReport,
-    package: Option<&PackageSummary>,
-    cross_checked: bool,
-) -> String {
+fn not_revoked(r: &NotRevokedReport) -> String {
+    let (package_digest, form_ref, checkpoint, package, cross_checked) = (
+        &r.package_digest,
+        &r.form_ref,
+        &r.checkpoint,
+        r.package.as_ref(),
+        r.cross_checked,
+    );
     let member =
         |k: &str| escape::text(form_ref.get(k).and_then(Value::as_str).unwrap_or("")).into_owned();
     let mut s = String::new();

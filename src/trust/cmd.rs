@@ -156,40 +156,93 @@ pub struct CheckpointReport {
     pub pin: Pin,
 }
 
-#[derive(Serialize)]
+/// `check-not-revoked`'s answer.
+#[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct NotRevokedReport<'a> {
+pub struct NotRevokedReport {
+    /// The package, with `--package`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    package: Option<&'a PackageSummary>,
-    status: &'static str,
-    package_digest: &'a str,
-    form_ref: &'a Map<String, Value>,
+    pub package: Option<PackageSummary>,
+    /// Always `not-revoked`.
+    pub status: &'static str,
+    /// The package digest looked up.
+    pub package_digest: String,
+    /// The FormRef looked up.
+    pub form_ref: Map<String, Value>,
     /// Whether the package digest and the FormRef were derived together
     /// (`--package`, or a package index as `--form-ref`) rather than given
     /// as two unrelated inputs.
-    cross_checked: bool,
-    checkpoint: &'a CheckpointReport,
+    pub cross_checked: bool,
+    /// The verified checkpoint.
+    pub checkpoint: CheckpointReport,
 }
 
-/// Runs one `trust` subcommand.
-pub fn run(command: &TrustCommand) -> Output {
-    let result = match command {
-        TrustCommand::VerifyBundle(a) => verify_bundle_cmd(a),
-        TrustCommand::VerifyCheckpoint(a) => verify_checkpoint(a).and_then(|r| {
-            let summary = crate::render::trust::checkpoint(&r, a.pin_out.as_deref());
-            Ok((json(&r)?, summary))
-        }),
-        TrustCommand::CheckNotRevoked(a) => check_not_revoked(a),
-    };
-    match result {
-        // The JSON report on stdout, its human summary on stderr.
-        Ok((stdout, stderr)) => Output {
-            stdout,
-            stderr,
-            ..Default::default()
-        },
-        Err(e) => failure(&e),
+/// What a `trust` subcommand answered, for `render::trust` (the human
+/// summary) and [`Answer::to_json`] (the report on stdout).
+#[derive(Clone, Debug)]
+pub enum Answer {
+    /// `verify-bundle`: the verification and, with `--package`, the package.
+    Bundle(BundleReport, Option<PackageSummary>),
+    /// `verify-checkpoint`.
+    Checkpoint(CheckpointReport),
+    /// `check-not-revoked`.
+    NotRevoked(NotRevokedReport),
+}
+
+impl Answer {
+    /// The JSON report (one line, a final newline).
+    ///
+    /// # Errors
+    /// Only if serialising fails (`input-error`).
+    pub fn to_json(&self) -> Result<Vec<u8>, TrustError> {
+        match self {
+            Answer::Bundle(report, package) => json(&WithPackage {
+                report,
+                package: package.clone(),
+            }),
+            Answer::Checkpoint(r) => json(r),
+            Answer::NotRevoked(r) => json(r),
+        }
     }
+
+    /// The pin the answer keeps (`verify-checkpoint`, `check-not-revoked`).
+    pub fn pin(&self) -> Option<&Pin> {
+        match self {
+            Answer::Bundle(..) => None,
+            Answer::Checkpoint(r) => Some(&r.pin),
+            Answer::NotRevoked(r) => Some(&r.checkpoint.pin),
+        }
+    }
+}
+
+/// Runs one `trust` subcommand: reads its inputs, verifies, answers.
+///
+/// # Errors
+/// The [`TrustError`] of the first check that refused (see [`failure`]).
+pub fn answer(command: &TrustCommand) -> Result<Answer, TrustError> {
+    match command {
+        TrustCommand::VerifyBundle(a) => verify_bundle_cmd(a),
+        TrustCommand::VerifyCheckpoint(a) => verify_checkpoint(a).map(Answer::Checkpoint),
+        TrustCommand::CheckNotRevoked(a) => check_not_revoked(a),
+    }
+}
+
+/// Where `--pin-out` asks the pin to be written, if it does.
+pub fn pin_out(command: &TrustCommand) -> Option<&Path> {
+    match command {
+        TrustCommand::VerifyBundle(_) => None,
+        TrustCommand::VerifyCheckpoint(a) => a.pin_out.as_deref(),
+        TrustCommand::CheckNotRevoked(a) => a.checkpoint.pin_out.as_deref(),
+    }
+}
+
+/// The bytes `--pin-out` writes: the pin as compact JSON and a final
+/// newline, exactly the shape `--previous-pin` reads.
+///
+/// # Errors
+/// Only if serialising fails.
+pub fn pin_file(pin: &Pin) -> Result<Vec<u8>, TrustError> {
+    json(pin)
 }
 
 /// The failure report for `e` (exit 1; 2 when the command could not run:
@@ -233,7 +286,7 @@ fn read_files(f: &TrustFiles) -> Result<(Vec<u8>, Vec<u8>, PublisherPolicy), Tru
     Ok((bundle, root, policy))
 }
 
-fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<(Vec<u8>, String), TrustError> {
+fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Answer, TrustError> {
     let mut package = None;
     let subject = match (
         &a.subject.subject,
@@ -258,12 +311,7 @@ fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<(Vec<u8>, String), TrustErr
     };
     let (bundle, root, policy) = read_files(&a.files)?;
     let report = verify_bundle(&subject, &bundle, &root, &policy)?;
-    let summary = crate::render::trust::bundle(&report, package.as_ref());
-    let stdout = json(&WithPackage {
-        report: &report,
-        package,
-    })?;
-    Ok((stdout, summary))
+    Ok(Answer::Bundle(report, package))
 }
 
 fn digest_subject(d: &str) -> Result<Subject, TrustError> {
@@ -379,9 +427,6 @@ fn verify_checkpoint_inner(
             })?,
         ),
     };
-    if let Some(out) = &a.pin_out {
-        write_pin(out, &pin)?;
-    }
     Ok((
         CheckpointReport {
             status,
@@ -408,22 +453,6 @@ fn pin_bytes(bytes: Vec<u8>) -> Vec<u8> {
         },
         _ => bytes,
     }
-}
-
-/// Writes `pin` (compact JSON, a final newline) to `path` as
-/// `--output-file` writes a report ([`crate::render::write_output`]: a new
-/// file atomically, an existing one in place).
-fn write_pin(path: &Path, pin: &revocation::Pin) -> Result<(), TrustError> {
-    let mut bytes = serde_json::to_vec(pin)
-        .map_err(|e| TrustError::new(Code::TrustInputError, e.to_string()))?;
-    bytes.push(b'\n');
-    crate::render::write_output(path, &bytes).map_err(|e| {
-        TrustError::new(
-            Code::TrustInputError,
-            format!("write pin file {}: {e}", path.display()),
-        )
-        .could_not_run()
-    })
 }
 
 /// The package digest and FormRef `check-not-revoked` looks up, derived
@@ -521,7 +550,7 @@ fn lookup_subject(
     }
 }
 
-fn check_not_revoked(a: &NotRevokedArgs) -> Result<(Vec<u8>, String), TrustError> {
+fn check_not_revoked(a: &NotRevokedArgs) -> Result<Answer, TrustError> {
     // The checkpoint first, as before `--package`: a refusal keeps its
     // class whatever the lookup inputs are.
     let (report, cp) = verify_checkpoint_inner(&a.checkpoint)?;
@@ -533,23 +562,13 @@ fn check_not_revoked(a: &NotRevokedArgs) -> Result<(Vec<u8>, String), TrustError
             Code::TrustRevoked,
             format!("Form Package is revoked: statement {version} at sequence {seq}"),
         )),
-        Lookup::NotRevoked => {
-            let stdout = json(&NotRevokedReport {
-                package: package.as_ref(),
-                status: "not-revoked",
-                package_digest: &package_digest,
-                form_ref: &form_ref,
-                cross_checked,
-                checkpoint: &report,
-            })?;
-            let summary = crate::render::trust::not_revoked(
-                &package_digest,
-                &form_ref,
-                &report,
-                package.as_ref(),
-                cross_checked,
-            );
-            Ok((stdout, summary))
-        }
+        Lookup::NotRevoked => Ok(Answer::NotRevoked(NotRevokedReport {
+            package,
+            status: "not-revoked",
+            package_digest,
+            form_ref,
+            cross_checked,
+            checkpoint: report,
+        })),
     }
 }
