@@ -469,6 +469,7 @@ fn as_package(
         skipped,
         relations: verified.relations,
         fixtures_run: verified.fixtures_run,
+        fixture_rejections: verified.fixture_rejections,
         sources,
         fault: verified.fault,
         extra: serde_json::Map::new(),

@@ -217,6 +217,25 @@ pub struct PayloadView<'a> {
     pub literals: Option<&'a crate::engine::numbers::Literals>,
 }
 
+/// Why a negative fixture was rejected, as `verify -v` shows it (issue 26
+/// item 5): the first violation the engine reports for it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Rejection {
+    /// The fixture's `name` (from the package).
+    pub name: String,
+    /// Its `stage` (`desired`, `observed`, `output`).
+    pub stage: String,
+    /// Its `inputPath` (package-relative).
+    pub path: String,
+    /// Where in the fixture document the violation is.
+    pub instance_pointer: JsonPointer,
+    /// Where in the stage schema the keyword that failed is
+    /// (`/properties/name/minLength`).
+    pub schema_pointer: JsonPointer,
+    /// The engine's message.
+    pub message: String,
+}
+
 /// What [`run_fixtures`] found.
 #[derive(Debug, Default)]
 pub struct FixtureRun {
@@ -228,6 +247,9 @@ pub struct FixtureRun {
     /// Negative fixture validations run (including those stopped by the
     /// work budget, which count as failing).
     pub negative_run: usize,
+    /// Each negative fixture the schema rejected, with the violation that
+    /// rejected it, in list order.
+    pub rejections: Vec<Rejection>,
 }
 
 /// The outcome of §7.3 for one document.
@@ -472,6 +494,22 @@ pub fn run_fixtures<'p>(
                     .note(format!("estimate: {w}"))
                     .note(format!("fixture entry: {}", at.as_str())),
                 );
+            }
+            if let Outcome::Failed = outcome {
+                if let Some(v) = schema
+                    .violations_with(instance, literals, 1)
+                    .into_iter()
+                    .next()
+                {
+                    run.rejections.push(Rejection {
+                        name: name.to_owned(),
+                        stage: stage.to_owned(),
+                        path: path.to_owned(),
+                        instance_pointer: v.instance_pointer,
+                        schema_pointer: v.schema_pointer,
+                        message: v.message,
+                    });
+                }
             }
             if let Outcome::Passed = outcome {
                 run.diagnostics.push(

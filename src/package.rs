@@ -189,6 +189,8 @@ pub struct Package {
     pub relations: Option<Vec<crate::relations::Relation>>,
     /// Fixture documents validated (positive + negative).
     pub fixtures_run: usize,
+    /// The violation that rejected each negative fixture (`verify -v`).
+    pub fixture_rejections: Vec<crate::fixtures::Rejection>,
     /// Bytes of every file read, by package-relative path.
     pub sources: BTreeMap<String, Source>,
     /// Files whose bytes parsed as strict JSON (their span maps are built

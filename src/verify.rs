@@ -35,6 +35,8 @@ pub struct PackageOutcome {
     pub relations: Vec<Value>,
     /// Fixture documents validated (positive + negative).
     pub fixtures_run: usize,
+    /// The violation that rejected each negative fixture (human `-v`).
+    pub fixture_rejections: Vec<crate::fixtures::Rejection>,
     /// Sources by package-relative path, for rendering spans: only the files
     /// some diagnostic names are kept (a tree of verified packages holds no
     /// file bytes).
@@ -141,6 +143,7 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
         skipped: run.skipped,
         relations: relation_values(pkg.relations.as_deref().unwrap_or_default()),
         fixtures_run: pkg.fixtures_run,
+        fixture_rejections: pkg.fixture_rejections,
         sources: pkg.sources,
         fault: run.fault,
         extra: serde_json::Map::new(),

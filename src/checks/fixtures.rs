@@ -209,14 +209,16 @@ fn fixtures(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 .map(|p| &p.numbers),
         })
     };
-    let run =
+    let mut run =
         crate::fixtures::run_fixtures(definition, stages, &lookup, &proof::work::instance_work);
+    let rejections = std::mem::take(&mut run.rejections);
     diags.extend(
         run.diagnostics
             .into_iter()
             .map(|d| missing_fixture_file(d, &pkg.present, definition)),
     );
     pkg.fixtures_run = run.positive_run + run.negative_run;
+    pkg.fixture_rejections = rejections;
     Ok(())
 }
 

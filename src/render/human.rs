@@ -491,6 +491,23 @@ fn checked(p: &PackageView<'_>) -> String {
         "fixtures: {}",
         count(o.fixtures_run, "fixture validation")
     ));
+    // Which violation rejected each negative fixture (issue 26 item 5): a
+    // negative that fails for another reason than the one it was written
+    // for shows here.
+    for r in &o.fixture_rejections {
+        let keyword = r.schema_pointer.tokens().pop().unwrap_or_default();
+        let at = if r.instance_pointer.is_root() {
+            "the document".to_owned()
+        } else {
+            r.instance_pointer.as_str().to_owned()
+        };
+        let line = format!(
+            "fixtures: negative {:?} ({:?}, {}) rejected at {} by `{}`: {}",
+            r.name, r.path, r.stage, at, keyword, r.message
+        );
+        // Names, paths and the message quote text from the package.
+        lines.push(super::escape::message(&line).into_owned());
+    }
     lines.push(format!(
         "relations: {} derived from the desired schema",
         o.relations.len()
