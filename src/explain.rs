@@ -86,7 +86,20 @@ pub fn explain(code: Code) -> String {
         passing = e.passing,
         help = i.help.unwrap_or("(none)"),
         module = module_text(code),
-    )
+    ) + &vocabulary_text(code)
+}
+
+/// The forbidden-field codes end with the whole vocabulary (issue 26 item
+/// 5: it can be listed); every other code with nothing.
+fn vocabulary_text(code: Code) -> String {
+    match code {
+        Code::ForbiddenPayloadField
+        | Code::ForbiddenDefinitionField
+        | Code::ForbiddenSchemaName => {
+            format!("\n{}", crate::vocabulary::listing())
+        }
+        _ => String::new(),
+    }
 }
 
 /// The modules that emit `code` (`src/proof/`, `src/checks/index.rs`),
@@ -191,5 +204,60 @@ mod tests {
         assert_eq!(&row[cols[4]..cols[4] + 11], "src/proof/ ");
         let removed = lines.iter().find(|l| l.starts_with("FD418")).unwrap();
         assert_eq!(&removed[cols[2]..cols[2] + 7], "removed");
+    }
+
+    /// Issue 26 item 5: `explain` of a forbidden-field code lists the
+    /// vocabulary (every name of every list, the exempt keys); near miss:
+    /// another code's explanation does not.
+    #[test]
+    fn the_vocabulary_codes_list_the_vocabulary() {
+        for code in [
+            Code::ForbiddenPayloadField,
+            Code::ForbiddenDefinitionField,
+            Code::ForbiddenSchemaName,
+        ] {
+            let text = explain(code);
+            assert!(text.contains("The forbidden-field vocabulary"), "{text}");
+            for list in [
+                crate::vocabulary::N_LIST,
+                crate::vocabulary::B_LIST,
+                crate::vocabulary::Q_LIST,
+                crate::vocabulary::T_LIST,
+                crate::vocabulary::P_LIST,
+                crate::vocabulary::SEQUENCE_LIST,
+                crate::vocabulary::ALTERNATE_LIST,
+            ] {
+                for name in crate::vocabulary::list_entries(list) {
+                    assert!(
+                        text.contains(&format!(" {name},")) || text.contains(&format!(" {name}\n")),
+                        "{code:?} lacks {name:?}"
+                    );
+                }
+            }
+            assert!(text.contains("x-takoform-fieldPolicy"));
+            assert!(text.lines().all(|l| l.chars().count() <= 80), "{text}");
+        }
+        assert!(!explain(Code::OpenObjectSchema).contains("forbidden-field vocabulary"));
+        // What the listing promises of substrings holds.
+        assert!(crate::vocabulary::is_forbidden("keyboard").is_none());
+        assert!(crate::vocabulary::is_forbidden("tokenizer").is_none());
+        assert!(crate::vocabulary::is_forbidden("apiKey").is_some());
+    }
+
+    /// Issue 26 item 5: FD121's help does not send the reader back to
+    /// `explain FD121`, and its examples show the current profile first;
+    /// near miss: the legacy lane is still shown, after it.
+    #[test]
+    fn fd121_is_not_circular_and_shows_the_current_profile_first() {
+        let text = explain(Code::DefinitionSchemaViolation);
+        assert!(!text.contains("explain FD121"), "{text}");
+        assert!(text.contains("schema definition --profile"), "{text}");
+        let passing = explanation(Code::DefinitionSchemaViolation).passing;
+        let current = passing.find("edge.forms.takoform.com").unwrap();
+        let legacy = passing.find("forms.takoform.com/v1alpha1").unwrap();
+        assert!(current < legacy, "{passing}");
+        assert!(explanation(Code::DefinitionSchemaViolation)
+            .failing
+            .starts_with(r#"definition: {"apiVersion":"edge.forms.takoform.com""#));
     }
 }

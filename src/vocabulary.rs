@@ -52,6 +52,69 @@ pub const EXEMPT_KEYS: [&str; 7] = [
     "x-takoform-required-entrypoint",
 ];
 
+/// The whole forbidden-field vocabulary as text, for `explain FD300`,
+/// `FD301` and `FD302` (issue 26 item 5): the exempt keys, then each list
+/// of `src/vocabulary/` under the rule that reads it, names wrapped to
+/// lines of at most 76 columns. Ends with a newline.
+pub fn listing() -> String {
+    let mut out = String::from(
+        "The forbidden-field vocabulary (verifier-rules.md §6.2-§6.6, current-profile.md §7).\n\
+         In order: an exempt key is allowed; a name whose normalised form (letters and\n\
+         digits only, lower-cased) is in N is forbidden; so is a glued base (B or B+s)\n\
+         alone or followed by a qualifier (Q); then the name is split into tokens\n\
+         (camelCase, snake_case, kebab-case, digits: `APIKeys` -> `api keys`) and any\n\
+         token in T or P, or a run of tokens equal to a sequence, is forbidden. No\n\
+         substring matching: `keyboard` and `tokenizer` are allowed.\n",
+    );
+    let mut section = |title: &str, names: &mut dyn Iterator<Item = &str>| {
+        out.push_str(&format!("\n{title}:\n"));
+        // Comma-separated (a sequence holds spaces), wrapped at 76 columns.
+        let mut line = String::from("  ");
+        for (i, n) in names.enumerate() {
+            if i > 0 {
+                line.push(',');
+                if line.len() + n.len() + 2 > 76 {
+                    out.push_str(&line);
+                    out.push('\n');
+                    line = String::from("  ");
+                } else {
+                    line.push(' ');
+                }
+            }
+            line.push_str(n);
+        }
+        out.push_str(&line);
+        out.push('\n');
+    };
+    section(
+        "Exempt annotation keys (exact, case-sensitive)",
+        &mut EXEMPT_KEYS.iter().copied(),
+    );
+    section(
+        "Forbidden exact names (N, normalised)",
+        &mut list_entries(N_LIST),
+    );
+    section(
+        "Glued bases (B): forbidden alone or followed by a qualifier",
+        &mut list_entries(B_LIST),
+    );
+    section(
+        "Qualifiers (Q) of the glued bases",
+        &mut list_entries(Q_LIST),
+    );
+    section("Forbidden single tokens (T)", &mut list_entries(T_LIST));
+    section("Forbidden plural tokens (P)", &mut list_entries(P_LIST));
+    section(
+        "Forbidden token sequences (words in a row)",
+        &mut list_entries(SEQUENCE_LIST),
+    );
+    section(
+        "Plural alternates accepted in a sequence (word plural)",
+        &mut list_entries(ALTERNATE_LIST),
+    );
+    out
+}
+
 /// The non-empty, trimmed lines of a data list.
 pub fn list_entries(list: &'static str) -> impl Iterator<Item = &'static str> {
     list.lines().map(str::trim).filter(|l| !l.is_empty())

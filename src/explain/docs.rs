@@ -278,10 +278,10 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"definition: {"apiVersion":"forms.takoform.com/v1alpha1",…}"#,
         ),
         Code::DefinitionSchemaViolation => e(
-            "The Form Definition must satisfy its lane's published Draft 2020-12 schema (closed object; required title, kind, definitionVersion, desiredSchema, lifecycleCapabilities, and per lane status, role or requiresHostApi).",
+            "The Form Definition must satisfy the published Draft 2020-12 definition schema of its profile: a closed object with apiVersion, kind, definitionVersion, title, desiredSchema and lifecycleCapabilities; in the current profile (a versionless group such as `edge.forms.takoform.com`) also role and requiresHostApi, in the legacy lanes (`forms.takoform.com/v1alpha1`, …) status or role. The message names the member and the rule it breaks; `form-package schema definition --profile P` prints the whole schema.",
             "Hosts rely on the schema's shape; unknown or malformed members would be signed but read differently by each consumer.",
-            r#"definition: {…,"packageId":"store"}   (an unknown member)"#,
-            r#"definition: {"apiVersion":"forms.takoform.com/v1alpha1","kind":"ExampleStore","definitionVersion":"1.0.0","title":"Store","status":"standard","desiredSchema":{…},"observedSchema":{…},"lifecycleCapabilities":["create"]}"#,
+            r#"definition: {"apiVersion":"edge.forms.takoform.com",…,"packageId":"store"}   (an unknown member: the schema is closed)"#,
+            r#"definition: {"apiVersion":"edge.forms.takoform.com","kind":"ObjectBucket","definitionVersion":"0.1.0","title":"Object bucket","role":"identity","requiresHostApi":"forms.takoform.com/v1","desiredSchema":{…},"lifecycleCapabilities":["create","read","update","delete"]}   (current profile; a legacy lane: {"apiVersion":"forms.takoform.com/v1alpha1",…,"status":"standard",…})"#,
         ),
         Code::DefinitionDecode => e(
             "A definition number the schema accepts as an integer must also decode as an int64: constraints[].total written as a plain integer literal (QUIRK of the reference's typed decode).",
