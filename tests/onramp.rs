@@ -1,0 +1,383 @@
+//! The author's on-ramp (issue 26): the fourteen typical mistakes of a first
+//! current-profile package each get an answer that names the file to edit
+//! and the fix (one table), and `verify -v` names the violation that
+//! rejected each negative fixture (item 5).
+//!
+//! The author's package is the issue's: `init`, then an enum, a bounded
+//! integer, a typed map, a nested object through `$defs`, an observed
+//! schema and fixtures. Each row edits it once, runs what the author runs
+//! (`index DIR`, then `verify --format json DIR`, or a second command) and
+//! checks the first finding's code, file and pointer and that the answer
+//! holds the fix.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test code: a panic is a failed run
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+
+fn run(args: &[&std::ffi::OsStr]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap()
+}
+
+fn run_str(args: &[&str], dir: &Path) -> Output {
+    let mut a: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    a.push(dir.as_os_str());
+    run(&a)
+}
+
+fn read_json(p: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
+}
+
+fn write_json(p: &Path, v: &Value) {
+    std::fs::write(p, serde_json::to_vec_pretty(v).unwrap()).unwrap();
+}
+
+/// The issue's author package, indexed, verifying.
+fn author_package(dir: &Path) {
+    let o = run_str(
+        &[
+            "init",
+            "--group",
+            "edge.forms.takoform.com",
+            "--kind",
+            "EdgeCache",
+        ],
+        dir,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let def_path = dir.join("definition.json");
+    let mut d = read_json(&def_path);
+    let ds = &mut d["desiredSchema"];
+    ds["$defs"] = json!({"Origin": {"type": "object", "additionalProperties": false,
+        "required": ["host"],
+        "properties": {"host": {"type": "string", "maxLength": 253},
+                       "port": {"type": "integer", "minimum": 1, "maximum": 65535}}}});
+    let props = ds["properties"].as_object_mut().unwrap();
+    props.insert(
+        "mode".into(),
+        json!({"type": "string", "enum": ["lazy", "eager"]}),
+    );
+    props.insert(
+        "ttl".into(),
+        json!({"type": "integer", "minimum": 0, "maximum": 86400}),
+    );
+    props.insert(
+        "headers".into(),
+        json!({"type": "object", "maxProperties": 16,
+               "propertyNames": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9._-]{0,63}$",
+                                 "x-takoform-fieldPolicy": "portable-data-only-v1"},
+               "additionalProperties": {"type": "string", "maxLength": 256}}),
+    );
+    props.insert("origin".into(), json!({"$ref": "#/$defs/Origin"}));
+    d["observedSchema"] = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object", "additionalProperties": false,
+        "properties": {"ready": {"type": "boolean"}}});
+    write_json(&def_path, &d);
+    write_json(
+        &dir.join("fixtures/desired.json"),
+        &json!({"name": "c", "mode": "lazy", "ttl": 60, "headers": {"x": "y"},
+                "origin": {"host": "a.example", "port": 443}}),
+    );
+    let o = run_str(&["index"], dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let o = run_str(&["verify"], dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// One mistake: the edit, whether the author re-indexes before `verify`,
+/// and the answer expected: the first finding's code, file and pointer,
+/// and a phrase of the fix (found in the finding's message or help, or in
+/// what `index` printed).
+struct Mistake {
+    name: &'static str,
+    edit: fn(&mut Value, &Path),
+    reindex: bool,
+    code: &'static str,
+    file: &'static str,
+    pointer: &'static str,
+    fix: &'static str,
+}
+
+fn props(d: &mut Value) -> &mut Value {
+    &mut d["desiredSchema"]["properties"]
+}
+
+const MISTAKES: [Mistake; 13] = [
+    // Item 2: the habitual versioned group. `index` refuses and names the
+    // versionless group (it used to pick v1alpha4 in silence and `verify`
+    // then advised removing requiresHostApi).
+    Mistake {
+        name: "versioned group",
+        edit: |d, _| d["apiVersion"] = json!("edge.forms.takoform.com/v1"),
+        reindex: true,
+        code: "FD121",
+        file: "definition.json",
+        pointer: "/apiVersion",
+        fix: r#"write "apiVersion": "edge.forms.takoform.com""#,
+    },
+    // Item 2: a `v` before the version, located in definition.json (it was
+    // FD101 in package-index.json).
+    Mistake {
+        name: "definitionVersion v0.2",
+        edit: |d, _| d["definitionVersion"] = json!("v0.2"),
+        reindex: true,
+        code: "FD121",
+        file: "definition.json",
+        pointer: "/definitionVersion",
+        fix: r#"e.g. "0.2.0""#,
+    },
+    // Item 2: a kebab-case kind.
+    Mistake {
+        name: "kind edge-cache",
+        edit: |d, _| d["kind"] = json!("edge-cache"),
+        reindex: true,
+        code: "FD121",
+        file: "definition.json",
+        pointer: "/kind",
+        fix: r#"e.g. "EdgeCache""#,
+    },
+    // Item 5: a member the closed definition schema does not have; the
+    // help points at the schema, not back at `explain FD121`.
+    Mistake {
+        name: "unknown definition member",
+        edit: |d, _| d["packageId"] = json!("edge-cache"),
+        reindex: true,
+        code: "FD121",
+        file: "definition.json",
+        pointer: "/packageId",
+        fix: "form-package schema definition --profile",
+    },
+    // Item 5: a `$ref` to a misspelt `$defs` member.
+    Mistake {
+        name: "$ref typo",
+        edit: |d, _| props(d)["origin"]["$ref"] = json!("#/$defs/Orign"),
+        reindex: true,
+        code: "FD202",
+        file: "definition.json",
+        pointer: "/desiredSchema/properties/origin/$ref",
+        fix: "did you mean #/$defs/Origin?",
+    },
+    // Item 5: Draft 4's boolean exclusiveMaximum on the bounded integer.
+    Mistake {
+        name: "exclusiveMaximum: true",
+        edit: |d, _| props(d)["ttl"]["exclusiveMaximum"] = json!(true),
+        reindex: true,
+        code: "FD222",
+        file: "definition.json",
+        pointer: "/desiredSchema/properties/ttl/exclusiveMaximum",
+        fix: "write the bound itself",
+    },
+    // The bounded integer's bound written as a string.
+    Mistake {
+        name: "maximum as a string",
+        edit: |d, _| props(d)["ttl"]["maximum"] = json!("86400"),
+        reindex: true,
+        code: "FD222",
+        file: "definition.json",
+        pointer: "/desiredSchema/properties/ttl/maximum",
+        fix: "write the number without quotes",
+    },
+    // Item 5: a forbidden field name in the desired schema.
+    Mistake {
+        name: "forbidden field apiKey",
+        edit: |d, _| props(d)["apiKey"] = json!({"type": "string", "maxLength": 64}),
+        reindex: true,
+        code: "FD301",
+        file: "definition.json",
+        pointer: "/desiredSchema/properties/apiKey",
+        fix: "rename or remove this field",
+    },
+    // The nested object through `$defs` left open.
+    Mistake {
+        name: "open $defs object",
+        edit: |d, _| {
+            d["desiredSchema"]["$defs"]["Origin"]
+                .as_object_mut()
+                .unwrap()
+                .remove("additionalProperties");
+        },
+        reindex: true,
+        code: "FD213",
+        file: "definition.json",
+        pointer: "/desiredSchema/$defs/Origin",
+        fix: r#"add "additionalProperties": false"#,
+    },
+    // The typed map without the portable key policy.
+    Mistake {
+        name: "map without propertyNames",
+        edit: |d, _| {
+            props(d)["headers"]
+                .as_object_mut()
+                .unwrap()
+                .remove("propertyNames");
+        },
+        reindex: true,
+        code: "FD215",
+        file: "definition.json",
+        pointer: "/desiredSchema/properties/headers",
+        fix: "set propertyNames to",
+    },
+    // The observed schema left open.
+    Mistake {
+        name: "open observed schema",
+        edit: |d, _| {
+            d["observedSchema"]
+                .as_object_mut()
+                .unwrap()
+                .remove("additionalProperties");
+        },
+        reindex: true,
+        code: "FD213",
+        file: "definition.json",
+        pointer: "/observedSchema",
+        fix: r#"add "additionalProperties": false"#,
+    },
+    // A positive fixture its schema refuses: located in the fixture.
+    Mistake {
+        name: "fixture out of bounds",
+        edit: |_, dir| {
+            write_json(
+                &dir.join("fixtures/desired.json"),
+                &json!({"name": "c", "ttl": -1}),
+            )
+        },
+        reindex: true,
+        code: "FD410",
+        file: "fixtures/desired.json",
+        pointer: "/ttl",
+        fix: "fix the fixture",
+    },
+    // The definition edited and not re-indexed: the fix is `index`.
+    Mistake {
+        name: "edited, not re-indexed",
+        edit: |d, _| d["title"] = json!("Edge cache"),
+        reindex: false,
+        code: "FD016",
+        file: "package-index.json",
+        pointer: "/files/0/digest",
+        fix: "re-index (`form-package index DIR`)",
+    },
+];
+
+/// The fourteenth mistake: a negative fixture rejected for another reason
+/// than the one it was written for (it lacks `name` instead of having an
+/// empty one). `verify` passes it, as it must; `verify -v` says which
+/// violation rejected it, so the author sees it (item 5).
+#[test]
+fn verbose_names_the_violation_that_rejected_each_negative_fixture() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    author_package(&dir);
+    let o = run_str(&["verify", "-v"], &dir);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(r#"checked fixtures: negative "reject-empty-name" ("fixtures/negative-empty-name.json", desired) rejected at /name by `minLength`"#),
+        "{out}"
+    );
+    // The author's mistake: the negative no longer tests what it is named for.
+    write_json(&dir.join("fixtures/negative-empty-name.json"), &json!({}));
+    assert_eq!(run_str(&["index"], &dir).status.code(), Some(0));
+    let o = run_str(&["verify", "-v"], &dir);
+    assert_eq!(o.status.code(), Some(0));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(r#"rejected at the document by `required`"#),
+        "{out}"
+    );
+    // Near miss: without -v nothing is said.
+    let o = run_str(&["verify"], &dir);
+    assert!(!String::from_utf8_lossy(&o.stdout).contains("rejected at"));
+}
+
+#[test]
+fn each_typical_mistake_gets_an_answer_naming_the_file_and_the_fix() {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    author_package(&base);
+    let mut failures = Vec::new();
+    for (i, m) in MISTAKES.iter().enumerate() {
+        let dir = tmp.path().join(format!("m{i}"));
+        copy_dir(&base, &dir);
+        let def_path = dir.join("definition.json");
+        let mut d = read_json(&def_path);
+        (m.edit)(&mut d, &dir);
+        write_json(&def_path, &d);
+        let mut said = String::new();
+        if m.reindex {
+            let o = run_str(&["index"], &dir);
+            said.push_str(&String::from_utf8_lossy(&o.stdout));
+            said.push_str(&String::from_utf8_lossy(&o.stderr));
+        }
+        let o = run_str(&["verify", "--format", "json"], &dir);
+        assert_eq!(o.status.code(), Some(1), "{}: verify passed", m.name);
+        let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let first = &report["packages"][0]["diagnostics"][0];
+        let got = (
+            first["code"].as_str().unwrap_or(""),
+            first["file"].as_str().unwrap_or(""),
+            first["pointer"].as_str().unwrap_or(""),
+        );
+        if got != (m.code, m.file, m.pointer) {
+            failures.push(format!(
+                "{}: first finding {got:?}, want {:?}",
+                m.name,
+                (m.code, m.file, m.pointer)
+            ));
+            continue;
+        }
+        let answer = format!(
+            "{said}\n{}\n{}",
+            first["message"].as_str().unwrap_or(""),
+            first["help"].as_str().unwrap_or("")
+        );
+        if !answer.contains(m.fix) {
+            failures.push(format!(
+                "{}: the answer lacks {:?}: {answer}",
+                m.name, m.fix
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let target = to.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).unwrap();
+        }
+    }
+}
