@@ -236,7 +236,10 @@ mod tests {
             }
             assert!(text.contains("x-takoform-fieldPolicy"));
             let listing = &text[text.find("The forbidden-field vocabulary").unwrap()..];
-            assert!(listing.lines().all(|l| l.chars().count() <= 84), "{listing}");
+            assert!(
+                listing.lines().all(|l| l.chars().count() <= 84),
+                "{listing}"
+            );
         }
         assert!(!explain(Code::OpenObjectSchema).contains("forbidden-field vocabulary"));
         // What the listing promises of substrings holds.

@@ -381,3 +381,56 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// docs/authoring.md shows real output (issue 26 done-when): the `index`
+/// refusal of a `v0.2` definitionVersion and `verify -v` of the package
+/// `init` writes are what the binary prints now.
+#[test]
+fn the_authoring_page_shows_real_refusals_and_verbose_output() {
+    let page =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md"))
+            .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let in_tmp = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_form-package"))
+            .args(args)
+            .env("NO_COLOR", "1")
+            .current_dir(tmp.path())
+            .output()
+            .unwrap()
+    };
+    let o = in_tmp(&[
+        "init",
+        "edge-cache",
+        "--group",
+        "edge.example.com",
+        "--kind",
+        "EdgeCache",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let verbose = String::from_utf8(in_tmp(&["verify", "-v", "edge-cache"]).stdout).unwrap();
+    assert!(
+        page.contains(&format!(
+            "$ form-package verify -v edge-cache\n{verbose}```"
+        )),
+        "docs/authoring.md is stale:\n{verbose}"
+    );
+    let def = tmp.path().join("edge-cache/definition.json");
+    let text = std::fs::read_to_string(&def).unwrap();
+    std::fs::write(
+        &def,
+        text.replacen(
+            r#""definitionVersion": "0.1.0""#,
+            r#""definitionVersion": "v0.2""#,
+            1,
+        ),
+    )
+    .unwrap();
+    let o = in_tmp(&["index", "edge-cache"]);
+    assert_eq!(o.status.code(), Some(1));
+    let refusal = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        page.contains(&format!("$ form-package index edge-cache      # with \"definitionVersion\": \"v0.2\"\n{refusal}```")),
+        "docs/authoring.md is stale:\n{refusal}"
+    );
+}
