@@ -172,7 +172,11 @@ fn vsix_holds_the_extension() -> Result<(), Failed> {
         return Err(format!("expected one .vsix in editors/vscode, found {vsix:?}").into());
     };
     let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-    assert!(bytes.starts_with(b"PK\x03\x04"), "{} is not a zip", path.display());
+    assert!(
+        bytes.starts_with(b"PK\x03\x04"),
+        "{} is not a zip",
+        path.display()
+    );
     for name in [
         "extension/package.json",
         "extension/extension.js",
@@ -203,7 +207,10 @@ fn main() {
     let corpus = common::corpus();
     let missing = client_missing();
     if let Some(why) = &missing {
-        assert!(!ci, "CI is set but the LSP end-to-end client cannot run: {why}");
+        assert!(
+            !ci,
+            "CI is set but the LSP end-to-end client cannot run: {why}"
+        );
         loud(&format!("LSP END-TO-END TESTS DID NOT RUN: {why}"));
     }
     let skip = missing.is_some() || corpus.is_none();
@@ -240,9 +247,10 @@ fn main() {
             fd213_appears_and_vanishes(&c2)
         })
         .with_ignored_flag(skip),
-        Trial::test("lsp_client_index_code_action_makes_verify_pass", move || {
-            index_code_action_makes_verify_pass(&c3)
-        })
+        Trial::test(
+            "lsp_client_index_code_action_makes_verify_pass",
+            move || index_code_action_makes_verify_pass(&c3),
+        )
         .with_ignored_flag(skip || no_actions),
         Trial::test("vscode_vsix_holds_the_extension", vsix_holds_the_extension)
             .with_ignored_flag(!built),
