@@ -179,8 +179,14 @@ class Client {
   }
 
   /** Resolves after the first publication for `uri` later than `seq`,
-   * then no publication for `quietMs`. */
+   * then no publication for `quietMs`. A hover request first is a barrier:
+   * the server answers it after the messages sent before it, and brings
+   * its findings up to date before a hover, so a publication of an earlier
+   * verification is not taken for the latest. */
   async settle(uri, seq, quietMs = 300) {
+    await this.conn
+      .sendRequest(P.HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } })
+      .catch(() => null);
     await this.until(`diagnostics for ${uri}`, () => (this.published.get(uri)?.seq ?? 0) > seq);
     for (;;) {
       const last = this.seq;
