@@ -1,7 +1,7 @@
 'use strict';
 // The latency and memory benchmark of `form-package lsp` through the
 // protocol, from the real client of client.js (issue 24; not a test: the
-// figures go to BENCHMARKS.md with the machine and its load). Usage:
+// figures go to docs/src/benchmarks.md with the machine and its load). Usage:
 //
 //   node bench.js SERVER PACKAGE [EDITS]
 //

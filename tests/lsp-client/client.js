@@ -4,7 +4,7 @@
 // own client is built on) and `vscode-languageserver-textdocument` (how VS
 // Code's libraries apply text edits with UTF-16 positions). Used by
 // `e2e.js` (the end-to-end test, run by tests/lsp_e2e.rs) and `bench.js`
-// (the latency and memory benchmark, BENCHMARKS.md).
+// (the latency and memory benchmark, docs/src/benchmarks.md).
 
 const cp = require('child_process');
 const fs = require('fs');
