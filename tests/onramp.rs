@@ -382,13 +382,13 @@ fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// docs/authoring.md shows real output (issue 26 done-when): the `index`
+/// docs/src/authoring.md shows real output (issue 26 done-when): the `index`
 /// refusal of a `v0.2` definitionVersion and `verify -v` of the package
 /// `init` writes are what the binary prints now.
 #[test]
 fn the_authoring_page_shows_real_refusals_and_verbose_output() {
     let page =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md"))
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/authoring.md"))
             .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let in_tmp = |args: &[&str]| {
@@ -413,7 +413,7 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
         page.contains(&format!(
             "$ form-package verify -v edge-cache\n{verbose}```"
         )),
-        "docs/authoring.md is stale:\n{verbose}"
+        "docs/src/authoring.md is stale:\n{verbose}"
     );
     let def = tmp.path().join("edge-cache/definition.json");
     let text = std::fs::read_to_string(&def).unwrap();
@@ -431,6 +431,6 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
     let refusal = String::from_utf8(o.stderr).unwrap();
     assert!(
         page.contains(&format!("$ form-package index edge-cache      # with \"definitionVersion\": \"v0.2\"\n{refusal}```")),
-        "docs/authoring.md is stale:\n{refusal}"
+        "docs/src/authoring.md is stale:\n{refusal}"
     );
 }
