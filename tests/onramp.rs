@@ -387,9 +387,10 @@ fn copy_dir(from: &Path, to: &Path) {
 /// `init` writes are what the binary prints now.
 #[test]
 fn the_authoring_page_shows_real_refusals_and_verbose_output() {
-    let page =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/authoring.md"))
-            .unwrap();
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/authoring.md"),
+    )
+    .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let in_tmp = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_form-package"))
