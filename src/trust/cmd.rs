@@ -179,6 +179,8 @@ pub struct NotRevokedReport {
 
 /// What a `trust` subcommand answered, for `render::trust` (the human
 /// summary) and [`Answer::to_json`] (the report on stdout).
+// One per run: its size does not matter.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum Answer {
     /// `verify-bundle`: the verification and, with `--package`, the package.
