@@ -162,6 +162,10 @@ pub fn check_document(
             let mut out = as_package(&name, &bytes, &value, beside, true)?;
             out.path = split(display).0;
             out.package_digest = checked.digest.clone();
+            if let Some(note) = beside.and_then(|dir| index_would_change(dir, &name)) {
+                out.diagnostics.push(note);
+                diag::finish(&mut out.diagnostics);
+            }
             checked.outcome = out;
             return Ok(checked);
         }
@@ -177,6 +181,29 @@ pub fn check_document(
     checked.outcome.package_digest = checked.digest.clone();
     checked.outcome.fault = fault;
     Ok(checked)
+}
+
+/// FD633 (issue 26 item 5): when `dir` holds a package index whose
+/// `definitionPath` is `name`, the note that `index dir` would change it,
+/// naming what; `None` when there is no such index, it is up to date, or
+/// `index` would refuse (the definition's own findings say why).
+fn index_would_change(dir: &Path, name: &str) -> Option<Diagnostic> {
+    let bytes = std::fs::read(dir.join(INDEX_FILE)).ok()?;
+    let existing = strict::parse_value(&bytes).ok()?;
+    if existing.get("definitionPath").and_then(Value::as_str) != Some(name) {
+        return None;
+    }
+    let indexed = crate::index::build(dir, None).ok()?;
+    indexed.drift.then(|| {
+        Diagnostic::new(
+            Code::IndexWouldChange,
+            format!(
+                "{INDEX_FILE} beside this definition would change: {}",
+                indexed.changes.join("; ")
+            ),
+        )
+        .in_file(name)
+    })
 }
 
 /// The findings of a revocation document's refusal; a fault of the

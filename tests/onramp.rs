@@ -120,6 +120,8 @@ struct Mistake {
     name: &'static str,
     edit: fn(&mut Value, &Path),
     reindex: bool,
+    /// The author runs `check DIR/definition.json` instead of `verify DIR`.
+    check: bool,
     code: &'static str,
     file: &'static str,
     pointer: &'static str,
@@ -130,7 +132,7 @@ fn props(d: &mut Value) -> &mut Value {
     &mut d["desiredSchema"]["properties"]
 }
 
-const MISTAKES: [Mistake; 13] = [
+const MISTAKES: [Mistake; 14] = [
     // Item 2: the habitual versioned group. `index` refuses and names the
     // versionless group (it used to pick v1alpha4 in silence and `verify`
     // then advised removing requiresHostApi).
@@ -138,6 +140,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "versioned group",
         edit: |d, _| d["apiVersion"] = json!("edge.forms.takoform.com/v1"),
         reindex: true,
+        check: false,
         code: "FD121",
         file: "definition.json",
         pointer: "/apiVersion",
@@ -149,6 +152,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "definitionVersion v0.2",
         edit: |d, _| d["definitionVersion"] = json!("v0.2"),
         reindex: true,
+        check: false,
         code: "FD121",
         file: "definition.json",
         pointer: "/definitionVersion",
@@ -159,6 +163,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "kind edge-cache",
         edit: |d, _| d["kind"] = json!("edge-cache"),
         reindex: true,
+        check: false,
         code: "FD121",
         file: "definition.json",
         pointer: "/kind",
@@ -170,6 +175,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "unknown definition member",
         edit: |d, _| d["packageId"] = json!("edge-cache"),
         reindex: true,
+        check: false,
         code: "FD121",
         file: "definition.json",
         pointer: "/packageId",
@@ -180,6 +186,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "$ref typo",
         edit: |d, _| props(d)["origin"]["$ref"] = json!("#/$defs/Orign"),
         reindex: true,
+        check: false,
         code: "FD202",
         file: "definition.json",
         pointer: "/desiredSchema/properties/origin/$ref",
@@ -190,6 +197,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "exclusiveMaximum: true",
         edit: |d, _| props(d)["ttl"]["exclusiveMaximum"] = json!(true),
         reindex: true,
+        check: false,
         code: "FD222",
         file: "definition.json",
         pointer: "/desiredSchema/properties/ttl/exclusiveMaximum",
@@ -200,6 +208,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "maximum as a string",
         edit: |d, _| props(d)["ttl"]["maximum"] = json!("86400"),
         reindex: true,
+        check: false,
         code: "FD222",
         file: "definition.json",
         pointer: "/desiredSchema/properties/ttl/maximum",
@@ -210,6 +219,7 @@ const MISTAKES: [Mistake; 13] = [
         name: "forbidden field apiKey",
         edit: |d, _| props(d)["apiKey"] = json!({"type": "string", "maxLength": 64}),
         reindex: true,
+        check: false,
         code: "FD301",
         file: "definition.json",
         pointer: "/desiredSchema/properties/apiKey",
@@ -225,6 +235,7 @@ const MISTAKES: [Mistake; 13] = [
                 .remove("additionalProperties");
         },
         reindex: true,
+        check: false,
         code: "FD213",
         file: "definition.json",
         pointer: "/desiredSchema/$defs/Origin",
@@ -240,6 +251,7 @@ const MISTAKES: [Mistake; 13] = [
                 .remove("propertyNames");
         },
         reindex: true,
+        check: false,
         code: "FD215",
         file: "definition.json",
         pointer: "/desiredSchema/properties/headers",
@@ -255,6 +267,7 @@ const MISTAKES: [Mistake; 13] = [
                 .remove("additionalProperties");
         },
         reindex: true,
+        check: false,
         code: "FD213",
         file: "definition.json",
         pointer: "/observedSchema",
@@ -270,6 +283,7 @@ const MISTAKES: [Mistake; 13] = [
             )
         },
         reindex: true,
+        check: false,
         code: "FD410",
         file: "fixtures/desired.json",
         pointer: "/ttl",
@@ -280,14 +294,27 @@ const MISTAKES: [Mistake; 13] = [
         name: "edited, not re-indexed",
         edit: |d, _| d["title"] = json!("Edge cache"),
         reindex: false,
+        check: false,
         code: "FD016",
         file: "package-index.json",
         pointer: "/files/0/digest",
         fix: "re-index (`form-package index DIR`)",
     },
+    // Item 5: the same edit, then `check definition.json`: it notes that
+    // the index beside it would change (it said nothing).
+    Mistake {
+        name: "edited, checked, not re-indexed",
+        edit: |d, _| d["title"] = json!("Edge cache"),
+        reindex: false,
+        check: true,
+        code: "FD633",
+        file: "definition.json",
+        pointer: "",
+        fix: "run `form-package index DIR`",
+    },
 ];
 
-/// The fourteenth mistake: a negative fixture rejected for another reason
+/// A fifteenth mistake, that fails nothing: a negative fixture rejected for another reason
 /// than the one it was written for (it lacks `name` instead of having an
 /// empty one). `verify` passes it, as it must; `verify -v` says which
 /// violation rejected it, so the author sees it (item 5).
@@ -337,8 +364,15 @@ fn each_typical_mistake_gets_an_answer_naming_the_file_and_the_fix() {
             said.push_str(&String::from_utf8_lossy(&o.stdout));
             said.push_str(&String::from_utf8_lossy(&o.stderr));
         }
-        let o = run_str(&["verify", "--format", "json"], &dir);
-        assert_eq!(o.status.code(), Some(1), "{}: verify passed", m.name);
+        let o = if m.check {
+            let o = run_str(&["check", "--format", "json"], &def_path);
+            assert_eq!(o.status.code(), Some(0), "{}: a note fails check", m.name);
+            o
+        } else {
+            let o = run_str(&["verify", "--format", "json"], &dir);
+            assert_eq!(o.status.code(), Some(1), "{}: verify passed", m.name);
+            o
+        };
         let report: Value = serde_json::from_slice(&o.stdout).unwrap();
         let first = &report["packages"][0]["diagnostics"][0];
         let got = (
@@ -434,4 +468,17 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
         page.contains(&format!("$ form-package index edge-cache      # with \"definitionVersion\": \"v0.2\"\n{refusal}```")),
         "docs/src/authoring.md is stale:\n{refusal}"
     );
+}
+
+/// Near miss of FD633: `check definition.json` beside an index that is up
+/// to date says nothing about it.
+#[test]
+fn check_is_silent_about_an_index_that_is_up_to_date() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    author_package(&dir);
+    let o = run_str(&["check", "--format", "json"], &dir.join("definition.json"));
+    assert_eq!(o.status.code(), Some(0));
+    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(report["packages"][0]["diagnostics"], json!([]), "{report}");
 }

@@ -164,6 +164,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::PathNotFound,
             Code::UnreadableFile,
             Code::NoFixtureRan,
+            Code::IndexWouldChange,
         ],
     ),
     ("src/relations_cmd.rs", &[Code::UnrecognizedDocument]),

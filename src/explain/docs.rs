@@ -796,6 +796,12 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"binding: {"apiVersion": "bindings.takoform.com/v9", …}"#,
             r#"binding: {"apiVersion": "bindings.takoform.com/v1alpha2", …}"#,
         ),
+        Code::IndexWouldChange => e(
+            "check DIR/definition.json, when DIR holds a package-index.json whose definitionPath is that file, also builds the index `index DIR` would write and notes when it differs from the one on disk (what changed: a file's size or digest, a file added or gone, the FormRef).",
+            "An author who checks the definition alone and then runs verify would meet a wall of FD015/FD016/FD123 findings in the index; the note says first that the fix is to re-index.",
+            r#"check edge-cache/definition.json   (definition.json edited after `index edge-cache`)"#,
+            r#"check edge-cache/definition.json   (after `index edge-cache`)"#,
+        ),
         Code::ConformanceManifest => e(
             "conformance DIR reads DIR/manifest.json in the reference's format: strict I-JSON, schemaVersion 1, non-empty positive ({name, path, kind}) and negative ({name, operation, path or value, wantError}) lists, names unique across both, operations canonicalize, content-policy, schema-policy, definition or package-path, and a wantError gist the runner knows.",
             "A manifest the runner misreads would pass or fail cases for the wrong reason.",
