@@ -491,6 +491,28 @@ fn crafted_pairs() -> Result<(), Failed> {
             json!({"type": "object", "properties": {"next": {"$ref": "#"}}}),
             "widened",
         ),
+        (
+            "compatible: OLD ⊆ NEW proved, NEW ⊆ OLD not decided (dependentSchemas dropped)",
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                   "dependentSchemas": {"a": {"required": ["b"]}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}),
+            "compatible",
+        ),
+        (
+            "compatible inside a closed object's member",
+            closed(
+                json!({"m": {"type": "object", "dependentSchemas": {"a": {"required": ["b"]}}}}),
+            ),
+            closed(json!({"m": {"type": "object"}, "n": {"type": "integer"}})),
+            "compatible",
+        ),
+        (
+            "the converse of compatible is undecided (dependentSchemas added)",
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}}}),
+            json!({"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+                   "dependentSchemas": {"a": {"required": ["b"]}}}),
+            "unknown",
+        ),
         ("false to true", json!(false), json!(true), "widened"),
         ("true to false", json!(true), json!(false), "breaking"),
         (
@@ -907,6 +929,31 @@ fn hostile_pairs() -> Result<(), Failed> {
         {
             failures.push(format!("deep nesting {levels}: {v:?}"));
         }
+    }
+    // A nested `$id` moves the base of the `$ref`s under it: not resolved
+    // against the root, so `unknown` with that reason, on either side.
+    let nested = |leaf: &str| {
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/inner"}},
+               "$defs": {"inner": {"$id": "inner.json", "$ref": "#/$defs/x",
+                                   "$defs": {"x": {"type": leaf}}}}})
+    };
+    for (old, new) in [
+        (nested("string"), nested("integer")),
+        (json!({"type": "object"}), nested("integer")),
+    ] {
+        match compare(&old, &new) {
+            Verdict::Unknown { reason, .. } if reason.contains("nested `$id`") => {}
+            other => failures.push(format!("nested $id: {other:?}")),
+        }
+    }
+    // The near miss: `$id` as a property name, or inside a `const`, is no
+    // nested `$id`.
+    let named = json!({"type": "object", "properties": {"$id": {"type": "string"}, "r": {"$ref": "#/$defs/s"}},
+                       "$defs": {"s": {"const": {"$id": "data"}}}});
+    let wider = json!({"type": "object", "properties": {"$id": {"type": ["string", "null"]}, "r": {"$ref": "#/$defs/s"}},
+                       "$defs": {"s": {"const": {"$id": "data"}}}});
+    if compare(&named, &wider).name() != "widened" {
+        failures.push(format!("$id as a name: {:?}", compare(&named, &wider)));
     }
     // A tiny budget ends everything in `unknown`.
     let tiny = Budget {
