@@ -143,11 +143,13 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 
-    /// The sort key renderers use: (file, pointer, severity, code, message).
-    pub fn sort_key(&self) -> (Option<&str>, &str, Severity, &'static str, &str) {
+    /// The sort key renderers use: (file, pointer, severity, code,
+    /// message); pointers in [`JsonPointer`]'s order (array indices as
+    /// numbers: `/files/2` before `/files/10`).
+    pub fn sort_key(&self) -> (Option<&str>, &JsonPointer, Severity, &'static str, &str) {
         (
             self.file.as_deref(),
-            self.pointer.as_str(),
+            &self.pointer,
             self.severity,
             self.code.info().id,
             &self.message,

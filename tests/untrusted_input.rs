@@ -316,6 +316,9 @@ fn package_text_is_escaped_in_human_and_github_output() {
             out.clone()
         };
         assert_inert(&plain, |_| false, color);
+        // Names quoted in messages use Go's escapes too, never Rust's.
+        assert!(!plain.contains("\\u{"), "{color}: Rust escapes in\n{plain}");
+        assert!(plain.contains("\"f-bidi\\u202etxt.exe\""), "{plain}");
         for shown in [
             "/lf\\n::error title=INJECTED::pwned",
             "/esc\\x1b[2J\\x1b]0;title\\a",
@@ -335,6 +338,7 @@ fn package_text_is_escaped_in_human_and_github_output() {
             .any(|p| t.starts_with(p))
     };
     assert_inert(&out, ours, "github");
+    assert!(!out.contains("\\u{"), "Rust escapes in\n{out}");
     // One workflow command per finding, no more.
     let json = run(tmp.path(), &["verify", "pkg", "--format", "json"]);
     let v: Value = serde_json::from_slice(&json.stdout).unwrap();

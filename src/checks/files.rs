@@ -271,6 +271,10 @@ pub(super) const CLOSURE: Check = Check {
     run: closure,
 };
 
+/// The fewest missing listed files reported as one finding, when they are
+/// also more than half of the listed files (FD019).
+const MOSTLY_MISSING_AT_LEAST: usize = 3;
+
 fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let listed_set: BTreeSet<&str> = pkg.listed.iter().map(|l| l.path.as_str()).collect();
     for name in pkg.present.keys() {
@@ -297,22 +301,43 @@ fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
             diags.push(d);
         }
     }
-    for l in &pkg.listed {
-        if !pkg.present.contains_key(&l.path) && l.path != INDEX_FILE {
-            diags.push(
-                Diagnostic::new(
-                    Code::MissingListedFile,
-                    format!(
-                        "package file closure mismatch: listed {:?} is not in the directory",
-                        l.path
-                    ),
-                )
-                .at(JsonPointer::root()
-                    .child("files")
-                    .index(l.index)
-                    .child("path")),
-            );
-        }
+    let missing: Vec<_> = pkg
+        .listed
+        .iter()
+        .filter(|l| !pkg.present.contains_key(&l.path) && l.path != INDEX_FILE)
+        .collect();
+    // A copy that lacks most of its files is one finding that lists them
+    // (issue 26 item 4: 22 blocks for one package), not one per file.
+    if missing.len() >= MOSTLY_MISSING_AT_LEAST && missing.len() * 2 > pkg.listed.len() {
+        let names: Vec<String> = missing.iter().map(|l| format!("{:?}", l.path)).collect();
+        diags.push(
+            Diagnostic::new(
+                Code::MissingListedFile,
+                format!(
+                    "package file closure mismatch: {} of the {} listed files are not in the directory (an incomplete copy)",
+                    missing.len(),
+                    pkg.listed.len()
+                ),
+            )
+            .at(JsonPointer::root().child("files"))
+            .note(format!("missing: {}", names.join(", "))),
+        );
+        return Ok(());
+    }
+    for l in missing {
+        diags.push(
+            Diagnostic::new(
+                Code::MissingListedFile,
+                format!(
+                    "package file closure mismatch: listed {:?} is not in the directory",
+                    l.path
+                ),
+            )
+            .at(JsonPointer::root()
+                .child("files")
+                .index(l.index)
+                .child("path")),
+        );
     }
     Ok(())
 }

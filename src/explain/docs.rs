@@ -138,7 +138,7 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"index files[]: {"path":"extra.txt","mediaType":"text/plain","size":1,"digest":"sha256:…"}"#,
         ),
         Code::MissingListedFile => e(
-            "Every path listed in `files` must exist as a regular file in the package tree.",
+            "Every path listed in `files` must exist as a regular file in the package tree. A copy that lacks most of its files (at least 3, more than half) is one finding that lists them.",
             "A listed payload that is missing makes the signed index describe a package that does not exist.",
             r#"index files[]: {"path":"fixtures/desired.json",…}   (no such file on disk)"#,
             r#"index files[]: {"path":"fixtures/desired.json",…}   (store/fixtures/desired.json exists)"#,

@@ -8,10 +8,47 @@ use std::fmt;
 
 /// An RFC 6901 JSON Pointer in escaped text form.
 ///
-/// Ordering is byte-wise on the escaped text, which is the order diagnostics
-/// are sorted in.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// Ordering is token by token, the order diagnostics are sorted in: two
+/// tokens that are both array indices (ASCII digits) compare as numbers
+/// (`/files/2` before `/files/10`, issue 26 item 4), any other two
+/// byte-wise on their escaped text; a pointer sorts before the pointers
+/// below it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct JsonPointer(String);
+
+impl Ord for JsonPointer {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        let index = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+        let (mut a, mut b) = (self.0.split('/'), other.0.split('/'));
+        loop {
+            match (a.next(), b.next()) {
+                (None, None) => return std::cmp::Ordering::Equal,
+                (None, Some(_)) => return std::cmp::Ordering::Less,
+                (Some(_), None) => return std::cmp::Ordering::Greater,
+                (Some(x), Some(y)) => {
+                    let o = if index(x) && index(y) {
+                        // Without leading zeros, the longer is larger.
+                        let (x, y) = (x.trim_start_matches('0'), y.trim_start_matches('0'));
+                        x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+                    } else {
+                        x.cmp(y)
+                    };
+                    // `/01` and `/1` are distinct members: order them by text.
+                    let o = o.then_with(|| x.cmp(y));
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl PartialOrd for JsonPointer {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
 
 impl JsonPointer {
     /// The pointer to the whole document (`""`).
@@ -121,6 +158,40 @@ pub fn unescape(token: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    /// Issue 26 item 4: array indices compare as numbers, everything else
+    /// byte-wise; near misses: a member named like a number beside a name,
+    /// a leading zero, a parent before its children.
+    #[test]
+    fn indices_order_numerically() {
+        let p = |t: &str| JsonPointer::parse(t).unwrap();
+        let mut v = [
+            p("/files/10/path"),
+            p("/files/2/path"),
+            p("/files/1/size"),
+            p("/files"),
+            p("/files/02"),
+            p("/files/x"),
+            p(""),
+        ];
+        v.sort();
+        let got: Vec<&str> = v.iter().map(JsonPointer::as_str).collect();
+        assert_eq!(
+            got,
+            [
+                "",
+                "/files",
+                "/files/1/size",
+                "/files/02",
+                "/files/2/path",
+                "/files/10/path",
+                "/files/x"
+            ]
+        );
+        assert!(p("/a/b") < p("/a~1b"), "byte-wise for names");
+        assert_ne!(p("/01").cmp(&p("/1")), std::cmp::Ordering::Equal);
+    }
+
     use super::*;
 
     #[test]

@@ -80,6 +80,53 @@ fn push_escape(out: &mut String, c: char) {
     };
 }
 
+/// A finding's message as the human, GitHub and JUnit formats show it: a
+/// name the message quotes with Rust's `{:?}` (`"fbidi\u{202e}evil"`) is
+/// respelled with Go's escapes as the reference quotes it with `%q`
+/// (`"fbidi\u202eevil"`; `\u{1b}` → `\x1b`, `\0` → `\x00`; `\\`, `\"`,
+/// `\n`, `\r`, `\t` are the same in both), then [`text`] escapes whatever
+/// the message holds raw.
+pub fn message(s: &str) -> Cow<'_, str> {
+    if !s.contains('\\') {
+        return text(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(at) = rest.find('\\') {
+        out.push_str(&rest[..at]);
+        let tail = &rest[at..];
+        // `\{hex}` of Rust's Debug, re-spelled; any other escape is kept.
+        let braced = tail
+            .strip_prefix("\\u{")
+            .and_then(|t| t.split_once('}'))
+            .and_then(|(hex, after)| {
+                let c = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)?;
+                (hex.len() <= 6).then_some((c, after))
+            });
+        if let Some((c, after)) = braced {
+            // Go prints what it deems printable as itself (Rust's Debug
+            // also escapes a leading combining mark).
+            if needs_escape(c) {
+                push_escape(&mut out, c);
+            } else {
+                out.push(c);
+            }
+            rest = after;
+        } else if let Some(after) = tail.strip_prefix("\\0") {
+            out.push_str("\\x00");
+            rest = after;
+        } else {
+            // `\\` stays a pair (a literal backslash), so what follows it
+            // is never read as an escape.
+            let n = if tail.starts_with("\\\\") { 2 } else { 1 };
+            out.push_str(&tail[..n]);
+            rest = &tail[n..];
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(text(&out).into_owned())
+}
+
 /// A path as [`text`] shows it (lossy for a name that is not UTF-8).
 pub fn path(p: &std::path::Path) -> String {
     text(&p.display().to_string()).into_owned()
@@ -111,6 +158,14 @@ mod tests {
         for (raw, want) in cases {
             assert_eq!(text(raw), want, "{raw:?}");
         }
+        // Messages: Rust's `{:?}` escapes respelled as Go's; a literal
+        // backslash (`\\` in Debug) is never read as an escape.
+        assert_eq!(
+            message("entry \"fc1\\u{85}::x\" and \"\\u{1b}\\0\\u{1f600}\\u{10ffff}\""),
+            "entry \"fc1\\u0085::x\" and \"\\x1b\\x00\u{1f600}\\U0010ffff\""
+        );
+        assert_eq!(message("\"a\\\\u{1b}\""), "\"a\\\\u{1b}\"");
+        assert_eq!(message("raw \u{1b} and \\u{zz}"), "raw \\x1b and \\u{zz}");
         for ok in ["plain text", "Stra\u{df}e", "é €…×╰", "a b/c~1d", "\\x1b"] {
             assert!(matches!(text(ok), Cow::Borrowed(_)), "{ok:?}");
         }

@@ -26,9 +26,10 @@
 //!   becomes `%25`; in property values additionally `:` and `,` become
 //!   `%3A` and `%2C`.
 //!
-//! GitHub shows 10 annotations of each type per step: findings past that
-//! are printed as plain log lines and a last summary line says how many
-//! (see [`render`]). A package fails on an error, or on a warning under
+//! GitHub shows 10 annotations of each type per step: they are spread over
+//! the packages (every package with a finding of a type gets one before any
+//! gets a second), the other findings are printed in place as plain log
+//! lines and a last summary line says how many (see [`render`]). A package fails on an error, or on a warning under
 //! `--deny-warnings`.
 
 use std::fmt::Write as _;
@@ -95,7 +96,7 @@ pub fn line(file: &str, f: &Located<'_>) -> String {
         "::{} {}::{}",
         command(d.severity),
         props,
-        escape_data(&message(d))
+        escape_data(&super::escape::message(&message(d)))
     )
 }
 
@@ -126,7 +127,7 @@ pub fn plain_line(file: &str, f: &Located<'_>) -> String {
         location,
         info.id,
         info.name,
-        message(d)
+        super::escape::message(&message(d))
     );
     super::escape::text(&text).into_owned()
 }
@@ -139,7 +140,53 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// Renders the first [`ANNOTATIONS_PER_TYPE`] findings of each type as
+fn slot(s: Severity) -> usize {
+    match s {
+        Severity::Error => 0,
+        Severity::Warning => 1,
+        Severity::Note => 2,
+    }
+}
+
+/// Which findings (indexes into [`RunView::findings`]) get an annotation:
+/// per type, [`ANNOTATIONS_PER_TYPE`] of them spread over the packages so
+/// that every package with a finding of that type gets one before any gets
+/// a second (round robin, packages in order, each package's findings in
+/// their sorted order; issue 26 item 4: the first failing package took all
+/// ten).
+fn spread(run: &RunView<'_>) -> std::collections::BTreeSet<usize> {
+    // (type, rank within its package and type, package, index), the index
+    // counting as `RunView::findings` does: packages in order, each
+    // package's findings in order.
+    let mut ranked = Vec::new();
+    let mut i = 0usize;
+    for (package, p) in run.packages.iter().enumerate() {
+        let mut rank = [0usize; 3];
+        for f in &p.findings {
+            let t = slot(f.diag.severity);
+            if let Some(r) = rank.get_mut(t) {
+                ranked.push((t, *r, package, i));
+                *r += 1;
+            }
+            i += 1;
+        }
+    }
+    ranked.sort_unstable();
+    let mut taken = [0usize; 3];
+    ranked
+        .into_iter()
+        .filter(|(t, ..)| {
+            taken.get_mut(*t).is_some_and(|n| {
+                *n += 1;
+                *n <= ANNOTATIONS_PER_TYPE
+            })
+        })
+        .map(|(.., i)| i)
+        .collect()
+}
+
+/// Renders [`ANNOTATIONS_PER_TYPE`] findings of each type ([`spread`] over
+/// the packages) as
 /// workflow commands and every later one as a [`plain_line`] (nothing is
 /// lost: the step log holds them all), then, unless `quiet`, the summary
 /// line `form-package: N packages, V verified, F failed, E errors, W
@@ -173,16 +220,13 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
         );
     }
     let mut more = [0usize; 3];
-    for (p, f) in run.findings() {
-        let slot = match f.diag.severity {
-            Severity::Error => 0,
-            Severity::Warning => 1,
-            Severity::Note => 2,
-        };
+    let annotated = spread(run);
+    for (i, (p, f)) in run.findings().enumerate() {
+        let slot = slot(f.diag.severity);
         let (Some(n), Some(m)) = (shown.get_mut(slot), more.get_mut(slot)) else {
             continue;
         };
-        if *n < ANNOTATIONS_PER_TYPE {
+        if annotated.contains(&i) {
             *n += 1;
             out.push_str(&line(&annotation_path(p.path(), f, base, &opts.cwd), f));
         } else {
@@ -432,5 +476,50 @@ mod tests {
             })
             .collect();
         assert!(!render_all(&[outcome("p", ten)], false, false).contains("log only"));
+    }
+
+    /// Issue 26 item 4: with 12 failing packages the annotations go one
+    /// per package (the first ten packages), not ten to the first one;
+    /// near miss: with two packages, the first one's second finding is
+    /// annotated after the second's first.
+    #[test]
+    fn annotations_are_spread_over_the_failing_packages() {
+        let many = |p: &str, n: usize| {
+            let diags = (0..n)
+                .map(|i| {
+                    Diagnostic::new(Code::UnlistedFile, format!("u{i}"))
+                        .in_file(format!("f{i:02}.json"))
+                })
+                .collect();
+            outcome(p, diags)
+        };
+        let all: Vec<_> = (0..12).map(|i| many(&format!("p{i:02}"), 5)).collect();
+        let text = render_all(&all, false, true);
+        let annotated: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
+        assert_eq!(annotated.len(), 10);
+        for (i, l) in annotated.iter().enumerate() {
+            assert!(
+                l.starts_with(&format!("::error file=p{i:02}/f00.json,")),
+                "{l}"
+            );
+        }
+        let all = [many("a", 8), many("b", 4)];
+        let text = render_all(&all, false, true);
+        let annotated: Vec<&str> = text.lines().filter(|l| l.starts_with("::error ")).collect();
+        assert_eq!(annotated.len(), 10);
+        assert_eq!(
+            annotated.iter().filter(|l| l.contains("file=b/")).count(),
+            4
+        );
+        assert_eq!(
+            annotated.iter().filter(|l| l.contains("file=a/")).count(),
+            6
+        );
+        // Output order is unchanged: package a's findings first.
+        assert!(text.lines().next().unwrap().contains("a/f00.json"));
+        assert!(
+            text.contains("error: a/f06.json: FD018 unlisted-file: u6"),
+            "{text}"
+        );
     }
 }

@@ -316,10 +316,10 @@ fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::
         help_lines.push(line);
     }
     if let Some(h) = &d.help {
-        help_lines.push(escape::text(h).into_owned());
+        help_lines.push(escape::message(h).into_owned());
     }
     for n in &d.notes {
-        help_lines.push(format!("note: {}", escape::text(n)));
+        help_lines.push(format!("note: {}", escape::message(n)));
     }
     let info = d.code.info();
     let (source, span) = match (text, &f.span, f.start) {
@@ -348,7 +348,7 @@ fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::
     };
     let shown = Shown {
         diag: d,
-        message: escape::text(&d.message).into_owned(),
+        message: escape::message(&d.message).into_owned(),
         code: format!("{} {}", info.id, info.name),
         help: (!help_lines.is_empty()).then(|| help_lines.join("\n")),
         source,

@@ -40,7 +40,7 @@ pub fn finding_line(p: &PackageView<'_>, f: &Located<'_>) -> String {
         info.id,
         info.name,
         escape::text(&f.location(p.path())),
-        escape::text(&d.message)
+        escape::message(&d.message)
     );
     if !d.pointer.is_root() {
         line.push_str(&format!(" (at {})", escape::text(d.pointer.as_str())));
