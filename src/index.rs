@@ -172,6 +172,18 @@ fn build_with(
     build_from(&root, profile, strict_checks, package_version)
 }
 
+/// [`build`] over the files `source` gives, with every check `index`
+/// makes: what `index` would write for a package held in memory (the
+/// language server's "update package-index.json" from the editor's
+/// buffers). The caller refuses what the memory source cannot show (the
+/// disk's inventory findings), as [`build`] refuses them.
+///
+/// # Errors
+/// As [`build`].
+pub fn build_source(source: &dyn PackageSource, profile: Option<&str>) -> Result<Indexed, Refused> {
+    build_from(source, profile, true, None)
+}
+
 /// [`build_lenient`] over the files `source` gives (a package held in
 /// memory: `check FILE` indexes a lone definition and its fixtures so).
 ///

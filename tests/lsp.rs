@@ -622,6 +622,273 @@ fn definition_follows_paths_and_refs() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The position (line, UTF-16 column) of an LSP position object.
+fn pos(v: &Value) -> (u64, u64) {
+    (
+        v["line"].as_u64().unwrap(),
+        v["character"].as_u64().unwrap(),
+    )
+}
+
+/// `text` with the LSP text edits `edits` applied (non-overlapping).
+fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let offset = |p: (u64, u64)| {
+        (0..=text.len())
+            .filter(|&i| text.is_char_boundary(i))
+            .find(|&i| utf16_position(text.as_bytes(), i) == p)
+            .unwrap_or_else(|| panic!("no offset for {p:?}"))
+    };
+    let mut spans: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            (
+                offset(pos(&e["range"]["start"])),
+                offset(pos(&e["range"]["end"])),
+                e["newText"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let mut out = text.to_owned();
+    for (start, end, new) in spans {
+        out.replace_range(start..end, new);
+    }
+    out
+}
+
+/// The code actions for `range` of `uri`.
+fn code_actions(c: &mut Client, uri: &str, range: Value, only: Option<&str>) -> Vec<Value> {
+    let mut context = json!({"diagnostics": []});
+    if let Some(k) = only {
+        context["only"] = json!([k]);
+    }
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": range, "context": context}),
+    );
+    r["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list of actions: {r}"))
+        .clone()
+}
+
+fn open_doc(c: &mut Client, uri: &str, text: &str) {
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
+    );
+}
+
+fn change_doc(c: &mut Client, uri: &str, version: u64, text: &str) {
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+    );
+}
+
+/// "Update package-index.json": after an unsaved edit of a fixture and of
+/// the definition, the action's one workspace edit replaces the index (not
+/// open: its file on disk) by what `index` writes; applied in the editor,
+/// every finding goes, and saved, `verify` passes. A near miss: a package
+/// whose index is up to date gets no such action.
+fn index_action_updates_sizes_digests_and_schema_digest() -> Result<(), Failed> {
+    let (tmp, pkg) = fixture_package();
+    let def_path = pkg.join("definition.json");
+    let fixture_path = pkg.join("fixtures/desired.json");
+    let index_path = pkg.join("package-index.json");
+    let (def, fixture, index) = (
+        uri_of(&def_path),
+        uri_of(&fixture_path),
+        uri_of(&index_path),
+    );
+    let def_text = std::fs::read_to_string(&def_path).unwrap();
+    let index_text = std::fs::read_to_string(&index_path).unwrap();
+    let mut c = Client::start();
+    let r = c.request("initialize", json!({"capabilities": {}}));
+    assert_eq!(
+        r["result"]["capabilities"]["codeActionProvider"]["codeActionKinds"],
+        json!(["quickfix"]),
+        "{r}"
+    );
+    c.notify("initialized", json!({}));
+    open_doc(&mut c, &def, &def_text);
+    c.settle(&def);
+    let everywhere =
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}});
+    let titles = |acts: &[Value]| -> Vec<String> {
+        acts.iter()
+            .map(|a| a["title"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        titles(&code_actions(&mut c, &def, everywhere.clone(), None)),
+        Vec::<String>::new(),
+        "an up-to-date index gets no action"
+    );
+
+    // Unsaved edits: a fixture's bytes (size, digest) and the definition's
+    // title (its schemaDigest).
+    open_doc(&mut c, &fixture, "{\"name\": \"changed\"}\n");
+    let edited_def = def_text.replace("Example portable store", "Example store, retitled");
+    assert_ne!(edited_def, def_text);
+    change_doc(&mut c, &def, 2, &edited_def);
+    c.settle(&def);
+    let stale = c.findings(&pkg);
+    assert!(!stale.is_empty(), "a stale index has findings");
+    let acts = code_actions(&mut c, &fixture, everywhere.clone(), None);
+    assert_eq!(
+        titles(&acts),
+        ["Update package-index.json (sizes, digests, schemaDigest)"],
+        "{acts:?}"
+    );
+    assert_eq!(acts[0]["kind"], "quickfix");
+    let changes = acts[0]["edit"]["changes"].as_object().unwrap();
+    assert_eq!(
+        changes.keys().collect::<Vec<_>>(),
+        [&index],
+        "one edit, on the index"
+    );
+    let new_index = apply_edits(&index_text, changes[&index].as_array().unwrap());
+    // `context.only` that excludes quick fixes: nothing.
+    assert!(code_actions(&mut c, &fixture, everywhere.clone(), Some("refactor")).is_empty());
+
+    // Exactly what `index` writes for the same files on disk.
+    let scratch = tmp.path().join("indexed");
+    common::copy_dir(&pkg, &scratch);
+    std::fs::write(scratch.join("definition.json"), &edited_def).unwrap();
+    std::fs::write(
+        scratch.join("fixtures/desired.json"),
+        "{\"name\": \"changed\"}\n",
+    )
+    .unwrap();
+    let out = Command::new(bin())
+        .arg("index")
+        .arg(&scratch)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        new_index,
+        std::fs::read_to_string(scratch.join("package-index.json")).unwrap()
+    );
+
+    // Applied in the editor (unsaved): every finding goes.
+    open_doc(&mut c, &index, &new_index);
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), [], "the package verifies in memory");
+    assert!(code_actions(&mut c, &index, everywhere, None).is_empty());
+    // Saved: `verify` passes.
+    std::fs::write(&def_path, &edited_def).unwrap();
+    std::fs::write(&fixture_path, "{\"name\": \"changed\"}\n").unwrap();
+    std::fs::write(&index_path, &new_index).unwrap();
+    assert_eq!(verify_findings(&pkg), []);
+    let out = Command::new(bin())
+        .arg("verify")
+        .arg(&pkg)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    c.stop();
+    Ok(())
+}
+
+/// "Close this object" where FD213 fires: absent `additionalProperties`
+/// gets the member added, `true` becomes `false`; applying the edit makes
+/// FD213 vanish. Near misses: a range away from the finding gets no such
+/// action, and no action renames a forbidden field.
+fn close_object_action_makes_fd213_vanish() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let def_path = pkg.join("definition.json");
+    let def = uri_of(&def_path);
+    let original = std::fs::read_to_string(&def_path).unwrap();
+    let closed = r#""additionalProperties":false,"properties":{"endpoint""#;
+    for (open, label) in [
+        (r#""properties":{"endpoint""#, "absent"),
+        (
+            r#""additionalProperties":true,"properties":{"endpoint""#,
+            "true",
+        ),
+    ] {
+        let text = original.replacen(closed, open, 1);
+        assert_ne!(text, original);
+        let mut c = Client::start();
+        c.initialize();
+        open_doc(&mut c, &def, &text);
+        c.settle(&def);
+        let found = c.findings(&pkg);
+        let fd213 = found
+            .iter()
+            .find(|f| f.1 == "FD213")
+            .unwrap_or_else(|| panic!("{label}: FD213 fires: {found:?}"));
+        let r = fd213.3;
+        let range = json!({"start": {"line": r[0], "character": r[1]}, "end": {"line": r[0], "character": r[1]}});
+        let acts = code_actions(&mut c, &def, range, None);
+        let close: Vec<&Value> = acts
+            .iter()
+            .filter(|a| {
+                a["title"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("Close this object")
+            })
+            .collect();
+        assert_eq!(close.len(), 1, "{label}: {acts:?}");
+        assert_eq!(close[0]["diagnostics"][0]["code"], "FD213", "{label}");
+        let edits = close[0]["edit"]["changes"][&def].as_array().unwrap();
+        let fixed = apply_edits(&text, edits);
+        assert!(
+            fixed.contains(r#""additionalProperties": false"#)
+                || fixed.contains(r#""additionalProperties":false"#),
+            "{label}: {fixed}"
+        );
+        change_doc(&mut c, &def, 2, &fixed);
+        c.settle(&def);
+        let now = c.findings(&pkg);
+        assert!(!now.iter().any(|f| f.1 == "FD213"), "{label}: {now:?}");
+        // Near miss: a range far from the finding (line 0 of a one-line
+        // file, but before it) offers no close action.
+        change_doc(&mut c, &def, 3, &text);
+        c.settle(&def);
+        let before =
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}});
+        let acts = code_actions(&mut c, &def, before, None);
+        assert!(
+            acts.iter().all(|a| !a["title"]
+                .as_str()
+                .unwrap()
+                .starts_with("Close this object")),
+            "{label}: {acts:?}"
+        );
+        c.stop();
+    }
+    // A forbidden field is not renamed.
+    let text = original.replacen(
+        r#""properties":{"name":{"#,
+        r#""properties":{"password":{"type":"string"},"name":{"#,
+        1,
+    );
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &def, &text);
+    c.settle(&def);
+    let found = c.findings(&pkg);
+    assert!(
+        found.iter().any(|f| f.1 == "FD300"),
+        "a forbidden field: {found:?}"
+    );
+    let all =
+        json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 100000}});
+    let acts = code_actions(&mut c, &def, all, None);
+    assert!(
+        acts.iter().all(|a| a["diagnostics"]
+            .as_array()
+            .is_none_or(|d| d.iter().all(|d| d["code"] == "FD213"))),
+        "{acts:?}"
+    );
+    c.stop();
+    Ok(())
+}
+
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
@@ -650,6 +917,14 @@ fn main() {
         Trial::test(
             "definition_follows_paths_and_refs",
             definition_follows_paths_and_refs,
+        ),
+        Trial::test(
+            "index_action_updates_sizes_digests_and_schema_digest",
+            index_action_updates_sizes_digests_and_schema_digest,
+        ),
+        Trial::test(
+            "close_object_action_makes_fd213_vanish",
+            close_object_action_makes_fd213_vanish,
         ),
     ];
     libtest_mimic::run(&args, trials).exit();

@@ -61,11 +61,19 @@ pub struct Analysis {
     pub outcome: PackageOutcome,
     /// Package path → bytes, as verified.
     pub files: BTreeMap<String, Vec<u8>>,
+    /// The disk's own findings (inventory: links, special files, names;
+    /// refused reads), also in `outcome`: a package with any is one
+    /// `index` refuses to index.
+    pub disk_findings: Vec<Diagnostic>,
 }
 
-/// Verifies the package at `root` with `buffers` (package path → bytes)
-/// over its files on disk (see the module docs).
-pub fn analyze(root: &Path, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
+/// The files of the package at `root`: its files on disk read through the
+/// fenced reader, each open buffer (`buffers`: package path → bytes) over
+/// its file; and the disk's inventory findings and refused reads.
+pub fn package_files(
+    root: &Path,
+    buffers: &BTreeMap<String, Vec<u8>>,
+) -> (BTreeMap<String, Vec<u8>>, Vec<Diagnostic>) {
     let mut files = BTreeMap::new();
     let mut kept: Vec<Diagnostic> = Vec::new();
     match crate::source::open_disk(root) {
@@ -89,16 +97,24 @@ pub fn analyze(root: &Path, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
     for (rel, bytes) in buffers {
         files.insert(rel.clone(), bytes.clone());
     }
+    (files, kept)
+}
+
+/// Verifies the package at `root` with `buffers` (package path → bytes)
+/// over its files on disk (see the module docs).
+pub fn analyze(root: &Path, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
+    let (files, kept) = package_files(root, buffers);
     let source = MemorySource::new(root, files.clone());
     let mut outcome = crate::verify::verify_source(Box::new(source) as Box<dyn PackageSource>);
     // The memory source gives the same findings for the names it holds:
     // the exact duplicates go.
-    outcome.diagnostics.extend(kept);
+    outcome.diagnostics.extend(kept.iter().cloned());
     crate::diag::finish(&mut outcome.diagnostics);
     Analysis {
         root: root.to_path_buf(),
         outcome,
         files,
+        disk_findings: kept,
     }
 }
 

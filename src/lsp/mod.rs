@@ -3,9 +3,9 @@
 //! ([`serve`]; the command passes standard input and output).
 //!
 //! What it does now:
-//! - the lifecycle: `initialize` (capabilities: full text sync, hover;
-//!   UTF-16 positions), `initialized`, `shutdown` (then every request is
-//!   refused with `InvalidRequest`), `exit` (clean only after `shutdown`);
+//! - the lifecycle: `initialize` (capabilities: full text sync, hover,
+//!   definition, code actions; UTF-16 positions), `initialized`,
+//!   `shutdown` (then every request is refused with `InvalidRequest`), `exit` (clean only after `shutdown`);
 //!   a request before `initialize` gets `ServerNotInitialized`, an unknown
 //!   request `MethodNotFound`, bad parameters `InvalidParams`; a malformed
 //!   frame or body a JSON-RPC error ([`transport`]); nothing from the
@@ -27,12 +27,18 @@
 //!   pointer and schema ([`navigate`]);
 //! - go to definition: a local `$ref` to its target schema, a package path
 //!   (a fixture path of the definition, a `files[].path` of the index) to
-//!   that file.
+//!   that file;
+//! - code actions (kind `quickfix`, [`actions`]): "update
+//!   package-index.json" in any file of a package whose index `index`
+//!   would change (computed from the buffers by `index`'s own library
+//!   operation, one workspace edit replacing the index), and "close this
+//!   object" on an FD213 finding (`"additionalProperties": false` added,
+//!   or `true` made `false`). A forbidden field is never renamed.
 //!
 //! Not yet (issue 24): a lone Binding/Interface Definition (a file in no
 //! package gets no diagnostics), keeping the last good analysis for hover
 //! and navigation on a half-typed buffer (both need a buffer that parses),
-//! hover on relations and `schemaDigest`, code actions, completion, a
+//! hover on relations and `schemaDigest`, completion, a
 //! `codeDescription` link (no published documentation URL exists),
 //! watching files changed on
 //! disk by another program (a package is verified again only when one of
@@ -40,6 +46,7 @@
 //! message thread and cancellation, the editor packages and the latency
 //! benchmark.
 
+pub mod actions;
 pub mod analysis;
 pub mod documents;
 pub mod navigate;
@@ -51,12 +58,14 @@ use std::path::PathBuf;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
-    DidSaveTextDocumentParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
-    HoverParams, HoverProviderCapability, InitializeResult, Location, LogMessageParams,
-    MarkupContent, MarkupKind, MessageType, OneOf, PositionEncodingKind, PublishDiagnosticsParams,
-    Range, ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, Uri,
+    CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
+    CodeActionProviderCapability, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, GotoDefinitionParams,
+    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    InitializeResult, Location, LogMessageParams, MarkupContent, MarkupKind, MessageType, OneOf,
+    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities, ServerInfo,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::codes::Code;
@@ -102,6 +111,11 @@ struct Server {
     shown: BTreeMap<String, Vec<lsp_types::Diagnostic>>,
     /// Packages to verify once the input queue is empty.
     dirty: BTreeSet<PathBuf>,
+    /// The last analysis of each package root.
+    analyses: BTreeMap<PathBuf, analysis::Analysis>,
+    /// The index `index` would write, per package root, computed from its
+    /// last analysis when a code action first asks (`None`: no update).
+    index_updates: BTreeMap<PathBuf, Option<Vec<u8>>>,
 }
 
 impl Server {
@@ -161,6 +175,15 @@ impl Server {
                 self.verify_dirty(conn);
                 match serde_json::from_value::<HoverParams>(req.params) {
                     Ok(p) => ok(id, self.hover(&p)),
+                    Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
+                }
+            }
+            (State::Running, "textDocument/codeAction") => {
+                // The actions are computed from the findings: bring them up
+                // to date first.
+                self.verify_dirty(conn);
+                match serde_json::from_value::<CodeActionParams>(req.params) {
+                    Ok(p) => ok(id, self.code_actions(&p)),
                     Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
                 }
             }
@@ -267,14 +290,19 @@ impl Server {
         }
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             let a = analysis::analyze(&root, &buffers);
-            analysis::diagnostics(&a, |rel| {
+            let found = analysis::diagnostics(&a, |rel| {
                 open.get(rel)
                     .cloned()
                     .or_else(|| documents::file_uri(&root.join(rel)))
-            })
+            });
+            (a, found)
         }));
         let mut found = match run {
-            Ok(found) => found,
+            Ok((a, found)) => {
+                self.index_updates.remove(&root);
+                self.analyses.insert(root.clone(), a);
+                found
+            }
             Err(_) => {
                 let message = format!(
                     "form-package: verifying {} failed inside the verifier (a bug): diagnostics not updated",
@@ -319,6 +347,97 @@ impl Server {
             )));
         }
         self.published.insert(root, now);
+    }
+
+    /// Code actions for the range asked (see [`actions`]): "close this
+    /// object" for each FD213 finding published on the document whose
+    /// range meets it, and "update package-index.json" anywhere in a file
+    /// of a package whose index `index` would change. Both are quick fixes
+    /// (kind `quickfix`); nothing when `context.only` excludes that kind, or
+    /// for a document that is not open.
+    fn code_actions(&mut self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+        let mut out = Vec::new();
+        let wanted = p.context.only.as_ref().is_none_or(|only| {
+            only.iter()
+                .any(|k| k.as_str().is_empty() || *k == CodeActionKind::QUICKFIX)
+        });
+        let uri = &p.text_document.uri;
+        let Some(doc) = self.docs.get(uri) else {
+            return out;
+        };
+        if !wanted {
+            return out;
+        }
+        let text = doc.text.as_bytes();
+        for d in self.shown.get(uri.as_str()).into_iter().flatten() {
+            let fd213 = matches!(&d.code, Some(lsp_types::NumberOrString::String(c)) if c == Code::OpenObjectSchema.info().id);
+            let meets = d.range.start <= p.range.end && p.range.start <= d.range.end;
+            let pointer = d
+                .data
+                .as_ref()
+                .and_then(|v| v.get("pointer"))
+                .and_then(serde_json::Value::as_str)
+                .and_then(crate::json::pointer::JsonPointer::parse);
+            let (true, true, Some(pointer)) = (fd213, meets, pointer) else {
+                continue;
+            };
+            let Some((span, new_text)) = actions::close_object(text, &pointer) else {
+                continue;
+            };
+            let range = Range::new(
+                analysis::lsp_position(text, span.start),
+                analysis::lsp_position(text, span.end),
+            );
+            let edit = WorkspaceEdit {
+                changes: Some([(uri.clone(), vec![TextEdit::new(range, new_text)])].into()),
+                ..Default::default()
+            };
+            out.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: "Close this object: \"additionalProperties\": false".to_owned(),
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![d.clone()]),
+                edit: Some(edit),
+                is_preferred: Some(true),
+                ..Default::default()
+            }));
+        }
+        if let Some(action) = self.index_action(uri) {
+            out.push(CodeActionOrCommand::CodeAction(action));
+        }
+        out
+    }
+
+    /// "Update package-index.json" for the package of `uri`: one edit that
+    /// replaces the whole index (its buffer, or its file on disk) by what
+    /// `index` would write ([`actions::updated_index`]).
+    fn index_action(&mut self, uri: &Uri) -> Option<CodeAction> {
+        let root = self.root_of(uri)?;
+        let a = self.analyses.get(&root)?;
+        let new = self
+            .index_updates
+            .entry(root.clone())
+            .or_insert_with(|| actions::updated_index(a))
+            .clone()?;
+        let old = a.files.get(crate::fsread::INDEX_NAME)?;
+        let new_text = String::from_utf8(new).ok()?;
+        let path = root.join(crate::fsread::INDEX_NAME);
+        let index_uri = match self.docs.by_path(&path) {
+            Some(d) => d.uri.clone(),
+            None => documents::file_uri(&path)?,
+        };
+        let range = Range::new(
+            lsp_types::Position::new(0, 0),
+            analysis::lsp_position(old, old.len()),
+        );
+        Some(CodeAction {
+            title: "Update package-index.json (sizes, digests, schemaDigest)".to_owned(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            edit: Some(WorkspaceEdit {
+                changes: Some([(index_uri, vec![TextEdit::new(range, new_text)])].into()),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
     }
 
     /// Go to definition: a local `$ref` to its target schema in the same
@@ -458,6 +577,10 @@ fn initialize_result() -> InitializeResult {
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             definition_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..Default::default()
+            })),
             ..Default::default()
         },
         server_info: Some(ServerInfo {
