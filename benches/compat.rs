@@ -7,7 +7,7 @@
 //! accepts the same documents on both sides, spelled otherwise, so there is
 //! no witness to find), which must end in `unknown` with a reason
 //! (`tests/compat_desired.rs`, `hostile_pairs`).
-//! Run with `cargo bench --bench compat`; figures go in BENCHMARKS.md.
+//! Run with `cargo bench --bench compat`; figures go in docs/src/benchmarks.md.
 //! Plain timing loops (median of runs), no benchmark framework.
 #![allow(
     clippy::unwrap_used,

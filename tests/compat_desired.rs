@@ -933,7 +933,7 @@ fn hostile_pairs() -> Result<(), Failed> {
             failures.push(format!("deep nesting {levels}: {v:?}"));
         }
     }
-    // The benchmark's hostile pair (BENCHMARKS.md, `benches/compat.rs`):
+    // The benchmark's hostile pair (docs/src/benchmarks.md, `benches/compat.rs`):
     // all three at once, one property each, ends in `unknown` with its
     // pointer and reason.
     let read = |name: &str| -> Value {
