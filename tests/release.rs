@@ -11,8 +11,9 @@
 //! `file://` directory (the right digest installs it, a wrong one fails the
 //! step, no release builds from source). The Linux x86_64 build command
 //! itself is a whole release build (minutes): it runs when
-//! `FORM_PACKAGE_RELEASE_BUILD` is set (into `target/release-workflow`) and
-//! reports itself ignored otherwise.
+//! `FORM_PACKAGE_RELEASE_BUILD` is set, to the target directory to build
+//! into (relative to the repository; `target` reuses the release build
+//! already there), and reports itself ignored otherwise.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -369,11 +370,13 @@ fn action_downloads_and_checks() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The Linux x86_64 job's build command, run here (a whole release build
-/// into `target/release-workflow`), then its binary runs.
+/// The Linux x86_64 job's build command, run here (a release build into
+/// the target directory `FORM_PACKAGE_RELEASE_BUILD` names), then its
+/// binary runs.
 fn linux_build_runs() -> Result<(), Failed> {
     let w = workflow();
-    let target_dir = repo().join("target/release-workflow");
+    let dir = std::env::var_os("FORM_PACKAGE_RELEASE_BUILD").unwrap();
+    let target_dir = repo().join(dir);
     let out = run_step(
         step(&w["jobs"]["build"]["steps"], "Build"),
         &repo(),
@@ -401,7 +404,8 @@ fn main() {
             checksum_file_names_the_binary,
         ),
         Trial::test("action_downloads_and_checks", action_downloads_and_checks),
-        // A whole release build: set FORM_PACKAGE_RELEASE_BUILD to run it.
+        // A release build: set FORM_PACKAGE_RELEASE_BUILD (a target
+        // directory) to run it.
         Trial::test("linux_build_runs", linux_build_runs).with_ignored_flag(!build),
     ];
     libtest_mimic::run(&args, trials).exit();
