@@ -257,6 +257,11 @@ fn checksum_file_names_the_binary() -> Result<(), Failed> {
 /// `releases` (a `file://` URL), on Linux x86_64, with `cargo` a stub that
 /// records being called. Returns the step's output and the action dir.
 fn install(releases: &Path, tmp: &Path) -> (Output, PathBuf) {
+    install_on(releases, tmp, "Linux")
+}
+
+/// [`install`] on the runner OS `os` (X64).
+fn install_on(releases: &Path, tmp: &Path, os: &str) -> (Output, PathBuf) {
     let action = load("action.yml");
     let s = step(&action["runs"]["steps"], "Install form-package");
     let action_path = tmp.join("action");
@@ -284,7 +289,7 @@ fn install(releases: &Path, tmp: &Path) -> (Output, PathBuf) {
         tmp,
         &ctx,
         &[
-            ("RUNNER_OS", "Linux"),
+            ("RUNNER_OS", os),
             ("RUNNER_ARCH", "X64"),
             ("PATH", &path),
             ("STUB_LOG", log.to_str().unwrap()),
@@ -349,6 +354,27 @@ fn action_downloads_and_checks() -> Result<(), Failed> {
     std::fs::remove_file(&sums).unwrap();
     let (out, _) = install(&repo, root.path());
     assert!(!out.status.success());
+    // On Windows the asset is the `.exe` and is installed as
+    // `form-package.exe` (bash there runs it as `form-package`).
+    let root = tempfile::tempdir().unwrap();
+    let repo = release_dir(root.path(), &dist);
+    let tag = repo.join("releases/download/v9.9.9");
+    let win = "form-package-x86_64-pc-windows-msvc.exe";
+    std::fs::rename(tag.join(&asset), tag.join(win)).unwrap();
+    std::fs::write(
+        tag.join("SHA256SUMS"),
+        format!("{}  {win}\n", sha256_hex(&bytes)),
+    )
+    .unwrap();
+    let (out, action) = install_on(&repo, root.path(), "Windows");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exe = action.join("target/release/form-package.exe");
+    assert_eq!(std::fs::read(&exe).unwrap(), bytes);
+    assert!(!root.path().join("cargo.log").exists(), "no build");
     // No release for the ref: built from source with the locked lock file.
     let root = tempfile::tempdir().unwrap();
     let empty = root.path().join("releases");
