@@ -178,7 +178,9 @@ impl Client {
                 let r = &d["range"];
                 out.push((
                     file.to_owned(),
-                    d["code"].as_str().unwrap().to_owned(),
+                    // "" for the one diagnostic without a code: the count
+                    // of those left out of a capped list.
+                    d["code"].as_str().unwrap_or_default().to_owned(),
                     d["message"].as_str().unwrap().to_owned(),
                     [
                         r["start"]["line"].as_u64().unwrap(),
@@ -260,6 +262,9 @@ fn verify_findings(dir: &Path) -> Vec<Finding> {
         .unwrap();
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     let mut found = Vec::new();
+    // Each file read once, with where its lines start (80,000 findings in
+    // one file must not mean 80,000 reads and scans of it).
+    let mut files: BTreeMap<String, (Vec<u8>, Vec<usize>)> = BTreeMap::new();
     for d in report["packages"][0]["diagnostics"].as_array().unwrap() {
         let file = d["file"]
             .as_str()
@@ -267,9 +272,23 @@ fn verify_findings(dir: &Path) -> Vec<Finding> {
             .to_owned();
         let range = match (&d["span"], d["file"].is_string()) {
             (Value::Object(s), true) => {
-                let bytes = std::fs::read(dir.join(&file)).unwrap();
-                let (sl, sc) = utf16_position(&bytes, s["start"].as_u64().unwrap() as usize);
-                let (el, ec) = utf16_position(&bytes, s["end"].as_u64().unwrap() as usize);
+                let (bytes, starts) = files.entry(file.clone()).or_insert_with(|| {
+                    let bytes = std::fs::read(dir.join(&file)).unwrap();
+                    let mut starts = vec![0];
+                    starts.extend((0..bytes.len()).filter_map(|i| {
+                        let end = bytes[i] == b'\n'
+                            || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+                        end.then_some(i + 1)
+                    }));
+                    (bytes, starts)
+                });
+                let at = |offset: usize| {
+                    let line = starts.partition_point(|&s| s <= offset) - 1;
+                    let (_, column) = utf16_position(&bytes[starts[line]..], offset - starts[line]);
+                    (line as u64, column)
+                };
+                let (sl, sc) = at(s["start"].as_u64().unwrap() as usize);
+                let (el, ec) = at(s["end"].as_u64().unwrap() as usize);
                 // The JSON's own 1-based line agrees.
                 assert_eq!(d["line"].as_u64().unwrap(), sl + 1, "{d}");
                 [sl, sc, el, ec]
@@ -889,6 +908,207 @@ fn close_object_action_makes_fd213_vanish() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A package with 80,000 findings in one file (a fixture of 80,000
+/// forbidden member names, as `benches/gen_findings.py` writes it, here an
+/// unsaved buffer): the file is sent the first 1,000 findings, each one of
+/// `verify`'s, and one last diagnostic that says how many more there are.
+fn eighty_thousand_findings_are_capped_and_counted() -> Result<(), Failed> {
+    const COUNT: usize = 80_000;
+    let (tmp, pkg) = fixture_package();
+    let fixture_path = pkg.join("fixtures/desired.json");
+    let fixture = uri_of(&fixture_path);
+    let lines: Vec<String> = std::iter::once("  \"name\": \"x\"".to_owned())
+        .chain((0..COUNT).map(|i| format!("  \"password{i}\": {i}")))
+        .collect();
+    let text = format!("{{\n{}\n}}\n", lines.join(",\n"));
+    // What `verify` gives for the saved package.
+    let scratch = tmp.path().join("many");
+    common::copy_dir(&pkg, &scratch);
+    std::fs::write(scratch.join("fixtures/desired.json"), &text).unwrap();
+    let all: Vec<Finding> = verify_findings(&scratch)
+        .into_iter()
+        .filter(|f| f.0 == "fixtures/desired.json")
+        .collect();
+    assert_eq!(all.iter().filter(|f| f.1 == "FD300").count(), COUNT);
+    let omitted = all.len() - 1000;
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &fixture, &text);
+    c.settle(&fixture);
+    let sent = c.published[&fixture].clone();
+    assert_eq!(sent.len(), 1001, "1,000 findings and the count of the rest");
+    let last = &sent[1000];
+    assert_eq!(
+        last["message"],
+        format!("{omitted} more findings in this file are not shown (the editor is sent at most 1000 per file); `form-package verify` on this package lists them all")
+    );
+    assert_eq!(last["data"]["omitted"], omitted);
+    assert!(last.get("code").is_none(), "{last}");
+    let shown: Vec<Finding> = c
+        .findings(&pkg)
+        .into_iter()
+        .filter(|f| f.0 == "fixtures/desired.json" && !f.1.is_empty())
+        .collect();
+    assert_eq!(shown.len(), 1000);
+    let all: std::collections::BTreeSet<&Finding> = all.iter().collect();
+    assert!(
+        shown.iter().all(|f| all.contains(f)),
+        "each one of verify's"
+    );
+    // Near miss: back to a valid fixture, the file is cleared, no count.
+    change_doc(&mut c, &fixture, 2, "{\"name\": \"x\"}\n");
+    c.settle(&fixture);
+    assert_eq!(c.published[&fixture], Vec::<Value>::new());
+    c.stop();
+    Ok(())
+}
+
+/// While a buffer is half-typed (an unclosed brace, a trailing comma, a
+/// value missing), hover and go to definition answer from its last text
+/// that parsed, positions carried over the edit; where the cursor is in
+/// the changed text itself, nothing.
+fn last_good_text_serves_hover_and_definition() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let good = original.replacen(
+        r#""properties":{"name":{"#,
+        r##""$defs":{"n":{"type":"string"}},"properties":{"nick":{"$ref":"#/$defs/n"},"name":{"##,
+        1,
+    );
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &def, &good);
+    c.settle(&def);
+    let at = |text: &str, needle: &str| {
+        let (line, character) = utf16_position(text.as_bytes(), text.find(needle).unwrap() + 2);
+        json!({"line": line, "character": character})
+    };
+    // Three half-typed texts: a member without a value inserted before
+    // the `$ref`, a trailing comma after it, the text cut (unclosed) after it.
+    let cut = good.find("\"name\":{").unwrap();
+    let halves = [
+        good.replacen(r#"{"apiVersion""#, r#"{"x": , "apiVersion""#, 1),
+        good.replacen(r##""#/$defs/n"}"##, r##""#/$defs/n",}"##, 1),
+        good[..cut].to_owned(),
+    ];
+    for (v, half) in halves.iter().enumerate() {
+        change_doc(&mut c, &def, v as u64 + 2, half);
+        c.settle(&def);
+        // The strict reader's finding is what the file shows.
+        let shown: Vec<Finding> = c.findings(&pkg);
+        assert!(
+            shown
+                .iter()
+                .any(|f| f.0 == "definition.json" && f.1.as_str() < "FD100"),
+            "{v}: {shown:?}"
+        );
+        let r = c.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": def}, "position": at(half, "#/$defs/n")}),
+        );
+        let value = r["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(value.starts_with("/desiredSchema/$defs/n\n"), "{v}: {r}");
+        let r = c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": def}, "position": at(half, "#/$defs/n")}),
+        );
+        assert_eq!(r["result"]["uri"], def, "{v}: {r}");
+        let target = half.find(r#"{"type":"string"}"#).unwrap();
+        let (line, character) = utf16_position(half.as_bytes(), target);
+        assert_eq!(
+            pos(&r["result"]["range"]["start"]),
+            (line, character),
+            "{v}: the target in the current text: {r}"
+        );
+        let r = c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": def}, "position": at(half, "fixtures/desired.json")}),
+        );
+        assert_eq!(
+            r["result"]["uri"],
+            uri_of(&pkg.join("fixtures/desired.json")),
+            "{v}: {r}"
+        );
+    }
+    // Near miss: the cursor inside the text typed since: nothing.
+    let half = &halves[0];
+    let (line, character) = utf16_position(half.as_bytes(), half.find("\"x\"").unwrap() + 1);
+    let r = c.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": def}, "position": {"line": line, "character": character}}),
+    );
+    assert_eq!(r["result"], Value::Null, "{r}");
+    c.stop();
+    Ok(())
+}
+
+/// Requests at positions and documents that do not exist, and changes to
+/// documents never opened: an empty answer or nothing, and the server
+/// serves on.
+fn out_of_range_and_unknown_documents_are_answered_empty() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let text = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    // Changes and closes of a document never opened are ignored.
+    change_doc(&mut c, &def, 7, "{");
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": def}}),
+    );
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": "file:///nowhere/x.json"}}),
+    );
+    open_doc(&mut c, &def, &text);
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), [], "the ignored change did not stick");
+    let far = [
+        (100_000, 0),
+        (0, 100_000),
+        (u64::from(u32::MAX), u64::from(u32::MAX)),
+    ];
+    for uri in [
+        def.as_str(),
+        "file:///nowhere/definition.json",
+        "untitled:Untitled-1",
+    ] {
+        for (line, character) in far {
+            let p = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+            let r = c.request("textDocument/definition", p.clone());
+            assert_eq!(r["result"], Value::Null, "{uri} {line}:{character}: {r}");
+            let r = c.request("textDocument/hover", p);
+            assert_eq!(r["result"], Value::Null, "{uri} {line}:{character}: {r}");
+            let range = json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character}});
+            assert_eq!(code_actions(&mut c, uri, range, None), Vec::<Value>::new());
+        }
+    }
+    // A range whose end is before its start, on an open document.
+    let backwards =
+        json!({"start": {"line": 0, "character": 9}, "end": {"line": 0, "character": 1}});
+    assert_eq!(
+        code_actions(&mut c, &def, backwards, None),
+        Vec::<Value>::new()
+    );
+    // A change without content is ignored; a request without its
+    // parameters gets InvalidParams.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": def, "version": 2}, "contentChanges": []}),
+    );
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": def}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.stop();
+    Ok(())
+}
+
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
@@ -925,6 +1145,18 @@ fn main() {
         Trial::test(
             "close_object_action_makes_fd213_vanish",
             close_object_action_makes_fd213_vanish,
+        ),
+        Trial::test(
+            "eighty_thousand_findings_are_capped_and_counted",
+            eighty_thousand_findings_are_capped_and_counted,
+        ),
+        Trial::test(
+            "last_good_text_serves_hover_and_definition",
+            last_good_text_serves_hover_and_definition,
+        ),
+        Trial::test(
+            "out_of_range_and_unknown_documents_are_answered_empty",
+            out_of_range_and_unknown_documents_are_answered_empty,
         ),
     ];
     libtest_mimic::run(&args, trials).exit();

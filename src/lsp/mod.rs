@@ -20,7 +20,13 @@
 //!   the package gets an empty list, and a file whose findings went away
 //!   is cleared. A half-typed buffer gets the strict reader's finding
 //!   (`FD001`/`FD002`…) at the place it stops. Changes that arrive
-//!   together are verified once, when the input queue is empty;
+//!   together are verified once, when the input queue is empty. A file is
+//!   sent at most [`analysis::MAX_PER_FILE`] diagnostics, then one that
+//!   says how many more there are ([`analysis::capped`]: never silently);
+//! - bad input: while a buffer is not strict I-JSON, hover and go to
+//!   definition read its last text that was ([`documents::Document::good_view`]),
+//!   positions carried over the edit; a request that panics in the server
+//!   (a bug) gets `InternalError` and the server goes on;
 //! - hover: on a code (`FD213`) in any open document, or anywhere in the
 //!   range of a published diagnostic, the code's `explain` text
 //!   ([`crate::explain::explain`]); on a local `$ref`, the target's
@@ -36,9 +42,7 @@
 //!   or `true` made `false`). A forbidden field is never renamed.
 //!
 //! Not yet (issue 24): a lone Binding/Interface Definition (a file in no
-//! package gets no diagnostics), keeping the last good analysis for hover
-//! and navigation on a half-typed buffer (both need a buffer that parses),
-//! hover on relations and `schemaDigest`, completion, a
+//! package gets no diagnostics), hover on relations and `schemaDigest`, completion, a
 //! `codeDescription` link (no published documentation URL exists),
 //! watching files changed on
 //! disk by another program (a package is verified again only when one of
@@ -138,7 +142,22 @@ impl Server {
                 }
             };
             match msg {
-                Message::Request(req) => self.request(conn, req),
+                Message::Request(req) => {
+                    let id = req.id.clone();
+                    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.request(conn, req)
+                    }));
+                    if answered.is_err() {
+                        // A bug, never the client's fault: the request gets
+                        // an error and the server goes on.
+                        let reply = err(
+                            id,
+                            ErrorCode::InternalError,
+                            "form-package: internal error while answering (a bug)",
+                        );
+                        let _ = conn.sender.send(Message::Response(reply));
+                    }
+                }
                 Message::Notification(n) => {
                     if let Some(clean) = self.notification(n) {
                         return clean;
@@ -336,9 +355,11 @@ impl Server {
                 self.shown
                     .insert(uri.as_str().to_owned(), diagnostics.clone());
             }
+            // `shown` keeps every finding (hover and code actions read
+            // it); the editor is sent a capped list.
             let params = PublishDiagnosticsParams {
                 uri,
-                diagnostics,
+                diagnostics: analysis::capped(diagnostics),
                 version: None,
             };
             let _ = conn.sender.send(Message::Notification(Notification::new(
@@ -447,12 +468,13 @@ impl Server {
     fn definition(&mut self, at: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
         let doc = self.docs.get(&at.text_document.uri)?;
         let offset = analysis::byte_offset(&doc.text, at.position)?;
-        let location = match navigate::target_at(doc.text.as_bytes(), offset)? {
+        let (good, good_offset, shift) = doc.good_view(offset)?;
+        let location = match navigate::target_at(good.as_bytes(), good_offset)? {
             navigate::Target::Schema { span, .. } => {
                 let text = doc.text.as_bytes();
                 let range = Range::new(
-                    analysis::lsp_position(text, span.start),
-                    analysis::lsp_position(text, span.end),
+                    analysis::lsp_position(text, shift.to_new(span.start)),
+                    analysis::lsp_position(text, shift.to_new(span.end)),
                 );
                 Location::new(doc.uri.clone(), range)
             }
@@ -506,7 +528,9 @@ impl Server {
             pointer,
             text: schema,
             ..
-        }) = navigate::target_at(text, offset)
+        }) = doc
+            .good_view(offset)
+            .and_then(|(good, at, _)| navigate::target_at(good.as_bytes(), at))
         {
             return Some(Hover {
                 contents: HoverContents::Markup(MarkupContent {
