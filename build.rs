@@ -53,7 +53,7 @@ fn main() {
 /// loader applies at every start, writing (and so copy-on-write faulting)
 /// every page of `.data.rel.ro`: ~150 of the ~300 page faults of
 /// `form-package version`, about 0.4 ms on the benchmark machine
-/// (BENCHMARKS.md). The default stays a PIE: the verifier reads untrusted
+/// (docs/src/benchmarks.md). The default stays a PIE: the verifier reads untrusted
 /// packages, and a position-dependent executable gives up address
 /// randomisation of its own image, a hardening loss not worth 0.4 ms.
 fn non_pie() {

@@ -1,7 +1,7 @@
 //! Fixture-runner benchmarks (issue #4): compile + run every fixture of every
 //! complete corpus package, and one fixture whose instance-aware work
 //! estimate sits just under the 16,384 limit and fails validation.
-//! Run with `cargo bench --bench fixtures`; numbers go in BENCHMARKS.md.
+//! Run with `cargo bench --bench fixtures`; numbers go in docs/src/benchmarks.md.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,

@@ -1,7 +1,7 @@
 //! Proof benchmarks (issue #3): the closed-object proof, `$ref` closure and
 //! structural work estimate on the largest corpus definition, and on a
 //! generated schema that spends 4096 proof operations. Run with
-//! `cargo bench --bench proof`; numbers go in BENCHMARKS.md.
+//! `cargo bench --bench proof`; numbers go in docs/src/benchmarks.md.
 //! Plain timing loops (median of batches), no benchmark framework.
 #![allow(
     clippy::unwrap_used,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Reproduces every number in BENCHMARKS.md (issue #6). Usage, from the repo root:
+# Reproduces every number in docs/src/benchmarks.md (issue #6). Usage, from the repo root:
 #   sh benches/run.sh            # everything (generates /tmp/tree10k once)
 # Environment: CARGO_TARGET_DIR (default ./target), CORPUS (default
 # /work/shared/corpus/packages), TREE (default /tmp/tree10k).

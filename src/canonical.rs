@@ -1,12 +1,22 @@
 //! RFC 8785 (JCS) canonical bytes and SHA-256 digests.
 //!
 //! Implements `verifier-rules.md` §2.1 J7, §2.2 (C1–C4) and §2.3 (D1–D5).
-//! Canonicalisation is done by the `serde_json_canonicalizer` crate: members
-//! sorted by UTF-16 code units, minimal string escapes, ECMAScript number
-//! printing. Every number — integers included — is converted to binary64
-//! before printing, so `9223372036854775807` canonicalises as
-//! `9223372036854776000`, which is what the published `schemaDigest`s were
-//! computed from (§2.2 C3).
+//! The writer is our own (issue 23 decision 1), over the strict reader's
+//! own tree (the `serde_json::Value` of [`crate::json::strict::parse`]):
+//! members sorted by UTF-16 code units (RFC 8785 §3.2.3), minimal string
+//! escapes (§3.2.2.2), ECMAScript number printing (§3.2.2.3). Every number
+//! — integers included — is converted to binary64 before printing, so
+//! `9223372036854775807` canonicalises as `9223372036854776000`, which is
+//! what the published `schemaDigest`s were computed from (§2.2 C3).
+//!
+//! Why hand-rolled: RFC 8785 is what this project exists for, and the
+//! `serde_json_canonicalizer` crate, on a whole value, buffers every member,
+//! parses each member name back from JSON to sort it and copies nested
+//! objects once per level (≈ 11 % of the corpus run's instructions). The
+//! crate stays a dev-dependency as the oracle: `tests/speed.rs` compares
+//! both byte for byte on every corpus file, the RFC 8785 vectors and
+//! generated documents, and checks the ES6 number test file's published
+//! SHA-256.
 //!
 //! Typical use: `sha256_digest(&canonicalize(&strict::parse(bytes)?.value)?)`.
 
@@ -41,12 +51,157 @@ pub fn canonicalize(value: &serde_json::Value) -> Result<Vec<u8>, Diagnostic> {
         )
         .note("the reference verifier reports `RFC 8785 canonicalization: Expected '{' but got …`"));
     }
-    serde_json_canonicalizer::to_vec(value).map_err(|e| {
-        Diagnostic::new(
-            Code::InvalidIJson,
-            format!("RFC 8785 canonicalization failed: {e}"),
-        )
-    })
+    let mut out = Vec::with_capacity(256);
+    write_value(value, &mut out, None);
+    Ok(out)
+}
+
+/// The RFC 8785 bytes of `value` (any kind, a scalar too) and its member
+/// order: for every object, in the order the canonical writer visits them,
+/// the original position of each member in sorted order. Two values with
+/// the same canonical bytes and the same order are the same document up to
+/// whitespace and number spelling (the key of [`crate::engine`]'s compiled
+/// schema cache, whose engine reports violations in member order).
+pub fn canonical_with_order(value: &serde_json::Value) -> (Vec<u8>, Vec<u32>) {
+    let mut out = Vec::with_capacity(256);
+    let mut order = Vec::new();
+    write_value(value, &mut out, Some(&mut order));
+    (out, order)
+}
+
+/// Appends the RFC 8785 form of `value` to `out`; with `order`, records
+/// the member order as [`canonical_with_order`] describes. A `Value` holds
+/// only finite numbers, unique names and valid UTF-8, so this cannot fail.
+fn write_value(value: &serde_json::Value, out: &mut Vec<u8>, mut order: Option<&mut Vec<u32>>) {
+    use serde_json::Value;
+    match value {
+        Value::Null => out.extend_from_slice(b"null"),
+        Value::Bool(true) => out.extend_from_slice(b"true"),
+        Value::Bool(false) => out.extend_from_slice(b"false"),
+        Value::Number(n) => write_number(n, out),
+        Value::String(s) => write_string(s, out),
+        Value::Array(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_value(item, out, order.as_deref_mut());
+            }
+            out.push(b']');
+        }
+        Value::Object(map) => {
+            let mut members: Vec<(usize, &String, &Value)> = map
+                .iter()
+                .enumerate()
+                .map(|(i, (name, member))| (i, name, member))
+                .collect();
+            members.sort_unstable_by(|a, b| utf16_order(a.1, b.1));
+            if let Some(order) = order.as_deref_mut() {
+                order.extend(
+                    members
+                        .iter()
+                        .map(|m| u32::try_from(m.0).unwrap_or(u32::MAX)),
+                );
+            }
+            out.push(b'{');
+            for (i, (_, name, member)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_string(name, out);
+                out.push(b':');
+                write_value(member, out, order.as_deref_mut());
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// RFC 8785 §3.2.3 member order: by UTF-16 code units. Names without a
+/// character above U+FFFF (no UTF-8 lead byte ≥ 0xF0) compare as their
+/// UTF-8 bytes do (code point order equals UTF-16 order below U+10000);
+/// otherwise by code units, where a surrogate (0xD800–0xDFFF) sorts below
+/// U+E000–U+FFFF.
+fn utf16_order(a: &str, b: &str) -> std::cmp::Ordering {
+    let astral = |s: &str| s.bytes().any(|c| c >= 0xF0);
+    if astral(a) || astral(b) {
+        a.encode_utf16().cmp(b.encode_utf16())
+    } else {
+        a.as_bytes().cmp(b.as_bytes())
+    }
+}
+
+/// RFC 8785 §3.2.2.2: `"` and `\` escaped, U+0000–U+001F as `\b \t \n
+/// \f \r` or `\u00xx` (lowercase hex); everything else (U+007F, U+2028,
+/// supplementary characters) as its UTF-8 bytes.
+fn write_string(s: &str, out: &mut Vec<u8>) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    out.push(b'"');
+    let bytes = s.as_bytes();
+    let mut run = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let short: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            0x08 => b"\\b",
+            0x09 => b"\\t",
+            0x0A => b"\\n",
+            0x0C => b"\\f",
+            0x0D => b"\\r",
+            0x00..=0x1F => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(bytes.get(run..i).unwrap_or_default());
+        if short.is_empty() {
+            out.extend_from_slice(b"\\u00");
+            for nibble in [b >> 4, b & 0x0f] {
+                out.push(HEX.get(usize::from(nibble)).copied().unwrap_or(b'0'));
+            }
+        } else {
+            out.extend_from_slice(short);
+        }
+        run = i + 1;
+    }
+    out.extend_from_slice(bytes.get(run..).unwrap_or_default());
+    out.push(b'"');
+}
+
+/// RFC 8785 §3.2.2.3: the number as binary64, printed as ECMAScript's
+/// `Number.prototype.toString` does. Integers of at most 53 bits are exact
+/// in binary64 and print as their digits; every other number goes through
+/// [`write_f64`].
+fn write_number(n: &serde_json::Number, out: &mut Vec<u8>) {
+    const EXACT: u64 = 1 << 53;
+    use std::io::Write as _;
+    // Writing into a `Vec` cannot fail.
+    if let Some(u) = n.as_u64().filter(|u| *u <= EXACT) {
+        let _ = write!(out, "{u}");
+    } else if let Some(i) = n.as_i64().filter(|i| i.unsigned_abs() <= EXACT) {
+        let _ = write!(out, "{i}");
+    } else {
+        // Integers convert as `as f64` does (round to nearest, as the
+        // reference's float64 decoding); a `Value` holds no NaN/infinity.
+        write_f64(n.as_f64().unwrap_or(0.0), out);
+    }
+}
+
+/// ECMAScript `Number::toString(x)` for a finite `x` (ECMA-262
+/// §6.1.6.1.20, as RFC 8785 §3.2.3 requires): the shortest digits that
+/// read back as `x`, the closest to `x` among those and the even one on a
+/// tie (`1424953923781206.25` → `1424953923781206.2`), laid out as
+/// ECMAScript does (`1e+21`, `0.000001`, `1e-7`). The digits and layout are
+/// `ryu-js`'s (Rust's `{:e}` rounds such ties up, so it is not used);
+/// `tests/speed.rs` checks the result against the RFC 8785 ES6 number test
+/// file's published SHA-256s. Zero of either sign is `0`; a non-finite
+/// input (never from a `Value`) prints `null`, as `JSON.stringify` does.
+pub(crate) fn write_f64(x: f64, out: &mut Vec<u8>) {
+    if x.is_finite() {
+        let mut buf = ryu_js::Buffer::new();
+        out.extend_from_slice(buf.format_finite(x).as_bytes());
+    } else {
+        out.extend_from_slice(b"null");
+    }
 }
 
 /// Whether [`canonicalize`] would succeed on `value`, without producing the

@@ -775,7 +775,7 @@ pub fn run(
 /// Exit 2 naming the first document whose checks an internal fault stopped
 /// ([`PackageOutcome::fault`], e.g. an embedded published schema that does
 /// not build): the command could not run, whatever the other documents say
-/// (`DEVELOPERS.md` exit codes; `verify` does the same in
+/// (the README's exit codes; `verify` does the same in
 /// [`crate::run`]). `None` when no document has a fault.
 fn fault_exit(checked: &[Checked]) -> Option<Output> {
     checked.iter().find_map(|c| {

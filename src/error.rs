@@ -2,7 +2,7 @@
 //! (usage, I/O outside a package, an internal fault), as opposed to
 //! findings about a package, which are [`crate::diag::Diagnostic`]s.
 //!
-//! Every [`Error`] exits with status 2 (`DEVELOPERS.md` "How we build";
+//! Every [`Error`] exits with status 2 (the README's exit codes;
 //! ripgrep and jaq do the same); a package finding exits with 1. An
 //! internal fault (an embedded published schema that does not build) is an
 //! `Error`, never a finding: the package is not at fault.

@@ -9,7 +9,7 @@ use form_package::cli::{self, Cli};
 
 /// The global allocator: mimalloc (a maintained crate) instead of glibc
 /// malloc. Building the validators and parsing a package are hundreds of
-/// thousands of small allocations; see BENCHMARKS.md for the figures.
+/// thousands of small allocations; see docs/src/benchmarks.md for the figures.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -430,13 +430,13 @@ mod tests {
         assert!(md.contains("| `packages.forms.takoform.com/v1alpha4` | RetainedBeta | Legacy lanes, else `v1beta1` |"));
         assert_eq!(api_versions().len(), 5);
         // The docs read the same table.
-        let readme = std::fs::read_to_string(
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"),
+        let page = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/profiles.md"),
         )
         .unwrap();
         assert!(
-            readme.contains(&md),
-            "README.md profile table is stale:\n{md}"
+            page.contains(&md),
+            "docs/src/profiles.md profile table is stale:\n{md}"
         );
     }
 

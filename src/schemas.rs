@@ -761,7 +761,7 @@ mod tests {
 
     /// The published schemas' `format`s are the reference's Go formats
     /// (engine::formats), not the crate's: every verdict below was read
-    /// off the oracle (`validate-revocation`, legacy profile; FIDELITY.md
+    /// off the oracle (`validate-revocation`, legacy profile; docs/src/fidelity.md
     /// § Published-schema formats).
     #[test]
     fn published_formats_are_the_references() {

@@ -167,12 +167,12 @@ fn history_of_the_corpus(corpus: &Path) -> Result<(), Failed> {
     Ok(())
 }
 
-/// The README's table of the corpus history (between the
+/// The compat page's table of the corpus history (`docs/src/compat.md`, between the
 /// `compat-history` markers) is the one `--history` gives today: one row
 /// per pair with its desired verdict, the bump required and shown, whether
 /// the major was earned, the breaking records and one witness. `BLESS=1`
 /// rewrites it.
-fn readme_history_table(corpus: &Path) -> Result<(), Failed> {
+fn history_table_page(corpus: &Path) -> Result<(), Failed> {
     let packages = corpus.join("packages");
     let (_, doc) = json_run(&["compat", "--history", s(&packages)]);
     let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
@@ -254,7 +254,7 @@ fn readme_history_table(corpus: &Path) -> Result<(), Failed> {
         doc["pairs"].as_array().unwrap().len(),
         if not_earned == 1 { "" } else { "s" }
     ));
-    let readme_path = repo("README.md");
+    let readme_path = repo("docs/src/compat.md");
     let readme = std::fs::read_to_string(&readme_path).unwrap();
     let (start, end) = (
         "<!-- compat-history:start -->\n",
@@ -262,11 +262,11 @@ fn readme_history_table(corpus: &Path) -> Result<(), Failed> {
     );
     let i = readme
         .find(start)
-        .expect("README has the compat-history start marker")
+        .expect("docs/src/compat.md has the compat-history start marker")
         + start.len();
     let j = readme
         .find(end)
-        .expect("README has the compat-history end marker");
+        .expect("docs/src/compat.md has the compat-history end marker");
     if std::env::var_os("BLESS").is_some() {
         let mut text = readme.clone();
         text.replace_range(i..j, &table);
@@ -275,7 +275,7 @@ fn readme_history_table(corpus: &Path) -> Result<(), Failed> {
     }
     if readme[i..j] != table {
         return Err(format!(
-            "README's compat history table is not today's output (BLESS=1 cargo test --test compat readme rewrites it):\n{table}"
+            "docs/src/compat.md's history table is not today's output (BLESS=1 cargo test --test compat history_table rewrites it):\n{table}"
         )
         .into());
     }
@@ -645,7 +645,7 @@ fn main() {
         "corpus_history_classifies_every_pair",
         history_of_the_corpus,
     ));
-    trials.push(with_corpus("readme_history_table", readme_history_table));
+    trials.push(with_corpus("history_table_page", history_table_page));
     trials.push(with_corpus(
         "corpus_baseline_reports_reuse",
         baseline_reports_reuse,

@@ -9,7 +9,7 @@
 //! `santhosh-tekuri/jsonschema` v6.0.2 `format.go`, Go 1.25.5 `net/url`,
 //! `net/netip` and `strconv`, cited per table. The strings are the
 //! differential tester's seeds for the format family plus the probes used
-//! to pin each rule down (`FIDELITY.md` § Formats).
+//! to pin each rule down (`docs/src/fidelity.md` § Formats).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed run
 
 use form_package::engine::{self, formats};

@@ -839,14 +839,18 @@ fn the_binary_runs_family_in_every_format() {
 // ---------------------------------------------------------------- done 5
 
 #[test]
-fn readme_example_is_the_real_output() {
+fn families_page_example_is_the_real_output() {
     let Some(corpus) = common::corpus() else {
         return;
     };
     let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/families.md"))
+            .unwrap();
     let start = "$ form-package family --partial .\n";
-    let at = readme.find(start).expect("README has the family example") + start.len();
+    let at = readme
+        .find(start)
+        .expect("the Form Families page has the example")
+        + start.len();
     let shown = &readme[at..at + readme[at..].find("```").unwrap()];
     let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
@@ -856,7 +860,7 @@ fn readme_example_is_the_real_output() {
         .unwrap();
     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
     assert!(Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("docs/family-v1beta1.svg")
+        .join("docs/src/family-v1beta1.svg")
         .is_file());
 }
 

@@ -4,7 +4,7 @@
 //! bounds: it finishes (every run and every blocking-prone read is under a
 //! hang guard, [`HANG_LIMIT`], so a blocking open or a loop that does not
 //! end fails the test instead of stalling the suite; no test asserts how
-//! fast, which is BENCHMARKS.md's) and, where `/usr/bin/time` exists, its
+//! fast, which is docs/src/benchmarks.md's) and, where `/usr/bin/time` exists, its
 //! peak resident set stays under 256 MiB.
 //! The measured numbers are recorded in `SECURITY.md`.
 //!
@@ -35,7 +35,7 @@ use serde_json::{json, Value};
 
 /// Peak-memory bound asserted for every measured run (256 MiB, in KiB).
 const PEAK_LIMIT_KIB: u64 = 256 * 1024;
-/// Hang guard, not a speed bound (speed is BENCHMARKS.md's): a run or a
+/// Hang guard, not a speed bound (speed is docs/src/benchmarks.md's): a run or a
 /// read still going after this long is taken as blocked (a FIFO open, a
 /// loop that does not end) and fails the test. Generous, so that a slow
 /// debug build on a loaded machine never trips it.
@@ -1079,7 +1079,7 @@ fn human_output_keeps_excerpts_for_ordinary_lines() {
 /// scanning its file from the start, O(findings × file size): 20,000
 /// forbidden names in a 440 KB fixture took 186 s (debug build) to render;
 /// a 16 MiB fixture would have taken hours. With a per-file line index both
-/// formats stay linear: BENCHMARKS.md records the time (`benches/findings.sh`);
+/// formats stay linear: docs/src/benchmarks.md records the time (`benches/findings.sh`);
 /// this test checks every finding is rendered, located, in both formats.
 #[test]
 fn twenty_thousand_findings_in_one_fixture_render_in_json_and_human() {

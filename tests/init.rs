@@ -191,7 +191,7 @@ fn schema_prints_the_published_definition_and_index_schemas() {
 #[test]
 fn the_authoring_page_shows_what_init_prints() {
     let page = std::fs::read_to_string(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/authoring.md"),
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/authoring.md"),
     )
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
@@ -212,7 +212,7 @@ fn the_authoring_page_shows_what_init_prints() {
         page.contains(&format!(
             "$ form-package init edge-cache --group edge.example.com --kind EdgeCache\n{init}"
         )),
-        "docs/authoring.md is stale:\n{init}"
+        "docs/src/authoring.md is stale:\n{init}"
     );
     let v = Command::new(env!("CARGO_BIN_EXE_form-package"))
         .args(["verify", "edge-cache"])
@@ -223,12 +223,12 @@ fn the_authoring_page_shows_what_init_prints() {
     let verify = String::from_utf8(v.stdout).unwrap();
     assert!(
         page.contains(&verify),
-        "docs/authoring.md is stale:\n{verify}"
+        "docs/src/authoring.md is stale:\n{verify}"
     );
     let definition =
         std::fs::read_to_string(tmp.path().join("edge-cache/definition.json")).unwrap();
     assert!(
         page.contains(&format!("```json\n{definition}```")),
-        "docs/authoring.md shows another definition:\n{definition}"
+        "docs/src/authoring.md shows another definition:\n{definition}"
     );
 }

@@ -250,18 +250,13 @@ fn pre_commit_hook_runs_its_entry() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("FD019"));
 }
 
-/// The README's CI section names every step `.ci/run` announces (`echo "== …"`)
-/// and every tool it installs.
+/// The CI page of the book (`docs/src/contributing/ci.md`) names every
+/// step `.ci/run` announces (`echo "== …"`) and every tool it installs.
 #[test]
-fn readme_ci_section_matches_ci_run() {
+fn ci_page_matches_ci_run() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let run = std::fs::read_to_string(root.join(".ci/run")).unwrap();
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let ci = readme
-        .split("\n## CI\n")
-        .nth(1)
-        .expect("README has a CI section");
-    let ci = ci.split("\n## ").next().unwrap();
+    let ci = std::fs::read_to_string(root.join("docs/src/contributing/ci.md")).unwrap();
     let mut steps = 0;
     for line in run.lines().map(str::trim) {
         let Some(step) = line.strip_prefix("echo \"== ") else {
@@ -281,7 +276,7 @@ fn readme_ci_section_matches_ci_run() {
         };
         assert!(
             ci.contains(key),
-            "README CI section lacks {key:?} (from {line:?})"
+            "the CI page lacks {key:?} (from {line:?})"
         );
         steps += 1;
     }
@@ -297,10 +292,7 @@ fn readme_ci_section_matches_ci_run() {
             "util-linux" => "setpriv",
             t => t,
         };
-        assert!(
-            ci.contains(named),
-            "README CI section lacks the tool {named}"
-        );
+        assert!(ci.contains(named), "the CI page lacks the tool {named}");
     }
     assert!(ci.contains("exactly `cargo test --locked`"));
     assert!(run.lines().any(|l| l.trim() == "cargo test --locked"));

@@ -3,24 +3,23 @@
 //! `vscode-languageserver-protocol`, the protocol layer of VS Code's own
 //! client) drives the built binary through `e2e.js`, one scenario per
 //! trial: published diagnostics equal `verify --format json`, FD213
-//! appears and vanishes with an unsaved edit, the index code action makes
-//! `verify` pass on the saved package, hover on a code and a `$ref`.
+//! appears and vanishes with an unsaved edit (undone, then closed by its
+//! quick fix), the index code action makes `verify` pass on the saved
+//! package, hover on a code and a `$ref`, go to definition on a `$ref`.
 //! Each scenario works on a temporary copy of a corpus package.
 //!
 //! The client needs `node` and `npm ci` in `tests/lsp-client` (`.ci/run`
 //! does both). Without them the trials are reported as ignored, not
-//! passed, and fail when `CI` is set or when run with `--ignored`. The
-//! code-action trial is ignored, saying why, while the server does not
-//! offer code actions (issue 24 item 4 lands in `src/lsp/` separately);
-//! once it does, the trial runs and must pass. `editors/vscode`'s `.vsix`
-//! (built by `.ci/run` with `vsce`) is checked the same way.
+//! passed, and fail when `CI` is set or when run with `--ignored`.
+//! `editors/vscode`'s `.vsix` (built by `.ci/run` with `vsce`) is checked
+//! the same way.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
@@ -54,39 +53,6 @@ fn client_missing() -> Option<String> {
     (!module.is_file()).then(|| {
         "tests/lsp-client/node_modules is missing (run `npm ci --prefix tests/lsp-client`)".into()
     })
-}
-
-/// Whether the server offers code actions: its `initialize` result, read
-/// from one short session (initialize, then the end of its input).
-fn offers_code_actions() -> Result<bool, String> {
-    let body = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"processId":null,"rootUri":null,"capabilities":{}}}"#;
-    let mut child = Command::new(bin())
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| format!("spawn {}: {e}", bin()))?;
-    let mut stdin = child.stdin.take().unwrap();
-    write!(stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).map_err(|e| e.to_string())?;
-    drop(stdin);
-    let mut out = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut out)
-        .map_err(|e| e.to_string())?;
-    let _ = child.wait();
-    let reply = out
-        .split("\r\n\r\n")
-        .nth(1)
-        .ok_or_else(|| format!("no initialize reply: {out:?}"))?;
-    // The body ends where the next header (if any) begins.
-    let reply = reply.split("Content-Length").next().unwrap_or(reply);
-    let v: Value = serde_json::from_str(reply).map_err(|e| format!("{e}: {reply:?}"))?;
-    let cap = &v["result"]["capabilities"]["codeActionProvider"];
-    Ok(!cap.is_null() && cap != &Value::Bool(false))
 }
 
 /// Runs `node e2e.js SCENARIO SERVER PACKAGE`; its JSON summary on
@@ -144,6 +110,12 @@ fn fd213_appears_and_vanishes(corpus: &Path) -> Result<(), Failed> {
     assert_eq!(facts["fd213"].as_array().map(Vec::len), Some(1), "{facts}");
     assert_eq!(facts["fd213"][0]["start"]["line"], 188, "{facts}");
     assert_eq!(facts["vanished"], true, "{facts}");
+    assert!(
+        facts["quickFix"]
+            .as_str()
+            .is_some_and(|t| t.contains("additionalProperties")),
+        "{facts}"
+    );
     Ok(())
 }
 
@@ -214,20 +186,6 @@ fn main() {
         loud(&format!("LSP END-TO-END TESTS DID NOT RUN: {why}"));
     }
     let skip = missing.is_some() || corpus.is_none();
-    // Probed only when the client can run (a server start is cheap).
-    let actions = if skip {
-        Ok(true)
-    } else {
-        offers_code_actions()
-    };
-    let no_actions = match &actions {
-        Ok(true) => false,
-        Ok(false) => {
-            loud("LSP END-TO-END CODE ACTION DID NOT RUN: the server offers no code actions yet (issue 24 item 4); it runs once `initialize` announces codeActionProvider");
-            true
-        }
-        Err(e) => panic!("probing the server's capabilities failed: {e}"),
-    };
     let built = vsix_built();
     if !built {
         assert!(
@@ -251,7 +209,7 @@ fn main() {
             "lsp_client_index_code_action_makes_verify_pass",
             move || index_code_action_makes_verify_pass(&c3),
         )
-        .with_ignored_flag(skip || no_actions),
+        .with_ignored_flag(skip),
         Trial::test("vscode_vsix_holds_the_extension", vsix_holds_the_extension)
             .with_ignored_flag(!built),
     ];

@@ -134,7 +134,7 @@ pub fn refuse_output_args(output: &OutputArgs, paths: &[PathBuf]) -> Option<Outp
     refuse_output_inside(output.file(), paths)
 }
 
-/// "Nothing is written to a package being verified" (DEVELOPERS.md): an
+/// "Nothing is written to a package being verified" (docs/src/commands/verify.md, `--output-file`): an
 /// `--output-file` inside a package under one of `paths` (a directory from
 /// the file's own up to the PATH holds a `package-index.json`, as
 /// [`discover`] finds packages), or equal to a PATH (a listed payload named

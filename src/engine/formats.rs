@@ -6,7 +6,7 @@
 //! `net/netip.ParseAddr` and `net/url.Parse` (Go 1.25.5, the oracle's
 //! toolchain). Each function here decides exactly what that code decides,
 //! written from the rules (the public source was read, not translated) and
-//! checked against the oracle (`FIDELITY.md` § Formats). Hand-rolled on
+//! checked against the oracle (`docs/src/fidelity.md` § Formats). Hand-rolled on
 //! purpose: no crate reproduces Go's acceptance quirks (a signed `Atoi`
 //! field, a URL parser that never looks at an opaque part or a query, a
 //! quoted local part recognised by its first character only).

@@ -122,8 +122,8 @@ pub fn verify_set(entry: &TlogEntry, log: &Log) -> Result<bool, TrustError> {
         "logID": hex(&entry.log_id),
         "logIndex": entry.log_index,
     });
-    let bytes = serde_json_canonicalizer::to_vec(&payload)
-        .map_err(|e| TrustError::new(Code::TrustLogEntry, e.to_string()))?;
+    let bytes = crate::canonical::canonicalize(&payload)
+        .map_err(|d| TrustError::new(Code::TrustLogEntry, d.message))?;
     if !log.key.verify(HashAlg::Sha256, &bytes, set) {
         return fail(
             Code::TrustLogEntry,

@@ -4,7 +4,7 @@
 // own client is built on) and `vscode-languageserver-textdocument` (how VS
 // Code's libraries apply text edits with UTF-16 positions). Used by
 // `e2e.js` (the end-to-end test, run by tests/lsp_e2e.rs) and `bench.js`
-// (the latency and memory benchmark, BENCHMARKS.md).
+// (the latency and memory benchmark, docs/src/benchmarks.md).
 
 const cp = require('child_process');
 const fs = require('fs');
@@ -179,8 +179,14 @@ class Client {
   }
 
   /** Resolves after the first publication for `uri` later than `seq`,
-   * then no publication for `quietMs`. */
+   * then no publication for `quietMs`. A hover request first is a barrier:
+   * the server answers it after the messages sent before it, and brings
+   * its findings up to date before a hover, so a publication of an earlier
+   * verification is not taken for the latest. */
   async settle(uri, seq, quietMs = 300) {
+    await this.conn
+      .sendRequest(P.HoverRequest.type, { textDocument: { uri }, position: { line: 0, character: 0 } })
+      .catch(() => null);
     await this.until(`diagnostics for ${uri}`, () => (this.published.get(uri)?.seq ?? 0) > seq);
     for (;;) {
       const last = this.seq;

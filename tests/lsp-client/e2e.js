@@ -12,7 +12,9 @@
 //                go to definition on a `$ref` give its target schema;
 //   fd213        opening an object in the buffer (unsaved) makes FD213
 //                appear, exactly as `verify` reports the edited package,
-//                and undoing the edit makes every finding vanish;
+//                and undoing the edit makes every finding vanish; opened
+//                again, the quick fix offered on FD213, applied, closes it
+//                and every finding vanishes;
 //   code-action  after an unsaved edit of the definition, the code action
 //                that updates package-index.json, applied as an editor
 //                does, then both files saved, makes `verify` pass.
@@ -216,6 +218,24 @@ async function fd213(server, src) {
     seq = await c.change(def, original);
     await c.settle(def, seq);
     assertSameFindings('after undoing the edit', c.findings(dir), []);
+
+    // Open it again, then close it with the quick fix offered on FD213.
+    seq = await c.change(def, opened);
+    await c.settle(def, seq);
+    const again = (c.published.get(def)?.diagnostics || []).filter((d) => d.code === 'FD213');
+    if (again.length !== 1) fail(`FD213 did not appear again: ${JSON.stringify(again)}`);
+    const offered = await c.request(P.CodeActionRequest.type, {
+      textDocument: { uri: def },
+      range: again[0].range,
+      context: { diagnostics: again, only: ['quickfix'], triggerKind: 1 },
+    });
+    const fix = (offered || []).find((a) => !P.Command.is(a) && touches(a.edit, def));
+    if (!fix) fail(`no quick fix edits definition.json on FD213; offered: ${JSON.stringify(offered)}`);
+    seq = c.seq;
+    await c.applyWorkspaceEdit(fix.edit);
+    await c.settle(def, seq);
+    assertSameFindings('after the FD213 quick fix', c.findings(dir), []);
+    if (c.text(def) !== original) fail(`the FD213 quick fix "${fix.title}" did not restore \`false\``);
     const exit = await c.shutdown();
     if (exit.code !== 0) fail(`server exit status ${exit.code} after shutdown/exit`);
     return {
@@ -224,6 +244,7 @@ async function fd213(server, src) {
       codesWhileOpen: [...new Set(published.map((f) => f.code))],
       explainLines,
       vanished: true,
+      quickFix: fix.title,
     };
   } finally {
     c.kill();

@@ -1,0 +1,254 @@
+//! README.md and the docs book (`docs/src/`, mdBook layout) stay true
+//! (issue 21 item 6): every relative link resolves, the book's
+//! `SUMMARY.md` lists every page, every command of `form-package --help`
+//! has a row in the README's command table and a page in
+//! `docs/src/commands/` (and no row or page names a command that does not
+//! exist), the README stays within its size, and its real run is today's
+//! output. Links are read with `pulldown-cmark`, so code spans and code
+//! blocks are never taken for links.
+#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is a failed test
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use pulldown_cmark::{Event, Parser, Tag};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// README.md and every Markdown file under `docs/`.
+fn markdown_files() -> Vec<PathBuf> {
+    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(&p, out);
+            } else if p.extension().is_some_and(|x| x == "md") {
+                out.push(p);
+            }
+        }
+    }
+    let mut out = vec![root().join("README.md")];
+    walk(&root().join("docs"), &mut out);
+    out.sort();
+    out
+}
+
+/// Every link and image destination of a Markdown text.
+fn links(text: &str) -> Vec<String> {
+    Parser::new(text)
+        .filter_map(|e| match e {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                Some(dest_url.into_string())
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// A destination that names a file of the repository (no scheme, not a
+/// bare `#fragment`), without its fragment.
+fn relative(dest: &str) -> Option<&str> {
+    if dest.contains("://") || dest.starts_with("mailto:") || dest.starts_with('#') {
+        return None;
+    }
+    Some(dest.split('#').next().unwrap())
+}
+
+#[test]
+fn every_relative_link_resolves() {
+    let mut checked = 0;
+    let mut broken = Vec::new();
+    for file in markdown_files() {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for dest in links(&text) {
+            let Some(path) = relative(&dest) else {
+                continue;
+            };
+            let target = file.parent().unwrap().join(path);
+            if !target.exists() {
+                broken.push(format!(
+                    "{}: {dest}",
+                    file.strip_prefix(root()).unwrap().display()
+                ));
+            }
+            checked += 1;
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+    assert!(checked > 100, "only {checked} relative links found");
+}
+
+/// The pages the book's `SUMMARY.md` lists (relative to `docs/src/`).
+fn summary_pages() -> Vec<String> {
+    let summary = std::fs::read_to_string(root().join("docs/src/SUMMARY.md")).unwrap();
+    links(&summary)
+        .into_iter()
+        .filter_map(|d| relative(&d).map(str::to_owned))
+        .collect()
+}
+
+#[test]
+fn summary_lists_every_page_once() {
+    let src = root().join("docs/src");
+    let listed = summary_pages();
+    let unique: BTreeSet<&String> = listed.iter().collect();
+    assert_eq!(
+        unique.len(),
+        listed.len(),
+        "a page listed twice: {listed:?}"
+    );
+    let mut pages = BTreeSet::new();
+    for file in markdown_files() {
+        if let Ok(rel) = file.strip_prefix(&src) {
+            let rel = rel.to_str().unwrap().to_owned();
+            if rel != "SUMMARY.md" {
+                pages.insert(rel);
+            }
+        }
+    }
+    let listed: BTreeSet<String> = listed.into_iter().collect();
+    let missing: Vec<_> = pages.difference(&listed).collect();
+    assert!(
+        missing.is_empty(),
+        "pages SUMMARY.md does not list: {missing:?}"
+    );
+    let absent: Vec<_> = listed.difference(&pages).collect();
+    assert!(
+        absent.is_empty(),
+        "SUMMARY.md lists missing pages: {absent:?}"
+    );
+    // Every Markdown file under docs/ is a page of the book.
+    for file in markdown_files() {
+        if file.starts_with(root().join("docs")) {
+            assert!(
+                file.starts_with(&src),
+                "{} is outside docs/src",
+                file.display()
+            );
+        }
+    }
+}
+
+/// The subcommands `form-package --help` lists (without `help`).
+fn help_commands() -> BTreeSet<String> {
+    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let commands = help
+        .split("Commands:\n")
+        .nth(1)
+        .expect("--help has a Commands section");
+    let commands = commands.split("\n\n").next().unwrap();
+    let names: BTreeSet<String> = commands
+        .lines()
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|n| *n != "help")
+        .map(str::to_owned)
+        .collect();
+    assert!(names.len() >= 20, "{names:?}");
+    names
+}
+
+#[test]
+fn readme_command_table_is_every_command() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme
+        .split("\n## Commands\n")
+        .nth(1)
+        .expect("README has a Commands section");
+    let section = section.split("\n## ").next().unwrap();
+    let mut table = BTreeSet::new();
+    for row in section.lines().filter(|l| l.starts_with("| [`")) {
+        let name = row["| [`".len()..]
+            .split(['`', ' '])
+            .next()
+            .unwrap()
+            .to_owned();
+        assert!(
+            row.contains(&format!("(docs/src/commands/{name}.md)")),
+            "the README row of {name} links elsewhere: {row}"
+        );
+        assert!(table.insert(name), "a command listed twice: {row}");
+    }
+    assert_eq!(
+        table,
+        help_commands(),
+        "README's command table and `form-package --help` differ"
+    );
+}
+
+#[test]
+fn every_command_has_a_page() {
+    let pages: BTreeSet<String> = std::fs::read_dir(root().join("docs/src/commands"))
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(
+        pages,
+        help_commands(),
+        "docs/src/commands/ and --help differ"
+    );
+}
+
+#[test]
+fn readme_is_short_and_starts_with_the_two_commands() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(
+        readme.len() <= 8 * 1024,
+        "README.md is {} bytes",
+        readme.len()
+    );
+    let first: Vec<&str> = readme.lines().take(5).collect();
+    assert_eq!(
+        first,
+        [
+            "# form-package",
+            "",
+            "```sh",
+            "cargo run --release -- verify fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632",
+            "cargo test --locked",
+        ]
+    );
+    // The package the first command verifies is there, and `.ci/run` runs
+    // exactly the second.
+    assert!(root()
+        .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632/package-index.json")
+        .is_file());
+    let run = std::fs::read_to_string(root().join(".ci/run")).unwrap();
+    assert!(run.lines().any(|l| l.trim() == "cargo test --locked"));
+}
+
+/// The README's real run is what this build prints.
+#[test]
+fn readme_run_is_the_real_output() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let cmd = "$ form-package verify fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632\n";
+    let at = readme.find(cmd).expect("README shows a verify run") + cmd.len();
+    let shown = &readme[at..at + readme[at..].find("```").unwrap()];
+    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args([
+            "verify",
+            "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632",
+        ])
+        .env("NO_COLOR", "1")
+        .current_dir(root())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
