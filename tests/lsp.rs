@@ -260,7 +260,13 @@ fn verify_findings(dir: &Path) -> Vec<Finding> {
         .arg(dir)
         .output()
         .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    report_findings(&out.stdout, dir)
+}
+
+/// The findings of a `--format json` report (`verify`'s or `check`'s) of
+/// one package or document whose files are in `dir`, comparable.
+fn report_findings(stdout: &[u8], dir: &Path) -> Vec<Finding> {
+    let report: Value = serde_json::from_slice(stdout).unwrap();
     let mut found = Vec::new();
     // Each file read once, with where its lines start (80,000 findings in
     // one file must not mean 80,000 reads and scans of it).
@@ -1109,6 +1115,157 @@ fn out_of_range_and_unknown_documents_are_answered_empty() -> Result<(), Failed>
     Ok(())
 }
 
+/// A reference schema (decision 0015) with a required-interface contract.
+const REFERENCE: &str = r#"{"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"x-takoform-required-interface":{"apiVersion":"interfaces.takoform.com/v1alpha1","name":"edge.kv","version":"1.0.0","schemaDigest":"sha256:1db93de87b25b5feedb380cdcf3ac10e0ff81f0a005ca17bc11ae9e416201ebe"},"properties":{"apiVersion":{"const":"stores.takoform.com/v1"},"kind":{"const":"Store"},"name":{"type":"string"}}}"#;
+
+/// Hover on a relation: its pointer, target, binding, required and
+/// contract, as `form-package relations` derives them; on `schemaDigest`
+/// in the index: whether it matches the definition as it stands in the
+/// editor, before and after an unsaved edit, and when it does not parse.
+fn hover_on_a_relation_and_on_schema_digest() -> Result<(), Failed> {
+    let (tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let index = uri_of(&pkg.join("package-index.json"));
+    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let index_text = std::fs::read_to_string(pkg.join("package-index.json")).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &def, &original);
+    open_doc(&mut c, &index, &index_text);
+    let hover_at = |c: &mut Client, uri: &str, text: &str, needle: &str| {
+        let (line, character) = utf16_position(text.as_bytes(), text.find(needle).unwrap() + 1);
+        let r = c.hover(uri, line, character);
+        r["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let digest = |dir: &Path| {
+        let v: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap())
+                .unwrap();
+        v["formRef"]["schemaDigest"].as_str().unwrap().to_owned()
+    };
+    let listed = digest(&pkg);
+    let shown = hover_at(&mut c, &index, &index_text, "schemaDigest");
+    assert_eq!(
+        shown,
+        format!("schemaDigest matches definition.json as it stands in the editor ({listed}, the SHA-256 of its RFC 8785 form)")
+    );
+
+    // An unsaved edit: a relation appears in the definition.
+    let with_ref = original.replacen(
+        r#""properties":{"name":{"#,
+        &format!(r#""properties":{{"store":{REFERENCE},"name":{{"#),
+        1,
+    );
+    assert_ne!(with_ref, original);
+    change_doc(&mut c, &def, 2, &with_ref);
+    c.settle(&def);
+    let shown = hover_at(&mut c, &def, &with_ref, "edge.kv");
+    assert_eq!(
+        shown,
+        "relation /store (decision 0015)\ntarget: stores.takoform.com/v1/Store\nbinding: -\nrequired: no\ntarget contract: interface: edge.kv@1.0.0"
+    );
+    // The same relation `relations` derives from the saved definition.
+    let scratch = tmp.path().join("edited");
+    common::copy_dir(&pkg, &scratch);
+    std::fs::write(scratch.join("definition.json"), &with_ref).unwrap();
+    let out = Command::new(bin())
+        .args(["relations", "--format", "json"])
+        .arg(&scratch)
+        .output()
+        .unwrap();
+    let derived: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(derived["relations"][0]["pointer"], "/store", "{derived}");
+    assert_eq!(
+        derived["relations"][0]["requiredInterface"]["name"],
+        "edge.kv"
+    );
+    // Near miss: outside the reference, no relation.
+    let shown = hover_at(&mut c, &def, &with_ref, "maxLength");
+    assert!(!shown.starts_with("relation"), "{shown}");
+
+    // The index's schemaDigest no longer matches: the hover says so, with
+    // the digest `index` writes, and explains the finding there (FD123).
+    let out = Command::new(bin())
+        .arg("index")
+        .arg(&scratch)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let now = digest(&scratch);
+    let shown = hover_at(&mut c, &index, &index_text, listed.as_str());
+    assert!(
+        shown.starts_with(&format!(
+            "schemaDigest does not match definition.json as it stands in the editor:\n  index:      {listed}\n  definition: {now} (SHA-256 of its RFC 8785 form)\n"
+        )),
+        "{shown}"
+    );
+    assert!(shown.ends_with(&explain("FD123")), "{shown}");
+    // Half-typed definition: no digest to compare.
+    change_doc(&mut c, &def, 3, &with_ref[..40]);
+    let shown = hover_at(&mut c, &index, &index_text, "schemaDigest");
+    assert!(
+        shown.starts_with(&format!("schemaDigest {listed}: definition.json as it stands in the editor is not strict I-JSON")),
+        "{shown}"
+    );
+    c.stop();
+    Ok(())
+}
+
+/// A Binding or Interface Definition in no package gets what `check`
+/// gives that document (its published schema: FD631), from the buffer; a
+/// half-typed one the strict reader's finding; closed, it is cleared.
+/// Near miss: another JSON document in no package gets nothing.
+fn lone_interface_definition_gets_checks_findings() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("contracts");
+    std::fs::create_dir(&dir).unwrap();
+    let path = dir.join("iface.json");
+    let uri = uri_of(&path);
+    let text = r#"{"apiVersion":"interfaces.takoform.com/v1alpha1","kind":"InterfaceDefinition","name":"x","version":"1.0.0"}"#;
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &uri, text);
+    c.settle(&uri);
+    // What `check` gives for the same bytes saved.
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(bin())
+        .args(["check", "--format", "json", "iface.json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let expected = report_findings(&out.stdout, &dir);
+    assert!(expected.iter().any(|f| f.1 == "FD631"), "{expected:?}");
+    assert_eq!(c.findings(&dir), expected);
+    // Half-typed: the strict reader's finding.
+    change_doc(&mut c, &uri, 2, &text[..60]);
+    c.settle(&uri);
+    let now = c.findings(&dir);
+    assert!(now.len() == 1 && now[0].1.as_str() < "FD100", "{now:?}");
+    // Closed: cleared.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let other = dir.join("other.json");
+    let other_uri = uri_of(&other);
+    open_doc(
+        &mut c,
+        &other_uri,
+        r#"{"apiVersion": "x/v1", "kind": "Thing"}"#,
+    );
+    c.settle(&other_uri);
+    assert_eq!(c.published[&uri], Vec::<Value>::new(), "cleared on close");
+    assert!(
+        !c.published.contains_key(&other_uri),
+        "another document in no package gets nothing"
+    );
+    c.stop();
+    Ok(())
+}
+
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
@@ -1145,6 +1302,14 @@ fn main() {
         Trial::test(
             "close_object_action_makes_fd213_vanish",
             close_object_action_makes_fd213_vanish,
+        ),
+        Trial::test(
+            "hover_on_a_relation_and_on_schema_digest",
+            hover_on_a_relation_and_on_schema_digest,
+        ),
+        Trial::test(
+            "lone_interface_definition_gets_checks_findings",
+            lone_interface_definition_gets_checks_findings,
         ),
         Trial::test(
             "eighty_thousand_findings_are_capped_and_counted",
