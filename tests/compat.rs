@@ -152,7 +152,15 @@ fn history_of_the_corpus(corpus: &Path) -> Result<(), Failed> {
         }
         let verdict = p["desired"]["verdict"].as_str().unwrap();
         assert!(
-            ["identical", "equivalent", "widened", "breaking", "unknown"].contains(&verdict),
+            [
+                "identical",
+                "equivalent",
+                "widened",
+                "compatible",
+                "breaking",
+                "unknown"
+            ]
+            .contains(&verdict),
             "{name}"
         );
     }
@@ -454,6 +462,16 @@ fn table_of_change_kinds() -> Result<(), Failed> {
                 d["definitionVersion"] = json!("1.0.1");
             },
             "FD664",
+            "minor",
+        ),
+        (
+            "desired compatible (OLD ⊆ NEW proved, the converse undecided)",
+            |d| {
+                d["desiredSchema"]["dependentSchemas"] = json!({"name": {"type": "object",
+                    "additionalProperties": false, "properties": {"name": {"type": "string"}}}});
+            },
+            |d| d["definitionVersion"] = json!("1.0.1"),
+            "FD667",
             "minor",
         ),
         (

@@ -79,6 +79,9 @@ fn run_action_with(tree: &Path, paths: &str, args: &str, baseline: &str) -> (Str
     std::fs::write(&output, "").unwrap();
     let ctx = BTreeMap::from([
         ("github.action_path", action_path.display().to_string()),
+        ("github.action_ref", "v0.0.0-test".to_owned()),
+        ("github.server_url", "https://github.invalid".to_owned()),
+        ("github.action_repository", "owner/form-package".to_owned()),
         ("inputs.paths", paths.to_owned()),
         ("inputs.args", args.to_owned()),
         (

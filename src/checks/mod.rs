@@ -174,6 +174,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::DesiredSchemaBreaking,
             Code::DesiredSchemaUndecided,
             Code::DesiredSchemaWidened,
+            Code::DesiredSchemaCompatible,
             Code::DesiredSchemaEquivalent,
             Code::ImmutableFieldAdded,
             Code::ImmutableFieldRemoved,

@@ -227,26 +227,50 @@ fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
             "desiredSchema widened: every old document is still accepted, and NEW also accepts {}",
             compact(newly_accepted)
         )),
+        Verdict::Compatible { pointer, reason } => undecided(
+            Code::DesiredSchemaCompatible,
+            Class::Addition,
+            at,
+            pointer,
+            |node| {
+                format!(
+                "desiredSchema compatible: every old document is still accepted (proved); whether NEW accepts more is undecided at {node}: {reason} (counted as a possible addition)"
+            )
+            },
+        ),
         Verdict::Breaking { witness } => {
             both(Code::DesiredSchemaBreaking, Class::Breaking).says(format!(
                 "desiredSchema refuses a document the old one accepts: {}",
                 compact(witness)
             ))
         }
-        Verdict::Unknown { pointer, reason } => {
-            let node = JsonPointer::from(format!("{}{}", at.as_str(), pointer.as_str()).as_str());
-            rec(
-                Code::DesiredSchemaUndecided,
-                Class::Breaking,
-                Some(node.clone()),
-                Some(at.clone()),
-            )
-            .says(format!(
-                "desiredSchema inclusion undecided at {}: {} (counted as breaking)",
-                node, reason
-            ))
-        }
+        Verdict::Unknown { pointer, reason } => undecided(
+            Code::DesiredSchemaUndecided,
+            Class::Breaking,
+            at,
+            pointer,
+            |node| {
+                format!(
+                    "desiredSchema inclusion undecided at {node}: {reason} (counted as breaking)"
+                )
+            },
+        ),
     })
+}
+
+/// The record of a verdict with an undecided node: located at that node
+/// of OLD (`pointer`, relative to the desired schema at `at`) and at `at`
+/// in NEW; `says` gets the node's pointer from the definition's root.
+fn undecided(
+    code: Code,
+    class: Class,
+    at: &JsonPointer,
+    pointer: &JsonPointer,
+    says: impl FnOnce(&JsonPointer) -> String,
+) -> Change {
+    let node = JsonPointer::from(format!("{}{}", at.as_str(), pointer.as_str()).as_str());
+    let text = says(&node);
+    rec(code, class, Some(node), Some(at.clone())).says(text)
 }
 
 /// Compact JSON of a document (control characters escaped by serde_json),

@@ -28,14 +28,19 @@
 //!
 //! Anything the prover cannot decide within its [`Budget`] is
 //! [`Verdict::Unknown`] with the pointer of the OLD node and a reason:
-//! never a guess (V3: an unproved change counts as breaking).
+//! never a guess (V3: an unproved change counts as breaking). When OLD ⊆
+//! NEW is proved and only the converse is undecided, the change is proved
+//! compatible: [`Verdict::Compatible`], with the pointer and reason of what
+//! was not decided (it may widen, so a minor fits).
 //!
 //! `pattern` inclusion is regular-language inclusion over Go's syntax
 //! (`regular`: automata built from the engine's own parse tree).
 //!
 //! Not yet decided (always `unknown` when NEW has them and they changed):
 //! `unevaluatedProperties`, `unevaluatedItems`, `dependentSchemas`,
-//! `$dynamicRef`, non-local `$ref`s and a changed `maxContains`.
+//! `$dynamicRef`, non-local `$ref`s and a changed `maxContains`. A schema
+//! with a nested `$id` and a `$ref` is `unknown` whole (the prover resolves
+//! `$ref` against the root only; a nested `$id` moves the base).
 
 use serde_json::Value;
 
@@ -54,6 +59,17 @@ pub enum Verdict {
     Widened {
         /// A document valid under NEW and refused by OLD.
         newly_accepted: Value,
+    },
+    /// OLD ⊆ NEW proved (every OLD document is accepted by NEW: the change
+    /// is compatible), but whether NEW accepts more than OLD could not be
+    /// decided within the work budget. Treated as a possible widening:
+    /// a minor fits (versioning-rules V3, V4).
+    Compatible {
+        /// Pointer into OLD (relative to its root) of the node where
+        /// `NEW ⊆ OLD` could not be decided.
+        pointer: JsonPointer,
+        /// Why `NEW ⊆ OLD` could not be decided, in one phrase.
+        reason: String,
     },
     /// `witness` is a document OLD accepts and NEW refuses (checked by the
     /// engine before it is returned).
@@ -74,23 +90,27 @@ pub enum Verdict {
 
 impl Verdict {
     /// The verdict's name as printed: `identical`, `equivalent`, `widened`,
-    /// `breaking` or `unknown`.
+    /// `compatible`, `breaking` or `unknown`.
     pub fn name(&self) -> &'static str {
         match self {
             Verdict::Identical => "identical",
             Verdict::Equivalent => "equivalent",
             Verdict::Widened { .. } => "widened",
+            Verdict::Compatible { .. } => "compatible",
             Verdict::Breaking { .. } => "breaking",
             Verdict::Unknown { .. } => "unknown",
         }
     }
 
     /// Whether every document OLD accepts is accepted by NEW, proved
-    /// (`identical`, `equivalent`, `widened`).
+    /// (`identical`, `equivalent`, `widened`, `compatible`).
     pub fn is_compatible(&self) -> bool {
         matches!(
             self,
-            Verdict::Identical | Verdict::Equivalent | Verdict::Widened { .. }
+            Verdict::Identical
+                | Verdict::Equivalent
+                | Verdict::Widened { .. }
+                | Verdict::Compatible { .. }
         )
     }
 }
@@ -142,8 +162,10 @@ pub fn compare(old: &Value, new: &Value) -> Verdict {
 ///
 /// `identical`: RFC 8785 equal. `equivalent`: both inclusions proved.
 /// `widened`: OLD ⊆ NEW proved and `newly_accepted` valid under NEW and
-/// refused by OLD (engine-checked). `breaking`: `witness` valid under OLD
-/// and refused by NEW (engine-checked). `unknown`: anything else, with the
+/// refused by OLD (engine-checked). `compatible`: OLD ⊆ NEW proved, NEW ⊆
+/// OLD undecided (the pointer into OLD where, and why). `breaking`:
+/// `witness` valid under OLD and refused by NEW (engine-checked).
+/// `unknown`: anything else, with the
 /// pointer into OLD of the node not decided (root when the schemas do not
 /// compile) and why.
 pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
@@ -206,6 +228,19 @@ fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
         return Verdict::Identical;
     }
     let unknown = |pointer: JsonPointer, reason: String| Verdict::Unknown { pointer, reason };
+    for (side, v) in [("OLD", old), ("NEW", new)] {
+        if let Some(at) = nested_id(v) {
+            let reason = format!(
+                "{side} has a nested `$id` at {at}: it changes the base the `$ref`s under it resolve against, and the prover resolves `$ref` against the root only"
+            );
+            let pointer = if side == "OLD" {
+                at
+            } else {
+                JsonPointer::root()
+            };
+            return unknown(pointer, reason);
+        }
+    }
     let (old_engine, new_engine) = match (crate::engine::compile(old), crate::engine::compile(new))
     {
         (Ok(a), Ok(b)) => (a, b),
@@ -256,20 +291,58 @@ fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
                     newly_accepted: doc,
                 }
             } else {
-                unknown(
+                Verdict::Compatible {
                     pointer,
-                    "OLD ⊆ NEW is proved; NEW ⊆ OLD failed here, but the example built failed the engine re-check"
-                        .to_owned(),
-                )
+                    reason:
+                        "NEW ⊆ OLD failed here, but the example built failed the engine re-check"
+                            .to_owned(),
+                }
             }
         }
-        Outcome::WidenedUnknown(pointer, reason) => unknown(
-            pointer,
-            format!(
-                "OLD ⊆ NEW is proved (compatible); whether NEW accepts more is undecided: {reason}"
-            ),
-        ),
+        Outcome::WidenedUnknown(pointer, reason) => Verdict::Compatible { pointer, reason },
     }
+}
+
+/// The pointer of a `$id` below the root of `schema` when `schema` also
+/// has a `$ref` (a nested `$id` without any `$ref` changes nothing the
+/// prover reads). Walked as a schema: values of `const`, `enum`, `default`
+/// and `examples` are data and are not searched, and the members of
+/// `properties`, `patternProperties`, `$defs` and `dependentSchemas` are
+/// schemas whatever their names (iterative: no recursion on the depth).
+fn nested_id(schema: &Value) -> Option<JsonPointer> {
+    let mut found = None;
+    let mut has_ref = false;
+    // (value, pointer, whether it is a map of names to schemas)
+    let mut stack: Vec<(&Value, JsonPointer, bool)> = vec![(schema, JsonPointer::root(), false)];
+    while let Some((v, at, names)) = stack.pop() {
+        match v {
+            Value::Object(m) if names => {
+                stack.extend(m.iter().map(|(k, x)| (x, at.child(k), false)));
+            }
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x) {
+                        ("const" | "enum" | "default" | "examples", _) => {}
+                        ("$ref", Value::String(_)) => has_ref = true,
+                        ("$id", Value::String(_)) if !at.is_root() => {
+                            found.get_or_insert_with(|| at.clone());
+                        }
+                        ("properties" | "patternProperties" | "$defs" | "dependentSchemas", _) => {
+                            stack.push((x, at.child(k), true));
+                        }
+                        _ => stack.push((x, at.child(k), false)),
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for (i, x) in items.iter().enumerate() {
+                    stack.push((x, at.index(i), false));
+                }
+            }
+            _ => {}
+        }
+    }
+    found.filter(|_| has_ref)
 }
 
 /// Stack of the prover's thread: far above what `Budget::max_depth`

@@ -277,32 +277,43 @@ fn side_finding(s: &Side, code: Code, message: String) -> PackageOutcome {
     }
 }
 
-/// FD671 at every copy of a slot whose copies are not all the same bytes.
-fn reuse_findings(slot: &Slot, report: &mut Report) {
-    let first = match slot.copies.first() {
-        Some(f) => f,
-        None => return,
-    };
-    if slot.copies.iter().all(|c| c.same_bytes(first)) {
+/// FD671 at `at`, whose FormRef names other bytes at each side of
+/// `others` (none: no finding); `whose` says where those are, e.g. ` (in
+/// BASE, published)`. The one text of a reuse in the tree modes.
+fn reuse_finding(at: &Side, others: &[&Side], whose: &str, report: &mut Report) {
+    if others.is_empty() {
         return;
     }
-    for c in &slot.copies {
-        let others: Vec<String> = slot
-            .copies
+    let paths: Vec<String> = others
+        .iter()
+        .map(|o| o.path.display().to_string())
+        .collect();
+    report.outcomes.push(side_finding(
+        at,
+        Code::FormRefReused,
+        format!(
+            "{} names different bytes here and in {}{whose}",
+            at.form_ref.label(),
+            paths.join(", ")
+        ),
+    ));
+}
+
+/// FD671 at each of `copies` that differs in bytes from some of `among`.
+fn reuse_among(copies: &[Arc<Side>], among: &[Arc<Side>], whose: &str, report: &mut Report) {
+    for c in copies {
+        let others: Vec<&Side> = among
             .iter()
             .filter(|o| !o.same_bytes(c))
-            .map(|o| o.path.display().to_string())
+            .map(|o| &**o)
             .collect();
-        report.outcomes.push(side_finding(
-            c,
-            Code::FormRefReused,
-            format!(
-                "{} names different bytes here and in {}",
-                c.form_ref.label(),
-                others.join(", ")
-            ),
-        ));
+        reuse_finding(c, &others, whose, report);
     }
+}
+
+/// FD671 at every copy of a slot whose copies are not all the same bytes.
+fn reuse_findings(slot: &Slot, report: &mut Report) {
+    reuse_among(&slot.copies, &slot.copies, "", report);
 }
 
 /// `compat --history PATH...`.
@@ -356,30 +367,14 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
                     .find(|s| s.version.cmp_precedence(&slot.version) == std::cmp::Ordering::Equal)
             });
             if let Some(published_slot) = same {
-                for p in &published_slot.copies {
-                    for c in &slot.copies {
-                        if !p.same_bytes(c) {
-                            report.outcomes.push(side_finding(
-                                c,
-                                Code::FormRefReused,
-                                format!(
-                                    "{} is already published in BASE with different bytes ({})",
-                                    c.form_ref.label(),
-                                    p.path.display()
-                                ),
-                            ));
-                            report.outcomes.push(side_finding(
-                                p,
-                                Code::FormRefReused,
-                                format!(
-                                    "{} (published) names different bytes in {}",
-                                    p.form_ref.label(),
-                                    c.path.display()
-                                ),
-                            ));
-                        }
-                    }
-                }
+                let (published, here) = (&published_slot.copies, &slot.copies);
+                reuse_among(here, published, " (in BASE, published)", &mut report);
+                reuse_among(
+                    published,
+                    here,
+                    " (this copy is the published one)",
+                    &mut report,
+                );
                 continue;
             }
             let older = base_line.and_then(|l| {

@@ -821,6 +821,12 @@ pub(super) fn explanation(code: Code) -> Explanation {
             r#"NEW adds an optional property x to a closed object: {"name": "a", "x": 1} is newly accepted"#,
             r#"NEW is byte-for-byte OLD's desired schema"#,
         ),
+        Code::DesiredSchemaCompatible => e(
+            r#"OLD's desired documents are proved accepted by NEW (the change is compatible), but whether NEW accepts a document OLD refuses could not be decided within the work limits; compat names the node and the reason."#,
+            r#"Compatibility is proved, so counting it as breaking would be wrong; NEW may accept more, so it is counted as an addition: a minor fits (V3, V4)."#,
+            r#"OLD has dependentSchemas {"a": {"required": ["b"]}}, NEW drops it: every OLD document is valid under NEW (proved); whether NEW accepts more is not decided (the prover does not decide dependentSchemas)"#,
+            r#"OLD maximum 10, NEW maximum 20 (both inclusions decided: widened, FD652)"#,
+        ),
         Code::DesiredSchemaEquivalent => e(
             r#"Both inclusions are proved: the two desired schemas accept the same documents though their bytes differ (reordered keys of no meaning, maximum 1 vs 1.0, a description)."#,
             r#"Such a change keeps the desired contract: a patch fits."#,

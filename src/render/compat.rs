@@ -13,9 +13,9 @@
 //!       "compared": true | false,
 //!       "actualBump": "none|patch|minor|major", "requiredBump": "none|patch|minor|major",
 //!       "bumpOk": true | false,
-//!       "desired": null | { "verdict": "identical|equivalent|widened|breaking|unknown",
+//!       "desired": null | { "verdict": "identical|equivalent|widened|compatible|breaking|unknown",
 //!                           "witness"?: <document>, "newlyAccepted"?: <document>,
-//!                           "pointer"?: "/…", "reason"?: "…" },
+//!                           "pointer"?: "/…", "reason"?: "…" },   (pointer, reason: unknown, compatible)
 //!       "changes": [ { "code", "name", "class": "breaking|addition|relaxation|documentation",
 //!                      "inference": bool, "message",
 //!                      "old": null | LOC, "new": null | LOC } ],
@@ -132,7 +132,7 @@ fn desired_value(v: &Verdict) -> Value {
     match v {
         Verdict::Widened { newly_accepted } => set(&mut o, "newlyAccepted", newly_accepted.clone()),
         Verdict::Breaking { witness } => set(&mut o, "witness", witness.clone()),
-        Verdict::Unknown { pointer, reason } => {
+        Verdict::Unknown { pointer, reason } | Verdict::Compatible { pointer, reason } => {
             set(&mut o, "pointer", json!(pointer.as_str()));
             set(&mut o, "reason", json!(reason));
         }

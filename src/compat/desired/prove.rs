@@ -114,13 +114,32 @@ impl<'a> Flat<'a> {
     }
 }
 
+/// A question of the coinductive guard: the addresses of the A nodes,
+/// the address of the B node, and whether it is disjointness (else
+/// inclusion).
+type GuardKey = (Vec<usize>, usize, bool);
+
+/// What [`Prover::assume`] found.
+enum Guard {
+    /// Met again deeper: assumed to hold.
+    Assumed,
+    /// Not entered: undecided, for this reason.
+    Blocked(&'static str),
+    /// Entered: decide it, then release it.
+    Entered,
+}
+
 /// The prover's state: budget accounting and coinductive assumptions.
 pub(super) struct Prover<'a> {
     pub budget: Budget,
     steps: u64,
     exhausted: bool,
     stack: u32,
-    assumed: HashMap<(Vec<usize>, usize, bool), u32>,
+    assumed: HashMap<GuardKey, u32>,
+    /// While set, [`Prover::disj`] looks for a local conflict only (no
+    /// inclusion sub-question, no generated document): see
+    /// [`Prover::no_case`].
+    local_only: bool,
     /// Pattern inclusions decided so far: the same question comes back for
     /// every case and every use of a `$defs` entry.
     patterns: HashMap<(Vec<String>, i64, Option<i64>, String), super::regular::Incl>,
@@ -138,6 +157,7 @@ impl<'a> Prover<'a> {
             exhausted: false,
             stack: 0,
             assumed: HashMap::new(),
+            local_only: false,
             patterns: HashMap::new(),
             _roots: std::marker::PhantomData,
         }
@@ -440,26 +460,42 @@ impl<'a> Prover<'a> {
             b.addr(),
             false,
         );
-        if let Some(&at) = self.assumed.get(&key) {
+        match self.assume(&key, lvl) {
+            Guard::Assumed => return Out::Yes,
+            Guard::Blocked(why) => return Out::Unk(a0, b.addr(), why.to_owned()),
+            Guard::Entered => {}
+        }
+        let r = self.sub_conj(a.to_vec(), Vec::new(), Vec::new(), b, lvl);
+        self.release(&key);
+        r
+    }
+
+    /// The coinductive guard of [`Prover::sub`] and [`Prover::disj`]: the
+    /// question `key` met again at a deeper instance level than where it
+    /// was first asked is assumed (a simulation: induction on the depth of
+    /// a finite document makes it a proof); met again at the same level it
+    /// is a cycle without descent, undecided. Otherwise the question is
+    /// entered (nesting counted) and must be [`Prover::release`]d.
+    fn assume(&mut self, key: &GuardKey, lvl: u32) -> Guard {
+        if let Some(&at) = self.assumed.get(key) {
             return if lvl > at {
-                Out::Yes
+                Guard::Assumed
             } else {
-                Out::Unk(
-                    a0,
-                    b.addr(),
-                    "a $ref cycle without a member or item in between".to_owned(),
-                )
+                Guard::Blocked("a $ref cycle without a member or item in between")
             };
         }
         if !self.enter() {
             self.leave();
-            return Out::Unk(a0, b.addr(), "the schemas nest too deeply".to_owned());
+            return Guard::Blocked("the schemas nest too deeply");
         }
         self.assumed.insert(key.clone(), lvl);
-        let r = self.sub_conj(a.to_vec(), Vec::new(), Vec::new(), b, lvl);
-        self.assumed.remove(&key);
+        Guard::Entered
+    }
+
+    /// Leaves a question [`Prover::assume`] entered.
+    fn release(&mut self, key: &GuardKey) {
+        self.assumed.remove(key);
         self.leave();
-        r
     }
 
     /// True when `a` and `b` are the same text and every `$ref` reachable
@@ -504,6 +540,9 @@ impl<'a> Prover<'a> {
                 if !self.tick() {
                     return Out::Unk(ch.at.addr(), b.addr(), SPENT.to_owned());
                 }
+                if self.no_case(&flat, &pos, lvl) {
+                    continue;
+                }
                 let mut a2 = a.clone();
                 a2.extend(pos);
                 let mut n2 = nots.clone();
@@ -537,6 +576,30 @@ impl<'a> Prover<'a> {
             }
         }
         Out::Yes
+    }
+
+    /// True when the case of `a` where every node of `pos` holds is
+    /// provably empty: for each kind `a` admits, some node of `pos` is
+    /// disjoint from `a`. Such a case is included in anything, so it is not
+    /// split further: `n` `if`s over one enumerated member (`if` its value
+    /// is X `then` …) leave `n + 1` cases instead of `2^n`.
+    fn no_case(&mut self, a: &Flat<'a>, pos: &[Node<'a>], lvl: u32) -> bool {
+        if pos.is_empty() {
+            return false;
+        }
+        let kinds = self.kinds(a);
+        let was = std::mem::replace(&mut self.local_only, true);
+        let empty = KINDS
+            .into_iter()
+            .filter(|&t| kinds & t != 0 && !self.empty_for(a, t))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .all(|t| {
+                pos.iter()
+                    .any(|p| matches!(self.disj(a, t, *p, lvl), Dis::Disjoint))
+            });
+        self.local_only = was;
+        empty
     }
 
     /// `A|kind ⊆ B` for one case of `A` (no disjunction left).
@@ -1614,25 +1677,13 @@ impl<'a> Prover<'a> {
             x.addr(),
             true,
         );
-        if let Some(&at) = self.assumed.get(&key) {
-            return if lvl > at {
-                Dis::Disjoint
-            } else {
-                Dis::Unk(
-                    a0,
-                    x.addr(),
-                    "a $ref cycle without a member or item in between".into(),
-                )
-            };
+        match self.assume(&key, lvl) {
+            Guard::Assumed => return Dis::Disjoint,
+            Guard::Blocked(why) => return Dis::Unk(a0, x.addr(), why.to_owned()),
+            Guard::Entered => {}
         }
-        if !self.enter() {
-            self.leave();
-            return Dis::Unk(a0, x.addr(), "the schemas nest too deeply".into());
-        }
-        self.assumed.insert(key.clone(), lvl);
         let r = self.disj_inner(a, t, x, lvl);
-        self.assumed.remove(&key);
-        self.leave();
+        self.release(&key);
         r
     }
 
@@ -1643,7 +1694,12 @@ impl<'a> Prover<'a> {
             return Dis::Disjoint;
         }
         // x ⊆ a node A excludes.
-        for n in a.nots.clone() {
+        let excluded = if self.local_only {
+            Vec::new()
+        } else {
+            a.nots.clone()
+        };
+        for n in excluded {
             if self.sub(&[x], n, lvl).is_yes() {
                 return Dis::Disjoint;
             }
@@ -1747,6 +1803,9 @@ impl<'a> Prover<'a> {
             if every {
                 return Dis::Disjoint;
             }
+        }
+        if self.local_only {
+            return Dis::Unk(a0, x.addr(), "no local conflict".into());
         }
         // x excludes something A is inside of: A ⊆ not-node of x.
         for n in xf.nots.clone() {
