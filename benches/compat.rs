@@ -53,15 +53,20 @@ fn time(old: &Value, new: &Value, runs: usize) -> (f64, String) {
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a number argument sets the runs.
-    let runs = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse().ok())
-        .unwrap_or(21);
+    // `cargo bench` passes `--bench`; a number argument sets the runs, and
+    // `pair` or `hostile` runs that workload alone (e.g. under callgrind or
+    // `/usr/bin/time`: `target/release/deps/compat-* 1 hostile`).
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let runs = args.iter().find_map(|a| a.parse().ok()).unwrap_or(21);
+    let only = |name: &str| {
+        !args.iter().any(|a| a == "pair" || a == "hostile") || args.iter().any(|a| a == name)
+    };
     let packages = corpus().join("packages");
     let a = packages.join("v1alpha3/worker-version-0.1.0-fceae6e22fac/definition.json");
     let b = packages.join("v1beta1/worker-version-0.1.0-54e6d25738e7/definition.json");
-    if a.exists() && b.exists() {
+    if !only("pair") {
+        // the hostile pair alone
+    } else if a.exists() && b.exists() {
         let (a, b) = (
             read(&a)["desiredSchema"].clone(),
             read(&b)["desiredSchema"].clone(),
@@ -75,6 +80,9 @@ fn main() {
         }
     } else {
         println!("worker-version pair: corpus absent (FORM_PACKAGE_CORPUS), skipped");
+    }
+    if !only("hostile") {
+        return;
     }
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/compat");
     let (old, new) = (

@@ -11,8 +11,9 @@
 //! `file://` directory (the right digest installs it, a wrong one fails the
 //! step, no release builds from source). The Linux x86_64 build command
 //! itself is a whole release build (minutes): it runs when
-//! `FORM_PACKAGE_RELEASE_BUILD` is set (into `target/release-workflow`) and
-//! reports itself ignored otherwise.
+//! `FORM_PACKAGE_RELEASE_BUILD` is set, to the target directory to build
+//! into (relative to the repository; `target` reuses the release build
+//! already there), and reports itself ignored otherwise.
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -256,6 +257,11 @@ fn checksum_file_names_the_binary() -> Result<(), Failed> {
 /// `releases` (a `file://` URL), on Linux x86_64, with `cargo` a stub that
 /// records being called. Returns the step's output and the action dir.
 fn install(releases: &Path, tmp: &Path) -> (Output, PathBuf) {
+    install_on(releases, tmp, "Linux")
+}
+
+/// [`install`] on the runner OS `os` (X64).
+fn install_on(releases: &Path, tmp: &Path, os: &str) -> (Output, PathBuf) {
     let action = load("action.yml");
     let s = step(&action["runs"]["steps"], "Install form-package");
     let action_path = tmp.join("action");
@@ -283,7 +289,7 @@ fn install(releases: &Path, tmp: &Path) -> (Output, PathBuf) {
         tmp,
         &ctx,
         &[
-            ("RUNNER_OS", "Linux"),
+            ("RUNNER_OS", os),
             ("RUNNER_ARCH", "X64"),
             ("PATH", &path),
             ("STUB_LOG", log.to_str().unwrap()),
@@ -348,6 +354,27 @@ fn action_downloads_and_checks() -> Result<(), Failed> {
     std::fs::remove_file(&sums).unwrap();
     let (out, _) = install(&repo, root.path());
     assert!(!out.status.success());
+    // On Windows the asset is the `.exe` and is installed as
+    // `form-package.exe` (bash there runs it as `form-package`).
+    let root = tempfile::tempdir().unwrap();
+    let repo = release_dir(root.path(), &dist);
+    let tag = repo.join("releases/download/v9.9.9");
+    let win = "form-package-x86_64-pc-windows-msvc.exe";
+    std::fs::rename(tag.join(&asset), tag.join(win)).unwrap();
+    std::fs::write(
+        tag.join("SHA256SUMS"),
+        format!("{}  {win}\n", sha256_hex(&bytes)),
+    )
+    .unwrap();
+    let (out, action) = install_on(&repo, root.path(), "Windows");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exe = action.join("target/release/form-package.exe");
+    assert_eq!(std::fs::read(&exe).unwrap(), bytes);
+    assert!(!root.path().join("cargo.log").exists(), "no build");
     // No release for the ref: built from source with the locked lock file.
     let root = tempfile::tempdir().unwrap();
     let empty = root.path().join("releases");
@@ -369,11 +396,13 @@ fn action_downloads_and_checks() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The Linux x86_64 job's build command, run here (a whole release build
-/// into `target/release-workflow`), then its binary runs.
+/// The Linux x86_64 job's build command, run here (a release build into
+/// the target directory `FORM_PACKAGE_RELEASE_BUILD` names), then its
+/// binary runs.
 fn linux_build_runs() -> Result<(), Failed> {
     let w = workflow();
-    let target_dir = repo().join("target/release-workflow");
+    let dir = std::env::var_os("FORM_PACKAGE_RELEASE_BUILD").unwrap();
+    let target_dir = repo().join(dir);
     let out = run_step(
         step(&w["jobs"]["build"]["steps"], "Build"),
         &repo(),
@@ -401,7 +430,8 @@ fn main() {
             checksum_file_names_the_binary,
         ),
         Trial::test("action_downloads_and_checks", action_downloads_and_checks),
-        // A whole release build: set FORM_PACKAGE_RELEASE_BUILD to run it.
+        // A release build: set FORM_PACKAGE_RELEASE_BUILD (a target
+        // directory) to run it.
         Trial::test("linux_build_runs", linux_build_runs).with_ignored_flag(!build),
     ];
     libtest_mimic::run(&args, trials).exit();

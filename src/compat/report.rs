@@ -316,6 +316,13 @@ fn reuse_findings(slot: &Slot, report: &mut Report) {
     reuse_among(&slot.copies, &slot.copies, "", report);
 }
 
+/// Compares each pair of `todo` (in parallel), in order.
+fn compare_all(todo: Vec<(Arc<Side>, Arc<Side>)>) -> Vec<Pair> {
+    todo.into_par_iter()
+        .map(|(a, b)| compare_pair(a, b))
+        .collect()
+}
+
 /// `compat --history PATH...`.
 ///
 /// # Errors
@@ -337,10 +344,7 @@ pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error
             }
         }
     }
-    report.pairs = todo
-        .into_par_iter()
-        .map(|(a, b)| compare_pair(a, b))
-        .collect();
+    report.pairs = compare_all(todo);
     Ok(report)
 }
 
@@ -397,10 +401,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
             }
         }
     }
-    report.pairs = todo
-        .into_par_iter()
-        .map(|(a, b)| compare_pair(a, b))
-        .collect();
+    report.pairs = compare_all(todo);
     Ok(report)
 }
 

@@ -79,6 +79,13 @@ pub fn package_files(
     match crate::source::open_disk(root) {
         Ok(disk) => {
             let inv = disk.inventory();
+            // A file with an inventory finding whose read is refused too
+            // gets no second finding for one cause (as in `verify`).
+            let flagged: std::collections::BTreeSet<String> = inv
+                .diagnostics
+                .iter()
+                .filter_map(|d| d.file.clone())
+                .collect();
             kept.extend(inv.diagnostics);
             for e in &inv.files {
                 if buffers.contains_key(&e.rel) {
@@ -88,6 +95,7 @@ pub fn package_files(
                     Ok(bytes) => {
                         files.insert(e.rel.clone(), bytes);
                     }
+                    Err(d) if flagged.contains(&e.rel) => drop(d),
                     Err(d) => kept.push(d),
                 }
             }

@@ -17,7 +17,9 @@
 //                and every finding vanishes;
 //   code-action  after an unsaved edit of the definition, the code action
 //                that updates package-index.json, applied as an editor
-//                does, then both files saved, makes `verify` pass.
+//                does, then both files saved, makes `verify` pass;
+//   many         (PACKAGE... : several) every package in one session: the
+//                published diagnostics equal `verify --format json`'s.
 //
 // Exit status: 0 passed (the last line of stdout is a JSON summary of what
 // was checked), 1 a check failed (stderr says what differs), 3 the server
@@ -350,13 +352,63 @@ async function codeAction(server, src) {
   }
 }
 
+/** Whether `file` is a regular file whose bytes are UTF-8 (an editor
+ * buffer holds exactly them). */
+function openable(file) {
+  try {
+    if (!fs.lstatSync(file).isFile()) return false;
+    const bytes = fs.readFileSync(file);
+    return Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
+  } catch (_) {
+    return false;
+  }
+}
+
+/** Many packages in one session (`node e2e.js many SERVER PKG...`): each
+ * is copied, its definition.json and package-index.json opened (those
+ * that are UTF-8 files), and every diagnostic published under it must
+ * equal `verify --format json`'s findings. A package without a
+ * package-index.json, or with neither file openable, is counted, not
+ * compared. */
+async function many(server, first, rest) {
+  const c = new Client(server);
+  try {
+    await c.initialize(path.dirname(first));
+    let compared = 0;
+    let findings = 0;
+    const codes = new Set();
+    const notCompared = [];
+    for (const src of [first, ...rest]) {
+      const dir = copyPackage(src);
+      const files = ['definition.json', 'package-index.json'].filter((f) => openable(path.join(dir, f)));
+      if (!fs.existsSync(path.join(dir, 'package-index.json')) || files.length === 0) {
+        notCompared.push(path.basename(path.dirname(src)));
+        continue;
+      }
+      let last = null;
+      for (const f of files) last = await c.open(path.join(dir, f));
+      await c.settle(last, 0);
+      const expected = verifyFindings(server, dir);
+      assertSameFindings(src, c.findings(dir), expected.findings);
+      compared += 1;
+      findings += expected.findings.length;
+      for (const f of expected.findings) codes.add(f.code);
+    }
+    const exit = await c.shutdown();
+    if (exit.code !== 0) fail(`server exit status ${exit.code} after shutdown/exit`);
+    return { compared, findings, codes: [...codes].sort(), notCompared };
+  } finally {
+    c.kill();
+  }
+}
+
 const SCENARIOS = { diagnostics, fd213, 'code-action': codeAction };
 
 async function main() {
-  const [scenario, server, src] = process.argv.slice(2);
-  const run = SCENARIOS[scenario];
+  const [scenario, server, src, ...more] = process.argv.slice(2);
+  const run = scenario === 'many' ? (b, p) => many(b, p, more.map((m) => path.resolve(m))) : SCENARIOS[scenario];
   if (!run || !server || !src) {
-    process.stderr.write(`usage: node e2e.js {${Object.keys(SCENARIOS).join('|')}} SERVER PACKAGE\n`);
+    process.stderr.write(`usage: node e2e.js {${Object.keys(SCENARIOS).join('|')}} SERVER PACKAGE | many SERVER PACKAGE...\n`);
     process.exit(2);
   }
   try {

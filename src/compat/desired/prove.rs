@@ -594,10 +594,7 @@ impl<'a> Prover<'a> {
             .filter(|&t| kinds & t != 0 && !self.empty_for(a, t))
             .collect::<Vec<_>>()
             .into_iter()
-            .all(|t| {
-                pos.iter()
-                    .any(|p| matches!(self.disj(a, t, *p, lvl), Dis::Disjoint))
-            });
+            .all(|t| self.any_disjoint(a, t, pos, lvl));
         self.local_only = was;
         empty
     }
@@ -1687,6 +1684,12 @@ impl<'a> Prover<'a> {
         r
     }
 
+    /// Whether `A|kind` is proved disjoint from some node of `xs`.
+    fn any_disjoint(&mut self, a: &Flat<'a>, t: u8, xs: &[Node<'a>], lvl: u32) -> bool {
+        xs.iter()
+            .any(|x| matches!(self.disj(a, t, *x, lvl), Dis::Disjoint))
+    }
+
     fn disj_inner(&mut self, a: &Flat<'a>, t: u8, x: Node<'a>, lvl: u32) -> Dis {
         let a0 = a.addr();
         let xf = self.flatten(&[x], &[]);
@@ -1762,14 +1765,7 @@ impl<'a> Prover<'a> {
                             if kinds & k == 0 || self.empty_for(&af, k) {
                                 continue;
                             }
-                            let mut hit = false;
-                            for xnode in &xn {
-                                if matches!(self.disj(&af, k, *xnode, lvl + 1), Dis::Disjoint) {
-                                    hit = true;
-                                    break;
-                                }
-                            }
-                            if !hit {
+                            if !self.any_disjoint(&af, k, &xn, lvl + 1) {
                                 disjoint = false;
                                 break;
                             }
@@ -1788,14 +1784,7 @@ impl<'a> Prover<'a> {
             }
             let mut every = true;
             for (pos, _) in &ch.alts {
-                let mut one = false;
-                for p in pos {
-                    if matches!(self.disj(a, t, *p, lvl), Dis::Disjoint) {
-                        one = true;
-                        break;
-                    }
-                }
-                if !one {
+                if !self.any_disjoint(a, t, pos, lvl) {
                     every = false;
                     break;
                 }
