@@ -615,7 +615,16 @@ impl Server {
             .as_ref()
             .and_then(|(good, at, _)| navigate::relation_at(good.as_bytes(), *at))
         {
-            return Some(plain(relation_text(&relation)));
+            // The findings published there are explained after it.
+            let explained = self
+                .codes_at(at)
+                .iter()
+                .map(|c| crate::explain::explain(*c))
+                .collect::<Vec<_>>();
+            let value = std::iter::once(relation_text(&relation))
+                .chain(explained)
+                .collect::<Vec<_>>();
+            return Some(plain(value.join("\n")));
         }
         if let Some(value) = self.schema_digest_hover(doc, offset) {
             let codes = self.codes_at(at);
