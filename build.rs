@@ -2,7 +2,8 @@
 //! `form-package version` (`current-profile.md` §11.1 `commit`: 40 or 64
 //! lowercase hex). `FORM_PACKAGE_COMMIT` in the environment overrides it (a
 //! packager building from a tarball); without git or a `.git`, `commit` is
-//! simply left out.
+//! simply left out. It also generates the table of diagnostic codes from
+//! `src/codes/FDnnn.toml` ([`code_table`]).
 
 use std::process::Command;
 
@@ -45,6 +46,10 @@ fn main() {
     let commit = commit.filter(|c| is_commit(c)).unwrap_or_default();
     println!("cargo:rustc-env=FORM_PACKAGE_COMMIT={commit}");
     non_pie();
+    if let Err(e) = code_table() {
+        println!("cargo:warning={e}");
+        std::process::exit(1);
+    }
 }
 
 /// Optionally links the `form-package` binary as a position-dependent
@@ -65,4 +70,110 @@ fn non_pie() {
     {
         println!("cargo:rustc-link-arg-bins=-no-pie");
     }
+}
+
+/// Keys of a code file: (key, required).
+const CODE_KEYS: &[(&str, bool)] = &[
+    ("name", true),
+    ("variant", true),
+    ("severity", true),
+    ("status", true),
+    ("catalogue", true),
+    ("spec", true),
+    ("summary", true),
+    ("help", false),
+    ("checks", true),
+    ("why", true),
+    ("failing", true),
+    ("passing", true),
+    ("unreachable", false),
+];
+
+/// Generates `$OUT_DIR/codes_table.rs` from `src/codes/FDnnn.toml`, the
+/// one source of each diagnostic code (issue 21 item 5): the `codes!`
+/// invocation `src/codes.rs` includes, one row per file in id order. A file
+/// that does not parse, lacks a key or has an unknown one, names an unknown
+/// severity or status, or is not named after its id stops the build with
+/// the file's name and what is wrong.
+fn code_table() -> Result<(), String> {
+    let dir = std::path::Path::new("src/codes");
+    println!("cargo:rerun-if-changed=src/codes");
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    files.sort();
+    let mut rows = String::from("codes! {\n");
+    for path in &files {
+        let at = |what: String| format!("{}: {what}", path.display());
+        let id = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        if !(id.len() == 5
+            && id.starts_with("FD")
+            && id.bytes().skip(2).all(|b| b.is_ascii_digit()))
+        {
+            return Err(at("a code file is named FDnnn.toml".into()));
+        }
+        let text = std::fs::read_to_string(path).map_err(|e| at(e.to_string()))?;
+        let table: toml::Table = text.parse().map_err(|e| at(format!("{e}")))?;
+        for key in table.keys() {
+            if !CODE_KEYS.iter().any(|(k, _)| k == key) {
+                return Err(at(format!("unknown key {key:?}")));
+            }
+        }
+        let value = |key: &str| -> Result<Option<String>, String> {
+            match table.get(key) {
+                None => {
+                    if CODE_KEYS.iter().any(|(k, required)| *k == key && *required) {
+                        Err(at(format!("missing key {key:?}")))
+                    } else {
+                        Ok(None)
+                    }
+                }
+                Some(toml::Value::String(s)) => Ok(Some(s.clone())),
+                Some(_) => Err(at(format!("{key:?} is not a string"))),
+            }
+        };
+        let text_of = |key: &str| -> Result<String, String> { Ok(value(key)?.unwrap_or_default()) };
+        let name = text_of("name")?;
+        let variant = text_of("variant")?;
+        if !(variant.starts_with(|c: char| c.is_ascii_uppercase())
+            && variant.chars().all(|c| c.is_ascii_alphanumeric()))
+        {
+            return Err(at(format!("variant {variant:?} is not a Rust type name")));
+        }
+        let severity = match text_of("severity")?.as_str() {
+            "error" => "Error",
+            "warning" => "Warning",
+            "note" => "Note",
+            other => return Err(at(format!("severity {other:?}: error, warning or note"))),
+        };
+        let status = match text_of("status")?.as_str() {
+            "active" => "Active",
+            "removed" => "Removed",
+            other => return Err(at(format!("status {other:?}: active or removed"))),
+        };
+        let optional =
+            |v: Option<String>| v.map_or_else(|| "None".to_owned(), |s| format!("Some({s:?})"));
+        let catalogue = text_of("catalogue")?;
+        let spec = text_of("spec")?;
+        let summary = text_of("summary")?;
+        let help = optional(value("help")?);
+        let checks = text_of("checks")?;
+        let why = text_of("why")?;
+        let failing = text_of("failing")?;
+        let passing = text_of("passing")?;
+        let unreachable = optional(value("unreachable")?);
+        rows.push_str(&format!(
+            "    {variant} = {id:?}, {name:?}, {severity}, {catalogue:?}, {spec:?}, {summary:?}, {help}, {status}, {checks:?}, {why:?}, {failing:?}, {passing:?}, {unreachable};\n"
+        ));
+    }
+    rows.push_str("}\n");
+    let out = std::env::var("OUT_DIR").map_err(|e| format!("OUT_DIR: {e}"))?;
+    std::fs::write(std::path::Path::new(&out).join("codes_table.rs"), rows)
+        .map_err(|e| format!("write codes_table.rs: {e}"))
 }

@@ -567,6 +567,7 @@ pub fn render_documents(
     };
     for (p, name) in run.packages.iter_mut().zip(names) {
         p.display = Some(name.into());
+        p.kind = render::EntryKind::Document;
     }
     match format {
         Format::Human => {

@@ -1,13 +1,12 @@
-//! `explain CODE` and `rules`, generated from the one code table
-//! ([`crate::codes::TABLE`]) plus the long texts of [`explanation`] (kept
-//! here, keyed by [`Code`], so the table stays one line per code).
+//! `explain CODE`, `rules` and the docs book's code pages, all generated
+//! from the one code table ([`crate::codes::TABLE`], itself generated from
+//! one data file per code, `src/codes/FDnnn.toml`).
 //!
-//! Pure: both functions return text; the binary prints it.
+//! Pure: every function returns text; the binary prints it, and
+//! `tests/docs.rs` keeps the book's pages equal to it.
 
 use crate::codes::{Code, Status, TABLE};
 use crate::diag::Severity;
-
-mod docs;
 
 /// The long explanation of one code. Every section is non-empty (the
 /// registry test `tests/registry.rs` proves it for every code of `TABLE`).
@@ -22,12 +21,20 @@ pub struct Explanation {
     pub failing: &'static str,
     /// The nearest snippet that passes it.
     pub passing: &'static str,
+    /// For an active code no input can produce: why.
+    pub unreachable: Option<&'static str>,
 }
 
-/// The explanation of `code`. The match in `docs` is exhaustive, so a new
-/// code cannot be added to `TABLE` without one.
+/// The explanation of `code`, from its code file.
 pub fn explanation(code: Code) -> Explanation {
-    docs::explanation(code)
+    let i = code.info();
+    Explanation {
+        checks: i.checks,
+        why: i.why,
+        failing: i.failing,
+        passing: i.passing,
+        unreachable: i.unreachable,
+    }
 }
 
 fn severity_word(s: Severity) -> &'static str {
@@ -58,9 +65,11 @@ pub fn explain(code: Code) -> String {
         i.spec_code
     };
     let removed = if i.status == Status::Removed {
-        "\nThis code is removed: it is never emitted and its id is never reused.\n"
+        "\nThis code is removed: it is never emitted and its id is never reused.\n".to_owned()
+    } else if let Some(why) = e.unreachable {
+        format!("\nNo input can produce this code: {why}.\n")
     } else {
-        ""
+        String::new()
     };
     format!(
         "{id} {name}\n\
@@ -98,6 +107,104 @@ fn module_text(code: Code) -> String {
     } else {
         modules.join(", ")
     }
+}
+
+/// Text from a code file as Markdown prose: `<` escaped, so that
+/// `<name>` placeholders are not read as HTML.
+fn md(text: &str) -> String {
+    text.replace('<', "&lt;")
+}
+
+/// Text as a Markdown table cell: [`md`], and `|` escaped.
+fn md_cell(text: &str) -> String {
+    md(text).replace('|', "\\|")
+}
+
+/// The page of one code in the docs book, `docs/src/codes/FDnnn.md`: id
+/// and name, summary, severity, status, spec section, catalogue entry and
+/// emitting modules, then what it checks, why, the failing and passing
+/// examples (as code blocks), the help line, and for a code no input can
+/// produce, why. Ends with a newline.
+pub fn code_page(code: Code) -> String {
+    let i = code.info();
+    let e = explanation(code);
+    let catalogue = if i.spec_code.is_empty() {
+        "none: this check is ours, the reference verifier has no such finding".to_owned()
+    } else {
+        format!("`{}`", i.spec_code)
+    };
+    let mut page = format!(
+        "# {id} {name}\n\n{summary}\n\n| | |\n|---|---|\n\
+         | severity | {sev} |\n| status | {status} |\n| spec | {spec} |\n\
+         | catalogue | {catalogue} |\n| emitted by | {module} |\n",
+        id = i.id,
+        name = i.name,
+        summary = md(i.summary),
+        sev = severity_word(i.severity),
+        status = status_word(i.status),
+        spec = md_cell(i.spec_ref),
+        module = match crate::checks::emitting_modules(code) {
+            m if m.is_empty() => "none (removed)".to_owned(),
+            m => m
+                .iter()
+                .map(|m| format!("`{m}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+        },
+    );
+    if i.status == Status::Removed {
+        page.push_str("\nThis code is removed: it is never emitted and its id is never reused.\n");
+    } else if let Some(why) = e.unreachable {
+        page.push_str(&format!(
+            "\n**No input can produce this code:** {}.\n",
+            md(why)
+        ));
+    }
+    page.push_str(&format!(
+        "\n## What it checks\n\n{}\n\n## Why\n\n{}\n\n\
+         ## Failing example\n\n```text\n{}\n```\n\n\
+         ## Passing example\n\n```text\n{}\n```\n\n## Help\n\n{}\n\n\
+         ---\n\nGenerated from `src/codes/{}.toml` (`form-package explain {}` prints the same); \
+         [every code](../codes.md).\n",
+        md(e.checks),
+        md(e.why),
+        e.failing,
+        e.passing,
+        md(i.help.unwrap_or("(none)")),
+        i.id,
+        i.id,
+    ));
+    page
+}
+
+/// The table of every code for the docs book's codes page: code (a link to
+/// its page), name, severity, status, emitting modules and summary, one row
+/// per code in id order. Ends with a newline.
+pub fn codes_markdown() -> String {
+    let mut table = String::from(
+        "| code | name | severity | status | emitted by | summary |\n|---|---|---|---|---|---|\n",
+    );
+    for i in TABLE {
+        table.push_str(&format!(
+            "| [{id}](codes/{id}.md) | `{name}` | {sev} | {status} | {module} | {summary} |\n",
+            id = i.id,
+            name = i.name,
+            sev = severity_word(i.severity),
+            status = status_word(i.status),
+            module = md_cell(&module_text(i.code)),
+            summary = md_cell(i.summary),
+        ));
+    }
+    table
+}
+
+/// The lines of the docs book's `SUMMARY.md` that list every code page,
+/// indented under *Diagnostic codes*. Ends with a newline.
+pub fn codes_summary() -> String {
+    TABLE
+        .iter()
+        .map(|i| format!("  - [{} {}](codes/{}.md)\n", i.id, i.name, i.id))
+        .collect()
 }
 
 /// The text `rules` prints: a header line, then one line per code of

@@ -239,6 +239,13 @@ pub fn verify_paths_with(
             ..Default::default()
         },
     };
+    // Which outcomes are walk findings (a PATH, not a package; the
+    // configuration file's findings come first and are marked apart).
+    let mut walk: Vec<bool> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| matches!(item, Item::Finding(..)) && i >= config_count)
+        .collect();
     // One package runs on the main thread: starting the pool costs more than it saves.
     let mut outcomes: Vec<PackageOutcome> = if items.len() == 1 {
         items.iter().map(one).collect()
@@ -301,6 +308,8 @@ pub fn verify_paths_with(
         outcomes.retain(|_| *k.next().unwrap_or(&true));
         let mut k = keep.iter();
         hidden.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        walk.retain(|_| *k.next().unwrap_or(&true));
     }
     let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
     run.could_not_run = missing;
@@ -309,6 +318,9 @@ pub fn verify_paths_with(
     }
     for i in 0..config_kept {
         run.mark_configuration(i, config_name.clone());
+    }
+    for (i, _) in walk.iter().enumerate().filter(|(_, w)| **w) {
+        run.mark_path(i);
     }
     if loaded.path.is_some() {
         run.config = Some(config_name.clone());

@@ -589,6 +589,18 @@ fn a_configuration_finding_is_not_counted_as_a_package() {
         );
         assert_eq!(v["packages"][0]["path"], name);
         assert_eq!(v["packages"][0]["diagnostics"][0]["code"], "FD903");
+        // Issue 21 item 3: the entry says what it is, and the entries of
+        // kind "package" are exactly what the summary counts.
+        assert_eq!(v["packages"][0]["kind"], "configuration", "{v}");
+        assert_eq!(v["packages"][0]["verdict"], "fail", "{v}");
+        let packages: Vec<&Value> = v["packages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["kind"] == "package")
+            .collect();
+        assert_eq!(packages.len(), 1, "{v}");
+        assert_eq!(packages[0]["verdict"], "ok", "{v}");
         let o = with("github");
         assert_eq!(o.status.code(), Some(1));
         assert!(
@@ -599,7 +611,23 @@ fn a_configuration_finding_is_not_counted_as_a_package() {
         let o = with("junit");
         assert_eq!(o.status.code(), Some(1));
         assert!(
-            text(&o).contains(&format!("<testcase name=\"{name}\"")),
+            text(&o).contains(&format!(
+                "<testcase name=\"{name}\" classname=\"configuration\""
+            )),
+            "{}",
+            text(&o)
+        );
+        // The package suite counts the one package, as the summary does;
+        // the configuration file is a testcase of its own suite.
+        assert!(
+            text(&o).contains(
+                r#"<testsuite name="form-package" tests="1" skipped="0" errors="0" failures="0">"#
+            ),
+            "{}",
+            text(&o)
+        );
+        assert!(
+            text(&o).contains(r#"<testsuite name="form-package inputs" tests="1" skipped="0" errors="0" failures="1">"#),
             "{}",
             text(&o)
         );

@@ -3,8 +3,8 @@
 //! `SUMMARY.md` lists every page, every command of `form-package --help`
 //! has a row in the README's command table and a page in
 //! `docs/src/commands/` (and no row or page names a command that does not
-//! exist), the README stays within its size, and its real run is today's
-//! output. Links are read with `pulldown-cmark`, so code spans and code
+//! exist), the README stays within its size, its real run is today's
+//! output, and the code pages are what `src/codes/` generates today. Links are read with `pulldown-cmark`, so code spans and code
 //! blocks are never taken for links.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is a failed test
 
@@ -12,6 +12,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use form_package::codes::TABLE;
+use form_package::explain;
 use pulldown_cmark::{Event, Parser, Tag};
 
 fn root() -> &'static Path {
@@ -251,4 +253,77 @@ fn readme_run_is_the_real_output() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8(out.stdout).unwrap(), shown);
+}
+
+/// The byte range between the line holding `start` and the line holding
+/// `end` (the indentation of the `end` line left out).
+fn between(text: &str, start: &str, end: &str) -> (usize, usize) {
+    let i = text
+        .find(start)
+        .unwrap_or_else(|| panic!("marker {start:?} missing"))
+        + start.len();
+    let j = text[i..]
+        .find(end)
+        .unwrap_or_else(|| panic!("marker {end:?} missing"))
+        + i;
+    (i, text[..j].trim_end_matches(' ').len())
+}
+
+/// The code pages of the book (`docs/src/codes/FDnnn.md`), the code table
+/// of `docs/src/codes.md` and the code list of `SUMMARY.md` are what
+/// `form-package` generates from `src/codes/` today (issue 21 item 5);
+/// `BLESS=1 cargo test --test docs code_pages` rewrites them.
+#[test]
+fn code_pages_are_current() {
+    let bless = std::env::var_os("BLESS").is_some();
+    let dir = root().join("docs/src/codes");
+    let mut stale = Vec::new();
+    let mut wanted = BTreeSet::new();
+    for info in TABLE {
+        let file = format!("{}.md", info.id);
+        let page = explain::code_page(info.code);
+        let path = dir.join(&file);
+        if std::fs::read_to_string(&path).ok().as_deref() != Some(page.as_str()) {
+            if bless {
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(&path, &page).unwrap();
+            } else {
+                stale.push(file.clone());
+            }
+        }
+        wanted.insert(file);
+    }
+    for e in std::fs::read_dir(&dir).into_iter().flatten() {
+        let name = e.unwrap().file_name().into_string().unwrap();
+        if !wanted.contains(&name) {
+            if bless {
+                std::fs::remove_file(dir.join(&name)).unwrap();
+            } else {
+                stale.push(format!("{name} (no such code)"));
+            }
+        }
+    }
+    for (file, generated) in [
+        ("docs/src/codes.md", explain::codes_markdown()),
+        ("docs/src/SUMMARY.md", explain::codes_summary()),
+    ] {
+        let path = root().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let (i, j) = between(&text, "<!-- codes:start -->\n", "<!-- codes:end -->");
+        if text[i..j] != generated {
+            if bless {
+                let mut new = text.clone();
+                new.replace_range(i..j, &generated);
+                std::fs::write(&path, new).unwrap();
+            } else {
+                stale.push(file.to_owned());
+            }
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "generated from src/codes/ and not current \
+         (BLESS=1 cargo test --test docs code_pages rewrites them): {stale:?}"
+    );
+    assert_eq!(wanted.len(), TABLE.len());
 }

@@ -512,10 +512,43 @@ fn target_kind_removed_from_the_family() {
         },
     );
     assert_keys(&external, &[]);
-    assert!(external
+    // Each of the three becomes a note FD704, the accepted binding's too
+    // (issue 21 item 3: it used to vanish): nothing accepted on purpose is
+    // accepted in silence.
+    let notes: Vec<(String, Option<String>)> = external
         .findings
         .iter()
-        .any(|f| f.code.info().id == "FD704"));
+        .filter(|f| f.code.info().id == "FD704")
+        .map(|f| (format!("{:?}", f.step), f.target.clone()))
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    let accepted = external
+        .findings
+        .iter()
+        .find(|f| f.code.info().id == "FD704" && f.relation.is_none())
+        .expect("the acceptedBindings entry has its note");
+    assert_eq!(accepted.severity, form_package::diag::Severity::Note);
+    assert_eq!(
+        accepted.target.as_deref(),
+        Some("module-worker.sqlite@1.0.0")
+    );
+    assert!(
+        accepted
+            .message
+            .contains("outside the family (--allow-external)"),
+        "{}",
+        accepted.message
+    );
+    assert!(!external.fails());
+    // The near miss: a group that is not the target's keeps the error.
+    let other = run(
+        _tmp.path(),
+        &Options {
+            allow_external: vec!["other.forms.example.com".to_owned()],
+            ..Default::default()
+        },
+    );
+    assert_eq!(keys(&other), keys(&strict));
 }
 
 #[test]
@@ -1253,6 +1286,50 @@ fn a_missing_path_is_reported_beside_the_other_paths() {
             "{format}"
         );
     }
+    // `verify` counts the same way (issue 21 item 3: it counted the PATH as
+    // a failed package): the PATH is an entry of kind "path", no package.
+    let verify = |format: &str| {
+        std::process::Command::new(bin)
+            .args(["verify", "--isolated", "--format", format])
+            .arg(&package)
+            .arg(&missing)
+            .output()
+            .unwrap()
+    };
+    let o = verify("human");
+    assert_eq!(o.status.code(), Some(2));
+    let text = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        text.ends_with(
+            "form-package: 1 package (1 verified, 0 failed), 1 error, 0 warnings, 0 notes\n"
+        ),
+        "{text}"
+    );
+    let o = verify("json");
+    assert_eq!(o.status.code(), Some(2));
+    let r: Value = serde_json::from_slice(&o.stdout).unwrap();
+    for member in ["packages", "verified", "failed"] {
+        assert_eq!(r["summary"][member], v["summary"][member], "{member}: {r}");
+    }
+    let kinds: Vec<(&str, &str)> = r["packages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["kind"].as_str().unwrap(), p["verdict"].as_str().unwrap()))
+        .collect();
+    assert_eq!(kinds, [("package", "ok"), ("path", "fail")], "{r}");
+    let o = verify("junit");
+    let xml = String::from_utf8(o.stdout).unwrap();
+    assert!(
+        xml.contains(
+            r#"<testsuite name="form-package" tests="1" skipped="0" errors="0" failures="0">"#
+        ),
+        "{xml}"
+    );
+    assert!(
+        xml.contains(r#"<testsuite name="form-package inputs" tests="1" skipped="0" errors="0" failures="1">"#),
+        "{xml}"
+    );
     // Near miss: the package alone.
     let o = family(&[&package], "json");
     assert_ne!(o.status.code(), Some(2));

@@ -1,9 +1,9 @@
 //! The code registry end to end: every code of `codes::TABLE` has a full
 //! explanation; every active code either has a golden case
 //! (`fixtures/golden/<ID>-<name>/`, run by `tests/golden.rs`, which shows the
-//! code fires with its message and location) or is listed in
-//! [`UNREACHABLE`] with the reason no input can produce it; a pre-empted
-//! code is shown losing to the earlier check; and the `explain` / `rules`
+//! code fires with its message and location) or says in its code file
+//! (`unreachable` in `src/codes/FDnnn.toml`) why no input can produce it; a
+//! pre-empted code is shown losing to the earlier check; and the `explain` / `rules`
 //! subcommands print what the table says.
 #![allow(
     clippy::unwrap_used,
@@ -27,69 +27,16 @@ const BUCKET: &str = "fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88
 const ACTOR: &str = "fixtures/packages/versionless/actor-namespace-0.2.0-6cb09560435e";
 const BUNDLE: &str = "fixtures/packages/v1alpha3/worker-bundle-0.1.0-4fa281311512";
 
-/// Active codes `verify` cannot produce, with the reason. For a code
-/// pre-empted by an earlier check, [`attempt`] builds the nearest package
-/// and the test shows the earlier code fires instead.
-const UNREACHABLE: &[(Code, &str)] = &[
-    (
-        Code::RootOpen,
-        "needs open/fstat/readdir of an existing directory to fail; permission bits do not stop \
-         root (the test user) and other causes are I/O errors or races",
-    ),
-    (
-        Code::RootChanged,
-        "needs the root directory to change while verification runs (a race)",
-    ),
-    (
-        Code::TrustRevoked,
-        "needs a Sigstore-signed revocation checkpoint that lists the package: the one signed \
-         checkpoint published (set e7f8a393…) is the genesis, with no entries, and any edit breaks \
-         its signature (FD806); the lookup itself is tested in tests/trust.rs on an unsigned \
-         checkpoint",
-    ),
-    (
-        Code::IndexIdentity,
-        "pre-empted: every index schema pins apiVersion and kind with `const` (FD101 fires first)",
-    ),
-    (
-        Code::InvalidPayloadPath,
-        "pre-empted: the index schema's packagePath pattern is stricter than the path grammar",
-    ),
-    (
-        Code::NonCanonicalDigest,
-        "pre-empted: the index schema's digest pattern is exactly the canonical digest grammar",
-    ),
-    (
-        Code::PayloadSizeOutOfRange,
-        "pre-empted: the index schema bounds size to 0..67108864, the same range",
-    ),
-    (
-        Code::UnsupportedMediaType,
-        "pre-empted: the index schema's mediaType enum is the same allowlist",
-    ),
-    (
-        Code::DefinitionCount,
-        "pre-empted: the index schema's contains/minContains 1/maxContains 1 on files",
-    ),
-    (
-        Code::FixtureCount,
-        "pre-empted: the definition schema's maxItems 32 on both fixture lists",
-    ),
-    (
-        Code::InvalidFixturePath,
-        "pre-empted: the definition schema's packagePath pattern on every fixture path",
-    ),
-    (
-        Code::UnsupportedNegativeStage,
-        "pre-empted: the definition schema's stage enum (desired, observed, output)",
-    ),
-    (
-        Code::InvalidDefinitionVersion,
-        "pre-empted: every definition and index schema's definitionVersion pattern is the SemVer \
-         2.0.0 grammar, so a side whose version the semver crate refuses is refused by verification \
-         first (compat then reports FD678)",
-    ),
-];
+/// Active codes `verify` cannot produce, with the reason: the
+/// `unreachable` member of their code file (`src/codes/FDnnn.toml`). For a
+/// code pre-empted by an earlier check, [`attempt`] builds the nearest
+/// package and the test shows the earlier code fires instead.
+fn unreachable_codes() -> Vec<(Code, &'static str)> {
+    TABLE
+        .iter()
+        .filter_map(|i| i.unreachable.map(|r| (i.code, r)))
+        .collect()
+}
 
 // ---------------------------------------------------------------- helpers
 
@@ -180,7 +127,7 @@ fn files(i: &mut Map<String, Value>) -> &mut Vec<Value> {
 
 // ---------------------------------------------------------------- tests
 
-/// For a pre-empted code of [`UNREACHABLE`]: the code that fires first and
+/// For a pre-empted code of [`unreachable_codes`]: the code that fires first and
 /// the codes `verify` reports for a package that breaks the pre-empted rule.
 fn attempt(code: Code) -> Option<(Code, Vec<Code>)> {
     let store = || Pkg::new(STORE);
@@ -260,15 +207,14 @@ fn attempt(code: Code) -> Option<(Code, Vec<Code>)> {
 }
 
 fn unreachable_reason(code: Code) -> Option<&'static str> {
-    UNREACHABLE
-        .iter()
-        .find(|(c, _)| *c == code)
-        .map(|(_, r)| *r)
+    code.info().unreachable
 }
 
 #[test]
 fn unreachable_table_is_exact() {
-    for (code, reason) in UNREACHABLE {
+    let unreachable = unreachable_codes();
+    assert!(unreachable.len() >= 10, "{unreachable:?}");
+    for (code, reason) in &unreachable {
         let info = code.info();
         assert_eq!(
             info.status,
@@ -279,7 +225,7 @@ fn unreachable_table_is_exact() {
         assert!(!reason.is_empty(), "{}", info.id);
         assert!(
             golden_case(info).is_none(),
-            "{} has a golden case: drop it from UNREACHABLE",
+            "{} has a golden case: drop `unreachable` from its code file",
             info.id
         );
         if reason.starts_with("pre-empted") {
@@ -289,10 +235,6 @@ fn unreachable_table_is_exact() {
             assert!(!codes.contains(code), "{} is reachable: {codes:?}", info.id);
         }
     }
-    let mut ids: Vec<_> = UNREACHABLE.iter().map(|(c, _)| c.info().id).collect();
-    let n = ids.len();
-    ids.dedup();
-    assert_eq!(ids.len(), n, "UNREACHABLE lists a code twice");
 }
 
 /// The golden folder of a code, when there is one.
@@ -304,7 +246,7 @@ fn golden_case(info: &form_package::codes::CodeInfo) -> Option<PathBuf> {
 }
 
 /// Issue 11 item 5: the golden folders cover every code the registry lists
-/// as reachable (every active code not in [`UNREACHABLE`]); `tests/golden.rs`
+/// as reachable (every active code not in [`unreachable_codes`]); `tests/golden.rs`
 /// runs each folder and checks its code fires.
 #[test]
 fn every_reachable_code_has_a_golden_case() {

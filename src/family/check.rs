@@ -821,8 +821,9 @@ fn target_contract(
 /// Definition is not loaded and no derived relation names it (the
 /// relation's step 2 reports it otherwise), `FD720` when the Form's role is
 /// not the Binding's `sourceRole`, `FD702`/`FD703` when no allowed target
-/// kind is loaded, `FD721` when no loaded allowed target declares the
-/// `targetInterface`.
+/// kind is loaded (the note `FD704` when every allowed target kind is in a
+/// group `--allow-external` accepts), `FD721` when no loaded allowed target
+/// declares the `targetInterface`.
 fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec<Finding>) {
     for (i, accepted) in &form.accepted {
         let at = JsonPointer::root().child("acceptedBindings").index(*i);
@@ -878,20 +879,27 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
             })
             .collect();
         if allowed.is_empty() {
-            if info
-                .allowed_target_forms
-                .iter()
-                .all(|(a, _)| ctx.external(a))
-                && !info.allowed_target_forms.is_empty()
-            {
-                continue;
-            }
             let kinds: Vec<String> = info
                 .allowed_target_forms
                 .iter()
                 .map(|(a, k)| format!("{a} {k}"))
                 .collect();
-            let (code, message) = if ctx.options.partial {
+            let external = !info.allowed_target_forms.is_empty()
+                && info
+                    .allowed_target_forms
+                    .iter()
+                    .all(|(a, _)| ctx.external(a));
+            let (code, message) = if external {
+                // Accepted on purpose, and said so: a note, as for a relation.
+                (
+                    Code::RelationTargetExternal,
+                    format!(
+                        "every allowed target kind of {} is outside the family (--allow-external): {}",
+                        accepted.label(),
+                        kinds.join(", ")
+                    ),
+                )
+            } else if ctx.options.partial {
                 (
                     Code::RelationTargetUnchecked,
                     format!(

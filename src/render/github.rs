@@ -185,7 +185,7 @@ fn spread(run: &RunView<'_>) -> std::collections::BTreeSet<usize> {
         .collect()
 }
 
-/// Renders [`ANNOTATIONS_PER_TYPE`] findings of each type ([`spread`] over
+/// Renders [`ANNOTATIONS_PER_TYPE`] findings of each type (`spread` over
 /// the packages) as
 /// workflow commands and every later one as a [`plain_line`] (nothing is
 /// lost: the step log holds them all), then, unless `quiet`, the summary

@@ -9,6 +9,7 @@
 //!   "configuration"?: "<form-package.toml in force, as the run names it>",
 //!   "packages": [ {
 //!       "path": "<as given>", "verdict": "ok" | "fail",
+//!       "kind": "package" | "document" | "configuration" | "path",  // only packages and documents are counted in "summary"
 //!       "packageDigest"?: "sha256:…",              // whenever the index canonicalized
 //!       "formRef"?: {…}, "fileCount"?: n, "payloadBytes"?: n,   // the reference report, only when verified
 //!       "errors": n, "warnings": n, "fixturesRun": n,
@@ -28,7 +29,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{Located, RunView};
+use super::{EntryKind, Located, RunView};
 use crate::diag::{Severity, Target};
 
 /// The report format version.
@@ -57,6 +58,7 @@ struct Tool {
 struct Package<'a> {
     path: String,
     verdict: &'static str,
+    kind: EntryKind,
     #[serde(skip_serializing_if = "Option::is_none")]
     package_digest: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -151,6 +153,7 @@ pub fn render(run: &RunView<'_>) -> String {
             Package {
                 path: p.name().display().to_string(),
                 verdict: if p.failed { "fail" } else { "ok" },
+                kind: p.kind,
                 package_digest: o.package_digest.as_deref(),
                 form_ref: o.report.as_ref().map(|r| &r.form_ref),
                 file_count: o.report.as_ref().map(|r| r.file_count),

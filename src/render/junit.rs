@@ -4,7 +4,10 @@
 //! Shape: one `<testsuites name="form-package">` holding one `<testsuite
 //! name="form-package">`, with one `<testcase>` per package (`name` = the
 //! package path as given, `classname` = `form-package`, packages in the
-//! order given):
+//! order given), so its `tests` is the summary's package count; entries
+//! that are no package (the configuration file, a walk finding about a
+//! PATH: [`super::EntryKind`]) are testcases of a second `<testsuite
+//! name="form-package inputs">`, `classname` = their kind:
 //!
 //! - a package that verifies is a passing testcase;
 //! - a package that fails has one `<failure>` whose `message` is `N errors`
@@ -26,7 +29,7 @@
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::escape;
-use super::{Located, PackageView, RunView};
+use super::{EntryKind, Located, PackageView, RunView};
 use crate::diag::Severity;
 
 /// One finding as one line (see the module docs): package text escaped
@@ -91,7 +94,11 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
         TestCaseStatus::success()
     };
     let mut case = TestCase::new(name, status);
-    case.set_classname("form-package");
+    case.set_classname(match p.kind {
+        EntryKind::Package | EntryKind::Document => "form-package",
+        EntryKind::Configuration => "configuration",
+        EntryKind::Path => "path",
+    });
     for (key, value) in &p.outcome.extra {
         case.add_property((
             escape::text(key).as_ref(),
@@ -122,9 +129,16 @@ pub fn render(run: &RunView<'_>) -> String {
             escape::path(config),
         ));
     }
-    suite.add_test_cases(run.packages.iter().map(testcase));
+    let (packages, inputs): (Vec<_>, Vec<_>) =
+        run.packages.iter().partition(|p| p.kind.is_package());
+    suite.add_test_cases(packages.into_iter().map(testcase));
     let mut report = Report::new("form-package");
     report.add_test_suite(suite);
+    if !inputs.is_empty() {
+        let mut others = TestSuite::new("form-package inputs");
+        others.add_test_cases(inputs.into_iter().map(testcase));
+        report.add_test_suite(others);
+    }
     let mut text = report
         .to_string()
         .unwrap_or_else(|e| format!("<!-- junit: {e} -->"));

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::Diagnostic;
 use crate::verify::Source;
 
-pub use model::{Counts, Located, PackageView, RunView};
+pub use model::{Counts, EntryKind, Located, PackageView, RunView};
 pub use position::{LineIndex, Position};
 
 /// Output format of every command that reports findings (`verify`, `relations`).

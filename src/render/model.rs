@@ -115,6 +115,32 @@ impl Hidden {
     }
 }
 
+/// What an entry of a report is (issue 21 item 3). Only packages and
+/// documents are counted as packages (verified or failed); the other kinds
+/// fail the run when they hold an error, and are named in every format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EntryKind {
+    /// A Form Package directory.
+    #[default]
+    Package,
+    /// A single document (`check`, `relations`).
+    Document,
+    /// The configuration file in force (`form-package.toml`, `--config`).
+    Configuration,
+    /// A finding of the walk for packages, about a PATH rather than a
+    /// package: a PATH that does not exist (`FD900`), a directory the walk
+    /// cannot read (`FD901`) or will not follow (`FD902`).
+    Path,
+}
+
+impl EntryKind {
+    /// True for the kinds a summary counts as packages.
+    pub fn is_package(self) -> bool {
+        matches!(self, EntryKind::Package | EntryKind::Document)
+    }
+}
+
 /// One package: its outcome and its located findings (in the outcome's order).
 #[derive(Debug)]
 pub struct PackageView<'a> {
@@ -133,6 +159,9 @@ pub struct PackageView<'a> {
     /// package: shown under that name and failing the run, but never
     /// counted as a package (T2 F8). Set with [`RunView::mark_configuration`].
     pub configuration: Option<std::path::PathBuf>,
+    /// What the entry is ([`RunView::mark_configuration`] and
+    /// [`RunView::mark_path`] set it; default a package).
+    pub kind: EntryKind,
     /// The name the command gives this entry in `json` and `junit`, when it
     /// is not the outcome's path (`check`: each document's path as given,
     /// while its outcome's path is the directory its files are relative to).
@@ -197,27 +226,26 @@ impl<'a> RunView<'a> {
     pub fn unverified(&self) -> usize {
         self.packages
             .iter()
-            .filter(|p| p.configuration.is_none() && !p.failed && p.hidden.unverified())
+            .filter(|p| p.kind.is_package() && !p.failed && p.hidden.unverified())
             .count()
     }
 
-    /// Entries that are packages: every entry but the configuration file's
-    /// (T2 F8). What every summary counts as "N packages".
+    /// Entries that are packages ([`EntryKind::is_package`]): neither the
+    /// configuration file's (T2 F8) nor a walk finding's. What every summary
+    /// counts as "N packages".
     pub fn package_count(&self) -> usize {
-        self.packages
-            .iter()
-            .filter(|p| p.configuration.is_none())
-            .count()
+        self.packages.iter().filter(|p| p.kind.is_package()).count()
     }
 
-    /// True when a package fails or the configuration file has an error:
-    /// the run's verdict (exit 1 unless it could not run).
+    /// True when a package fails, or the configuration file or a walk
+    /// finding has an error: the run's verdict (exit 1 unless it could not
+    /// run).
     pub fn fails(&self) -> bool {
         self.failed > 0
             || self
                 .packages
                 .iter()
-                .any(|p| p.configuration.is_some() && p.failed)
+                .any(|p| !p.kind.is_package() && p.failed)
     }
 
     /// Marks entry `index` as the findings of the configuration file
@@ -225,9 +253,22 @@ impl<'a> RunView<'a> {
     /// or already marked: nothing changes.
     pub fn mark_configuration(&mut self, index: usize, name: std::path::PathBuf) {
         if let Some(p) = self.packages.get_mut(index) {
-            if p.configuration.is_none() {
+            if p.kind.is_package() {
                 self.failed -= usize::from(p.failed);
                 p.configuration = Some(name);
+                p.kind = EntryKind::Configuration;
+            }
+        }
+    }
+
+    /// Marks entry `index` as a finding of the walk for packages (a PATH,
+    /// not a package: [`EntryKind::Path`]): it leaves the package counts.
+    /// Out of range or already marked: nothing changes.
+    pub fn mark_path(&mut self, index: usize) {
+        if let Some(p) = self.packages.get_mut(index) {
+            if p.kind.is_package() {
+                self.failed -= usize::from(p.failed);
+                p.kind = EntryKind::Path;
             }
         }
     }
@@ -281,6 +322,7 @@ impl<'a> PackageView<'a> {
             failed,
             hidden: Hidden::default(),
             configuration: None,
+            kind: EntryKind::Package,
             display: None,
         }
     }
