@@ -14,6 +14,15 @@ written and listed in package-index.json with its exact size and SHA-256
 order and the files list stays sorted by path). Packages that fail by design
 in the corpus fail here too; nothing else changes a verdict.
 
+With --distinct-schemas (issue 23: an honest tree for the compiled-schema
+cache), every copy's inline schemas (desiredSchema, observedSchema,
+outputSchema, interfaces[].documentSchema) get a `description` naming the
+copy, so no two packages share an inline schema; the definition is
+rewritten (member order kept) and its size, raw SHA-256 and RFC 8785
+schemaDigest are recomputed in the index. A copy is changed only when the
+RFC 8785 digest computed here of its original definition equals its index's
+schemaDigest (else it is left as it is and counted).
+
 The output is byte-for-byte reproducible for a given seed and count.
 """
 
@@ -82,11 +91,105 @@ def add_extra_payload(dst, rng):
     return True
 
 
+def es_number(x):
+    """ECMAScript Number.prototype.toString of a binary64 (RFC 8785 3.2.2.3)."""
+    if x == 0:
+        return "0"
+    r = repr(abs(float(x)))
+    mant, _, exp = r.partition("e")
+    exp = int(exp) if exp else 0
+    if "." in mant:
+        ip, fp = mant.split(".")
+    else:
+        ip, fp = mant, ""
+    digits = (ip + fp).lstrip("0")
+    lead_zeros = len(ip + fp) - len((ip + fp).lstrip("0"))
+    n = len(ip) + exp - lead_zeros  # x = 0.digits * 10^n
+    digits = digits.rstrip("0") or "0"
+    k = len(digits)
+    sign = "-" if x < 0 else ""
+    if k <= n <= 21:
+        return sign + digits + "0" * (n - k)
+    if 0 < n <= 21:
+        return sign + digits[:n] + "." + digits[n:]
+    if -6 < n <= 0:
+        return sign + "0." + "0" * (-n) + digits
+    e = n - 1
+    m = digits[0] + ("." + digits[1:] if k > 1 else "")
+    return sign + m + "e" + ("+" if e >= 0 else "-") + str(abs(e))
+
+
+def jcs(v):
+    """RFC 8785 canonical text of a parsed JSON value."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, (int, float)):
+        return es_number(float(v))
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, list):
+        return "[" + ",".join(jcs(i) for i in v) + "]"
+    keys = sorted(v, key=lambda k: k.encode("utf-16-be"))
+    return "{" + ",".join(json.dumps(k, ensure_ascii=False) + ":" + jcs(v[k]) for k in keys) + "}"
+
+
+def digest_of(v):
+    return "sha256:" + hashlib.sha256(jcs(v).encode()).hexdigest()
+
+
+def distinct_schemas(dst, tag):
+    """Give every inline schema of the copy a description naming `tag`."""
+    index_path = os.path.join(dst, "package-index.json")
+    def_path = os.path.join(dst, "definition.json")
+    try:
+        with open(index_path, "rb") as f:
+            index = json.loads(f.read())
+        with open(def_path, "rb") as f:
+            definition = json.loads(f.read())
+    except (OSError, ValueError):
+        return False
+    if not isinstance(index, dict) or not isinstance(definition, dict):
+        return False
+    form_ref = index.get("formRef") if isinstance(index.get("formRef"), dict) else None
+    if form_ref is None or form_ref.get("schemaDigest") != digest_of(definition):
+        return False
+    entries = [e for e in index.get("files", []) if isinstance(e, dict) and e.get("path") == "definition.json"]
+    targets = [definition.get(m) for m in ("desiredSchema", "observedSchema", "outputSchema")]
+    for iface in definition.get("interfaces", []) if isinstance(definition.get("interfaces"), list) else []:
+        if isinstance(iface, dict):
+            targets.append(iface.get("documentSchema"))
+    changed = 0
+    for t in targets:
+        if isinstance(t, dict):
+            t["description"] = "bench copy %s, schema %d" % (tag, changed)
+            changed += 1
+    if not changed:
+        return False
+    data = (json.dumps(definition, indent=2, ensure_ascii=False) + "\n").encode()
+    with open(def_path, "wb") as f:
+        f.write(data)
+    form_ref["schemaDigest"] = digest_of(definition)
+    for e in entries:
+        if "size" in e:
+            e["size"] = len(data)
+        if "digest" in e:
+            e["digest"] = "sha256:" + hashlib.sha256(data).hexdigest()
+    os.chmod(index_path, 0o644)
+    with open(index_path, "wb") as f:
+        f.write((json.dumps(index, indent=2, ensure_ascii=False) + "\n").encode())
+    return True
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("out")
     ap.add_argument("--count", type=int, default=10000)
     ap.add_argument("--seed", type=int, default=6)
+    ap.add_argument("--distinct-schemas", action="store_true")
     args = ap.parse_args()
     rng = random.Random(args.seed)
     sources = package_dirs()
@@ -94,6 +197,7 @@ def main():
         shutil.rmtree(args.out)
     os.makedirs(args.out)
     mutated = 0
+    distinct = 0
     for i in range(args.count):
         src = rng.choice(sources)
         dst = os.path.join(args.out, "p%05d" % i)
@@ -102,9 +206,11 @@ def main():
             os.chmod(root, 0o755)
         if rng.random() < 0.5 and add_extra_payload(dst, rng):
             mutated += 1
+        if args.distinct_schemas and distinct_schemas(dst, "p%05d" % i):
+            distinct += 1
     print(
-        "wrote %d packages (%d with an extra payload) from %d sources to %s"
-        % (args.count, mutated, len(sources), args.out),
+        "wrote %d packages (%d with an extra payload, %d with distinct inline schemas) from %d sources to %s"
+        % (args.count, mutated, distinct, len(sources), args.out),
         file=sys.stderr,
     )
 

@@ -41,6 +41,7 @@ use serde_json::{Map, Number, Value};
 use crate::diag::Target;
 use crate::json::pointer::JsonPointer;
 
+pub mod cache;
 pub mod goregex;
 pub mod numbers;
 mod refs;
@@ -99,9 +100,12 @@ pub struct Violation {
     pub message: String,
 }
 
-/// A compiled inline schema. Compile once per package, validate many times.
+/// A compiled inline schema. Compile once, validate many times; clones
+/// share one validator (the [`cache`] hands the same one to every package
+/// of a run whose schema is the same document).
+#[derive(Clone)]
 pub struct CompiledSchema {
-    validator: jsonschema::Validator,
+    validator: std::sync::Arc<jsonschema::Validator>,
 }
 
 impl std::fmt::Debug for CompiledSchema {
@@ -325,7 +329,9 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
         static OPTIONS: jsonschema::ValidationOptions<'static> = options();
     }
     match OPTIONS.with(|options| options.build(&schema)) {
-        Ok(validator) if errors.is_empty() => Ok(CompiledSchema { validator }),
+        Ok(validator) if errors.is_empty() => Ok(CompiledSchema {
+            validator: std::sync::Arc::new(validator),
+        }),
         Ok(_) => Err(errors),
         Err(e) => {
             let pointer = JsonPointer::parse(e.instance_path().as_str()).unwrap_or_default();
@@ -336,6 +342,17 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
             Err(errors)
         }
     }
+}
+
+/// [`compile`] through the process's bounded, content-addressed cache
+/// ([`cache::SchemaCache::global`]): a schema that is the same document as
+/// one compiled before in this process (same RFC 8785 bytes, same member
+/// order) is not compiled again. Same results as [`compile`].
+///
+/// # Errors
+/// Those of [`compile`].
+pub fn compile_shared(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
+    cache::SchemaCache::global().get_or_compile(schema, compile)
 }
 
 impl CompiledSchema {

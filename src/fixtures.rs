@@ -105,7 +105,7 @@ fn compile_one(
     label: &str,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<CompiledSchema> {
-    match engine::compile(schema) {
+    match engine::compile_shared(schema) {
         Ok(c) => Some(c),
         Err(errors) => {
             for e in errors {

@@ -1,6 +1,6 @@
 //! Issue 23 (speed): our RFC 8785 writer against the `serde_json_canonicalizer`
 //! crate (kept as a dev-dependency, the oracle), and the bounded compiled-schema
-//! cache.
+//! cache (`form_package::engine::cache`), judged on its own accounting.
 //!
 //! The writer (`form_package::canonical`) must give the crate's bytes on every
 //! file of the corpus, every RFC 8785 vector (the six files, the README's
@@ -465,6 +465,109 @@ fn utf16_member_order() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A distinct schema per `i` (a closed object with one bounded member).
+fn distinct_schema(i: usize) -> Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {format!("member{i}"): {"type": "string", "maxLength": i}},
+        "required": [format!("member{i}")],
+        "additionalProperties": false
+    })
+}
+
+/// A tree of distinct schemas never grows the cache past its budget: after
+/// every lookup the charged bytes are within it, the oldest entries were
+/// evicted, and every lookup compiled (nothing repeats).
+fn cache_budget_holds() -> Result<(), Failed> {
+    use form_package::engine::cache::{charge, SchemaCache};
+    let budget = 64 << 10;
+    let cache = SchemaCache::new(budget);
+    let n = 300;
+    for i in 0..n {
+        let schema = distinct_schema(i);
+        cache
+            .get_or_compile(&schema, form_package::engine::compile)
+            .map_err(|e| format!("{e:?}"))?;
+        let st = cache.stats();
+        if st.charged > budget || st.peak_charged > budget {
+            return Err(format!("over budget after {i}: {st:?}").into());
+        }
+    }
+    let st = cache.stats();
+    let smallest = charge(canonical_with_order(&distinct_schema(0)).0.len(), 0);
+    assert_eq!(st.misses, n as u64, "{st:?}");
+    assert_eq!(st.hits, 0, "{st:?}");
+    assert!(st.entries >= 1 && st.entries * smallest <= budget, "{st:?}");
+    assert_eq!(st.evictions, n as u64 - st.entries as u64, "{st:?}");
+    // The last schema is held (first in, first out), the first is not.
+    let again = cache.stats();
+    cache
+        .get_or_compile(&distinct_schema(n - 1), |_| Err(Vec::new()))
+        .map_err(|_| "the newest entry was evicted")?;
+    assert_eq!(cache.stats().hits, again.hits + 1);
+    assert!(cache
+        .get_or_compile(&distinct_schema(0), |_| Err(Vec::new()))
+        .is_err());
+    // An entry larger than the whole budget is compiled but not stored.
+    let tiny = SchemaCache::new(100);
+    tiny.get_or_compile(&distinct_schema(1), form_package::engine::compile)
+        .map_err(|e| format!("{e:?}"))?;
+    assert_eq!(tiny.stats().too_large, 1);
+    assert_eq!((tiny.stats().entries, tiny.stats().charged), (0, 0));
+    // Budget 0: no cache at all.
+    let off = SchemaCache::new(0);
+    for _ in 0..2 {
+        off.get_or_compile(&distinct_schema(2), form_package::engine::compile)
+            .map_err(|e| format!("{e:?}"))?;
+    }
+    assert_eq!(
+        (off.stats().misses, off.stats().hits, off.stats().entries),
+        (2, 0, 0)
+    );
+    Ok(())
+}
+
+/// Keyed by content: the same document spelled differently (whitespace,
+/// number spelling, escapes) is one entry; the same members in another
+/// order are another entry (the engine reports violations in member
+/// order), and each gives exactly the violations of an uncached compile.
+/// A schema that does not compile is cached with its errors.
+fn cache_is_content_addressed() -> Result<(), Failed> {
+    use form_package::engine::{cache::SchemaCache, compile};
+    let cache = SchemaCache::new(1 << 20);
+    let spellings = [
+        r#"{"type":"object","properties":{"a":{"type":"integer","maximum":10},"b":{"type":"string","maxLength":2}}}"#,
+        r#"{ "type" : "object", "properties" : { "\u0061" : { "type" : "integer", "maximum" : 1.0e1 },
+ "b" : { "type" : "string", "maxLength" : 2.0 } } }"#,
+    ];
+    let reordered = r#"{"properties":{"b":{"maxLength":2,"type":"string"},"a":{"maximum":10,"type":"integer"}},"type":"object"}"#;
+    let instance = serde_json::json!({"a": 11, "b": "xyz"});
+    for (i, text) in spellings.iter().chain([&reordered]).enumerate() {
+        let schema = strict::parse_value(text.as_bytes()).unwrap();
+        let cached = cache
+            .get_or_compile(&schema, compile)
+            .map_err(|e| format!("{e:?}"))?;
+        let fresh = compile(&schema).map_err(|e| format!("{e:?}"))?;
+        assert_eq!(
+            cached.violations(&instance, 10),
+            fresh.violations(&instance, 10),
+            "spelling {i}"
+        );
+        assert_eq!(fresh.violations(&instance, 10).len(), 2);
+    }
+    let st = cache.stats();
+    assert_eq!((st.misses, st.hits, st.entries), (2, 1, 2), "{st:?}");
+    let bad = serde_json::json!({"pattern": "(?<"});
+    let first = cache.get_or_compile(&bad, compile).unwrap_err();
+    let second = cache
+        .get_or_compile(&bad, |_| panic!("compiled twice"))
+        .unwrap_err();
+    assert_eq!(first, second);
+    assert!(!first.is_empty());
+    assert_eq!(cache.stats().hits, 2);
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let corpus = common::corpus();
@@ -472,6 +575,11 @@ fn main() {
         Trial::test("rfc8785_shipped_vectors", shipped_vectors),
         Trial::test("rfc8785_generated_documents", generated_documents),
         Trial::test("rfc8785_utf16_member_order", utf16_member_order),
+        Trial::test("schema_cache_budget_holds", cache_budget_holds),
+        Trial::test(
+            "schema_cache_is_content_addressed",
+            cache_is_content_addressed,
+        ),
     ];
     let with_corpus = |name: &str, f: fn(&Path) -> Result<(), Failed>| {
         let c = corpus.clone();
