@@ -178,7 +178,9 @@ impl Client {
                 let r = &d["range"];
                 out.push((
                     file.to_owned(),
-                    d["code"].as_str().unwrap().to_owned(),
+                    // "" for the one diagnostic without a code: the count
+                    // of those left out of a capped list.
+                    d["code"].as_str().unwrap_or_default().to_owned(),
                     d["message"].as_str().unwrap().to_owned(),
                     [
                         r["start"]["line"].as_u64().unwrap(),
@@ -258,8 +260,17 @@ fn verify_findings(dir: &Path) -> Vec<Finding> {
         .arg(dir)
         .output()
         .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    report_findings(&out.stdout, dir)
+}
+
+/// The findings of a `--format json` report (`verify`'s or `check`'s) of
+/// one package or document whose files are in `dir`, comparable.
+fn report_findings(stdout: &[u8], dir: &Path) -> Vec<Finding> {
+    let report: Value = serde_json::from_slice(stdout).unwrap();
     let mut found = Vec::new();
+    // Each file read once, with where its lines start (80,000 findings in
+    // one file must not mean 80,000 reads and scans of it).
+    let mut files: BTreeMap<String, (Vec<u8>, Vec<usize>)> = BTreeMap::new();
     for d in report["packages"][0]["diagnostics"].as_array().unwrap() {
         let file = d["file"]
             .as_str()
@@ -267,9 +278,23 @@ fn verify_findings(dir: &Path) -> Vec<Finding> {
             .to_owned();
         let range = match (&d["span"], d["file"].is_string()) {
             (Value::Object(s), true) => {
-                let bytes = std::fs::read(dir.join(&file)).unwrap();
-                let (sl, sc) = utf16_position(&bytes, s["start"].as_u64().unwrap() as usize);
-                let (el, ec) = utf16_position(&bytes, s["end"].as_u64().unwrap() as usize);
+                let (bytes, starts) = files.entry(file.clone()).or_insert_with(|| {
+                    let bytes = std::fs::read(dir.join(&file)).unwrap();
+                    let mut starts = vec![0];
+                    starts.extend((0..bytes.len()).filter_map(|i| {
+                        let end = bytes[i] == b'\n'
+                            || (bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+                        end.then_some(i + 1)
+                    }));
+                    (bytes, starts)
+                });
+                let at = |offset: usize| {
+                    let line = starts.partition_point(|&s| s <= offset) - 1;
+                    let (_, column) = utf16_position(&bytes[starts[line]..], offset - starts[line]);
+                    (line as u64, column)
+                };
+                let (sl, sc) = at(s["start"].as_u64().unwrap() as usize);
+                let (el, ec) = at(s["end"].as_u64().unwrap() as usize);
                 // The JSON's own 1-based line agrees.
                 assert_eq!(d["line"].as_u64().unwrap(), sl + 1, "{d}");
                 [sl, sc, el, ec]
@@ -889,6 +914,358 @@ fn close_object_action_makes_fd213_vanish() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A package with 80,000 findings in one file (a fixture of 80,000
+/// forbidden member names, as `benches/gen_findings.py` writes it, here an
+/// unsaved buffer): the file is sent the first 1,000 findings, each one of
+/// `verify`'s, and one last diagnostic that says how many more there are.
+fn eighty_thousand_findings_are_capped_and_counted() -> Result<(), Failed> {
+    const COUNT: usize = 80_000;
+    let (tmp, pkg) = fixture_package();
+    let fixture_path = pkg.join("fixtures/desired.json");
+    let fixture = uri_of(&fixture_path);
+    let lines: Vec<String> = std::iter::once("  \"name\": \"x\"".to_owned())
+        .chain((0..COUNT).map(|i| format!("  \"password{i}\": {i}")))
+        .collect();
+    let text = format!("{{\n{}\n}}\n", lines.join(",\n"));
+    // What `verify` gives for the saved package.
+    let scratch = tmp.path().join("many");
+    common::copy_dir(&pkg, &scratch);
+    std::fs::write(scratch.join("fixtures/desired.json"), &text).unwrap();
+    let all: Vec<Finding> = verify_findings(&scratch)
+        .into_iter()
+        .filter(|f| f.0 == "fixtures/desired.json")
+        .collect();
+    assert_eq!(all.iter().filter(|f| f.1 == "FD300").count(), COUNT);
+    let omitted = all.len() - 1000;
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &fixture, &text);
+    c.settle(&fixture);
+    let sent = c.published[&fixture].clone();
+    assert_eq!(sent.len(), 1001, "1,000 findings and the count of the rest");
+    let last = &sent[1000];
+    assert_eq!(
+        last["message"],
+        format!("{omitted} more findings in this file are not shown (the editor is sent at most 1000 per file); `form-package verify` on this package lists them all")
+    );
+    assert_eq!(last["data"]["omitted"], omitted);
+    assert!(last.get("code").is_none(), "{last}");
+    let shown: Vec<Finding> = c
+        .findings(&pkg)
+        .into_iter()
+        .filter(|f| f.0 == "fixtures/desired.json" && !f.1.is_empty())
+        .collect();
+    assert_eq!(shown.len(), 1000);
+    let all: std::collections::BTreeSet<&Finding> = all.iter().collect();
+    assert!(
+        shown.iter().all(|f| all.contains(f)),
+        "each one of verify's"
+    );
+    // Near miss: back to a valid fixture, the file is cleared, no count.
+    change_doc(&mut c, &fixture, 2, "{\"name\": \"x\"}\n");
+    c.settle(&fixture);
+    assert_eq!(c.published[&fixture], Vec::<Value>::new());
+    c.stop();
+    Ok(())
+}
+
+/// While a buffer is half-typed (an unclosed brace, a trailing comma, a
+/// value missing), hover and go to definition answer from its last text
+/// that parsed, positions carried over the edit; where the cursor is in
+/// the changed text itself, nothing.
+fn last_good_text_serves_hover_and_definition() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let good = original.replacen(
+        r#""properties":{"name":{"#,
+        r##""$defs":{"n":{"type":"string"}},"properties":{"nick":{"$ref":"#/$defs/n"},"name":{"##,
+        1,
+    );
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &def, &good);
+    c.settle(&def);
+    let at = |text: &str, needle: &str| {
+        let (line, character) = utf16_position(text.as_bytes(), text.find(needle).unwrap() + 2);
+        json!({"line": line, "character": character})
+    };
+    // Three half-typed texts: a member without a value inserted before
+    // the `$ref`, a trailing comma after it, the text cut (unclosed) after it.
+    let cut = good.find("\"name\":{").unwrap();
+    let halves = [
+        good.replacen(r#"{"apiVersion""#, r#"{"x": , "apiVersion""#, 1),
+        good.replacen(r##""#/$defs/n"}"##, r##""#/$defs/n",}"##, 1),
+        good[..cut].to_owned(),
+    ];
+    for (v, half) in halves.iter().enumerate() {
+        change_doc(&mut c, &def, v as u64 + 2, half);
+        c.settle(&def);
+        // The strict reader's finding is what the file shows.
+        let shown: Vec<Finding> = c.findings(&pkg);
+        assert!(
+            shown
+                .iter()
+                .any(|f| f.0 == "definition.json" && f.1.as_str() < "FD100"),
+            "{v}: {shown:?}"
+        );
+        let r = c.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": def}, "position": at(half, "#/$defs/n")}),
+        );
+        let value = r["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(value.starts_with("/desiredSchema/$defs/n\n"), "{v}: {r}");
+        let r = c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": def}, "position": at(half, "#/$defs/n")}),
+        );
+        assert_eq!(r["result"]["uri"], def, "{v}: {r}");
+        let target = half.find(r#"{"type":"string"}"#).unwrap();
+        let (line, character) = utf16_position(half.as_bytes(), target);
+        assert_eq!(
+            pos(&r["result"]["range"]["start"]),
+            (line, character),
+            "{v}: the target in the current text: {r}"
+        );
+        let r = c.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": def}, "position": at(half, "fixtures/desired.json")}),
+        );
+        assert_eq!(
+            r["result"]["uri"],
+            uri_of(&pkg.join("fixtures/desired.json")),
+            "{v}: {r}"
+        );
+    }
+    // Near miss: the cursor inside the text typed since: nothing.
+    let half = &halves[0];
+    let (line, character) = utf16_position(half.as_bytes(), half.find("\"x\"").unwrap() + 1);
+    let r = c.request(
+        "textDocument/definition",
+        json!({"textDocument": {"uri": def}, "position": {"line": line, "character": character}}),
+    );
+    assert_eq!(r["result"], Value::Null, "{r}");
+    c.stop();
+    Ok(())
+}
+
+/// Requests at positions and documents that do not exist, and changes to
+/// documents never opened: an empty answer or nothing, and the server
+/// serves on.
+fn out_of_range_and_unknown_documents_are_answered_empty() -> Result<(), Failed> {
+    let (_tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let text = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    // Changes and closes of a document never opened are ignored.
+    change_doc(&mut c, &def, 7, "{");
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": def}}),
+    );
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": "file:///nowhere/x.json"}}),
+    );
+    open_doc(&mut c, &def, &text);
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), [], "the ignored change did not stick");
+    let far = [
+        (100_000, 0),
+        (0, 100_000),
+        (u64::from(u32::MAX), u64::from(u32::MAX)),
+    ];
+    for uri in [
+        def.as_str(),
+        "file:///nowhere/definition.json",
+        "untitled:Untitled-1",
+    ] {
+        for (line, character) in far {
+            let p = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+            let r = c.request("textDocument/definition", p.clone());
+            assert_eq!(r["result"], Value::Null, "{uri} {line}:{character}: {r}");
+            let r = c.request("textDocument/hover", p);
+            assert_eq!(r["result"], Value::Null, "{uri} {line}:{character}: {r}");
+            let range = json!({"start": {"line": line, "character": character}, "end": {"line": line, "character": character}});
+            assert_eq!(code_actions(&mut c, uri, range, None), Vec::<Value>::new());
+        }
+    }
+    // A range whose end is before its start, on an open document.
+    let backwards =
+        json!({"start": {"line": 0, "character": 9}, "end": {"line": 0, "character": 1}});
+    assert_eq!(
+        code_actions(&mut c, &def, backwards, None),
+        Vec::<Value>::new()
+    );
+    // A change without content is ignored; a request without its
+    // parameters gets InvalidParams.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": def, "version": 2}, "contentChanges": []}),
+    );
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": def}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.stop();
+    Ok(())
+}
+
+/// A reference schema (decision 0015) with a required-interface contract.
+const REFERENCE: &str = r#"{"type":"object","additionalProperties":false,"required":["apiVersion","kind","name"],"x-takoform-required-interface":{"apiVersion":"interfaces.takoform.com/v1alpha1","name":"edge.kv","version":"1.0.0","schemaDigest":"sha256:1db93de87b25b5feedb380cdcf3ac10e0ff81f0a005ca17bc11ae9e416201ebe"},"properties":{"apiVersion":{"const":"stores.takoform.com/v1"},"kind":{"const":"Store"},"name":{"type":"string"}}}"#;
+
+/// Hover on a relation: its pointer, target, binding, required and
+/// contract, as `form-package relations` derives them; on `schemaDigest`
+/// in the index: whether it matches the definition as it stands in the
+/// editor, before and after an unsaved edit, and when it does not parse.
+fn hover_on_a_relation_and_on_schema_digest() -> Result<(), Failed> {
+    let (tmp, pkg) = fixture_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let index = uri_of(&pkg.join("package-index.json"));
+    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
+    let index_text = std::fs::read_to_string(pkg.join("package-index.json")).unwrap();
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &def, &original);
+    open_doc(&mut c, &index, &index_text);
+    let hover_at = |c: &mut Client, uri: &str, text: &str, needle: &str| {
+        let (line, character) = utf16_position(text.as_bytes(), text.find(needle).unwrap() + 1);
+        let r = c.hover(uri, line, character);
+        r["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let digest = |dir: &Path| {
+        let v: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap())
+                .unwrap();
+        v["formRef"]["schemaDigest"].as_str().unwrap().to_owned()
+    };
+    let listed = digest(&pkg);
+    let shown = hover_at(&mut c, &index, &index_text, "schemaDigest");
+    assert_eq!(
+        shown,
+        format!("schemaDigest matches definition.json as it stands in the editor ({listed}, the SHA-256 of its RFC 8785 form)")
+    );
+
+    // An unsaved edit: a relation appears in the definition.
+    let with_ref = original.replacen(
+        r#""properties":{"name":{"#,
+        &format!(r#""properties":{{"store":{REFERENCE},"name":{{"#),
+        1,
+    );
+    assert_ne!(with_ref, original);
+    change_doc(&mut c, &def, 2, &with_ref);
+    c.settle(&def);
+    let shown = hover_at(&mut c, &def, &with_ref, "edge.kv");
+    assert_eq!(
+        shown,
+        "relation /store (decision 0015)\ntarget: stores.takoform.com/v1/Store\nbinding: -\nrequired: no\ntarget contract: interface: edge.kv@1.0.0"
+    );
+    // The same relation `relations` derives from the saved definition.
+    let scratch = tmp.path().join("edited");
+    common::copy_dir(&pkg, &scratch);
+    std::fs::write(scratch.join("definition.json"), &with_ref).unwrap();
+    let out = Command::new(bin())
+        .args(["relations", "--format", "json"])
+        .arg(&scratch)
+        .output()
+        .unwrap();
+    let derived: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(derived["relations"][0]["pointer"], "/store", "{derived}");
+    assert_eq!(
+        derived["relations"][0]["requiredInterface"]["name"],
+        "edge.kv"
+    );
+    // Near miss: outside the reference, no relation.
+    let shown = hover_at(&mut c, &def, &with_ref, "maxLength");
+    assert!(!shown.starts_with("relation"), "{shown}");
+
+    // The index's schemaDigest no longer matches: the hover says so, with
+    // the digest `index` writes, and explains the finding there (FD123).
+    let out = Command::new(bin())
+        .arg("index")
+        .arg(&scratch)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    let now = digest(&scratch);
+    let shown = hover_at(&mut c, &index, &index_text, listed.as_str());
+    assert!(
+        shown.starts_with(&format!(
+            "schemaDigest does not match definition.json as it stands in the editor:\n  index:      {listed}\n  definition: {now} (SHA-256 of its RFC 8785 form)\n"
+        )),
+        "{shown}"
+    );
+    assert!(shown.ends_with(&explain("FD123")), "{shown}");
+    // Half-typed definition: no digest to compare.
+    change_doc(&mut c, &def, 3, &with_ref[..40]);
+    let shown = hover_at(&mut c, &index, &index_text, "schemaDigest");
+    assert!(
+        shown.starts_with(&format!("schemaDigest {listed}: definition.json as it stands in the editor is not strict I-JSON")),
+        "{shown}"
+    );
+    c.stop();
+    Ok(())
+}
+
+/// A Binding or Interface Definition in no package gets what `check`
+/// gives that document (its published schema: FD631), from the buffer; a
+/// half-typed one the strict reader's finding; closed, it is cleared.
+/// Near miss: another JSON document in no package gets nothing.
+fn lone_interface_definition_gets_checks_findings() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("contracts");
+    std::fs::create_dir(&dir).unwrap();
+    let path = dir.join("iface.json");
+    let uri = uri_of(&path);
+    let text = r#"{"apiVersion":"interfaces.takoform.com/v1alpha1","kind":"InterfaceDefinition","name":"x","version":"1.0.0"}"#;
+    let mut c = Client::start();
+    c.initialize();
+    open_doc(&mut c, &uri, text);
+    c.settle(&uri);
+    // What `check` gives for the same bytes saved.
+    std::fs::write(&path, text).unwrap();
+    let out = Command::new(bin())
+        .args(["check", "--format", "json", "iface.json"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let expected = report_findings(&out.stdout, &dir);
+    assert!(expected.iter().any(|f| f.1 == "FD631"), "{expected:?}");
+    assert_eq!(c.findings(&dir), expected);
+    // Half-typed: the strict reader's finding.
+    change_doc(&mut c, &uri, 2, &text[..60]);
+    c.settle(&uri);
+    let now = c.findings(&dir);
+    assert!(now.len() == 1 && now[0].1.as_str() < "FD100", "{now:?}");
+    // Closed: cleared.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    let other = dir.join("other.json");
+    let other_uri = uri_of(&other);
+    open_doc(
+        &mut c,
+        &other_uri,
+        r#"{"apiVersion": "x/v1", "kind": "Thing"}"#,
+    );
+    c.settle(&other_uri);
+    assert_eq!(c.published[&uri], Vec::<Value>::new(), "cleared on close");
+    assert!(
+        !c.published.contains_key(&other_uri),
+        "another document in no package gets nothing"
+    );
+    c.stop();
+    Ok(())
+}
+
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
@@ -925,6 +1302,26 @@ fn main() {
         Trial::test(
             "close_object_action_makes_fd213_vanish",
             close_object_action_makes_fd213_vanish,
+        ),
+        Trial::test(
+            "hover_on_a_relation_and_on_schema_digest",
+            hover_on_a_relation_and_on_schema_digest,
+        ),
+        Trial::test(
+            "lone_interface_definition_gets_checks_findings",
+            lone_interface_definition_gets_checks_findings,
+        ),
+        Trial::test(
+            "eighty_thousand_findings_are_capped_and_counted",
+            eighty_thousand_findings_are_capped_and_counted,
+        ),
+        Trial::test(
+            "last_good_text_serves_hover_and_definition",
+            last_good_text_serves_hover_and_definition,
+        ),
+        Trial::test(
+            "out_of_range_and_unknown_documents_are_answered_empty",
+            out_of_range_and_unknown_documents_are_answered_empty,
         ),
     ];
     libtest_mimic::run(&args, trials).exit();

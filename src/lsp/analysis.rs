@@ -148,6 +148,46 @@ pub fn lsp_position(text: &[u8], offset: usize) -> Position {
     Position::new(line, u32::try_from(column).unwrap_or(u32::MAX))
 }
 
+/// [`lsp_position`] of each of `offsets` in `text`, in one pass over the
+/// text (plus sorting the offsets). Equal to [`lsp_position`] for offsets
+/// on character boundaries (the ends of JSON tokens always are).
+pub fn lsp_positions(
+    text: &[u8],
+    offsets: impl IntoIterator<Item = usize>,
+) -> BTreeMap<usize, Position> {
+    let mut sorted: Vec<usize> = offsets.into_iter().collect();
+    sorted.sort_unstable();
+    sorted.dedup();
+    let mut out = BTreeMap::new();
+    // Scanned up to `scanned`; the current line starts at `line_start`;
+    // `column` units lie between `line_start` and `counted`.
+    let (mut line, mut line_start, mut scanned) = (0u32, 0usize, 0usize);
+    let (mut counted, mut column) = (0usize, 0usize);
+    for asked in sorted {
+        let offset = asked.min(text.len());
+        for i in scanned..offset {
+            let b = text.get(i).copied().unwrap_or_default();
+            if b == b'\n' || (b == b'\r' && text.get(i + 1) != Some(&b'\n')) {
+                line += 1;
+                line_start = i + 1;
+            }
+        }
+        scanned = scanned.max(offset);
+        if counted < line_start {
+            counted = line_start;
+            column = 0;
+        }
+        let chunk = text.get(counted..offset).unwrap_or_default();
+        column += String::from_utf8_lossy(chunk).encode_utf16().count();
+        counted = offset;
+        out.insert(
+            asked,
+            Position::new(line, u32::try_from(column).unwrap_or(u32::MAX)),
+        );
+    }
+    out
+}
+
 /// The byte offset of an LSP position in `text` (the inverse of
 /// [`lsp_position`]); `None` when the line does not exist or the column is
 /// past its end.
@@ -197,13 +237,37 @@ pub fn diagnostics(
 ) -> BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> {
     let mut out: BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> = BTreeMap::new();
     let view = PackageView::new(&a.outcome, false);
+    // Every position of a file in one pass over it (a per-finding scan is
+    // quadratic: 80,000 findings in a 2 MB file).
+    let mut wanted: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
+    for f in &view.findings {
+        if let (Some(file), Some(span)) = (&f.diag.file, &f.span) {
+            wanted
+                .entry(file.as_str())
+                .or_default()
+                .extend([span.start, span.end]);
+        }
+    }
+    let positions: BTreeMap<&str, BTreeMap<usize, Position>> = wanted
+        .into_iter()
+        .map(|(file, offsets)| {
+            let text = a.files.get(file).map(Vec::as_slice).unwrap_or_default();
+            (file, lsp_positions(text, offsets))
+        })
+        .collect();
     for f in &view.findings {
         let d = f.diag;
         let file = d.file.clone().unwrap_or_else(|| INDEX_NAME.to_owned());
-        let text = a.files.get(&file).map(Vec::as_slice).unwrap_or_default();
         let range = match (&d.file, &f.span) {
             (Some(_), Some(span)) => {
-                Range::new(lsp_position(text, span.start), lsp_position(text, span.end))
+                let at = |o: usize| {
+                    positions
+                        .get(file.as_str())
+                        .and_then(|p| p.get(&o))
+                        .copied()
+                        .unwrap_or_default()
+                };
+                Range::new(at(span.start), at(span.end))
             }
             _ => Range::default(),
         };
@@ -244,6 +308,41 @@ pub fn diagnostics(
     out
 }
 
+/// The most diagnostics sent for one file (a package of 80,000 findings
+/// would otherwise be one notification of tens of megabytes, which editors
+/// freeze on). Set at 1,000: more than a person reads in a file, and a
+/// publication an editor takes in at once.
+pub const MAX_PER_FILE: usize = 1000;
+
+/// `list` cut to [`MAX_PER_FILE`] diagnostics, in its order, then — never
+/// silently — one more diagnostic that says how many were left out and
+/// where to see them all: at the range of the first one left out, with the
+/// most severe severity of those left out, no code, and `data`
+/// `{"omitted": N}`. A list within the cap is returned as it is.
+pub fn capped(mut list: Vec<lsp_types::Diagnostic>) -> Vec<lsp_types::Diagnostic> {
+    if list.len() <= MAX_PER_FILE {
+        return list;
+    }
+    let rest = list.split_off(MAX_PER_FILE);
+    let omitted = rest.len();
+    let severity = rest.iter().filter_map(|d| d.severity).min();
+    let range = rest.first().map(|d| d.range).unwrap_or_default();
+    list.push(lsp_types::Diagnostic {
+        range,
+        severity,
+        code: None,
+        code_description: None,
+        source: Some("form-package".to_owned()),
+        message: format!(
+            "{omitted} more findings in this file are not shown (the editor is sent at most {MAX_PER_FILE} per file); `form-package verify` on this package lists them all"
+        ),
+        related_information: None,
+        tags: None,
+        data: Some(serde_json::json!({ "omitted": omitted })),
+    });
+    list
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -268,6 +367,56 @@ mod tests {
         assert_eq!(byte_offset(text, Position::new(1, 6)), None);
         assert_eq!(byte_offset(text, Position::new(9, 0)), None);
         assert_eq!(lsp_position(b, 999), Position::new(2, 2));
+    }
+
+    fn diag(line: u32, severity: DiagnosticSeverity) -> lsp_types::Diagnostic {
+        lsp_types::Diagnostic {
+            range: Range::new(Position::new(line, 0), Position::new(line, 1)),
+            severity: Some(severity),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_long_list_is_capped_and_says_how_many_more() {
+        let list: Vec<_> = (0..MAX_PER_FILE as u32 + 5)
+            .map(|i| {
+                let s = if i == MAX_PER_FILE as u32 + 3 {
+                    DiagnosticSeverity::ERROR
+                } else {
+                    DiagnosticSeverity::WARNING
+                };
+                diag(i, s)
+            })
+            .collect();
+        let out = capped(list.clone());
+        assert_eq!(out.len(), MAX_PER_FILE + 1);
+        assert_eq!(out[..MAX_PER_FILE], list[..MAX_PER_FILE]);
+        let last = &out[MAX_PER_FILE];
+        assert!(
+            last.message.starts_with("5 more findings in this file"),
+            "{last:?}"
+        );
+        assert_eq!(last.severity, Some(DiagnosticSeverity::ERROR));
+        assert_eq!(last.range.start.line, MAX_PER_FILE as u32);
+        assert_eq!(last.data, Some(serde_json::json!({"omitted": 5})));
+        // Near miss: a list at the cap is sent whole, with nothing added.
+        let whole: Vec<_> = list[..MAX_PER_FILE].to_vec();
+        assert_eq!(capped(whole.clone()), whole);
+    }
+
+    #[test]
+    fn positions_in_one_pass_equal_positions_one_by_one() {
+        let text = "{\"é😀\": 1,\r\n \"b\":\r2,\n\n \"c\": \"ü\"}";
+        let b = text.as_bytes();
+        let all: Vec<usize> = (0..=b.len() + 2)
+            .filter(|&i| i > b.len() || text.is_char_boundary(i))
+            .collect();
+        let got = lsp_positions(b, all.iter().rev().copied());
+        assert_eq!(got.len(), all.len());
+        for i in all {
+            assert_eq!(got[&i], lsp_position(b, i), "offset {i}");
+        }
     }
 
     #[test]

@@ -19,6 +19,109 @@ pub struct Document {
     pub path: Option<PathBuf>,
     /// The whole text (full synchronisation).
     pub text: String,
+    /// The last text of this document that was strict I-JSON (its
+    /// current text when it is), for hover and navigation while the
+    /// author is half-way through an edit.
+    pub last_good: Option<String>,
+}
+
+impl Document {
+    fn new(uri: Uri, text: String) -> Self {
+        let path = file_path(&uri);
+        let mut d = Document {
+            uri,
+            path,
+            text,
+            last_good: None,
+        };
+        d.remember();
+        d
+    }
+
+    /// Keeps the text as the last good one when it is strict I-JSON.
+    fn remember(&mut self) {
+        if crate::json::strict::parse(self.text.as_bytes()).is_ok() {
+            self.last_good = Some(self.text.clone());
+        }
+    }
+
+    /// A strict I-JSON text to read byte `offset` of the current text in:
+    /// the current text itself, or else the last good text with the offset
+    /// carried over ([`Shift`]); `None` when the offset lies in the part
+    /// that changed since (or no text of the document was ever good).
+    pub fn good_view(&self, offset: usize) -> Option<(&str, usize, Shift)> {
+        let good = self.last_good.as_deref()?;
+        let shift = Shift::between(good, &self.text);
+        Some((good, shift.to_old(offset)?, shift))
+    }
+}
+
+/// How a last good text and the current text differ: one changed region
+/// between an equal prefix and an equal suffix (byte lengths).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shift {
+    prefix: usize,
+    suffix: usize,
+    old_len: usize,
+    new_len: usize,
+}
+
+impl Shift {
+    /// The shift from `old` to `new`: the longest equal suffix, then the
+    /// longest equal prefix in what is left (so that an insertion is
+    /// placed as late as it can be), both on character boundaries.
+    pub fn between(old: &str, new: &str) -> Shift {
+        let (o, n) = (old.as_bytes(), new.as_bytes());
+        let shorter = o.len().min(n.len());
+        let mut suffix = o
+            .iter()
+            .rev()
+            .zip(n.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        while !old.is_char_boundary(o.len() - suffix) || !new.is_char_boundary(n.len() - suffix) {
+            suffix -= 1;
+        }
+        let mut prefix = o
+            .iter()
+            .zip(n)
+            .take(shorter - suffix)
+            .take_while(|(a, b)| a == b)
+            .count();
+        while !old.is_char_boundary(prefix) || !new.is_char_boundary(prefix) {
+            prefix -= 1;
+        }
+        Shift {
+            prefix,
+            suffix,
+            old_len: o.len(),
+            new_len: n.len(),
+        }
+    }
+
+    /// A byte offset of the new text in the old one; `None` inside the
+    /// changed region.
+    pub fn to_old(&self, offset: usize) -> Option<usize> {
+        if offset < self.prefix || (offset == self.prefix && self.prefix == self.new_len) {
+            Some(offset)
+        } else if offset >= self.new_len - self.suffix && offset <= self.new_len {
+            Some(offset + self.old_len - self.new_len)
+        } else {
+            None
+        }
+    }
+
+    /// A byte offset of the old text in the new one; an offset inside the
+    /// changed region goes to its start.
+    pub fn to_new(&self, offset: usize) -> usize {
+        if offset <= self.prefix {
+            offset
+        } else if offset >= self.old_len - self.suffix {
+            (offset + self.new_len - self.old_len).min(self.new_len)
+        } else {
+            self.prefix
+        }
+    }
 }
 
 /// Open documents by URI text.
@@ -30,9 +133,8 @@ pub struct Documents {
 impl Documents {
     /// Opens (or reopens) `uri` with `text`.
     pub fn open(&mut self, uri: Uri, text: String) {
-        let path = file_path(&uri);
         self.docs
-            .insert(uri.as_str().to_owned(), Document { uri, path, text });
+            .insert(uri.as_str().to_owned(), Document::new(uri, text));
     }
 
     /// Replaces the text of an open document; `false` when it is not open.
@@ -40,6 +142,7 @@ impl Documents {
         match self.docs.get_mut(uri.as_str()) {
             Some(d) => {
                 d.text = text;
+                d.remember();
                 true
             }
             None => false,
@@ -106,6 +209,26 @@ pub fn file_uri(path: &Path) -> Option<Uri> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn offsets_carry_over_the_changed_region_only() {
+        let old = r#"{"a": "é", "b": 1}"#;
+        let new = r#"{"a": "é", "x": , "b": 1}"#;
+        let s = Shift::between(old, new);
+        let b_new = new.find("\"b\"").unwrap();
+        let b_old = old.find("\"b\"").unwrap();
+        assert_eq!(s.to_old(b_new), Some(b_old));
+        assert_eq!(s.to_new(b_old), b_new);
+        assert_eq!(s.to_old(2), Some(2));
+        assert_eq!(s.to_old(new.len()), Some(old.len()));
+        // Near miss: inside the inserted text there is no old offset.
+        assert_eq!(s.to_old(new.find('x').unwrap()), None);
+        // An unclosed tail: the prefix carries over, the rest does not.
+        let cut = &old[..12];
+        let s = Shift::between(old, cut);
+        assert_eq!(s.to_old(3), Some(3));
+        assert_eq!(s.to_new(old.len() - 1), cut.len());
+    }
 
     #[test]
     fn file_uris_and_paths_round_trip() {

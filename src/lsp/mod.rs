@@ -20,11 +20,24 @@
 //!   the package gets an empty list, and a file whose findings went away
 //!   is cleared. A half-typed buffer gets the strict reader's finding
 //!   (`FD001`/`FD002`…) at the place it stops. Changes that arrive
-//!   together are verified once, when the input queue is empty;
+//!   together are verified once, when the input queue is empty. A file is
+//!   sent at most [`analysis::MAX_PER_FILE`] diagnostics, then one that
+//!   says how many more there are ([`analysis::capped`]: never silently);
+//! - bad input: while a buffer is not strict I-JSON, hover and go to
+//!   definition read its last text that was ([`documents::Document::good_view`]),
+//!   positions carried over the edit; a request that panics in the server
+//!   (a bug) gets `InternalError` and the server goes on;
+//! - a Binding or Interface Definition in no package is checked on its
+//!   own as `check` checks it ([`crate::check_cmd::check_document`]), from
+//!   its buffer; any other file in no package gets nothing;
 //! - hover: on a code (`FD213`) in any open document, or anywhere in the
 //!   range of a published diagnostic, the code's `explain` text
 //!   ([`crate::explain::explain`]); on a local `$ref`, the target's
-//!   pointer and schema ([`navigate`]);
+//!   pointer and schema ([`navigate`]); inside a reference schema of the
+//!   definition, its relation (decision 0015: pointer, target, binding,
+//!   required, target contract, as `relations` derives it); on
+//!   `/formRef/schemaDigest` of an index, whether it matches the
+//!   definition as it stands in the editor (buffer over disk);
 //! - go to definition: a local `$ref` to its target schema, a package path
 //!   (a fixture path of the definition, a `files[].path` of the index) to
 //!   that file;
@@ -35,16 +48,13 @@
 //!   object" on an FD213 finding (`"additionalProperties": false` added,
 //!   or `true` made `false`). A forbidden field is never renamed.
 //!
-//! Not yet (issue 24): a lone Binding/Interface Definition (a file in no
-//! package gets no diagnostics), keeping the last good analysis for hover
-//! and navigation on a half-typed buffer (both need a buffer that parses),
-//! hover on relations and `schemaDigest`, completion, a
-//! `codeDescription` link (no published documentation URL exists),
-//! watching files changed on
-//! disk by another program (a package is verified again only when one of
-//! its open files changes, is saved or closed), verification off the
-//! message thread and cancellation, the editor packages and the latency
-//! benchmark.
+//! Not yet (issue 24): completion; a `codeDescription` link (no published
+//! documentation URL exists); watching files changed on disk by another
+//! program (a package is verified again only when one of its open files
+//! changes, is saved or closed); verification off the message thread and
+//! cancellation. The editor packages, the end-to-end client test and the
+//! latency benchmark are in `editors/`, `tests/lsp_e2e.rs` and
+//! `docs/src/benchmarks.md`.
 
 pub mod actions;
 pub mod analysis;
@@ -113,6 +123,10 @@ struct Server {
     dirty: BTreeSet<PathBuf>,
     /// The last analysis of each package root.
     analyses: BTreeMap<PathBuf, analysis::Analysis>,
+    /// Open documents in no package to check on their own, by URI text.
+    lone_dirty: BTreeMap<String, Uri>,
+    /// Documents in no package last published with findings, by URI text.
+    lone_shown: BTreeSet<String>,
     /// The index `index` would write, per package root, computed from its
     /// last analysis when a code action first asks (`None`: no update).
     index_updates: BTreeMap<PathBuf, Option<Vec<u8>>>,
@@ -122,7 +136,7 @@ impl Server {
     /// The message loop; see [`serve`] for the result.
     fn run(&mut self, conn: &Connection) -> bool {
         loop {
-            let msg = if self.dirty.is_empty() {
+            let msg = if self.dirty.is_empty() && self.lone_dirty.is_empty() {
                 match conn.receiver.recv() {
                     Ok(m) => m,
                     Err(_) => return false,
@@ -138,7 +152,22 @@ impl Server {
                 }
             };
             match msg {
-                Message::Request(req) => self.request(conn, req),
+                Message::Request(req) => {
+                    let id = req.id.clone();
+                    let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        self.request(conn, req)
+                    }));
+                    if answered.is_err() {
+                        // A bug, never the client's fault: the request gets
+                        // an error and the server goes on.
+                        let reply = err(
+                            id,
+                            ErrorCode::InternalError,
+                            "form-package: internal error while answering (a bug)",
+                        );
+                        let _ = conn.sender.send(Message::Response(reply));
+                    }
+                }
                 Message::Notification(n) => {
                     if let Some(clean) = self.notification(n) {
                         return clean;
@@ -259,14 +288,74 @@ impl Server {
     fn touch(&mut self, uri: &Uri) {
         if let Some(root) = self.root_of(uri) {
             self.dirty.insert(root);
+        } else if self.lone_shown.contains(uri.as_str())
+            || self.docs.get(uri).is_some_and(|d| lone_kind(d).is_some())
+        {
+            self.lone_dirty.insert(uri.as_str().to_owned(), uri.clone());
         }
     }
 
-    /// Verifies every marked package and publishes its diagnostics.
+    /// Verifies every marked package and lone document and publishes
+    /// their diagnostics.
     fn verify_dirty(&mut self, conn: &Connection) {
         for root in std::mem::take(&mut self.dirty) {
             self.verify_package(conn, root);
         }
+        for uri in std::mem::take(&mut self.lone_dirty).into_values() {
+            self.check_lone(conn, uri);
+        }
+    }
+
+    /// Checks an open Binding or Interface Definition in no package as
+    /// `check` checks one document ([`crate::check_cmd::check_document`]:
+    /// strict I-JSON, its published schema, FD631/FD632) and publishes the
+    /// findings on it; a document that was published and is now closed, or
+    /// is no longer such a definition, is cleared.
+    fn check_lone(&mut self, conn: &Connection, uri: Uri) {
+        let doc = self.docs.get(&uri).filter(|d| lone_kind(d).is_some());
+        let mut diagnostics = Vec::new();
+        if let Some(doc) = doc {
+            let name = doc.path.as_ref().and_then(|p| p.file_name()).map_or_else(
+                || "document.json".to_owned(),
+                |n| n.to_string_lossy().into_owned(),
+            );
+            let bytes = doc.text.clone().into_bytes();
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let checked = crate::check_cmd::check_document(&name, bytes.clone(), None).ok()?;
+                let a = analysis::Analysis {
+                    root: PathBuf::new(),
+                    outcome: checked.outcome,
+                    files: [(name.clone(), bytes)].into(),
+                    disk_findings: Vec::new(),
+                };
+                let mut found = analysis::diagnostics(&a, |rel| (rel == name).then(|| uri.clone()));
+                Some(found.remove(&name).map(|(_, d)| d).unwrap_or_default())
+            }));
+            match run {
+                Ok(Some(found)) => diagnostics = found,
+                _ => {
+                    log(conn, "form-package: checking a lone document failed inside the verifier (a bug): diagnostics not updated".to_owned());
+                    return;
+                }
+            }
+        }
+        if diagnostics.is_empty() {
+            self.lone_shown.remove(uri.as_str());
+            self.shown.remove(uri.as_str());
+        } else {
+            self.lone_shown.insert(uri.as_str().to_owned());
+            self.shown
+                .insert(uri.as_str().to_owned(), diagnostics.clone());
+        }
+        let params = PublishDiagnosticsParams {
+            uri,
+            diagnostics: analysis::capped(diagnostics),
+            version: None,
+        };
+        let _ = conn.sender.send(Message::Notification(Notification::new(
+            "textDocument/publishDiagnostics".into(),
+            params,
+        )));
     }
 
     /// Verifies the package at `root` from the buffers over the disk and
@@ -336,9 +425,11 @@ impl Server {
                 self.shown
                     .insert(uri.as_str().to_owned(), diagnostics.clone());
             }
+            // `shown` keeps every finding (hover and code actions read
+            // it); the editor is sent a capped list.
             let params = PublishDiagnosticsParams {
                 uri,
-                diagnostics,
+                diagnostics: analysis::capped(diagnostics),
                 version: None,
             };
             let _ = conn.sender.send(Message::Notification(Notification::new(
@@ -447,12 +538,13 @@ impl Server {
     fn definition(&mut self, at: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
         let doc = self.docs.get(&at.text_document.uri)?;
         let offset = analysis::byte_offset(&doc.text, at.position)?;
-        let location = match navigate::target_at(doc.text.as_bytes(), offset)? {
+        let (good, good_offset, shift) = doc.good_view(offset)?;
+        let location = match navigate::target_at(good.as_bytes(), good_offset)? {
             navigate::Target::Schema { span, .. } => {
                 let text = doc.text.as_bytes();
                 let range = Range::new(
-                    analysis::lsp_position(text, span.start),
-                    analysis::lsp_position(text, span.end),
+                    analysis::lsp_position(text, shift.to_new(span.start)),
+                    analysis::lsp_position(text, shift.to_new(span.end)),
                 );
                 Location::new(doc.uri.clone(), range)
             }
@@ -506,7 +598,9 @@ impl Server {
             pointer,
             text: schema,
             ..
-        }) = navigate::target_at(text, offset)
+        }) = doc
+            .good_view(offset)
+            .and_then(|(good, at, _)| navigate::target_at(good.as_bytes(), at))
         {
             return Some(Hover {
                 contents: HoverContents::Markup(MarkupContent {
@@ -516,8 +610,39 @@ impl Server {
                 range: None,
             });
         }
+        let good = doc.good_view(offset);
+        if let Some((relation, _)) = good
+            .as_ref()
+            .and_then(|(good, at, _)| navigate::relation_at(good.as_bytes(), *at))
+        {
+            // The findings published there are explained after it.
+            let explained = self
+                .codes_at(at)
+                .iter()
+                .map(|c| crate::explain::explain(*c))
+                .collect::<Vec<_>>();
+            let value = std::iter::once(relation_text(&relation))
+                .chain(explained)
+                .collect::<Vec<_>>();
+            return Some(plain(value.join("\n")));
+        }
+        if let Some(value) = self.schema_digest_hover(doc, offset) {
+            let codes = self.codes_at(at);
+            let explained: Vec<String> =
+                codes.iter().map(|c| crate::explain::explain(*c)).collect();
+            let value = std::iter::once(value).chain(explained).collect::<Vec<_>>();
+            return Some(plain(value.join("\n")));
+        }
+        let codes = self.codes_at(at);
+        (!codes.is_empty()).then(|| hover_text(&codes, None))
+    }
+
+    /// The codes of the published diagnostics whose range holds the
+    /// position, each once, in their order.
+    fn codes_at(&self, at: &TextDocumentPositionParams) -> Vec<Code> {
         let mut codes: Vec<Code> = Vec::new();
-        for d in self.shown.get(at.text_document.uri.as_str())? {
+        let list = self.shown.get(at.text_document.uri.as_str());
+        for d in list.into_iter().flatten() {
             let inside = d.range.start <= at.position && at.position <= d.range.end;
             let code = match &d.code {
                 Some(lsp_types::NumberOrString::String(s)) => s.parse::<Code>().ok(),
@@ -529,8 +654,109 @@ impl Server {
                 }
             }
         }
-        (!codes.is_empty()).then(|| hover_text(&codes, None))
+        codes
     }
+
+    /// On `/formRef/schemaDigest` of a package's index: whether it matches
+    /// the SHA-256 of the RFC 8785 form of the definition as it stands in
+    /// the editor (its buffer, else its file), as `verify` compares them
+    /// (FD123); `None` elsewhere.
+    fn schema_digest_hover(&self, doc: &documents::Document, offset: usize) -> Option<String> {
+        let path = doc.path.as_ref()?;
+        if path.file_name()? != crate::fsread::INDEX_NAME {
+            return None;
+        }
+        let (good, at, _) = doc.good_view(offset)?;
+        let listed = navigate::schema_digest_at(good.as_bytes(), at)?;
+        let root = path.parent()?;
+        let index: serde_json::Value = crate::json::strict::parse(good.as_bytes()).ok()?.value;
+        let def_path = index
+            .get("definitionPath")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or("definition.json");
+        let shown_path = crate::render::escape::text(def_path);
+        let bytes = match self.docs.by_path(&root.join(def_path)) {
+            Some(d) => d.text.clone().into_bytes(),
+            None => self
+                .analyses
+                .get(root)
+                .and_then(|a| a.files.get(def_path).cloned())?,
+        };
+        let digest = crate::json::strict::parse(&bytes)
+            .ok()
+            .and_then(|p| crate::canonical::canonicalize(&p.value).ok())
+            .map(|c| crate::canonical::sha256_digest(&c));
+        let listed_text = listed.as_deref().map_or_else(
+            || "not a string".to_owned(),
+            |l| crate::render::escape::text(l).into_owned(),
+        );
+        Some(match digest {
+            None => format!(
+                "schemaDigest {listed_text}: {shown_path} as it stands in the editor is not strict I-JSON, so it has no digest to compare"
+            ),
+            Some(d) if listed.as_deref() == Some(d.as_str()) => format!(
+                "schemaDigest matches {shown_path} as it stands in the editor ({d}, the SHA-256 of its RFC 8785 form)"
+            ),
+            Some(d) => format!(
+                "schemaDigest does not match {shown_path} as it stands in the editor:\n  index:      {listed_text}\n  definition: {d} (SHA-256 of its RFC 8785 form)\nthe code action \"Update package-index.json\" writes the definition's"
+            ),
+        })
+    }
+}
+
+/// Whether an open document is a Binding or Interface Definition (by its
+/// text, or while it is half-typed by its last strict text), which the
+/// server checks on its own when it is in no package.
+fn lone_kind(d: &documents::Document) -> Option<crate::doc_kind::DocKind> {
+    use crate::doc_kind::DocKind;
+    let text = d.last_good.as_deref()?;
+    let value = crate::json::strict::parse(text.as_bytes()).ok()?.value;
+    crate::doc_kind::classify(&value)
+        .filter(|k| matches!(k, DocKind::BindingDefinition | DocKind::InterfaceDefinition))
+}
+
+/// Sends `message` to the client's log as an error.
+fn log(conn: &Connection, message: String) {
+    let params = LogMessageParams {
+        typ: MessageType::ERROR,
+        message,
+    };
+    let _ = conn.sender.send(Message::Notification(Notification::new(
+        "window/logMessage".into(),
+        params,
+    )));
+}
+
+/// A plain-text hover.
+fn plain(value: String) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::PlainText,
+            value,
+        }),
+        range: None,
+    }
+}
+
+/// What a hover on a relation says: its pointer, target, binding, whether
+/// it is required and its target contract, as `form-package relations`
+/// lists them ([`crate::relations_cmd::contract_text`]); text from the
+/// package escaped.
+fn relation_text(r: &crate::relations::Relation) -> String {
+    let esc = |s: &str| crate::render::escape::text(s).into_owned();
+    let binding = if r.binding.is_empty() {
+        "-".to_owned()
+    } else {
+        esc(&r.binding)
+    };
+    format!(
+        "relation {} (decision 0015)\ntarget: {}/{}\nbinding: {binding}\nrequired: {}\ntarget contract: {}",
+        esc(&r.pointer),
+        esc(&r.target_api_version),
+        esc(&r.target_kind),
+        if r.required { "yes" } else { "no" },
+        esc(&crate::relations_cmd::contract_text(r)),
+    )
 }
 
 /// At most [`HOVER_CHARS`] characters of `text`, then how many were left out.

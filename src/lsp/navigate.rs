@@ -97,6 +97,53 @@ pub fn target_at(text: &[u8], offset: usize) -> Option<Target> {
     named_file.then_some(Target::File(value))
 }
 
+/// The relation (decision 0015, `verifier-rules.md` §8) whose reference
+/// schema holds byte `offset` of the Form Definition `text`, as
+/// [`crate::relations::derive`] derives it (the innermost, when references
+/// nest), with the span of that schema. A relation pointer maps to its
+/// schema through `desiredSchema` as the walk goes (§8.3): `*` is an
+/// `items` hop, any other token a `properties` member. `None` when `text`
+/// is not strict I-JSON or the offset is in no reference.
+pub fn relation_at(
+    text: &[u8],
+    offset: usize,
+) -> Option<(crate::relations::Relation, Range<usize>)> {
+    let parsed = strict::parse(text).ok()?;
+    crate::relations::derive(&parsed.value)
+        .relations
+        .into_iter()
+        .filter_map(|r| {
+            let mut at = String::from("/desiredSchema");
+            for token in r.pointer.split('/').skip(1) {
+                if token == "*" {
+                    at.push_str("/items");
+                } else {
+                    at.push_str("/properties/");
+                    at.push_str(token);
+                }
+            }
+            let span = parsed.spans.value_span(&JsonPointer::parse(&at)?)?;
+            (span.start <= offset && offset < span.end).then_some((r, span))
+        })
+        .min_by_key(|(_, span)| span.end - span.start)
+}
+
+/// Whether byte `offset` of a package index `text` is on its
+/// `/formRef/schemaDigest` member (key or value); its value then, `None`
+/// when it is not a string. `None` (outer) when the offset is elsewhere or
+/// `text` is not strict I-JSON.
+pub fn schema_digest_at(text: &[u8], offset: usize) -> Option<Option<String>> {
+    let parsed = strict::parse(text).ok()?;
+    let at = JsonPointer::from("/formRef/schemaDigest");
+    let entry = parsed.spans.entry(&at)?;
+    let start = entry.key.as_ref().map_or(entry.value.start, |k| k.start);
+    (start <= offset && offset < entry.value.end).then(|| {
+        at.resolve(&parsed.value)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +176,39 @@ mod tests {
         assert_eq!(target_at(b, at("basic")), None);
         assert_eq!(target_at(b, at("desiredPath")), None);
         assert_eq!(target_at(&b[..40], 30), None);
+    }
+
+    #[test]
+    fn relations_are_found_at_their_reference_schema() {
+        let reference = r#"{"type": "object", "additionalProperties": false,
+            "required": ["apiVersion", "kind", "name"],
+            "x-takoform-required-interface": {"apiVersion": "interfaces.takoform.com/v1alpha1", "name": "edge.kv", "version": "1.0.0", "schemaDigest": "sha256:00"},
+            "properties": {"apiVersion": {"const": "a.takoform.com/v1"}, "kind": {"const": "Store"}, "name": {"type": "string"}}}"#;
+        let doc = format!(
+            r#"{{"desiredSchema": {{"type": "object", "properties": {{"stores": {{"type": "array", "items": {ref}}}, "title": {{"type": "string"}}}}}}}}"#,
+            ref = reference
+        );
+        let b = doc.as_bytes();
+        let (r, span) = relation_at(b, doc.find("edge.kv").unwrap()).unwrap();
+        assert_eq!(r.pointer, "/stores/*");
+        assert_eq!(r.target_kind, "Store");
+        assert_eq!(&doc[span], reference);
+        // Near misses: outside the reference, broken JSON.
+        assert_eq!(relation_at(b, doc.find("title").unwrap()), None);
+        assert_eq!(relation_at(&b[..50], 20), None);
+    }
+
+    #[test]
+    fn the_schema_digest_member_is_found_by_key_or_value() {
+        let index =
+            r#"{"formRef": {"kind": "K", "schemaDigest": "sha256:ab"}, "kind": "FormPackage"}"#;
+        let b = index.as_bytes();
+        let on = |needle: &str| schema_digest_at(b, index.find(needle).unwrap() + 1);
+        assert_eq!(on("schemaDigest"), Some(Some("sha256:ab".into())));
+        assert_eq!(on("sha256:ab"), Some(Some("sha256:ab".into())));
+        // Near misses: another member, a digest that is not a string.
+        assert_eq!(on("\"K\""), None);
+        let odd = r#"{"formRef": {"schemaDigest": 3}}"#;
+        assert_eq!(schema_digest_at(odd.as_bytes(), 16), Some(None));
     }
 }
