@@ -1,5 +1,5 @@
 //! `form-package trust …`: publisher trust, offline
-//! ([`crate::trust::cmd::run`]; its subcommands' arguments are
+//! ([`crate::trust::cmd::answer`], summarized by `render::trust`; its subcommands' arguments are
 //! [`crate::trust::cmd::TrustCommand`]).
 
 use crate::output::Output;
