@@ -341,9 +341,19 @@ impl Server {
         }
         if diagnostics.is_empty() {
             self.lone_shown.remove(uri.as_str());
-            self.shown.remove(uri.as_str());
         } else {
             self.lone_shown.insert(uri.as_str().to_owned());
+        }
+        self.publish(conn, uri, diagnostics);
+    }
+
+    /// Records `diagnostics` as shown on `uri` (hover and code actions
+    /// read every finding) and sends the editor the capped list
+    /// ([`analysis::capped`]); an empty list clears the file.
+    fn publish(&mut self, conn: &Connection, uri: Uri, diagnostics: Vec<lsp_types::Diagnostic>) {
+        if diagnostics.is_empty() {
+            self.shown.remove(uri.as_str());
+        } else {
             self.shown
                 .insert(uri.as_str().to_owned(), diagnostics.clone());
         }
@@ -393,18 +403,13 @@ impl Server {
                 found
             }
             Err(_) => {
-                let message = format!(
-                    "form-package: verifying {} failed inside the verifier (a bug): diagnostics not updated",
-                    root.display()
+                log(
+                    conn,
+                    format!(
+                        "form-package: verifying {} failed inside the verifier (a bug): diagnostics not updated",
+                        root.display()
+                    ),
                 );
-                let params = LogMessageParams {
-                    typ: MessageType::ERROR,
-                    message,
-                };
-                let _ = conn.sender.send(Message::Notification(Notification::new(
-                    "window/logMessage".into(),
-                    params,
-                )));
                 return;
             }
         };
@@ -418,24 +423,10 @@ impl Server {
         }
         let mut now = BTreeMap::new();
         for (rel, (uri, diagnostics)) in found {
-            if diagnostics.is_empty() {
-                self.shown.remove(uri.as_str());
-            } else {
+            if !diagnostics.is_empty() {
                 now.insert(rel, uri.clone());
-                self.shown
-                    .insert(uri.as_str().to_owned(), diagnostics.clone());
             }
-            // `shown` keeps every finding (hover and code actions read
-            // it); the editor is sent a capped list.
-            let params = PublishDiagnosticsParams {
-                uri,
-                diagnostics: analysis::capped(diagnostics),
-                version: None,
-            };
-            let _ = conn.sender.send(Message::Notification(Notification::new(
-                "textDocument/publishDiagnostics".into(),
-                params,
-            )));
+            self.publish(conn, uri, diagnostics);
         }
         self.published.insert(root, now);
     }
