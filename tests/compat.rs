@@ -650,15 +650,8 @@ fn main() {
         Trial::test("cannot_run", cannot_run),
         Trial::test("tree_modes", tree_modes),
     ];
-    let with_corpus = |name: &str, f: fn(&Path) -> Result<(), Failed>| {
-        let c = corpus.clone();
-        let ignored = c.is_none();
-        Trial::test(name, move || match &c {
-            Some(c) => f(c),
-            None => Err("no corpus".into()),
-        })
-        .with_ignored_flag(ignored)
-    };
+    let with_corpus =
+        |name: &str, f: fn(&Path) -> Result<(), Failed>| common::corpus_trial(name, &corpus, f);
     trials.push(with_corpus(
         "corpus_history_classifies_every_pair",
         history_of_the_corpus,

@@ -13,6 +13,8 @@
     clippy::print_stderr
 )] // test code: a panic is a failed run, printing is the report
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use form_package::compat::desired::{compare, Verdict};
@@ -989,14 +991,6 @@ fn hostile_pairs() -> Result<(), Failed> {
     }
 }
 
-/// The corpus root, when present.
-fn corpus() -> Option<PathBuf> {
-    let root = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    root.join("manifest.json").is_file().then_some(root)
-}
-
 /// SemVer precedence key of a `definitionVersion` (enough for the corpus:
 /// numeric core, a pre-release before its release).
 fn precedence(v: &str) -> (Vec<u64>, u8, String) {
@@ -1167,27 +1161,13 @@ fn short(v: &Value) -> String {
 
 fn main() {
     let args = Arguments::from_args();
-    let root = corpus();
-    if root.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "corpus missing (set FORM_PACKAGE_CORPUS)"
-        );
-    }
-    let corpus_root = root.clone().unwrap_or_default();
+    let root = common::corpus();
     let trials = vec![
         Trial::test("crafted_pairs", crafted_pairs),
         Trial::test("generated_pairs", generated_pairs),
         Trial::test("hostile_pairs", hostile_pairs),
-        Trial::test("corpus_consecutive_versions", move || {
-            corpus_pairs(&corpus_root)
-        })
-        .with_ignored_flag(root.is_none()),
-        {
-            let r = root.clone().unwrap_or_default();
-            Trial::test("corpus_same_version_texts", move || corpus_same_version(&r))
-                .with_ignored_flag(root.is_none())
-        },
+        common::corpus_trial("corpus_consecutive_versions", &root, corpus_pairs),
+        common::corpus_trial("corpus_same_version_texts", &root, corpus_same_version),
     ];
     libtest_mimic::run(&args, trials).exit();
 }

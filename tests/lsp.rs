@@ -1269,16 +1269,12 @@ fn lone_interface_definition_gets_checks_findings() -> Result<(), Failed> {
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
-    let ignored = corpus.is_none();
     let trials = vec![
-        Trial::test(
+        common::corpus_trial(
             "diagnostics_follow_the_buffer_on_a_corpus_package",
-            move || match &corpus {
-                Some(c) => diagnostics_follow_the_buffer(c),
-                None => Ok(()),
-            },
-        )
-        .with_ignored_flag(ignored),
+            &corpus,
+            diagnostics_follow_the_buffer,
+        ),
         Trial::test(
             "half_typed_buffer_gets_the_strict_readers_finding",
             half_typed_buffer,

@@ -106,13 +106,10 @@ fn disk_and_memory_agree(corpus: &Path) -> Result<(), libtest_mimic::Failed> {
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
-    let ignored = corpus.is_none();
-    let trial = libtest_mimic::Trial::test(
+    let trial = common::corpus_trial(
         "disk_and_memory_give_byte_identical_reports_on_the_corpus",
-        move || match &corpus {
-            Some(c) => disk_and_memory_agree(c),
-            None => Ok(()),
-        },
+        &corpus,
+        disk_and_memory_agree,
     );
-    libtest_mimic::run(&args, vec![trial.with_ignored_flag(ignored)]).exit();
+    libtest_mimic::run(&args, vec![trial]).exit();
 }

@@ -581,15 +581,8 @@ fn main() {
             cache_is_content_addressed,
         ),
     ];
-    let with_corpus = |name: &str, f: fn(&Path) -> Result<(), Failed>| {
-        let c = corpus.clone();
-        let ignored = c.is_none();
-        Trial::test(name, move || match &c {
-            Some(c) => f(c),
-            None => Err("no corpus".into()),
-        })
-        .with_ignored_flag(ignored)
-    };
+    let with_corpus =
+        |name: &str, f: fn(&Path) -> Result<(), Failed>| common::corpus_trial(name, &corpus, f);
     trials.push(with_corpus("rfc8785_corpus_files", corpus_files_agree));
     trials.push(with_corpus(
         "rfc8785_corpus_digests",

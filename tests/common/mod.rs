@@ -32,6 +32,21 @@ pub fn corpus() -> Option<PathBuf> {
     None
 }
 
+/// A trial that needs the corpus: runs `f` on `corpus`, and is reported
+/// ignored (never passed) when [`corpus`] found none.
+pub fn corpus_trial(
+    name: &str,
+    corpus: &Option<PathBuf>,
+    f: impl FnOnce(&Path) -> Result<(), libtest_mimic::Failed> + Send + 'static,
+) -> libtest_mimic::Trial {
+    let c = corpus.clone();
+    libtest_mimic::Trial::test(name, move || match &c {
+        Some(c) => f(c),
+        None => Err("no corpus".into()),
+    })
+    .with_ignored_flag(corpus.is_none())
+}
+
 /// `fixtures/` in the repository.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
