@@ -953,39 +953,33 @@ impl<'a> Prover<'a> {
     fn strings(&mut self, a: &Flat<'a>, m: &'a Obj, bm: Node<'a>, lvl: u32) -> Out {
         let a0 = a.addr();
         let (alo, ahi) = lengths(a, "minLength", "maxLength");
-        if let Some(bmin) = count(m.get("minLength")) {
-            if alo < bmin {
-                let hi = Some(bmin - 1).map(|h| ahi.map_or(h, |a| a.min(h)));
-                match self.string_between(a, alo, hi) {
-                    Ok(None) => {}
-                    Ok(Some(s)) => return Out::No(Value::String(s), a0),
-                    Err(why) => {
-                        return Out::Unk(
-                            a0,
-                            bm.addr(),
-                            format!(
-                                "no string of OLD shorter than NEW's `minLength` was found: {why}"
-                            ),
-                        )
-                    }
-                }
-            }
-        }
-        if let Some(bmax) = count(m.get("maxLength")) {
-            if ahi.is_none_or(|h| h > bmax) {
-                let lo = alo.max(bmax.saturating_add(1));
-                match self.string_between(a, lo, ahi) {
-                    Ok(None) => {}
-                    Ok(Some(s)) => return Out::No(Value::String(s), a0),
-                    Err(why) => {
-                        return Out::Unk(
-                            a0,
-                            bm.addr(),
-                            format!(
-                                "no string of OLD longer than NEW's `maxLength` was found: {why}"
-                            ),
-                        )
-                    }
+        // An OLD string too short for NEW's `minLength`, then one too long
+        // for its `maxLength`: each a witness when OLD's lengths allow one.
+        let below = count(m.get("minLength"))
+            .filter(|&bmin| alo < bmin)
+            .map(|bmin| {
+                let hi = ahi.map_or(bmin - 1, |a| a.min(bmin - 1));
+                (alo, Some(hi), "shorter than NEW's `minLength`")
+            });
+        let above = count(m.get("maxLength"))
+            .filter(|&bmax| ahi.is_none_or(|h| h > bmax))
+            .map(|bmax| {
+                (
+                    alo.max(bmax.saturating_add(1)),
+                    ahi,
+                    "longer than NEW's `maxLength`",
+                )
+            });
+        for (lo, hi, what) in [below, above].into_iter().flatten() {
+            match self.string_between(a, lo, hi) {
+                Ok(None) => {}
+                Ok(Some(s)) => return Out::No(Value::String(s), a0),
+                Err(why) => {
+                    return Out::Unk(
+                        a0,
+                        bm.addr(),
+                        format!("no string of OLD {what} was found: {why}"),
+                    )
                 }
             }
         }
