@@ -82,6 +82,9 @@ pub struct Verified {
     /// read one: its package path, bytes and, when the relations check
     /// derived them, its relations.
     pub definition: Option<ReadDefinition>,
+    /// The package index verify read, when it parsed: its value and its
+    /// bytes with their span map (`compat` reads nothing again).
+    pub index: Option<(Value, Source)>,
 }
 
 /// A package's Form Definition as verify read it.
@@ -97,8 +100,8 @@ pub struct ReadDefinition {
 }
 
 /// Verifies the package directory `path` as [`verify_package`] does and
-/// keeps the Form Definition it read (one read of each file: `family`
-/// reads nothing again).
+/// keeps the Form Definition and the package index it read (one read of
+/// each file: `family` and `compat` read nothing again).
 pub fn verify_package_keeping_definition(path: &Path) -> Verified {
     let (mut pkg, run) = crate::checks::run(path);
     let definition = pkg
@@ -110,6 +113,7 @@ pub fn verify_package_keeping_definition(path: &Path) -> Verified {
             bytes: s.bytes.clone(),
             relations: pkg.relations.take(),
         });
+    let index = pkg.index.clone().zip(pkg.sources.get(INDEX_FILE).cloned());
     let mut outcome = outcome((pkg, run));
     if let Some(d) = &definition {
         outcome.relations = relation_values(d.relations.as_deref().unwrap_or_default());
@@ -117,6 +121,7 @@ pub fn verify_package_keeping_definition(path: &Path) -> Verified {
     Verified {
         outcome,
         definition,
+        index,
     }
 }
 

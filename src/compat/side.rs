@@ -146,39 +146,41 @@ pub fn load(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
     }
 }
 
-/// A package directory: `verify`, then its index and definition.
+/// A package directory: `verify`, then its index and definition as verify
+/// read them.
 fn load_package(path: &Path) -> Result<Loaded, Error> {
-    let outcome = crate::verify::verify_package(path);
+    let verified = crate::verify::verify_package_keeping_definition(path);
+    let outcome = verified.outcome;
     if let Some(fault) = outcome.fault {
         return Err(fault);
     }
     let refused = outcome.has_errors().then_some(outcome);
+    let Some((index, index_source)) = verified.index else {
+        return Ok(refused_only(refused, path));
+    };
     let index_file = path.join(INDEX_FILE);
-    let Some((index, index_source)) = read_json(&index_file) else {
-        return Ok(refused_only(refused, path));
-    };
-    let def_path = match index.get("definitionPath") {
-        Some(Value::String(s)) => s.clone(),
-        _ => DEFAULT_DEFINITION.to_owned(),
-    };
-    if def_path
-        .split('/')
-        .any(|s| s.is_empty() || s == "." || s == "..")
-    {
-        return Ok(refused_only(refused, path));
-    }
-    let def_file = path.join(&def_path);
-    let read = read_json(&def_file);
-    let (definition, def_source, form_ref) = match read {
-        Some((definition, def_source)) => match form_ref(&definition) {
-            Some(f) => (definition, def_source, f),
+    let read = verified.definition.and_then(|d| {
+        let parsed = strict::parse(&d.bytes).ok()?;
+        let source = Source {
+            bytes: d.bytes,
+            spans: Some(parsed.spans),
+        };
+        Some((path.join(d.path), parsed.value, source))
+    });
+    let (def_file, definition, def_source, form_ref) = match read {
+        Some((def_file, definition, def_source)) => match form_ref(&definition) {
+            Some(f) => (def_file, definition, def_source, f),
             None => return Ok(refused_only(refused, path)),
         },
         // A refused package whose definition is missing or unreadable
         // keeps its place in a version order by the FormRef its index
         // names; it is never compared.
         None => match (refused.is_some(), index_form_ref(&index)) {
-            (true, Some(f)) => (Value::Null, Source::default(), f),
+            (true, Some(f)) => {
+                let named = index.get("definitionPath").and_then(Value::as_str);
+                let def_file = path.join(named.unwrap_or(DEFAULT_DEFINITION));
+                (def_file, Value::Null, Source::default(), f)
+            }
             _ => return Ok(refused_only(refused, path)),
         },
     };
@@ -285,24 +287,6 @@ fn index_form_ref(index: &Value) -> Option<FormRef> {
         definition_version: s("definitionVersion")?,
         schema_digest: s("schemaDigest")?,
     })
-}
-
-/// A regular file of at most [`MAX_DOCUMENT`] bytes, strictly parsed with
-/// its span map (never through a link: verification already refused one).
-fn read_json(path: &Path) -> Option<(Value, Source)> {
-    let meta = std::fs::symlink_metadata(path).ok()?;
-    if !meta.is_file() || meta.len() > MAX_DOCUMENT {
-        return None;
-    }
-    let bytes = std::fs::read(path).ok()?;
-    let parsed = strict::parse(&bytes).ok()?;
-    Some((
-        parsed.value,
-        Source {
-            bytes,
-            spans: Some(parsed.spans),
-        },
-    ))
 }
 
 /// A FILE named on the command line: the user's own link is followed, but

@@ -367,6 +367,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
             let verify::Verified {
                 outcome,
                 definition,
+                ..
             } = verify::verify_package_keeping_definition(r);
             let path = r.display().to_string();
             match load_form(r, definition) {
