@@ -8,7 +8,7 @@
     clippy::print_stderr
 )] // test code: a panic is a failed test
 
-mod common;
+use crate::common;
 use common::copy_dir;
 
 use std::io::Write;

@@ -9,7 +9,7 @@
     clippy::print_stderr
 )] // test code: a panic is a failed run
 
-mod common;
+use crate::common;
 use common::{copy_dir, fixtures};
 
 use std::collections::BTreeMap;

@@ -16,13 +16,13 @@
     clippy::print_stderr
 )] // test code: a panic is a failed test, printing is the report
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use serde_json::{json, Value};
 
 const STORE: &str = "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632";
@@ -640,8 +640,8 @@ fn tree_modes() -> Result<(), Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
     let mut trials = vec![
         Trial::test("identical_pair_is_silent", identical_pair_is_silent),
@@ -665,5 +665,5 @@ fn main() {
         "corpus_baseline_reports_breaking_minor",
         baseline_reports_breaking_minor,
     ));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

@@ -13,13 +13,13 @@
     clippy::print_stderr
 )] // test code: a panic is a failed run, printing is the report
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
 use form_package::compat::desired::{compare, Verdict};
 use form_package::engine::compile;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use serde_json::{json, Value};
 
 /// Re-checks a verdict's documents with the engine and returns its name.
@@ -1159,15 +1159,14 @@ fn short(v: &Value) -> String {
     }
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let root = common::corpus();
-    let trials = vec![
+    vec![
         Trial::test("crafted_pairs", crafted_pairs),
         Trial::test("generated_pairs", generated_pairs),
         Trial::test("hostile_pairs", hostile_pairs),
         common::corpus_trial("corpus_consecutive_versions", &root, corpus_pairs),
         common::corpus_trial("corpus_same_version_texts", &root, corpus_same_version),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }

@@ -93,7 +93,7 @@
     clippy::print_stderr
 )] // test code: a panic is a failed test, printing is the report
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -295,8 +295,7 @@ fn findings(dir: &Path) -> Value {
 /// filter such as `cargo test --test golden FD6` runs some), plus the
 /// naming test. With `BLESS` set, each run case rewrites its
 /// `expected.json` before comparing.
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     // `GOLDEN=FD6` runs (and blesses) only the folders whose name starts so.
     let only = std::env::var("GOLDEN").ok();
     let mut cases: Vec<PathBuf> = std::fs::read_dir(golden_dir())
@@ -324,7 +323,7 @@ fn main() {
             Ok(())
         },
     ));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }
 
 /// Runs one folder: its findings must equal `expected.json` and include the

@@ -6,7 +6,7 @@
 //! absent.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -103,13 +103,13 @@ fn disk_and_memory_agree(corpus: &Path) -> Result<(), libtest_mimic::Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
     let trial = common::corpus_trial(
         "disk_and_memory_give_byte_identical_reports_on_the_corpus",
         &corpus,
         disk_and_memory_agree,
     );
-    libtest_mimic::run(&args, vec![trial]).exit();
+    vec![trial]
 }

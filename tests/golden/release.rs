@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use sha2::{Digest, Sha256};
 use yaml_rust2::{Yaml, YamlLoader};
 
@@ -420,10 +420,10 @@ fn linux_build_runs() -> Result<(), Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let build = std::env::var_os("FORM_PACKAGE_RELEASE_BUILD").is_some();
-    let trials = vec![
+    vec![
         Trial::test("workflow_shape", workflow_shape),
         Trial::test(
             "checksum_file_names_the_binary",
@@ -433,6 +433,5 @@ fn main() {
         // A release build: set FORM_PACKAGE_RELEASE_BUILD (a target
         // directory) to run it.
         Trial::test("linux_build_runs", linux_build_runs).with_ignored_flag(!build),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }

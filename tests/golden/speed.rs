@@ -18,13 +18,13 @@
     clippy::print_stderr
 )] // test code: a panic is a failed test, printing is the report
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
 use form_package::canonical::{canonical_with_order, canonicalize, sha256_digest};
 use form_package::json::strict;
-use libtest_mimic::{Arguments, Failed, Trial};
+use libtest_mimic::{Failed, Trial};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::Value;
@@ -568,8 +568,8 @@ fn cache_is_content_addressed() -> Result<(), Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = Arguments::from_args();
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
     let mut trials = vec![
         Trial::test("rfc8785_shipped_vectors", shipped_vectors),
@@ -592,5 +592,5 @@ fn main() {
         vectors_in(&c.join("rfc8785"))
     }));
     trials.push(with_corpus("rfc8785_es6_numbers", es6_numbers));
-    libtest_mimic::run(&args, trials).exit();
+    trials
 }

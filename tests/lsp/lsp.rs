@@ -7,7 +7,7 @@
 //! not passed, when the corpus is absent.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -1266,10 +1266,10 @@ fn lone_interface_definition_gets_checks_findings() -> Result<(), Failed> {
     Ok(())
 }
 
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
-    let trials = vec![
+    vec![
         common::corpus_trial(
             "diagnostics_follow_the_buffer_on_a_corpus_package",
             &corpus,
@@ -1319,6 +1319,5 @@ fn main() {
             "out_of_range_and_unknown_documents_are_answered_empty",
             out_of_range_and_unknown_documents_are_answered_empty,
         ),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }

@@ -17,7 +17,7 @@
 //! the same way.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -267,8 +267,8 @@ fn loud(what: &str) {
     let _ = writeln!(std::io::stderr(), "\n*** {what} ***");
 }
 
-fn main() {
-    let args = libtest_mimic::Arguments::from_args();
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
     let ci = std::env::var_os("CI").is_some();
     let corpus = common::corpus();
     let missing = client_missing();
@@ -290,7 +290,7 @@ fn main() {
     }
     let c = corpus.unwrap_or_default();
     let (c1, c2, c3, c4) = (c.clone(), c.clone(), c.clone(), c);
-    let trials = vec![
+    vec![
         Trial::test("lsp_client_diagnostics_equal_verify_json", move || {
             diagnostics_equal_verify(&c1)
         })
@@ -315,6 +315,5 @@ fn main() {
         ),
         Trial::test("vscode_vsix_holds_the_extension", vsix_holds_the_extension)
             .with_ignored_flag(!built),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    ]
 }

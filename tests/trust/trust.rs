@@ -12,7 +12,7 @@
     clippy::print_stderr
 )] // test code: a panic is a failed run, printing is the report
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -16,7 +16,7 @@
     clippy::print_stderr
 )] // test code: a panic is a failed test
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 

@@ -14,7 +14,7 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
-mod common;
+use crate::common;
 use common::corpus;
 
 use std::path::{Path, PathBuf};

@@ -11,7 +11,7 @@
 //! literals).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-mod common;
+use crate::common;
 
 use form_package::engine::{self, numbers::Literals};
 use form_package::json::strict;

@@ -18,7 +18,7 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
-mod common;
+use crate::common;
 use common::copy_dir;
 
 use std::io::Write;
@@ -292,11 +292,14 @@ fn measure_self(test: &str) {
         return;
     }
     let exe = std::env::current_exe().unwrap();
+    // The harness names a test by its path below the crate root.
+    let module = module_path!().split_once("::").unwrap().1;
+    let exact = format!("{module}::{test}");
     let run = measured(
         test,
         &exe,
         &[
-            test.as_ref(),
+            exact.as_ref(),
             "--exact".as_ref(),
             "--test-threads=1".as_ref(),
         ],
