@@ -7,7 +7,7 @@
 //! `tests/family/README.md`); DOT output parses with the `dot-parser`
 //! crate (and with the system `dot` when present); Mermaid output is golden.
 //!
-//! `FAMILY_GOLDEN_UPDATE=1 cargo test --test family` rewrites the goldens
+//! `FAMILY_GOLDEN_UPDATE=1 cargo test --test commands family::` rewrites the goldens
 //! (then read the diff and explain it in the README).
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 

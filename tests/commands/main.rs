@@ -2,8 +2,8 @@
 //! binary (exit codes, formats, `init`, `explain`, `relations`, `family`,
 //! `check` and `conformance`, adoption and the CI integrations). Each area is
 //! in its own file here, declared below as a module; [`common`] is the one
-//! shared prelude (the binary's path, the corpus, running a command, copies
-//! in temporary directories).
+//! shared prelude (the binary's path, the corpus, running a command, copies in
+//! temporary directories).
 
 #[path = "../common/mod.rs"]
 mod common;

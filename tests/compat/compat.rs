@@ -2,7 +2,7 @@
 //! when 1), `--baseline` on an edited copy of the corpus (done when 4),
 //! every output format, `--write-witnesses`, the exit statuses and the
 //! near misses. Each code firing with its message and location is a golden
-//! case (`fixtures/golden/FD65x…FD67x`, run by `tests/golden.rs`).
+//! case (`fixtures/golden/FD65x…FD67x`, run by `tests/golden/golden.rs`).
 //!
 //! `harness = false` (libtest-mimic) so that a test that cannot run says
 //! so: the corpus tests are reported *ignored* when the corpus is absent

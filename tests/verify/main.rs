@@ -2,8 +2,8 @@
 //! agreement, the engine's numbers and formats, the strict reader, hostile and
 //! untrusted input, gating, the code registry, the reference CLI). Each area is
 //! in its own file here, declared below as a module; [`common`] is the one
-//! shared prelude (the binary's path, the corpus, running a command, copies
-//! in temporary directories).
+//! shared prelude (the binary's path, the corpus, running a command, copies in
+//! temporary directories).
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -1,6 +1,6 @@
 //! The code registry end to end: every code of `codes::TABLE` has a full
 //! explanation; every active code either has a golden case
-//! (`fixtures/golden/<ID>-<name>/`, run by `tests/golden.rs`, which shows the
+//! (`fixtures/golden/<ID>-<name>/`, run by `tests/golden/golden.rs`, which shows the
 //! code fires with its message and location) or says in its code file
 //! (`unreachable` in `src/codes/FDnnn.toml`) why no input can produce it; a
 //! pre-empted code is shown losing to the earlier check; and the `explain` / `rules`
@@ -246,7 +246,7 @@ fn golden_case(info: &form_package::codes::CodeInfo) -> Option<PathBuf> {
 }
 
 /// Issue 11 item 5: the golden folders cover every code the registry lists
-/// as reachable (every active code not in [`unreachable_codes`]); `tests/golden.rs`
+/// as reachable (every active code not in [`unreachable_codes`]); `tests/golden/golden.rs`
 /// runs each folder and checks its code fires.
 #[test]
 fn every_reachable_code_has_a_golden_case() {
