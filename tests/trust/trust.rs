@@ -918,20 +918,25 @@ fn every_signature_check_is_load_bearing() {
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogCheckpoint);
 }
 
-/// The minimal checkpoint reader of the trust commands against the
-/// `advance` cases of `corpus/conformance/revocation-checkpoint-v1`: every
-/// verdict, every resulting pin; and a revoked lookup on the one current
-/// checkpoint with an entry.
+/// The trust commands' checkpoint path (`trust::revocation`, over the one
+/// revocation model) against the `advance` cases of
+/// `corpus/conformance/revocation-checkpoint-v1`: every verdict, every
+/// resulting pin; and a revoked lookup on the one current checkpoint with
+/// an entry.
 #[test]
 #[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_checkpoint_reader_agrees_with_the_advance_cases() {
     use form_package::trust::revocation::{
-        advance, check_not_revoked, parse_checkpoint, parse_pin, Lookup,
+        advance, check_not_revoked, parse_pin, validate_checkpoint, Lookup,
     };
     let corpus = common::corpus_root();
     let dir = corpus.join("conformance/revocation-checkpoint-v1");
     let cases: Value =
         serde_json::from_slice(&std::fs::read(dir.join("cases.json")).unwrap()).unwrap();
+    let read = |file: &str| {
+        let value: Value = serde_json::from_slice(&std::fs::read(dir.join(file)).unwrap()).unwrap();
+        validate_checkpoint(file, &value)
+    };
     let mut n = 0;
     for c in cases["cases"].as_array().unwrap() {
         if c["operation"] != "advance" {
@@ -941,14 +946,13 @@ fn the_checkpoint_reader_agrees_with_the_advance_cases() {
         let got = (|| {
             let pin = match &c["previousPin"] {
                 Value::Null => None,
-                p => Some(parse_pin(p.to_string().as_bytes())?),
+                p => Some(parse_pin("pin.json", p.to_string().as_bytes())?),
             };
-            let cp = parse_checkpoint(&std::fs::read(dir.join(file)).unwrap())?;
-            advance(pin.as_ref(), &cp)
+            advance(file, pin.as_ref(), &read(file)?, false)
         })();
         match c["expect"].as_str().unwrap() {
             "valid" => {
-                let pin = got.unwrap_or_else(|e| panic!("{file}: {e}"));
+                let pin = got.unwrap_or_else(|e| panic!("{file}: {e}")).pin;
                 assert_eq!(
                     serde_json::to_value(&pin).unwrap(),
                     c["expectPin"],
@@ -961,23 +965,19 @@ fn the_checkpoint_reader_agrees_with_the_advance_cases() {
     }
     assert_eq!(n, 18);
     // checkpoint-1-from-genesis revokes its one entry's package, with its FormRef only.
-    let cp = parse_checkpoint(
-        &std::fs::read(dir.join("positive/checkpoint-1-from-genesis.json")).unwrap(),
-    )
-    .unwrap();
-    let entry = cp.entries[0].clone();
-    let digest = entry["packageDigest"].as_str().unwrap();
-    let form_ref = entry["formRef"].as_object().unwrap();
+    let cp = read("positive/checkpoint-1-from-genesis.json").unwrap();
+    let digest = cp.checkpoint.entries[0].package_digest.clone();
+    let form_ref = cp.entries[0]["formRef"].as_object().unwrap().clone();
     assert!(matches!(
-        check_not_revoked(&cp, digest, form_ref),
+        check_not_revoked(&cp, &digest, &form_ref),
         Ok(Lookup::Revoked(_, 1))
     ));
     let mut other = form_ref.clone();
     other.insert("definitionVersion".into(), json!("9.9.9"));
-    assert!(check_not_revoked(&cp, digest, &other).is_err_and(|e| e.contains("different FormRef")));
+    assert!(check_not_revoked(&cp, &digest, &other).is_err_and(|e| e.contains("different FormRef")));
     let unrelated = format!("sha256:{}", "0".repeat(64));
     assert_eq!(
-        check_not_revoked(&cp, &unrelated, form_ref),
+        check_not_revoked(&cp, &unrelated, &form_ref),
         Ok(Lookup::NotRevoked)
     );
 }
