@@ -950,6 +950,23 @@ mod tests {
             def,
         );
         assert_eq!(once, None);
+        // A closed set of strings: its values, but the items listed.
+        let role = labels(r#"{"role": "|"}"#, def).unwrap();
+        assert!(role.contains(&"revision".to_owned()), "{role:?}");
+        let caps = labels(r#"{"lifecycleCapabilities": ["read", "|"]}"#, def).unwrap();
+        assert!(caps.contains(&"create".to_owned()) && !caps.contains(&"read".to_owned()));
+        // A Binding or Interface Definition, by its apiVersion.
+        let contract = labels(
+            r#"{"apiVersion": "interfaces.takoform.com/v1alpha1", "|"}"#,
+            DocumentKind::Contract,
+        )
+        .unwrap();
+        assert!(contract.contains(&"operations".to_owned()), "{contract:?}");
+        assert_eq!(
+            labels(r#"{"|"}"#, DocumentKind::Contract),
+            None,
+            "no apiVersion"
+        );
         // The index, by its own schema.
         let idx = labels(
             r#"{"apiVersion": "packages.forms.takoform.com/v1alpha5", "formRef": {"|"}}"#,
