@@ -190,8 +190,9 @@ pub struct Admitted {
 /// `verifier-rules.md` refuses at a proven node — §4.2 step 3
 /// `patternProperties`, step 4 `dependencies`, step 5 the content
 /// keywords, step 7 the resolution-scope keywords, §5 F1 `$dynamicRef`
-/// (all in [`REFUSED`]) — plus the seven exempt `x-takoform-*` annotation
-/// keys (`current-profile.md` §7.1, [`crate::vocabulary::EXEMPT_KEYS`]).
+/// (all in [`REFUSED`]). The seven exempt `x-takoform-*` annotation keys
+/// (`current-profile.md` §7.1) are admitted too; they are listed once, in
+/// `crate::vocabulary::EXEMPT_KEYS` (the name policy owns them).
 /// `$schema` is admitted with the Draft 2020-12 URL only (§4.2 step 6).
 pub const ADMITTED: [Admitted; 48] = {
     use crate::codes::Code;
@@ -253,18 +254,6 @@ pub const ADMITTED: [Admitted; 48] = {
         k("writeOnly", None),
     ]
 };
-
-/// Every keyword [`ADMITTED`] names, then the seven exempt `x-takoform-*`
-/// annotation keys ([`crate::vocabulary::EXEMPT_KEYS`]: exempt from the
-/// definition's forbidden-name scan, FD301).
-pub fn admitted() -> impl Iterator<Item = Admitted> {
-    ADMITTED
-        .into_iter()
-        .chain(crate::vocabulary::EXEMPT_KEYS.map(|name| Admitted {
-            name,
-            rule: Some(crate::codes::Code::ForbiddenDefinitionField),
-        }))
-}
 
 /// The Draft 2020-12 keywords this profile refuses at a proven node, with
 /// the code of the finding (`verifier-rules.md` §4.2 steps 3–5 and 7, §5
@@ -405,8 +394,10 @@ mod tests {
                 .collect::<Vec<Code>>()
         };
         let refused: Vec<Code> = REFUSED.iter().map(|(_, c)| *c).collect();
-        let mut names: Vec<&str> = admitted().map(|a| a.name).collect();
-        for a in admitted() {
+        let exempt = crate::vocabulary::EXEMPT_KEYS.map(|name| Admitted { name, rule: None });
+        let all = || ADMITTED.into_iter().chain(exempt);
+        let mut names: Vec<&str> = all().map(|a| a.name).collect();
+        for a in all() {
             let codes = prove(a.name, json!({"type": "string"}));
             assert!(
                 !codes.iter().any(|c| refused.contains(c)),

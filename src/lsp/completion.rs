@@ -2,7 +2,7 @@
 //! cursor is in a possibly half-typed JSON text ([`cursor`], a tolerant
 //! scan), and what may go there — the members the published schema admits
 //! ([`crate::schemas::place`]), the Draft 2020-12 keywords this profile
-//! admits inside an inline schema ([`crate::keywords::admitted`]), the
+//! admits inside an inline schema ([`crate::keywords::ADMITTED`]), the
 //! `immutableFields` pointers that exist ([`immutable_pointers`]) and the
 //! package's files where a package path goes.
 //!
@@ -509,7 +509,18 @@ pub fn complete(input: &Input<'_>) -> Option<lsp_types::CompletionList> {
                     if !crate::keywords::schema_at(inside) {
                         return None;
                     }
-                    crate::keywords::admitted().map(keyword_offer).collect()
+                    // This profile's keywords, then the exempt annotation
+                    // keys (exempt from the definition's name scan, FD301).
+                    let exempt =
+                        crate::vocabulary::EXEMPT_KEYS.map(|name| crate::keywords::Admitted {
+                            name,
+                            rule: Some(crate::codes::Code::ForbiddenDefinitionField),
+                        });
+                    crate::keywords::ADMITTED
+                        .into_iter()
+                        .chain(exempt)
+                        .map(keyword_offer)
+                        .collect()
                 }
                 None => place
                     .members
@@ -590,7 +601,7 @@ fn schema_file(schema: crate::schemas::SchemaRef) -> &'static str {
         .map_or("the published schema", |p| p.file)
 }
 
-/// A keyword of [`crate::keywords::admitted`] as an offer: its value's
+/// A keyword of [`crate::keywords::ADMITTED`] (or an exempt key) as an offer: its value's
 /// shape as FD222's help names it ([`crate::keywords::value_shape`]) and,
 /// where a check of this profile governs it, that code's summary and help
 /// (the text of its findings).

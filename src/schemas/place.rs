@@ -43,7 +43,7 @@ pub struct Place {
     /// JSON Schema (a node whose `properties` hold `$schema`: the envelope
     /// of `verifier-rules.md` §3.2, `#/$defs/jsonSchema`); the tokens after
     /// them are inside it, where the published schema says nothing more
-    /// and this profile's keywords apply ([`crate::keywords::admitted`]).
+    /// and this profile's keywords apply ([`crate::keywords::ADMITTED`]).
     pub inline_schema: Option<usize>,
     /// The value there is a package path (`#/$defs/packagePath`: the path
     /// grammar of `verifier-rules.md` §1.5 R1.13).
