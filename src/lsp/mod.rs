@@ -61,7 +61,7 @@
 //! program (a package is verified again only when one of its open files
 //! changes, is saved or closed); verification off the message thread and
 //! cancellation. The editor packages, the end-to-end client test and the
-//! latency benchmark are in `editors/`, `tests/lsp_e2e.rs` and
+//! latency benchmark are in `editors/`, `tests/lsp/lsp_e2e.rs` and
 //! `docs/src/benchmarks.md`.
 
 pub mod actions;
@@ -580,11 +580,12 @@ impl Server {
                         files.push(open);
                     }
                 }
-                files.retain(|f| f != definition);
                 files.sort();
                 if rel == crate::fsread::INDEX_NAME {
                     completion::DocumentKind::Index
                 } else if rel == definition {
+                    // A fixture path never names the definition itself.
+                    files.retain(|f| f != definition);
                     let family = field("apiVersion")
                         .and_then(crate::profile::IndexProfile::from_api_version)
                         .map_or(crate::profile::Family::CurrentNeutral, |p| p.family());
