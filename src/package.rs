@@ -109,28 +109,6 @@ pub struct Listed {
     pub digest: String,
 }
 
-impl Listed {
-    /// The entry `entry` at position `index` of the index's `files`, as
-    /// listed: a member that is missing or of another type is empty (`0`
-    /// for `size`; the index schema refuses such an entry).
-    pub fn from_entry(index: usize, entry: &Value) -> Self {
-        let text = |member: &str| {
-            entry
-                .get(member)
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_owned()
-        };
-        Listed {
-            index,
-            path: text("path"),
-            media_type: text("mediaType"),
-            size: entry.get("size").and_then(Value::as_u64).unwrap_or(0),
-            digest: text("digest"),
-        }
-    }
-}
-
 /// A JSON payload that parsed and is I-JSON.
 #[derive(Debug)]
 pub struct JsonPayload {
@@ -215,9 +193,6 @@ pub struct Package {
     pub fixture_rejections: Vec<crate::fixtures::Rejection>,
     /// Bytes of every file read, by package-relative path.
     pub sources: BTreeMap<String, Source>,
-    /// The listed payloads as read while the index was validated, for the
-    /// `payloads` check to take (`None`: it reads them itself).
-    pub payload_reads: Option<crate::checks::PayloadReads>,
     /// Files whose bytes parsed as strict JSON (their span maps are built
     /// only if a diagnostic names them).
     pub parsed_json: BTreeSet<String>,

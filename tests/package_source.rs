@@ -2,11 +2,8 @@
 //! disk or held in memory (issue 21 item 2, `src/source.rs`): every package
 //! of the corpus (`packages/`, `engine/`, `mutants/`, `mutants-current/`,
 //! the conformance suite's positives), verified both ways, rendered in
-//! every format. The same packages give byte-identical reports whether
-//! their payloads are read beside the index validation (a package verified
-//! alone, off the pool: `checks::files::read_listed_payloads` on a second
-//! thread, issue 23) or after it (a package of many, on the pool's
-//! threads). Reported as ignored, not passed, when the corpus is absent.
+//! every format. Reported as ignored, not passed, when the corpus is
+//! absent.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 mod common;
@@ -106,68 +103,13 @@ fn disk_and_memory_agree(corpus: &Path) -> Result<(), libtest_mimic::Failed> {
     Ok(())
 }
 
-/// Every corpus package verified on the pool's threads (its payloads read
-/// after the index validation) and on plain threads, as a lone package is
-/// on the main thread (its payloads read on a second thread while the
-/// index is validated): every format's report is the same.
-fn overlapped_reads_agree(corpus: &Path) -> Result<(), libtest_mimic::Failed> {
-    let roots = roots(corpus);
-    assert!(roots.len() > 600, "{} package roots", roots.len());
-    let pooled: Vec<Vec<String>> = roots
-        .par_iter()
-        .map(|root| {
-            assert!(rayon::current_thread_index().is_some());
-            reports(verify_package(root))
-        })
-        .collect();
-    let half = roots.len().div_ceil(2);
-    let alone: Vec<Vec<String>> = std::thread::scope(|s| {
-        let workers: Vec<_> = roots
-            .chunks(half)
-            .map(|chunk| {
-                s.spawn(move || {
-                    assert!(rayon::current_thread_index().is_none());
-                    chunk
-                        .iter()
-                        .map(|root| reports(verify_package(root)))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
-    });
-    assert_eq!(alone.len(), roots.len());
-    for ((root, p), a) in roots.iter().zip(&pooled).zip(&alone) {
-        for (p, a) in p.iter().zip(a) {
-            if p != a {
-                return Err(format!(
-                    "{}:\n--- read after the index validation\n{p}\n--- read beside it\n{a}",
-                    root.display()
-                )
-                .into());
-            }
-        }
-    }
-    Ok(())
-}
-
 fn main() {
     let args = libtest_mimic::Arguments::from_args();
     let corpus = common::corpus();
-    let trials = vec![
-        common::corpus_trial(
-            "disk_and_memory_give_byte_identical_reports_on_the_corpus",
-            &corpus,
-            disk_and_memory_agree,
-        ),
-        common::corpus_trial(
-            "overlapped_payload_reads_give_byte_identical_reports_on_the_corpus",
-            &corpus,
-            overlapped_reads_agree,
-        ),
-    ];
-    libtest_mimic::run(&args, trials).exit();
+    let trial = common::corpus_trial(
+        "disk_and_memory_give_byte_identical_reports_on_the_corpus",
+        &corpus,
+        disk_and_memory_agree,
+    );
+    libtest_mimic::run(&args, vec![trial]).exit();
 }

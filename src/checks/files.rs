@@ -47,20 +47,18 @@
 //! §1.7 R1.23, §2.1; verifier-rules.md §2.1 J2-J6; verifier-rules.md §2.1 J7,
 //! §2.2; verifier-rules.md §1.7 R1.24.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::canonical::sha256_digest;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::fsread;
-use crate::fsread::StableMeta;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::package::{
     infer_media_type, is_json_media_type, Fact, JsonPayload, Listed, Package,
     DEFINITION_MEDIA_TYPE, INDEX_FILE,
 };
-use crate::source::PackageSource;
 
 use super::{Check, CheckResult, FileRole, Need};
 
@@ -393,104 +391,36 @@ pub(super) const PAYLOADS: Check = Check {
 };
 
 fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
-    // Read while the index was validated (`index` check), from the same
-    // index: the same entries, reads and findings as reading them here.
-    let reads = match pkg.payload_reads.take() {
-        Some(reads) => reads,
-        None => {
-            let Some(root) = &pkg.root else {
-                return Ok(());
-            };
-            let def_path = definition_path(pkg.index.as_ref());
-            read_payloads(root.as_ref(), &pkg.present, &pkg.listed, def_path)
-        }
-    };
-    let PayloadReads {
-        payloads,
-        parsed_json,
-        bytes,
-        diagnostics,
-    } = reads;
-    diags.extend(diagnostics);
-    for (path, b) in bytes {
-        pkg.sources.entry(path).or_default().bytes = b;
+    if pkg.root.is_none() {
+        return Ok(());
     }
-    pkg.parsed_json.extend(parsed_json);
-    pkg.payloads.extend(payloads);
-    Ok(())
-}
-
-/// The index's `definitionPath` (empty when it has none).
-fn definition_path(index: Option<&serde_json::Value>) -> &str {
-    index
+    // The definition is read first: it names the payloads whose parsed
+    // value a later check reads (its fixtures). Each entry's findings are
+    // its own (named by its file or its `files` pointer), so the order in
+    // which entries are read changes nothing once findings are sorted.
+    let def_path = pkg
+        .index
+        .as_ref()
         .and_then(|i| i.get("definitionPath"))
         .and_then(serde_json::Value::as_str)
         .unwrap_or_default()
-}
-
-/// What step 11 read from the listed payloads of one package, kept apart
-/// from the [`Package`] so it can be computed on another thread
-/// ([`read_listed_payloads`]) and merged by the `payloads` check.
-#[derive(Debug, Default)]
-pub struct PayloadReads {
-    /// As [`Package::payloads`].
-    payloads: BTreeMap<String, Option<JsonPayload>>,
-    /// As [`Package::parsed_json`].
-    parsed_json: BTreeSet<String>,
-    /// The bytes of every payload read, for [`Package::sources`].
-    bytes: Vec<(String, Vec<u8>)>,
-    /// The findings, in read order.
-    diagnostics: Vec<Diagnostic>,
-}
-
-/// Step 11 for the index `index` before it is validated: the payloads its
-/// `files` list, read, hashed and parsed exactly as the `payloads` check
-/// reads them once the index is valid. The `index` check runs it on a
-/// second thread beside the index validation; the result is used only when
-/// the index turns out valid, so the entries are the same.
-pub(super) fn read_listed_payloads(
-    root: &dyn PackageSource,
-    present: &BTreeMap<String, Option<StableMeta>>,
-    index: &serde_json::Value,
-) -> PayloadReads {
-    let listed: Vec<Listed> = index
-        .get("files")
-        .and_then(serde_json::Value::as_array)
-        .map(Vec::as_slice)
-        .unwrap_or_default()
-        .iter()
-        .enumerate()
-        .map(|(i, f)| Listed::from_entry(i, f))
-        .collect();
-    read_payloads(root, present, &listed, definition_path(Some(index)))
-}
-
-/// Reads every listed payload that exists, the definition first: it names
-/// the payloads whose parsed value a later check reads (its fixtures). Each
-/// entry's findings are its own (named by its file or its `files` pointer),
-/// so the order in which entries are read changes nothing once findings are
-/// sorted.
-fn read_payloads(
-    root: &dyn PackageSource,
-    present: &BTreeMap<String, Option<StableMeta>>,
-    listed: &[Listed],
-    def_path: &str,
-) -> PayloadReads {
-    let mut out = PayloadReads::default();
+        .to_owned();
+    let listed = std::mem::take(&mut pkg.listed);
     for l in listed.iter().filter(|l| l.path == def_path) {
-        read_payload(root, present, l, true, &mut out);
+        read_payload(pkg, l, true, diags);
     }
     // (`pkg.def_path` is set later, by the definition's own check.)
-    let definition = out
+    let definition = pkg
         .payloads
-        .get(def_path)
+        .get(&def_path)
         .and_then(Option::as_ref)
         .map(|p| &p.value);
     let keep = fixture_texts(definition);
     for l in listed.iter().filter(|l| l.path != def_path) {
-        read_payload(root, present, l, keep.contains(l.path.as_str()), &mut out);
+        read_payload(pkg, l, keep.contains(l.path.as_str()), diags);
     }
-    out
+    pkg.listed = listed;
+    Ok(())
 }
 
 /// Every string inside the definition's `conformanceFixtures` and
@@ -524,20 +454,16 @@ fn fixture_texts(definition: Option<&serde_json::Value>) -> BTreeSet<String> {
 /// read in it (the payload name scan would find nothing), and it is kept as
 /// read but unparsed (`None`). Otherwise it is parsed as before, findings
 /// and all.
-fn read_payload(
-    root: &dyn PackageSource,
-    present: &BTreeMap<String, Option<StableMeta>>,
-    l: &Listed,
-    keep: bool,
-    out: &mut PayloadReads,
-) {
-    let Some(Some(meta)) = present.get(&l.path) else {
+fn read_payload(pkg: &mut Package, l: &Listed, keep: bool, diags: &mut Vec<Diagnostic>) {
+    let Some(root) = &pkg.root else {
         return;
     };
-    if l.path == INDEX_FILE || out.payloads.contains_key(&l.path) {
+    let Some(Some(meta)) = pkg.present.get(&l.path) else {
+        return;
+    };
+    if l.path == INDEX_FILE || pkg.payloads.contains_key(&l.path) {
         return;
     }
-    let diags = &mut out.diagnostics;
     let limit = if l.media_type == DEFINITION_MEDIA_TYPE {
         fsread::DEFINITION_LIMIT
     } else if is_json_media_type(&l.media_type) {
@@ -556,7 +482,7 @@ fn read_payload(
         Ok(b) => b,
         Err(d) => {
             diags.push(d);
-            out.payloads.insert(l.path.clone(), None);
+            pkg.payloads.insert(l.path.clone(), None);
             return;
         }
     };
@@ -594,11 +520,11 @@ fn read_payload(
                 crate::vocabulary::is_forbidden(name).is_some()
             });
         if plain {
-            out.parsed_json.insert(l.path.clone());
+            pkg.parsed_json.insert(l.path.clone());
         } else {
             match strict::parse_value_with_numbers(&bytes) {
                 Ok((parsed, numbers)) => {
-                    out.parsed_json.insert(l.path.clone());
+                    pkg.parsed_json.insert(l.path.clone());
                     match crate::canonical::check(&parsed) {
                         Ok(()) => {
                             value = Some(JsonPayload {
@@ -625,8 +551,8 @@ fn read_payload(
             .span(fault),
         );
     }
-    out.bytes.push((l.path.clone(), bytes));
-    out.payloads.insert(l.path.clone(), value);
+    pkg.sources.entry(l.path.clone()).or_default().bytes = bytes;
+    pkg.payloads.insert(l.path.clone(), value);
 }
 
 /// A payload's parse error: invalid UTF-8 keeps `invalid-utf8` (IJSON_UTF8);

@@ -59,7 +59,7 @@ use crate::package::{
 use crate::profile::IndexProfile;
 use crate::schemas;
 
-use super::{files, Check, CheckResult, FileRole, Need, FAULT};
+use super::{Check, CheckResult, FileRole, Need, FAULT};
 
 const MODULE: &str = "src/checks/index.rs";
 const NOT_VALID: &str = "package-index.json is not a valid index";
@@ -183,31 +183,7 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     // The definition and FormRef validators build while this thread
     // validates the index, reads and digests the payloads and proves.
     schemas::prewarm(&profile.likely_schemas());
-    // A package verified alone (not one of many on the pool's threads,
-    // which keep both cores busy already) has its payloads read, hashed and
-    // parsed on a second thread while this one validates the index (the
-    // index validator's build is most of that); the `payloads` check takes
-    // them once the index is valid, and reads them itself otherwise.
-    let files_listed = index
-        .get("files")
-        .and_then(Value::as_array)
-        .map_or(0, Vec::len);
-    let overlap =
-        rayon::current_thread_index().is_none() && (1..=fsread::MAX_FILES).contains(&files_listed);
-    let (validated, payload_reads) = std::thread::scope(|s| {
-        let reads = match (overlap, pkg.root.as_deref()) {
-            (true, Some(root)) => std::thread::Builder::new()
-                .name("payload-reads".into())
-                .spawn_scoped(s, || {
-                    files::read_listed_payloads(root, &pkg.present, &index)
-                })
-                .ok(),
-            _ => None,
-        };
-        let validated = schemas::validate(profile.index_schema(), &index);
-        (validated, reads.and_then(|h| h.join().ok()))
-    });
-    match validated {
+    match schemas::validate(profile.index_schema(), &index) {
         Ok(v) if v.is_empty() => {}
         Ok(v) => {
             diags.extend(schemas::to_diagnostics(
@@ -265,7 +241,6 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     }
     pkg.profile = Some(profile);
     pkg.index = Some(index);
-    pkg.payload_reads = payload_reads;
     Ok(())
 }
 
@@ -385,13 +360,22 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let mut definitions = 0;
     for (i, f) in files.iter().enumerate() {
         let at = JsonPointer::root().child("files").index(i);
-        let Listed {
-            path,
-            media_type,
-            size,
-            digest,
-            ..
-        } = Listed::from_entry(i, f);
+        let path = f
+            .get("path")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let media_type = f
+            .get("mediaType")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let digest = f
+            .get("digest")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let size = f.get("size").and_then(Value::as_u64).unwrap_or(0);
         let d =
             |code: Code, msg: String, member: &str| Diagnostic::new(code, msg).at(at.child(member));
         if let Err(reason) = fsread::path_grammar(&path) {

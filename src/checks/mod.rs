@@ -41,7 +41,6 @@ mod identity;
 mod index;
 
 pub use definition::{inline_schemas, proof_name_policy};
-pub use files::PayloadReads;
 pub use index::limit_findings;
 
 /// What a check needs before it can run.
