@@ -18,7 +18,7 @@
 //! ignored. `.ci/run` leaves it off (see `docs/src/benchmarks.md`, *Issue 23*):
 //!
 //! ```sh
-//! FORM_PACKAGE_RELEASE_BUILD=/tmp/fp-release cargo test --locked --test release -- --include-ignored linux_build_runs
+//! FORM_PACKAGE_RELEASE_BUILD=/tmp/fp-release cargo test --locked --test golden -- --include-ignored linux_build_runs
 //! rm -rf /tmp/fp-release
 //! ```
 #![allow(
