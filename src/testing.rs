@@ -43,3 +43,16 @@ pub(crate) fn did_not_run(why: &str) {
         format_args!("\n*** CORPUS TESTS DID NOT RUN: {why} (set FORM_PACKAGE_CORPUS) ***\n"),
     );
 }
+
+/// A package outcome with only its path and findings (what a renderer's
+/// unit test starts from).
+pub(crate) fn outcome(
+    path: &str,
+    diagnostics: Vec<crate::diag::Diagnostic>,
+) -> crate::verify::PackageOutcome {
+    crate::verify::PackageOutcome {
+        path: PathBuf::from(path),
+        diagnostics,
+        ..Default::default()
+    }
+}

@@ -284,16 +284,9 @@ mod tests {
     use super::*;
     use crate::codes::Code;
     use crate::json::pointer::JsonPointer;
+    use crate::testing::outcome;
     use crate::verify::{PackageOutcome, Source};
     use std::path::PathBuf;
-
-    fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
-        PackageOutcome {
-            path: PathBuf::from(path),
-            diagnostics: diags,
-            ..Default::default()
-        }
-    }
 
     fn render_all(all: &[PackageOutcome], deny: bool, quiet: bool) -> String {
         let opts = Options {

@@ -154,16 +154,7 @@ mod tests {
     use crate::codes::Code;
     use crate::diag::Diagnostic;
     use crate::json::pointer::JsonPointer;
-    use crate::verify::PackageOutcome;
-    use std::path::PathBuf;
-
-    fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
-        PackageOutcome {
-            path: PathBuf::from(path),
-            diagnostics: diags,
-            ..Default::default()
-        }
-    }
+    use crate::testing::outcome;
 
     #[test]
     fn one_testcase_per_package_and_a_line_per_error() {
