@@ -57,6 +57,15 @@ impl PackageOutcome {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// How many diagnostics have severity `severity` (each counted once,
+    /// whatever it says it stands for).
+    pub fn count(&self, severity: diag::Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
 }
 
 /// Verifies one package directory. Never panics on bad input; every problem

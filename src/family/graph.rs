@@ -353,18 +353,8 @@ pub fn json(report: &Report) -> Value {
             .into_iter()
             .map(|v| serde_json::to_value(v).unwrap_or(Value::Null))
             .collect();
-        let errors = p
-            .outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .count();
-        let warnings = p
-            .outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
+        let errors = p.outcome.count(Severity::Error);
+        let warnings = p.outcome.count(Severity::Warning);
         let mut node = json!({
             "id": node_id(EdgeTarget::Form(i)),
             "loaded": p.form.is_some(),
