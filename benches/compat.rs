@@ -6,7 +6,7 @@
 //! automaton has 2^21 states, a 300-deep `$ref` chain; each property
 //! accepts the same documents on both sides, spelled otherwise, so there is
 //! no witness to find), which must end in `unknown` with a reason
-//! (`tests/compat_desired.rs`, `hostile_pairs`).
+//! (`tests/compat/compat_desired.rs`, `hostile_pairs`).
 //! Run with `cargo bench --bench compat`; figures go in docs/src/benchmarks.md.
 //! Plain timing loops (median of runs), no benchmark framework.
 #![allow(

@@ -13,7 +13,7 @@
 //! `serde_json_canonicalizer` crate, on a whole value, buffers every member,
 //! parses each member name back from JSON to sort it and copies nested
 //! objects once per level (≈ 11 % of the corpus run's instructions). The
-//! crate stays a dev-dependency as the oracle: `tests/speed.rs` compares
+//! crate stays a dev-dependency as the oracle: `tests/golden/speed.rs` compares
 //! both byte for byte on every corpus file, the RFC 8785 vectors and
 //! generated documents, and checks the ES6 number test file's published
 //! SHA-256.
@@ -192,7 +192,7 @@ fn write_number(n: &serde_json::Number, out: &mut Vec<u8>) {
 /// tie (`1424953923781206.25` → `1424953923781206.2`), laid out as
 /// ECMAScript does (`1e+21`, `0.000001`, `1e-7`). The digits and layout are
 /// `ryu-js`'s (Rust's `{:e}` rounds such ties up, so it is not used);
-/// `tests/speed.rs` checks the result against the RFC 8785 ES6 number test
+/// `tests/golden/speed.rs` checks the result against the RFC 8785 ES6 number test
 /// file's published SHA-256s. Zero of either sign is `0`; a non-finite
 /// input (never from a `Value`) prints `null`, as `JSON.stringify` does.
 pub(crate) fn write_f64(x: f64, out: &mut Vec<u8>) {

@@ -166,7 +166,7 @@ pub fn finish(diags: &mut Vec<Diagnostic>) {
 /// A refusal of the strict reader as a finding. Built here, not in
 /// [`crate::json`]: the reader knows nothing of findings, and `diag` (whose
 /// findings carry a [`JsonPointer`]) imports `json`, never the other way
-/// (`tests/imports.rs`, issue 21 item 1).
+/// (`tests/docs/imports.rs`, issue 21 item 1).
 impl ParseError {
     /// The diagnostic for this refusal: [`Code::InvalidUtf8`] or
     /// [`Code::InvalidIJson`], message = [`ParseError::detail`](crate::json::strict::ParseError::detail), explicit

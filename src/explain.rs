@@ -3,12 +3,12 @@
 //! one data file per code, `src/codes/FDnnn.toml`).
 //!
 //! Pure: every function returns text; the binary prints it, and
-//! `tests/docs.rs` keeps the book's pages equal to it.
+//! `tests/docs/docs.rs` keeps the book's pages equal to it.
 
 use crate::codes::{Code, Status, TABLE};
 
 /// The long explanation of one code. Every section is non-empty (the
-/// registry test `tests/registry.rs` proves it for every code of `TABLE`).
+/// registry test `tests/verify/registry.rs` proves it for every code of `TABLE`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Explanation {
     /// What the rule checks, in a sentence or two.

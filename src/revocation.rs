@@ -288,29 +288,55 @@ fn decode<T: for<'de> Deserialize<'de>>(
     })
 }
 
-/// Validates a revocation statement (`validate-revocation`). `file` names
-/// the document in findings; `value` is its strict parse.
+/// The steps every revocation document goes through before its typed
+/// rules: the profile its `apiVersion` names, that profile's published
+/// schema (`schema` picks it, findings carry `code`), the uint64 sequences,
+/// the typed decode. Returns the profile and the decoded document.
 ///
 /// # Errors
-/// Every finding (FD600–FD603) when the statement is not valid.
-pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Refused> {
+/// Every finding of the first step that fails (FD600, the schema code,
+/// FD602); [`Refused::Fault`] when an embedded schema does not build.
+fn decode_checked<T: for<'de> Deserialize<'de>>(
+    file: &str,
+    value: &Value,
+    prefix: &str,
+    schema: fn(&'static str) -> SchemaRef,
+    code: Code,
+) -> Result<(&'static str, T), Refused> {
     let mut diags = Vec::new();
-    let prefix = STATEMENT_PREFIX;
     let Some(api) = profile(file, value, prefix, &mut diags) else {
         return Err(diags.into());
     };
     if !schema_step(
         file,
         value,
-        SchemaRef::Revocation(version_of(api)),
-        Code::RevocationSchemaViolation,
+        schema(version_of(api)),
+        code,
         prefix,
         &mut diags,
     )? || !sequences_decode(file, value, prefix, &mut diags)
     {
         return Err(diags.into());
     }
-    let statement: Statement = decode(file, value, prefix).map_err(|d| vec![d])?;
+    let document = decode(file, value, prefix).map_err(|d| vec![d])?;
+    Ok((api, document))
+}
+
+/// Validates a revocation statement (`validate-revocation`). `file` names
+/// the document in findings; `value` is its strict parse.
+///
+/// # Errors
+/// Every finding (FD600–FD603) when the statement is not valid.
+pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Refused> {
+    let prefix = STATEMENT_PREFIX;
+    let (api, statement): (_, Statement) = decode_checked(
+        file,
+        value,
+        prefix,
+        SchemaRef::Revocation,
+        Code::RevocationSchemaViolation,
+    )?;
+    let mut diags = Vec::new();
     if api == CURRENT && !crate::profile::namespaced_form_group(&statement.form_ref.api_version) {
         diags.push(
             Diagnostic::new(
@@ -338,23 +364,15 @@ pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Refuse
 /// # Errors
 /// Every finding (FD600, FD602, FD610–FD617) when it is not valid.
 pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint, Refused> {
-    let mut diags = Vec::new();
     let prefix = CHECKPOINT_PREFIX;
-    let Some(api) = profile(file, value, prefix, &mut diags) else {
-        return Err(diags.into());
-    };
-    if !schema_step(
+    let (api, checkpoint): (_, Checkpoint) = decode_checked(
         file,
         value,
-        SchemaRef::RevocationCheckpoint(version_of(api)),
-        Code::CheckpointSchemaViolation,
         prefix,
-        &mut diags,
-    )? || !sequences_decode(file, value, prefix, &mut diags)
-    {
-        return Err(diags.into());
-    }
-    let checkpoint: Checkpoint = decode(file, value, prefix).map_err(|d| vec![d])?;
+        SchemaRef::RevocationCheckpoint,
+        Code::CheckpointSchemaViolation,
+    )?;
+    let mut diags = Vec::new();
     let d = |code: Code, ptr: JsonPointer, msg: String| {
         Diagnostic::new(code, format!("{prefix}: {msg}"))
             .in_file(file)
@@ -592,9 +610,35 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     }
 }
 
+/// Where an [`advance`] ended: the pin to keep for the next checkpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Advanced {
+    /// The new pin (with `unchanged`, the previous pin itself).
+    pub pin: Pin,
+    /// The checkpoint is the very one the previous pin names and
+    /// `allow_unchanged` accepted it as unchanged since the pin.
+    pub unchanged: bool,
+}
+
+/// Whether `valid` is the very checkpoint `pin` names: the same profile,
+/// sequence, canonical digest and entries digest (an unchanged checkpoint
+/// and a replayed one cannot be told apart).
+fn is_pinned(pin: &Pin, valid: &ValidCheckpoint) -> bool {
+    let pinned = pin.checkpoint_api_version.as_deref().unwrap_or(LEGACY);
+    pinned == valid.checkpoint.api_version
+        && pin.sequence == valid.checkpoint.sequence
+        && pin.digest == valid.digest
+        && entries_digest(&valid.entries).is_ok_and(|d| d == pin.entries_digest)
+}
+
 /// Advances to a validated checkpoint from `previous` (`None`: the first
 /// trusted checkpoint) and returns the new pin (`verifier-rules.md` §11.2
-/// `AdvanceRevocationCheckpoint`; `current-profile.md` §11.3).
+/// `AdvanceRevocationCheckpoint`; `current-profile.md` §11.3). With
+/// `allow_unchanged`, the checkpoint `previous` already names is accepted
+/// as unchanged and the pin kept (`Advanced::unchanged`); without it the
+/// rule stands (the next checkpoint is the pin's sequence + 1) and the
+/// FD622 refusal says so in a note. This one function is the advance of
+/// both `validate-revocation-checkpoint` and `trust`.
 ///
 /// # Errors
 /// FD621–FD625 (a not-first checkpoint with no pin, a sequence that is not
@@ -603,7 +647,8 @@ pub fn advance(
     file: &str,
     previous: Option<&Pin>,
     valid: &ValidCheckpoint,
-) -> Result<Pin, Vec<Diagnostic>> {
+    allow_unchanged: bool,
+) -> Result<Advanced, Vec<Diagnostic>> {
     let cp = &valid.checkpoint;
     let api = cp.api_version.as_str();
     let d = |code: Code, ptr: JsonPointer, msg: String| {
@@ -613,6 +658,12 @@ pub fn advance(
     };
     let mut diags = Vec::new();
     match previous {
+        Some(pin) if allow_unchanged && is_pinned(pin, valid) => {
+            return Ok(Advanced {
+                pin: pin.clone(),
+                unchanged: true,
+            });
+        }
         None => {
             if api == LEGACY && (cp.sequence != 1 || cp.previous_checkpoint_digest.is_some()) {
                 diags.push(d(
@@ -645,7 +696,7 @@ pub fn advance(
             } else {
                 let want = pin.sequence.checked_add(1);
                 if Some(cp.sequence) != want {
-                    diags.push(d(
+                    let refusal = d(
                         Code::CheckpointSequenceNotNext,
                         at("sequence"),
                         format!(
@@ -656,7 +707,12 @@ pub fn advance(
                                 |w| w.to_string()
                             )
                         ),
-                    ));
+                    );
+                    diags.push(if is_pinned(pin, valid) {
+                        refusal.note(UNCHANGED_NOTE)
+                    } else {
+                        refusal
+                    });
                 } else {
                     if cp.previous_checkpoint_digest.as_deref() != Some(pin.digest.as_str()) {
                         diags.push(
@@ -694,13 +750,19 @@ pub fn advance(
         return Err(diags);
     }
     let entries_digest = entries_digest(&valid.entries).map_err(|e| vec![e.in_file(file)])?;
-    Ok(Pin {
-        checkpoint_api_version: (api == CURRENT).then(|| CURRENT.to_owned()),
-        sequence: cp.sequence,
-        digest: valid.digest.clone(),
-        entries_digest,
+    Ok(Advanced {
+        pin: Pin {
+            checkpoint_api_version: (api == CURRENT).then(|| CURRENT.to_owned()),
+            sequence: cp.sequence,
+            digest: valid.digest.clone(),
+            entries_digest,
+        },
+        unchanged: false,
     })
 }
+
+/// The note on the FD622 refusal of the checkpoint the pin already names.
+pub const UNCHANGED_NOTE: &str = "this is the checkpoint the pin already names: unchanged or replayed; --allow-unchanged accepts it as unchanged since the pin";
 
 /// Writes `value` as the reference does (Go `json.MarshalIndent` with two
 /// spaces, HTML characters not escaped, then a newline): serde_json's

@@ -191,13 +191,21 @@ pub fn statement(path: &Path, format: Option<Format>, color: bool) -> Output {
 struct Advanced<'a> {
     checkpoint: &'a revocation::Checkpoint,
     pin: &'a Pin,
+    /// Only with `--allow-unchanged`, when the checkpoint is the pinned one.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    unchanged: bool,
 }
 
-/// `validate-revocation-checkpoint FILE [--advance | --previous-pin PIN_FILE]`.
+/// `validate-revocation-checkpoint FILE [--advance | --previous-pin PIN_FILE
+/// [--allow-unchanged]]`: `allow_unchanged` accepts the checkpoint the
+/// previous pin already names (the pin kept, `"unchanged": true` beside
+/// it), as `trust verify-checkpoint --allow-unchanged` does: both advance
+/// with [`revocation::advance`].
 pub fn checkpoint(
     path: &Path,
     advance: bool,
     previous_pin: Option<&Path>,
+    allow_unchanged: bool,
     format: Option<Format>,
     color: bool,
 ) -> Output {
@@ -227,13 +235,14 @@ pub fn checkpoint(
         let text = revocation::reference_json(&valid.checkpoint);
         return accept(&display, bytes, text, None, format, color);
     }
-    match revocation::advance(&display, pin.as_ref(), &valid) {
-        Ok(new_pin) => {
+    match revocation::advance(&display, pin.as_ref(), &valid, allow_unchanged) {
+        Ok(advanced) => {
             let text = revocation::reference_json(&Advanced {
                 checkpoint: &valid.checkpoint,
-                pin: &new_pin,
+                pin: &advanced.pin,
+                unchanged: advanced.unchanged,
             });
-            accept(&display, bytes, text, Some(&new_pin), format, color)
+            accept(&display, bytes, text, Some(&advanced.pin), format, color)
         }
         Err(diags) => refuse(&display, bytes, diags, format, color),
     }
@@ -282,7 +291,7 @@ mod tests {
                 first,
                 format!("form-package: Form Package revocation: {line}")
             );
-            let out = checkpoint(&p, false, None, None, false);
+            let out = checkpoint(&p, false, None, false, None, false);
             let first = out.stderr.lines().next().unwrap_or_default().to_owned();
             assert_eq!(
                 first,

@@ -15,7 +15,7 @@
 //!   with the same findings and messages.
 //!
 //! A package gives the same report from either source
-//! (`tests/package_source.rs` on the whole corpus).
+//! (`tests/golden/package_source.rs` on the whole corpus).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

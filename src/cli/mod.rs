@@ -5,7 +5,7 @@
 //! ([`args::deliver`]) live in [`args`]. Doc comments are the `--help`
 //! text.
 //!
-//! Layers (asserted by `tests/imports.rs`): a subcommand file imports no
+//! Layers (asserted by `tests/docs/imports.rs`): a subcommand file imports no
 //! other subcommand file (only [`args`]); the library never imports `cli`.
 //! This module only dispatches.
 

@@ -31,6 +31,12 @@ pub struct CheckpointArgs {
     /// Advance from this pin (a JSON file: {checkpointApiVersion?, sequence, digest, entriesDigest}).
     #[arg(long, value_name = "PIN_FILE")]
     pub previous_pin: Option<PathBuf>,
+    /// The checkpoint the previous pin already names is a success (the pin
+    /// kept, `"unchanged": true`), as `trust verify-checkpoint
+    /// --allow-unchanged` takes it; without it the next checkpoint must be
+    /// the pin's sequence + 1.
+    #[arg(long, requires = "previous_pin")]
+    pub allow_unchanged: bool,
     /// Output format for findings (default: the reference's output, findings on stderr).
     #[arg(long, value_enum)]
     pub format: Option<Format>,
@@ -54,6 +60,7 @@ pub fn checkpoint(a: &CheckpointArgs, is_terminal: bool) -> Output {
         &a.file,
         a.advance,
         a.previous_pin.as_deref(),
+        a.allow_unchanged,
         a.format,
         crate::render::human::use_color(a.color, is_terminal),
     )

@@ -53,7 +53,7 @@
 //! program (a package is verified again only when one of its open files
 //! changes, is saved or closed); verification off the message thread and
 //! cancellation. The editor packages, the end-to-end client test and the
-//! latency benchmark are in `editors/`, `tests/lsp_e2e.rs` and
+//! latency benchmark are in `editors/`, `tests/lsp/lsp_e2e.rs` and
 //! `docs/src/benchmarks.md`.
 
 pub mod actions;

@@ -1,5 +1,5 @@
 //! `--format sarif`: the whole run as one SARIF 2.1.0 log (OASIS SARIF
-//! v2.1.0; validated in `tests/formats.rs` against the official schema
+//! v2.1.0; validated in `tests/commands/formats.rs` against the official schema
 //! shipped in `tests/sarif/`, and against GitHub code scanning's documented
 //! upload limits and required properties). The log is built from typed
 //! structs ([`Log`], [`Run`], [`ReportingDescriptor`], [`SarifResult`], …)

@@ -376,85 +376,43 @@ fn invalid_checkpoint(m: impl Into<String>) -> TrustError {
 }
 
 /// Verifies a checkpoint: canonical bytes, the bundle over them, then the
-/// shape and the continuity from the previous pin.
+/// revocation model ([`crate::revocation`], through [`revocation`]): the
+/// full schema and typed rules, and the continuity from the previous pin.
 fn verify_checkpoint_inner(
     a: &CheckpointArgs,
-) -> Result<(CheckpointReport, revocation::Checkpoint), TrustError> {
+) -> Result<(CheckpointReport, revocation::ValidCheckpoint), TrustError> {
     let checkpoint = read("checkpoint", &a.checkpoint)?;
     let (bundle, root, policy) = read_files(&a.files)?;
     let previous = match &a.previous_pin {
         None => None,
-        Some(p) => Some(
-            revocation::parse_pin(&pin_bytes(read("previous-pin", p)?)).map_err(|e| {
-                TrustError::new(Code::TrustInputError, format!("previous-pin: {e}"))
-            })?,
-        ),
+        Some(p) => Some(revocation::parse_pin(
+            &p.display().to_string(),
+            &read("previous-pin", p)?,
+        )?),
     };
-    let canonical = crate::json::strict::parse_value(&checkpoint)
-        .map_err(|e| invalid_checkpoint(e.to_string()))
-        .and_then(|v| {
-            crate::canonical::canonicalize(&v).map_err(|d| invalid_checkpoint(d.message))
-        })?;
-    if canonical != checkpoint {
-        return Err(invalid_checkpoint(
-            "signed checkpoint bytes must be RFC 8785 canonical JSON",
-        ));
-    }
-    let report = verify_bundle(&Subject::Bytes(checkpoint.clone()), &bundle, &root, &policy)?;
-    let cp = revocation::parse_checkpoint(&checkpoint).map_err(invalid_checkpoint)?;
-    // The very checkpoint the pin names: nothing to advance, nothing
-    // changed since (issue 26 item 3: `sequence is 0, want 1`).
-    let unchanged = previous
-        .as_ref()
-        .filter(|p| a.allow_unchanged && p.sequence == cp.sequence && p.digest == cp.digest);
-    let (status, pin) = match unchanged {
-        Some(p) => ("unchanged", p.clone()),
-        None => (
-            "verified",
-            revocation::advance(previous.as_ref(), &cp).map_err(|e| {
-                // The pinned checkpoint itself, presented again: the Core
-                // refuses it (a replay cannot be told from "nothing new":
-                // the same bytes, sequence and digest); say how to accept it.
-                let same = previous
-                    .as_ref()
-                    .is_some_and(|p| p.sequence == cp.sequence && p.digest == cp.digest);
-                invalid_checkpoint(if same {
-                    format!(
-                        "{e} (this is the checkpoint the pin already names: unchanged or replayed; \
-                         --allow-unchanged accepts it as unchanged since the pin)"
-                    )
-                } else {
-                    e
-                })
-            })?,
-        ),
-    };
+    let value = revocation::canonical_checkpoint(&checkpoint)?;
+    let report = verify_bundle(&Subject::Bytes(checkpoint), &bundle, &root, &policy)?;
+    let file = a.checkpoint.display().to_string();
+    let valid = revocation::validate_checkpoint(&file, &value)?;
+    let advanced = revocation::advance(&file, previous.as_ref(), &valid, a.allow_unchanged)?;
     Ok((
         CheckpointReport {
-            status,
+            status: if advanced.unchanged {
+                "unchanged"
+            } else {
+                "verified"
+            },
             bundle: report,
-            checkpoint_version: cp.checkpoint_version.clone(),
-            entry_count: cp.entries.len(),
-            pin,
+            checkpoint_version: valid.checkpoint.checkpoint_version.clone(),
+            entry_count: valid.checkpoint.entries.len(),
+            pin: advanced.pin,
         },
-        cp,
+        valid,
     ))
 }
 
 fn verify_checkpoint(a: &CheckpointArgs) -> Result<CheckpointReport, TrustError> {
     verify_checkpoint_inner(a).map(|(r, _)| r)
-}
-
-/// The pin in `bytes`: the pin itself, or a `verify-checkpoint` report
-/// (an object with `status` and `pin`), whose `pin` is taken.
-fn pin_bytes(bytes: Vec<u8>) -> Vec<u8> {
-    match crate::json::strict::parse_value(&bytes) {
-        Ok(Value::Object(m)) if m.contains_key("status") => match m.get("pin") {
-            Some(pin @ Value::Object(_)) => serde_json::to_vec(pin).unwrap_or(bytes),
-            _ => bytes,
-        },
-        _ => bytes,
-    }
 }
 
 /// The package digest and FormRef `check-not-revoked` looks up, derived

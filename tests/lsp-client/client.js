@@ -3,7 +3,7 @@
 // `vscode-languageserver-protocol` (the JSON-RPC and protocol layer VS Code's
 // own client is built on) and `vscode-languageserver-textdocument` (how VS
 // Code's libraries apply text edits with UTF-16 positions). Used by
-// `e2e.js` (the end-to-end test, run by tests/lsp_e2e.rs) and `bench.js`
+// `e2e.js` (the end-to-end test, run by tests/lsp/lsp_e2e.rs) and `bench.js`
 // (the latency and memory benchmark, docs/src/benchmarks.md).
 
 const cp = require('child_process');

@@ -2,7 +2,7 @@
 
 Usage: python3 tests/tools/published_formats.py OUR_BINARY [SEED [N_RANDOM]]
 
-Every `uri` value of tests/engine_formats.rs (URI, IRI, URI_REFERENCE tables)
+Every `uri` value of tests/verify/engine_formats.rs (URI, IRI, URI_REFERENCE tables)
 and every `date-time` value (DATE_TIME) is put, one at a time, into the
 legacy conformance statement `statement-1.json` (`advisoryUrl`, `issuedAt`),
 plus N_RANDOM generated https:// URLs and mutated date-times (seeded); both

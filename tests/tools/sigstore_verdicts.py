@@ -1,5 +1,5 @@
 """Verdicts of the independent Python `sigstore` verifier (4.5.x), for the
-agreement test in tests/trust.rs. Reads one JSON job per line on stdin:
+agreement test in tests/trust/trust.rs. Reads one JSON job per line on stdin:
 {"subject": PATH | null, "digest": HEX | null, "bundle": PATH,
  "root": PATH, "policy": PATH}; prints one line per job: "verified" or
 "fail: <reason>". Offline: the trusted root is the given file; nothing is

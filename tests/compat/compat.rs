@@ -1,0 +1,696 @@
+//! `form-package compat` end to end (issue 20): the corpus history (done
+//! when 1), `--baseline` on an edited copy of the corpus (done when 4),
+//! every output format, `--write-witnesses`, the exit statuses and the
+//! near misses. Each code firing with its message and location is a golden
+//! case (`fixtures/golden/FD65x…FD67x`, run by `tests/golden/golden.rs`).
+//!
+//! `harness = false` (libtest-mimic) so that a test that cannot run says
+//! so: the corpus tests are reported *ignored* when the corpus is absent
+//! (`FORM_PACKAGE_CORPUS`, default `../shared/corpus`; under `CI` a missing
+//! corpus fails).
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test code: a panic is a failed test, printing is the report
+
+use crate::common;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use libtest_mimic::{Failed, Trial};
+use serde_json::{json, Value};
+
+const STORE: &str = "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632";
+
+fn repo(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Runs the binary with `args`; (exit status, stdout, stderr).
+fn run(args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_form-package"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env_remove("GITHUB_WORKSPACE")
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// The validator of `schemas/form-package-compat-v1.schema.json`, the one
+/// `form-package schema compat` prints.
+fn validator() -> jsonschema::Validator {
+    let (code, text, _) = run(&["schema", "compat"]);
+    assert_eq!(code, 0);
+    let schema: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        schema,
+        serde_json::from_slice::<Value>(
+            &std::fs::read(repo("schemas/form-package-compat-v1.schema.json")).unwrap()
+        )
+        .unwrap()
+    );
+    assert!(jsonschema::meta::is_valid(&schema));
+    jsonschema::validator_for(&schema).unwrap()
+}
+
+/// `compat … --format json`, checked against its schema.
+fn json_run(args: &[&str]) -> (i32, Value) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let (code, out, err) = run(&all);
+    assert!(!err.contains("internal error"), "{err}");
+    let doc: Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\nstderr: {err}"));
+    let v = validator();
+    let errors: Vec<String> = v.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:?}");
+    (code, doc)
+}
+
+/// A copy of a fixture package as `<tmp>/<name>`, changed by `edit` on its
+/// definition and re-indexed.
+fn package(tmp: &Path, name: &str, src: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+    let dir = tmp.join(name);
+    common::copy_dir(&repo(src), &dir);
+    let file = dir.join("definition.json");
+    let mut d: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    edit(&mut d);
+    std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
+    common::reindex(&dir);
+    dir
+}
+
+/// The codes of a document's pairs (records and findings) and outcomes.
+fn codes(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    for p in doc["pairs"].as_array().unwrap() {
+        for r in p["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .chain(p["findings"].as_array().unwrap())
+        {
+            out.push(r["code"].as_str().unwrap().to_owned());
+        }
+    }
+    for o in doc["outcomes"].as_array().unwrap() {
+        for d in o["diagnostics"].as_array().unwrap() {
+            out.push(d["code"].as_str().unwrap().to_owned());
+        }
+    }
+    out
+}
+
+// ------------------------------------------------------------- done when 1
+
+/// `compat --history ../shared/corpus/packages` classifies all 51 real
+/// consecutive pairs of 19 kinds without an internal error, and every patch
+/// step has an identical desired schema and fits.
+fn history_of_the_corpus(corpus: &Path) -> Result<(), Failed> {
+    let packages = corpus.join("packages");
+    let (code, doc) = json_run(&["compat", "--history", s(&packages)]);
+    // The corpus republished versions with other bytes (FD671): exit 1.
+    assert_eq!(code, 1);
+    let pairs = doc["pairs"].as_array().unwrap();
+    assert_eq!(pairs.len(), 51, "{}", doc["summary"]);
+    let kinds: BTreeSet<(String, String)> = pairs
+        .iter()
+        .map(|p| {
+            let f = &p["new"]["formRef"];
+            (f["apiVersion"].to_string(), f["kind"].to_string())
+        })
+        .collect();
+    assert_eq!(kinds.len(), 19);
+    let mut patches = 0;
+    for p in pairs {
+        let name = format!("{} -> {}", p["old"]["path"], p["new"]["path"]);
+        if p["compared"] == json!(false) {
+            // WorkerVersion 0.3.0 -> 0.4.0: the corpus copies lack their
+            // definition.json (listed files missing): refused, not compared.
+            assert!(name.contains("worker-version"), "{name}");
+            assert_eq!(p["findings"][0]["code"], "FD678", "{name}");
+            continue;
+        }
+        if p["actualBump"] == "patch" {
+            patches += 1;
+            assert_eq!(p["desired"]["verdict"], "identical", "{name}");
+            assert_eq!(p["bumpOk"], true, "{name}");
+        }
+        let verdict = p["desired"]["verdict"].as_str().unwrap();
+        assert!(
+            [
+                "identical",
+                "equivalent",
+                "widened",
+                "compatible",
+                "breaking",
+                "unknown"
+            ]
+            .contains(&verdict),
+            "{name}"
+        );
+    }
+    assert_eq!(patches, 10);
+    let compared = pairs
+        .iter()
+        .filter(|p| p["compared"] == json!(true))
+        .count();
+    assert_eq!(compared, 50);
+    // The reuse the corpus holds is reported at each copy.
+    assert!(codes(&doc).iter().any(|c| c == "FD671"));
+    Ok(())
+}
+
+/// The compat page's table of the corpus history (`docs/src/compat.md`, between the
+/// `compat-history` markers) is the one `--history` gives today: one row
+/// per pair with its desired verdict, the bump required and shown, whether
+/// the major was earned, the breaking records and one witness. `BLESS=1`
+/// rewrites it.
+fn history_table_page(corpus: &Path) -> Result<(), Failed> {
+    let packages = corpus.join("packages");
+    let (_, doc) = json_run(&["compat", "--history", s(&packages)]);
+    let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
+    let mut table = String::from(
+        "| Form | step | desired | required / shown | verdict | breaking records | witness (valid before, refused after) |\n|---|---|---|---|---|---|---|\n",
+    );
+    let (mut earned, mut not_earned, mut fits, mut fails) = (0, 0, 0, 0);
+    for p in doc["pairs"].as_array().unwrap() {
+        let (o, n) = (&p["old"]["formRef"], &p["new"]["formRef"]);
+        let findings: Vec<&str> = p["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["code"].as_str().unwrap())
+            .collect();
+        let verdict = if p["compared"] == json!(false) {
+            "not compared (a side is refused: its definition.json is missing in the corpus copy)"
+                .to_owned()
+        } else if findings.contains(&"FD673") {
+            "pre-release: no promise".to_owned()
+        } else if findings.contains(&"FD672") {
+            not_earned += 1;
+            "fits; major not earned".to_owned()
+        } else if p["bumpOk"] == json!(true) {
+            fits += 1;
+            if p["actualBump"] == "major" {
+                earned += 1;
+                "fits; major earned".to_owned()
+            } else {
+                "fits".to_owned()
+            }
+        } else {
+            fails += 1;
+            "does not fit".to_owned()
+        };
+        let mut broke: Vec<(String, usize)> = Vec::new();
+        for c in p["changes"].as_array().unwrap() {
+            if c["class"] != "breaking" {
+                continue;
+            }
+            let name = c["name"].as_str().unwrap().to_owned();
+            match broke.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, k)) => *k += 1,
+                None => broke.push((name, 1)),
+            }
+        }
+        let broke: Vec<String> = broke
+            .into_iter()
+            .map(|(n, k)| if k == 1 { n } else { format!("{n} ×{k}") })
+            .collect();
+        let witness = match p["desired"]["witness"].as_object() {
+            Some(_) => {
+                let w = p["desired"]["witness"].to_string();
+                let short: String = w.chars().take(70).collect();
+                format!(
+                    "`{}{}`",
+                    cell(&short),
+                    if w.chars().count() > 70 { "…" } else { "" }
+                )
+            }
+            None => String::new(),
+        };
+        table.push_str(&format!(
+            "| {} {} | {} → {} | {} | {} / {} | {} | {} | {} |\n",
+            cell(o["apiVersion"].as_str().unwrap()),
+            cell(o["kind"].as_str().unwrap()),
+            cell(o["definitionVersion"].as_str().unwrap()),
+            cell(n["definitionVersion"].as_str().unwrap()),
+            p["desired"]["verdict"].as_str().unwrap_or("—"),
+            p["requiredBump"].as_str().unwrap(),
+            p["actualBump"].as_str().unwrap(),
+            verdict,
+            broke.join(", "),
+            witness
+        ));
+    }
+    table.push_str(&format!(
+        "\n{} pairs: {fits} fit ({earned} majors earned), {not_earned} major{} not earned, {fails} do not fit.\n",
+        doc["pairs"].as_array().unwrap().len(),
+        if not_earned == 1 { "" } else { "s" }
+    ));
+    let readme_path = repo("docs/src/compat.md");
+    let readme = std::fs::read_to_string(&readme_path).unwrap();
+    let (start, end) = (
+        "<!-- compat-history:start -->\n",
+        "<!-- compat-history:end -->",
+    );
+    let i = readme
+        .find(start)
+        .expect("docs/src/compat.md has the compat-history start marker")
+        + start.len();
+    let j = readme
+        .find(end)
+        .expect("docs/src/compat.md has the compat-history end marker");
+    if std::env::var_os("BLESS").is_some() {
+        let mut text = readme.clone();
+        text.replace_range(i..j, &table);
+        std::fs::write(&readme_path, text).unwrap();
+        return Ok(());
+    }
+    if readme[i..j] != table {
+        return Err(format!(
+            "docs/src/compat.md's history table is not today's output (BLESS=1 cargo test --test compat history_table rewrites it):\n{table}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+// ------------------------------------------------------------- done when 4
+
+/// A copy of the corpus's packages under `tmp`.
+fn corpus_copy(corpus: &Path, tmp: &Path) -> PathBuf {
+    let to = tmp.join("packages");
+    common::copy_dir(&corpus.join("packages"), &to);
+    to
+}
+
+/// `--baseline BASE PATH` with one package of PATH edited in place (same
+/// version, new bytes) reports the reuse at that package (FD671, exit 1);
+/// the unedited copy reports no reuse there (the near miss).
+fn baseline_reports_reuse(corpus: &Path) -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let copy = corpus_copy(corpus, tmp.path());
+    let target = copy.join("v1alpha1/edge-worker-4.0.0-2aa6311988d4");
+    let named = |doc: &Value| {
+        doc["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|o| o["diagnostics"].as_array().unwrap())
+            .filter(|d| d["code"] == "FD671")
+            .filter(|d| {
+                d["file"]
+                    .as_str()
+                    .unwrap()
+                    .contains("edge-worker-4.0.0-2aa6311988d4")
+            })
+            .count()
+    };
+    let base = corpus.join("packages");
+    let (_, before) = json_run(&["compat", "--baseline", s(&base), s(&target)]);
+    assert_eq!(named(&before), 0, "unedited: no reuse");
+    assert!(before["pairs"].as_array().unwrap().is_empty());
+    let file = target.join("definition.json");
+    let mut d: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    d["title"] = json!("Edge Worker, retitled in place");
+    std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
+    common::reindex(&target);
+    let (code, after) = json_run(&["compat", "--baseline", s(&base), s(&copy)]);
+    assert_eq!(code, 1);
+    assert!(named(&after) >= 1, "{}", after["summary"]);
+    Ok(())
+}
+
+/// `--baseline` with a required property added to the desired schema and a
+/// minor bump reports the breaking change with its witness, and exit 1.
+fn baseline_reports_breaking_minor(corpus: &Path) -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = corpus.join("packages/v1alpha1/edge-worker-4.0.0-2aa6311988d4");
+    let dir = tmp.path().join("edge-worker-4.1.0");
+    common::copy_dir(&src, &dir);
+    let file = dir.join("definition.json");
+    let mut d: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    d["definitionVersion"] = json!("4.1.0");
+    d["desiredSchema"]["properties"]["tier"] = json!({"type": "string", "minLength": 1});
+    d["desiredSchema"]["required"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!("tier"));
+    std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
+    // The canonical fixture keeps passing: it gains the property.
+    for fixture in d["conformanceFixtures"].as_array().unwrap() {
+        let path = dir.join(fixture["desiredPath"].as_str().unwrap());
+        let mut doc: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        doc["tier"] = json!("gold");
+        std::fs::write(&path, serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    }
+    common::reindex(&dir);
+    let base = corpus.join("packages");
+    let (code, doc) = json_run(&["compat", "--baseline", s(&base), s(&dir)]);
+    assert_eq!(code, 1, "{doc}");
+    let pair = &doc["pairs"][0];
+    assert_eq!(pair["old"]["formRef"]["definitionVersion"], "4.0.0");
+    assert_eq!(pair["desired"]["verdict"], "breaking", "{pair}");
+    let witness = &pair["desired"]["witness"];
+    assert!(witness.is_object(), "{pair}");
+    assert!(
+        witness.get("tier").is_none(),
+        "the witness lacks the new required property"
+    );
+    assert_eq!(pair["requiredBump"], "major");
+    assert_eq!(pair["actualBump"], "minor");
+    assert_eq!(pair["bumpOk"], false);
+    let c = codes(&doc);
+    assert!(
+        c.contains(&"FD650".to_owned()) && c.contains(&"FD670".to_owned()),
+        "{c:?}"
+    );
+    Ok(())
+}
+
+// ------------------------------------------------------------- commands
+
+/// The near miss of every record: a package compared with an identical
+/// copy of itself has no change, no finding, and exits 0.
+fn identical_pair_is_silent() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = package(tmp.path(), "a", STORE, |_| {});
+    let b = package(tmp.path(), "b", STORE, |_| {});
+    let (code, doc) = json_run(&["compat", s(&a), s(&b)]);
+    assert_eq!(code, 0);
+    let p = &doc["pairs"][0];
+    assert_eq!(p["desired"]["verdict"], "identical");
+    assert_eq!(p["changes"], json!([]));
+    assert_eq!(p["findings"], json!([]));
+    assert_eq!(p["actualBump"], "none");
+    assert_eq!(p["requiredBump"], "none");
+    assert_eq!(p["bumpOk"], true);
+    Ok(())
+}
+
+/// A change that lives in the package index (a fixture's bytes) is
+/// located in each side's `package-index.json` with its line and column,
+/// from the span map verify built in its one parse of the index (near
+/// miss: the pointer alone, as when no span map was kept, fails).
+fn index_changes_are_located() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = package(tmp.path(), "a", STORE, |_| {});
+    let b = package(tmp.path(), "b", STORE, |_| {});
+    std::fs::write(b.join("fixtures/desired.json"), br#"{"name":"other"}"#).unwrap();
+    common::reindex(&b);
+    let (_, doc) = json_run(&["compat", s(&a), s(&b)]);
+    let changes = doc["pairs"][0]["changes"].as_array().unwrap();
+    let c = changes
+        .iter()
+        .find(|c| c["message"] == r#"file "fixtures/desired.json" changed"#)
+        .unwrap_or_else(|| panic!("{changes:?}"));
+    for (side, dir) in [("old", &a), ("new", &b)] {
+        let at = &c[side];
+        assert_eq!(at["file"], s(&dir.join("package-index.json")), "{c}");
+        assert_eq!(at["pointer"], "/files/1/digest", "{c}");
+        assert!(at["line"].as_u64().is_some_and(|l| l >= 1), "{c}");
+        assert!(at["column"].as_u64().is_some_and(|l| l > 1), "{c}");
+    }
+    Ok(())
+}
+
+/// A crafted pair per change kind with the bump it requires (issue 20 done
+/// when 2, for the records this command owns; the desired-schema verdicts
+/// are the prover's table): (edit of OLD, edit of NEW, code, required bump).
+fn table_of_change_kinds() -> Result<(), Failed> {
+    type Edit = fn(&mut Value);
+    let none: Edit = |_| {};
+    let cases: Vec<(&str, Edit, Edit, &str, &str)> = vec![
+        (
+            "immutable added",
+            |d| d["immutableFields"] = json!([]),
+            |d| d["definitionVersion"] = json!("1.0.1"),
+            "FD654",
+            "major",
+        ),
+        (
+            "immutable removed",
+            none,
+            |d| {
+                d["immutableFields"] = json!([]);
+                d["definitionVersion"] = json!("1.0.1");
+            },
+            "FD655",
+            "minor",
+        ),
+        (
+            "capability removed",
+            none,
+            |d| {
+                d["lifecycleCapabilities"] = json!(["create", "observe", "delete"]);
+                d["definitionVersion"] = json!("1.0.1");
+            },
+            "FD656",
+            "major",
+        ),
+        (
+            "capability added",
+            |d| d["lifecycleCapabilities"] = json!(["create", "observe", "delete"]),
+            |d| d["definitionVersion"] = json!("1.0.1"),
+            "FD657",
+            "minor",
+        ),
+        (
+            "member removed",
+            none,
+            |d| {
+                d["observedSchema"]["properties"] = json!({});
+                d["definitionVersion"] = json!("1.0.1");
+            },
+            "FD662",
+            "major",
+        ),
+        (
+            "member added",
+            none,
+            |d| {
+                d["observedSchema"]["properties"]["port"] = json!({"type": "integer"});
+                d["definitionVersion"] = json!("1.0.1");
+            },
+            "FD664",
+            "minor",
+        ),
+        (
+            "desired compatible (OLD ⊆ NEW proved, the converse undecided)",
+            |d| {
+                d["desiredSchema"]["dependentSchemas"] = json!({"name": {"type": "object",
+                    "additionalProperties": false, "properties": {"name": {"type": "string"}}}});
+            },
+            |d| d["definitionVersion"] = json!("1.0.1"),
+            "FD667",
+            "minor",
+        ),
+        (
+            "title",
+            none,
+            |d| {
+                d["title"] = json!("Renamed");
+                d["definitionVersion"] = json!("1.0.1");
+            },
+            "FD665",
+            "patch",
+        ),
+        (
+            "fixture list",
+            none,
+            |d| {
+                d["conformanceFixtures"][0]["name"] = json!("renamed");
+                d["definitionVersion"] = json!("1.0.1");
+            },
+            "FD665",
+            "patch",
+        ),
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, (name, old, new, code, bump)) in cases.into_iter().enumerate() {
+        let a = package(tmp.path(), &format!("a{i}"), STORE, old);
+        let b = package(tmp.path(), &format!("b{i}"), STORE, new);
+        let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+        let p = &doc["pairs"][0];
+        assert!(codes(&doc).contains(&code.to_owned()), "{name}: {doc}");
+        assert_eq!(p["requiredBump"], bump, "{name}");
+        assert_eq!(p["actualBump"], "patch", "{name}");
+        let fits = bump == "patch";
+        assert_eq!(p["bumpOk"], fits, "{name}");
+        assert_eq!(status, if fits { 0 } else { 1 }, "{name}");
+        let inference = p["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["code"] == code)
+            .map(|c| c["inference"].clone());
+        assert_eq!(
+            inference,
+            Some(json!(code == "FD662" || code == "FD664")),
+            "{name}: only observed/output members are labelled as an inference"
+        );
+    }
+    Ok(())
+}
+
+/// Every format of verify renders a pair: human names both sides and the
+/// bumps, SARIF is one log with the pair's codes, GitHub annotates the
+/// error, JUnit has one testcase named after the pair.
+fn every_format() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = package(tmp.path(), "a", STORE, |_| {});
+    let b = package(tmp.path(), "b", STORE, |d| {
+        d["lifecycleCapabilities"] = json!(["create", "observe", "delete"]);
+        d["definitionVersion"] = json!("1.0.1");
+    });
+    let (code, human, _) = run(&["compat", s(&a), s(&b)]);
+    assert_eq!(code, 1);
+    assert!(
+        human.contains("FAIL forms.takoform.com/v1alpha1 ExampleStore 1.0.0 → 1.0.1"),
+        "{human}"
+    );
+    assert!(human.contains("FD656 capability-removed"), "{human}");
+    assert!(human.contains("FD670"), "{human}");
+    assert!(human.contains("b/definition.json:"), "{human}");
+    assert!(
+        human.ends_with(
+            "form-package compat: 1 pair (0 fit, 1 do not), 1 error, 0 warnings, 1 note\n"
+        ),
+        "{human}"
+    );
+    let (code, sarif, _) = run(&["compat", s(&a), s(&b), "--format", "sarif"]);
+    assert_eq!(code, 1);
+    let log: Value = serde_json::from_str(&sarif).unwrap();
+    let ids: Vec<&str> = log["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["ruleId"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"FD656") && ids.contains(&"FD670"), "{ids:?}");
+    let (code, github, _) = run(&["compat", s(&a), s(&b), "--format", "github"]);
+    assert_eq!(code, 1);
+    assert!(github.contains("::error file="), "{github}");
+    assert!(github.contains("title=FD670 bump-too-small"), "{github}");
+    let (code, junit, _) = run(&["compat", s(&a), s(&b), "--format", "junit"]);
+    assert_eq!(code, 1);
+    assert!(junit.contains("compat forms.takoform.com/v1alpha1 ExampleStore 1.0.0 -&gt; forms.takoform.com/v1alpha1 ExampleStore 1.0.1"), "{junit}");
+    assert!(junit.contains("<failure"), "{junit}");
+    Ok(())
+}
+
+/// Exit 2 when the command cannot run: one PATH, a missing PATH, a
+/// `--write-witnesses` DIR inside a package being checked; nothing is
+/// written there.
+fn cannot_run() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = package(tmp.path(), "a", STORE, |_| {});
+    let (code, _, err) = run(&["compat", s(&a)]);
+    assert_eq!(code, 2);
+    assert!(err.contains("compat takes OLD and NEW"), "{err}");
+    let missing = tmp.path().join("missing");
+    let (code, _, _) = run(&["compat", s(&a), s(&missing)]);
+    assert_eq!(code, 2);
+    let (code, _, _) = run(&["compat", "--baseline", s(&missing), s(&a)]);
+    assert_eq!(code, 2);
+    let inside = a.join("witnesses");
+    let (code, _, err) = run(&["compat", s(&a), s(&a), "--write-witnesses", s(&inside)]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("nothing is written to a package being verified"),
+        "{err}"
+    );
+    assert!(!inside.exists());
+    // The near miss: a DIR beside the packages is fine.
+    let beside = tmp.path().join("witnesses");
+    let (code, _, err) = run(&["compat", s(&a), s(&a), "--write-witnesses", s(&beside)]);
+    assert_eq!(code, 0, "{err}");
+    Ok(())
+}
+
+/// `--history` over a tree with the same version twice with different
+/// bytes reports FD671 at both copies; a new kind under `--baseline` has
+/// nothing to compare (FD677, exit 0).
+fn tree_modes() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    package(&tree, "one", STORE, |_| {});
+    package(&tree, "two", STORE, |d| {
+        d["title"] = json!("Other bytes, same version")
+    });
+    package(&tree, "three", STORE, |d| {
+        d["definitionVersion"] = json!("1.0.1")
+    });
+    let (code, doc) = json_run(&["compat", "--history", s(&tree)]);
+    assert_eq!(code, 1);
+    let reused: Vec<&Value> = doc["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| o["diagnostics"].as_array().unwrap())
+        .filter(|d| d["code"] == "FD671")
+        .collect();
+    assert_eq!(reused.len(), 2, "{doc}");
+    assert_eq!(doc["pairs"].as_array().unwrap().len(), 1);
+    // The step 1.0.0 -> 1.0.1 is taken from the copy closest to 1.0.1.
+    assert!(doc["pairs"][0]["old"]["path"]
+        .as_str()
+        .unwrap()
+        .ends_with("one"));
+    assert_eq!(doc["pairs"][0]["bumpOk"], true);
+    let base = tmp.path().join("base");
+    package(
+        &base,
+        "bucket",
+        "fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88",
+        |_| {},
+    );
+    let (code, doc) = json_run(&["compat", "--baseline", s(&base), s(&tree.join("three"))]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(codes(&doc), vec!["FD677".to_owned()]);
+    Ok(())
+}
+
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    let corpus = common::corpus();
+    let mut trials = vec![
+        Trial::test("identical_pair_is_silent", identical_pair_is_silent),
+        Trial::test("index_changes_are_located", index_changes_are_located),
+        Trial::test("table_of_change_kinds", table_of_change_kinds),
+        Trial::test("every_format", every_format),
+        Trial::test("cannot_run", cannot_run),
+        Trial::test("tree_modes", tree_modes),
+    ];
+    let with_corpus =
+        |name: &str, f: fn(&Path) -> Result<(), Failed>| common::corpus_trial(name, &corpus, f);
+    trials.push(with_corpus(
+        "corpus_history_classifies_every_pair",
+        history_of_the_corpus,
+    ));
+    trials.push(with_corpus("history_table_page", history_table_page));
+    trials.push(with_corpus(
+        "corpus_baseline_reports_reuse",
+        baseline_reports_reuse,
+    ));
+    trials.push(with_corpus(
+        "corpus_baseline_reports_breaking_minor",
+        baseline_reports_breaking_minor,
+    ));
+    trials
+}

@@ -1,0 +1,24 @@
+//! The `compat` test binary: `form-package compat` end to end and the
+//! desired-schema prover on crafted, generated, hostile and corpus pairs. Each
+//! area is in its own file here, declared below as a module that gives its
+//! libtest-mimic trials (so a trial can report itself ignored at run time, e.g.
+//! without the corpus), each listed as `[module] name` (`cargo test --test
+//! BINARY MODULE` runs one file's); [`common`] is the one shared prelude.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod compat;
+mod compat_desired;
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let mut trials = Vec::new();
+    trials.extend(compat::trials().into_iter().map(|t| t.with_kind("compat")));
+    trials.extend(
+        compat_desired::trials()
+            .into_iter()
+            .map(|t| t.with_kind("compat_desired")),
+    );
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,34 @@
+//! The `golden` test binary: outputs compared byte for byte with a reference
+//! (the per-code golden folders, RFC 8785 bytes against
+//! `serde_json_canonicalizer`, disk against in-memory package sources, the
+//! release workflow's artifacts). Each area is in its own file here, declared
+//! below as a module that gives its libtest-mimic trials (so a trial can report
+//! itself ignored at run time, e.g. without the corpus), each listed as
+//! `[module] name` (`cargo test --test BINARY MODULE` runs one file's);
+//! [`common`] is the one shared prelude.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod golden;
+mod package_source;
+mod release;
+mod speed;
+
+fn main() {
+    let args = libtest_mimic::Arguments::from_args();
+    let mut trials = Vec::new();
+    trials.extend(golden::trials().into_iter().map(|t| t.with_kind("golden")));
+    trials.extend(
+        package_source::trials()
+            .into_iter()
+            .map(|t| t.with_kind("package_source")),
+    );
+    trials.extend(
+        release::trials()
+            .into_iter()
+            .map(|t| t.with_kind("release")),
+    );
+    trials.extend(speed::trials().into_iter().map(|t| t.with_kind("speed")));
+    libtest_mimic::run(&args, trials).exit();
+}

@@ -1,0 +1,437 @@
+//! Issue 23 item 4: the release workflow (`.github/workflows/release.yml`)
+//! and the Action's download of a release binary (`action.yml`).
+//!
+//! The workflow is parsed (YAML) and checked for what it must do: a native
+//! build for Linux x86_64 and aarch64, macOS and Windows, SHA-256 checksums,
+//! a build-provenance attestation of every binary, one release with a
+//! `SHA256SUMS` file. The steps that can run here are run as the runner
+//! would run them (bash, the step's `env`): the checksum step of the Linux
+//! x86_64 job and the publish job's `SHA256SUMS` step, on this build's
+//! binary; the Action's install step against a release served from a
+//! `file://` directory (the right digest installs it, a wrong one fails the
+//! step, no release builds from source). The Linux x86_64 build command
+//! itself is a whole release build (minutes): it runs when
+//! `FORM_PACKAGE_RELEASE_BUILD` is set, to the target directory to build
+//! into (relative to the repository; `target` reuses the release build
+//! already there), and reports itself ignored otherwise.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test code: a panic is a failed run
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use libtest_mimic::{Failed, Trial};
+use sha2::{Digest, Sha256};
+use yaml_rust2::{Yaml, YamlLoader};
+
+const BIN: &str = env!("CARGO_BIN_EXE_form-package");
+const LINUX_X64: &str = "x86_64-unknown-linux-gnu";
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(file: &str) -> Yaml {
+    let text = std::fs::read_to_string(repo().join(file)).unwrap();
+    YamlLoader::load_from_str(&text).unwrap().remove(0)
+}
+
+fn workflow() -> Yaml {
+    load(".github/workflows/release.yml")
+}
+
+/// The step of `steps` named `name`.
+fn step<'y>(steps: &'y Yaml, name: &str) -> &'y Yaml {
+    steps
+        .as_vec()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"].as_str() == Some(name))
+        .unwrap_or_else(|| panic!("no step {name:?}"))
+}
+
+/// Replaces the `${{ … }}` expressions of `value` from `ctx`; every one
+/// must be known.
+fn expand(value: &str, ctx: &BTreeMap<&str, String>) -> String {
+    let mut out = value.to_owned();
+    for (k, v) in ctx {
+        out = out.replace(&format!("${{{{ {k} }}}}"), v);
+    }
+    assert!(!out.contains("${{"), "unevaluated expression in {value:?}");
+    out
+}
+
+/// Runs a `shell: bash` step in `dir` with its `env` (expanded from
+/// `ctx`) and `extra` variables.
+fn run_step(s: &Yaml, dir: &Path, ctx: &BTreeMap<&str, String>, extra: &[(&str, &str)]) -> Output {
+    assert_eq!(s["shell"].as_str(), Some("bash"), "{:?}", s["name"]);
+    let mut cmd = Command::new("bash");
+    cmd.args(["-e", "-c", s["run"].as_str().unwrap()])
+        .current_dir(dir);
+    if let Some(env) = s["env"].as_hash() {
+        for (k, v) in env {
+            cmd.env(k.as_str().unwrap(), expand(v.as_str().unwrap(), ctx));
+        }
+    }
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    cmd.output().unwrap()
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The matrix entry of `target`, as the expression context of its job.
+fn matrix_ctx(target: &str) -> BTreeMap<&'static str, String> {
+    let w = workflow();
+    let entry = w["jobs"]["build"]["strategy"]["matrix"]["include"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .find(|e| e["target"].as_str() == Some(target))
+        .unwrap()
+        .clone();
+    BTreeMap::from([
+        ("matrix.target", target.to_owned()),
+        ("matrix.exe", entry["exe"].as_str().unwrap().to_owned()),
+        ("matrix.os", entry["os"].as_str().unwrap().to_owned()),
+    ])
+}
+
+/// The workflow's shape: tag trigger, the five native builds, checksums,
+/// an attestation per binary with the permissions it needs, one release.
+fn workflow_shape() -> Result<(), Failed> {
+    let w = workflow();
+    let tags = w["on"]["push"]["tags"].as_vec().unwrap();
+    assert_eq!(tags, &[Yaml::String("v*".into())]);
+    assert_eq!(w["permissions"]["contents"].as_str(), Some("read"));
+    let build = &w["jobs"]["build"];
+    let targets: Vec<&str> = build["strategy"]["matrix"]["include"]
+        .as_vec()
+        .unwrap()
+        .iter()
+        .map(|e| e["target"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            LINUX_X64,
+            "aarch64-unknown-linux-gnu",
+            "x86_64-apple-darwin",
+            "aarch64-apple-darwin",
+            "x86_64-pc-windows-msvc"
+        ]
+    );
+    assert_eq!(build["runs-on"].as_str(), Some("${{ matrix.os }}"));
+    for (k, v) in [("id-token", "write"), ("attestations", "write")] {
+        assert_eq!(build["permissions"][k].as_str(), Some(v), "build job {k}");
+    }
+    let steps = &build["steps"];
+    let uses: Vec<&str> = steps
+        .as_vec()
+        .unwrap()
+        .iter()
+        .filter_map(|s| s["uses"].as_str())
+        .collect();
+    assert_eq!(
+        uses,
+        [
+            "actions/checkout@v4",
+            "actions/attest-build-provenance@v2",
+            "actions/upload-artifact@v4"
+        ]
+    );
+    let attest = step(steps, "Attest build provenance");
+    assert_eq!(
+        attest["with"]["subject-path"].as_str(),
+        Some("dist/form-package-${{ matrix.target }}${{ matrix.exe }}")
+    );
+    let publish = &w["jobs"]["publish"];
+    assert_eq!(publish["needs"].as_str(), Some("build"));
+    assert_eq!(publish["permissions"]["contents"].as_str(), Some("write"));
+    let release = step(&publish["steps"], "Publish the release");
+    let cmd = release["run"].as_str().unwrap();
+    assert!(
+        cmd.starts_with("gh release create \"$TAG\" dist/*"),
+        "{cmd}"
+    );
+    // Every bash step's expressions are ones this test (or the runner) knows.
+    let ctx = {
+        let mut c = matrix_ctx(LINUX_X64);
+        c.insert("github.token", "t".into());
+        c.insert("github.repository", "o/r".into());
+        c.insert("github.ref_name", "v1.0.0".into());
+        c
+    };
+    for job in ["build", "publish"] {
+        for s in w["jobs"][job]["steps"].as_vec().unwrap() {
+            if let Some(env) = s["env"].as_hash() {
+                for v in env.values() {
+                    expand(v.as_str().unwrap(), &ctx);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A temp tree holding `target/release/form-package`: this build's binary.
+fn built_tree() -> (tempfile::TempDir, Vec<u8>) {
+    let tmp = tempfile::tempdir().unwrap();
+    let release = tmp.path().join("target/release");
+    std::fs::create_dir_all(&release).unwrap();
+    let bytes = std::fs::read(BIN).unwrap();
+    std::fs::write(release.join("form-package"), &bytes).unwrap();
+    (tmp, bytes)
+}
+
+/// Runs the Linux x86_64 job's checksum step and the publish job's
+/// `SHA256SUMS` step on this build's binary; returns the release
+/// directory (`dist`) and the binary's bytes.
+fn checksummed() -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let w = workflow();
+    let (tmp, bytes) = built_tree();
+    let ctx = matrix_ctx(LINUX_X64);
+    let out = run_step(
+        step(&w["jobs"]["build"]["steps"], "Checksum"),
+        tmp.path(),
+        &ctx,
+        &[],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = run_step(
+        step(&w["jobs"]["publish"]["steps"], "SHA256SUMS"),
+        tmp.path(),
+        &BTreeMap::new(),
+        &[],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dist = tmp.path().join("dist");
+    (tmp, dist, bytes)
+}
+
+/// The checksum file is in `sha256sum` format and names the binary with
+/// its real digest; nothing else is left beside the assets.
+fn checksum_file_names_the_binary() -> Result<(), Failed> {
+    let (_tmp, dist, bytes) = checksummed();
+    let asset = format!("form-package-{LINUX_X64}");
+    let sums = std::fs::read_to_string(dist.join("SHA256SUMS")).unwrap();
+    assert_eq!(sums, format!("{}  {asset}\n", sha256_hex(&bytes)));
+    assert_eq!(std::fs::read(dist.join(&asset)).unwrap(), bytes);
+    let mut names: Vec<String> = std::fs::read_dir(&dist)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["SHA256SUMS".to_owned(), asset]);
+    // `sha256sum -c` agrees (the Action and users check with it).
+    let check = Command::new("sha256sum")
+        .args(["-c", "SHA256SUMS"])
+        .current_dir(&dist)
+        .output()
+        .unwrap();
+    assert!(check.status.success());
+    Ok(())
+}
+
+/// The Action's install step, with the release of `v9.9.9` served from
+/// `releases` (a `file://` URL), on Linux x86_64, with `cargo` a stub that
+/// records being called. Returns the step's output and the action dir.
+fn install(releases: &Path, tmp: &Path) -> (Output, PathBuf) {
+    install_on(releases, tmp, "Linux")
+}
+
+/// [`install`] on the runner OS `os` (X64).
+fn install_on(releases: &Path, tmp: &Path, os: &str) -> (Output, PathBuf) {
+    let action = load("action.yml");
+    let s = step(&action["runs"]["steps"], "Install form-package");
+    let action_path = tmp.join("action");
+    std::fs::create_dir_all(&action_path).unwrap();
+    let stub = tmp.join("stub");
+    std::fs::create_dir_all(&stub).unwrap();
+    std::fs::write(
+        stub.join("cargo"),
+        "#!/bin/sh\necho \"cargo $*\" > \"$STUB_LOG\"\n",
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(stub.join("cargo")).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(stub.join("cargo"), perms).unwrap();
+    let path = format!("{}:{}", stub.display(), std::env::var("PATH").unwrap());
+    let log = tmp.join("cargo.log");
+    let ctx = BTreeMap::from([
+        ("github.action_path", action_path.display().to_string()),
+        ("github.action_ref", "v9.9.9".to_owned()),
+        ("github.server_url", "file://".to_owned()),
+        ("github.action_repository", releases.display().to_string()),
+    ]);
+    let out = run_step(
+        s,
+        tmp,
+        &ctx,
+        &[
+            ("RUNNER_OS", os),
+            ("RUNNER_ARCH", "X64"),
+            ("PATH", &path),
+            ("STUB_LOG", log.to_str().unwrap()),
+        ],
+    );
+    (out, action_path)
+}
+
+/// The release `v9.9.9` in `root/releases/download/v9.9.9/`, made by the
+/// workflow's own steps; `root/releases` is the "repository".
+fn release_dir(root: &Path, dist: &Path) -> PathBuf {
+    let repo = root.join("releases");
+    let tag = repo.join("releases/download/v9.9.9");
+    std::fs::create_dir_all(&tag).unwrap();
+    for e in std::fs::read_dir(dist).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), tag.join(e.file_name())).unwrap();
+    }
+    repo
+}
+
+/// The Action installs the release binary of its ref when its digest is
+/// the one SHA256SUMS names; a wrong digest fails the step and installs
+/// nothing (no build either); a ref without a release builds from source.
+fn action_downloads_and_checks() -> Result<(), Failed> {
+    let (_tmp, dist, bytes) = checksummed();
+    let asset = format!("form-package-{LINUX_X64}");
+    // The right digest: installed, byte for byte, and it runs.
+    let root = tempfile::tempdir().unwrap();
+    let repo = release_dir(root.path(), &dist);
+    let (out, action) = install(&repo, root.path());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.contains(&format!("release binary {asset}")),
+        "{stdout}"
+    );
+    let bin = action.join("target/release/form-package");
+    assert_eq!(std::fs::read(&bin).unwrap(), bytes);
+    let v = Command::new(&bin).arg("version").output().unwrap();
+    assert!(v.status.success());
+    assert!(!root.path().join("cargo.log").exists(), "no build");
+    // A wrong digest: the step fails, nothing is installed or built.
+    let root = tempfile::tempdir().unwrap();
+    let repo = release_dir(root.path(), &dist);
+    let sums = repo.join("releases/download/v9.9.9/SHA256SUMS");
+    std::fs::write(&sums, format!("{}  {asset}\n", "0".repeat(64))).unwrap();
+    let (out, action) = install(&repo, root.path());
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("SHA256SUMS says 0000"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!action.join("target/release/form-package").exists());
+    assert!(!root.path().join("cargo.log").exists(), "no build");
+    // The asset without SHA256SUMS: refused the same way.
+    std::fs::remove_file(&sums).unwrap();
+    let (out, _) = install(&repo, root.path());
+    assert!(!out.status.success());
+    // On Windows the asset is the `.exe` and is installed as
+    // `form-package.exe` (bash there runs it as `form-package`).
+    let root = tempfile::tempdir().unwrap();
+    let repo = release_dir(root.path(), &dist);
+    let tag = repo.join("releases/download/v9.9.9");
+    let win = "form-package-x86_64-pc-windows-msvc.exe";
+    std::fs::rename(tag.join(&asset), tag.join(win)).unwrap();
+    std::fs::write(
+        tag.join("SHA256SUMS"),
+        format!("{}  {win}\n", sha256_hex(&bytes)),
+    )
+    .unwrap();
+    let (out, action) = install_on(&repo, root.path(), "Windows");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let exe = action.join("target/release/form-package.exe");
+    assert_eq!(std::fs::read(&exe).unwrap(), bytes);
+    assert!(!root.path().join("cargo.log").exists(), "no build");
+    // No release for the ref: built from source with the locked lock file.
+    let root = tempfile::tempdir().unwrap();
+    let empty = root.path().join("releases");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (out, action) = install(&empty, root.path());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = std::fs::read_to_string(root.path().join("cargo.log")).unwrap();
+    assert_eq!(
+        log.trim(),
+        format!(
+            "cargo build --release --locked --manifest-path {}/Cargo.toml",
+            action.display()
+        )
+    );
+    Ok(())
+}
+
+/// The Linux x86_64 job's build command, run here (a release build into
+/// the target directory `FORM_PACKAGE_RELEASE_BUILD` names), then its
+/// binary runs.
+fn linux_build_runs() -> Result<(), Failed> {
+    let w = workflow();
+    let dir = std::env::var_os("FORM_PACKAGE_RELEASE_BUILD").unwrap();
+    let target_dir = repo().join(dir);
+    let out = run_step(
+        step(&w["jobs"]["build"]["steps"], "Build"),
+        &repo(),
+        &matrix_ctx(LINUX_X64),
+        &[("CARGO_TARGET_DIR", target_dir.to_str().unwrap())],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bin = target_dir.join("release/form-package");
+    let v = Command::new(&bin).arg("version").output().unwrap();
+    assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stderr));
+    Ok(())
+}
+
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    let build = std::env::var_os("FORM_PACKAGE_RELEASE_BUILD").is_some();
+    vec![
+        Trial::test("workflow_shape", workflow_shape),
+        Trial::test(
+            "checksum_file_names_the_binary",
+            checksum_file_names_the_binary,
+        ),
+        Trial::test("action_downloads_and_checks", action_downloads_and_checks),
+        // A release build: set FORM_PACKAGE_RELEASE_BUILD (a target
+        // directory) to run it.
+        Trial::test("linux_build_runs", linux_build_runs).with_ignored_flag(!build),
+    ]
+}
