@@ -1408,10 +1408,9 @@ mod tests {
     /// message for inventory-stage faults, and no other case has one; every
     /// inventoried file reads back fenced against the inventory.
     #[test]
+    #[cfg_attr(no_corpus, ignore = "needs the corpus")]
     fn corpus_mutants_inventory_like_the_reference() {
-        let Some(corpus) = crate::testing::corpus_dir() else {
-            return;
-        };
+        let corpus = crate::testing::corpus_root();
         let corpus = corpus.as_path();
         let mut checked = 0;
         for set in ["mutants", "mutants-current"] {

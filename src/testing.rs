@@ -2,24 +2,29 @@
 //!
 //! The corpus is found through `FORM_PACKAGE_CORPUS` (default
 //! `../shared/corpus` beside the clone). When it is missing, a test that
-//! needs it fails under CI (`CI` set) and otherwise says so on the terminal,
-//! past the test harness's output capture, and returns.
+//! needs it is reported ignored (`no_corpus`, set by build.rs), and under CI
+//! (`CI` set) [`tests::the_corpus_is_there_under_ci`] fails.
 
 use std::path::{Path, PathBuf};
 
-/// The corpus root, or `None` (after saying so) when it is not there.
+/// The corpus root, for a test that needs it: such a test carries
+/// `#[cfg_attr(no_corpus, ignore = "needs the corpus")]` (build.rs sets
+/// `no_corpus` when the corpus is missing), so it is reported ignored, not
+/// passed, without the corpus.
 ///
 /// # Panics
-/// When the corpus is missing and `CI` is set.
-pub(crate) fn corpus_dir() -> Option<PathBuf> {
+/// When the corpus is missing all the same (removed after the build): the
+/// test fails rather than pass.
+pub(crate) fn corpus_root() -> PathBuf {
     let dir = std::env::var_os("FORM_PACKAGE_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
-    if dir.join("manifest.json").is_file() {
-        return Some(dir);
-    }
-    did_not_run(&format!("no corpus at {}", dir.display()));
-    None
+    assert!(
+        dir.join("manifest.json").is_file(),
+        "this test needs the corpus, missing at {} (set FORM_PACKAGE_CORPUS)",
+        dir.display()
+    );
+    dir
 }
 
 /// The upstream definition cases, copied into the repository
@@ -55,15 +60,16 @@ pub(crate) struct MutantRow {
 }
 
 /// The rows of `mutants-current/cases.tsv` that `keep` selects, each with
-/// its `package/definition.json` parsed; `None` (said by [`corpus_dir`])
-/// without the corpus.
+/// its `package/definition.json` parsed (a test that calls it needs the
+/// corpus: [`corpus_root`]).
 ///
 /// # Panics
-/// When a selected case's definition cannot be read or parsed.
+/// Without the corpus; when a selected case's definition cannot be read
+/// or parsed.
 pub(crate) fn current_mutants(
     keep: impl Fn(&MutantRow) -> bool,
-) -> Option<Vec<(MutantRow, serde_json::Value)>> {
-    let dir = corpus_dir()?.join("mutants-current");
+) -> Vec<(MutantRow, serde_json::Value)> {
+    let dir = corpus_root().join("mutants-current");
     let tsv = std::fs::read_to_string(dir.join("cases.tsv")).unwrap();
     let rows = tsv.lines().skip(1).map(|line| {
         let cols: Vec<&str> = line.split('\t').collect();
@@ -82,23 +88,19 @@ pub(crate) fn current_mutants(
         let definition = serde_json::from_str(&text).unwrap();
         (row, definition)
     };
-    Some(rows.filter(|r| keep(r)).map(read).collect())
+    rows.filter(|r| keep(r)).map(read).collect()
 }
 
-/// Fails under CI; otherwise prints `CORPUS TESTS DID NOT RUN: <why>`
-/// straight to stderr (not through the captured `eprintln!`).
-///
-/// # Panics
-/// When `CI` is set.
-pub(crate) fn did_not_run(why: &str) {
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "corpus tests cannot run: {why}"
-    );
-    let _ = std::io::Write::write_fmt(
-        &mut std::io::stderr(),
-        format_args!("\n*** CORPUS TESTS DID NOT RUN: {why} (set FORM_PACKAGE_CORPUS) ***\n"),
-    );
+#[cfg(test)]
+mod tests {
+    /// CI must run the corpus tests: there a missing corpus (which makes
+    /// them ignored) is a failure (`.ci/run` checks it too).
+    #[test]
+    fn the_corpus_is_there_under_ci() {
+        if std::env::var_os("CI").is_some() {
+            let _ = super::corpus_root();
+        }
+    }
 }
 
 /// A package outcome with only its path and findings (what a renderer's

@@ -1697,10 +1697,13 @@ mod tests {
         }));
         assert_eq!(seen, ["a", "b", "secret", "c"]);
         assert!(!accepts_unflagged(doc, &mut |n| n == "secret"));
-        // And on every JSON document of the corpus (mutants included).
-        let Some(corpus) = crate::testing::corpus_dir() else {
-            return;
-        };
+    }
+
+    /// [`scan_accepts_what_parse_accepts`] on every JSON document of the corpus (mutants included).
+    #[test]
+    #[cfg_attr(no_corpus, ignore = "needs the corpus")]
+    fn scan_accepts_what_parse_accepts_on_the_corpus() {
+        let corpus = crate::testing::corpus_root();
         let mut compared = 0usize;
         for entry in walkdir::WalkDir::new(&corpus) {
             let entry = entry.unwrap();

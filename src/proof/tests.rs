@@ -858,10 +858,6 @@ fn near_misses_for_keyword_rules() {
 
 // ---------------------------------------------------------------- corpus
 
-fn corpus_root() -> Option<PathBuf> {
-    crate::testing::corpus_dir()
-}
-
 /// Proves every inline schema of one definition with the no-op policy.
 fn prove_definition(def: &Value) -> Vec<ProofReport> {
     let mut out = Vec::new();
@@ -890,10 +886,9 @@ fn read_json(path: &Path) -> Value {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn corpus_packages_all_prove() {
-    let Some(root) = corpus_root() else {
-        return;
-    };
+    let root = crate::testing::corpus_root();
     let mut checked = 0;
     let mut failures = Vec::new();
     let (mut max_ops, mut max_h, mut max_w) = (0, 0, 0);
@@ -928,10 +923,9 @@ fn corpus_packages_all_prove() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn corpus_mutants_agree() {
-    let Some(root) = corpus_root() else {
-        return;
-    };
+    let root = crate::testing::corpus_root();
     let mut checked = 0;
     let mut problems = Vec::new();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("mutants"))
@@ -993,10 +987,9 @@ fn corpus_mutants_agree() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn corpus_limit_mutants_hit_the_limits_exactly() {
-    let Some(root) = corpus_root() else {
-        return;
-    };
+    let root = crate::testing::corpus_root();
     let desired = |m: &str| {
         let def = read_json(&root.join("mutants").join(m).join("package/definition.json"));
         prove_at("/desiredSchema", &def["desiredSchema"])

@@ -390,13 +390,10 @@ fn resolve_fans_out_and_drops_mismatches() {
     assert!(resolve(&[rel("/l/*/r")], &json!({"l": {"r": {"name": "x"}}})).is_empty());
 }
 
-fn corpus_dir() -> Option<std::path::PathBuf> {
-    crate::testing::corpus_dir()
-}
-
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn v1beta1_worker_version_relations() {
-    let Some(corpus) = corpus_dir() else { return };
+    let corpus = crate::testing::corpus_root();
     let path = corpus.join("packages/v1beta1/worker-version-0.1.0-54e6d25738e7/definition.json");
     let def: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let d = derive(&def);
@@ -438,8 +435,9 @@ fn v1beta1_worker_version_relations() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn derive_never_panics_on_corpus_definitions() {
-    let Some(corpus) = corpus_dir() else { return };
+    let corpus = crate::testing::corpus_root();
     let mut n = 0;
     for entry in walkdir::WalkDir::new(&corpus)
         .into_iter()

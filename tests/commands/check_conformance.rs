@@ -35,10 +35,9 @@ fn failed_cases(out: &std::process::Output) -> Vec<String> {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_reference_suite_passes_all_87_cases() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let suite = corpus.join("conformance/form-package-v1");
     let out = run(repo(), &["conformance", suite.to_str().unwrap()]);
     let text = String::from_utf8(out.stdout).unwrap();
@@ -66,19 +65,18 @@ fn the_reference_suite_passes_all_87_cases() {
 
 /// A copy of the corpus's `conformance/form-package-v1` suite in a temp
 /// dir, to break one case; `None` (said loudly) without the corpus.
-fn copied_suite() -> Option<(tempfile::TempDir, std::path::PathBuf)> {
-    let corpus = common::corpus()?;
+fn copied_suite() -> (tempfile::TempDir, std::path::PathBuf) {
+    let corpus = common::corpus_root();
     let tmp = tempfile::tempdir().unwrap();
     let suite = tmp.path().join("suite");
     copy_dir(&corpus.join("conformance/form-package-v1"), &suite);
-    Some((tmp, suite))
+    (tmp, suite)
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn a_broken_positive_and_a_valid_negative_fail_exactly_those_two() {
-    let Some((_tmp, suite)) = copied_suite() else {
-        return;
-    };
+    let (_tmp, suite) = copied_suite();
     // Break one positive package: its fixture no longer matches its digest.
     let fixture = suite.join("positive/example-store/fixtures/desired.json");
     let mut bytes = std::fs::read(&fixture).unwrap();
@@ -257,10 +255,9 @@ fn check_runs_the_fixtures_beside_a_definition() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn check_recognises_each_kind_and_names_them_for_anything_else() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let store = common::fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632");
     let binding =
         corpus.join("contracts/bindings/v1alpha2/module-worker.actor-1ffc205ba179/definition.json");
@@ -334,10 +331,9 @@ fn check_recognises_each_kind_and_names_them_for_anything_else() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn check_finds_index_and_contract_problems_where_verify_would() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let tmp = tempfile::tempdir().unwrap();
     // An index whose files are out of order: FD108 at the entry, like inside a package.
     let store = common::fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632");
@@ -431,10 +427,9 @@ fn check_reports_an_unknown_definition_lane_as_the_definition_finding() {
 /// four, and `-0` refused under the gist "duplicate object name" fails.
 /// Near miss: every other case of the suite still passes.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn swapped_gists_that_share_a_code_fail() {
-    let Some((_tmp, suite)) = copied_suite() else {
-        return;
-    };
+    let (_tmp, suite) = copied_suite();
     let path = suite.join("manifest.json");
     let mut m: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     let negatives = m["negative"].as_array_mut().unwrap();

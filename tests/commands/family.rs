@@ -198,10 +198,9 @@ fn pkg(kind: &str) -> String {
 // ---------------------------------------------------------------- done 1
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn v1beta1_snapshot_has_no_error_and_every_relation_is_an_edge() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let snap = snapshot(&corpus, V1BETA1);
     let tmp = assemble(&corpus, &snap);
     // Every target kind its relations name is loaded, so it passes even
@@ -261,14 +260,14 @@ fn v1beta1_snapshot_has_no_error_and_every_relation_is_an_edge() {
 
 // ---------------------------------------------------------------- done 2
 
-fn variant(f: impl FnOnce(&Path)) -> Option<(tempfile::TempDir, Report, Report)> {
-    let corpus = common::corpus()?;
+fn variant(f: impl FnOnce(&Path)) -> (tempfile::TempDir, Report, Report) {
+    let corpus = common::corpus_root();
     let snap = snapshot(&corpus, V1BETA1);
     let tmp = assemble(&corpus, &snap);
     f(tmp.path());
     let strict = run(tmp.path(), &Options::default());
     let partial = run(tmp.path(), &partial());
-    Some((tmp, strict, partial))
+    (tmp, strict, partial)
 }
 
 fn assert_keys(report: &Report, want: &[&str]) {
@@ -278,11 +277,12 @@ fn assert_keys(report: &Report, want: &[&str]) {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn decision_0015_case_worker_service_on_worker_version() {
     // worker.service moved from ModuleWorker's providedInterfaces to
     // WorkerVersion's: the service binding allows only ModuleWorker, so no
     // service binding can ever verify.
-    let Some((tmp, report, _)) = variant(|root| {
+    let (tmp, report, _) = variant(|root| {
         let mw = find(root, &pkg("module-worker"));
         let wv = find(root, &pkg("worker-version"));
         let mut moved = Value::Null;
@@ -299,9 +299,7 @@ fn decision_0015_case_worker_service_on_worker_version() {
                 .unwrap()
                 .insert("providedInterfaces".into(), Value::Array(vec![moved]));
         });
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &[
@@ -346,16 +344,15 @@ fn decision_0015_case_worker_service_on_worker_version() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn step1_binding_removed_from_accepted_bindings() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let wv = find(root, &pkg("worker-version"));
         edit(root, &wv, false, |v| {
             let list = v["acceptedBindings"].as_array_mut().unwrap();
             list.retain(|b| b["name"] != "module-worker.sqlite");
         });
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &["FD710 rule8-step1 WorkerVersion /sqliteBindings/*/resource"],
@@ -368,8 +365,9 @@ fn step1_binding_removed_from_accepted_bindings() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn step2_binding_definition_with_one_byte_changed() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let rel = find(root, "contracts/bindings/v1alpha1/module-worker.service-");
         let path = root.join(&rel);
         let old = digest_of(&path);
@@ -378,9 +376,7 @@ fn step2_binding_definition_with_one_byte_changed() {
         std::fs::write(&path, text.replacen("Projects", "projects", 1)).unwrap();
         // The publisher regenerated the candidate set; the Form still accepts the old digest.
         propagate(root, &old, &digest_of(&path), true);
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &["FD711 rule8-step2 WorkerVersion /serviceBindings/*/resource"],
@@ -396,13 +392,12 @@ fn step2_binding_definition_with_one_byte_changed() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn step3_source_role_changed() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let rel = find(root, "contracts/bindings/v1alpha1/module-worker.service-");
         edit(root, &rel, false, |v| v["sourceRole"] = "identity".into());
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &[
@@ -420,17 +415,16 @@ fn step3_source_role_changed() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn step4_target_form_dropped_from_allowed_target_forms() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let rel = find(root, "contracts/bindings/v1alpha1/module-worker.sqlite-");
         edit(root, &rel, false, |v| {
             // The only allowed target, SQLiteDatabase, is replaced (the list
             // must stay non-empty to satisfy the published schema).
             v["allowedTargetForms"][0]["kind"] = "ObjectBucket".into();
         });
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &[
@@ -441,9 +435,10 @@ fn step4_target_form_dropped_from_allowed_target_forms() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn step5_target_without_the_interface_or_with_another_digest() {
     for another_digest in [false, true] {
-        let Some((_tmp, report, _)) = variant(|root| {
+        let (_tmp, report, _) = variant(|root| {
             let db = find(root, &pkg("sqlite-database"));
             edit(root, &db, false, |v| {
                 let list = v["providedInterfaces"].as_array_mut().unwrap();
@@ -453,9 +448,7 @@ fn step5_target_without_the_interface_or_with_another_digest() {
                     list.retain(|p| p["name"] != "edge.sql");
                 }
             });
-        }) else {
-            return;
-        };
+        });
         assert_keys(
             &report,
             &[
@@ -467,14 +460,13 @@ fn step5_target_without_the_interface_or_with_another_digest() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn target_kind_removed_from_the_family() {
-    let Some((_tmp, strict, partial)) = variant(|root| {
+    let (_tmp, strict, partial) = variant(|root| {
         let db = find(root, &pkg("sqlite-database"));
         let dir = root.join(db).parent().unwrap().to_path_buf();
         std::fs::remove_dir_all(dir).unwrap();
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &strict,
         &[
@@ -552,16 +544,15 @@ fn target_kind_removed_from_the_family() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn formref_contract_pointing_at_a_digest_not_in_the_family() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let wd = find(root, &pkg("worker-deployment"));
         edit(root, &wd, false, |v| {
             v["desiredSchema"]["properties"]["worker"]["x-takoform-target-formrefs"][0]
                 ["schemaDigest"] = format!("sha256:{}", "0".repeat(64)).into();
         });
-    }) else {
-        return;
-    };
+    });
     assert_keys(&report, &["FD705 target-contract WorkerDeployment /worker"]);
     assert_eq!(
         report.findings[0].location.as_ref().unwrap().pointer,
@@ -570,13 +561,12 @@ fn formref_contract_pointing_at_a_digest_not_in_the_family() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn interface_definition_missing() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let rel = find(root, "contracts/interfaces/v1alpha1/edge.sql-");
         std::fs::remove_file(root.join(rel)).unwrap();
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &[
@@ -587,8 +577,9 @@ fn interface_definition_missing() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn contract_findings_i_json_schema_and_digest_conflict() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         // A second worker.runtime 1.0.0 with other bytes, and a contract that
         // is not I-JSON, and one that breaks its schema.
         let rel = find(root, "contracts/interfaces/v1alpha1/worker.runtime-");
@@ -615,9 +606,7 @@ fn contract_findings_i_json_schema_and_digest_conflict() {
         let open = root.join("contracts/extra/open/definition.json");
         std::fs::create_dir_all(open.parent().unwrap()).unwrap();
         std::fs::write(&open, "{\"apiVersion\":\"interfaces.takoform.com/v1alpha1\",\"kind\":\"InterfaceDefinition\",\"name\":\"x\",\"version\":\"1.0.0\"}").unwrap();
-    }) else {
-        return;
-    };
+    });
     let k = keys(&report);
     assert!(k.contains(&"FD012 contract - ".to_owned()), "{k:#?}");
     assert_eq!(
@@ -684,10 +673,9 @@ fn golden_text(root: &Path, report: &Report, partial: bool) -> String {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn every_snapshot_matches_its_golden_findings() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let update = std::env::var_os("FAMILY_GOLDEN_UPDATE").is_some();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/family/golden");
     let validator = family_validator();
@@ -735,16 +723,15 @@ fn every_snapshot_matches_its_golden_findings() {
 // ---------------------------------------------------------------- done 4
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn dot_parses_with_a_dot_parser_and_mermaid_is_golden() {
-    let Some((tmp, broken, _)) = variant(|root| {
+    let (tmp, broken, _) = variant(|root| {
         let db = find(root, &pkg("sqlite-database"));
         edit(root, &db, false, |v| {
             v["providedInterfaces"].as_array_mut().unwrap().clear();
         });
-    }) else {
-        return;
-    };
-    let corpus = common::corpus().unwrap();
+    });
+    let corpus = common::corpus_root();
     let clean_tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
     let clean = run(clean_tmp.path(), &Options::default());
     for report in [&clean, &broken] {
@@ -813,10 +800,9 @@ fn dot_parses_with_a_dot_parser_and_mermaid_is_golden() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_binary_runs_family_in_every_format() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
     let bin = env!("CARGO_BIN_EXE_form-package");
     for format in ["human", "json", "dot", "mermaid"] {
@@ -872,10 +858,9 @@ fn the_binary_runs_family_in_every_format() {
 // ---------------------------------------------------------------- done 5
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn families_page_example_is_the_real_output() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let readme =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/families.md"))
             .unwrap();
@@ -900,10 +885,11 @@ fn families_page_example_is_the_real_output() {
 // ------------------------------------------------ the other ways codes fire
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn target_interface_not_provided_for_a_plain_relation() {
     // ModuleWorker no longer provides worker.runtime: the two `/worker`
     // relations requiring it fail their target contract (no binding involved).
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let mw = find(root, &pkg("module-worker"));
         edit(root, &mw, false, |v| {
             v["providedInterfaces"]
@@ -911,9 +897,7 @@ fn target_interface_not_provided_for_a_plain_relation() {
                 .unwrap()
                 .retain(|p| p["name"] != "worker.runtime");
         });
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &[
@@ -929,11 +913,12 @@ fn target_interface_not_provided_for_a_plain_relation() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn accepted_binding_without_relation_not_loaded_or_of_another_role() {
     // ModuleWorker (role identity) accepts two Bindings no relation of its
     // schema names: one at a digest nobody publishes (FD722), one loaded
     // whose sourceRole is revision (FD720).
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let mw = find(root, &pkg("module-worker"));
         edit(root, &mw, false, |v| {
             let zero = format!("sha256:{}", "0".repeat(64));
@@ -945,9 +930,7 @@ fn accepted_binding_without_relation_not_loaded_or_of_another_role() {
                 ]),
             );
         });
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &[
@@ -958,8 +941,9 @@ fn accepted_binding_without_relation_not_loaded_or_of_another_role() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn candidate_sets_invalid_or_with_another_digest() {
-    let Some((_tmp, report, _)) = variant(|root| {
+    let (_tmp, report, _) = variant(|root| {
         let dir = root.join("contracts/bindings/v1alpha1");
         let set = std::fs::read_dir(&dir)
             .unwrap()
@@ -979,9 +963,7 @@ fn candidate_sets_invalid_or_with_another_digest() {
             r#"{"format": "takoform.candidates@v9", "bindings": []}"#,
         )
         .unwrap();
-    }) else {
-        return;
-    };
+    });
     assert_keys(
         &report,
         &[
@@ -992,13 +974,12 @@ fn candidate_sets_invalid_or_with_another_digest() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn a_package_whose_definition_does_not_load_takes_no_part() {
-    let Some((tmp, report, _)) = variant(|root| {
+    let (tmp, report, _) = variant(|root| {
         let bundle = find(root, &pkg("worker-bundle"));
         std::fs::write(root.join(bundle), "{\"apiVersion\": 1, \"apiVersion\": 2}").unwrap();
-    }) else {
-        return;
-    };
+    });
     // verify fails the package; the family says the Form is not loaded,
     // and WorkerVersion's `/bundle` relation has no target kind.
     let bundle = report
@@ -1052,10 +1033,9 @@ fn a_package_whose_definition_does_not_load_takes_no_part() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn two_forms_of_one_kind_a_failing_one_is_a_note_when_another_satisfies() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
     // A second WorkerBundle (another definitionVersion): WorkerVersion's
     // `/bundle` FormRef lists only 0.1.0, so the edge to 0.2.0 fails while
@@ -1097,10 +1077,9 @@ fn two_forms_of_one_kind_a_failing_one_is_a_note_when_another_satisfies() {
 /// clean snapshot): never "0 errors … FAIL". Near miss: the clean snapshot
 /// says 0 errors and ok.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_summary_line_counts_package_findings() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
     let bin = env!("CARGO_BIN_EXE_form-package");
     let last = |root: &Path| {

@@ -18,7 +18,7 @@
 )] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
-use common::{copy_dir, corpus};
+use common::copy_dir;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -499,8 +499,9 @@ fn expected_file(epoch: &str, dir: &Path) -> PathBuf {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn corpus_relations_match_their_expected_files() {
-    let Some(root) = corpus() else { return };
+    let root = common::corpus_root();
     let bless = std::env::var_os("BLESS").is_some_and(|v| v == "1");
     let entries = selected(&root);
     assert!(entries.len() >= 100, "only {} packages", entries.len());
@@ -551,8 +552,9 @@ fn all_entries(root: &Path) -> Vec<(String, PathBuf, String)> {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn corpus_relation_findings_never_change_a_verdict() {
-    let Some(root) = corpus() else { return };
+    let root = common::corpus_root();
     let mut bad = Vec::new();
     let mut with_findings = 0;
     for (epoch, dir, expect) in all_entries(&root) {

@@ -11,9 +11,7 @@ use std::path::{Path, PathBuf};
 /// # Panics
 /// When the corpus is missing and `CI` is set.
 pub fn corpus() -> Option<PathBuf> {
-    let root = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    let root = corpus_path();
     if root.join("manifest.json").is_file() {
         return Some(root);
     }
@@ -30,6 +28,32 @@ pub fn corpus() -> Option<PathBuf> {
         ),
     );
     None
+}
+
+/// The corpus root, for a `#[test]` that needs it: such a test carries
+/// `#[cfg_attr(no_corpus, ignore = "needs the corpus")]` (build.rs sets
+/// `no_corpus` when the corpus is missing), so it is reported ignored, not
+/// passed, without the corpus.
+///
+/// # Panics
+/// When the corpus is missing all the same (removed after the build): the
+/// test fails rather than pass.
+pub fn corpus_root() -> PathBuf {
+    let root = corpus_path();
+    assert!(
+        root.join("manifest.json").is_file(),
+        "this test needs the corpus, missing at {} (set FORM_PACKAGE_CORPUS)",
+        root.display()
+    );
+    root
+}
+
+/// Where the corpus is expected: `FORM_PACKAGE_CORPUS`, default
+/// `../shared/corpus` beside the clone.
+fn corpus_path() -> PathBuf {
+    std::env::var_os("FORM_PACKAGE_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
 }
 
 /// A trial that needs the corpus: runs `f` on `corpus`, and is reported

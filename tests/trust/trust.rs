@@ -103,10 +103,9 @@ fn case_command(corpus: &Path, c: &Value, tmp: &Path) -> Command {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn every_trust_case_gives_its_expected_result_and_class() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let cases: Value =
         serde_json::from_slice(&std::fs::read(trust_dir(&corpus).join("cases.json")).unwrap())
             .unwrap();
@@ -220,10 +219,9 @@ fn verify_package_cmd(corpus: &Path, package: &Path, bundle: &Path) -> std::proc
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_signed_cdd3_packages_verify_with_package_dir() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let versionless = corpus.join("packages/versionless");
     for (dir, digest) in [
         (
@@ -295,10 +293,9 @@ fn the_signed_cdd3_packages_verify_with_package_dir() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_seventeen_e7f8_bundles_verify_by_digest() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let root = std::fs::read(forms(&corpus).join("trusted-root.json")).unwrap();
     let policy =
         parse_policy(&std::fs::read(forms(&corpus).join("publisher-policy.json")).unwrap())
@@ -354,16 +351,16 @@ struct Probe {
     policy: Value,
 }
 
-fn probe() -> Option<Probe> {
-    let corpus = common::corpus()?;
+fn probe() -> Probe {
+    let corpus = common::corpus_root();
     let p = trust_dir(&corpus).join("probe");
     let json = |f: &str| serde_json::from_slice(&std::fs::read(p.join(f)).unwrap()).unwrap();
-    Some(Probe {
+    Probe {
         subject: std::fs::read(p.join("subject.txt")).unwrap(),
         bundle: json("cosign-v3.0.6-message-signature.sigstore.json"),
         root: json("trusted-root.json"),
         policy: json("publisher-policy.json"),
-    })
+    }
 }
 
 impl Probe {
@@ -402,16 +399,18 @@ fn refused(p: &Probe, class: ErrorClass, code: Code) {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_unedited_probe_verifies() {
-    let Some(p) = probe() else { return };
+    let p = probe();
     assert_eq!(p.run(), Ok(()));
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn a_root_whose_windows_exclude_the_signing_time_is_refused() {
-    let Some(base) = probe() else { return };
+    let base = probe();
     // Fulcio CAs: both windows start after the signing time (2026-07-19).
-    let mut p = probe().unwrap();
+    let mut p = probe();
     for ca in p.root["certificateAuthorities"].as_array_mut().unwrap() {
         ca["validFor"] = json!({"start": "2030-01-01T00:00:00Z"});
     }
@@ -421,7 +420,7 @@ fn a_root_whose_windows_exclude_the_signing_time_is_refused() {
         Code::TrustCertificateChain,
     );
     // One member: the current CA's window ends before the signing time.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["certificateAuthorities"][1]["validFor"]["end"] = json!("2026-01-01T00:00:00Z");
     refused(
         &p,
@@ -429,43 +428,43 @@ fn a_root_whose_windows_exclude_the_signing_time_is_refused() {
         Code::TrustCertificateChain,
     );
     // The Rekor key's window.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["tlogs"][0]["publicKey"]["validFor"]["end"] = json!("2026-01-01T00:00:00Z");
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
     // The TSA's window.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["timestampAuthorities"][0]["validFor"]["start"] = json!("2027-01-01T00:00:00Z");
     refused(&p, ErrorClass::VerificationFailed, Code::TrustTimestamp);
     // near miss: a window ending one second after the later signing time still holds
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["certificateAuthorities"][1]["validFor"]["end"] = json!("2026-07-19T01:10:00Z");
     assert_eq!(p.run(), Ok(()));
     let _ = base;
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn tampered_transparency_evidence_is_refused() {
-    let Some(_) = probe() else { return };
     // The SET: one byte of the signature.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     flip_b64(
         &mut p.entry()["inclusionPromise"]["signedEntryTimestamp"],
         40,
     );
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
     // What the SET signs: the integrated time.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.entry()["integratedTime"] = json!("1784423400");
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
     // The inclusion proof: one byte of one audit-path hash, of the root hash.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     flip_b64(&mut p.entry()["inclusionProof"]["hashes"][3], 0);
     refused(
         &p,
         ErrorClass::VerificationFailed,
         Code::TrustInclusionProof,
     );
-    let mut p = probe().unwrap();
+    let mut p = probe();
     flip_b64(&mut p.entry()["inclusionProof"]["rootHash"], 31);
     refused(
         &p,
@@ -473,7 +472,7 @@ fn tampered_transparency_evidence_is_refused() {
         Code::TrustInclusionProof,
     );
     // The proof's leaf index.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.entry()["inclusionProof"]["logIndex"] = json!("2073648133");
     refused(
         &p,
@@ -481,7 +480,7 @@ fn tampered_transparency_evidence_is_refused() {
         Code::TrustInclusionProof,
     );
     // The signed checkpoint: one byte of its signature.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     let env = p.entry()["inclusionProof"]["checkpoint"]["envelope"]
         .as_str()
         .unwrap()
@@ -494,7 +493,7 @@ fn tampered_transparency_evidence_is_refused() {
         json!(format!("{body}\n\n{name} {}\n", s.as_str().unwrap()));
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogCheckpoint);
     // The entry body (another digest logged).
-    let mut p = probe().unwrap();
+    let mut p = probe();
     let body = String::from_utf8(
         B64.decode(p.entry()["canonicalizedBody"].as_str().unwrap())
             .unwrap(),
@@ -505,21 +504,21 @@ fn tampered_transparency_evidence_is_refused() {
     p.entry()["canonicalizedBody"] = json!(B64.encode(edited));
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
     // The log id (no log of the root).
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.entry()["logId"]["keyId"] = json!(B64.encode([0u8; 32]));
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn timestamps_scts_and_thresholds() {
-    let Some(_) = probe() else { return };
     // No TSA in the root while the bundle carries a token.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["timestampAuthorities"] = json!([]);
     refused(&p, ErrorClass::VerificationFailed, Code::TrustTimestamp);
     // A token over another signature: the imprint no longer matches.
-    let mut p = probe().unwrap();
-    let other = probe().unwrap();
+    let mut p = probe();
+    let other = probe();
     let _ = other;
     flip_b64(
         &mut p.bundle["verificationMaterial"]["timestampVerificationData"]["rfc3161Timestamps"][0]
@@ -530,7 +529,7 @@ fn timestamps_scts_and_thresholds() {
         .run()
         .is_err_and(|(c, k, _)| c == ErrorClass::VerificationFailed && k == Code::TrustTimestamp));
     // No CT log: no SCT verifies.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["ctlogs"] = json!([]);
     refused(
         &p,
@@ -538,7 +537,7 @@ fn timestamps_scts_and_thresholds() {
         Code::TrustCertificateTimestamp,
     );
     // Without the SET, the RFC 3161 time alone still suffices (threshold 1 time) …
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.entry()
         .as_object_mut()
         .unwrap()
@@ -551,7 +550,7 @@ fn timestamps_scts_and_thresholds() {
         .remove("timestampVerificationData");
     refused(&p, ErrorClass::VerificationFailed, Code::TrustThreshold);
     // No log entry at all.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.bundle["verificationMaterial"]["tlogEntries"] = json!([]);
     refused(
         &p,
@@ -561,15 +560,15 @@ fn timestamps_scts_and_thresholds() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn a_policy_with_one_member_changed_is_refused() {
-    let Some(_) = probe() else { return };
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.policy["ref"] = json!("refs/heads/agent/cosign-v3-shape-probf");
     refused(&p, ErrorClass::VerificationFailed, Code::TrustIdentity);
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.policy["oidcIssuer"] = json!("https://token.actions.githubusercontent.co");
     refused(&p, ErrorClass::VerificationFailed, Code::TrustIdentity);
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.policy["ref"] = json!("refs/heads/*");
     refused(&p, ErrorClass::InvalidPolicy, Code::TrustInvalidPolicy);
 }
@@ -636,10 +635,9 @@ fn sigstore_python() -> Option<String> {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let Some(python) = sigstore_python() else {
         assert!(
             std::env::var_os("FORM_PACKAGE_REQUIRE_SIGSTORE").is_none(),
@@ -730,7 +728,7 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
         ("unedited", |_| {}),
     ];
     for (label, edit) in edits {
-        let mut p = probe().unwrap();
+        let mut p = probe();
         edit(&mut p);
         let dir = tmp.path().join(label);
         std::fs::create_dir(&dir).unwrap();
@@ -867,10 +865,10 @@ fn the_readme_example_verifies_from_the_clone() {
 /// root's place, or the ECDSA check over the subject without the digest
 /// shortcut.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn every_signature_check_is_load_bearing() {
-    let Some(_) = probe() else { return };
     // Fulcio CAs replaced by the (real, valid) TSA chain: no chain.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     let tsa_chain = p.root["timestampAuthorities"][0]["certChain"].clone();
     for ca in p.root["certificateAuthorities"].as_array_mut().unwrap() {
         ca["certChain"] = tsa_chain.clone();
@@ -881,12 +879,12 @@ fn every_signature_check_is_load_bearing() {
         Code::TrustCertificateChain,
     );
     // The TSA replaced by the Fulcio chain: the token's signer is unknown.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["timestampAuthorities"][0]["certChain"] =
         p.root["certificateAuthorities"][1]["certChain"].clone();
     refused(&p, ErrorClass::VerificationFailed, Code::TrustTimestamp);
     // The CT log's key swapped for the other CT log's key (same log id).
-    let mut p = probe().unwrap();
+    let mut p = probe();
     let other = p.root["ctlogs"][0]["publicKey"]["rawBytes"].clone();
     p.root["ctlogs"][1]["publicKey"]["rawBytes"] = other;
     refused(
@@ -895,12 +893,12 @@ fn every_signature_check_is_load_bearing() {
         Code::TrustCertificateTimestamp,
     );
     // The Rekor key swapped for the CT log's key (same log id and window).
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.root["tlogs"][0]["publicKey"]["rawBytes"] =
         p.root["ctlogs"][1]["publicKey"]["rawBytes"].clone();
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
     // Without messageDigest, a changed subject meets the ECDSA check itself.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     p.bundle["messageSignature"]
         .as_object_mut()
         .unwrap()
@@ -909,7 +907,7 @@ fn every_signature_check_is_load_bearing() {
     p.subject.push(b'!');
     refused(&p, ErrorClass::VerificationFailed, Code::TrustSignature);
     // The checkpoint signed by a key the root does not hold under that hint.
-    let mut p = probe().unwrap();
+    let mut p = probe();
     let env = p.entry()["inclusionProof"]["checkpoint"]["envelope"]
         .as_str()
         .unwrap()
@@ -926,13 +924,12 @@ fn every_signature_check_is_load_bearing() {
 /// resulting pin; and a revoked lookup on the one current checkpoint with
 /// an entry.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_checkpoint_reader_agrees_with_the_advance_cases() {
     use form_package::trust::revocation::{
         advance, check_not_revoked, parse_pin, validate_checkpoint, Lookup,
     };
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let dir = corpus.join("conformance/revocation-checkpoint-v1");
     let cases: Value =
         serde_json::from_slice(&std::fs::read(dir.join("cases.json")).unwrap()).unwrap();
@@ -1066,10 +1063,9 @@ fn genesis_flags(corpus: &Path) -> Vec<std::ffi::OsString> {
 /// miss: without it the Core's continuity rule refuses it, as the trust
 /// corpus' `forms-genesis-replayed` wants).
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let tmp = tempfile::tempdir().unwrap();
     let pin = tmp.path().join("pin.json");
     let o = Command::new(BIN)
@@ -1146,10 +1142,9 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
 /// `not-revoked` for an all-zero digest); near miss: the right digest
 /// beside `--package` is accepted.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn check_not_revoked_derives_and_cross_checks_the_package() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let pkg = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/trust/object-bucket-0.1.0-52a0cd0b11d3");
     let digest = "sha256:52a0cd0b11d35fbf8ab57ac7d5717f550efa77a2b20997b8ac0abdf3e4752200";

@@ -3,8 +3,7 @@
 //!
 //! The corpus is found through `FORM_PACKAGE_CORPUS` (default
 //! `../shared/corpus` relative to the crate). When it is missing the tests
-//! print `CORPUS TESTS DID NOT RUN` and pass — unless `CI` is set, then they
-//! fail.
+//! are reported ignored (`no_corpus`, build.rs).
 #![allow(
     clippy::unwrap_used,
     clippy::expect_used,
@@ -13,26 +12,12 @@
     clippy::print_stderr
 )] // test and bench code: a panic is a failed run, printing is the report
 
+use crate::common;
+
 use std::path::{Path, PathBuf};
 
 use form_package::canonical::{canonicalize, sha256_digest};
 use form_package::json::strict::parse;
-
-fn corpus() -> Option<PathBuf> {
-    let dir = match std::env::var_os("FORM_PACKAGE_CORPUS") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
-    };
-    if dir.is_dir() {
-        return Some(dir);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("corpus directory {} is missing (CI is set)", dir.display());
-    }
-    let _ = std::io::Write::write_fmt(&mut std::io::stderr(), format_args!("{}\n", format_args!("CORPUS TESTS DID NOT RUN: corpus directory {} is missing (set FORM_PACKAGE_CORPUS)",
-        dir.display())));
-    None
-}
 
 fn read(p: &Path) -> Vec<u8> {
     std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()))
@@ -46,8 +31,9 @@ fn canonical_digest(p: &Path) -> String {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn rfc8785_corpus_vectors_are_byte_exact() {
-    let Some(c) = corpus() else { return };
+    let c = common::corpus_root();
     let dir = c.join("rfc8785");
     let mut n = 0;
     for name in [
@@ -84,8 +70,9 @@ fn json_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn strict_reader_agrees_with_serde_json_on_the_corpus() {
-    let Some(c) = corpus() else { return };
+    let c = common::corpus_root();
     let mut files = Vec::new();
     json_files(&c.join("packages"), &mut files);
     assert!(files.len() > 2000, "only {} files", files.len());
@@ -108,8 +95,9 @@ fn strict_reader_agrees_with_serde_json_on_the_corpus() {
 }
 
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn manifest_digests_are_reproduced() {
-    let Some(c) = corpus() else { return };
+    let c = common::corpus_root();
     let manifest: serde_json::Value =
         serde_json::from_slice(&read(&c.join("manifest.json"))).unwrap();
     let mut complete = 0;
@@ -158,8 +146,9 @@ fn whitespace_style_does_not_change_canonical_bytes() {
 /// the strict reader (or, for a scalar, by the canonicaliser) and the detail
 /// carries the reference's text.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn strict_reader_refuses_the_json_mutants_like_the_reference() {
-    let Some(c) = corpus() else { return };
+    let c = common::corpus_root();
     // (mutant, file, reference detail our detail must contain)
     let cases = [
         (
