@@ -91,18 +91,6 @@ pub(crate) fn current_mutants(
     rows.filter(|r| keep(r)).map(read).collect()
 }
 
-#[cfg(test)]
-mod tests {
-    /// CI must run the corpus tests: there a missing corpus (which makes
-    /// them ignored) is a failure (`.ci/run` checks it too).
-    #[test]
-    fn the_corpus_is_there_under_ci() {
-        if std::env::var_os("CI").is_some() {
-            let _ = super::corpus_root();
-        }
-    }
-}
-
 /// A package outcome with only its path and findings (what a renderer's
 /// unit test starts from).
 pub(crate) fn outcome(
@@ -113,5 +101,17 @@ pub(crate) fn outcome(
         path: PathBuf::from(path),
         diagnostics,
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// CI must run the corpus tests: there a missing corpus (which makes
+    /// them ignored) is a failure (`.ci/run` checks it too).
+    #[test]
+    fn the_corpus_is_there_under_ci() {
+        if std::env::var_os("CI").is_some() {
+            let _ = super::corpus_root();
+        }
     }
 }
