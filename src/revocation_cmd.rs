@@ -17,11 +17,12 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::check_cmd::{document_outcome, render_documents};
+use crate::check_cmd::document_outcome;
 use crate::diag::Diagnostic;
 use crate::error::Refused;
 use crate::json::strict;
 use crate::output::Output;
+use crate::render::check::render_documents;
 use crate::render::Format;
 use crate::revocation::{self, Pin};
 
