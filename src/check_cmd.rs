@@ -33,7 +33,7 @@ use crate::error::Error;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::output::Output;
-use crate::render::check::render_documents;
+use crate::render::check::{render_documents, summary_line, verdict_line};
 use crate::render::{self, Format};
 use crate::schemas;
 use crate::source::MemorySource;
@@ -566,45 +566,6 @@ fn placeholder_index(
     serde_json::to_vec_pretty(&index).map_err(|e| format!("temporary index: {e}"))
 }
 
-/// The human verdict line of one checked document.
-pub fn verdict_line(c: &Checked, deny_warnings: bool) -> String {
-    let errors = c.outcome.count(diag::Severity::Error);
-    let warnings = c.outcome.count(diag::Severity::Warning);
-    let what = match (c.kind, &c.api_version) {
-        (Some(k), Some(a)) => format!("{} {a}", k.label()),
-        (Some(k), None) => k.label().to_owned(),
-        (None, _) if c.outcome.sources.is_empty() => "not read".to_owned(),
-        (None, _) => "unrecognised document".to_owned(),
-    };
-    let warn = match warnings {
-        0 => String::new(),
-        1 => ", 1 warning".to_owned(),
-        n => format!(", {n} warnings"),
-    };
-    if render::fails(&c.outcome, deny_warnings) {
-        let e = if errors == 1 {
-            "1 error".to_owned()
-        } else {
-            format!("{errors} errors")
-        };
-        format!("FAIL {}: {e}{warn} ({what})\n", c.shown)
-    } else {
-        let fixtures = if c.outcome.fixtures_run > 0 {
-            match c.outcome.fixtures_run {
-                1 => ", 1 fixture validation run".to_owned(),
-                n => format!(", {n} fixture validations run"),
-            }
-        } else {
-            String::new()
-        };
-        format!(
-            "ok {} ({what}, {}{fixtures}{warn})\n",
-            c.shown,
-            c.digest.as_deref().unwrap_or_default()
-        )
-    }
-}
-
 /// A FILE that could not be read: a finding of its own (`FD900` when it
 /// does not exist, `FD905` for a directory or a read error) about the path
 /// itself, so every other FILE is still checked and rendered in every
@@ -720,22 +681,22 @@ pub fn run(
         .any(|c| render::fails(&c.outcome, deny_warnings));
     let verdicts: Vec<String> = checked
         .iter()
-        .map(|c| verdict_line(c, deny_warnings))
+        .map(|c| {
+            verdict_line(
+                &c.outcome,
+                c.kind,
+                c.api_version.as_deref(),
+                c.digest.as_deref(),
+                &c.shown,
+                deny_warnings,
+            )
+        })
         .collect();
     let names: Vec<String> = checked.iter().map(|c| c.shown.clone()).collect();
     let outcomes: Vec<PackageOutcome> = checked.into_iter().map(|c| c.outcome).collect();
     let mut stdout = render_documents(&outcomes, &names, &verdicts, format, color, deny_warnings);
-    if format == Format::Human && outcomes.len() > 1 {
-        let bad = outcomes
-            .iter()
-            .filter(|o| render::fails(o, deny_warnings))
-            .count();
-        stdout.push_str(&format!(
-            "{} documents: {} ok, {} failed\n",
-            outcomes.len(),
-            outcomes.len() - bad,
-            bad
-        ));
+    if format == Format::Human {
+        stdout.push_str(&summary_line(&outcomes, deny_warnings));
     }
     Output {
         stdout: stdout.into_bytes(),

@@ -4,6 +4,8 @@
 //! documents; this module alone turns them into text (issue 21 item 3).
 
 use crate::codes::Code;
+use crate::diag::Severity;
+use crate::doc_kind::DocKind;
 use crate::render::{self, human, Format};
 use crate::verify::PackageOutcome;
 
@@ -53,4 +55,72 @@ pub fn render_documents(
         }
         other => render::render(other, &run, &opts),
     }
+}
+
+/// The human verdict line of one checked document.
+///
+/// `outcome` is the document's; `kind` and `api_version` what it is (none
+/// when unrecognised); `digest` its `sha256:` canonical digest; `shown` the
+/// path as the user gave it. Ends with a newline.
+pub fn verdict_line(
+    outcome: &PackageOutcome,
+    kind: Option<DocKind>,
+    api_version: Option<&str>,
+    digest: Option<&str>,
+    shown: &str,
+    deny_warnings: bool,
+) -> String {
+    let errors = outcome.count(Severity::Error);
+    let warnings = outcome.count(Severity::Warning);
+    let what = match (kind, api_version) {
+        (Some(k), Some(a)) => format!("{} {a}", k.label()),
+        (Some(k), None) => k.label().to_owned(),
+        (None, _) if outcome.sources.is_empty() => "not read".to_owned(),
+        (None, _) => "unrecognised document".to_owned(),
+    };
+    let warn = match warnings {
+        0 => String::new(),
+        1 => ", 1 warning".to_owned(),
+        n => format!(", {n} warnings"),
+    };
+    if render::fails(&outcome, deny_warnings) {
+        let e = if errors == 1 {
+            "1 error".to_owned()
+        } else {
+            format!("{errors} errors")
+        };
+        format!("FAIL {}: {e}{warn} ({what})\n", shown)
+    } else {
+        let fixtures = if outcome.fixtures_run > 0 {
+            match outcome.fixtures_run {
+                1 => ", 1 fixture validation run".to_owned(),
+                n => format!(", {n} fixture validations run"),
+            }
+        } else {
+            String::new()
+        };
+        format!(
+            "ok {} ({what}, {}{fixtures}{warn})\n",
+            shown,
+            digest.unwrap_or_default()
+        )
+    }
+}
+
+/// The human closing line of a run over several documents
+/// (`N documents: A ok, B failed`, newline-terminated); empty for one.
+pub fn summary_line(outcomes: &[PackageOutcome], deny_warnings: bool) -> String {
+    if outcomes.len() <= 1 {
+        return String::new();
+    }
+    let bad = outcomes
+        .iter()
+        .filter(|o| render::fails(o, deny_warnings))
+        .count();
+    format!(
+        "{} documents: {} ok, {} failed\n",
+        outcomes.len(),
+        outcomes.len() - bad,
+        bad
+    )
 }
