@@ -397,3 +397,67 @@ fn clap_parses_arguments_only_in_the_command_line_layer() {
         ["use clap::Args;", "#[arg(long)]"]
     );
 }
+
+/// The format-specific renderers of `src/render/` (`render::human`,
+/// `render::json`, …) named by a non-test, non-comment line of `text`
+/// (`use crate::render::{self, human}`, `crate::render::json::…`).
+fn format_renderer_lines(text: &str) -> Vec<String> {
+    const RENDERERS: [&str; 5] = ["human", "json", "sarif", "junit", "github"];
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| {
+            l.split("crate::render::").skip(1).any(|rest| {
+                rest.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .any(|w| RENDERERS.contains(&w))
+            })
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Library modules that still build their own output with a format's
+/// renderer, each still to move into a view under `src/render/` (the
+/// list may only shrink): `canonical_cmd` and `conformance` (findings on
+/// stderr), `index_cmd` (`render_findings_of`), `relations_cmd` (the
+/// relations table and its JSON).
+const FORMAT_RENDERING_LEFT: &[&str] =
+    &["canonical_cmd", "conformance", "index_cmd", "relations_cmd"];
+
+/// Issue 21 item 3: one report model that `render/` alone prints. A
+/// library module outside `src/render/` and `src/cli/` returns its typed
+/// result and never calls a format's renderer (`check_cmd` did, with
+/// `human::render_package`, until `render/check.rs` took its views).
+#[test]
+fn only_render_and_the_command_line_call_a_format_renderer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let m = module_of(&src, f).unwrap();
+        let top = m.split('/').next().unwrap();
+        if matches!(top, "main" | "cli" | "render") {
+            continue;
+        }
+        let lines = format_renderer_lines(&std::fs::read_to_string(f).unwrap());
+        if !lines.is_empty() {
+            found.insert(m, lines);
+        }
+    }
+    let left: Vec<&str> = found.keys().map(String::as_str).collect();
+    assert_eq!(left, FORMAT_RENDERING_LEFT, "{found:#?}");
+    // The rule is real: what `check_cmd` held before the move is found,
+    // the shared front end and a format value are not.
+    let before = "use crate::render::{self, human, Format};\nfn f() {\n    crate::render::json::diagnostic_value(d);\n}\n#[cfg(test)]\nmod t {\n    use crate::render::sarif;\n}\n";
+    assert_eq!(
+        format_renderer_lines(before),
+        [
+            "use crate::render::{self, human, Format};",
+            "crate::render::json::diagnostic_value(d);"
+        ]
+    );
+    let allowed = "use crate::render::{self, Format};\nlet f = crate::render::Format::Json;\n// crate::render::human\n";
+    assert!(format_renderer_lines(allowed).is_empty());
+}
