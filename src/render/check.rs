@@ -83,7 +83,7 @@ pub fn verdict_line(
         1 => ", 1 warning".to_owned(),
         n => format!(", {n} warnings"),
     };
-    if render::fails(&outcome, deny_warnings) {
+    if render::fails(outcome, deny_warnings) {
         let e = if errors == 1 {
             "1 error".to_owned()
         } else {
