@@ -186,6 +186,39 @@ fn readme_command_table_is_every_command() {
     );
 }
 
+/// Each README command row runs as written: its synopsis is its page's
+/// heading with at most the optional (`[…]`) parts left off, so no required
+/// argument (such as `init`'s `--group G --kind K`) is missing from the table.
+#[test]
+fn readme_rows_give_every_required_argument() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme.split("\n## Commands\n").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let mut rows = 0;
+    for row in section.lines().filter(|l| l.starts_with("| [`")) {
+        let synopsis = row["| [`".len()..].split('`').next().unwrap();
+        let synopsis = synopsis.trim_end_matches(" \u{2026}");
+        let name = synopsis.split(' ').next().unwrap();
+        let page =
+            std::fs::read_to_string(root().join(format!("docs/src/commands/{name}.md"))).unwrap();
+        let heading = page
+            .lines()
+            .next()
+            .unwrap()
+            .trim_start_matches("# `")
+            .trim_end_matches('`');
+        let rest = heading.strip_prefix(synopsis).unwrap_or_else(|| {
+            panic!("README row `{synopsis}` is not the start of its page's `{heading}`")
+        });
+        assert!(
+            rest.is_empty() || rest.starts_with(" ["),
+            "README row `{synopsis}` leaves off the required `{rest}` of `{heading}`"
+        );
+        rows += 1;
+    }
+    assert_eq!(rows, help_commands().len());
+}
+
 #[test]
 fn every_command_has_a_page() {
     let pages: BTreeSet<String> = std::fs::read_dir(root().join("docs/src/commands"))
