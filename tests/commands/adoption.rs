@@ -2,13 +2,6 @@
 //! skipped in silence by the walk (as a non-root user), a missing PATH in
 //! every format, choosing what to see (flags and `form-package.toml`),
 //! completions, man page and the embedded report schema.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use crate::common;
 use common::{copy_dir, fixtures};

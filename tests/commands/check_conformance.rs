@@ -1,12 +1,5 @@
 //! `conformance DIR` over the reference's own suite and `check FILE...` on
 //! single documents (issue 12 parts 2 and 3).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test
 
 use crate::common;
 use common::copy_dir;

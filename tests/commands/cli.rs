@@ -1,13 +1,6 @@
 //! The binary end to end: exit codes, formats, canonicalize/digest, and the
 //! exact positions of findings. Runs on the packages shipped in `fixtures/`
 //! (no corpus needed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::{copy_package, fixtures, reindex};

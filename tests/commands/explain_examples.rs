@@ -8,13 +8,6 @@
 //! (written byte for byte as a positive fixture). The other examples are
 //! prose (a file-system state, `[1025 entries]`, `{…}`, trust documents):
 //! they are counted, and the runnable count may only grow.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::path::Path;
 use std::process::Command;

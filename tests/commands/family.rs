@@ -9,7 +9,6 @@
 //!
 //! `FAMILY_GOLDEN_UPDATE=1 cargo test --test commands family::` rewrites the goldens
 //! (then read the diff and explain it in the README).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use crate::common;
 

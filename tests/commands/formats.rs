@@ -6,13 +6,6 @@
 //!
 //! Runs on the packages shipped in `fixtures/` and on a broken copy of
 //! `example-store` built in a temp dir (no corpus needed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;

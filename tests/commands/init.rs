@@ -1,13 +1,6 @@
 //! `init` and `schema definition|index` end to end (issue 26 item 1):
 //! `init` for every index profile writes a package `verify` accepts, and
 //! never writes over an existing package.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::process::{Command, Output};
 

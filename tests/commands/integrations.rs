@@ -1,13 +1,6 @@
 //! Issue 14 item 10: the GitHub Action (`action.yml`) and the pre-commit
 //! hook (`.pre-commit-hooks.yaml`) are parsed (YAML) and the commands they
 //! declare are run, against the binary this build made.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use crate::common;
 use common::{copy_dir, fixtures};

@@ -9,13 +9,6 @@
 //! (`index DIR`, then `verify --format json DIR`, or a second command) and
 //! checks the first finding's code, file and pointer and that the answer
 //! holds the fix.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::path::Path;
 use std::process::{Command, Output};

@@ -9,13 +9,6 @@
 //! `FORM_PACKAGE_CORPUS` (default `../shared/corpus` beside the clone); when
 //! it is missing the corpus tests fail under CI (`CI` set) and otherwise say
 //! loudly that they did not run.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;

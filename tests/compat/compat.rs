@@ -8,13 +8,6 @@
 //! so: the corpus tests are reported *ignored* when the corpus is absent
 //! (`FORM_PACKAGE_CORPUS`, default `../shared/corpus`; under `CI` a missing
 //! corpus fails).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test, printing is the report
 
 use crate::common;
 

@@ -6,7 +6,6 @@
 //! exist), the README stays within its size, its real run is today's
 //! output, and the code pages are what `src/codes/` generates today. Links are read with `pulldown-cmark`, so code spans and code
 //! blocks are never taken for links.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is a failed test
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

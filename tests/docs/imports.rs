@@ -11,7 +11,6 @@
 //! The layers: a subcommand file `cli/X` imports no other file of `cli/`
 //! but the shared `cli/args` (which imports none), and nothing outside
 //! `cli/` imports `cli` (the library never knows its command line).
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -85,13 +85,6 @@
 //!
 //! W's absolute path never reaches `expected.json`: arguments are relative
 //! to W, and any occurrence of W's path in a string is written `{dir}`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test, printing is the report
 
 use crate::common;
 

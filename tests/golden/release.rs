@@ -14,13 +14,6 @@
 //! `FORM_PACKAGE_RELEASE_BUILD` is set, to the target directory to build
 //! into (relative to the repository; `target` reuses the release build
 //! already there), and reports itself ignored otherwise.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -5,7 +5,6 @@
 //! Every wait is bounded ([`WAIT`]): a server that does not answer fails
 //! the test instead of hanging it. The corpus test is reported as ignored,
 //! not passed, when the corpus is absent.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use crate::common;
 

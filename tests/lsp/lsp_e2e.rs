@@ -15,7 +15,6 @@
 //! passed, and fail when `CI` is set or when run with `--ignored`.
 //! `editors/vscode`'s `.vsix` (built by `.ci/run` with `vsce`) is checked
 //! the same way.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use crate::common;
 

@@ -4,13 +4,6 @@
 //! one-edit tampering of the real evidence (trusted-root windows, SET,
 //! inclusion proof, checkpoint, timestamp, SCT, policy ref), each refused
 //! with its class and code.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run, printing is the report
 
 use crate::common;
 

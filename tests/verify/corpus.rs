@@ -6,13 +6,6 @@
 //! `../shared/corpus` beside the clone). When it is missing, the tests are
 //! reported ignored (`no_corpus`, build.rs); the same code paths are covered
 //! on a fresh clone by the tests on `fixtures/`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 

@@ -10,7 +10,6 @@
 //! `net/netip` and `strconv`, cited per table. The strings are the
 //! differential tester's seeds for the format family plus the probes used
 //! to pin each rule down (`docs/src/fidelity.md` § Formats).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed run
 
 use form_package::engine::{self, formats};
 use serde_json::json;

@@ -10,13 +10,6 @@
 //!
 //! Peak memory is printed as `peak-rss <case> <KiB> KiB` (run with
 //! `--nocapture` to see it).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;

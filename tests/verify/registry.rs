@@ -5,13 +5,6 @@
 //! (`unreachable` in `src/codes/FDnnn.toml`) why no input can produce it; a
 //! pre-empted code is shown losing to the earlier check; and the `explain` / `rules`
 //! subcommands print what the table says.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;

@@ -4,13 +4,6 @@
 //! written through a hard link into a package, nothing is capped in
 //! silence. Every input is built at run time in a temporary directory from
 //! the shipped example store; no test needs the oracle.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use crate::common;
 use common::copy_dir;
