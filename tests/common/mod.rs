@@ -71,6 +71,18 @@ pub fn corpus_trial(
     .with_ignored_flag(corpus.is_none())
 }
 
+/// The `main` of a libtest-mimic test binary: runs each file's trials,
+/// each listed as `[file] name` (so `cargo test --test BINARY FILE` runs
+/// one file's), under the command line's filters.
+pub fn run_trials(files: Vec<(&str, Vec<libtest_mimic::Trial>)>) {
+    let args = libtest_mimic::Arguments::from_args();
+    let trials = files
+        .into_iter()
+        .flat_map(|(file, trials)| trials.into_iter().map(move |t| t.with_kind(file)))
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
+}
+
 /// `fixtures/` in the repository.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")

@@ -19,13 +19,8 @@ mod compat;
 mod compat_desired;
 
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let mut trials = Vec::new();
-    trials.extend(compat::trials().into_iter().map(|t| t.with_kind("compat")));
-    trials.extend(
-        compat_desired::trials()
-            .into_iter()
-            .map(|t| t.with_kind("compat_desired")),
-    );
-    libtest_mimic::run(&args, trials).exit();
+    common::run_trials(vec![
+        ("compat", compat::trials()),
+        ("compat_desired", compat_desired::trials()),
+    ]);
 }

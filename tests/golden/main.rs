@@ -23,19 +23,10 @@ mod release;
 mod speed;
 
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let mut trials = Vec::new();
-    trials.extend(golden::trials().into_iter().map(|t| t.with_kind("golden")));
-    trials.extend(
-        package_source::trials()
-            .into_iter()
-            .map(|t| t.with_kind("package_source")),
-    );
-    trials.extend(
-        release::trials()
-            .into_iter()
-            .map(|t| t.with_kind("release")),
-    );
-    trials.extend(speed::trials().into_iter().map(|t| t.with_kind("speed")));
-    libtest_mimic::run(&args, trials).exit();
+    common::run_trials(vec![
+        ("golden", golden::trials()),
+        ("package_source", package_source::trials()),
+        ("release", release::trials()),
+        ("speed", speed::trials()),
+    ]);
 }

@@ -20,13 +20,5 @@ mod lsp;
 mod lsp_e2e;
 
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let mut trials = Vec::new();
-    trials.extend(lsp::trials().into_iter().map(|t| t.with_kind("lsp")));
-    trials.extend(
-        lsp_e2e::trials()
-            .into_iter()
-            .map(|t| t.with_kind("lsp_e2e")),
-    );
-    libtest_mimic::run(&args, trials).exit();
+    common::run_trials(vec![("lsp", lsp::trials()), ("lsp_e2e", lsp_e2e::trials())]);
 }
