@@ -286,7 +286,7 @@ fn check_recognises_each_kind_and_names_them_for_anything_else() {
     assert!(text.ends_with("6 documents: 6 ok, 0 failed\n"), "{text}");
 
     // A JSON file that is none of them, read from standard input.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let mut child = Command::new(crate::common::BIN)
         .args([
             "check",
             "-",

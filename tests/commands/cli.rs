@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
 }
 
 fn example_store() -> PathBuf {
@@ -241,12 +241,7 @@ fn many_findings_in_one_run() {
     let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let v = json_of(&o);
-    let codes: Vec<&str> = v["packages"][0]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes = crate::common::codes(&v);
     for want in ["FD007", "FD015", "FD016", "FD018"] {
         assert!(codes.contains(&want), "{want} missing from {codes:?}");
     }

@@ -125,7 +125,7 @@ fn verify(tmp: &Path, api_version: &str, splice: &Splice) -> (Vec<String>, bool)
     // Lenient: a failing example is a package `index` refuses to index.
     let indexed = form_package::index::build_lenient(&pkg, None).unwrap();
     form_package::index::write(&pkg, &indexed).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .args(["verify", "--format", "json"])
         .arg(&pkg)
         .output()

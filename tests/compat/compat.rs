@@ -26,7 +26,7 @@ fn repo(rel: &str) -> PathBuf {
 
 /// Runs the binary with `args`; (exit status, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let o = Command::new(crate::common::BIN)
         .args(args)
         .env("NO_COLOR", "1")
         .env_remove("GITHUB_WORKSPACE")

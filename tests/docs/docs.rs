@@ -135,7 +135,7 @@ fn summary_lists_every_page_once() {
 
 /// The subcommands `form-package --help` lists (without `help`).
 fn help_commands() -> BTreeSet<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .arg("--help")
         .output()
         .unwrap();
@@ -241,7 +241,7 @@ fn readme_run_is_the_real_output() {
     let cmd = "$ form-package verify fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632\n";
     let at = readme.find(cmd).expect("README shows a verify run") + cmd.len();
     let shown = &readme[at..at + readme[at..].find("```").unwrap()];
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .args([
             "verify",
             "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632",

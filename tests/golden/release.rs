@@ -23,7 +23,7 @@ use libtest_mimic::{Failed, Trial};
 use sha2::{Digest, Sha256};
 use yaml_rust2::{Yaml, YamlLoader};
 
-const BIN: &str = env!("CARGO_BIN_EXE_form-package");
+use crate::common::{expand, BIN};
 const LINUX_X64: &str = "x86_64-unknown-linux-gnu";
 
 fn repo() -> PathBuf {
@@ -47,17 +47,6 @@ fn step<'y>(steps: &'y Yaml, name: &str) -> &'y Yaml {
         .iter()
         .find(|s| s["name"].as_str() == Some(name))
         .unwrap_or_else(|| panic!("no step {name:?}"))
-}
-
-/// Replaces the `${{ … }}` expressions of `value` from `ctx`; every one
-/// must be known.
-fn expand(value: &str, ctx: &BTreeMap<&str, String>) -> String {
-    let mut out = value.to_owned();
-    for (k, v) in ctx {
-        out = out.replace(&format!("${{{{ {k} }}}}"), v);
-    }
-    assert!(!out.contains("${{"), "unevaluated expression in {value:?}");
-    out
 }
 
 /// Runs a `shell: bash` step in `dir` with its `env` (expanded from

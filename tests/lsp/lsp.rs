@@ -26,7 +26,7 @@ const WAIT: Duration = Duration::from_secs(120);
 const CORPUS_PACKAGE: &str = "packages/v1alpha3/worker-version-0.1.0-6d85e6d07c13";
 
 fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_form-package")
+    crate::common::BIN
 }
 
 /// One diagnostic, comparable: (file, code, message, range as

@@ -33,7 +33,7 @@ const FAILING_PACKAGE: &str = "packages/v1alpha3/worker-version-0.1.0-6d85e6d07c
 const CLEAN_PACKAGE: &str = "packages/v1alpha3/worker-version-0.1.0-0bc964e2377d-v2";
 
 fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_form-package")
+    crate::common::BIN
 }
 
 fn root() -> &'static Path {

@@ -234,12 +234,7 @@ fn a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file() {
     );
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let codes: Vec<&str> = v["packages"][0]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes = crate::common::codes(&v);
     assert!(codes.iter().all(|c| *c == "FD620"), "{codes:?}");
     assert!(!codes.is_empty());
     // --advance and --previous-pin together are a usage error.
@@ -611,7 +606,7 @@ fn both_binaries_agree_on_the_signed_genesis() {
                 continue;
             }
             let cmd = through_validate(tmp.path(), &doc, pin, allow);
-            let mut trust_cmd = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"));
+            let mut trust_cmd = std::process::Command::new(crate::common::BIN);
             trust_cmd
                 .args(["trust", "verify-checkpoint", "--checkpoint"])
                 .arg(&checkpoint)

@@ -17,7 +17,7 @@ use form_package::trust::verify::{verify_bundle, Subject};
 use form_package::trust::ErrorClass;
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_form-package");
+use crate::common::BIN;
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
 fn trust_dir(corpus: &Path) -> PathBuf {

@@ -270,7 +270,7 @@ fn every_corpus_fixture_runs() {
 fn output_does_not_depend_on_the_thread_count() {
     let root = common::corpus_root();
     let run = |threads: &str| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
+        let o = std::process::Command::new(crate::common::BIN)
             .args(["verify", "--format", "json"])
             .arg(root.join("packages"))
             .env("RAYON_NUM_THREADS", threads)

@@ -21,7 +21,7 @@ fn text(b: &[u8]) -> String {
 }
 
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_form-package"));
+    let mut c = Command::new(crate::common::BIN);
     c.env("NO_COLOR", "1").env_remove("GITHUB_WORKSPACE");
     c
 }

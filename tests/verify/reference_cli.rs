@@ -20,7 +20,7 @@ fn root() -> &'static Path {
 }
 
 fn ours(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")

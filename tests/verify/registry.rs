@@ -8,9 +8,9 @@
 
 use crate::common;
 use common::copy_dir;
+use common::run;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use form_package::codes::{Code, Status, TABLE};
 use serde_json::{json, Map, Value};
@@ -304,15 +304,6 @@ fn every_code_has_a_complete_explanation() {
 }
 
 // ---------------------------------------------------------------- CLI
-
-fn run(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_WORKSPACE")
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn cli_explain_by_id() {
