@@ -163,13 +163,147 @@ pub fn older_draft_hint(keyword: &str, value: &serde_json::Value) -> Option<&'st
 /// and the value of a [`SINGLE`] keyword is a schema. `None` for a pointer
 /// that ends at a property name, an array item or inside a keyword's value.
 pub fn keyword_at(tokens: &[String]) -> Option<&str> {
-    #[derive(Clone, Copy)]
-    enum At {
-        Schema,
-        Map,
-        Array,
-        Value,
+    walk(tokens).1
+}
+
+/// One Draft 2020-12 keyword an inline schema of this profile admits, with
+/// the check of this profile that governs it (its code's text documents
+/// the keyword in the editor, as in `explain`), if one does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Admitted {
+    /// The keyword, exactly (`additionalProperties`).
+    pub name: &'static str,
+    /// The code of the finding this profile reports about the keyword's
+    /// use (FD213 for `additionalProperties`), `None` for a keyword only
+    /// the Draft 2020-12 engine reads.
+    pub rule: Option<crate::codes::Code>,
+}
+
+/// The keywords an inline schema (`desiredSchema`, `observedSchema`,
+/// `outputSchema`, a Legacy `interfaces[].documentSchema`) may carry at a
+/// schema position in this profile — the one table of them (the language
+/// server's completion reads it; `src/keywords.rs` tests hold it against
+/// the proof).
+///
+/// Spec: the Draft 2020-12 core, applicator, unevaluated, validation,
+/// format-annotation and meta-data vocabularies, minus what
+/// `verifier-rules.md` refuses at a proven node — §4.2 step 3
+/// `patternProperties`, step 4 `dependencies`, step 5 the content
+/// keywords, step 7 the resolution-scope keywords, §5 F1 `$dynamicRef`
+/// (all in [`REFUSED`]). The seven exempt `x-takoform-*` annotation keys
+/// (`current-profile.md` §7.1) are admitted too; they are listed once, in
+/// `crate::vocabulary::EXEMPT_KEYS` (the name policy owns them).
+/// `$schema` is admitted with the Draft 2020-12 URL only (§4.2 step 6).
+pub const ADMITTED: [Admitted; 48] = {
+    use crate::codes::Code;
+    const fn k(name: &'static str, rule: Option<Code>) -> Admitted {
+        Admitted { name, rule }
     }
+    [
+        // Core.
+        k("$schema", Some(Code::NestedDialect)),
+        k("$ref", Some(Code::NonLocalRef)),
+        k("$defs", None),
+        k("$comment", None),
+        // Applicators.
+        k("type", Some(Code::ImplicitObjectKeywords)),
+        k("properties", Some(Code::ForbiddenSchemaName)),
+        k("additionalProperties", Some(Code::OpenObjectSchema)),
+        k("propertyNames", Some(Code::MapKeyPolicy)),
+        k("required", Some(Code::ForbiddenSchemaName)),
+        k("dependentRequired", Some(Code::ForbiddenSchemaName)),
+        k("dependentSchemas", None),
+        k("minProperties", None),
+        k("maxProperties", None),
+        k("unevaluatedProperties", None),
+        k("items", Some(Code::ArrayWithoutItems)),
+        k("prefixItems", Some(Code::MalformedSchemaKeyword)),
+        k("contains", None),
+        k("minContains", None),
+        k("maxContains", None),
+        k("unevaluatedItems", None),
+        k("minItems", None),
+        k("maxItems", None),
+        k("uniqueItems", None),
+        k("allOf", Some(Code::UnsatisfiableAllOf)),
+        k("anyOf", Some(Code::MalformedSchemaKeyword)),
+        k("oneOf", Some(Code::MalformedSchemaKeyword)),
+        k("not", None),
+        k("if", None),
+        k("then", None),
+        k("else", None),
+        // Validation.
+        k("enum", Some(Code::MalformedSchemaKeyword)),
+        k("const", Some(Code::MixedObjectConst)),
+        k("minimum", None),
+        k("maximum", None),
+        k("exclusiveMinimum", None),
+        k("exclusiveMaximum", None),
+        k("multipleOf", None),
+        k("minLength", None),
+        k("maxLength", None),
+        k("pattern", Some(Code::InlineSchemaCompile)),
+        k("format", None),
+        // Meta-data annotations.
+        k("title", None),
+        k("description", None),
+        k("default", None),
+        k("examples", None),
+        k("deprecated", None),
+        k("readOnly", None),
+        k("writeOnly", None),
+    ]
+};
+
+/// The Draft 2020-12 keywords this profile refuses at a proven node, with
+/// the code of the finding (`verifier-rules.md` §4.2 steps 3–5 and 7, §5
+/// F1); never offered.
+pub const REFUSED: [(&str, crate::codes::Code); 12] = {
+    use crate::codes::Code;
+    [
+        ("patternProperties", Code::PatternProperties),
+        ("dependencies", Code::LegacyDependencies),
+        ("contentEncoding", Code::ContentKeyword),
+        ("contentMediaType", Code::ContentKeyword),
+        ("contentSchema", Code::ContentKeyword),
+        ("$id", Code::ResolutionScopeKeyword),
+        ("$anchor", Code::ResolutionScopeKeyword),
+        ("$dynamicAnchor", Code::ResolutionScopeKeyword),
+        ("$recursiveAnchor", Code::ResolutionScopeKeyword),
+        ("$recursiveRef", Code::ResolutionScopeKeyword),
+        ("$vocabulary", Code::ResolutionScopeKeyword),
+        ("$dynamicRef", Code::DynamicRef),
+    ]
+};
+
+/// Whether the object at `tokens` (a pointer into an inline schema, from
+/// its root) is a schema, so its members are keywords: the root is, the
+/// value of a [`SINGLE`] keyword is, a member of a [`MAP`] keyword and an
+/// item of an [`ARRAY`] keyword are (the walk of [`keyword_at`]). `false`
+/// for a `properties` map itself, an `enum` item, a `const` value.
+pub fn schema_at(tokens: &[String]) -> bool {
+    matches!(walk(tokens).0, At::Schema)
+}
+
+/// Where a pointer into a schema ends ([`walk`]).
+#[derive(Clone, Copy)]
+enum At {
+    /// At a schema: the next token is a keyword.
+    Schema,
+    /// At the value of a [`MAP`] keyword: the next token names a schema.
+    Map,
+    /// At the value of an [`ARRAY`] keyword: the next token indexes a schema.
+    Array,
+    /// Inside the value of a keyword that holds no schema.
+    Value,
+}
+
+/// Walks `tokens` from a schema: each token after a schema is a keyword,
+/// the member of a [`MAP`] keyword and the item of an [`ARRAY`] keyword
+/// are schemas again, and the value of a [`SINGLE`] keyword is a schema.
+/// Returns where the walk ends and the keyword the last token is, if it
+/// is one.
+fn walk(tokens: &[String]) -> (At, Option<&str>) {
     let mut at = At::Schema;
     let mut last = None;
     for t in tokens {
@@ -187,7 +321,7 @@ pub fn keyword_at(tokens: &[String]) -> Option<&str> {
             At::Value => (At::Value, None),
         };
     }
-    last
+    (at, last)
 }
 
 #[cfg(test)]
@@ -239,5 +373,65 @@ mod tests {
         // Near misses: a pattern string fits (what is wrong is its regex).
         assert!(value_fits("pattern", &serde_json::json!("(?=a)")));
         assert!(value_fits("maxLength", &serde_json::json!(63)));
+    }
+
+    /// Issue 24 item 5: the admitted keywords are what the proof lets
+    /// through, the refused ones what it refuses, each with its code.
+    #[test]
+    fn the_admitted_table_agrees_with_the_proof() {
+        use crate::codes::Code;
+        use crate::json::pointer::JsonPointer;
+        use serde_json::json;
+        let none = |_: &crate::proof::NameQuery<'_>| None;
+        let prove = |k: &str, v: serde_json::Value| {
+            let mut s = json!({"$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object", "additionalProperties": false});
+            s[k] = v;
+            crate::proof::prove_inline_schema(&JsonPointer::from("/desiredSchema"), &s, &none)
+                .diagnostics
+                .into_iter()
+                .map(|d| d.code)
+                .collect::<Vec<Code>>()
+        };
+        let refused: Vec<Code> = REFUSED.iter().map(|(_, c)| *c).collect();
+        let exempt = crate::vocabulary::EXEMPT_KEYS.map(|name| Admitted { name, rule: None });
+        let all = || ADMITTED.into_iter().chain(exempt);
+        let mut names: Vec<&str> = all().map(|a| a.name).collect();
+        for a in all() {
+            let codes = prove(a.name, json!({"type": "string"}));
+            assert!(
+                !codes.iter().any(|c| refused.contains(c)),
+                "{} is refused: {codes:?}",
+                a.name
+            );
+            assert!(!REFUSED.iter().any(|(r, _)| *r == a.name), "{}", a.name);
+        }
+        for (k, code) in REFUSED {
+            let v = if k.starts_with('$') {
+                json!("#/x")
+            } else {
+                json!({})
+            };
+            assert!(prove(k, v).contains(&code), "{k} does not fire {code:?}");
+        }
+        // Every subschema keyword of Draft 2020-12 the proof walks is
+        // offered, but the refused and the pre-2020-12 names.
+        for k in SINGLE.iter().chain(&MAP).chain(&ARRAY) {
+            let known = names.contains(k) || ["patternProperties", "definitions"].contains(k);
+            assert!(known, "{k} is missing");
+        }
+        assert_eq!(names.len(), 48 + 7);
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), 48 + 7, "a keyword is listed twice");
+        // Schema positions: the walk of `keyword_at`.
+        let t = |p: &str| p.split('/').skip(1).map(str::to_owned).collect::<Vec<_>>();
+        assert!(schema_at(&[]));
+        assert!(schema_at(&t("/properties/a/items")));
+        assert!(schema_at(&t("/allOf/0")));
+        // Near misses: a properties map, a const value, an enum.
+        assert!(!schema_at(&t("/properties")));
+        assert!(!schema_at(&t("/const")));
+        assert!(!schema_at(&t("/properties/a/enum")));
     }
 }

@@ -288,21 +288,44 @@ fn decode<T: for<'de> Deserialize<'de>>(
     })
 }
 
+/// A kind of revocation document: the prefix of its messages, its
+/// published schema of a profile version, the code of a schema finding.
+struct DocumentKind {
+    prefix: &'static str,
+    schema: fn(&'static str) -> SchemaRef,
+    code: Code,
+}
+
+const STATEMENT: DocumentKind = DocumentKind {
+    prefix: STATEMENT_PREFIX,
+    schema: SchemaRef::Revocation,
+    code: Code::RevocationSchemaViolation,
+};
+
+const CHECKPOINT: DocumentKind = DocumentKind {
+    prefix: CHECKPOINT_PREFIX,
+    schema: SchemaRef::RevocationCheckpoint,
+    code: Code::CheckpointSchemaViolation,
+};
+
 /// The steps every revocation document goes through before its typed
 /// rules: the profile its `apiVersion` names, that profile's published
-/// schema (`schema` picks it, findings carry `code`), the uint64 sequences,
-/// the typed decode. Returns the profile and the decoded document.
+/// schema, the uint64 sequences, the typed decode. Returns the profile and
+/// the decoded document.
 ///
 /// # Errors
-/// Every finding of the first step that fails (FD600, the schema code,
-/// FD602); [`Refused::Fault`] when an embedded schema does not build.
+/// Every finding of the first step that fails (FD600, the kind's schema
+/// code, FD602); [`Refused::Fault`] when an embedded schema does not build.
 fn decode_checked<T: for<'de> Deserialize<'de>>(
     file: &str,
     value: &Value,
-    prefix: &str,
-    schema: fn(&'static str) -> SchemaRef,
-    code: Code,
+    kind: &DocumentKind,
 ) -> Result<(&'static str, T), Refused> {
+    let DocumentKind {
+        prefix,
+        schema,
+        code,
+    } = *kind;
     let mut diags = Vec::new();
     let Some(api) = profile(file, value, prefix, &mut diags) else {
         return Err(diags.into());
@@ -329,13 +352,7 @@ fn decode_checked<T: for<'de> Deserialize<'de>>(
 /// Every finding (FD600–FD603) when the statement is not valid.
 pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Refused> {
     let prefix = STATEMENT_PREFIX;
-    let (api, statement): (_, Statement) = decode_checked(
-        file,
-        value,
-        prefix,
-        SchemaRef::Revocation,
-        Code::RevocationSchemaViolation,
-    )?;
+    let (api, statement): (_, Statement) = decode_checked(file, value, &STATEMENT)?;
     let mut diags = Vec::new();
     if api == CURRENT && !crate::profile::namespaced_form_group(&statement.form_ref.api_version) {
         diags.push(
@@ -365,13 +382,7 @@ pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Refuse
 /// Every finding (FD600, FD602, FD610–FD617) when it is not valid.
 pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint, Refused> {
     let prefix = CHECKPOINT_PREFIX;
-    let (api, checkpoint): (_, Checkpoint) = decode_checked(
-        file,
-        value,
-        prefix,
-        SchemaRef::RevocationCheckpoint,
-        Code::CheckpointSchemaViolation,
-    )?;
+    let (api, checkpoint): (_, Checkpoint) = decode_checked(file, value, &CHECKPOINT)?;
     let mut diags = Vec::new();
     let d = |code: Code, ptr: JsonPointer, msg: String| {
         Diagnostic::new(code, format!("{prefix}: {msg}"))
@@ -424,25 +435,30 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
                 ),
             ));
         }
-        if let Some(first) = versions.insert(&e.statement_version, i) {
-            diags.push(
-                d(
-                    Code::CheckpointDuplicateStatementVersion,
-                    entry_at(i, "statementVersion"),
-                    format!("duplicate statementVersion {:?}", e.statement_version),
-                )
-                .note(format!("first used by entries[{first}]")),
-            );
-        }
-        if let Some(first) = digests.insert(&e.statement_digest, i) {
-            diags.push(
-                d(
-                    Code::CheckpointDuplicateStatementDigest,
-                    entry_at(i, "statementDigest"),
-                    format!("duplicate statementDigest {:?}", e.statement_digest),
-                )
-                .note(format!("first used by entries[{first}]")),
-            );
+        for (seen, value, code, member) in [
+            (
+                &mut versions,
+                &e.statement_version,
+                Code::CheckpointDuplicateStatementVersion,
+                "statementVersion",
+            ),
+            (
+                &mut digests,
+                &e.statement_digest,
+                Code::CheckpointDuplicateStatementDigest,
+                "statementDigest",
+            ),
+        ] {
+            if let Some(first) = seen.insert(value, i) {
+                diags.push(
+                    d(
+                        code,
+                        entry_at(i, member),
+                        format!("duplicate {member} {value:?}"),
+                    )
+                    .note(format!("first used by entries[{first}]")),
+                );
+            }
         }
     }
     if seq > 0 {

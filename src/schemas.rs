@@ -9,6 +9,8 @@
 //! validators are built `offline()`). Spec: `verifier-rules.md` §2.4–§2.6,
 //! §3, §12 E7; `current-profile.md` §3–§5, §14.
 
+pub mod place;
+
 use std::sync::{LazyLock, OnceLock};
 
 use jsonschema::{Draft, Registry, Validator};

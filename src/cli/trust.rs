@@ -1,9 +1,14 @@
-//! `form-package trust …`: publisher trust, offline
-//! ([`crate::trust::cmd::answer`], summarized by `render::trust`; its subcommands' arguments are
-//! [`crate::trust::cmd::TrustCommand`]).
+//! `form-package trust …`: publisher trust, offline. Parses the
+//! subcommand's arguments into a plain [`TrustRequest`] for
+//! [`crate::trust::cmd::answer`] (summarized by `render::trust`), and
+//! writes `--pin-out`.
 
+use std::path::{Path, PathBuf};
+
+use crate::codes::Code;
 use crate::output::Output;
-use crate::trust::cmd::TrustCommand;
+use crate::trust::cmd::{CheckpointInput, LookupInput, Subject, TrustFiles, TrustRequest};
+use crate::trust::{ErrorClass, TrustError};
 
 /// `trust`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -13,22 +18,190 @@ pub struct Args {
     pub command: TrustCommand,
 }
 
+/// `form-package trust …`.
+#[derive(Debug, clap::Subcommand)]
+pub enum TrustCommand {
+    /// Verify a Sigstore v0.3 bundle over a subject, offline, against a
+    /// trusted root and an exact publisher policy.
+    VerifyBundle(VerifyBundleArgs),
+    /// Verify a signed revocation checkpoint and its continuity from a pin.
+    VerifyCheckpoint(CheckpointArgs),
+    /// Verify a revocation checkpoint, then answer whether a package is revoked.
+    CheckNotRevoked(NotRevokedArgs),
+}
+
+/// What was signed: exactly one of the three.
+#[derive(Debug, clap::Args)]
+#[group(required = true, multiple = false)]
+pub struct SubjectArgs {
+    /// The exact signed subject file (its SHA-256 is signed).
+    #[arg(long)]
+    pub subject: Option<PathBuf>,
+    /// A Form Package directory: verified first; its package digest is the subject.
+    #[arg(long)]
+    pub package: Option<PathBuf>,
+    /// A package digest `sha256:<64 hex>`, used as the prehashed subject.
+    #[arg(long)]
+    pub package_digest: Option<String>,
+}
+
+/// The trust inputs every command takes.
+#[derive(Debug, clap::Args)]
+pub struct FilesArgs {
+    /// The Sigstore v0.3 bundle (`.sigstore.json`).
+    #[arg(long)]
+    pub bundle: PathBuf,
+    /// The caller-chosen Sigstore trusted root (`trusted_root.json`).
+    #[arg(long)]
+    pub trusted_root: PathBuf,
+    /// The exact publisher policy (`trust.forms.takoform.com/v1alpha1` PublisherPolicy).
+    #[arg(long)]
+    pub policy: PathBuf,
+}
+
+/// `trust verify-bundle`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyBundleArgs {
+    /// The subject.
+    #[command(flatten)]
+    pub subject: SubjectArgs,
+    /// The trust inputs.
+    #[command(flatten)]
+    pub files: FilesArgs,
+}
+
+/// `trust verify-checkpoint`.
+#[derive(Debug, clap::Args)]
+pub struct CheckpointArgs {
+    /// The exact RFC 8785 revocation checkpoint file (the signed subject).
+    #[arg(long)]
+    pub checkpoint: PathBuf,
+    /// The trust inputs.
+    #[command(flatten)]
+    pub files: FilesArgs,
+    /// The pin kept from the last trusted checkpoint (none: this is the
+    /// first): the pin itself, or the whole report `verify-checkpoint`
+    /// printed (its `pin` is read).
+    #[arg(long)]
+    pub previous_pin: Option<PathBuf>,
+    /// Also write the pin to keep for the next run to FILE (the exact
+    /// shape `--previous-pin` reads).
+    #[arg(long, value_name = "FILE")]
+    pub pin_out: Option<PathBuf>,
+    /// A checkpoint that is the very one `--previous-pin` names is a
+    /// success (`"status":"unchanged"`, the pin kept), for a scheduled run
+    /// against a checkpoint that has not moved. Without it the Core's rule
+    /// stands: the next checkpoint must be the pin's sequence + 1
+    /// (`forms-genesis-replayed` in the trust corpus).
+    #[arg(long, requires = "previous_pin")]
+    pub allow_unchanged: bool,
+}
+
+/// `trust check-not-revoked`.
+#[derive(Debug, clap::Args)]
+pub struct NotRevokedArgs {
+    /// The checkpoint inputs.
+    #[command(flatten)]
+    pub checkpoint: CheckpointArgs,
+    /// A Form Package directory: verified first; its package digest and
+    /// FormRef are looked up together (cross-checked against
+    /// `--package-digest` and `--form-ref` when those are given too).
+    #[arg(long)]
+    pub package: Option<PathBuf>,
+    /// The package digest `sha256:<64 hex>` to look up (with `--form-ref`,
+    /// unless `--package` or a package index as `--form-ref` gives it).
+    #[arg(long)]
+    pub package_digest: Option<String>,
+    /// A FormRef JSON file (of the checkpoint's own profile), or a package
+    /// index (`package-index.json`: its `formRef`, and its package digest).
+    #[arg(long)]
+    pub form_ref: Option<PathBuf>,
+}
+
+impl FilesArgs {
+    fn files(&self) -> TrustFiles {
+        TrustFiles {
+            bundle: self.bundle.clone(),
+            trusted_root: self.trusted_root.clone(),
+            policy: self.policy.clone(),
+        }
+    }
+}
+
+impl CheckpointArgs {
+    fn input(&self) -> CheckpointInput {
+        CheckpointInput {
+            checkpoint: self.checkpoint.clone(),
+            files: self.files.files(),
+            previous_pin: self.previous_pin.clone(),
+            allow_unchanged: self.allow_unchanged,
+        }
+    }
+}
+
+impl TrustCommand {
+    /// The library request; `Err` for a `verify-bundle` without a subject
+    /// (clap's group refuses it first).
+    fn request(&self) -> Result<TrustRequest, TrustError> {
+        Ok(match self {
+            TrustCommand::VerifyBundle(a) => {
+                let s = &a.subject;
+                let subject = match (&s.subject, &s.package, &s.package_digest) {
+                    (Some(p), _, _) => Subject::File(p.clone()),
+                    (_, Some(dir), _) => Subject::Package(dir.clone()),
+                    (_, _, Some(d)) => Subject::PackageDigest(d.clone()),
+                    (None, None, None) => {
+                        return Err(TrustError {
+                            code: Code::TrustInputError,
+                            class: ErrorClass::Usage,
+                            message: "one of --subject, --package, --package-digest is required"
+                                .into(),
+                            could_not_run: true,
+                        })
+                    }
+                };
+                TrustRequest::VerifyBundle(subject, a.files.files())
+            }
+            TrustCommand::VerifyCheckpoint(a) => TrustRequest::VerifyCheckpoint(a.input()),
+            TrustCommand::CheckNotRevoked(a) => TrustRequest::CheckNotRevoked(LookupInput {
+                checkpoint: a.checkpoint.input(),
+                package: a.package.clone(),
+                package_digest: a.package_digest.clone(),
+                form_ref: a.form_ref.clone(),
+            }),
+        })
+    }
+
+    /// Where `--pin-out` asks the pin to be written, if it does.
+    fn pin_out(&self) -> Option<&Path> {
+        match self {
+            TrustCommand::VerifyBundle(_) => None,
+            TrustCommand::VerifyCheckpoint(a) => a.pin_out.as_deref(),
+            TrustCommand::CheckNotRevoked(a) => a.checkpoint.pin_out.as_deref(),
+        }
+    }
+}
+
 /// Runs the `trust` subcommand: the JSON report on stdout, its human
 /// summary on stderr ([`crate::render::trust`]); `--pin-out` writes the pin
 /// once the command succeeded (as `--output-file` writes a report: a new
 /// file atomically, an existing one in place). A refusal is the JSON
 /// failure report on stderr ([`crate::trust::cmd::failure`]).
 pub fn run(a: &Args) -> Output {
-    let answer = match crate::trust::cmd::answer(&a.command) {
+    let answer = match a
+        .command
+        .request()
+        .and_then(|r| crate::trust::cmd::answer(&r))
+    {
         Ok(answer) => answer,
         Err(e) => return crate::trust::cmd::failure(&e),
     };
-    let pin_out = crate::trust::cmd::pin_out(&a.command);
+    let pin_out = a.command.pin_out();
     let written = match (pin_out, answer.pin()) {
         (Some(path), Some(pin)) => crate::trust::cmd::pin_file(pin).and_then(|bytes| {
             crate::render::write_output(path, &bytes).map_err(|e| {
-                crate::trust::TrustError::new(
-                    crate::codes::Code::TrustInputError,
+                TrustError::new(
+                    Code::TrustInputError,
                     format!("write pin file {}: {e}", path.display()),
                 )
                 .could_not_run()

@@ -4,7 +4,7 @@
 //!
 //! What it does now:
 //! - the lifecycle: `initialize` (capabilities: full text sync, hover,
-//!   definition, code actions; UTF-16 positions), `initialized`,
+//!   definition, code actions, completion; UTF-16 positions), `initialized`,
 //!   `shutdown` (then every request is refused with `InvalidRequest`), `exit` (clean only after `shutdown`);
 //!   a request before `initialize` gets `ServerNotInitialized`, an unknown
 //!   request `MethodNotFound`, bad parameters `InvalidParams`; a malformed
@@ -48,7 +48,15 @@
 //!   object" on an FD213 finding (`"additionalProperties": false` added,
 //!   or `true` made `false`). A forbidden field is never renamed.
 //!
-//! Not yet (issue 24): completion; a `codeDescription` link (no published
+//! - completion ([`completion`], trigger character `"`): in a package's
+//!   definition and index and a lone Binding or Interface Definition, the
+//!   member names the published schema admits there, the Draft 2020-12
+//!   keywords this profile admits inside an inline schema, the
+//!   `immutableFields` pointers the desired schema has, the package's
+//!   files where a package path goes, the strings a closed set admits;
+//!   found by a tolerant scan of a half-typed buffer and never verifying.
+//!
+//! Not yet (issue 24): a `codeDescription` link (no published
 //! documentation URL exists); watching files changed on disk by another
 //! program (a package is verified again only when one of its open files
 //! changes, is saved or closed); verification off the message thread and
@@ -58,6 +66,7 @@
 
 pub mod actions;
 pub mod analysis;
+pub mod completion;
 pub mod documents;
 pub mod navigate;
 pub mod transport;
@@ -69,13 +78,14 @@ use std::path::PathBuf;
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
-    CodeActionProviderCapability, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, GotoDefinitionParams,
-    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeResult, Location, LogMessageParams, MarkupContent, MarkupKind, MessageType, OneOf,
-    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities, ServerInfo,
-    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
+    CodeActionProviderCapability, CompletionOptions, CompletionParams, CompletionResponse,
+    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
+    HoverParams, HoverProviderCapability, InitializeResult, Location, LogMessageParams,
+    MarkupContent, MarkupKind, MessageType, OneOf, PositionEncodingKind, PublishDiagnosticsParams,
+    Range, ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
+    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri,
+    WorkspaceEdit,
 };
 
 use crate::codes::Code;
@@ -213,6 +223,14 @@ impl Server {
                 self.verify_dirty(conn);
                 match serde_json::from_value::<CodeActionParams>(req.params) {
                     Ok(p) => ok(id, self.code_actions(&p)),
+                    Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
+                }
+            }
+            (State::Running, "textDocument/completion") => {
+                // Computed from the buffer and the last analysis: never
+                // verified first (a keystroke must not wait for `verify`).
+                match serde_json::from_value::<CompletionParams>(req.params) {
+                    Ok(p) => ok(id, self.completion(&p.text_document_position)),
                     Err(e) => err(id, ErrorCode::InvalidParams, &e.to_string()),
                 }
             }
@@ -522,6 +540,75 @@ impl Server {
         })
     }
 
+    /// Completion ([`completion::complete`]) in a package's definition or
+    /// index, or in a Binding or Interface Definition in no package: from
+    /// the buffer, its last strict text and the package's files as the
+    /// last analysis read them (disk and open buffers) plus any file
+    /// opened since. `None` for any other document (a fixture, a file in
+    /// no package), a position outside the document, or nothing to offer.
+    fn completion(&self, at: &TextDocumentPositionParams) -> Option<CompletionResponse> {
+        let uri = &at.text_document.uri;
+        let doc = self.docs.get(uri)?;
+        let offset = analysis::byte_offset(&doc.text, at.position)?;
+        let mut files: Vec<String> = Vec::new();
+        let kind = match self.root_of(uri) {
+            Some(root) => {
+                let rel = analysis::package_path(&root, doc.path.as_ref()?)?;
+                let last = self.analyses.get(&root);
+                let index_text = match self.docs.by_path(&root.join(crate::fsread::INDEX_NAME)) {
+                    Some(d) => Some(d.text.as_bytes()),
+                    None => last
+                        .and_then(|a| a.files.get(crate::fsread::INDEX_NAME))
+                        .map(Vec::as_slice),
+                };
+                let index: Option<serde_json::Value> =
+                    index_text.and_then(|t| crate::json::strict::parse(t).ok().map(|p| p.value));
+                let field = |k: &str| {
+                    index
+                        .as_ref()
+                        .and_then(|i| i.get(k))
+                        .and_then(serde_json::Value::as_str)
+                };
+                let definition = field("definitionPath").unwrap_or("definition.json");
+                files.extend(last.into_iter().flat_map(|a| a.files.keys().cloned()));
+                for d in self.docs.iter() {
+                    let open = d
+                        .path
+                        .as_ref()
+                        .and_then(|p| analysis::package_path(&root, p));
+                    if let Some(open) = open.filter(|o| !files.contains(o)) {
+                        files.push(open);
+                    }
+                }
+                files.sort();
+                if rel == crate::fsread::INDEX_NAME {
+                    completion::DocumentKind::Index
+                } else if rel == definition {
+                    // A fixture path never names the definition itself.
+                    files.retain(|f| f != definition);
+                    let family = field("apiVersion")
+                        .and_then(crate::profile::IndexProfile::from_api_version)
+                        .map_or(crate::profile::Family::CurrentNeutral, |p| p.family());
+                    completion::DocumentKind::Definition(family)
+                } else {
+                    return None;
+                }
+            }
+            None => {
+                lone_kind(doc)?;
+                completion::DocumentKind::Contract
+            }
+        };
+        let input = completion::Input {
+            text: &doc.text,
+            offset,
+            kind,
+            last_good: doc.last_good.as_deref(),
+            files: &files,
+        };
+        completion::complete(&input).map(CompletionResponse::List)
+    }
+
     /// Go to definition: a local `$ref` to its target schema in the same
     /// document, a package path to that file of the package (open or on
     /// disk). `None` for anything else, a position outside the document or
@@ -794,6 +881,10 @@ fn initialize_result() -> InitializeResult {
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             definition_provider: Some(OneOf::Left(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(vec!["\"".to_owned()]),
+                ..Default::default()
+            }),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
                 code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
                 ..Default::default()

@@ -1,5 +1,6 @@
-//! The `trust` subcommands: read the files, call [`super::verify`] and
-//! [`super::revocation`], print one JSON document. Success goes to stdout
+//! The `trust` operations on a plain [`TrustRequest`] (`cli/trust.rs`
+//! parses the command line into it): read the files, call
+//! [`super::verify`] and [`super::revocation`], answer one JSON document. Success goes to stdout
 //! (exit 0); a refusal to stderr as
 //! `{"status":"error","code":<class>,"message":…,"diagnostic":"FD8xx"}`
 //! (exit 1; exit 2 for a usage error or an input file that could not be
@@ -7,114 +8,79 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Subcommand};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::policy::{parse_policy, PublisherPolicy};
 use super::revocation::{self, Lookup, Pin};
-use super::verify::{verify_bundle, BundleReport, Subject};
+use super::verify::{self, verify_bundle, BundleReport};
 use super::TrustError;
 use crate::codes::Code;
 use crate::output::Output;
 
-/// `form-package trust …`.
-#[derive(Debug, Subcommand)]
-pub enum TrustCommand {
-    /// Verify a Sigstore v0.3 bundle over a subject, offline, against a
-    /// trusted root and an exact publisher policy.
-    VerifyBundle(VerifyBundleArgs),
-    /// Verify a signed revocation checkpoint and its continuity from a pin.
-    VerifyCheckpoint(CheckpointArgs),
-    /// Verify a revocation checkpoint, then answer whether a package is revoked.
-    CheckNotRevoked(NotRevokedArgs),
+/// What a `trust` operation is asked to do: the inputs of one
+/// subcommand, as plain data (`cli/trust.rs` parses the command line into
+/// it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TrustRequest {
+    /// `verify-bundle`: a Sigstore v0.3 bundle over a subject.
+    VerifyBundle(Subject, TrustFiles),
+    /// `verify-checkpoint`: a signed revocation checkpoint and its continuity.
+    VerifyCheckpoint(CheckpointInput),
+    /// `check-not-revoked`: a verified checkpoint, then the lookup.
+    CheckNotRevoked(LookupInput),
 }
 
-/// What was signed: exactly one of the three.
-#[derive(Debug, Args)]
-#[group(required = true, multiple = false)]
-pub struct SubjectArgs {
+/// What was signed (`verify-bundle`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Subject {
     /// The exact signed subject file (its SHA-256 is signed).
-    #[arg(long)]
-    pub subject: Option<PathBuf>,
+    File(PathBuf),
     /// A Form Package directory: verified first; its package digest is the subject.
-    #[arg(long)]
-    pub package: Option<PathBuf>,
-    /// A package digest `sha256:<64 hex>`, used as the prehashed subject.
-    #[arg(long)]
-    pub package_digest: Option<String>,
+    Package(PathBuf),
+    /// A package digest `sha256:<64 hex>` as given, the prehashed subject
+    /// (anything else is a usage error).
+    PackageDigest(String),
 }
 
-/// The trust inputs every command takes.
-#[derive(Debug, Args)]
+/// The trust inputs every operation takes (files, read whole).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrustFiles {
     /// The Sigstore v0.3 bundle (`.sigstore.json`).
-    #[arg(long)]
     pub bundle: PathBuf,
     /// The caller-chosen Sigstore trusted root (`trusted_root.json`).
-    #[arg(long)]
     pub trusted_root: PathBuf,
-    /// The exact publisher policy (`trust.forms.takoform.com/v1alpha1` PublisherPolicy).
-    #[arg(long)]
+    /// The exact publisher policy (`PublisherPolicy`).
     pub policy: PathBuf,
 }
 
-/// `trust verify-bundle`.
-#[derive(Debug, Args)]
-pub struct VerifyBundleArgs {
-    /// The subject.
-    #[command(flatten)]
-    pub subject: SubjectArgs,
-    /// The trust inputs.
-    #[command(flatten)]
-    pub files: TrustFiles,
-}
-
-/// `trust verify-checkpoint`.
-#[derive(Debug, Args)]
-pub struct CheckpointArgs {
+/// The inputs of `verify-checkpoint`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointInput {
     /// The exact RFC 8785 revocation checkpoint file (the signed subject).
-    #[arg(long)]
     pub checkpoint: PathBuf,
-    /// The trust inputs.
-    #[command(flatten)]
+    /// Its bundle, the trusted root and the policy.
     pub files: TrustFiles,
-    /// The pin kept from the last trusted checkpoint (none: this is the
-    /// first): the pin itself, or the whole report `verify-checkpoint`
-    /// printed (its `pin` is read).
-    #[arg(long)]
+    /// The pin kept from the last trusted checkpoint, or a whole earlier
+    /// report (`None`: this is the first trusted checkpoint).
     pub previous_pin: Option<PathBuf>,
-    /// Also write the pin to keep for the next run to FILE (the exact
-    /// shape `--previous-pin` reads).
-    #[arg(long, value_name = "FILE")]
-    pub pin_out: Option<PathBuf>,
-    /// A checkpoint that is the very one `--previous-pin` names is a
-    /// success (`"status":"unchanged"`, the pin kept), for a scheduled run
-    /// against a checkpoint that has not moved. Without it the Core's rule
-    /// stands: the next checkpoint must be the pin's sequence + 1
-    /// (`forms-genesis-replayed` in the trust corpus).
-    #[arg(long, requires = "previous_pin")]
+    /// The checkpoint the previous pin already names is a success
+    /// (`unchanged`, the pin kept): [`crate::revocation::advance`].
     pub allow_unchanged: bool,
 }
 
-/// `trust check-not-revoked`.
-#[derive(Debug, Args)]
-pub struct NotRevokedArgs {
+/// The inputs of `check-not-revoked`: the checkpoint, then what to look up
+/// (a package directory, a package digest, a FormRef or package index
+/// file; at least a digest and a FormRef must follow from them).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LookupInput {
     /// The checkpoint inputs.
-    #[command(flatten)]
-    pub checkpoint: CheckpointArgs,
-    /// A Form Package directory: verified first; its package digest and
-    /// FormRef are looked up together (cross-checked against
-    /// `--package-digest` and `--form-ref` when those are given too).
-    #[arg(long)]
+    pub checkpoint: CheckpointInput,
+    /// A Form Package directory (verified first).
     pub package: Option<PathBuf>,
-    /// The package digest `sha256:<64 hex>` to look up (with `--form-ref`,
-    /// unless `--package` or a package index as `--form-ref` gives it).
-    #[arg(long)]
+    /// A package digest as given.
     pub package_digest: Option<String>,
-    /// A FormRef JSON file (of the checkpoint's own profile), or a package
-    /// index (`package-index.json`: its `formRef`, and its package digest).
-    #[arg(long)]
+    /// A FormRef JSON file, or a package index.
     pub form_ref: Option<PathBuf>,
 }
 
@@ -217,24 +183,15 @@ impl Answer {
     }
 }
 
-/// Runs one `trust` subcommand: reads its inputs, verifies, answers.
+/// Runs one `trust` operation: reads its inputs, verifies, answers.
 ///
 /// # Errors
 /// The [`TrustError`] of the first check that refused (see [`failure`]).
-pub fn answer(command: &TrustCommand) -> Result<Answer, TrustError> {
-    match command {
-        TrustCommand::VerifyBundle(a) => verify_bundle_cmd(a),
-        TrustCommand::VerifyCheckpoint(a) => verify_checkpoint(a).map(Answer::Checkpoint),
-        TrustCommand::CheckNotRevoked(a) => check_not_revoked(a),
-    }
-}
-
-/// Where `--pin-out` asks the pin to be written, if it does.
-pub fn pin_out(command: &TrustCommand) -> Option<&Path> {
-    match command {
-        TrustCommand::VerifyBundle(_) => None,
-        TrustCommand::VerifyCheckpoint(a) => a.pin_out.as_deref(),
-        TrustCommand::CheckNotRevoked(a) => a.checkpoint.pin_out.as_deref(),
+pub fn answer(request: &TrustRequest) -> Result<Answer, TrustError> {
+    match request {
+        TrustRequest::VerifyBundle(subject, files) => verify_bundle_cmd(subject, files),
+        TrustRequest::VerifyCheckpoint(a) => verify_checkpoint(a).map(Answer::Checkpoint),
+        TrustRequest::CheckNotRevoked(a) => check_not_revoked(a),
     }
 }
 
@@ -288,36 +245,24 @@ fn read_files(f: &TrustFiles) -> Result<(Vec<u8>, Vec<u8>, PublisherPolicy), Tru
     Ok((bundle, root, policy))
 }
 
-fn verify_bundle_cmd(a: &VerifyBundleArgs) -> Result<Answer, TrustError> {
+fn verify_bundle_cmd(subject: &Subject, files: &TrustFiles) -> Result<Answer, TrustError> {
     let mut package = None;
-    let subject = match (
-        &a.subject.subject,
-        &a.subject.package,
-        &a.subject.package_digest,
-    ) {
-        (Some(p), _, _) => Subject::Bytes(read("subject", p)?),
-        (_, Some(dir), _) => {
+    let subject = match subject {
+        Subject::File(p) => verify::Subject::Bytes(read("subject", p)?),
+        Subject::Package(dir) => {
             let (subject, summary) = package_subject(dir)?;
             package = Some(summary);
             subject
         }
-        (_, _, Some(d)) => digest_subject(d)?,
-        (None, None, None) => {
-            return Err(TrustError {
-                code: Code::TrustInputError,
-                class: super::ErrorClass::Usage,
-                message: "one of --subject, --package, --package-digest is required".into(),
-                could_not_run: true,
-            })
-        }
+        Subject::PackageDigest(d) => digest_subject(d)?,
     };
-    let (bundle, root, policy) = read_files(&a.files)?;
+    let (bundle, root, policy) = read_files(files)?;
     let report = verify_bundle(&subject, &bundle, &root, &policy)?;
     Ok(Answer::Bundle(report, package))
 }
 
-fn digest_subject(d: &str) -> Result<Subject, TrustError> {
-    Subject::from_digest_text(d).ok_or_else(|| {
+fn digest_subject(d: &str) -> Result<verify::Subject, TrustError> {
+    verify::Subject::from_digest_text(d).ok_or_else(|| {
         // A flag value that is not a digest is a usage error (T2 F11).
         TrustError::new(
             Code::TrustInputError,
@@ -329,7 +274,7 @@ fn digest_subject(d: &str) -> Result<Subject, TrustError> {
 
 /// Verifies the package with the package verifier; its package digest is
 /// the subject.
-fn package_subject(dir: &Path) -> Result<(Subject, PackageSummary), TrustError> {
+fn package_subject(dir: &Path) -> Result<(verify::Subject, PackageSummary), TrustError> {
     // A PATH that does not exist is no package that fails (as `verify`
     // treats it, FD900): the command could not run.
     if let Err(e) = std::fs::symlink_metadata(dir) {
@@ -379,7 +324,7 @@ fn invalid_checkpoint(m: impl Into<String>) -> TrustError {
 /// revocation model ([`crate::revocation`], through [`revocation`]): the
 /// full schema and typed rules, and the continuity from the previous pin.
 fn verify_checkpoint_inner(
-    a: &CheckpointArgs,
+    a: &CheckpointInput,
 ) -> Result<(CheckpointReport, revocation::ValidCheckpoint), TrustError> {
     let checkpoint = read("checkpoint", &a.checkpoint)?;
     let (bundle, root, policy) = read_files(&a.files)?;
@@ -391,7 +336,7 @@ fn verify_checkpoint_inner(
         )?),
     };
     let value = revocation::canonical_checkpoint(&checkpoint)?;
-    let report = verify_bundle(&Subject::Bytes(checkpoint), &bundle, &root, &policy)?;
+    let report = verify_bundle(&verify::Subject::Bytes(checkpoint), &bundle, &root, &policy)?;
     let file = a.checkpoint.display().to_string();
     let valid = revocation::validate_checkpoint(&file, &value)?;
     let advanced = revocation::advance(&file, previous.as_ref(), &valid, a.allow_unchanged)?;
@@ -411,7 +356,7 @@ fn verify_checkpoint_inner(
     ))
 }
 
-fn verify_checkpoint(a: &CheckpointArgs) -> Result<CheckpointReport, TrustError> {
+fn verify_checkpoint(a: &CheckpointInput) -> Result<CheckpointReport, TrustError> {
     verify_checkpoint_inner(a).map(|(r, _)| r)
 }
 
@@ -424,7 +369,7 @@ fn verify_checkpoint(a: &CheckpointArgs) -> Result<CheckpointReport, TrustError>
 /// FormRef, which nothing can check against each other).
 #[allow(clippy::type_complexity)]
 fn lookup_subject(
-    a: &NotRevokedArgs,
+    a: &LookupInput,
 ) -> Result<(String, Map<String, Value>, Option<PackageSummary>, bool), TrustError> {
     let input = |m: String| TrustError::new(Code::TrustInputError, m);
     let usage = |m: &str| input(m.to_owned()).could_not_run();
@@ -510,7 +455,7 @@ fn lookup_subject(
     }
 }
 
-fn check_not_revoked(a: &NotRevokedArgs) -> Result<Answer, TrustError> {
+fn check_not_revoked(a: &LookupInput) -> Result<Answer, TrustError> {
     // The checkpoint first, as before `--package`: a refusal keeps its
     // class whatever the lookup inputs are.
     let (report, cp) = verify_checkpoint_inner(&a.checkpoint)?;

@@ -185,28 +185,23 @@ pub fn parse_root(raw: &[u8]) -> Result<TrustedRoot, TrustError> {
         Some(other) => return bad(format!("unsupported trusted root mediaType {other:?}")),
         None => return bad("the trusted root has no string mediaType"),
     }
-    let list = |k: &str| array(m, k, "trusted root");
+    // Each member of the array `k`, parsed by `parse` at `k[i]`.
+    fn each<T>(
+        m: &Map<String, Value>,
+        k: &str,
+        parse: fn(&Value, &str) -> Result<T, TrustError>,
+    ) -> Result<Vec<T>, TrustError> {
+        array(m, k, "trusted root")?
+            .iter()
+            .enumerate()
+            .map(|(i, v)| parse(v, &format!("{k}[{i}]")))
+            .collect()
+    }
     Ok(TrustedRoot {
-        tlogs: list("tlogs")?
-            .iter()
-            .enumerate()
-            .map(|(i, v)| log(v, &format!("tlogs[{i}]")))
-            .collect::<Result<_, _>>()?,
-        cas: list("certificateAuthorities")?
-            .iter()
-            .enumerate()
-            .map(|(i, v)| authority(v, &format!("certificateAuthorities[{i}]")))
-            .collect::<Result<_, _>>()?,
-        ctlogs: list("ctlogs")?
-            .iter()
-            .enumerate()
-            .map(|(i, v)| log(v, &format!("ctlogs[{i}]")))
-            .collect::<Result<_, _>>()?,
-        tsas: list("timestampAuthorities")?
-            .iter()
-            .enumerate()
-            .map(|(i, v)| authority(v, &format!("timestampAuthorities[{i}]")))
-            .collect::<Result<_, _>>()?,
+        tlogs: each(m, "tlogs", log)?,
+        cas: each(m, "certificateAuthorities", authority)?,
+        ctlogs: each(m, "ctlogs", log)?,
+        tsas: each(m, "timestampAuthorities", authority)?,
     })
 }
 

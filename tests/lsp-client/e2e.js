@@ -18,6 +18,17 @@
 //   code-action  after an unsaved edit of the definition, the code action
 //                that updates package-index.json, applied as an editor
 //                does, then both files saved, makes `verify` pass;
+//   completion   completion on the real definition, each checked against
+//                an oracle outside the server: a member name begun in the
+//                root object (half-typed, unparsable) gets the members the
+//                profile's published definition schema (`form-package
+//                schema definition --profile`) declares and the definition
+//                lacks; a name begun in the desired schema gets keywords,
+//                none present there nor refused by the profile; an item
+//                begun in immutableFields gets every property pointer of
+//                the desired schema not listed; a fixture path gets the
+//                package's files on disk; each item applied as an editor
+//                does;
 //   many         (PACKAGE... : several) every package in one session: the
 //                published diagnostics equal `verify --format json`'s.
 //
@@ -37,6 +48,7 @@ const {
   assertSameFindings,
   hoverText,
   P,
+  TextDocument,
 } = require('./client');
 
 class NotOffered extends Error {}
@@ -402,7 +414,144 @@ async function many(server, first, rest) {
   }
 }
 
-const SCENARIOS = { diagnostics, fd213, 'code-action': codeAction };
+
+/** A completion request at character offset `at` of the open document;
+ * its items (`[]` for none). */
+async function completeAt(c, uri, at) {
+  const position = c.docs.get(uri).positionAt(at);
+  const res = await c.request(P.CompletionRequest.type, {
+    textDocument: { uri },
+    position,
+    context: { triggerKind: 2, triggerCharacter: '"' },
+  });
+  if (!res) return [];
+  return Array.isArray(res) ? res : res.items;
+}
+
+/** The text after applying a completion item's edit, as an editor does. */
+function applyItem(c, uri, item) {
+  if (!item.textEdit) fail(`item ${item.label} has no text edit`);
+  const range = item.textEdit.range || item.textEdit.replace;
+  return TextDocument.applyEdits(c.docs.get(uri), [{ range, newText: item.textEdit.newText }]);
+}
+
+function sameSet(label, got, want) {
+  const g = [...got].sort();
+  const w = [...want].sort();
+  if (JSON.stringify(g) !== JSON.stringify(w)) {
+    fail(`${label}: offered ${JSON.stringify(g)}, expected ${JSON.stringify(w)}`);
+  }
+}
+
+/** Every property pointer of a desired schema through `properties`
+ * members whose value is an object (the walk of immutableFields). */
+function propertyPointers(schema, at = '', out = []) {
+  for (const [name, child] of Object.entries((schema && schema.properties) || {})) {
+    if (child === null || typeof child !== 'object' || Array.isArray(child)) continue;
+    const p = `${at}/${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    out.push(p);
+    propertyPointers(child, p, out);
+  }
+  return out;
+}
+
+/** Every file under `dir` as a package path. */
+function packageFiles(dir, rel = '') {
+  const out = [];
+  for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) out.push(...packageFiles(dir, r));
+    else if (e.isFile()) out.push(r);
+  }
+  return out;
+}
+
+async function completion(server, src) {
+  const dir = copyPackage(src);
+  const c = new Client(server);
+  try {
+    const uris = await openPackage(c, dir);
+    const trigger = c.capabilities.completionProvider?.triggerCharacters || [];
+    if (!trigger.includes('"')) {
+      throw new NotOffered(`no completion with trigger character '"': ${JSON.stringify(c.capabilities.completionProvider)}`);
+    }
+    const def = uris['definition.json'];
+    const original = c.text(def);
+    const definition = JSON.parse(original);
+    const index = JSON.parse(fs.readFileSync(path.join(dir, 'package-index.json'), 'utf8'));
+    const out = cp.spawnSync(server, ['schema', 'definition', '--profile', index.apiVersion], { encoding: 'utf8' });
+    if (out.status !== 0) fail(`schema definition --profile ${index.apiVersion}: ${out.stderr}`);
+    const published = JSON.parse(out.stdout);
+
+    // Members: a name begun on a new line of the root object.
+    const open = original.indexOf('{') + 1;
+    let text = `${original.slice(0, open)}\n  "${original.slice(open)}`;
+    await c.change(def, text);
+    let items = await completeAt(c, def, open + 4);
+    const lacking = Object.keys(published.properties).filter((k) => !(k in definition));
+    sameSet('members', items.map((i) => i.label), lacking);
+    if (lacking.length === 0) fail('pick a definition that lacks an optional member');
+    const member = items[0];
+    const applied = applyItem(c, def, member);
+    if (!applied.includes(`\n  "${member.label}": \n`)) fail(`member ${member.label} applied: ${JSON.stringify(applied.slice(0, 120))}`);
+
+    // Keywords: a name begun in the desired schema.
+    const ds = original.indexOf('"desiredSchema": {') + '"desiredSchema": {'.length;
+    text = `${original.slice(0, ds)}"", ${original.slice(ds)}`;
+    await c.change(def, text);
+    items = await completeAt(c, def, ds + 1);
+    const keywords = items.map((i) => i.label);
+    for (const k of Object.keys(definition.desiredSchema)) {
+      if (keywords.includes(k)) fail(`keyword ${k} is offered but present`);
+    }
+    for (const k of ['patternProperties', 'dependencies', '$id', '$anchor', 'contentMediaType', '$dynamicRef']) {
+      if (keywords.includes(k)) fail(`keyword ${k} is offered but the profile refuses it`);
+    }
+    for (const k of ['allOf', 'minProperties', 'x-takoform-binding']) {
+      if (!keywords.includes(k)) fail(`keyword ${k} is not offered: ${JSON.stringify(keywords)}`);
+    }
+    if (items.some((i) => i.kind !== P.CompletionItemKind.Keyword)) fail('a keyword item is not of kind Keyword');
+
+    // immutableFields: an item begun first in the list.
+    if (!Array.isArray(definition.immutableFields)) fail('pick a definition with immutableFields');
+    const list = original.indexOf('"immutableFields": [') + '"immutableFields": ['.length;
+    text = `${original.slice(0, list)}"", ${original.slice(list)}`;
+    await c.change(def, text);
+    items = await completeAt(c, def, list + 1);
+    const pointers = propertyPointers(definition.desiredSchema).filter((p) => !definition.immutableFields.includes(p));
+    sameSet('immutableFields pointers', items.map((i) => i.label), pointers);
+    const pointer = items[0];
+    if (!applyItem(c, def, pointer).includes(`"immutableFields": ["${pointer.label}", `)) fail(`pointer ${pointer.label} applied wrongly`);
+
+    // A fixture path: the package's files.
+    await c.change(def, original);
+    const fx = definition.conformanceFixtures[0].desiredPath;
+    const at = original.indexOf(`"desiredPath": "${fx}"`) + `"desiredPath": "`.length + 1;
+    items = await completeAt(c, def, at);
+    const files = packageFiles(dir).filter((f) => f !== 'package-index.json' && f !== 'definition.json');
+    sameSet('fixture paths', items.map((i) => i.label), files);
+    const file = items.find((i) => i.label !== fx);
+    if (!applyItem(c, def, file).includes(`"desiredPath": "${file.label}"`)) fail(`file ${file.label} applied wrongly`);
+
+    // Near miss: inside the title string, nothing.
+    const title = original.indexOf(JSON.stringify(definition.title)) + 2;
+    const none = await completeAt(c, def, title);
+    if (none.length) fail(`completion inside the title offered ${JSON.stringify(none.map((i) => i.label))}`);
+
+    const exit = await c.shutdown();
+    if (exit.code !== 0) fail(`server exit status ${exit.code} after shutdown/exit`);
+    return {
+      members: lacking,
+      keywords: keywords.length,
+      pointers: pointers.length,
+      files: files.length,
+    };
+  } finally {
+    c.kill();
+  }
+}
+
+const SCENARIOS = { diagnostics, fd213, 'code-action': codeAction, completion };
 
 async function main() {
   const [scenario, server, src, ...more] = process.argv.slice(2);

@@ -1265,6 +1265,329 @@ fn lone_interface_definition_gets_checks_findings() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The real corpus package of the completion tests (a copy): a v1beta1
+/// Worker Version with `immutableFields`, a fixture list and 16 fixtures.
+fn completion_package() -> (tempfile::TempDir, PathBuf) {
+    common::copy_package(
+        &common::fixtures().join("packages/v1beta1/worker-version-0.1.0-54e6d25738e7"),
+    )
+}
+
+/// A completion request at byte `offset` of `text` (the open document's
+/// text), typed with `"` as the trigger; its items (`[]` for `null`).
+fn complete_at(c: &mut Client, uri: &str, text: &str, offset: usize) -> Vec<Value> {
+    let (line, character) = utf16_position(text.as_bytes(), offset);
+    let r = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character},
+               "context": {"triggerKind": 2, "triggerCharacter": "\""}}),
+    );
+    assert!(r.get("error").is_none(), "{r}");
+    match &r["result"] {
+        Value::Null => Vec::new(),
+        v => v["items"].as_array().expect("a completion list").clone(),
+    }
+}
+
+fn labels(items: &[Value]) -> Vec<&str> {
+    let mut l: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    l.sort_unstable();
+    l
+}
+
+/// Applies an item's text edit to `text` (lines end at LF here).
+fn apply_item(text: &str, item: &Value) -> String {
+    let offset = |p: &Value| {
+        let (line, column) = pos(p);
+        let start: usize = text
+            .split_inclusive('\n')
+            .take(line as usize)
+            .map(str::len)
+            .sum();
+        let units = text[start..]
+            .char_indices()
+            .scan(0u64, |u, (i, ch)| {
+                let at = (*u, i);
+                *u += ch.len_utf16() as u64;
+                Some(at)
+            })
+            .find(|(u, _)| *u == column)
+            .map_or(text.len() - start, |(_, i)| i);
+        start + units
+    };
+    let edit = &item["textEdit"];
+    let (start, end) = (
+        offset(&edit["range"]["start"]),
+        offset(&edit["range"]["end"]),
+    );
+    let mut out = text.to_owned();
+    out.replace_range(start..end, edit["newText"].as_str().unwrap());
+    out
+}
+
+/// Completion in a real definition, each way it is offered: the members
+/// the definition schema admits but those present (in a half-typed
+/// buffer), this profile's keywords inside the desired schema, the
+/// `immutableFields` pointers the desired schema has but those listed
+/// (from the last good text while the buffer is cut short), the package's
+/// files in a fixture path; and the near misses: a member already there,
+/// a string that is none of these, a fixture file, a file in no package.
+fn completion_offers_members_keywords_pointers_and_files() -> Result<(), Failed> {
+    let (tmp, pkg) = completion_package();
+    let def_path = pkg.join("definition.json");
+    let original = std::fs::read_to_string(&def_path).unwrap();
+    let def = uri_of(&def_path);
+    let mut c = Client::start();
+    let r = c.request("initialize", json!({"capabilities": {}}));
+    assert_eq!(
+        r["result"]["capabilities"]["completionProvider"]["triggerCharacters"],
+        json!(["\""]),
+        "{r}"
+    );
+    c.notify("initialized", json!({}));
+    open_doc(&mut c, &def, &original);
+    c.settle(&def);
+
+    // 1. Members: a name begun on a new line of the root object (the
+    // buffer does not parse), then finished by the item's edit.
+    let at = original.find('{').unwrap() + 1;
+    let half = format!("{}\n  \"{}", &original[..at], &original[at..]);
+    change_doc(&mut c, &def, 2, &half);
+    let items = complete_at(&mut c, &def, &half, at + 4);
+    assert_eq!(
+        labels(&items),
+        ["observedSchema", "outputSchema", "providedInterfaces"],
+        "the v1beta1 members the definition has not: {items:?}"
+    );
+    let observed = items
+        .iter()
+        .find(|i| i["label"] == "observedSchema")
+        .unwrap();
+    assert_eq!(observed["kind"], 10, "a property: {observed}");
+    assert!(
+        observed["detail"]
+            .as_str()
+            .unwrap()
+            .contains("optional (form-definition-v1beta1.schema.json)"),
+        "{observed}"
+    );
+    let done = apply_item(&half, observed);
+    assert!(
+        done.contains("{\n  \"observedSchema\": \n  \"apiVersion\""),
+        "{}",
+        &done[..80]
+    );
+
+    // 2. Keywords inside an inline schema: a name begun in the desired
+    // schema's `worker` property schema.
+    let worker = original.find("\"worker\": {").unwrap() + "\"worker\": {".len();
+    let typed = format!("{}\"\", {}", &original[..worker], &original[worker..]);
+    change_doc(&mut c, &def, 3, &typed);
+    let items = complete_at(&mut c, &def, &typed, worker + 1);
+    let got = labels(&items);
+    for k in ["minProperties", "title", "$comment", "x-takoform-binding"] {
+        assert!(got.contains(&k), "{k} is offered: {got:?}");
+    }
+    // Present already (the schema has them), refused by this profile, or
+    // a property name (not a keyword).
+    for k in [
+        "type",
+        "additionalProperties",
+        "description",
+        "x-takoform-required-interface",
+        "patternProperties",
+        "$id",
+        "apiVersion",
+    ] {
+        assert!(!got.contains(&k), "{k} is not offered: {got:?}");
+    }
+    let kw = items
+        .iter()
+        .find(|i| i["label"] == "propertyNames")
+        .unwrap();
+    assert_eq!(kw["kind"], 14, "a keyword: {kw}");
+    assert!(
+        kw["documentation"]["value"]
+            .as_str()
+            .unwrap()
+            .starts_with("FD215 map-key-policy: "),
+        "the code's own text: {kw}"
+    );
+    assert_eq!(
+        apply_item(&typed, kw),
+        format!(
+            "{}\"propertyNames\": , {}",
+            &original[..worker],
+            &original[worker..]
+        )
+    );
+
+    // 3. immutableFields: the desired properties not yet listed, every one
+    // of them while the buffer is cut short inside a new first item (the
+    // last good text names them), all but the eleven listed after it in
+    // the whole text.
+    let list = original.find("\"immutableFields\": [").unwrap() + "\"immutableFields\": [".len();
+    let cut = format!("{}\n    \"/b", &original[..list]);
+    change_doc(&mut c, &def, 4, &cut);
+    let all = complete_at(&mut c, &def, &cut, cut.len());
+    let listed = [
+        "/assets",
+        "/bucketBindings",
+        "/bundle",
+        "/handlers",
+        "/kvBindings",
+        "/queueProducerBindings",
+        "/requiredSensitiveVars",
+        "/serviceBindings",
+        "/sqliteBindings",
+        "/vars",
+        "/worker",
+    ];
+    let rest = [
+        "/assets/bundle",
+        "/assets/bundle/apiVersion",
+        "/assets/bundle/kind",
+        "/assets/bundle/name",
+        "/assets/notFoundHandling",
+        "/assets/runWorkerFirst",
+        "/bundle/apiVersion",
+        "/bundle/kind",
+        "/bundle/name",
+        "/worker/apiVersion",
+        "/worker/kind",
+        "/worker/name",
+    ];
+    let mut every: Vec<&str> = listed.iter().chain(&rest).copied().collect();
+    every.sort_unstable();
+    assert_eq!(
+        labels(&all),
+        every,
+        "the desired schema's 23 property pointers"
+    );
+    let pointer = all.iter().find(|i| i["label"] == "/bundle").unwrap();
+    assert_eq!(pointer["kind"], 18, "a reference: {pointer}");
+    assert_eq!(
+        apply_item(&cut, pointer),
+        format!("{}\n    \"/bundle", &original[..list]),
+        "the unclosed string's text is replaced"
+    );
+    let whole = format!("{}\"\", {}", &original[..list], &original[list..]);
+    change_doc(&mut c, &def, 5, &whole);
+    let items = complete_at(&mut c, &def, &whole, list + 1);
+    assert_eq!(labels(&items), rest);
+    let name = items.iter().find(|i| i["label"] == "/worker/name").unwrap();
+    assert_eq!(
+        apply_item(&whole, name),
+        format!(
+            "{}\"/worker/name\", {}",
+            &original[..list],
+            &original[list..]
+        )
+    );
+
+    // 4. A fixture path: the package's files (disk and open buffers), not
+    // the index or the definition.
+    change_doc(&mut c, &def, 6, &original);
+    let path_at = original.find("\"fixtures/desired.json\"").unwrap() + 10;
+    let items = complete_at(&mut c, &def, &original, path_at);
+    let mut files: Vec<String> = std::fs::read_dir(pkg.join("fixtures"))
+        .unwrap()
+        .map(|e| format!("fixtures/{}", e.unwrap().file_name().to_string_lossy()))
+        .collect();
+    files.sort();
+    assert_eq!(labels(&items), files, "the 16 fixtures");
+    let f = items.iter().find(|i| i["label"] == "fixtures/vars.json");
+    assert!(f.is_none(), "no such file");
+    let neg = items
+        .iter()
+        .find(|i| i["label"] == "fixtures/negative-vars.json")
+        .unwrap();
+    assert_eq!(neg["kind"], 17, "a file: {neg}");
+    let applied = apply_item(&original, neg);
+    assert!(applied.contains("\"desiredPath\": \"fixtures/negative-vars.json\""));
+
+    // Near misses: a member already present (root names but the three),
+    // inside the title string, in a fixture, in a file in no package.
+    let root_key = original.find("\"kind\"").unwrap() + 1;
+    let items = complete_at(&mut c, &def, &original, root_key);
+    assert!(
+        !labels(&items).contains(&"apiVersion"),
+        "{:?}",
+        labels(&items)
+    );
+    assert!(
+        labels(&items).contains(&"kind"),
+        "the name under the cursor"
+    );
+    let title = original.find("\"Worker Version\"").unwrap() + 3;
+    assert_eq!(
+        complete_at(&mut c, &def, &original, title),
+        Vec::<Value>::new()
+    );
+    let fixture_path = pkg.join("fixtures/desired.json");
+    let fixture_text = std::fs::read_to_string(&fixture_path).unwrap();
+    let fixture = uri_of(&fixture_path);
+    open_doc(&mut c, &fixture, &fixture_text);
+    assert_eq!(
+        complete_at(&mut c, &fixture, &fixture_text, 1),
+        Vec::<Value>::new()
+    );
+    let lone_path = tmp.path().join("definition.json");
+    std::fs::write(&lone_path, &original).unwrap();
+    let lone = uri_of(&lone_path);
+    open_doc(&mut c, &lone, &original);
+    assert_eq!(
+        complete_at(&mut c, &lone, &original, at + 1),
+        Vec::<Value>::new()
+    );
+    c.stop();
+    Ok(())
+}
+
+/// Completion at any position is answered, never a crash: out of range,
+/// inside a UTF-16 surrogate pair, in an empty document, in a document
+/// never opened.
+fn completion_at_odd_positions_is_answered() -> Result<(), Failed> {
+    let (_tmp, pkg) = completion_package();
+    let def = uri_of(&pkg.join("definition.json"));
+    let mut c = Client::start();
+    c.initialize();
+    let text = "{\"title\": \"😀\", \"";
+    open_doc(&mut c, &def, text);
+    let pair = text.find('😀').unwrap();
+    let (line, character) = utf16_position(text.as_bytes(), pair);
+    for (line, character) in [
+        (line, character + 1),
+        (0, 10_000),
+        (10_000, 0),
+        (u64::from(u32::MAX), u64::from(u32::MAX)),
+    ] {
+        let r = c.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": def}, "position": {"line": line, "character": character}}),
+        );
+        assert_eq!(r["result"], Value::Null, "{line}:{character}: {r}");
+    }
+    // At the end, after the surrogate pair: the members.
+    let items = complete_at(&mut c, &def, text, text.len());
+    assert!(labels(&items).contains(&"desiredSchema"), "{items:?}");
+    assert!(!labels(&items).contains(&"title"));
+    change_doc(&mut c, &def, 2, "");
+    assert_eq!(complete_at(&mut c, &def, "", 0), Vec::<Value>::new());
+    let r = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": "file:///nowhere/definition.json"}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(r["result"], Value::Null, "{r}");
+    let r = c.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": def}}),
+    );
+    assert_eq!(r["error"]["code"], -32602, "InvalidParams: {r}");
+    c.stop();
+    Ok(())
+}
+
 /// This file's trials, run by the binary's `main`.
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
@@ -1317,6 +1640,14 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         Trial::test(
             "out_of_range_and_unknown_documents_are_answered_empty",
             out_of_range_and_unknown_documents_are_answered_empty,
+        ),
+        Trial::test(
+            "completion_offers_members_keywords_pointers_and_files",
+            completion_offers_members_keywords_pointers_and_files,
+        ),
+        Trial::test(
+            "completion_at_odd_positions_is_answered",
+            completion_at_odd_positions_is_answered,
         ),
     ]
 }

@@ -5,7 +5,9 @@
 //! trial: published diagnostics equal `verify --format json`, FD213
 //! appears and vanishes with an unsaved edit (undone, then closed by its
 //! quick fix), the index code action makes `verify` pass on the saved
-//! package, hover on a code and a `$ref`, go to definition on a `$ref`;
+//! package, hover on a code and a `$ref`, go to definition on a `$ref`,
+//! completion of members, keywords, `immutableFields` pointers and
+//! fixture paths;
 //! and, in one session, the diagnostics of every corpus mutant equal
 //! `verify --format json`'s.
 //! Each scenario works on a temporary copy of a corpus package.
@@ -129,6 +131,24 @@ fn index_code_action_makes_verify_pass(corpus: &Path) -> Result<(), Failed> {
             .is_some_and(|a| a.iter().any(|c| c == "FD016")),
         "{facts}"
     );
+    Ok(())
+}
+
+/// Completion on the largest real definition (issue 24 item 5): members,
+/// keywords, `immutableFields` pointers and fixture paths, each equal to
+/// what an oracle outside the server computes (see `e2e.js completion`).
+fn completion_offers_what_the_schemas_and_package_hold(corpus: &Path) -> Result<(), Failed> {
+    let facts = scenario("completion", &corpus.join(CLEAN_PACKAGE))?;
+    // The v1beta1 members it lacks, the 23 desired property pointers but
+    // the 11 listed, and its 16 fixtures.
+    assert_eq!(
+        facts["members"],
+        serde_json::json!(["observedSchema", "outputSchema", "providedInterfaces"]),
+        "{facts}"
+    );
+    assert_eq!(facts["pointers"], 12, "{facts}");
+    assert_eq!(facts["files"], 16, "{facts}");
+    assert!(facts["keywords"].as_u64() > Some(40), "{facts}");
     Ok(())
 }
 
@@ -288,7 +308,7 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         loud("VS CODE EXTENSION CHECK DID NOT RUN: no .vsix in editors/vscode (`npx vsce package` there)");
     }
     let c = corpus.unwrap_or_default();
-    let (c1, c2, c3, c4) = (c.clone(), c.clone(), c.clone(), c);
+    let (c1, c2, c3, c4, c5) = (c.clone(), c.clone(), c.clone(), c.clone(), c);
     vec![
         Trial::test("lsp_client_diagnostics_equal_verify_json", move || {
             diagnostics_equal_verify(&c1)
@@ -301,6 +321,11 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         Trial::test(
             "lsp_client_index_code_action_makes_verify_pass",
             move || index_code_action_makes_verify_pass(&c3),
+        )
+        .with_ignored_flag(skip),
+        Trial::test(
+            "lsp_client_completion_offers_what_the_schemas_and_package_hold",
+            move || completion_offers_what_the_schemas_and_package_hold(&c5),
         )
         .with_ignored_flag(skip),
         Trial::test(
