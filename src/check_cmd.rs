@@ -615,18 +615,8 @@ pub fn render_documents(
 
 /// The human verdict line of one checked document.
 pub fn verdict_line(c: &Checked, deny_warnings: bool) -> String {
-    let errors = c
-        .outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.is_error())
-        .count();
-    let warnings = c
-        .outcome
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == diag::Severity::Warning)
-        .count();
+    let errors = c.outcome.count(diag::Severity::Error);
+    let warnings = c.outcome.count(diag::Severity::Warning);
     let what = match (c.kind, &c.api_version) {
         (Some(k), Some(a)) => format!("{} {a}", k.label()),
         (Some(k), None) => k.label().to_owned(),

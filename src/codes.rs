@@ -33,6 +33,18 @@ pub enum Severity {
     Note,
 }
 
+impl Severity {
+    /// The lowercase word (`error`, `warning`, `note`): its serialized
+    /// form, and how `explain`, `rules` and `family` print it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
 /// Whether a code can still fire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]

@@ -6,7 +6,6 @@
 //! `tests/docs/docs.rs` keeps the book's pages equal to it.
 
 use crate::codes::{Code, Status, TABLE};
-use crate::diag::Severity;
 
 /// The long explanation of one code. Every section is non-empty (the
 /// registry test `tests/verify/registry.rs` proves it for every code of `TABLE`).
@@ -34,14 +33,6 @@ pub fn explanation(code: Code) -> Explanation {
         failing: i.failing,
         passing: i.passing,
         unreachable: i.unreachable,
-    }
-}
-
-fn severity_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Note => "note",
     }
 }
 
@@ -86,7 +77,7 @@ pub fn explain(code: Code) -> String {
          Help: {help}\n",
         id = i.id,
         name = i.name,
-        sev = severity_word(i.severity),
+        sev = i.severity.as_str(),
         status = status_word(i.status),
         spec = i.spec_ref,
         checks = e.checks,
@@ -153,7 +144,7 @@ pub fn code_page(code: Code) -> String {
         id = i.id,
         name = i.name,
         summary = md(i.summary),
-        sev = severity_word(i.severity),
+        sev = i.severity.as_str(),
         status = status_word(i.status),
         spec = md_cell(i.spec_ref),
         module = match crate::checks::emitting_modules(code) {
@@ -202,7 +193,7 @@ pub fn codes_markdown() -> String {
             "| [{id}](codes/{id}.md) | `{name}` | {sev} | {status} | {module} | {summary} |\n",
             id = i.id,
             name = i.name,
-            sev = severity_word(i.severity),
+            sev = i.severity.as_str(),
             status = status_word(i.status),
             module = md_cell(&module_text(i.code)),
             summary = md_cell(i.summary),
@@ -237,7 +228,7 @@ pub fn rules() -> String {
             "{:<5}  {:<name_w$}  {:<8}  {:<7}  {:<module_w$}  {}\n",
             i.id,
             i.name,
-            severity_word(i.severity),
+            i.severity.as_str(),
             status_word(i.status),
             module,
             i.summary

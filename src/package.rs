@@ -199,6 +199,12 @@ pub struct Package {
     /// A fault of the verifier itself: the runner stops, and the command
     /// exits 2 (never a finding about the package).
     pub fault: Option<Error>,
+    /// Build the span maps of the index and the definition in their one
+    /// parse (in [`Package::sources`]), not only when a finding names them:
+    /// for a caller that goes on with both documents and locates its own
+    /// findings in them (`compat`, `family`:
+    /// [`crate::verify::verify_package_keeping_definition`]).
+    pub keep_spans: bool,
     /// Parts of the running check's work it left out, as (part, reason):
     /// `("desiredSchema", "its $ref closure is not document-local")`. The
     /// runner turns each into a skipped-because record

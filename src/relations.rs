@@ -141,6 +141,19 @@ struct Walk<'d> {
 /// annotation.
 type Binding = Option<(String, JsonPointer)>;
 
+/// Where the walk of the desired schema stands: a schema node, the
+/// instance pointer it describes (`/spec/backends/*/service`), its own
+/// pointer in the definition, the binding in force there and whether it
+/// is required at every level above.
+#[derive(Clone, Copy)]
+struct Site<'s> {
+    node: &'s Map<String, Value>,
+    pointer: &'s str,
+    schema_ptr: &'s JsonPointer,
+    binding: &'s Binding,
+    required: bool,
+}
+
 fn binding_of(node: &Map<String, Value>, schema_ptr: &JsonPointer, inherited: &Binding) -> Binding {
     match node.get("x-takoform-binding").and_then(Value::as_str) {
         Some(name) if !name.is_empty() => {
@@ -189,15 +202,14 @@ impl Walk<'_> {
         }
     }
 
-    fn node(
-        &mut self,
-        node: &Map<String, Value>,
-        pointer: &str,
-        schema_ptr: &JsonPointer,
-        binding: &Binding,
-        required: bool,
-        depth: usize,
-    ) {
+    fn node(&mut self, at: Site<'_>, depth: usize) {
+        let Site {
+            node,
+            pointer,
+            schema_ptr,
+            binding,
+            required,
+        } = at;
         if depth > MAX_DEPTH {
             self.warn(
                 Code::RelationDepth,
@@ -220,7 +232,7 @@ impl Walk<'_> {
                             schema_ptr.clone(),
                         );
                     } else {
-                        self.reference(node, pointer, schema_ptr, binding, required, api, kind);
+                        self.reference(at, api, kind);
                     }
                     return;
                 }
@@ -251,11 +263,13 @@ impl Walk<'_> {
         }
         if let Some(items) = node.get("items").and_then(Value::as_object) {
             self.node(
-                items,
-                &format!("{pointer}/*"),
-                &schema_ptr.child("items"),
-                &binding_of(node, schema_ptr, binding),
-                required,
+                Site {
+                    node: items,
+                    pointer: &format!("{pointer}/*"),
+                    schema_ptr: &schema_ptr.child("items"),
+                    binding: &binding_of(node, schema_ptr, binding),
+                    required,
+                },
                 depth + 1,
             );
         }
@@ -269,28 +283,27 @@ impl Walk<'_> {
                 };
                 let child_ptr = schema_ptr.child("properties").child(name);
                 self.node(
-                    child,
-                    &format!("{pointer}/{}", escape(name)),
-                    &child_ptr,
-                    &binding_of(child, &child_ptr, binding),
-                    required && req.contains(&name.as_str()),
+                    Site {
+                        node: child,
+                        pointer: &format!("{pointer}/{}", escape(name)),
+                        schema_ptr: &child_ptr,
+                        binding: &binding_of(child, &child_ptr, binding),
+                        required: required && req.contains(&name.as_str()),
+                    },
                     depth + 1,
                 );
             }
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn reference(
-        &mut self,
-        node: &Map<String, Value>,
-        pointer: &str,
-        schema_ptr: &JsonPointer,
-        binding: &Binding,
-        required: bool,
-        api: &str,
-        kind: &str,
-    ) {
+    fn reference(&mut self, at: Site<'_>, api: &str, kind: &str) {
+        let Site {
+            node,
+            pointer,
+            schema_ptr,
+            binding,
+            required,
+        } = at;
         let refs = node.get("x-takoform-target-formrefs");
         let iface = node.get("x-takoform-required-interface");
         let mut relation = Relation {
@@ -493,7 +506,14 @@ pub fn derive(definition: &Value) -> Derivation {
         reported_bindings: HashSet::new(),
     };
     let root = JsonPointer::root().child("desiredSchema");
-    walk.node(desired, "", &root, &None, true, 0);
+    let top = Site {
+        node: desired,
+        pointer: "",
+        schema_ptr: &root,
+        binding: &None,
+        required: true,
+    };
+    walk.node(top, 0);
     let mut diagnostics = walk.diagnostics;
     if let Some(root_value) = definition.get("desiredSchema") {
         let versionless = definition

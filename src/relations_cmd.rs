@@ -65,6 +65,7 @@ use crate::json::strict;
 use crate::output::Output;
 use crate::package::{Source, INDEX_FILE};
 use crate::relations::{self, Instance, Relation};
+use crate::render::count;
 use crate::render::{self, human, json as render_json, Format, RunView};
 use crate::verify::PackageOutcome;
 
@@ -383,14 +384,6 @@ fn table(header: &[&str], rows: &[Vec<String>]) -> String {
     out
 }
 
-fn plural(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
-}
-
 /// The human rendering: header line, relation table, instance table (with
 /// `--instance`), findings (located as `verify`'s; coloured when `color`), count line.
 fn render_human(
@@ -476,18 +469,18 @@ fn count_line(relations: usize, run: &RunView<'_>, instances: Option<usize>) -> 
     // a machine format); a derivation itself has warnings and notes.
     let errors = match run.counts.errors {
         0 => String::new(),
-        n => format!("{}, ", plural(n, "error")),
+        n => format!("{}, ", count(n, "error")),
     };
-    let mut count = format!(
+    let mut line = format!(
         "{}, {errors}{}, {}",
-        plural(relations, "relation"),
-        plural(run.counts.warnings, "warning"),
-        plural(run.counts.notes, "note")
+        count(relations, "relation"),
+        count(run.counts.warnings, "warning"),
+        count(run.counts.notes, "note")
     );
     if let Some(n) = instances {
-        count.push_str(&format!(", {}", plural(n, "instance")));
+        line.push_str(&format!(", {}", count(n, "instance")));
     }
-    count
+    line
 }
 
 /// The `--format json` document (shape in the module doc).
@@ -759,9 +752,9 @@ fn render_refusal(failure: Failure, format: Format, opts: &render::Options) -> S
         Format::Github => format!(
             "{}form-package: no relations derived, {}, {}, {}\n",
             github_findings(&run, opts),
-            plural(run.counts.errors, "error"),
-            plural(run.counts.warnings, "warning"),
-            plural(run.counts.notes, "note")
+            count(run.counts.errors, "error"),
+            count(run.counts.warnings, "warning"),
+            count(run.counts.notes, "note")
         ),
         other => render::render(other, &run, opts),
     }

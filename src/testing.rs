@@ -28,9 +28,80 @@ pub(crate) fn corpus_root() -> PathBuf {
 }
 
 /// The upstream definition cases, copied into the repository
-/// (`tests/cases/current-profile-definitions.json`, provenance beside it).
-pub(crate) fn definition_cases() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/current-profile-definitions.json")
+/// (`tests/cases/current-profile-definitions.json`, provenance beside it):
+/// its `definitions`, each `{"name", "expect", "definition"}`.
+///
+/// # Panics
+/// When the file is missing or not that shape.
+pub(crate) fn definition_cases() -> Vec<serde_json::Value> {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases/current-profile-definitions.json");
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut cases: serde_json::Value = serde_json::from_str(&text).unwrap();
+    match cases["definitions"].take() {
+        serde_json::Value::Array(all) => all,
+        other => panic!("definitions is not an array: {other}"),
+    }
+}
+
+/// A row of the corpus's `mutants-current/cases.tsv` (the columns the
+/// unit tests read).
+pub(crate) struct MutantRow {
+    /// `case`: the folder under `mutants-current/`.
+    pub case: String,
+    /// `family` of the mutation.
+    pub family: String,
+    /// `rule` of the spec it breaks (`6.2`).
+    pub rule: String,
+    /// `code`: the reference's catalogue code when it fails.
+    pub code: String,
+    /// `expect`: `ok` or `fail`.
+    pub expect: String,
+}
+
+/// The rows of `mutants-current/cases.tsv` that `keep` selects, each with
+/// its `package/definition.json` parsed (a test that calls it needs the
+/// corpus: [`corpus_root`]).
+///
+/// # Panics
+/// Without the corpus; when a selected case's definition cannot be read
+/// or parsed.
+pub(crate) fn current_mutants(
+    keep: impl Fn(&MutantRow) -> bool,
+) -> Vec<(MutantRow, serde_json::Value)> {
+    let dir = corpus_root().join("mutants-current");
+    let tsv = std::fs::read_to_string(dir.join("cases.tsv")).unwrap();
+    let rows = tsv.lines().skip(1).map(|line| {
+        let cols: Vec<&str> = line.split('\t').collect();
+        MutantRow {
+            case: cols[0].to_owned(),
+            family: cols[3].to_owned(),
+            rule: cols[4].to_owned(),
+            code: cols[5].to_owned(),
+            expect: cols[8].to_owned(),
+        }
+    });
+    let read = |row: MutantRow| {
+        let file = dir.join(&row.case).join("package/definition.json");
+        let text =
+            std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let definition = serde_json::from_str(&text).unwrap();
+        (row, definition)
+    };
+    rows.filter(|r| keep(r)).map(read).collect()
+}
+
+/// A package outcome with only its path and findings (what a renderer's
+/// unit test starts from).
+pub(crate) fn outcome(
+    path: &str,
+    diagnostics: Vec<crate::diag::Diagnostic>,
+) -> crate::verify::PackageOutcome {
+    crate::verify::PackageOutcome {
+        path: PathBuf::from(path),
+        diagnostics,
+        ..Default::default()
+    }
 }
 
 #[cfg(test)]

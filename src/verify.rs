@@ -57,6 +57,15 @@ impl PackageOutcome {
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
+
+    /// How many diagnostics have severity `severity` (each counted once,
+    /// whatever it says it stands for).
+    pub fn count(&self, severity: diag::Severity) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
 }
 
 /// Verifies one package directory. Never panics on bad input; every problem
@@ -79,8 +88,8 @@ pub struct Verified {
     /// The outcome, as [`verify_package`] gives it.
     pub outcome: PackageOutcome,
     /// The definition verify read (through the fenced reader), when it
-    /// read one: its package path, bytes and, when the relations check
-    /// derived them, its relations.
+    /// read one: its package path, bytes, value and span map and, when the
+    /// relations check derived them, its relations.
     pub definition: Option<ReadDefinition>,
     /// The package index verify read, when it parsed: its value and its
     /// bytes with their span map (`compat` reads nothing again).
@@ -94,26 +103,70 @@ pub struct ReadDefinition {
     pub path: String,
     /// Its bytes.
     pub bytes: Vec<u8>,
+    /// Its value and span map from verify's one parse; `None` when verify
+    /// kept no value (not listed with a JSON media type, not I-JSON):
+    /// [`ReadDefinition::parse`] reads the bytes then.
+    pub parsed: Option<strict::Parsed>,
     /// The relations verify derived from its desired schema; `None` when
     /// the check did not run (a legacy lane, a definition that is not valid).
     pub relations: Option<Vec<crate::relations::Relation>>,
 }
 
+impl ReadDefinition {
+    /// The definition's value and span map: verify's own parse
+    /// ([`ReadDefinition::parsed`]), or, where verify kept none, the strict
+    /// reader's answer on the bytes (the refusal of a definition that is
+    /// not I-JSON, located; the value of one not listed as JSON).
+    ///
+    /// # Errors
+    /// The strict reader's refusal of the bytes.
+    pub fn parse(&mut self) -> Result<strict::Parsed, strict::ParseError> {
+        match self.parsed.take() {
+            Some(parsed) => Ok(parsed),
+            None => strict::parse(&self.bytes),
+        }
+    }
+}
+
 /// Verifies the package directory `path` as [`verify_package`] does and
-/// keeps the Form Definition and the package index it read (one read of
-/// each file: `family` and `compat` read nothing again).
+/// keeps the Form Definition and the package index it read, each parsed
+/// once with its span map (`family` and `compat` read and parse nothing
+/// again).
 pub fn verify_package_keeping_definition(path: &Path) -> Verified {
-    let (mut pkg, run) = crate::checks::run(path);
-    let definition = pkg
-        .sources
-        .get(&pkg.def_path)
-        .filter(|_| !pkg.def_path.is_empty())
-        .map(|s| ReadDefinition {
-            path: pkg.def_path.clone(),
-            bytes: s.bytes.clone(),
-            relations: pkg.relations.take(),
-        });
-    let index = pkg.index.clone().zip(pkg.sources.get(INDEX_FILE).cloned());
+    let (mut pkg, run) = crate::checks::run_keeping_spans(path);
+    // The outcome keeps a file only when a finding names it: a document
+    // no finding names is moved out, not copied.
+    let keep = |pkg: &mut crate::package::Package, file: &str| {
+        if run
+            .diagnostics
+            .iter()
+            .any(|d| d.file.as_deref() == Some(file))
+        {
+            pkg.sources.get(file).cloned()
+        } else {
+            pkg.sources.remove(file)
+        }
+    };
+    let def_path = pkg.def_path.clone();
+    let definition = match keep(&mut pkg, &def_path) {
+        Some(source) if !def_path.is_empty() => {
+            let value = pkg
+                .payloads
+                .get_mut(&def_path)
+                .and_then(Option::take)
+                .map(|p| p.value);
+            Some(ReadDefinition {
+                parsed: value
+                    .zip(source.spans)
+                    .map(|(value, spans)| strict::Parsed { value, spans }),
+                path: def_path,
+                bytes: source.bytes,
+                relations: pkg.relations.take(),
+            })
+        }
+        _ => None,
+    };
+    let index = pkg.index.clone().zip(keep(&mut pkg, INDEX_FILE));
     let mut outcome = outcome((pkg, run));
     if let Some(d) = &definition {
         outcome.relations = relation_values(d.relations.as_deref().unwrap_or_default());
@@ -185,5 +238,43 @@ fn figures_of(pkg: &crate::package::Package) -> Option<Report> {
             payload_bytes: pkg.listed.iter().map(|l| l.size).sum(),
         }),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::pointer::JsonPointer;
+
+    /// Verify keeps the definition and the index it parsed, each with its
+    /// span map from that one parse, and the same outcome as
+    /// [`verify_package`]; near miss: a plain `verify` builds no span map
+    /// of a file no finding names.
+    #[test]
+    fn keeping_the_definition_keeps_its_one_parse_and_the_outcome() {
+        let pkg = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
+        let kept = verify_package_keeping_definition(&pkg);
+        let plain = verify_package(&pkg);
+        assert_eq!(kept.outcome.diagnostics, plain.diagnostics);
+        assert_eq!(kept.outcome.report, plain.report);
+        let mut read = kept.definition.unwrap();
+        let parsed = read.parsed.take().unwrap();
+        let again = strict::parse(&read.bytes).unwrap();
+        assert_eq!(parsed.value, again.value);
+        let desired = JsonPointer::from("/desiredSchema");
+        assert_eq!(
+            parsed.spans.value_span(&desired),
+            again.spans.value_span(&desired)
+        );
+        assert!(parsed.spans.value_span(&desired).is_some());
+        let (index, source) = kept.index.unwrap();
+        let form_ref = JsonPointer::from("/formRef");
+        let at = source.spans.unwrap().value_span(&form_ref).unwrap();
+        assert_eq!(
+            serde_json::from_slice::<Value>(&source.bytes[at]).unwrap(),
+            index["formRef"]
+        );
+        assert!(plain.sources.is_empty());
     }
 }

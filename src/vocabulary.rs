@@ -224,32 +224,30 @@ static U15: LazyLock<Classes> = LazyLock::new(|| Classes {
     lower: Ranges::of("Ll"),
 });
 
-fn is_letter(c: char) -> bool {
+/// `c` is in a character class: by `ascii` for ASCII, else by its
+/// Unicode 15.0.0 table.
+fn in_class(c: char, ascii: fn(&char) -> bool, table: &Ranges) -> bool {
     if c.is_ascii() {
-        return c.is_ascii_alphabetic();
+        ascii(&c)
+    } else {
+        table.contains(c)
     }
-    U15.letter.contains(c)
+}
+
+fn is_letter(c: char) -> bool {
+    in_class(c, char::is_ascii_alphabetic, &U15.letter)
 }
 
 fn is_digit(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_digit();
-    }
-    U15.digit.contains(c)
+    in_class(c, char::is_ascii_digit, &U15.digit)
 }
 
 fn is_upper(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_uppercase();
-    }
-    U15.upper.contains(c)
+    in_class(c, char::is_ascii_uppercase, &U15.upper)
 }
 
 fn is_lower(c: char) -> bool {
-    if c.is_ascii() {
-        return c.is_ascii_lowercase();
-    }
-    U15.lower.contains(c)
+    in_class(c, char::is_ascii_lowercase, &U15.lower)
 }
 
 /// Lower-cases one scalar value to one scalar value as Go's

@@ -406,8 +406,9 @@ fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         .unwrap_or_default()
         .to_owned();
     let listed = std::mem::take(&mut pkg.listed);
+    let spans = pkg.keep_spans;
     for l in listed.iter().filter(|l| l.path == def_path) {
-        read_payload(pkg, l, true, diags);
+        read_payload(pkg, l, true, spans, diags);
     }
     // (`pkg.def_path` is set later, by the definition's own check.)
     let definition = pkg
@@ -417,7 +418,7 @@ fn payloads(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         .map(|p| &p.value);
     let keep = fixture_texts(definition);
     for l in listed.iter().filter(|l| l.path != def_path) {
-        read_payload(pkg, l, keep.contains(l.path.as_str()), diags);
+        read_payload(pkg, l, keep.contains(l.path.as_str()), false, diags);
     }
     pkg.listed = listed;
     Ok(())
@@ -453,8 +454,15 @@ fn fixture_texts(definition: Option<&serde_json::Value>) -> BTreeSet<String> {
 /// the vocabulary flags none of its member names, no check has anything to
 /// read in it (the payload name scan would find nothing), and it is kept as
 /// read but unparsed (`None`). Otherwise it is parsed as before, findings
-/// and all.
-fn read_payload(pkg: &mut Package, l: &Listed, keep: bool, diags: &mut Vec<Diagnostic>) {
+/// and all. `spans`: a kept JSON payload's span map is built in the same
+/// parse ([`Package::keep_spans`], for the definition).
+fn read_payload(
+    pkg: &mut Package,
+    l: &Listed,
+    keep: bool,
+    spans: bool,
+    diags: &mut Vec<Diagnostic>,
+) {
     let Some(root) = &pkg.root else {
         return;
     };
@@ -514,6 +522,7 @@ fn read_payload(pkg: &mut Package, l: &Listed, keep: bool, diags: &mut Vec<Diagn
         );
     }
     let mut value = None;
+    let mut span_map = None;
     if is_json_media_type(&l.media_type) {
         let plain = !keep
             && strict::accepts_unflagged(&bytes, &mut |name| {
@@ -522,7 +531,15 @@ fn read_payload(pkg: &mut Package, l: &Listed, keep: bool, diags: &mut Vec<Diagn
         if plain {
             pkg.parsed_json.insert(l.path.clone());
         } else {
-            match strict::parse_value_with_numbers(&bytes) {
+            let parsed = if spans {
+                strict::parse_with_numbers(&bytes).map(|(p, numbers)| {
+                    span_map = Some(p.spans);
+                    (p.value, numbers)
+                })
+            } else {
+                strict::parse_value_with_numbers(&bytes)
+            };
+            match parsed {
                 Ok((parsed, numbers)) => {
                     pkg.parsed_json.insert(l.path.clone());
                     match crate::canonical::check(&parsed) {
@@ -551,7 +568,11 @@ fn read_payload(pkg: &mut Package, l: &Listed, keep: bool, diags: &mut Vec<Diagn
             .span(fault),
         );
     }
-    pkg.sources.entry(l.path.clone()).or_default().bytes = bytes;
+    let source = pkg.sources.entry(l.path.clone()).or_default();
+    source.bytes = bytes;
+    if span_map.is_some() {
+        source.spans = span_map;
+    }
     pkg.payloads.insert(l.path.clone(), value);
 }
 

@@ -130,9 +130,17 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
             return Err(NOT_VALID);
         }
     };
-    let parsed = strict::parse_value(&bytes);
+    let keep_spans = pkg.keep_spans;
     let source = pkg.sources.entry(INDEX_FILE.to_owned()).or_default();
     source.bytes = bytes;
+    let parsed = if keep_spans {
+        strict::parse(&source.bytes).map(|p| {
+            source.spans = Some(p.spans);
+            p.value
+        })
+    } else {
+        strict::parse_value(&source.bytes)
+    };
     let index = match parsed {
         Ok(p) => p,
         Err(e) => {

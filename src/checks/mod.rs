@@ -364,6 +364,14 @@ pub fn run(path: &Path) -> (Package, Run) {
     run_checks(Package::new(path.to_path_buf()), CHECKS)
 }
 
+/// [`run`], with the span maps of the index and the definition built in
+/// their one parse ([`Package::keep_spans`]).
+pub fn run_keeping_spans(path: &Path) -> (Package, Run) {
+    let mut pkg = Package::new(path.to_path_buf());
+    pkg.keep_spans = true;
+    run_checks(pkg, CHECKS)
+}
+
 /// Runs every check of [`CHECKS`] over the package whose files `source`
 /// gives (named by [`PackageSource::path`](crate::source::PackageSource::path)).
 pub fn run_source(source: Box<dyn crate::source::PackageSource>) -> (Package, Run) {

@@ -159,8 +159,8 @@ fn load_package(path: &Path) -> Result<Loaded, Error> {
         return Ok(refused_only(refused, path));
     };
     let index_file = path.join(INDEX_FILE);
-    let read = verified.definition.and_then(|d| {
-        let parsed = strict::parse(&d.bytes).ok()?;
+    let read = verified.definition.and_then(|mut d| {
+        let parsed = d.parse().ok()?;
         let source = Source {
             bytes: d.bytes,
             spans: Some(parsed.spans),

@@ -256,8 +256,6 @@ fn unchecked_kinds_and_absent_constraints() {
 
 #[test]
 fn upstream_definition_cases() {
-    let text = std::fs::read_to_string(crate::testing::definition_cases()).unwrap();
-    let cases: Value = serde_json::from_str(&text).unwrap();
     // The failing cases whose failure is a constraint rule (the others fail
     // the definition schema, which is not this module's job).
     let semantic = [
@@ -279,7 +277,7 @@ fn upstream_definition_cases() {
         ),
     ];
     let mut seen = 0;
-    for case in cases["definitions"].as_array().unwrap() {
+    for case in crate::testing::definition_cases() {
         let name = case["name"].as_str().unwrap();
         let got = check(&case["definition"]);
         if case["expect"] == "ok" {
@@ -299,36 +297,19 @@ fn upstream_definition_cases() {
 #[test]
 #[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn current_mutants_constraint_semantics() {
-    let corpus = crate::testing::corpus_root();
-    let tsv = std::fs::read_to_string(corpus.join("mutants-current/cases.tsv")).unwrap();
-    let mut checked = 0;
-    for line in tsv.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (case, rule, code, expect) = (cols[0], cols[4], cols[5], cols[8]);
-        if !case.starts_with("constraint-") || rule != "6.2" {
-            continue;
-        }
-        let text = std::fs::read_to_string(
-            corpus
-                .join("mutants-current")
-                .join(case)
-                .join("package/definition.json"),
-        )
-        .unwrap();
-        let def: Value = serde_json::from_str(&text).unwrap();
-        let got: Vec<&str> = check(&def)
-            .iter()
-            .map(|d| d.code.info().spec_code)
-            .collect();
-        if expect == "ok" {
-            assert_eq!(got, Vec::<&str>::new(), "{case}");
+    let cases =
+        crate::testing::current_mutants(|m| m.case.starts_with("constraint-") && m.rule == "6.2");
+    for (m, def) in &cases {
+        let got: Vec<&str> = check(def).iter().map(|d| d.code.info().spec_code).collect();
+        if m.expect == "ok" {
+            assert_eq!(got, Vec::<&str>::new(), "{}", m.case);
         } else {
             assert!(
-                !got.is_empty() && got.iter().all(|c| *c == code),
-                "{case}: {got:?}"
+                !got.is_empty() && got.iter().all(|c| *c == m.code),
+                "{}: {got:?}",
+                m.case
             );
         }
-        checked += 1;
     }
-    assert_eq!(checked, 11);
+    assert_eq!(cases.len(), 11);
 }

@@ -616,31 +616,28 @@ fn unhex(b: u8) -> u8 {
     }
 }
 
+/// RFC 3986 `unreserved`: ASCII letters, digits and `-._~` (never
+/// escaped by Go's `shouldEscape`, always valid in `validUserinfo`).
+fn unreserved(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b'~')
+}
+
+/// RFC 3986 `sub-delims`: `!$&'()*+,;=` (allowed unescaped in a host by
+/// Go's `shouldEscape` and in `validUserinfo`).
+fn sub_delim(c: u8) -> bool {
+    matches!(
+        c,
+        b'!' | b'$' | b'&' | b'\'' | b'(' | b')' | b'*' | b'+' | b',' | b';' | b'='
+    )
+}
+
 /// Go `shouldEscape(c, mode)` for the host and path modes.
 fn should_escape(c: u8, mode: Mode) -> bool {
-    if c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.' | b'~') {
+    if unreserved(c) {
         return false;
     }
     match mode {
-        Mode::Host => !matches!(
-            c,
-            b'!' | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-                | b':'
-                | b'['
-                | b']'
-                | b'<'
-                | b'>'
-                | b'"'
-        ),
+        Mode::Host => !(sub_delim(c) || matches!(c, b':' | b'[' | b']' | b'<' | b'>' | b'"')),
         Mode::Path => !matches!(
             c,
             b'$' | b'&' | b'+' | b',' | b'/' | b':' | b';' | b'=' | b'@'
@@ -735,29 +732,10 @@ fn host_ok(host: &[u8]) -> bool {
 
 /// Go `validUserinfo` plus the `%XX` shape of its unescape.
 fn userinfo_ok(userinfo: &[u8]) -> bool {
-    userinfo.iter().all(|&b| {
-        b.is_ascii_alphanumeric()
-            || matches!(
-                b,
-                b'-' | b'.'
-                    | b'_'
-                    | b':'
-                    | b'~'
-                    | b'!'
-                    | b'$'
-                    | b'&'
-                    | b'\''
-                    | b'('
-                    | b')'
-                    | b'*'
-                    | b'+'
-                    | b','
-                    | b';'
-                    | b'='
-                    | b'%'
-                    | b'@'
-            )
-    }) && unescape(userinfo, Mode::Other).is_some()
+    userinfo
+        .iter()
+        .all(|&b| unreserved(b) || sub_delim(b) || matches!(b, b':' | b'%' | b'@'))
+        && unescape(userinfo, Mode::Other).is_some()
 }
 
 /// What the engine keeps from a successful Go `url.Parse`.

@@ -852,30 +852,17 @@ impl Parser<'_> {
                         self.frame().items.push(node);
                     }
                 }
-                '^' => {
+                '^' | '$' | '.' => {
                     self.pos += 1;
-                    let k = if self.flags.multiline {
-                        Kind::BeginLine
-                    } else {
-                        Kind::BeginText
-                    };
-                    self.push(Node::leaf(k))?;
-                }
-                '$' => {
-                    self.pos += 1;
-                    let k = if self.flags.multiline {
-                        Kind::EndLine
-                    } else {
-                        Kind::EndText
-                    };
-                    self.push(Node::leaf(k))?;
-                }
-                '.' => {
-                    self.pos += 1;
-                    let k = if self.flags.dot_nl {
-                        Kind::Any
-                    } else {
-                        Kind::AnyNotNl
+                    // `^` and `$` by the `m` flag, `.` by the `s` flag.
+                    let (m, s) = (self.flags.multiline, self.flags.dot_nl);
+                    let k = match c {
+                        '^' if m => Kind::BeginLine,
+                        '^' => Kind::BeginText,
+                        '$' if m => Kind::EndLine,
+                        '$' => Kind::EndText,
+                        _ if s => Kind::Any,
+                        _ => Kind::AnyNotNl,
                     };
                     self.push(Node::leaf(k))?;
                 }

@@ -961,61 +961,49 @@ fn boxed<C: Check + 'static>(c: C) -> Boxed {
     Box::new(Custom(c))
 }
 
-fn type_factory<'a>(
-    _: &'a Map<String, Value>,
-    value: &'a Value,
-    _: jsonschema::paths::Location,
-) -> Result<Boxed, ValidationError<'a>> {
+/// `type`: the bits of the type names it lists.
+fn type_keyword(value: &Value) -> Boxed {
     let names: Vec<&str> = match value {
         Value::String(s) => vec![s.as_str()],
         Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
     };
     let types = names.iter().fold(0u8, |acc, n| acc | type_bit(n));
-    Ok(boxed(Type {
+    boxed(Type {
         types,
         names: value.to_string(),
-    }))
+    })
 }
 
-fn const_factory<'a>(
-    _: &'a Map<String, Value>,
-    value: &'a Value,
-    _: jsonschema::paths::Location,
-) -> Result<Boxed, ValidationError<'a>> {
-    Ok(boxed(Const {
+/// `const`.
+fn const_keyword(value: &Value) -> Boxed {
+    boxed(Const {
         want: SchemaValue::new(value),
         text: value.to_string(),
-    }))
+    })
 }
 
-fn enum_factory<'a>(
-    _: &'a Map<String, Value>,
-    value: &'a Value,
-    _: jsonschema::paths::Location,
-) -> Result<Boxed, ValidationError<'a>> {
+/// `enum` (inert unless an array).
+fn enum_keyword(value: &Value) -> Boxed {
     let Value::Array(items) = value else {
-        return Ok(boxed(Inert));
+        return boxed(Inert);
     };
     let values: Vec<SchemaValue> = items.iter().map(SchemaValue::new).collect();
     let types = values.iter().fold(0u8, |acc, v| acc | v.json_type());
-    Ok(boxed(Enum {
+    boxed(Enum {
         values,
         types,
         text: value.to_string(),
-    }))
+    })
 }
 
-fn unique_items_factory<'a>(
-    _: &'a Map<String, Value>,
-    value: &'a Value,
-    _: jsonschema::paths::Location,
-) -> Result<Boxed, ValidationError<'a>> {
-    Ok(if value == &Value::Bool(true) {
+/// `uniqueItems` (inert unless `true`).
+fn unique_items_keyword(value: &Value) -> Boxed {
+    if value == &Value::Bool(true) {
         boxed(UniqueItems)
     } else {
         boxed(Inert)
-    })
+    }
 }
 
 fn bound(kind: BoundKind, value: &Value) -> Boxed {
@@ -1046,58 +1034,53 @@ fn count(kind: CountKind, value: &Value) -> Boxed {
     }
 }
 
-macro_rules! factory {
-    ($name:ident, $make:ident, $kind:expr) => {
-        fn $name<'a>(
-            _: &'a Map<String, Value>,
-            value: &'a Value,
-            _: jsonschema::paths::Location,
-        ) -> Result<Boxed, ValidationError<'a>> {
-            Ok($make($kind, value))
-        }
-    };
+/// The crate's keyword factory for a keyword built from its value alone
+/// (the parent schema and the location are not read).
+fn factory(
+    make: impl Fn(&Value) -> Boxed + Send + Sync + 'static,
+) -> impl for<'a> Fn(
+    &'a Map<String, Value>,
+    &'a Value,
+    jsonschema::paths::Location,
+) -> Result<Boxed, ValidationError<'a>>
+       + Send
+       + Sync
+       + 'static {
+    move |_, value, _| Ok(make(value))
 }
-
-factory!(minimum_factory, bound, BoundKind::Minimum);
-factory!(maximum_factory, bound, BoundKind::Maximum);
-factory!(
-    exclusive_minimum_factory,
-    bound,
-    BoundKind::ExclusiveMinimum
-);
-factory!(
-    exclusive_maximum_factory,
-    bound,
-    BoundKind::ExclusiveMaximum
-);
-factory!(multiple_of_factory, bound, BoundKind::MultipleOf);
-factory!(min_length_factory, count, CountKind::MinLength);
-factory!(max_length_factory, count, CountKind::MaxLength);
-factory!(min_items_factory, count, CountKind::MinItems);
-factory!(max_items_factory, count, CountKind::MaxItems);
-factory!(min_properties_factory, count, CountKind::MinProperties);
-factory!(max_properties_factory, count, CountKind::MaxProperties);
 
 /// Registers this module's keywords (`type`, `const`, `enum`,
 /// `uniqueItems`, the five numeric bounds and the six count keywords) in
 /// place of the crate's.
 pub fn register<R>(options: ValidationOptions<'_, R>) -> ValidationOptions<'_, R> {
     options
-        .with_keyword("type", type_factory)
-        .with_keyword("const", const_factory)
-        .with_keyword("enum", enum_factory)
-        .with_keyword("uniqueItems", unique_items_factory)
-        .with_keyword("minimum", minimum_factory)
-        .with_keyword("maximum", maximum_factory)
-        .with_keyword("exclusiveMinimum", exclusive_minimum_factory)
-        .with_keyword("exclusiveMaximum", exclusive_maximum_factory)
-        .with_keyword("multipleOf", multiple_of_factory)
-        .with_keyword("minLength", min_length_factory)
-        .with_keyword("maxLength", max_length_factory)
-        .with_keyword("minItems", min_items_factory)
-        .with_keyword("maxItems", max_items_factory)
-        .with_keyword("minProperties", min_properties_factory)
-        .with_keyword("maxProperties", max_properties_factory)
+        .with_keyword("type", factory(type_keyword))
+        .with_keyword("const", factory(const_keyword))
+        .with_keyword("enum", factory(enum_keyword))
+        .with_keyword("uniqueItems", factory(unique_items_keyword))
+        .with_keyword("minimum", factory(|v| bound(BoundKind::Minimum, v)))
+        .with_keyword("maximum", factory(|v| bound(BoundKind::Maximum, v)))
+        .with_keyword(
+            "exclusiveMinimum",
+            factory(|v| bound(BoundKind::ExclusiveMinimum, v)),
+        )
+        .with_keyword(
+            "exclusiveMaximum",
+            factory(|v| bound(BoundKind::ExclusiveMaximum, v)),
+        )
+        .with_keyword("multipleOf", factory(|v| bound(BoundKind::MultipleOf, v)))
+        .with_keyword("minLength", factory(|v| count(CountKind::MinLength, v)))
+        .with_keyword("maxLength", factory(|v| count(CountKind::MaxLength, v)))
+        .with_keyword("minItems", factory(|v| count(CountKind::MinItems, v)))
+        .with_keyword("maxItems", factory(|v| count(CountKind::MaxItems, v)))
+        .with_keyword(
+            "minProperties",
+            factory(|v| count(CountKind::MinProperties, v)),
+        )
+        .with_keyword(
+            "maxProperties",
+            factory(|v| count(CountKind::MaxProperties, v)),
+        )
 }
 
 /// Replaces `minContains`/`maxContains` (next to `contains`, in every

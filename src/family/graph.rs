@@ -29,43 +29,42 @@ fn node_id(t: EdgeTarget) -> String {
     }
 }
 
-fn severity_word(s: Severity) -> &'static str {
-    match s {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        _ => "note",
-    }
-}
-
 /// One line per finding: `FD714 error rule8-step5 <message> | source … |
 /// relation … -> target | at file:l:c (pointer) | contract file:l:c (pointer)`.
 pub fn finding_line(f: &Finding) -> String {
     let mut s = format!(
         "{} {} {} {}",
         f.code.info().id,
-        severity_word(f.severity),
+        f.severity.as_str(),
         f.step.name(),
         f.message
     );
+    for (label, value) in finding_parts(f) {
+        let _ = write!(s, " | {label} {value}");
+    }
+    s
+}
+
+/// The parts of a finding after its message, each as (label, text), in
+/// the order every layout prints them: `source`, `relation r -> t` (or
+/// `target t` without a relation), `at`, `contract`.
+fn finding_parts(f: &Finding) -> Vec<(&'static str, String)> {
+    let mut parts = Vec::new();
     if let Some(src) = &f.source {
-        let _ = write!(s, " | source {src}");
+        parts.push(("source", src.clone()));
     }
     match (&f.relation, &f.target) {
-        (Some(r), Some(t)) => {
-            let _ = write!(s, " | relation {r} -> {t}");
-        }
-        (None, Some(t)) => {
-            let _ = write!(s, " | target {t}");
-        }
+        (Some(r), Some(t)) => parts.push(("relation", format!("{r} -> {t}"))),
+        (None, Some(t)) => parts.push(("target", t.clone())),
         _ => {}
     }
     if let Some(l) = &f.location {
-        let _ = write!(s, " | at {l}");
+        parts.push(("at", l.to_string()));
     }
     if let Some(c) = &f.contract {
-        let _ = write!(s, " | contract {c}");
+        parts.push(("contract", c.to_string()));
     }
-    s
+    parts
 }
 
 fn form_name(report: &Report, t: EdgeTarget) -> String {
@@ -126,7 +125,7 @@ fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<Verify
             VerifyFinding {
                 code: d.code.info().id,
                 name: d.code.info().name,
-                severity: severity_word(d.severity),
+                severity: d.severity.as_str(),
                 message: &d.message,
                 file: match &d.file {
                     Some(f) => format!("{package}/{f}"),
@@ -301,28 +300,13 @@ pub fn human(report: &Report) -> String {
         let _ = writeln!(
             out,
             "{}[{}] {}: {}",
-            severity_word(f.severity),
+            f.severity.as_str(),
             f.code.info().id,
             f.step.name(),
             f.message
         );
-        if let Some(s) = &f.source {
-            let _ = writeln!(out, "  source:   {s}");
-        }
-        match (&f.relation, &f.target) {
-            (Some(r), Some(t)) => {
-                let _ = writeln!(out, "  relation: {r} -> {t}");
-            }
-            (None, Some(t)) => {
-                let _ = writeln!(out, "  target:   {t}");
-            }
-            _ => {}
-        }
-        if let Some(l) = &f.location {
-            let _ = writeln!(out, "  at:       {l}");
-        }
-        if let Some(c) = &f.contract {
-            let _ = writeln!(out, "  contract: {c}");
+        for (label, value) in finding_parts(f) {
+            let _ = writeln!(out, "  {:<10}{value}", format!("{label}:"));
         }
         for n in &f.notes {
             let _ = writeln!(out, "  note: {n}");
@@ -353,18 +337,8 @@ pub fn json(report: &Report) -> Value {
             .into_iter()
             .map(|v| serde_json::to_value(v).unwrap_or(Value::Null))
             .collect();
-        let errors = p
-            .outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .count();
-        let warnings = p
-            .outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == Severity::Warning)
-            .count();
+        let errors = p.outcome.count(Severity::Error);
+        let warnings = p.outcome.count(Severity::Warning);
         let mut node = json!({
             "id": node_id(EdgeTarget::Form(i)),
             "loaded": p.form.is_some(),

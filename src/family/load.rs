@@ -92,7 +92,21 @@ impl Doc {
     /// A finding (step [`Step::Contract`]): `FD011`/`FD012` for bytes that
     /// are not I-JSON, located where the reader stopped.
     pub fn from_bytes(file: String, bytes: Vec<u8>) -> Result<Doc, Box<Finding>> {
-        match strict::parse(&bytes) {
+        let parsed = strict::parse(&bytes);
+        Doc::from_parsed(file, bytes, parsed)
+    }
+
+    /// [`Doc::from_bytes`] for bytes already parsed: `parsed` is the strict
+    /// reader's answer on `bytes` (with the span map).
+    ///
+    /// # Errors
+    /// As [`Doc::from_bytes`].
+    pub fn from_parsed(
+        file: String,
+        bytes: Vec<u8>,
+        parsed: Result<strict::Parsed, strict::ParseError>,
+    ) -> Result<Doc, Box<Finding>> {
+        match parsed {
             Ok(p) => {
                 let lines = LineIndex::new(&bytes);
                 Ok(Doc {
@@ -524,14 +538,16 @@ fn load_form(
     root: &Path,
     definition: Option<verify::ReadDefinition>,
 ) -> Result<Form, (String, Option<Location>)> {
-    let Some(definition) = definition else {
+    let Some(mut definition) = definition else {
         return Err((
             "verify could not read it (see the package's findings)".to_owned(),
             None,
         ));
     };
     let file = root.join(&definition.path).display().to_string();
-    let doc = Doc::from_bytes(file, definition.bytes).map_err(|f| (f.message, f.location))?;
+    let parsed = definition.parse();
+    let doc =
+        Doc::from_parsed(file, definition.bytes, parsed).map_err(|f| (f.message, f.location))?;
     let s = |k: &str| doc.value.get(k).and_then(Value::as_str).map(str::to_owned);
     let (Some(api_version), Some(kind)) = (s("apiVersion"), s("kind")) else {
         return Err((
@@ -698,6 +714,7 @@ mod tests {
         let read = verify::ReadDefinition {
             path: "definition.json".to_owned(),
             bytes: br#"{"apiVersion": 1, "apiVersion": 2}"#.to_vec(),
+            parsed: None,
             relations: None,
         };
         let (why, at) = load_form(pkg, Some(read)).err().unwrap();

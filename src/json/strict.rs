@@ -308,6 +308,25 @@ pub fn parse_value_with_numbers(
     parse_impl(bytes, false, true).map(|(value, _, numbers)| (value, numbers))
 }
 
+/// [`parse`] that also keeps the literal text of every number, as
+/// [`parse_value_with_numbers`] does: the value, the span map and the
+/// numbers in one pass (for a document a caller both checks and locates
+/// findings in: the Form Definition `compat` and `family` go on with).
+///
+/// # Errors
+/// Exactly those of [`parse`].
+pub fn parse_with_numbers(bytes: &[u8]) -> Result<(Parsed, Vec<Box<str>>), ParseError> {
+    parse_impl(bytes, true, true).map(|(value, entries, numbers)| {
+        (
+            Parsed {
+                value,
+                spans: SpanIndex { entries },
+            },
+            numbers,
+        )
+    })
+}
+
 /// True when [`parse`] accepts `bytes` as an object or an array and `flag`
 /// returns false for every member name of it (passed unescaped, in
 /// document order), read without building the value. False when the

@@ -421,6 +421,41 @@ pub fn immutable_pointers(desired: &Value) -> (Vec<String>, bool) {
     (out, more)
 }
 
+/// The schema of the stage a fixture at package path `rel` is listed for
+/// in `definition` (`verifier-rules.md` §3.7): `desiredSchema` for a
+/// `desiredPath`, `observedSchema` for an `observedPath`, `outputSchema`
+/// for an `outputPath`, and a negative fixture's `inputPath` by its
+/// `stage`. `None` for a file the definition does not list.
+pub fn fixture_stage<'a>(definition: &'a Value, rel: &str) -> Option<&'a Value> {
+    let listed = |v: Option<&Value>| v.and_then(Value::as_str) == Some(rel);
+    let list = |k: &str| {
+        definition
+            .get(k)
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+    };
+    let stage = list("conformanceFixtures")
+        .iter()
+        .find_map(|f| {
+            [
+                ("desiredPath", "desiredSchema"),
+                ("observedPath", "observedSchema"),
+                ("outputPath", "outputSchema"),
+            ]
+            .into_iter()
+            .find(|(path, _)| listed(f.get(*path)))
+            .map(|(_, stage)| stage.to_owned())
+        })
+        .or_else(|| {
+            list("negativeConformanceFixtures").iter().find_map(|f| {
+                let stage = f.get("stage").and_then(Value::as_str)?;
+                listed(f.get("inputPath")).then(|| format!("{stage}Schema"))
+            })
+        })?;
+    definition.get(stage)
+}
+
 /// The most `immutableFields` pointers offered at once (the list says
 /// when more exist: `isIncomplete`).
 pub const MAX_POINTERS: usize = 1000;
@@ -436,6 +471,9 @@ pub enum DocumentKind {
     /// A Binding or Interface Definition (its `apiVersion` selects the
     /// schema, [`crate::profile::contract_profile`]).
     Contract,
+    /// A fixture the definition lists: its stage's inline schema
+    /// ([`Input::stage_schema`]) describes it.
+    Fixture,
 }
 
 /// What a completion is computed from.
@@ -454,6 +492,9 @@ pub struct Input<'a> {
     /// The package's files (package paths: disk and open buffers, as the
     /// last analysis read them), offered where a package path goes.
     pub files: &'a [String],
+    /// For a fixture: the definition's schema of its stage (desired,
+    /// observed or output).
+    pub stage_schema: Option<&'a Value>,
 }
 
 /// The published schema a document of `kind` follows, by the `apiVersion`
@@ -473,6 +514,7 @@ fn schema_for(kind: DocumentKind, api_version: Option<&str>) -> Option<crate::sc
             .or_else(|| PROFILES.last().map(|r| r.profile))?
             .index_schema(),
         DocumentKind::Contract => contract_profile(api_version?)?.schema,
+        DocumentKind::Fixture => return None,
     })
 }
 
@@ -498,6 +540,15 @@ pub fn complete(input: &Input<'_>) -> Option<lsp_types::CompletionList> {
         .iter()
         .find(|(k, _)| k == "apiVersion")
         .map(|(_, v)| v.as_str());
+    if input.kind == DocumentKind::Fixture {
+        // A fixture document: what its stage's schema declares there.
+        let place = crate::schemas::place::inline_place(input.stage_schema?, &c.tokens)?;
+        let offers = match c.role {
+            Role::Key => member_offers(place.members, "the stage schema of the definition"),
+            Role::Value => value_offers(place.values, "the stage schema of the definition"),
+        };
+        return list(input.text, &c, offers, false);
+    }
     let schema = schema_for(input.kind, api)?;
     let mut incomplete = false;
     let offers: Vec<Offer> = match c.role {
@@ -522,22 +573,7 @@ pub fn complete(input: &Input<'_>) -> Option<lsp_types::CompletionList> {
                         .map(keyword_offer)
                         .collect()
                 }
-                None => place
-                    .members
-                    .into_iter()
-                    .map(|m| Offer {
-                        detail: format!(
-                            "{}, {} ({})",
-                            m.shape,
-                            if m.required { "required" } else { "optional" },
-                            schema_file(schema)
-                        ),
-                        value: m.name,
-                        kind: lsp_types::CompletionItemKind::PROPERTY,
-                        documentation: m.description,
-                        first: m.required,
-                    })
-                    .collect(),
+                None => member_offers(place.members, schema_file(schema)),
             }
         }
         Role::Value => {
@@ -565,31 +601,64 @@ pub fn complete(input: &Input<'_>) -> Option<lsp_types::CompletionList> {
                         })
                         .collect()
                 } else {
-                    place
-                        .values
-                        .into_iter()
-                        .map(|v| Offer {
-                            value: v,
-                            kind: lsp_types::CompletionItemKind::ENUM_MEMBER,
-                            detail: format!("a value {} admits here", schema_file(schema)),
-                            documentation: None,
-                            first: false,
-                        })
-                        .collect()
+                    value_offers(place.values, schema_file(schema))
                 }
             }
         }
     };
+    list(input.text, &c, offers, incomplete)
+}
+
+/// The offers not already present, as a completion list (`None` when none
+/// is left).
+fn list(
+    text: &str,
+    c: &Cursor,
+    offers: Vec<Offer>,
+    incomplete: bool,
+) -> Option<lsp_types::CompletionList> {
     let items: Vec<lsp_types::CompletionItem> = offers
         .into_iter()
         .filter(|o| !c.present.contains(&o.value))
         .enumerate()
-        .map(|(i, o)| item(input.text, &c, i, o))
+        .map(|(i, o)| item(text, c, i, o))
         .collect();
     (!items.is_empty()).then_some(lsp_types::CompletionList {
         is_incomplete: incomplete,
         items,
     })
+}
+
+/// The members of a place as offers, `source` naming the schema.
+fn member_offers(members: Vec<crate::schemas::place::Member>, source: &str) -> Vec<Offer> {
+    members
+        .into_iter()
+        .map(|m| Offer {
+            detail: format!(
+                "{}, {} ({source})",
+                m.shape,
+                if m.required { "required" } else { "optional" },
+            ),
+            value: m.name,
+            kind: lsp_types::CompletionItemKind::PROPERTY,
+            documentation: m.description,
+            first: m.required,
+        })
+        .collect()
+}
+
+/// The strings a place admits as offers, `source` naming the schema.
+fn value_offers(values: Vec<String>, source: &str) -> Vec<Offer> {
+    values
+        .into_iter()
+        .map(|v| Offer {
+            value: v,
+            kind: lsp_types::CompletionItemKind::ENUM_MEMBER,
+            detail: format!("a value {source} admits here"),
+            documentation: None,
+            first: false,
+        })
+        .collect()
 }
 
 /// The file name of an embedded published schema (for an item's detail).
@@ -862,6 +931,7 @@ mod tests {
             kind,
             last_good: Some(DEFINITION),
             files: &[],
+            stage_schema: None,
         }
     }
 
@@ -919,6 +989,7 @@ mod tests {
                 kind,
                 last_good: Some(DEFINITION),
                 files: &files,
+                stage_schema: None,
             };
             complete(&i).map(|l| l.items.into_iter().map(|i| i.label).collect::<Vec<_>>())
         };
@@ -985,6 +1056,39 @@ mod tests {
         )
         .unwrap();
         assert!(idx.contains(&"schemaDigest".to_owned()), "{idx:?}");
+    }
+
+    #[test]
+    fn a_fixture_is_described_by_its_stage_schema() {
+        let def = serde_json::json!({
+            "desiredSchema": {"properties": {"mode": {"enum": ["a", "b"]},
+                "box": {"$ref": "#/$defs/box"}},
+                "$defs": {"box": {"type": "object", "properties": {"size": {"type": "integer"}}}}},
+            "observedSchema": {"properties": {"seen": {"type": "string"}}},
+            "conformanceFixtures": [{"name": "ok", "desiredPath": "f/d.json", "observedPath": "f/o.json"}],
+            "negativeConformanceFixtures": [{"name": "bad", "stage": "observed", "inputPath": "f/n.json"}]});
+        let stage = |rel: &str| fixture_stage(&def, rel).map(|s| s.to_string());
+        let observed = Some(def["observedSchema"].to_string());
+        assert_eq!(stage("f/d.json"), Some(def["desiredSchema"].to_string()));
+        assert_eq!(stage("f/o.json"), observed);
+        assert_eq!(stage("f/n.json"), observed);
+        assert_eq!(stage("f/other.json"), None, "a file not listed");
+        let labels = |marked: &str| {
+            let text = marked.replacen('|', "", 1);
+            let i = Input {
+                text: &text,
+                offset: marked.find('|').unwrap(),
+                kind: DocumentKind::Fixture,
+                last_good: None,
+                files: &[],
+                stage_schema: fixture_stage(&def, "f/d.json"),
+            };
+            complete(&i).map(|l| l.items.into_iter().map(|i| i.label).collect::<Vec<_>>())
+        };
+        // Through a local `$ref`; a closed set; near miss: an undeclared member.
+        assert_eq!(labels(r#"{"box": {"|"#).unwrap(), ["size"]);
+        assert_eq!(labels(r#"{"mode": "|"}"#).unwrap(), ["a", "b"]);
+        assert_eq!(labels(r#"{"other": {"|"}}"#), None);
     }
 
     #[test]

@@ -49,7 +49,8 @@
 //!   or `true` made `false`). A forbidden field is never renamed.
 //!
 //! - completion ([`completion`], trigger character `"`): in a package's
-//!   definition and index and a lone Binding or Interface Definition, the
+//!   definition and index, a fixture it lists (by its stage's schema) and
+//!   a lone Binding or Interface Definition, the
 //!   member names the published schema admits there, the Draft 2020-12
 //!   keywords this profile admits inside an inline schema, the
 //!   `immutableFields` pointers the desired schema has, the package's
@@ -541,16 +542,18 @@ impl Server {
     }
 
     /// Completion ([`completion::complete`]) in a package's definition or
-    /// index, or in a Binding or Interface Definition in no package: from
-    /// the buffer, its last strict text and the package's files as the
-    /// last analysis read them (disk and open buffers) plus any file
-    /// opened since. `None` for any other document (a fixture, a file in
+    /// index, a fixture the definition lists (by its stage's schema), or a
+    /// Binding or Interface Definition in no package: from the buffer, its
+    /// last strict text and the package's files as the last analysis read
+    /// them (disk and open buffers) plus any file opened since. `None` for
+    /// any other document (a file the definition does not list, a file in
     /// no package), a position outside the document, or nothing to offer.
     fn completion(&self, at: &TextDocumentPositionParams) -> Option<CompletionResponse> {
         let uri = &at.text_document.uri;
         let doc = self.docs.get(uri)?;
         let offset = analysis::byte_offset(&doc.text, at.position)?;
         let mut files: Vec<String> = Vec::new();
+        let mut definition_value: Option<serde_json::Value> = None;
         let kind = match self.root_of(uri) {
             Some(root) => {
                 let rel = analysis::package_path(&root, doc.path.as_ref()?)?;
@@ -591,7 +594,18 @@ impl Server {
                         .map_or(crate::profile::Family::CurrentNeutral, |p| p.family());
                     completion::DocumentKind::Definition(family)
                 } else {
-                    return None;
+                    // A fixture: the definition as it stands (its buffer,
+                    // or its last strict text, or as last verified).
+                    let def_doc = self.docs.by_path(&root.join(definition));
+                    let parse = |t: &[u8]| crate::json::strict::parse(t).ok().map(|p| p.value);
+                    definition_value = def_doc
+                        .and_then(|d| {
+                            parse(d.text.as_bytes()).or_else(|| {
+                                d.last_good.as_deref().and_then(|t| parse(t.as_bytes()))
+                            })
+                        })
+                        .or_else(|| last?.files.get(definition).and_then(|b| parse(b)));
+                    completion::DocumentKind::Fixture
                 }
             }
             None => {
@@ -599,12 +613,20 @@ impl Server {
                 completion::DocumentKind::Contract
             }
         };
+        let stage_schema = match kind {
+            completion::DocumentKind::Fixture => {
+                let rel = analysis::package_path(&self.root_of(uri)?, doc.path.as_ref()?)?;
+                Some(completion::fixture_stage(definition_value.as_ref()?, &rel)?)
+            }
+            _ => None,
+        };
         let input = completion::Input {
             text: &doc.text,
             offset,
             kind,
             last_good: doc.last_good.as_deref(),
             files: &files,
+            stage_schema,
         };
         completion::complete(&input).map(CompletionResponse::List)
     }

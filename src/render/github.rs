@@ -36,7 +36,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::sarif::relative_to;
-use super::{Located, Options, RunView};
+use super::{count, Located, Options, RunView};
 use crate::diag::{Diagnostic, Severity};
 
 /// Escapes workflow-command data (the message): first every character a
@@ -130,14 +130,6 @@ pub fn plain_line(file: &str, f: &Located<'_>) -> String {
         super::escape::message(&message(d))
     );
     super::escape::text(&text).into_owned()
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("{n} {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 fn slot(s: Severity) -> usize {
@@ -241,18 +233,15 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
     if quiet {
         return out;
     }
-    let unverified = match run.unverified() {
-        0 => String::new(),
-        n => format!(", {n} unverified: errors hidden or demoted by a selection"),
-    };
+    let unverified = run.unverified_note();
     let _ = writeln!(
         out,
         "form-package: {}, {} verified{unverified}, {} failed, {}, {}",
-        plural(run.package_count(), "package"),
+        count(run.package_count(), "package"),
         run.verified(),
         run.failed,
-        plural(run.counts.errors, "error"),
-        plural(run.counts.warnings, "warning"),
+        count(run.counts.errors, "error"),
+        count(run.counts.warnings, "warning"),
     );
     let parts: Vec<String> = more
         .iter()
@@ -284,16 +273,9 @@ mod tests {
     use super::*;
     use crate::codes::Code;
     use crate::json::pointer::JsonPointer;
+    use crate::testing::outcome;
     use crate::verify::{PackageOutcome, Source};
     use std::path::PathBuf;
-
-    fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
-        PackageOutcome {
-            path: PathBuf::from(path),
-            diagnostics: diags,
-            ..Default::default()
-        }
-    }
 
     fn render_all(all: &[PackageOutcome], deny: bool, quiet: bool) -> String {
         let opts = Options {

@@ -13,7 +13,7 @@ use miette::{
 };
 
 use super::escape;
-use super::{Located, Options, PackageView, Position, RunView};
+use super::{count, Located, Options, PackageView, Position, RunView};
 use crate::diag::{Diagnostic, Severity, Target};
 use crate::verify::Source;
 
@@ -546,10 +546,7 @@ pub fn config_line(path: &std::path::Path) -> String {
 
 /// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.
 pub fn summary_line(run: &RunView<'_>) -> String {
-    let unverified = match run.unverified() {
-        0 => String::new(),
-        n => format!(", {n} unverified: errors hidden or demoted by a selection"),
-    };
+    let unverified = run.unverified_note();
     format!(
         "form-package: {} ({} verified{unverified}, {} failed), {}, {}, {}\n",
         count(run.package_count(), "package"),
@@ -559,15 +556,6 @@ pub fn summary_line(run: &RunView<'_>) -> String {
         count(run.counts.warnings, "warning"),
         count(run.counts.notes, "note"),
     )
-}
-
-/// `1 file`, `0 files`, `7 files`.
-fn count(n: usize, what: &str) -> String {
-    if n == 1 {
-        format!("1 {what}")
-    } else {
-        format!("{n} {what}s")
-    }
 }
 
 fn plural(n: usize, what: &str, sep: &str) -> String {

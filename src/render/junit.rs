@@ -29,7 +29,7 @@
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
 use super::escape;
-use super::{EntryKind, Located, PackageView, RunView};
+use super::{count, EntryKind, Located, PackageView, RunView};
 use crate::diag::Severity;
 
 /// One finding as one line (see the module docs): package text escaped
@@ -51,14 +51,6 @@ pub fn finding_line(p: &PackageView<'_>, f: &Located<'_>) -> String {
     line
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
-
 /// The testcase of one package.
 fn testcase(p: &PackageView<'_>) -> TestCase {
     let name = escape::path(p.name());
@@ -72,9 +64,9 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
             .filter(|f| fails(f.diag.severity))
             .collect();
         let message = if p.counts.errors > 0 {
-            plural(p.counts.errors, "error")
+            count(p.counts.errors, "error")
         } else {
-            format!("{} (--deny-warnings)", plural(p.counts.warnings, "warning"))
+            format!("{} (--deny-warnings)", count(p.counts.warnings, "warning"))
         };
         let mut codes: Vec<&str> = failing.iter().map(|f| f.diag.code.info().id).collect();
         codes.sort_unstable();
@@ -154,16 +146,7 @@ mod tests {
     use crate::codes::Code;
     use crate::diag::Diagnostic;
     use crate::json::pointer::JsonPointer;
-    use crate::verify::PackageOutcome;
-    use std::path::PathBuf;
-
-    fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
-        PackageOutcome {
-            path: PathBuf::from(path),
-            diagnostics: diags,
-            ..Default::default()
-        }
-    }
+    use crate::testing::outcome;
 
     #[test]
     fn one_testcase_per_package_and_a_line_per_error() {

@@ -30,6 +30,16 @@ use crate::verify::Source;
 pub use model::{Counts, EntryKind, Located, PackageView, RunView};
 pub use position::{LineIndex, Position};
 
+/// `1 file`, `0 files`, `7 files`: a count and its noun (plural `s`),
+/// in every summary line.
+pub fn count(n: usize, what: &str) -> String {
+    if n == 1 {
+        format!("1 {what}")
+    } else {
+        format!("{n} {what}s")
+    }
+}
+
 /// Output format of every command that reports findings (`verify`, `relations`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {

@@ -230,6 +230,16 @@ impl<'a> RunView<'a> {
             .count()
     }
 
+    /// `, N unverified: errors hidden or demoted by a selection` when
+    /// [`RunView::unverified`] is not 0, else nothing: the part of a
+    /// summary line (human, github) that says so.
+    pub fn unverified_note(&self) -> String {
+        match self.unverified() {
+            0 => String::new(),
+            n => format!(", {n} unverified: errors hidden or demoted by a selection"),
+        }
+    }
+
     /// Entries that are packages ([`EntryKind::is_package`]): neither the
     /// configuration file's (T2 F8) nor a walk finding's. What every summary
     /// counts as "N packages".

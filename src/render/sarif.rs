@@ -640,6 +640,7 @@ mod tests {
     use super::*;
     use crate::diag::Diagnostic;
     use crate::json::pointer::JsonPointer;
+    use crate::testing::outcome;
     use crate::verify::{PackageOutcome, Source};
     use std::path::PathBuf;
 
@@ -653,14 +654,6 @@ mod tests {
 
     fn log(all: &[PackageOutcome]) -> Value {
         serde_json::to_value(super::log(&RunView::new(all, false), &opts())).unwrap()
-    }
-
-    fn outcome(path: &str, diags: Vec<Diagnostic>) -> PackageOutcome {
-        PackageOutcome {
-            path: PathBuf::from(path),
-            diagnostics: diags,
-            ..Default::default()
-        }
     }
 
     #[test]

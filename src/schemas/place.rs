@@ -61,14 +61,18 @@ static PARSED: LazyLock<Vec<(&'static str, Option<Value>)>> = LazyLock::new(|| {
         .collect()
 });
 
-/// A schema node and the `$id` of the document holding it.
-type Node = (&'static str, &'static Value);
+/// A schema node and the `$id` of the document holding it (`""` for an
+/// inline schema).
+type Node<'a> = (&'a str, &'a Value);
+
+/// Resolves a `$ref` found in the document of the given `$id`.
+type Resolver<'a> = dyn Fn(&'a str, &str) -> Option<Node<'a>> + 'a;
 
 /// The most schema nodes one step of the walk looks at (the published
 /// schemas need a few dozen; a bound keeps a bad `$ref` from looping).
 const MAX_NODES: usize = 512;
 
-fn document(id: &str) -> Option<Node> {
+fn document(id: &str) -> Option<Node<'static>> {
     PARSED
         .iter()
         .find(|(i, _)| *i == id)
@@ -77,7 +81,7 @@ fn document(id: &str) -> Option<Node> {
 
 /// The target of `$ref` `r` in the document `base`: a fragment of the
 /// same document, or another embedded schema by absolute or relative URI.
-fn resolve(base: &'static str, r: &str) -> Option<Node> {
+fn resolve(base: &'static str, r: &str) -> Option<Node<'static>> {
     let (doc, fragment) = r.split_once('#').unwrap_or((r, ""));
     let id = if doc.is_empty() {
         base.to_owned()
@@ -96,9 +100,13 @@ fn resolve(base: &'static str, r: &str) -> Option<Node> {
 /// `allOf`/`anyOf`/`oneOf` branches and `then`/`else` subschemas,
 /// transitively, each once. Sets `package_path` when a `$ref` names the
 /// `packagePath` definition.
-fn expand(start: &[Node], package_path: &mut bool) -> Vec<Node> {
-    let mut out: Vec<Node> = Vec::new();
-    let mut todo: Vec<Node> = start.to_vec();
+fn expand<'a>(
+    start: &[Node<'a>],
+    resolve: &Resolver<'a>,
+    package_path: &mut bool,
+) -> Vec<Node<'a>> {
+    let mut out: Vec<Node<'a>> = Vec::new();
+    let mut todo: Vec<Node<'a>> = start.to_vec();
     while let Some(node) = todo.pop() {
         if out.len() >= MAX_NODES || out.iter().any(|n| std::ptr::eq(n.1, node.1)) {
             continue;
@@ -126,7 +134,7 @@ fn expand(start: &[Node], package_path: &mut bool) -> Vec<Node> {
 
 /// Whether a node is an inline-schema envelope (its `properties` hold
 /// `$schema`).
-fn is_envelope(node: &Node) -> bool {
+fn is_envelope(node: &Node<'_>) -> bool {
     node.1
         .get("properties")
         .and_then(|p| p.get("$schema"))
@@ -134,7 +142,7 @@ fn is_envelope(node: &Node) -> bool {
 }
 
 /// The value of a member in a few words, from its (expanded) schema nodes.
-fn shape(nodes: &[Node], package_path: bool) -> String {
+fn shape(nodes: &[Node<'_>], package_path: bool) -> String {
     if package_path {
         return "package path".to_owned();
     }
@@ -162,7 +170,7 @@ fn shape(nodes: &[Node], package_path: bool) -> String {
 }
 
 /// The strings of the `enum`s and `const`s of `nodes`, each once.
-fn strings(nodes: &[Node]) -> Vec<String> {
+fn strings(nodes: &[Node<'_>]) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for (_, n) in nodes {
         let listed = n
@@ -189,11 +197,37 @@ fn strings(nodes: &[Node]) -> Vec<String> {
 /// index, its object `items`, else its object `additionalProperties`.
 pub fn place(schema: SchemaRef, tokens: &[String]) -> Option<Place> {
     let id = schema.id();
-    let mut frontier = vec![document(&id)?];
+    walk(document(&id)?, tokens, &resolve, true)
+}
+
+/// What the inline schema `schema` (a definition's desired, observed or
+/// output schema) says about the instance at `tokens` (a fixture
+/// document's pointer tokens): the same walk as [`place`], its local
+/// `$ref`s resolved as the proofs resolve them
+/// ([`crate::proof::ref_closure::resolve`], `verifier-rules.md` §5 F3).
+/// `None` where the schema declares nothing.
+pub fn inline_place(schema: &Value, tokens: &[String]) -> Option<Place> {
+    let local = |_: &str, r: &str| {
+        crate::proof::ref_closure::resolve(schema, r)
+            .ok()
+            .map(|t| ("", t.value))
+    };
+    walk(("", schema), tokens, &local, false)
+}
+
+/// The walk of [`place`] from `root`; `envelopes`: stop where an inline
+/// schema starts.
+fn walk<'a>(
+    root: Node<'a>,
+    tokens: &[String],
+    resolve: &Resolver<'a>,
+    envelopes: bool,
+) -> Option<Place> {
+    let mut frontier = vec![root];
     let mut package_path = false;
     for (i, t) in tokens.iter().enumerate() {
-        let nodes = expand(&frontier, &mut package_path);
-        if nodes.iter().any(is_envelope) {
+        let nodes = expand(&frontier, resolve, &mut package_path);
+        if envelopes && nodes.iter().any(is_envelope) {
             return Some(Place {
                 inline_schema: Some(i),
                 ..Place::default()
@@ -216,8 +250,8 @@ pub fn place(schema: SchemaRef, tokens: &[String]) -> Option<Place> {
         frontier = next;
         package_path = false;
     }
-    let nodes = expand(&frontier, &mut package_path);
-    if nodes.iter().any(is_envelope) {
+    let nodes = expand(&frontier, resolve, &mut package_path);
+    if envelopes && nodes.iter().any(is_envelope) {
         return Some(Place {
             inline_schema: Some(tokens.len()),
             ..Place::default()
@@ -239,7 +273,7 @@ pub fn place(schema: SchemaRef, tokens: &[String]) -> Option<Place> {
                 continue;
             }
             let mut path = false;
-            let of = expand(&[(*doc, child)], &mut path);
+            let of = expand(&[(*doc, child)], resolve, &mut path);
             let description = of
                 .iter()
                 .find_map(|n| n.1.get("description").and_then(Value::as_str))

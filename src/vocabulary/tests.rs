@@ -842,10 +842,8 @@ fn quirk_s_suffix_applies_to_any_payload() {
 
 #[test]
 fn upstream_definition_cases_name_policy() {
-    let text = std::fs::read_to_string(crate::testing::definition_cases()).unwrap();
-    let cases: Value = serde_json::from_str(&text).unwrap();
     let mut checked = 0;
-    for case in cases["definitions"].as_array().unwrap() {
+    for case in crate::testing::definition_cases() {
         let name = case["name"].as_str().unwrap();
         let d = scan_document(
             &case["definition"],
@@ -866,40 +864,26 @@ fn upstream_definition_cases_name_policy() {
 #[test]
 #[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn current_mutants_definition_scan() {
-    let corpus = crate::testing::corpus_root();
-    let tsv = std::fs::read_to_string(corpus.join("mutants-current/cases.tsv")).unwrap();
-    let mut checked = 0;
-    for line in tsv.lines().skip(1) {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let (case, family, code, expect) = (cols[0], cols[3], cols[5], cols[8]);
-        if !matches!(
-            family,
+    let cases = crate::testing::current_mutants(|m| {
+        matches!(
+            m.family.as_str(),
             "desired-field-exemption" | "exempt-annotation-key" | "vocabulary"
-        ) {
-            continue;
-        }
-        let text = std::fs::read_to_string(
-            corpus
-                .join("mutants-current")
-                .join(case)
-                .join("package/definition.json"),
         )
-        .unwrap();
-        let def: Value = serde_json::from_str(&text).unwrap();
+    });
+    for (m, def) in &cases {
         let d = scan_document(
-            &def,
+            def,
             Code::ForbiddenDefinitionField,
             &ScanOptions::definition_scan(),
         );
-        if expect == "ok" {
-            assert!(d.is_empty(), "{case}: {d:?}");
+        if m.expect == "ok" {
+            assert!(d.is_empty(), "{}: {d:?}", m.case);
         } else {
-            assert_eq!(code, "DEF_FORBIDDEN");
-            assert!(!d.is_empty(), "{case}: accepted");
+            assert_eq!(m.code, "DEF_FORBIDDEN");
+            assert!(!d.is_empty(), "{}: accepted", m.case);
         }
-        checked += 1;
     }
-    assert_eq!(checked, 12);
+    assert_eq!(cases.len(), 12);
 }
 
 /// Issue 22 item 1: every character-class and case decision is Unicode

@@ -396,6 +396,32 @@ fn identical_pair_is_silent() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A change that lives in the package index (a fixture's bytes) is
+/// located in each side's `package-index.json` with its line and column,
+/// from the span map verify built in its one parse of the index (near
+/// miss: the pointer alone, as when no span map was kept, fails).
+fn index_changes_are_located() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = package(tmp.path(), "a", STORE, |_| {});
+    let b = package(tmp.path(), "b", STORE, |_| {});
+    std::fs::write(b.join("fixtures/desired.json"), br#"{"name":"other"}"#).unwrap();
+    common::reindex(&b);
+    let (_, doc) = json_run(&["compat", s(&a), s(&b)]);
+    let changes = doc["pairs"][0]["changes"].as_array().unwrap();
+    let c = changes
+        .iter()
+        .find(|c| c["message"] == r#"file "fixtures/desired.json" changed"#)
+        .unwrap_or_else(|| panic!("{changes:?}"));
+    for (side, dir) in [("old", &a), ("new", &b)] {
+        let at = &c[side];
+        assert_eq!(at["file"], s(&dir.join("package-index.json")), "{c}");
+        assert_eq!(at["pointer"], "/files/1/digest", "{c}");
+        assert!(at["line"].as_u64().is_some_and(|l| l >= 1), "{c}");
+        assert!(at["column"].as_u64().is_some_and(|l| l > 1), "{c}");
+    }
+    Ok(())
+}
+
 /// A crafted pair per change kind with the bump it requires (issue 20 done
 /// when 2, for the records this command owns; the desired-schema verdicts
 /// are the prover's table): (edit of OLD, edit of NEW, code, required bump).
@@ -638,6 +664,7 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
     let mut trials = vec![
         Trial::test("identical_pair_is_silent", identical_pair_is_silent),
+        Trial::test("index_changes_are_located", index_changes_are_located),
         Trial::test("table_of_change_kinds", table_of_change_kinds),
         Trial::test("every_format", every_format),
         Trial::test("cannot_run", cannot_run),

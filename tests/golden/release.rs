@@ -10,10 +10,17 @@
 //! binary; the Action's install step against a release served from a
 //! `file://` directory (the right digest installs it, a wrong one fails the
 //! step, no release builds from source). The Linux x86_64 build command
-//! itself is a whole release build (minutes): it runs when
-//! `FORM_PACKAGE_RELEASE_BUILD` is set, to the target directory to build
-//! into (relative to the repository; `target` reuses the release build
-//! already there), and reports itself ignored otherwise.
+//! itself is a whole static release build (about four minutes on a 2-core
+//! machine): it runs when `FORM_PACKAGE_RELEASE_BUILD` is set, to the
+//! target directory to build into (relative to the repository, or
+//! absolute), checks that the binary is static (`file`, `ldd`, no
+//! `PT_INTERP`, no `DT_NEEDED`) and runs it; otherwise it reports itself
+//! ignored. `.ci/run` leaves it off (see `docs/src/benchmarks.md`, *Issue 23*):
+//!
+//! ```sh
+//! FORM_PACKAGE_RELEASE_BUILD=/tmp/fp-release cargo test --locked --test golden -- --include-ignored linux_build_runs
+//! rm -rf /tmp/fp-release
+//! ```
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -168,10 +175,11 @@ fn workflow_shape() -> Result<(), Failed> {
     Ok(())
 }
 
-/// A temp tree holding `target/release/form-package`: this build's binary.
+/// A temp tree holding `target/x86_64-unknown-linux-gnu/release/form-package`
+/// (where the workflow's `--target` build puts it): this build's binary.
 fn built_tree() -> (tempfile::TempDir, Vec<u8>) {
     let tmp = tempfile::tempdir().unwrap();
-    let release = tmp.path().join("target/release");
+    let release = tmp.path().join("target").join(LINUX_X64).join("release");
     std::fs::create_dir_all(&release).unwrap();
     let bytes = std::fs::read(BIN).unwrap();
     std::fs::write(release.join("form-package"), &bytes).unwrap();
@@ -378,9 +386,11 @@ fn action_downloads_and_checks() -> Result<(), Failed> {
     Ok(())
 }
 
-/// The Linux x86_64 job's build command, run here (a release build into
-/// the target directory `FORM_PACKAGE_RELEASE_BUILD` names), then its
-/// binary runs.
+/// The Linux x86_64 job's build command, run here (a static release build
+/// into the target directory `FORM_PACKAGE_RELEASE_BUILD` names); its
+/// binary is where the checksum step takes it from, is statically linked
+/// (no program interpreter, no shared library needed: `file` and `ldd` say
+/// so too) and runs.
 fn linux_build_runs() -> Result<(), Failed> {
     let w = workflow();
     let dir = std::env::var_os("FORM_PACKAGE_RELEASE_BUILD").unwrap();
@@ -396,9 +406,40 @@ fn linux_build_runs() -> Result<(), Failed> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let bin = target_dir.join("release/form-package");
+    let bin = target_dir.join(LINUX_X64).join("release/form-package");
+    let tool = |prog: &str, args: &[&str]| {
+        let out = Command::new(prog)
+            .args(args)
+            .arg(&bin)
+            .output()
+            .unwrap_or_else(|e| panic!("{prog}: {e}"));
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    };
+    // The ELF itself: no program interpreter (`ld.so`), no shared library.
+    let headers = tool("readelf", &["-lW"]);
+    assert!(headers.contains("LOAD"), "{headers}");
+    assert!(!headers.contains("INTERP"), "{headers}");
+    let dynamic = tool("readelf", &["-dW"]);
+    assert!(!dynamic.contains("(NEEDED)"), "{dynamic}");
+    // What a user would ask: `file` says static (a static-pie keeps address
+    // randomisation), `ldd` finds nothing to load.
+    let file = tool("file", &["-b"]);
+    assert!(
+        file.contains("static-pie linked") || file.contains("statically linked"),
+        "{file}"
+    );
+    let ldd = tool("ldd", &[]);
+    assert!(
+        ldd.contains("not a dynamic executable") || ldd.contains("statically linked"),
+        "{ldd}"
+    );
     let v = Command::new(&bin).arg("version").output().unwrap();
     assert!(v.status.success(), "{}", String::from_utf8_lossy(&v.stderr));
+    assert!(String::from_utf8_lossy(&v.stdout).contains("form-package"));
     Ok(())
 }
 

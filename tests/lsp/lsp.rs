@@ -1330,8 +1330,10 @@ fn apply_item(text: &str, item: &Value) -> String {
 /// buffer), this profile's keywords inside the desired schema, the
 /// `immutableFields` pointers the desired schema has but those listed
 /// (from the last good text while the buffer is cut short), the package's
-/// files in a fixture path; and the near misses: a member already there,
-/// a string that is none of these, a fixture file, a file in no package.
+/// files in a fixture path, a listed fixture's members and values by its
+/// stage's schema; and the near misses: a member already there, a string
+/// that is none of these, a package file the definition does not list, a
+/// file in no package.
 fn completion_offers_members_keywords_pointers_and_files() -> Result<(), Failed> {
     let (tmp, pkg) = completion_package();
     let def_path = pkg.join("definition.json");
@@ -1524,12 +1526,51 @@ fn completion_offers_members_keywords_pointers_and_files() -> Result<(), Failed>
         complete_at(&mut c, &def, &original, title),
         Vec::<Value>::new()
     );
+
+    // 5. A fixture the definition lists: its stage's schema (desired) at
+    // the cursor's pointer, a member begun halfway (the buffer does not
+    // parse) and a value of a closed set.
     let fixture_path = pkg.join("fixtures/desired.json");
     let fixture_text = std::fs::read_to_string(&fixture_path).unwrap();
     let fixture = uri_of(&fixture_path);
     open_doc(&mut c, &fixture, &fixture_text);
+    let half = fixture_text.replace("\"runWorkerFirst\": true", "\"");
+    change_doc(&mut c, &fixture, 2, &half);
+    let at = half.find("\"\n  },").unwrap() + 1;
+    let items = complete_at(&mut c, &fixture, &half, at);
+    assert_eq!(
+        labels(&items),
+        ["runWorkerFirst"],
+        "the one /assets member missing"
+    );
+    assert!(
+        items[0]["detail"]
+            .as_str()
+            .unwrap()
+            .starts_with("boolean, required"),
+        "{}",
+        items[0]
+    );
+    change_doc(&mut c, &fixture, 3, &fixture_text);
+    let value = fixture_text.find("single_page_application").unwrap();
+    let items = complete_at(&mut c, &fixture, &fixture_text, value);
+    assert!(
+        labels(&items).contains(&"none") && labels(&items).contains(&"single_page_application"),
+        "the closed set of notFoundHandling: {:?}",
+        labels(&items)
+    );
+    // Near misses: every member of the fixture's root is there; a JSON
+    // file of the package the definition does not list.
     assert_eq!(
         complete_at(&mut c, &fixture, &fixture_text, 1),
+        Vec::<Value>::new()
+    );
+    let notes_path = pkg.join("notes.json");
+    std::fs::write(&notes_path, "{\"a\": 1, }").unwrap();
+    let notes = uri_of(&notes_path);
+    open_doc(&mut c, &notes, "{\"a\": 1, }");
+    assert_eq!(
+        complete_at(&mut c, &notes, "{\"a\": 1, }", 10),
         Vec::<Value>::new()
     );
     let lone_path = tmp.path().join("definition.json");
