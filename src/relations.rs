@@ -296,22 +296,20 @@ impl Walk<'_> {
         }
     }
 
-    fn reference(&mut self, at: Site<'_>, api: &str, kind: &str) {
-        let Site {
-            node,
-            pointer,
-            schema_ptr,
-            binding,
-            required,
-        } = at;
+    fn reference(&mut self, site: Site<'_>, api: &str, kind: &str) {
+        let (node, pointer, schema_ptr) = (site.node, site.pointer, site.schema_ptr);
         let refs = node.get("x-takoform-target-formrefs");
         let iface = node.get("x-takoform-required-interface");
         let mut relation = Relation {
             pointer: pointer.to_owned(),
             target_api_version: api.to_owned(),
             target_kind: kind.to_owned(),
-            binding: binding.as_ref().map(|b| b.0.clone()).unwrap_or_default(),
-            required,
+            binding: site
+                .binding
+                .as_ref()
+                .map(|b| b.0.clone())
+                .unwrap_or_default(),
+            required: site.required,
             target_form_refs: None,
             required_interface: None,
         };
@@ -396,7 +394,7 @@ impl Walk<'_> {
             };
             self.warn(code, message, schema_ptr.clone());
         }
-        if let Some((name, at)) = binding {
+        if let Some((name, at)) = site.binding {
             if !self.accepted.contains(name.as_str())
                 && self.reported_bindings.insert(at.as_str().to_owned())
             {

@@ -186,7 +186,8 @@ impl TrustCommand {
 /// summary on stderr ([`crate::render::trust`]); `--pin-out` writes the pin
 /// once the command succeeded (as `--output-file` writes a report: a new
 /// file atomically, an existing one in place). A refusal is the JSON
-/// failure report on stderr ([`crate::trust::cmd::failure`]).
+/// failure report on stderr ([`crate::render::trust::failure`]): exit 1,
+/// or 2 when the command could not run (a usage error, an unreadable input).
 pub fn run(a: &Args) -> Output {
     let answer = match a
         .command
@@ -194,7 +195,7 @@ pub fn run(a: &Args) -> Output {
         .and_then(|r| crate::trust::cmd::answer(&r))
     {
         Ok(answer) => answer,
-        Err(e) => return crate::trust::cmd::failure(&e),
+        Err(e) => return refused(&e),
     };
     let pin_out = a.command.pin_out();
     let written = match (pin_out, answer.pin()) {
@@ -215,6 +216,16 @@ pub fn run(a: &Args) -> Output {
             stderr: crate::render::trust::summary(&answer, pin_out),
             ..Default::default()
         },
-        Err(e) => crate::trust::cmd::failure(&e),
+        Err(e) => refused(&e),
+    }
+}
+
+/// A refusal: its failure report on stderr, exit 1 (2 when the command
+/// could not run).
+fn refused(e: &TrustError) -> Output {
+    Output {
+        stderr: crate::render::trust::failure(e),
+        code: if e.could_not_run { 2 } else { 1 },
+        ..Default::default()
     }
 }

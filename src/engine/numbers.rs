@@ -1053,34 +1053,33 @@ fn factory(
 /// `uniqueItems`, the five numeric bounds and the six count keywords) in
 /// place of the crate's.
 pub fn register<R>(options: ValidationOptions<'_, R>) -> ValidationOptions<'_, R> {
-    options
+    let bounds = [
+        ("minimum", BoundKind::Minimum),
+        ("maximum", BoundKind::Maximum),
+        ("exclusiveMinimum", BoundKind::ExclusiveMinimum),
+        ("exclusiveMaximum", BoundKind::ExclusiveMaximum),
+        ("multipleOf", BoundKind::MultipleOf),
+    ];
+    let counts = [
+        ("minLength", CountKind::MinLength),
+        ("maxLength", CountKind::MaxLength),
+        ("minItems", CountKind::MinItems),
+        ("maxItems", CountKind::MaxItems),
+        ("minProperties", CountKind::MinProperties),
+        ("maxProperties", CountKind::MaxProperties),
+    ];
+    let mut options = options
         .with_keyword("type", factory(type_keyword))
         .with_keyword("const", factory(const_keyword))
         .with_keyword("enum", factory(enum_keyword))
-        .with_keyword("uniqueItems", factory(unique_items_keyword))
-        .with_keyword("minimum", factory(|v| bound(BoundKind::Minimum, v)))
-        .with_keyword("maximum", factory(|v| bound(BoundKind::Maximum, v)))
-        .with_keyword(
-            "exclusiveMinimum",
-            factory(|v| bound(BoundKind::ExclusiveMinimum, v)),
-        )
-        .with_keyword(
-            "exclusiveMaximum",
-            factory(|v| bound(BoundKind::ExclusiveMaximum, v)),
-        )
-        .with_keyword("multipleOf", factory(|v| bound(BoundKind::MultipleOf, v)))
-        .with_keyword("minLength", factory(|v| count(CountKind::MinLength, v)))
-        .with_keyword("maxLength", factory(|v| count(CountKind::MaxLength, v)))
-        .with_keyword("minItems", factory(|v| count(CountKind::MinItems, v)))
-        .with_keyword("maxItems", factory(|v| count(CountKind::MaxItems, v)))
-        .with_keyword(
-            "minProperties",
-            factory(|v| count(CountKind::MinProperties, v)),
-        )
-        .with_keyword(
-            "maxProperties",
-            factory(|v| count(CountKind::MaxProperties, v)),
-        )
+        .with_keyword("uniqueItems", factory(unique_items_keyword));
+    for (name, kind) in bounds {
+        options = options.with_keyword(name, factory(move |v| bound(kind, v)));
+    }
+    for (name, kind) in counts {
+        options = options.with_keyword(name, factory(move |v| count(kind, v)));
+    }
+    options
 }
 
 /// Replaces `minContains`/`maxContains` (next to `contains`, in every

@@ -920,13 +920,8 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
             };
             let mut f = base(code, message);
             f.contract = Some(binding.doc.loc_str("/allowedTargetForms"));
-            let declared = declared_by(ctx, ti);
-            if !declared.is_empty() {
-                f.notes.push(format!(
-                    "{} is declared by {} (not an allowed target)",
-                    ti.label(),
-                    declared.join(", ")
-                ));
+            if let Some(note) = declared_note(ctx, ti) {
+                f.notes.push(format!("{note} (not an allowed target)"));
             }
             findings.push(f);
             continue;
@@ -953,26 +948,24 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
                     provided_text(t)
                 ));
             }
-            let declared = declared_by(ctx, ti);
-            if !declared.is_empty() {
-                f.notes.push(format!(
-                    "{} is declared by {}",
-                    ti.label(),
-                    declared.join(", ")
-                ));
-            }
+            f.notes.extend(declared_note(ctx, ti));
             findings.push(f);
         }
     }
 }
 
 /// Kinds of the loaded Forms that declare `iface` in providedInterfaces.
-fn declared_by(ctx: &Ctx<'_>, iface: &ContractRef) -> Vec<String> {
-    ctx.family
+/// `<interface> is declared by <Kind>, <Kind>`: the loaded Forms that
+/// declare `iface`; `None` when none does.
+fn declared_note(ctx: &Ctx<'_>, iface: &ContractRef) -> Option<String> {
+    let declared: Vec<&str> = ctx
+        .family
         .packages
         .iter()
         .filter_map(|p| p.form.as_ref())
         .filter(|t| t.provided.iter().any(|(_, p)| p.same(iface)))
-        .map(|t| t.kind.clone())
-        .collect()
+        .map(|t| t.kind.as_str())
+        .collect();
+    (!declared.is_empty())
+        .then(|| format!("{} is declared by {}", iface.label(), declared.join(", ")))
 }

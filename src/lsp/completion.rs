@@ -20,7 +20,8 @@ use crate::json::pointer::escape;
 pub enum Role {
     /// A member name of the object at [`Cursor::tokens`].
     Key,
-    /// The string value at [`Cursor::tokens`].
+    /// The value at [`Cursor::tokens`]: inside its string, or (no
+    /// [`Cursor::token`]) where a value goes and none is typed yet.
     Value,
 }
 
@@ -160,6 +161,8 @@ enum Frame {
     },
     Array {
         index: usize,
+        /// After `[` or `,`: an item goes here.
+        want: bool,
         seen: Vec<(Range<usize>, String)>,
     },
 }
@@ -221,18 +224,16 @@ fn place(
         root_strings: Vec::new(),
     };
     if prev_end <= offset && offset <= next_start {
-        // Between tokens: only where a name goes.
-        let at_key = matches!(
-            stack.last(),
+        // Between tokens: where a name goes, or a value (inserted quoted).
+        return Some(match stack.last() {
             Some(Frame::Object {
-                want: Want::Key,
-                ..
+                want: Want::Key, ..
+            }) => Ok(cursor(object, Role::Key, None, false)),
+            Some(Frame::Object {
+                want: Want::Value, ..
             })
-        );
-        return Some(if at_key {
-            Ok(cursor(object, Role::Key, None, false))
-        } else {
-            Err(())
+            | Some(Frame::Array { want: true, .. }) => Ok(cursor(all, Role::Value, None, false)),
+            _ => Err(()),
         });
     }
     let tok = tok?;
@@ -262,13 +263,14 @@ fn place(
     }
 }
 
-/// Where byte `offset` of `text` is: a member name position or a string
-/// value, with the pointer of its object or value, found by a tolerant
+/// Where byte `offset` of `text` is: a member name position or a value
+/// (inside a string, or after `:`, `[` or `,` where none is typed yet),
+/// with the pointer of its object or value, found by a tolerant
 /// scan that needs no valid JSON (unclosed braces, a trailing comma, a
 /// name typed halfway, a missing comma are read as an author means them).
 /// `None` for an offset that is not on a character boundary or past the
-/// end, and where neither a name nor a string value goes (inside a
-/// number, after a value with no comma, deeper than [`MAX_DEPTH`]).
+/// end, and where neither a name nor a value goes (inside a number, after
+/// a value with no comma, deeper than [`MAX_DEPTH`]).
 pub fn cursor(text: &str, offset: usize) -> Option<Cursor> {
     if offset > text.len() || !text.is_char_boundary(offset) {
         return None;
@@ -293,8 +295,10 @@ pub fn cursor(text: &str, offset: usize) -> Option<Cursor> {
         let depth = stack.len();
         match tok.kind {
             Kind::Punct(b @ (b'{' | b'[')) => {
-                if let Some(Frame::Object { want, .. }) = stack.last_mut() {
-                    *want = Want::Comma;
+                match stack.last_mut() {
+                    Some(Frame::Object { want, .. }) => *want = Want::Comma,
+                    Some(Frame::Array { want, .. }) => *want = false,
+                    None => {}
                 }
                 if stack.len() >= MAX_DEPTH {
                     return None;
@@ -308,6 +312,7 @@ pub fn cursor(text: &str, offset: usize) -> Option<Cursor> {
                 } else {
                     Frame::Array {
                         index: 0,
+                        want: true,
                         seen: Vec::new(),
                     }
                 });
@@ -325,7 +330,10 @@ pub fn cursor(text: &str, offset: usize) -> Option<Cursor> {
                     *want = Want::Key;
                     *key = None;
                 }
-                Some(Frame::Array { index, .. }) => *index += 1,
+                Some(Frame::Array { index, want, .. }) => {
+                    *index += 1;
+                    *want = true;
+                }
                 None => {}
             },
             Kind::Punct(b':') => {
@@ -349,17 +357,18 @@ pub fn cursor(text: &str, offset: usize) -> Option<Cursor> {
                         }
                         *want = Want::Comma;
                     }
-                    Some(Frame::Array { seen, .. }) => seen.push((tok.span.clone(), s)),
+                    Some(Frame::Array { seen, want, .. }) => {
+                        seen.push((tok.span.clone(), s));
+                        *want = false;
+                    }
                     None => {}
                 }
             }
-            Kind::Word => {
-                if let Some(Frame::Object { want, .. }) = stack.last_mut() {
-                    if *want == Want::Value {
-                        *want = Want::Comma;
-                    }
-                }
-            }
+            Kind::Word => match stack.last_mut() {
+                Some(Frame::Object { want, .. }) if *want == Want::Value => *want = Want::Comma,
+                Some(Frame::Array { want, .. }) => *want = false,
+                _ => {}
+            },
         }
     }
     if placed.is_none() {
@@ -859,6 +868,15 @@ mod tests {
             (Role::Value, t("/f/0/desiredPath"), false)
         );
         assert!(c.present.is_empty());
+        // Between tokens where a value goes: after a colon, after `[` or `,`.
+        let c = scan(r#"{"role": |}"#).unwrap();
+        assert_eq!((c.role, c.tokens, c.token), (Role::Value, t("/role"), None));
+        let c = scan(r#"{"l": ["a", |"#).unwrap();
+        assert_eq!(
+            (c.role, c.tokens, c.in_array),
+            (Role::Value, t("/l/1"), true)
+        );
+        assert_eq!(c.present, ["a"]);
     }
 
     #[test]
@@ -866,10 +884,9 @@ mod tests {
         for marked in [
             r#"{"a": 12|3}"#, // inside a number
             r#"{"a": 1 |}"#,  // after a value, no comma
-            r#"{"a": |}"#,    // a value that is not a string yet
             r#"{"a"| : 1}"#,  // after a name
             r#"|{"a": 1}"#,   // before the document
-            r#"["x", 1, |]"#, // an array item that is not a string
+            r#"["x" |]"#,     // after an item, no comma
             "|",              // an empty document
         ] {
             assert_eq!(scan(marked), None, "{marked}");
@@ -1032,6 +1049,25 @@ mod tests {
             def,
         );
         assert_eq!(once, None);
+        // A value where none is typed yet: quoted.
+        let text = r#"{"role": }"#;
+        let gap = Input {
+            text,
+            offset: 9,
+            kind: def,
+            last_good: None,
+            files: &[],
+            stage_schema: None,
+        };
+        let item = complete(&gap).unwrap().items.remove(0);
+        let Some(lsp_types::CompletionTextEdit::Edit(e)) = item.text_edit else {
+            panic!("{item:?}");
+        };
+        assert_eq!(
+            (item.label.as_str(), e.new_text.as_str()),
+            ("identity", "\"identity\"")
+        );
+        assert_eq!(e.range.start, e.range.end);
         // A closed set of strings: its values, but the items listed.
         let role = labels(r#"{"role": "|"}"#, def).unwrap();
         assert!(role.contains(&"revision".to_owned()), "{role:?}");

@@ -14,6 +14,20 @@ use serde_json::Value;
 use super::escape;
 use crate::trust::cmd::{Answer, CheckpointReport, NotRevokedReport, PackageSummary};
 use crate::trust::verify::BundleReport;
+use crate::trust::TrustError;
+
+/// The failure report of a refusal, the Core's members plus our code, one
+/// JSON line for stderr:
+/// `{"status":"error","code":CLASS,"message":…,"diagnostic":"FD8xx"}`.
+pub fn failure(e: &TrustError) -> String {
+    let v = serde_json::json!({
+        "status": "error",
+        "code": e.class.as_str(),
+        "message": e.message,
+        "diagnostic": e.code.info().id,
+    });
+    format!("{v}\n")
+}
 
 /// The human summary of `answer` (lines, each ending in a newline);
 /// `pin_out`: where `--pin-out` wrote the pin.

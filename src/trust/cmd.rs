@@ -1,10 +1,9 @@
 //! The `trust` operations on a plain [`TrustRequest`] (`cli/trust.rs`
 //! parses the command line into it): read the files, call
-//! [`super::verify`] and [`super::revocation`], answer one JSON document. Success goes to stdout
-//! (exit 0); a refusal to stderr as
-//! `{"status":"error","code":<class>,"message":…,"diagnostic":"FD8xx"}`
-//! (exit 1; exit 2 for a usage error or an input file that could not be
-//! read), the Core's failure report plus our code.
+//! [`super::verify`] and [`super::revocation`], answer one JSON document
+//! ([`Answer`], stdout, exit 0) or refuse with a [`TrustError`] (its
+//! failure report, the Core's plus our code, is `render::trust::failure`:
+//! exit 1, or 2 for a usage error or an input file that could not be read).
 
 use std::path::{Path, PathBuf};
 
@@ -16,7 +15,6 @@ use super::revocation::{self, Lookup, Pin};
 use super::verify::{self, verify_bundle, BundleReport};
 use super::TrustError;
 use crate::codes::Code;
-use crate::output::Output;
 
 /// What a `trust` operation is asked to do: the inputs of one
 /// subcommand, as plain data (`cli/trust.rs` parses the command line into
@@ -186,7 +184,8 @@ impl Answer {
 /// Runs one `trust` operation: reads its inputs, verifies, answers.
 ///
 /// # Errors
-/// The [`TrustError`] of the first check that refused (see [`failure`]).
+/// The [`TrustError`] of the first check that refused (printed by
+/// `render::trust::failure`).
 pub fn answer(request: &TrustRequest) -> Result<Answer, TrustError> {
     match request {
         TrustRequest::VerifyBundle(subject, files) => verify_bundle_cmd(subject, files),
@@ -202,22 +201,6 @@ pub fn answer(request: &TrustRequest) -> Result<Answer, TrustError> {
 /// Only if serialising fails.
 pub fn pin_file(pin: &Pin) -> Result<Vec<u8>, TrustError> {
     json(pin)
-}
-
-/// The failure report for `e` (exit 1; 2 when the command could not run:
-/// a usage error or an unreadable input file).
-pub fn failure(e: &TrustError) -> Output {
-    let v = serde_json::json!({
-        "status": "error",
-        "code": e.class.as_str(),
-        "message": e.message,
-        "diagnostic": e.code.info().id,
-    });
-    Output {
-        stderr: format!("{v}\n"),
-        code: if e.could_not_run { 2 } else { 1 },
-        ..Default::default()
-    }
 }
 
 fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, TrustError> {

@@ -65,6 +65,22 @@ pub(super) enum Dis {
     Unk(usize, usize, String),
 }
 
+/// One side of a disjointness question is a finite set of values, the
+/// other a test (`holds`): the first value it passes is an overlap
+/// witness; when it fails every value the two are disjoint; `None` when
+/// some value is undecided and none passes.
+fn finite_against(values: &[Value], mut holds: impl FnMut(&Value) -> Option<bool>) -> Option<Dis> {
+    let mut all_fail = true;
+    for v in values {
+        match holds(v) {
+            Some(false) => {}
+            Some(true) => return Some(Dis::Overlap(v.clone())),
+            None => all_fail = false,
+        }
+    }
+    all_fail.then_some(Dis::Disjoint)
+}
+
 /// What kind of disjunction a [`Choice`] is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum ChoiceKind {
@@ -1703,30 +1719,14 @@ impl<'a> Prover<'a> {
         }
         // A finite: every value fails x.
         if let Some(vals) = self.finite(a, t) {
-            let mut all_fail = true;
-            for v in &vals {
-                match self.holds(x, v, lvl) {
-                    Some(false) => {}
-                    Some(true) => return Dis::Overlap(v.clone()),
-                    None => all_fail = false,
-                }
-            }
-            if all_fail {
-                return Dis::Disjoint;
+            if let Some(d) = finite_against(&vals, |v| self.holds(x, v, lvl)) {
+                return d;
             }
         }
         // x finite: every value fails A.
         if let Some(vals) = self.finite(&xf, t) {
-            let mut all_fail = true;
-            for v in &vals {
-                match self.holds_flat(a, v, lvl) {
-                    Some(false) => {}
-                    Some(true) => return Dis::Overlap(v.clone()),
-                    None => all_fail = false,
-                }
-            }
-            if all_fail {
-                return Dis::Disjoint;
+            if let Some(d) = finite_against(&vals, |v| self.holds_flat(a, v, lvl)) {
+                return d;
             }
         }
         // Ranges of the conjunction of both.
