@@ -6,7 +6,6 @@
 //! exist), the README stays within its size, its real run is today's
 //! output, and the code pages are what `src/codes/` generates today. Links are read with `pulldown-cmark`, so code spans and code
 //! blocks are never taken for links.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is a failed test
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -136,7 +135,7 @@ fn summary_lists_every_page_once() {
 
 /// The subcommands `form-package --help` lists (without `help`).
 fn help_commands() -> BTreeSet<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .arg("--help")
         .output()
         .unwrap();
@@ -275,7 +274,7 @@ fn readme_run_is_the_real_output() {
     let cmd = "$ form-package verify fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632\n";
     let at = readme.find(cmd).expect("README shows a verify run") + cmd.len();
     let shown = &readme[at..at + readme[at..].find("```").unwrap()];
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .args([
             "verify",
             "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632",
