@@ -2,16 +2,10 @@
 //! skipped in silence by the walk (as a non-root user), a missing PATH in
 //! every format, choosing what to see (flags and `form-package.toml`),
 //! completions, man page and the embedded report schema.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use crate::common;
 use common::{copy_dir, fixtures};
+use common::{run_in as run, stdout as text};
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -19,20 +13,8 @@ use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_form-package");
+use crate::common::BIN;
 const STORE: &str = "packages/v1alpha1/example-store-1.0.0-f486d5e31632";
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .current_dir(cwd)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
 
 /// A tree under a world-readable temporary directory, a git work tree
 /// (`.git`): `a/pkg` (good), `b/pkg` (good), `ign/pkg` named by

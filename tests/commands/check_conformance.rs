@@ -1,12 +1,5 @@
 //! `conformance DIR` over the reference's own suite and `check FILE...` on
 //! single documents (issue 12 parts 2 and 3).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test
 
 use crate::common;
 use common::copy_dir;
@@ -293,7 +286,7 @@ fn check_recognises_each_kind_and_names_them_for_anything_else() {
     assert!(text.ends_with("6 documents: 6 ok, 0 failed\n"), "{text}");
 
     // A JSON file that is none of them, read from standard input.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let mut child = Command::new(crate::common::BIN)
         .args([
             "check",
             "-",

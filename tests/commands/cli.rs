@@ -1,13 +1,6 @@
 //! The binary end to end: exit codes, formats, canonicalize/digest, and the
 //! exact positions of findings. Runs on the packages shipped in `fixtures/`
 //! (no corpus needed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::{copy_package, fixtures, reindex};
@@ -18,7 +11,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
 }
 
 fn example_store() -> PathBuf {
@@ -248,12 +241,7 @@ fn many_findings_in_one_run() {
     let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     let v = json_of(&o);
-    let codes: Vec<&str> = v["packages"][0]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes = crate::common::codes(&v);
     for want in ["FD007", "FD015", "FD016", "FD018"] {
         assert!(codes.contains(&want), "{want} missing from {codes:?}");
     }

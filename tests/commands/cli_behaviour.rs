@@ -3,13 +3,6 @@
 //! the `ok` line when a selection hides findings, the `canonicalize` /
 //! `digest` first line. Runs on the packages shipped in `fixtures/` (no
 //! corpus needed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::{copy_package, fixtures, run_in};

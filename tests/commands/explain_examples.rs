@@ -8,13 +8,6 @@
 //! (written byte for byte as a positive fixture). The other examples are
 //! prose (a file-system state, `[1025 entries]`, `{…}`, trust documents):
 //! they are counted, and the runnable count may only grow.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::path::Path;
 use std::process::Command;
@@ -132,7 +125,7 @@ fn verify(tmp: &Path, api_version: &str, splice: &Splice) -> (Vec<String>, bool)
     // Lenient: a failing example is a package `index` refuses to index.
     let indexed = form_package::index::build_lenient(&pkg, None).unwrap();
     form_package::index::write(&pkg, &indexed).unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .args(["verify", "--format", "json"])
         .arg(&pkg)
         .output()

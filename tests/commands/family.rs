@@ -9,7 +9,6 @@
 //!
 //! `FAMILY_GOLDEN_UPDATE=1 cargo test --test commands family::` rewrites the goldens
 //! (then read the diff and explain it in the README).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 
 use crate::common;
 
@@ -804,7 +803,7 @@ fn dot_parses_with_a_dot_parser_and_mermaid_is_golden() {
 fn the_binary_runs_family_in_every_format() {
     let corpus = common::corpus_root();
     let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
-    let bin = env!("CARGO_BIN_EXE_form-package");
+    let bin = crate::common::BIN;
     for format in ["human", "json", "dot", "mermaid"] {
         let out = std::process::Command::new(bin)
             .args(["family", "--format", format])
@@ -871,7 +870,7 @@ fn families_page_example_is_the_real_output() {
         + start.len();
     let shown = &readme[at..at + readme[at..].find("```").unwrap()];
     let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = std::process::Command::new(crate::common::BIN)
         .args(["family", "--partial", "."])
         .current_dir(tmp.path())
         .output()
@@ -1081,7 +1080,7 @@ fn two_forms_of_one_kind_a_failing_one_is_a_note_when_another_satisfies() {
 fn the_summary_line_counts_package_findings() {
     let corpus = common::corpus_root();
     let tmp = assemble(&corpus, &snapshot(&corpus, V1BETA1));
-    let bin = env!("CARGO_BIN_EXE_form-package");
+    let bin = crate::common::BIN;
     let last = |root: &Path| {
         let out = std::process::Command::new(bin)
             .arg("family")
@@ -1144,7 +1143,7 @@ fn a_file_that_is_no_family_member_is_exit_2() {
     let tmp = tempfile::tempdir().unwrap();
     let x = tmp.path().join("x.json");
     std::fs::write(&x, "{}").unwrap();
-    let bin = env!("CARGO_BIN_EXE_form-package");
+    let bin = crate::common::BIN;
     let out = std::process::Command::new(bin)
         .arg("family")
         .arg(&x)
@@ -1177,7 +1176,7 @@ fn a_file_that_is_no_family_member_is_exit_2() {
 /// a failed package. Near miss: a directory with no package is no error.
 #[test]
 fn a_device_or_fifo_path_is_no_package() {
-    let bin = env!("CARGO_BIN_EXE_form-package");
+    let bin = crate::common::BIN;
     let tmp = tempfile::tempdir().unwrap();
     let fifo = tmp.path().join("pipe");
     let made = std::process::Command::new("mkfifo")
@@ -1221,7 +1220,7 @@ fn a_missing_path_is_reported_beside_the_other_paths() {
         .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
     let tmp = tempfile::tempdir().unwrap();
     let missing = tmp.path().join("nonexist");
-    let bin = env!("CARGO_BIN_EXE_form-package");
+    let bin = crate::common::BIN;
     let family = |paths: &[&Path], format: &str| {
         let mut cmd = std::process::Command::new(bin);
         cmd.args(["family", "--format", format]);
@@ -1331,7 +1330,7 @@ fn a_symlinked_package_directory_is_a_finding_not_dropped() {
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/families/v1beta1-001"),
         &root,
     );
-    let bin = env!("CARGO_BIN_EXE_form-package");
+    let bin = crate::common::BIN;
     let family = |format: &str| {
         std::process::Command::new(bin)
             .args(["family", "--format", format])

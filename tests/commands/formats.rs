@@ -6,13 +6,6 @@
 //!
 //! Runs on the packages shipped in `fixtures/` and on a broken copy of
 //! `example-store` built in a temp dir (no corpus needed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;
@@ -30,7 +23,7 @@ fn manifest() -> PathBuf {
 /// Runs `form-package verify <path> --format <format>` in `cwd` (`format`
 /// may carry more flags after a space).
 fn verify(cwd: &Path, path: &str, format: &str) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
         .current_dir(cwd)
         .args(["verify", path, "--format"])
         .args(format.split(' '))
@@ -277,7 +270,7 @@ fn sarif_of_broken_and_good_packages_validates_against_the_official_schema() {
     );
     // Rules carry what `explain` says: full description, help text and Markdown
     // (no helpUri: the project has no published URL to point at).
-    let explain = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let explain = Command::new(crate::common::BIN)
         .args(["explain", "FD213"])
         .output()
         .unwrap();
@@ -451,7 +444,7 @@ fn all_machine_formats_report_the_same_findings() {
 
 /// Runs the binary with `args` in `cwd`.
 fn bin_in(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
         .current_dir(cwd)
         .args(args)
         .env("NO_COLOR", "1")

@@ -1,20 +1,13 @@
 //! `init` and `schema definition|index` end to end (issue 26 item 1):
 //! `init` for every index profile writes a package `verify` accepts, and
 //! never writes over an existing package.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::process::{Command, Output};
 
 use serde_json::Value;
 
 fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -195,7 +188,7 @@ fn the_authoring_page_shows_what_init_prints() {
     )
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let o = Command::new(crate::common::BIN)
         .args([
             "init",
             "edge-cache",
@@ -214,7 +207,7 @@ fn the_authoring_page_shows_what_init_prints() {
         )),
         "docs/src/authoring.md is stale:\n{init}"
     );
-    let v = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let v = Command::new(crate::common::BIN)
         .args(["verify", "edge-cache"])
         .env("NO_COLOR", "1")
         .current_dir(tmp.path())

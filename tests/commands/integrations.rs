@@ -1,15 +1,9 @@
 //! Issue 14 item 10: the GitHub Action (`action.yml`) and the pre-commit
 //! hook (`.pre-commit-hooks.yaml`) are parsed (YAML) and the commands they
 //! declare are run, against the binary this build made.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use crate::common;
+use common::expand;
 use common::{copy_dir, fixtures};
 
 use std::collections::BTreeMap;
@@ -19,22 +13,12 @@ use std::process::Command;
 use serde_json::Value;
 use yaml_rust2::{Yaml, YamlLoader};
 
-const BIN: &str = env!("CARGO_BIN_EXE_form-package");
+use crate::common::BIN;
 const STORE: &str = "packages/v1alpha1/example-store-1.0.0-f486d5e31632";
 
 fn load(file: &str) -> Yaml {
     let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file)).unwrap();
     YamlLoader::load_from_str(&text).unwrap().remove(0)
-}
-
-/// Evaluates the few expressions the action's `env` blocks use.
-fn expand(value: &str, ctx: &BTreeMap<&str, String>) -> String {
-    let mut out = value.to_owned();
-    for (k, v) in ctx {
-        out = out.replace(&format!("${{{{ {k} }}}}"), v);
-    }
-    assert!(!out.contains("${{"), "unevaluated expression in {value:?}");
-    out
 }
 
 /// Runs the action's build, verify and compat steps (as the runner would,

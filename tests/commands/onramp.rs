@@ -9,13 +9,6 @@
 //! (`index DIR`, then `verify --format json DIR`, or a second command) and
 //! checks the first finding's code, file and pointer and that the answer
 //! holds the fix.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -23,7 +16,7 @@ use std::process::{Command, Output};
 use serde_json::{json, Value};
 
 fn run(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -427,7 +420,7 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let in_tmp = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_form-package"))
+        Command::new(crate::common::BIN)
             .args(args)
             .env("NO_COLOR", "1")
             .current_dir(tmp.path())

@@ -9,13 +9,6 @@
 //! `FORM_PACKAGE_CORPUS` (default `../shared/corpus` beside the clone); when
 //! it is missing the corpus tests fail under CI (`CI` set) and otherwise say
 //! loudly that they did not run.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;
@@ -28,21 +21,16 @@ use serde_json::{json, Value};
 
 const EPOCHS: [&str; 3] = ["v1alpha3", "v1beta1", "versionless"];
 
+fn run(args: &[&std::ffi::OsStr]) -> Output {
+    common::run(args)
+}
+
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn worker_version() -> PathBuf {
     manifest_dir().join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7")
-}
-
-fn run(args: &[&std::ffi::OsStr]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_WORKSPACE")
-        .output()
-        .unwrap()
 }
 
 fn relations_json(path: &Path, instance: Option<&Path>) -> Value {
@@ -794,7 +782,7 @@ fn the_report_never_overwrites_the_instance() {
 #[test]
 fn dash_is_standard_input() {
     let def = worker_version().join("definition.json");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let mut child = Command::new(crate::common::BIN)
         .args(["relations", "-", "--format", "json"])
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())

@@ -2,7 +2,12 @@
 //! shipped fixtures are, and copying a package so a test can change it.
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // each test crate uses part of it; a panic is a failed test
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The built `form-package` binary.
+pub const BIN: &str = env!("CARGO_BIN_EXE_form-package");
 
 /// The corpus root from `FORM_PACKAGE_CORPUS` (default `../shared/corpus`
 /// beside the clone), or `None` after saying on the terminal (past the
@@ -71,6 +76,18 @@ pub fn corpus_trial(
     .with_ignored_flag(corpus.is_none())
 }
 
+/// The `main` of a libtest-mimic test binary: runs each file's trials,
+/// each listed as `[file] name` (so `cargo test --test BINARY FILE` runs
+/// one file's), under the command line's filters.
+pub fn run_trials(files: Vec<(&str, Vec<libtest_mimic::Trial>)>) {
+    let args = libtest_mimic::Arguments::from_args();
+    let trials = files
+        .into_iter()
+        .flat_map(|(file, trials)| trials.into_iter().map(move |t| t.with_kind(file)))
+        .collect();
+    libtest_mimic::run(&args, trials).exit();
+}
+
 /// `fixtures/` in the repository.
 pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
@@ -108,12 +125,49 @@ pub fn reindex(dir: &Path) {
 }
 
 /// Runs the built `form-package` binary with `args` in `dir`, colour off.
-pub fn run_in(dir: &Path, args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
-        .args(args)
-        .current_dir(dir)
+pub fn run_in(dir: &Path, args: &[&str]) -> Output {
+    let mut c = command(args);
+    c.current_dir(dir);
+    c.output().unwrap()
+}
+
+/// Runs the built `form-package` binary with `args`, colour off.
+pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
+    command(args).output().unwrap()
+}
+
+/// The binary with `args`, colour off and no `GITHUB_WORKSPACE` (which
+/// would make paths relative to it): the environment of every run.
+fn command<S: AsRef<OsStr>>(args: &[S]) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(args)
         .env("NO_COLOR", "1")
-        .env_remove("GITHUB_WORKSPACE")
-        .output()
+        .env_remove("GITHUB_WORKSPACE");
+    c
+}
+
+/// A run's standard output as text (lossy).
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// The codes of the first package's findings in a JSON report.
+pub fn codes(report: &serde_json::Value) -> Vec<&str> {
+    report["packages"][0]["diagnostics"]
+        .as_array()
         .unwrap()
+        .iter()
+        .map(|d| d["code"].as_str().unwrap())
+        .collect()
+}
+
+/// Replaces the `${{ … }}` expressions of a GitHub workflow `value` from
+/// `ctx`; every one must be known.
+pub fn expand(value: &str, ctx: &std::collections::BTreeMap<&str, String>) -> String {
+    let mut out = value.to_owned();
+    for (k, v) in ctx {
+        out = out.replace(&format!("${{{{ {k} }}}}"), v);
+    }
+    assert!(!out.contains("${{"), "unevaluated expression in {value:?}");
+    out
 }

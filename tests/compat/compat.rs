@@ -8,13 +8,6 @@
 //! so: the corpus tests are reported *ignored* when the corpus is absent
 //! (`FORM_PACKAGE_CORPUS`, default `../shared/corpus`; under `CI` a missing
 //! corpus fails).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test, printing is the report
 
 use crate::common;
 
@@ -33,7 +26,7 @@ fn repo(rel: &str) -> PathBuf {
 
 /// Runs the binary with `args`; (exit status, stdout, stderr).
 fn run(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let o = Command::new(crate::common::BIN)
         .args(args)
         .env("NO_COLOR", "1")
         .env_remove("GITHUB_WORKSPACE")

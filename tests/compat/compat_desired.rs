@@ -5,13 +5,6 @@
 //! corpus's consecutive versions are compared too; that trial reports
 //! itself ignored when the corpus is absent (`FORM_PACKAGE_CORPUS`, default
 //! `../shared/corpus`), and fails when `CI` is set.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run, printing is the report
 
 use crate::common;
 

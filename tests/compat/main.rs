@@ -4,6 +4,13 @@
 //! libtest-mimic trials (so a trial can report itself ignored at run time, e.g.
 //! without the corpus), each listed as `[module] name` (`cargo test --test
 //! BINARY MODULE` runs one file's); [`common`] is the one shared prelude.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test code: a panic is a failed test, printing is the report
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -12,13 +19,8 @@ mod compat;
 mod compat_desired;
 
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let mut trials = Vec::new();
-    trials.extend(compat::trials().into_iter().map(|t| t.with_kind("compat")));
-    trials.extend(
-        compat_desired::trials()
-            .into_iter()
-            .map(|t| t.with_kind("compat_desired")),
-    );
-    libtest_mimic::run(&args, trials).exit();
+    common::run_trials(vec![
+        ("compat", compat::trials()),
+        ("compat_desired", compat_desired::trials()),
+    ]);
 }

@@ -6,7 +6,6 @@
 //! exist), the README stays within its size, its real run is today's
 //! output, and the code pages are what `src/codes/` generates today. Links are read with `pulldown-cmark`, so code spans and code
 //! blocks are never taken for links.
-#![allow(clippy::unwrap_used, clippy::expect_used)] // a panic is a failed test
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -136,7 +135,7 @@ fn summary_lists_every_page_once() {
 
 /// The subcommands `form-package --help` lists (without `help`).
 fn help_commands() -> BTreeSet<String> {
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .arg("--help")
         .output()
         .unwrap();
@@ -184,6 +183,39 @@ fn readme_command_table_is_every_command() {
         help_commands(),
         "README's command table and `form-package --help` differ"
     );
+}
+
+/// Each README command row runs as written: its synopsis is its page's
+/// heading with at most the optional (`[…]`) parts left off, so no required
+/// argument (such as `init`'s `--group G --kind K`) is missing from the table.
+#[test]
+fn readme_rows_give_every_required_argument() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let section = readme.split("\n## Commands\n").nth(1).unwrap();
+    let section = section.split("\n## ").next().unwrap();
+    let mut rows = 0;
+    for row in section.lines().filter(|l| l.starts_with("| [`")) {
+        let synopsis = row["| [`".len()..].split('`').next().unwrap();
+        let synopsis = synopsis.trim_end_matches(" \u{2026}");
+        let name = synopsis.split(' ').next().unwrap();
+        let page =
+            std::fs::read_to_string(root().join(format!("docs/src/commands/{name}.md"))).unwrap();
+        let heading = page
+            .lines()
+            .next()
+            .unwrap()
+            .trim_start_matches("# `")
+            .trim_end_matches('`');
+        let rest = heading.strip_prefix(synopsis).unwrap_or_else(|| {
+            panic!("README row `{synopsis}` is not the start of its page's `{heading}`")
+        });
+        assert!(
+            rest.is_empty() || rest.starts_with(" ["),
+            "README row `{synopsis}` leaves off the required `{rest}` of `{heading}`"
+        );
+        rows += 1;
+    }
+    assert_eq!(rows, help_commands().len());
 }
 
 #[test]
@@ -242,7 +274,7 @@ fn readme_run_is_the_real_output() {
     let cmd = "$ form-package verify fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632\n";
     let at = readme.find(cmd).expect("README shows a verify run") + cmd.len();
     let shown = &readme[at..at + readme[at..].find("```").unwrap()];
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .args([
             "verify",
             "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632",

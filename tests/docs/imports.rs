@@ -14,7 +14,6 @@
 //! no library module parses arguments with clap (no argument struct; a
 //! `clap::ValueEnum` value type is allowed): `CLAP_ARGUMENTS_LEFT` lists
 //! the one module that still does.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

@@ -85,13 +85,6 @@
 //!
 //! W's absolute path never reaches `expected.json`: arguments are relative
 //! to W, and any occurrence of W's path in a string is written `{dir}`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test, printing is the report
 
 use crate::common;
 
@@ -269,7 +262,7 @@ fn keep(dir: &Path, name: &str) {
 
 /// The findings of `verify --format json DIR` as the golden fields.
 fn findings(dir: &Path) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .args(["verify", "--format", "json"])
         .arg(dir)
         .output()
@@ -366,7 +359,7 @@ fn run_case(case_dir: &Path) -> Result<(), libtest_mimic::Failed> {
 }
 
 fn every_golden_folder_is_named_after_one_code() {
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .arg("rules")
         .env("NO_COLOR", "1")
         .env_remove("GITHUB_WORKSPACE")
@@ -567,10 +560,10 @@ fn command_case(case_dir: &Path, case: &Value) -> Value {
         std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
         let mut c = Command::new("setpriv");
         c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(env!("CARGO_BIN_EXE_form-package"));
+            .arg(crate::common::BIN);
         c
     } else {
-        Command::new(env!("CARGO_BIN_EXE_form-package"))
+        Command::new(crate::common::BIN)
     };
     chmod(case, &work, false);
     let out = cmd

@@ -6,6 +6,13 @@
 //! itself ignored at run time, e.g. without the corpus), each listed as
 //! `[module] name` (`cargo test --test BINARY MODULE` runs one file's);
 //! [`common`] is the one shared prelude.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test code: a panic is a failed test, printing is the report
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -16,19 +23,10 @@ mod release;
 mod speed;
 
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let mut trials = Vec::new();
-    trials.extend(golden::trials().into_iter().map(|t| t.with_kind("golden")));
-    trials.extend(
-        package_source::trials()
-            .into_iter()
-            .map(|t| t.with_kind("package_source")),
-    );
-    trials.extend(
-        release::trials()
-            .into_iter()
-            .map(|t| t.with_kind("release")),
-    );
-    trials.extend(speed::trials().into_iter().map(|t| t.with_kind("speed")));
-    libtest_mimic::run(&args, trials).exit();
+    common::run_trials(vec![
+        ("golden", golden::trials()),
+        ("package_source", package_source::trials()),
+        ("release", release::trials()),
+        ("speed", speed::trials()),
+    ]);
 }

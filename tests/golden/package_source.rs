@@ -4,7 +4,6 @@
 //! the conformance suite's positives), verified both ways, rendered in
 //! every format. Reported as ignored, not passed, when the corpus is
 //! absent.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use crate::common;
 

@@ -21,13 +21,6 @@
 //! FORM_PACKAGE_RELEASE_BUILD=/tmp/fp-release cargo test --locked --test golden -- --include-ignored linux_build_runs
 //! rm -rf /tmp/fp-release
 //! ```
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -37,7 +30,7 @@ use libtest_mimic::{Failed, Trial};
 use sha2::{Digest, Sha256};
 use yaml_rust2::{Yaml, YamlLoader};
 
-const BIN: &str = env!("CARGO_BIN_EXE_form-package");
+use crate::common::{expand, BIN};
 const LINUX_X64: &str = "x86_64-unknown-linux-gnu";
 
 fn repo() -> PathBuf {
@@ -61,17 +54,6 @@ fn step<'y>(steps: &'y Yaml, name: &str) -> &'y Yaml {
         .iter()
         .find(|s| s["name"].as_str() == Some(name))
         .unwrap_or_else(|| panic!("no step {name:?}"))
-}
-
-/// Replaces the `${{ … }}` expressions of `value` from `ctx`; every one
-/// must be known.
-fn expand(value: &str, ctx: &BTreeMap<&str, String>) -> String {
-    let mut out = value.to_owned();
-    for (k, v) in ctx {
-        out = out.replace(&format!("${{{{ {k} }}}}"), v);
-    }
-    assert!(!out.contains("${{"), "unevaluated expression in {value:?}");
-    out
 }
 
 /// Runs a `shell: bash` step in `dir` with its `env` (expanded from

@@ -10,13 +10,6 @@
 //! Tests that need the corpus are reported *ignored* when it is absent
 //! (`FORM_PACKAGE_CORPUS`, default `../shared/corpus`; under `CI` a missing
 //! corpus fails).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test, printing is the report
 
 use crate::common;
 

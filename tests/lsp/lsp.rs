@@ -5,7 +5,6 @@
 //! Every wait is bounded ([`WAIT`]): a server that does not answer fails
 //! the test instead of hanging it. The corpus test is reported as ignored,
 //! not passed, when the corpus is absent.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use crate::common;
 
@@ -27,7 +26,7 @@ const WAIT: Duration = Duration::from_secs(120);
 const CORPUS_PACKAGE: &str = "packages/v1alpha3/worker-version-0.1.0-6d85e6d07c13";
 
 fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_form-package")
+    crate::common::BIN
 }
 
 /// One diagnostic, comparable: (file, code, message, range as

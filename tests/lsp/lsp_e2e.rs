@@ -17,7 +17,6 @@
 //! passed, and fail when `CI` is set or when run with `--ignored`.
 //! `editors/vscode`'s `.vsix` (built by `.ci/run` with `vsce`) is checked
 //! the same way.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)] // test code: a panic is a failed test
 
 use crate::common;
 
@@ -36,7 +35,7 @@ const FAILING_PACKAGE: &str = "packages/v1alpha3/worker-version-0.1.0-6d85e6d07c
 const CLEAN_PACKAGE: &str = "packages/v1alpha3/worker-version-0.1.0-0bc964e2377d-v2";
 
 fn bin() -> &'static str {
-    env!("CARGO_BIN_EXE_form-package")
+    crate::common::BIN
 }
 
 fn root() -> &'static Path {

@@ -5,6 +5,13 @@
 //! ignored at run time, e.g. without the corpus), each listed as `[module]
 //! name` (`cargo test --test BINARY MODULE` runs one file's); [`common`] is the
 //! one shared prelude.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::print_stdout,
+    clippy::print_stderr
+)] // test code: a panic is a failed test, printing is the report
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -13,13 +20,5 @@ mod lsp;
 mod lsp_e2e;
 
 fn main() {
-    let args = libtest_mimic::Arguments::from_args();
-    let mut trials = Vec::new();
-    trials.extend(lsp::trials().into_iter().map(|t| t.with_kind("lsp")));
-    trials.extend(
-        lsp_e2e::trials()
-            .into_iter()
-            .map(|t| t.with_kind("lsp_e2e")),
-    );
-    libtest_mimic::run(&args, trials).exit();
+    common::run_trials(vec![("lsp", lsp::trials()), ("lsp_e2e", lsp_e2e::trials())]);
 }

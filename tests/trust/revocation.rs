@@ -3,13 +3,6 @@
 //! valid documents, pins, advances and refusals), through the binary: the
 //! expected verdict, the expected pin (members and order), and for each
 //! refusal the code of its own kind.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test
 
 use crate::common;
 
@@ -241,12 +234,7 @@ fn a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file() {
     );
     assert_eq!(out.status.code(), Some(1));
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-    let codes: Vec<&str> = v["packages"][0]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes = crate::common::codes(&v);
     assert!(codes.iter().all(|c| *c == "FD620"), "{codes:?}");
     assert!(!codes.is_empty());
     // --advance and --previous-pin together are a usage error.
@@ -563,10 +551,9 @@ fn both_commands_give_one_verdict_on_crafted_chains() {
 /// Every `advance` case of `corpus/conformance/revocation-checkpoint-v1`
 /// (each with and without `--allow-unchanged`) through both paths.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn both_commands_give_one_verdict_on_every_corpus_chain() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let dir = corpus.join("conformance/revocation-checkpoint-v1");
     let cases: Value =
         serde_json::from_slice(&std::fs::read(dir.join("cases.json")).unwrap()).unwrap();
@@ -591,10 +578,9 @@ fn both_commands_give_one_verdict_on_every_corpus_chain() {
 /// through both binaries, `trust verify-checkpoint` with its real bundle,
 /// from every kind of previous pin.
 #[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn both_binaries_agree_on_the_signed_genesis() {
-    let Some(corpus) = common::corpus() else {
-        return;
-    };
+    let corpus = common::corpus_root();
     let forms = corpus.join("trust/takoform-forms/forms/trust");
     let set = forms.join("sets/e7f8a39311dd011b8467e97e7f300cabb9a6b06c/revocations");
     let checkpoint = set.join("checkpoint.json");
@@ -620,7 +606,7 @@ fn both_binaries_agree_on_the_signed_genesis() {
                 continue;
             }
             let cmd = through_validate(tmp.path(), &doc, pin, allow);
-            let mut trust_cmd = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"));
+            let mut trust_cmd = std::process::Command::new(crate::common::BIN);
             trust_cmd
                 .args(["trust", "verify-checkpoint", "--checkpoint"])
                 .arg(&checkpoint)

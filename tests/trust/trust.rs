@@ -4,13 +4,6 @@
 //! one-edit tampering of the real evidence (trusted-root windows, SET,
 //! inclusion proof, checkpoint, timestamp, SCT, policy ref), each refused
 //! with its class and code.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run, printing is the report
 
 use crate::common;
 
@@ -24,7 +17,7 @@ use form_package::trust::verify::{verify_bundle, Subject};
 use form_package::trust::ErrorClass;
 use serde_json::{json, Value};
 
-const BIN: &str = env!("CARGO_BIN_EXE_form-package");
+use crate::common::BIN;
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::STANDARD;
 
 fn trust_dir(corpus: &Path) -> PathBuf {

@@ -8,13 +8,6 @@
 //! package, FD012 document on its own), and a definition whose package
 //! index selects another lane than its own `apiVersion` implies (a lone
 //! definition has no index to say so).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test
 
 use crate::common;
 

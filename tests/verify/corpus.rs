@@ -6,13 +6,6 @@
 //! `../shared/corpus` beside the clone). When it is missing, the tests are
 //! reported ignored (`no_corpus`, build.rs); the same code paths are covered
 //! on a fresh clone by the tests on `fixtures/`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 
@@ -277,7 +270,7 @@ fn every_corpus_fixture_runs() {
 fn output_does_not_depend_on_the_thread_count() {
     let root = common::corpus_root();
     let run = |threads: &str| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_form-package"))
+        let o = std::process::Command::new(crate::common::BIN)
             .args(["verify", "--format", "json"])
             .arg(root.join("packages"))
             .env("RAYON_NUM_THREADS", threads)

@@ -19,13 +19,6 @@
 //!
 //! Group cases (`namespacedFormGroup`): `profile::namespaced_form_group`
 //! (`current-profile.md` §2.4) must give `isNamespacedFormGroup`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;

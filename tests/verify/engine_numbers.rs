@@ -9,7 +9,6 @@
 //! oracle: the schema is read as a definition is (strict reader, then the
 //! engine), the fixture as a fixture is (strict reader with number
 //! literals).
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::common;
 

@@ -2,13 +2,6 @@
 //! a fact it needs failed, never because of an unrelated error elsewhere
 //! (T1 finding C14: an unlisted file used to skip the fixtures). Runs on
 //! the packages shipped in `fixtures/` (no corpus needed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use crate::common;
 use common::{copy_package, fixtures, reindex, run_in};

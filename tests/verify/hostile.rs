@@ -10,13 +10,6 @@
 //!
 //! Peak memory is printed as `peak-rss <case> <KiB> KiB` (run with
 //! `--nocapture` to see it).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;
@@ -266,7 +259,7 @@ fn measured(case: &str, program: &Path, args: &[&std::ffi::OsStr], env: &[(&str,
 fn verify_bin(case: &str, dir: &Path) -> Run {
     let run = measured(
         case,
-        Path::new(env!("CARGO_BIN_EXE_form-package")),
+        Path::new(crate::common::BIN),
         &[
             "verify".as_ref(),
             dir.as_os_str(),
@@ -379,7 +372,7 @@ fn canonicalize_command_refuses_deep_nesting() {
     std::fs::write(&f, nested(100_000)).unwrap();
     let run = measured(
         "nesting-100000-canonicalize",
-        Path::new(env!("CARGO_BIN_EXE_form-package")),
+        Path::new(crate::common::BIN),
         &["canonicalize".as_ref(), f.as_os_str()],
         &[],
     );
@@ -883,7 +876,7 @@ fn remote_ref_is_refused() {
 #[test]
 fn remote_ref_makes_no_network_connection() {
     let (t, dir) = remote_ref_package();
-    let bin = env!("CARGO_BIN_EXE_form-package");
+    let bin = crate::common::BIN;
     let trace = t.path().join("trace");
     let strace_ok = Path::new("/usr/bin/strace").is_file() || Path::new("/bin/strace").is_file();
     if strace_ok {
@@ -898,12 +891,7 @@ fn remote_ref_makes_no_network_connection() {
         let log = std::fs::read_to_string(&trace).unwrap_or_default();
         if out.status.code() == Some(1) {
             let v: Value = serde_json::from_slice(&out.stdout).unwrap();
-            let codes: Vec<&str> = v["packages"][0]["diagnostics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|d| d["code"].as_str().unwrap())
-                .collect();
+            let codes = crate::common::codes(&v);
             assert!(codes.contains(&"FD200"), "{codes:?}");
             assert!(
                 log.contains("definition.json"),
@@ -994,7 +982,7 @@ fn directory_tree_3000_deep_fails_cleanly() {
     let mut cmd = Command::new("sh");
     cmd.arg("-c")
         .arg("ulimit -n 64 && exec \"$0\" \"$@\"")
-        .arg(env!("CARGO_BIN_EXE_form-package"))
+        .arg(crate::common::BIN)
         .args(["verify", "--format", "json"])
         .arg(&dir);
     let out = bounded(cmd, "verify with 64 descriptors");
@@ -1049,7 +1037,7 @@ fn human_output_survives_findings_on_a_300kb_line() {
     let (_t, dir) = long_line_package(300, 300_000);
     let run = measured(
         "human-output-300-findings-on-300kb-line",
-        Path::new(env!("CARGO_BIN_EXE_form-package")),
+        Path::new(crate::common::BIN),
         &["verify".as_ref(), dir.as_os_str()],
         &[],
     );
@@ -1066,7 +1054,7 @@ fn human_output_survives_findings_on_a_300kb_line() {
 fn human_output_keeps_excerpts_for_ordinary_lines() {
     // Near miss: a short line still gets its excerpt with the pointer label.
     let (_t, dir) = long_line_package(1, 10);
-    let out = Command::new(env!("CARGO_BIN_EXE_form-package"))
+    let out = Command::new(crate::common::BIN)
         .args(["verify", "--color", "never"])
         .arg(&dir)
         .output()
@@ -1116,7 +1104,7 @@ fn twenty_thousand_findings_in_one_fixture_render_in_json_and_human() {
 
     let run = measured(
         "findings-20000-human",
-        Path::new(env!("CARGO_BIN_EXE_form-package")),
+        Path::new(crate::common::BIN),
         &["verify".as_ref(), dir.as_os_str()],
         &[],
     );

@@ -5,13 +5,6 @@
 //! said; SARIF says when the run could not complete; `--sarif-root` and
 //! `--exclude` are checked. Runs on the packages shipped in `fixtures/`
 //! (no corpus needed).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::{copy_package, fixtures, run_in};
@@ -28,7 +21,7 @@ fn text(b: &[u8]) -> String {
 }
 
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_form-package"));
+    let mut c = Command::new(crate::common::BIN);
     c.env("NO_COLOR", "1").env_remove("GITHUB_WORKSPACE");
     c
 }

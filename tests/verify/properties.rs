@@ -8,13 +8,6 @@
 //! * RFC 8785 canonical bytes do not depend on formatting or member order;
 //! * canonicalization is a fixed point: `canon(parse(canon(x))) == canon(x)`;
 //! * JSON Pointer escaping round-trips (`json::pointer`).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use form_package::canonical::canonicalize;
 use form_package::json::pointer::{escape, unescape, JsonPointer};

@@ -9,13 +9,6 @@
 //! when the oracle is present (`FORM_PACKAGE_ORACLE`, or beside the corpus)
 //! the answers are also compared live. Exit codes are ours on purpose: 0
 //! valid, 1 refused, 2 could not run (the reference uses 1 for usage errors).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,7 +20,7 @@ fn root() -> &'static Path {
 }
 
 fn ours(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
+    Command::new(crate::common::BIN)
         .args(args)
         .current_dir(root())
         .env("NO_COLOR", "1")

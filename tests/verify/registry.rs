@@ -5,19 +5,12 @@
 //! (`unreachable` in `src/codes/FDnnn.toml`) why no input can produce it; a
 //! pre-empted code is shown losing to the earlier check; and the `explain` / `rules`
 //! subcommands print what the table says.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 use common::copy_dir;
+use common::run;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use form_package::codes::{Code, Status, TABLE};
 use serde_json::{json, Map, Value};
@@ -311,15 +304,6 @@ fn every_code_has_a_complete_explanation() {
 }
 
 // ---------------------------------------------------------------- CLI
-
-fn run(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_form-package"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env_remove("GITHUB_WORKSPACE")
-        .output()
-        .unwrap()
-}
 
 #[test]
 fn cli_explain_by_id() {

@@ -4,13 +4,6 @@
 //! The corpus is found through `FORM_PACKAGE_CORPUS` (default
 //! `../shared/corpus` relative to the crate). When it is missing the tests
 //! are reported ignored (`no_corpus`, build.rs).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
 
 use crate::common;
 

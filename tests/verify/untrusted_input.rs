@@ -4,39 +4,18 @@
 //! written through a hard link into a package, nothing is capped in
 //! silence. Every input is built at run time in a temporary directory from
 //! the shipped example store; no test needs the oracle.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed run
 
 use crate::common;
 use common::copy_dir;
+use common::{run_in as run, stdout};
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_form-package");
 
 fn example_store() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632")
-}
-
-fn run(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(BIN)
-        .current_dir(cwd)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
 /// A copy of the example store at `dir`.
