@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::output::Output;
-use crate::render::{self, human};
+use crate::render;
 use crate::verify::{self, PackageOutcome, Source};
 
 /// `index DIR [--check] [--profile P]`: writes the index atomically, or
@@ -131,14 +131,7 @@ fn render_findings_of(dir: &Path, diagnostics: Vec<Diagnostic>) -> String {
         sources,
         ..Default::default()
     }];
-    let run = render::RunView::new(&outcome, false);
-    human::render_run(
-        &run,
-        &render::Options {
-            quiet: true,
-            ..Default::default()
-        },
-    )
+    render::index::findings(&outcome)
 }
 
 #[cfg(test)]

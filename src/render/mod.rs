@@ -16,6 +16,7 @@ pub mod compat;
 pub mod escape;
 pub mod github;
 pub mod human;
+pub mod index;
 pub mod json;
 pub mod junit;
 pub mod model;
