@@ -270,7 +270,7 @@ fn place(
 /// name typed halfway, a missing comma are read as an author means them).
 /// `None` for an offset that is not on a character boundary or past the
 /// end, and where neither a name nor a value goes (inside a number, after
-/// a value with no comma, deeper than [`MAX_DEPTH`]).
+/// a value with no comma, deeper than `MAX_DEPTH`).
 pub fn cursor(text: &str, offset: usize) -> Option<Cursor> {
     if offset > text.len() || !text.is_char_boundary(offset) {
         return None;

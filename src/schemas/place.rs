@@ -192,7 +192,7 @@ fn strings(nodes: &[Node<'_>]) -> Vec<String> {
 /// describes nothing there (a member it does not declare, an embedded
 /// schema that is missing).
 ///
-/// At each token the nodes are expanded ([`expand`]); a node's
+/// At each token the nodes are expanded (`expand`); a node's
 /// `properties` member of that name is followed, else, for an array
 /// index, its object `items`, else its object `additionalProperties`.
 pub fn place(schema: SchemaRef, tokens: &[String]) -> Option<Place> {
