@@ -422,25 +422,37 @@ fn candidate_sets(family: &Family, findings: &mut Vec<Finding>) {
     }
 }
 
-/// A finding about relation `r` of the Form of package `from`.
-// Each argument is one fact the finding names; a struct would only rename them.
-#[allow(clippy::too_many_arguments)]
-fn relation_finding(
-    ctx: &Ctx<'_>,
+/// One relation `r` of the Form of package `from`, as rule 8 and the target
+/// contract see it: where its schema (`schema_at`) and its binding
+/// annotation (`annotation_at`) are in the source definition, and how a
+/// finding about it is made.
+struct Site<'s, 'a> {
+    ctx: &'s Ctx<'a>,
     from: usize,
-    form: &Form,
-    r: &Relation,
-    at: &JsonPointer,
-    code: Code,
-    step: Step,
-    message: String,
-) -> Finding {
-    let mut f = Finding::new(code, step, message);
-    f.source = Some(ctx.package_path(from));
-    f.relation = Some(r.pointer.clone());
-    f.target = Some(format!("{} {}", r.target_api_version, r.target_kind));
-    f.location = Some(form.doc.loc(at));
-    f
+    form: &'s Form,
+    r: &'s Relation,
+    schema_at: JsonPointer,
+    annotation_at: Option<JsonPointer>,
+}
+
+impl Site<'_, '_> {
+    /// A finding about this relation at `at` of the source definition.
+    fn finding(&self, at: &JsonPointer, code: Code, step: Step, message: String) -> Finding {
+        let mut f = Finding::new(code, step, message);
+        f.source = Some(self.ctx.package_path(self.from));
+        f.relation = Some(self.r.pointer.clone());
+        f.target = Some(format!(
+            "{} {}",
+            self.r.target_api_version, self.r.target_kind
+        ));
+        f.location = Some(self.form.doc.loc(at));
+        f
+    }
+
+    /// [`Site::finding`], boxed as the steps return it.
+    fn fail(&self, code: Code, step: Step, at: &JsonPointer, message: String) -> Box<Finding> {
+        Box::new(self.finding(at, code, step, message))
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -454,6 +466,14 @@ fn relation(
     findings: &mut Vec<Finding>,
 ) {
     let (schema_at, annotation_at) = relation_schema_pointer(&form.doc.value, &r.pointer);
+    let site = Site {
+        ctx,
+        from,
+        form,
+        r,
+        schema_at,
+        annotation_at,
+    };
     let mut edge = Edge {
         from,
         to: EdgeTarget::Missing(0),
@@ -477,7 +497,7 @@ fn relation(
             missing.len() - 1
         });
         // Rule 8 steps 1-3 need no target: their failure is the finding.
-        if let Err(f) = source_steps(ctx, from, form, r, &schema_at, annotation_at.as_ref()) {
+        if let Err(f) = source_steps(&site) {
             edge.to = EdgeTarget::Missing(idx);
             edge.status = EdgeStatus::Failed;
             edge.step = Some(f.step);
@@ -514,16 +534,7 @@ fn relation(
                 ),
             )
         };
-        findings.push(relation_finding(
-            ctx,
-            from,
-            form,
-            r,
-            &schema_at,
-            code,
-            Step::TargetKind,
-            message,
-        ));
+        findings.push(site.finding(&site.schema_at, code, Step::TargetKind, message));
         edge.to = EdgeTarget::Missing(idx);
         edge.status = status;
         edge.step = Some(Step::TargetKind);
@@ -531,15 +542,8 @@ fn relation(
         edges.push(edge);
         return;
     }
-    let results: Vec<(usize, Result<(), Box<Finding>>)> = targets
-        .iter()
-        .map(|&t| {
-            (
-                t,
-                evaluate(ctx, from, form, r, &schema_at, annotation_at.as_ref(), t),
-            )
-        })
-        .collect();
+    let results: Vec<(usize, Result<(), Box<Finding>>)> =
+        targets.iter().map(|&t| (t, evaluate(&site, t))).collect();
     let any_ok = results.iter().any(|(_, r)| r.is_ok());
     for (t, result) in results {
         let mut e = edge.clone();
@@ -562,25 +566,14 @@ fn relation(
 
 /// Rule 8 steps 1–5 for a binding relation, then the target contract, for
 /// one target Form; the first failure is the finding.
-fn evaluate(
-    ctx: &Ctx<'_>,
-    from: usize,
-    form: &Form,
-    r: &Relation,
-    schema_at: &JsonPointer,
-    annotation_at: Option<&JsonPointer>,
-    target_index: usize,
-) -> Result<(), Box<Finding>> {
+fn evaluate(site: &Site<'_, '_>, target_index: usize) -> Result<(), Box<Finding>> {
+    let ctx = site.ctx;
+    let schema_at = &site.schema_at;
     let Some(target) = ctx.form(target_index) else {
         return Ok(());
     };
-    let fail = |code: Code, step: Step, at: &JsonPointer, message: String| {
-        Box::new(relation_finding(
-            ctx, from, form, r, at, code, step, message,
-        ))
-    };
     let target_path = ctx.package_path(target_index);
-    if let Some(binding) = source_steps(ctx, from, form, r, schema_at, annotation_at)? {
+    if let Some(binding) = source_steps(site)? {
         let Some(info) = &binding.binding else {
             return Ok(());
         };
@@ -590,7 +583,7 @@ fn evaluate(
             .iter()
             .any(|(a, k)| *a == target.api_version && *k == target.kind)
         {
-            let mut f = fail(
+            let mut f = site.fail(
                 Code::BindingTargetFormNotAllowed,
                 Step::Rule8Step4,
                 schema_at,
@@ -608,7 +601,7 @@ fn evaluate(
         // (5) the target declares targetInterface.
         if let Some(ti) = &info.target_interface {
             if !target.provided.iter().any(|(_, p)| p.same(ti)) {
-                let mut f = fail(
+                let mut f = site.fail(
                     Code::BindingTargetInterfaceNotProvided,
                     Step::Rule8Step5,
                     schema_at,
@@ -630,34 +623,30 @@ fn evaluate(
             }
         }
     }
-    target_contract(ctx, r, schema_at, target, &target_path, &fail)
+    target_contract(site, target, &target_path)
 }
 
 /// Rule 8 steps 1–3, which do not depend on the target: `Ok(None)` for a
 /// relation without a binding, `Ok(Some(binding))` when they pass.
-fn source_steps<'a>(
-    ctx: &Ctx<'a>,
-    from: usize,
-    form: &Form,
-    r: &Relation,
-    schema_at: &JsonPointer,
-    annotation_at: Option<&JsonPointer>,
-) -> Result<Option<&'a Contract>, Box<Finding>> {
+fn source_steps<'a>(site: &Site<'_, 'a>) -> Result<Option<&'a Contract>, Box<Finding>> {
+    let Site {
+        ctx,
+        form,
+        r,
+        ref schema_at,
+        ref annotation_at,
+        ..
+    } = *site;
     if r.binding.is_empty() {
         return Ok(None);
     }
-    let fail = |code: Code, step: Step, at: &JsonPointer, message: String| {
-        Box::new(relation_finding(
-            ctx, from, form, r, at, code, step, message,
-        ))
-    };
     // (1) acceptedBindings carries the annotated contract (by name, first entry; §8.5).
     let Some((entry_index, accepted)) = form.accepted.iter().find(|(_, a)| a.name == r.binding)
     else {
-        return Err(fail(
+        return Err(site.fail(
                 Code::BindingNotAcceptedBySource,
                 Step::Rule8Step1,
-                annotation_at.unwrap_or(schema_at),
+                annotation_at.as_ref().unwrap_or(schema_at),
                 format!("rule 8 step 1: acceptedBindings does not carry the binding contract {:?} this list is annotated with", r.binding),
             ));
     };
@@ -666,7 +655,7 @@ fn source_steps<'a>(
         .index(*entry_index);
     // (2) a loaded Binding Definition has exactly that name, version and digest.
     let Some(binding) = ctx.binding(accepted) else {
-        let mut f = fail(
+        let mut f = site.fail(
             Code::BindingContractNotLoaded,
             Step::Rule8Step2,
             &entry_at,
@@ -685,7 +674,7 @@ fn source_steps<'a>(
     // (3) source role equals sourceRole.
     let role = form.role.as_deref().unwrap_or("");
     if role != info.source_role {
-        let mut f = fail(
+        let mut f = site.fail(
                 Code::BindingSourceRole,
                 Step::Rule8Step3,
                 &JsonPointer::root().child("role"),
@@ -713,13 +702,16 @@ fn provided_text(f: &Form) -> String {
 
 /// The relation's target contract against one target Form (§8.4, §8.7).
 fn target_contract(
-    ctx: &Ctx<'_>,
-    r: &Relation,
-    schema_at: &JsonPointer,
+    site: &Site<'_, '_>,
     target: &Form,
     target_path: &str,
-    fail: &dyn Fn(Code, Step, &JsonPointer, String) -> Box<Finding>,
 ) -> Result<(), Box<Finding>> {
+    let Site {
+        ctx,
+        r,
+        ref schema_at,
+        ..
+    } = *site;
     if let Some(refs) = &r.target_form_refs {
         let s = |v: &Value, k: &str| {
             v.get(k)
@@ -745,7 +737,7 @@ fn target_contract(
                     )
                 })
                 .collect();
-            let mut f = fail(
+            let mut f = site.fail(
                 Code::TargetFormRefNotInFamily,
                 Step::TargetContract,
                 &schema_at.child("x-takoform-target-formrefs"),
@@ -771,7 +763,7 @@ fn target_contract(
     {
         let at = schema_at.child("x-takoform-required-interface");
         if !target.provided.iter().any(|(_, p)| p.same(&iface)) {
-            let mut f = fail(
+            let mut f = site.fail(
                 Code::TargetInterfaceNotProvided,
                 Step::TargetContract,
                 &at,
@@ -790,7 +782,7 @@ fn target_contract(
             return Err(f);
         }
         if ctx.interface(&iface).is_none() {
-            let mut f = fail(
+            let mut f = site.fail(
                 Code::RequiredInterfaceNotLoaded,
                 Step::TargetContract,
                 &at,
