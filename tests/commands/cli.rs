@@ -27,6 +27,21 @@ fn run(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `index DIR` refuses with `code` (exit 1, the code on stderr) and leaves
+/// `package-index.json` byte for byte as it was.
+fn assert_index_refuses(dir: &Path, code: &str) {
+    let before = std::fs::read(dir.join("package-index.json")).unwrap();
+    let o = run(&["index", dir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains(code), "{err}");
+    assert_eq!(
+        std::fs::read(dir.join("package-index.json")).unwrap(),
+        before,
+        "index rewrote package-index.json while refusing with {code}"
+    );
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -283,18 +298,7 @@ fn index_writes_checks_and_refuses() {
     );
     // refusal: a symlink in the package; nothing is written
     std::os::unix::fs::symlink("definition.json", dir.join("alias.json")).unwrap();
-    let index_before = std::fs::read(dir.join("package-index.json")).unwrap();
-    let o = run(&["index", d]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("FD004"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_eq!(
-        std::fs::read(dir.join("package-index.json")).unwrap(),
-        index_before
-    );
+    assert_index_refuses(&dir, "FD004");
     assert_eq!(
         run(&["index", "/definitely/not/here"]).status.code(),
         Some(2)
@@ -436,32 +440,11 @@ fn index_infers_the_profile_and_refuses_what_verify_would() {
     assert_eq!(run(&["verify", d]).status.code(), Some(0));
     // a file no media type fits is refused, nothing written
     std::fs::write(dir.join("blob.bin2"), "y").unwrap();
-    let before = std::fs::read(dir.join("package-index.json")).unwrap();
-    let o = run(&["index", d]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("FD115"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_eq!(
-        std::fs::read(dir.join("package-index.json")).unwrap(),
-        before
-    );
+    assert_index_refuses(&dir, "FD115");
     // content verify refuses is refused too: a JSON payload that is not I-JSON
     std::fs::remove_file(dir.join("blob.bin2")).unwrap();
     std::fs::write(dir.join("fixtures/desired.json"), "{\"a\":1,}").unwrap();
-    let o = run(&["index", d]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("FD012"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    assert_eq!(
-        std::fs::read(dir.join("package-index.json")).unwrap(),
-        before
-    );
+    assert_index_refuses(&dir, "FD012");
     std::fs::write(dir.join("blob.bin2"), "y").unwrap();
     std::fs::write(dir.join("fixtures/desired.json"), "{\"name\":\"example\"}").unwrap();
     // --check names what would change
