@@ -350,17 +350,11 @@ fn diagnostics_follow_the_buffer(corpus: &Path) -> Result<(), Failed> {
     let re = regex::Regex::new(r#",\s*"additionalProperties": false"#).unwrap();
     let m = re.find(&original).unwrap();
     let edited = format!("{}{}", &original[..m.start()], &original[m.end()..]);
-    c.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": def, "version": 2}, "contentChanges": [{"text": edited}]}),
-    );
+    change_doc(&mut c, &def, 2, &edited);
     c.settle(&def);
     // The same as `verify` of a package holding the edited file; the file
     // on disk is untouched (nothing was saved).
-    let scratch = tmp.path().join("edited");
-    common::copy_dir(&pkg, &scratch);
-    std::fs::write(scratch.join("definition.json"), &edited).unwrap();
-    let with_edit = verify_findings(&scratch);
+    let with_edit = verify_saved(&pkg, &tmp.path().join("edited"), &edited);
     assert_eq!(c.findings(&pkg), with_edit);
     assert_eq!(std::fs::read_to_string(&def_path).unwrap(), original);
     let open = with_edit
@@ -373,10 +367,7 @@ fn diagnostics_follow_the_buffer(corpus: &Path) -> Result<(), Failed> {
     assert_eq!(h["result"]["contents"]["value"], explain("FD213"), "{h}");
 
     // Undo: FD213 goes, and the findings are the original ones again.
-    c.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": def, "version": 3}, "contentChanges": [{"text": original}]}),
-    );
+    change_doc(&mut c, &def, 3, &original);
     c.settle(&def);
     let now = c.findings(&pkg);
     assert!(!now.iter().any(|f| f.1 == "FD213"), "{now:?}");
@@ -419,15 +410,9 @@ fn half_typed_buffer() -> Result<(), Failed> {
     // The key goes on with non-ASCII text, then a token where `:` must be:
     // the finding's column counts UTF-16 units (`😀` is two).
     let half = format!("{}é😀\" x\n", &original[..cut]);
-    c.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": def, "version": 2}, "contentChanges": [{"text": half}]}),
-    );
+    change_doc(&mut c, &def, 2, &half);
     c.settle(&def);
-    let scratch = tmp.path().join("half");
-    common::copy_dir(&pkg, &scratch);
-    std::fs::write(scratch.join("definition.json"), &half).unwrap();
-    let expected = verify_findings(&scratch);
+    let expected = verify_saved(&pkg, &tmp.path().join("half"), &half);
     assert_eq!(c.findings(&pkg), expected);
     let strict = expected
         .iter()
@@ -447,10 +432,7 @@ fn half_typed_buffer() -> Result<(), Failed> {
         .count() as u64;
     assert_eq!((strict.3[0], strict.3[1]), (cut_line, column), "{strict:?}");
 
-    c.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": def, "version": 3}, "contentChanges": [{"text": original}]}),
-    );
+    change_doc(&mut c, &def, 3, &original);
     c.settle(&def);
     assert_eq!(c.findings(&pkg), [], "every file is cleared");
     c.stop();
@@ -701,6 +683,14 @@ fn open_doc(c: &mut Client, uri: &str, text: &str) {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
     );
+}
+
+/// `verify`'s findings for a copy of the package at `pkg` (made at
+/// `scratch`) whose `definition.json` is saved as `definition`.
+fn verify_saved(pkg: &Path, scratch: &Path, definition: &str) -> Vec<Finding> {
+    common::copy_dir(pkg, scratch);
+    std::fs::write(scratch.join("definition.json"), definition).unwrap();
+    verify_findings(scratch)
 }
 
 fn change_doc(c: &mut Client, uri: &str, version: u64, text: &str) {
