@@ -1,6 +1,6 @@
 //! `form-package relations PATH`: the relations of a Definition's desired
 //! schema ([`crate::relations_cmd::run`], rendered by
-//! [`crate::relations_cmd::render`]).
+//! [`crate::render::relations::render`]).
 
 use std::path::{Path, PathBuf};
 
@@ -61,7 +61,7 @@ pub fn report(
 ) -> Output {
     let result = crate::relations_cmd::run(path, instance);
     let code = crate::relations_cmd::exit_code(&result);
-    let (stdout, stderr) = crate::relations_cmd::render(result, format, opts);
+    let (stdout, stderr) = render::relations::render(result, format, opts);
     Output {
         stdout: stdout.into_bytes(),
         stderr,
