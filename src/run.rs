@@ -55,8 +55,9 @@ impl Item {
 /// does not exist, a directory the walk cannot read and a symlink to a
 /// directory are findings rendered in every format (a missing PATH makes
 /// the exit status 2, every other PATH still verified); directories skipped
-/// by a rule are counted after the human report (listed with `-v`), or on
-/// stderr for the other formats.
+/// by a rule are part of the report ([`render::RunView::skipped`]):
+/// counted after the human report (listed with `-v`), or on stderr for the
+/// other formats ([`render::report`]).
 pub fn verify_paths_with(
     paths: &[std::path::PathBuf],
     format: Format,
@@ -325,33 +326,20 @@ pub fn verify_paths_with(
     if loaded.path.is_some() {
         run.config = Some(config_name.clone());
     }
-    let mut stderr = String::new();
-    let mut stdout = if settings.statistics {
-        select::statistics(
-            outcomes.iter().flat_map(|o| o.diagnostics.iter()),
-            format == Format::Json,
+    run.skipped = skipped;
+    let (stdout, stderr) = if settings.statistics {
+        // The statistics are the one document on stdout: the skipped
+        // directories are said on stderr.
+        (
+            select::statistics(
+                outcomes.iter().flat_map(|o| o.diagnostics.iter()),
+                format == Format::Json,
+            ),
+            render::skipped(&run, opts),
         )
     } else {
-        render::render(format, &run, opts)
+        render::report(format, &run, opts)
     };
-    if !skipped.is_empty() {
-        let mut text = format!(
-            "{} director{} skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them){}\n",
-            skipped.len(),
-            if skipped.len() == 1 { "y" } else { "ies" },
-            if opts.verbose { ":" } else { "; -v lists them" }
-        );
-        if opts.verbose {
-            for (dir, rule) in &skipped {
-                text.push_str(&format!("  {} ({rule})\n", render::escape::path(dir)));
-            }
-        }
-        if format == Format::Human && !settings.statistics {
-            stdout.push_str(&text);
-        } else {
-            stderr.push_str(&text);
-        }
-    }
     let code = if missing {
         2
     } else if settings.exit_zero
