@@ -8,8 +8,6 @@
 
 use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -17,6 +15,7 @@ use crate::diag::Diagnostic;
 use crate::discover;
 use crate::error::Error;
 use crate::output::Output;
+use crate::render::progress::Progress;
 use crate::render::{self, Format};
 use crate::select::RuleArgs;
 use crate::verify::{self, PackageOutcome, Source};
@@ -383,53 +382,6 @@ fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> ren
             .sum(),
     );
     h
-}
-
-/// A progress bar on stderr for runs over a second, only when stderr is a
-/// terminal: piped or captured output gets nothing extra. It never changes
-/// stdout, so output is identical whatever the thread count.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    start: Instant,
-    shown: AtomicBool,
-}
-
-impl Progress {
-    fn new(total: usize, is_terminal: bool) -> Self {
-        let bar = (is_terminal && total > 1).then(|| {
-            let bar = indicatif::ProgressBar::with_draw_target(
-                Some(total as u64),
-                indicatif::ProgressDrawTarget::hidden(),
-            );
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} packages {elapsed}")
-            {
-                bar.set_style(style);
-            }
-            bar
-        });
-        Progress {
-            bar,
-            start: Instant::now(),
-            shown: AtomicBool::new(false),
-        }
-    }
-
-    fn tick(&self) {
-        let Some(bar) = &self.bar else { return };
-        if self.start.elapsed() > Duration::from_secs(1)
-            && !self.shown.swap(true, Ordering::Relaxed)
-        {
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        bar.inc(1);
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// The identity of a package root for de-duplication: its parent directory

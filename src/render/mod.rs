@@ -21,6 +21,7 @@ pub mod json;
 pub mod junit;
 pub mod model;
 pub mod position;
+pub mod progress;
 pub mod relations;
 pub mod sarif;
 pub mod trust;
