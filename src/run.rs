@@ -6,7 +6,6 @@
 //! (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the command
 //! could not run (usage, a PATH that does not exist, an internal error).
 
-use std::io::IsTerminal;
 use std::path::Path;
 
 use rayon::prelude::*;
@@ -217,7 +216,7 @@ pub fn verify_paths_with(
     // when a selection hides some of them).
     let mut config_kept = config_count;
     let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
-    let progress = Progress::new(roots, std::io::stderr().is_terminal());
+    let progress = Progress::on_stderr(roots);
     let one = |item: &Item| match item {
         Item::Root(r) => {
             let o = verify::verify_package(r);

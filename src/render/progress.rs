@@ -1,6 +1,7 @@
 //! The progress bar of a long `verify` run, drawn on stderr (the report
 //! itself is printed by the other views of `render/`; issue 21 item 3).
 
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,12 @@ impl Progress {
             start: Instant::now(),
             shown: AtomicBool::new(false),
         }
+    }
+
+    /// A bar for `total` packages on this process's stderr, drawn when it
+    /// is a terminal ([`Progress::new`]).
+    pub fn on_stderr(total: usize) -> Self {
+        Progress::new(total, std::io::stderr().is_terminal())
     }
 
     /// One package done (called from any thread).
