@@ -25,7 +25,7 @@
 //! (`json`); exit 0 when every case passes, 1 otherwise.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -354,17 +354,71 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
     Ok(refusals(&diags))
 }
 
-/// Runs every case of the suite in `dir`.
-///
-/// # Errors
-/// `Err(Ok(findings))` for a manifest that is not the reference's format
-/// (FD640, strict-parse codes); `Err(Err(message))` when it cannot be read.
-pub fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, Result<Vec<Diagnostic>, String>> {
+/// What `conformance DIR` found ([`run`]): the suite and what became of
+/// it. The command prints it with `render::conformance`.
+#[derive(Debug)]
+pub struct SuiteReport {
+    /// The suite directory as given (`suite` in `--format json`).
+    pub suite: PathBuf,
+    /// The cases' results, or why none ran.
+    pub result: SuiteResult,
+}
+
+/// What became of a suite.
+#[derive(Debug)]
+pub enum SuiteResult {
+    /// Every case ran: positives, then negatives, each in manifest order.
+    Ran(Vec<CaseResult>),
+    /// `manifest.json` is not the reference's format (exit 2).
+    Refused {
+        /// Its findings (FD640, strict-parse codes), file `manifest.json`.
+        diagnostics: Vec<Diagnostic>,
+        /// Its bytes as read, which the findings point into.
+        manifest: Vec<u8>,
+    },
+    /// `manifest.json` cannot be read (exit 2): the message, `read PATH: cause`.
+    Unreadable(String),
+}
+
+impl SuiteReport {
+    /// The exit status: 0 when every case passed, 1 when one failed, 2
+    /// when no case ran (a refused or unreadable manifest).
+    pub fn exit_code(&self) -> u8 {
+        match &self.result {
+            SuiteResult::Ran(cases) => u8::from(cases.iter().any(|c| !c.passed)),
+            SuiteResult::Refused { .. } | SuiteResult::Unreadable(_) => 2,
+        }
+    }
+}
+
+/// `conformance DIR`: runs every case of the suite in `dir` (the module
+/// doc says how each passes). Never fails: a manifest that cannot be read
+/// or is not the reference's format is the report's [`SuiteResult`].
+pub fn run(dir: &Path) -> SuiteReport {
+    let result = match run_suite(dir) {
+        Ok(cases) => SuiteResult::Ran(cases),
+        Err(why) => why,
+    };
+    SuiteReport {
+        suite: dir.to_path_buf(),
+        result,
+    }
+}
+
+/// Runs every case of the suite in `dir`; `Err` is a manifest that cannot
+/// be read ([`SuiteResult::Unreadable`]) or is not the reference's format
+/// ([`SuiteResult::Refused`]).
+fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     let path = dir.join("manifest.json");
-    let bytes = std::fs::read(&path).map_err(|e| Err(format!("read {}: {e}", path.display())))?;
+    let bytes = std::fs::read(&path)
+        .map_err(|e| SuiteResult::Unreadable(format!("read {}: {e}", path.display())))?;
+    let refused = |diagnostics: Vec<Diagnostic>, manifest: &[u8]| SuiteResult::Refused {
+        diagnostics,
+        manifest: manifest.to_vec(),
+    };
     let value = strict::parse_value(&bytes)
-        .map_err(|e| Ok(vec![e.to_diagnostic().in_file("manifest.json")]))?;
-    let (positives, negatives) = read_manifest(&value).map_err(Ok)?;
+        .map_err(|e| refused(vec![e.to_diagnostic().in_file("manifest.json")], &bytes))?;
+    let (positives, negatives) = read_manifest(&value).map_err(|d| refused(d, &bytes))?;
     let mut results = Vec::new();
     for p in positives {
         let outcome = crate::verify::verify_package(&dir.join(&p.path));
@@ -496,27 +550,32 @@ fn refused_json(dir: &Path, diags: Vec<Diagnostic>, source: crate::verify::Sourc
     t
 }
 
-/// `conformance DIR [--format human|json]`.
-pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
-    let results = match run_suite(dir) {
-        Ok(r) => r,
-        Err(Err(msg)) => {
+/// The output of `conformance DIR [--format human|json]` for `report`.
+pub fn output(report: &SuiteReport, format: ConformanceFormat) -> Output {
+    let dir = report.suite.as_path();
+    let code = report.exit_code();
+    let results = match &report.result {
+        SuiteResult::Ran(r) => r,
+        SuiteResult::Unreadable(msg) => {
             return Output {
                 stderr: format!("form-package: {msg}\n"),
-                code: 2,
+                code,
                 ..Default::default()
             }
         }
-        Err(Ok(diags)) => {
+        SuiteResult::Refused {
+            diagnostics: diags,
+            manifest,
+        } => {
             let source = crate::verify::Source {
-                bytes: std::fs::read(dir.join("manifest.json")).unwrap_or_default(),
+                bytes: manifest.clone(),
                 spans: None,
             };
             let mut stderr = format!(
                 "form-package: {}: not a conformance manifest\n",
                 dir.join("manifest.json").display()
             );
-            for d in &diags {
+            for d in diags {
                 stderr.push_str(&crate::render::human::render_diagnostic(
                     d,
                     Some(&source),
@@ -527,13 +586,13 @@ pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
             // manifest's findings located (a CI step parsing stdout reads
             // why, not an empty page).
             let stdout = match format {
-                ConformanceFormat::Json => refused_json(dir, diags, source),
+                ConformanceFormat::Json => refused_json(dir, diags.clone(), source),
                 ConformanceFormat::Human => String::new(),
             };
             return Output {
                 stdout: stdout.into_bytes(),
                 stderr,
-                code: 2,
+                code,
             };
         }
     };
@@ -558,7 +617,7 @@ pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
         }
         ConformanceFormat::Human => {
             let mut t = String::new();
-            for r in &results {
+            for r in results {
                 let op = r
                     .operation
                     .as_deref()
@@ -600,7 +659,7 @@ pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
     Output {
         stdout: stdout.into_bytes(),
         stderr: String::new(),
-        code: u8::from(failed > 0),
+        code,
     }
 }
 

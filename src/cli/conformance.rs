@@ -18,5 +18,6 @@ pub struct Args {
 
 /// Runs the suite.
 pub fn run(a: &Args) -> Output {
-    crate::conformance::run(&a.dir, a.format)
+    let report = crate::conformance::run(&a.dir);
+    crate::conformance::output(&report, a.format)
 }
