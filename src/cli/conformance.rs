@@ -1,9 +1,10 @@
 //! `form-package conformance DIR`: the reference's conformance suite run
-//! through verify's checks ([`crate::conformance::run`]).
+//! through verify's checks ([`crate::conformance::run`]), then printed
+//! ([`crate::render::conformance::output`]).
 
 use std::path::PathBuf;
 
-use crate::conformance::ConformanceFormat;
+use crate::render::conformance::ConformanceFormat;
 use crate::output::Output;
 
 /// `conformance`'s arguments.
@@ -19,5 +20,5 @@ pub struct Args {
 /// Runs the suite.
 pub fn run(a: &Args) -> Output {
     let report = crate::conformance::run(&a.dir);
-    crate::conformance::output(&report, a.format)
+    crate::render::conformance::output(&report, a.format)
 }

@@ -14,6 +14,7 @@
 pub mod canonical;
 pub mod check;
 pub mod compat;
+pub mod conformance;
 pub mod escape;
 pub mod github;
 pub mod human;
