@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use crate::render::conformance::ConformanceFormat;
 use crate::output::Output;
+use crate::render::conformance::ConformanceFormat;
 
 /// `conformance`'s arguments.
 #[derive(Debug, clap::Args)]
