@@ -18,15 +18,19 @@ pub enum Refusal {
     /// The file cannot be read (exit 2).
     Unreadable(Error),
     /// The file is not strict I-JSON or has no RFC 8785 form (exit 1).
-    Invalid {
-        /// The reference's message (its `form-package: <message>` line).
-        reference_line: String,
-        /// Our finding, its file the path as given.
-        finding: Diagnostic,
-        /// The file's bytes (and spans, when it parsed), which the finding
-        /// points into.
-        source: Source,
-    },
+    Invalid(Box<Invalid>),
+}
+
+/// A file that is not strict I-JSON or has no RFC 8785 form.
+#[derive(Debug)]
+pub struct Invalid {
+    /// The reference's message (its `form-package: <message>` line).
+    pub reference_line: String,
+    /// Our finding, its file the path as given.
+    pub finding: Diagnostic,
+    /// The file's bytes (and spans, when it parsed), which the finding
+    /// points into.
+    pub source: Source,
 }
 
 /// `canonicalize FILE` (`digest`: false) or `digest FILE` (true): strict
@@ -44,10 +48,12 @@ pub fn run(file: &Path, digest: bool) -> Result<Vec<u8>, Refusal> {
     })?;
     let name = file.display().to_string();
     // The reference's `form-package: <message>` line, then our finding.
-    let refuse = |reference_line: String, d: Diagnostic, source: Source| Refusal::Invalid {
-        reference_line,
-        finding: d.in_file(name.clone()),
-        source,
+    let refuse = |reference_line: String, d: Diagnostic, source: Source| {
+        Refusal::Invalid(Box::new(Invalid {
+            reference_line,
+            finding: d.in_file(name.clone()),
+            source,
+        }))
     };
     let parsed = match crate::json::strict::parse(&bytes) {
         Ok(p) => p,

@@ -23,14 +23,10 @@ pub fn output(result: Result<Vec<u8>, Refusal>) -> Output {
             }
         }
         Err(Refusal::Unreadable(e)) => e.into(),
-        Err(Refusal::Invalid {
-            reference_line,
-            finding,
-            source,
-        }) => {
-            let text = human::render_diagnostic(&finding, Some(&source), false);
+        Err(Refusal::Invalid(invalid)) => {
+            let text = human::render_diagnostic(&invalid.finding, Some(&invalid.source), false);
             Output {
-                stderr: format!("form-package: {reference_line}\n{text}"),
+                stderr: format!("form-package: {}\n{text}", invalid.reference_line),
                 code: 1,
                 ..Default::default()
             }
