@@ -23,6 +23,7 @@ pub mod json;
 pub mod junit;
 pub mod model;
 pub mod position;
+pub mod relations;
 pub mod sarif;
 pub mod trust;
 

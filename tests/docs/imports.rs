@@ -421,15 +421,13 @@ fn format_renderer_lines(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Library modules that still build their own output with a format's
-/// renderer, each still to move into a view under `src/render/` (the
-/// list may only shrink): `relations_cmd` (the relations table and its JSON).
-const FORMAT_RENDERING_LEFT: &[&str] = &["relations_cmd"];
-
 /// Issue 21 item 3: one report model that `render/` alone prints. A
 /// library module outside `src/render/` and `src/cli/` returns its typed
 /// result and never calls a format's renderer (`check_cmd` did, with
-/// `human::render_package`, until `render/check.rs` took its views).
+/// `human::render_package`, until `render/check.rs` took its views; the
+/// last ones, `canonical_cmd`, `conformance` and `relations_cmd`, did
+/// until `render/canonical.rs`, `render/conformance.rs` and
+/// `render/relations.rs` took theirs). No module is left.
 #[test]
 fn only_render_and_the_command_line_call_a_format_renderer() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
@@ -447,8 +445,11 @@ fn only_render_and_the_command_line_call_a_format_renderer() {
             found.insert(m, lines);
         }
     }
-    let left: Vec<&str> = found.keys().map(String::as_str).collect();
-    assert_eq!(left, FORMAT_RENDERING_LEFT, "{found:#?}");
+    assert_eq!(
+        found,
+        BTreeMap::new(),
+        "library modules calling a format's renderer"
+    );
     // The rule is real: what `check_cmd` held before the move is found,
     // the shared front end and a format value are not.
     let before = "use crate::render::{self, human, Format};\nfn f() {\n    crate::render::json::diagnostic_value(d);\n}\n#[cfg(test)]\nmod t {\n    use crate::render::sarif;\n}\n";
