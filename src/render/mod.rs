@@ -11,8 +11,10 @@
 //! FIFO). Checks never
 //! print; `main.rs` writes what these return.
 
+pub mod canonical;
 pub mod check;
 pub mod compat;
+pub mod conformance;
 pub mod escape;
 pub mod github;
 pub mod human;
