@@ -15,6 +15,7 @@ use form_package::codes::Code;
 use form_package::trust::policy::parse_policy;
 use form_package::trust::verify::{verify_bundle, Subject};
 use form_package::trust::ErrorClass;
+use libtest_mimic::Trial;
 use serde_json::{json, Value};
 
 use crate::common::BIN;
@@ -95,12 +96,9 @@ fn case_command(corpus: &Path, c: &Value, tmp: &Path) -> Command {
     cmd
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn every_trust_case_gives_its_expected_result_and_class() {
-    let corpus = common::corpus_root();
+fn every_trust_case_gives_its_expected_result_and_class(corpus: &Path) {
     let cases: Value =
-        serde_json::from_slice(&std::fs::read(trust_dir(&corpus).join("cases.json")).unwrap())
+        serde_json::from_slice(&std::fs::read(trust_dir(corpus).join("cases.json")).unwrap())
             .unwrap();
     let cases = cases["cases"].as_array().unwrap();
     assert_eq!(cases.len(), 44);
@@ -109,7 +107,7 @@ fn every_trust_case_gives_its_expected_result_and_class() {
     for c in cases {
         let id = c["id"].as_str().unwrap();
         let tmp = tempfile::tempdir().unwrap();
-        let out = case_command(&corpus, c, tmp.path()).output().unwrap();
+        let out = case_command(corpus, c, tmp.path()).output().unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         let stderr = String::from_utf8_lossy(&out.stderr);
         match c["expect"].as_str().unwrap() {
@@ -211,10 +209,7 @@ fn verify_package_cmd(corpus: &Path, package: &Path, bundle: &Path) -> std::proc
         .unwrap()
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn the_signed_cdd3_packages_verify_with_package_dir() {
-    let corpus = common::corpus_root();
+fn the_signed_cdd3_packages_verify_with_package_dir(corpus: &Path) {
     let versionless = corpus.join("packages/versionless");
     for (dir, digest) in [
         (
@@ -227,9 +222,9 @@ fn the_signed_cdd3_packages_verify_with_package_dir() {
         ),
     ] {
         let out = verify_package_cmd(
-            &corpus,
+            corpus,
             &versionless.join(dir),
-            &bundle_of(&corpus, "cdd3", &digest[7..15]),
+            &bundle_of(corpus, "cdd3", &digest[7..15]),
         );
         assert_eq!(
             out.status.code(),
@@ -263,8 +258,8 @@ fn the_signed_cdd3_packages_verify_with_package_dir() {
     // "fail: listed files missing"), so `--package` refuses the package
     // itself; its signature still verifies over its index's RFC 8785 form.
     let wv = versionless.join("worker-version-0.3.0-d1ccfb0b47a4");
-    let bundle = bundle_of(&corpus, "cdd3", "d1ccfb0b");
-    let out = verify_package_cmd(&corpus, &wv, &bundle);
+    let bundle = bundle_of(corpus, "cdd3", "d1ccfb0b");
+    let out = verify_package_cmd(corpus, &wv, &bundle);
     let err: Value = serde_json::from_slice(&out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(err["code"], "input-error");
@@ -274,8 +269,8 @@ fn the_signed_cdd3_packages_verify_with_package_dir() {
     let r = verify_bundle(
         &Subject::Bytes(subject),
         &std::fs::read(&bundle).unwrap(),
-        &std::fs::read(forms(&corpus).join("trusted-root.json")).unwrap(),
-        &parse_policy(&std::fs::read(forms(&corpus).join("publisher-policy.json")).unwrap())
+        &std::fs::read(forms(corpus).join("trusted-root.json")).unwrap(),
+        &parse_policy(&std::fs::read(forms(corpus).join("publisher-policy.json")).unwrap())
             .unwrap(),
     )
     .unwrap();
@@ -285,16 +280,12 @@ fn the_signed_cdd3_packages_verify_with_package_dir() {
     );
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn the_seventeen_e7f8_bundles_verify_by_digest() {
-    let corpus = common::corpus_root();
-    let root = std::fs::read(forms(&corpus).join("trusted-root.json")).unwrap();
+fn the_seventeen_e7f8_bundles_verify_by_digest(corpus: &Path) {
+    let root = std::fs::read(forms(corpus).join("trusted-root.json")).unwrap();
     let policy =
-        parse_policy(&std::fs::read(forms(&corpus).join("publisher-policy.json")).unwrap())
-            .unwrap();
+        parse_policy(&std::fs::read(forms(corpus).join("publisher-policy.json")).unwrap()).unwrap();
     let mut n = 0;
-    let sets = forms(&corpus).join("sets");
+    let sets = forms(corpus).join("sets");
     let e7f8 = std::fs::read_dir(&sets)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -391,15 +382,11 @@ fn refused(p: &Probe, class: ErrorClass, code: Code) {
     }
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn the_unedited_probe_verifies() {
     let p = probe();
     assert_eq!(p.run(), Ok(()));
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn a_root_whose_windows_exclude_the_signing_time_is_refused() {
     let base = probe();
     // Fulcio CAs: both windows start after the signing time (2026-07-19).
@@ -435,8 +422,6 @@ fn a_root_whose_windows_exclude_the_signing_time_is_refused() {
     let _ = base;
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn tampered_transparency_evidence_is_refused() {
     // The SET: one byte of the signature.
     let mut p = probe();
@@ -502,8 +487,6 @@ fn tampered_transparency_evidence_is_refused() {
     refused(&p, ErrorClass::VerificationFailed, Code::TrustLogEntry);
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn timestamps_scts_and_thresholds() {
     // No TSA in the root while the bundle carries a token.
     let mut p = probe();
@@ -552,8 +535,6 @@ fn timestamps_scts_and_thresholds() {
     );
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn a_policy_with_one_member_changed_is_refused() {
     let mut p = probe();
     p.policy["ref"] = json!("refs/heads/agent/cosign-v3-shape-probf");
@@ -566,7 +547,6 @@ fn a_policy_with_one_member_changed_is_refused() {
     refused(&p, ErrorClass::InvalidPolicy, Code::TrustInvalidPolicy);
 }
 
-#[test]
 fn usage_and_input_errors() {
     // `trust verify-bundle SUBJECT-FLAGS… --bundle c --trusted-root d --policy e`.
     let verify_bundle = |subject: &[&str]| {
@@ -613,39 +593,53 @@ type Job = (
     PathBuf,
 );
 
-/// The Python interpreter that has `sigstore` 4.5.x: `FORM_PACKAGE_SIGSTORE_PYTHON`,
-/// else `python3`; `None` when neither has it.
-fn sigstore_python() -> Option<String> {
+/// The Python interpreter that has `sigstore` 4.5.x (`FORM_PACKAGE_SIGSTORE_PYTHON`,
+/// else `python3`), or why there is none.
+fn sigstore_python() -> Result<String, String> {
     let python = std::env::var("FORM_PACKAGE_SIGSTORE_PYTHON").unwrap_or_else(|_| "python3".into());
     let out = Command::new(&python)
         .args(["-c", "import sigstore; print(sigstore.__version__)"])
         .output()
-        .ok()?;
-    String::from_utf8_lossy(&out.stdout)
-        .trim()
-        .starts_with("4.5")
-        .then_some(python)
+        .map_err(|e| format!("{python} could not start ({e})"))?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    if version.starts_with("4.5") {
+        Ok(python)
+    } else {
+        Err(format!(
+            "{python} has no `sigstore` 4.5.x ({}; set FORM_PACKAGE_SIGSTORE_PYTHON)",
+            if version.is_empty() { "none" } else { &version }
+        ))
+    }
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
-    let corpus = common::corpus_root();
-    let Some(python) = sigstore_python() else {
-        assert!(
-            std::env::var_os("FORM_PACKAGE_REQUIRE_SIGSTORE").is_none(),
-            "FORM_PACKAGE_REQUIRE_SIGSTORE is set but no Python sigstore 4.5.x was found"
-        );
-        let _ = std::io::Write::write_fmt(
-            &mut std::io::stderr(),
-            format_args!("\n*** SIGSTORE-PYTHON AGREEMENT DID NOT RUN: no `sigstore` 4.5.x (set FORM_PACKAGE_SIGSTORE_PYTHON) ***\n"),
-        );
-        return;
-    };
+/// Whether `strace` (from PATH) can trace here: `Err` says why not (not
+/// installed, or ptrace refused, as in some sandboxes: it wrote no trace of
+/// `true`).
+fn strace_usable() -> Result<(), String> {
+    let tmp = tempfile::tempdir().map_err(|e| format!("no temporary directory ({e})"))?;
+    let trace = tmp.path().join("trace");
+    let out = Command::new("strace")
+        .args(["-f", "-qq", "-o"])
+        .arg(&trace)
+        .arg("true")
+        .output()
+        .map_err(|e| format!("strace could not start ({e})"))?;
+    if std::fs::metadata(&trace).is_ok_and(|m| m.len() > 0) {
+        Ok(())
+    } else {
+        Err(format!(
+            "strace could not trace `true` ({}): {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr).trim()
+        ))
+    }
+}
+
+fn agrees_with_python_sigstore_on_every_verify_bundle_verdict(corpus: &Path, python: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let mut jobs: Vec<Job> = Vec::new();
     let cases: Value =
-        serde_json::from_slice(&std::fs::read(trust_dir(&corpus).join("cases.json")).unwrap())
+        serde_json::from_slice(&std::fs::read(trust_dir(corpus).join("cases.json")).unwrap())
             .unwrap();
     for c in cases["cases"].as_array().unwrap() {
         // The policy-parser cases have no counterpart there (it has no policy document).
@@ -655,7 +649,7 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
         let id = c["id"].as_str().unwrap().to_owned();
         let (subject, digest) = match c["subject"].as_str() {
             Some(s) => {
-                let mut p = input(&corpus, s);
+                let mut p = input(corpus, s);
                 if c["subjectForm"]
                     .as_str()
                     .unwrap_or("")
@@ -672,7 +666,7 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
                 Some(c["packageDigest"].as_str().unwrap()[7..].to_owned()),
             ),
         };
-        let f = |k: &str| input(&corpus, c[k].as_str().unwrap());
+        let f = |k: &str| input(corpus, c[k].as_str().unwrap());
         jobs.push((
             id,
             subject,
@@ -748,7 +742,7 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
             )
         })
         .collect();
-    let mut child = Command::new(&python)
+    let mut child = Command::new(python)
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/tools/sigstore_verdicts.py"))
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
@@ -803,7 +797,6 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict() {
 
 /// The README's example, from the clone alone (no corpus): the publisher's
 /// policy and trusted root, one of its signed packages, verified end to end.
-#[test]
 fn the_readme_example_verifies_from_the_clone() {
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trust");
     let run = |package: &Path| {
@@ -857,8 +850,6 @@ fn the_readme_example_verifies_from_the_clone() {
 /// Each signature check bites on its own: another real key or chain in the
 /// root's place, or the ECDSA check over the subject without the digest
 /// shortcut.
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn every_signature_check_is_load_bearing() {
     // Fulcio CAs replaced by the (real, valid) TSA chain: no chain.
     let mut p = probe();
@@ -916,13 +907,10 @@ fn every_signature_check_is_load_bearing() {
 /// `corpus/conformance/revocation-checkpoint-v1`: every verdict, every
 /// resulting pin; and a revoked lookup on the one current checkpoint with
 /// an entry.
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn the_checkpoint_reader_agrees_with_the_advance_cases() {
+fn the_checkpoint_reader_agrees_with_the_advance_cases(corpus: &Path) {
     use form_package::trust::revocation::{
         advance, check_not_revoked, parse_pin, validate_checkpoint, Lookup,
     };
-    let corpus = common::corpus_root();
     let dir = corpus.join("conformance/revocation-checkpoint-v1");
     let cases: Value =
         serde_json::from_slice(&std::fs::read(dir.join("cases.json")).unwrap()).unwrap();
@@ -977,16 +965,7 @@ fn the_checkpoint_reader_agrees_with_the_advance_cases() {
 
 /// `trust verify-bundle` makes no network system call (the README example,
 /// under `strace`; `.ci/run` installs strace).
-#[test]
 fn verify_bundle_makes_no_network_call() {
-    let has_strace = ["/usr/bin/strace", "/bin/strace"]
-        .iter()
-        .any(|p| Path::new(p).is_file());
-    if !has_strace {
-        assert!(std::env::var_os("CI").is_none(), "strace missing under CI");
-        eprintln!("\n*** NO-NETWORK TRACE DID NOT RUN: strace is not installed ***\n");
-        return;
-    }
     let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trust");
     let tmp = tempfile::tempdir().unwrap();
     let trace = tmp.path().join("trace");
@@ -1004,15 +983,14 @@ fn verify_bundle_makes_no_network_call() {
         .arg(f.join("publisher-policy.json"))
         .output()
         .unwrap();
+    // The probe of `trials` saw strace trace `true`: an empty trace now is a failure.
     let log = std::fs::read_to_string(&trace).unwrap_or_default();
-    if log.is_empty() {
-        // ptrace refused in this sandbox: say so, loudly.
-        eprintln!(
-            "\n*** NO-NETWORK TRACE DID NOT RUN: strace could not trace ({:?}) ***\n",
-            out.status
-        );
-        return;
-    }
+    assert!(
+        !log.is_empty(),
+        "strace wrote no trace ({:?}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -1055,15 +1033,12 @@ fn genesis_flags(corpus: &Path) -> Vec<std::ffi::OsString> {
 /// `--allow-unchanged` the checkpoint the pin names is a success (near
 /// miss: without it the Core's continuity rule refuses it, as the trust
 /// corpus' `forms-genesis-replayed` wants).
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
-    let corpus = common::corpus_root();
+fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success(corpus: &Path) {
     let tmp = tempfile::tempdir().unwrap();
     let pin = tmp.path().join("pin.json");
     let o = Command::new(BIN)
         .args(["trust", "verify-checkpoint"])
-        .args(genesis_flags(&corpus))
+        .args(genesis_flags(corpus))
         .arg("--pin-out")
         .arg(&pin)
         .output()
@@ -1094,7 +1069,7 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
     std::fs::write(&whole, &o.stdout).unwrap();
     let o = Command::new(BIN)
         .args(["trust", "verify-checkpoint", "--allow-unchanged"])
-        .args(genesis_flags(&corpus))
+        .args(genesis_flags(corpus))
         .arg("--previous-pin")
         .arg(&whole)
         .output()
@@ -1116,7 +1091,7 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
     );
     let o = Command::new(BIN)
         .args(["trust", "verify-checkpoint"])
-        .args(genesis_flags(&corpus))
+        .args(genesis_flags(corpus))
         .arg("--previous-pin")
         .arg(&whole)
         .output()
@@ -1134,10 +1109,7 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success() {
 /// and a digest that is not the package's is refused (it answered
 /// `not-revoked` for an all-zero digest); near miss: the right digest
 /// beside `--package` is accepted.
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn check_not_revoked_derives_and_cross_checks_the_package() {
-    let corpus = common::corpus_root();
+fn check_not_revoked_derives_and_cross_checks_the_package(corpus: &Path) {
     let pkg = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/trust/object-bucket-0.1.0-52a0cd0b11d3");
     let digest = "sha256:52a0cd0b11d35fbf8ab57ac7d5717f550efa77a2b20997b8ac0abdf3e4752200";
@@ -1145,7 +1117,7 @@ fn check_not_revoked_derives_and_cross_checks_the_package() {
     let run = |extra: &[&std::ffi::OsStr]| {
         Command::new(BIN)
             .args(["trust", "check-not-revoked"])
-            .args(genesis_flags(&corpus))
+            .args(genesis_flags(corpus))
             .args(extra)
             .output()
             .unwrap()
@@ -1228,4 +1200,110 @@ fn check_not_revoked_derives_and_cross_checks_the_package() {
     assert_eq!(o.status.code(), Some(0));
     // Neither a package nor a digest: the command could not run.
     assert_eq!(run(&[]).status.code(), Some(2));
+}
+
+/// A trial that needs a tool the machine may lack, given the probe's answer
+/// (`Err`: why the tool cannot run here). Without the tool it is reported
+/// ignored (never passed; said on the terminal, past the output capture) or,
+/// when `required` names a variable that is set, failed.
+fn needs_tool<T>(
+    name: &str,
+    probe: Result<T, String>,
+    required: &str,
+    trial: impl FnOnce(T) -> Trial,
+) -> Trial {
+    match probe {
+        Ok(tool) => trial(tool),
+        Err(why) if std::env::var_os(required).is_some() => {
+            let why = format!("{required} is set but {why}");
+            Trial::test(name, move || Err(why.into()))
+        }
+        Err(why) => {
+            let _ = std::io::Write::write_fmt(
+                &mut std::io::stderr(),
+                format_args!("\n*** {name} DID NOT RUN (ignored): {why} ***\n"),
+            );
+            Trial::test(name, move || Err(why.into())).with_ignored_flag(true)
+        }
+    }
+}
+
+/// This file's trials, each listed as `[trust] name`. The corpus tests are
+/// ignored without the corpus; the two that need a tool are ignored without
+/// it, decided by a probe when the trials are listed: the agreement with
+/// Python `sigstore` 4.5.x (failed instead when `FORM_PACKAGE_REQUIRE_SIGSTORE`
+/// is set; `.ci/run` installs it where it can) and the no-network trace
+/// (an `strace` that can trace; failed instead when `CI` is set, as
+/// `.ci/run` installs strace).
+pub fn trials() -> Vec<Trial> {
+    let corpus = common::corpus();
+    let with_corpus = |name: &str, f: fn(&Path)| common::corpus_test(name, &corpus, f);
+    let sigstore = "agrees_with_python_sigstore_on_every_verify_bundle_verdict";
+    let sigstore = needs_tool(
+        sigstore,
+        sigstore_python(),
+        "FORM_PACKAGE_REQUIRE_SIGSTORE",
+        |python| {
+            common::corpus_trial(sigstore, &corpus, move |c| {
+                agrees_with_python_sigstore_on_every_verify_bundle_verdict(c, &python);
+                Ok(())
+            })
+        },
+    );
+    let network = "verify_bundle_makes_no_network_call";
+    let network = needs_tool(network, strace_usable(), "CI", |()| {
+        common::test(network, verify_bundle_makes_no_network_call)
+    });
+    vec![
+        with_corpus(
+            "every_trust_case_gives_its_expected_result_and_class",
+            every_trust_case_gives_its_expected_result_and_class,
+        ),
+        with_corpus(
+            "the_signed_cdd3_packages_verify_with_package_dir",
+            the_signed_cdd3_packages_verify_with_package_dir,
+        ),
+        with_corpus(
+            "the_seventeen_e7f8_bundles_verify_by_digest",
+            the_seventeen_e7f8_bundles_verify_by_digest,
+        ),
+        with_corpus("the_unedited_probe_verifies", |_| {
+            the_unedited_probe_verifies()
+        }),
+        with_corpus(
+            "a_root_whose_windows_exclude_the_signing_time_is_refused",
+            |_| a_root_whose_windows_exclude_the_signing_time_is_refused(),
+        ),
+        with_corpus("tampered_transparency_evidence_is_refused", |_| {
+            tampered_transparency_evidence_is_refused()
+        }),
+        with_corpus("timestamps_scts_and_thresholds", |_| {
+            timestamps_scts_and_thresholds()
+        }),
+        with_corpus("a_policy_with_one_member_changed_is_refused", |_| {
+            a_policy_with_one_member_changed_is_refused()
+        }),
+        common::test("usage_and_input_errors", usage_and_input_errors),
+        sigstore,
+        common::test(
+            "the_readme_example_verifies_from_the_clone",
+            the_readme_example_verifies_from_the_clone,
+        ),
+        with_corpus("every_signature_check_is_load_bearing", |_| {
+            every_signature_check_is_load_bearing()
+        }),
+        with_corpus(
+            "the_checkpoint_reader_agrees_with_the_advance_cases",
+            the_checkpoint_reader_agrees_with_the_advance_cases,
+        ),
+        network,
+        with_corpus(
+            "the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success",
+            the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success,
+        ),
+        with_corpus(
+            "check_not_revoked_derives_and_cross_checks_the_package",
+            check_not_revoked_derives_and_cross_checks_the_package,
+        ),
+    ]
 }
