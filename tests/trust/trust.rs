@@ -7,8 +7,9 @@
 
 use crate::common;
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 
 use base64::Engine;
 use form_package::codes::Code;
@@ -195,18 +196,63 @@ fn bundle_of(corpus: &Path, set: &str, digest_prefix: &str) -> PathBuf {
     panic!("no bundle {set}/{digest_prefix}");
 }
 
-fn verify_package_cmd(corpus: &Path, package: &Path, bundle: &Path) -> std::process::Output {
+/// `--bundle B --trusted-root R --policy P`: the trust inputs of `verify-bundle`.
+fn trust_inputs(bundle: &Path, root: &Path, policy: &Path) -> Vec<OsString> {
+    vec![
+        "--bundle".into(),
+        bundle.into(),
+        "--trusted-root".into(),
+        root.into(),
+        "--policy".into(),
+        policy.into(),
+    ]
+}
+
+/// `trust verify-bundle --package PACKAGE` with `bundle` and the publisher's
+/// trusted root and policy from the corpus.
+fn verify_package_cmd(corpus: &Path, package: &Path, bundle: &Path) -> Output {
     Command::new(BIN)
         .args(["trust", "verify-bundle", "--package"])
         .arg(package)
-        .arg("--bundle")
-        .arg(bundle)
-        .arg("--trusted-root")
-        .arg(forms(corpus).join("trusted-root.json"))
-        .arg("--policy")
-        .arg(forms(corpus).join("publisher-policy.json"))
+        .args(trust_inputs(
+            bundle,
+            &forms(corpus).join("trusted-root.json"),
+            &forms(corpus).join("publisher-policy.json"),
+        ))
         .output()
         .unwrap()
+}
+
+/// The arguments of the README's example: `trust verify-bundle --package
+/// PACKAGE` with the publisher's bundle, trusted root and policy from
+/// `fixtures/trust` (no corpus needed).
+fn readme_example(package: &Path) -> Vec<OsString> {
+    let f = readme_fixtures();
+    let mut args: Vec<OsString> = vec!["trust".into(), "verify-bundle".into(), "--package".into()];
+    args.push(package.into());
+    args.extend(trust_inputs(
+        &f.join("object-bucket-0.1.0-52a0cd0b11d3.sigstore.json"),
+        &f.join("trusted-root.json"),
+        &f.join("publisher-policy.json"),
+    ));
+    args
+}
+
+/// `fixtures/trust`: the README example's package and trust inputs.
+fn readme_fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trust")
+}
+
+/// Asserts that a trust command verified (exit 0; its stderr shown
+/// otherwise) and returns the JSON report it printed on stdout.
+fn verified(o: &Output) -> Value {
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
 }
 
 fn the_signed_cdd3_packages_verify_with_package_dir(corpus: &Path) {
@@ -767,15 +813,7 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict(corpus: &Path, pyt
                 &format!("sha256:{}", d.as_deref().unwrap()),
             ]),
         };
-        let ours = cmd
-            .arg("--bundle")
-            .arg(b)
-            .arg("--trusted-root")
-            .arg(r)
-            .arg("--policy")
-            .arg(p)
-            .output()
-            .unwrap();
+        let ours = cmd.args(trust_inputs(b, r, p)).output().unwrap();
         let ours_ok = ours.status.success();
         if ours_ok != (their == "verified") {
             disagreements.push(format!(
@@ -798,29 +836,14 @@ fn agrees_with_python_sigstore_on_every_verify_bundle_verdict(corpus: &Path, pyt
 /// The README's example, from the clone alone (no corpus): the publisher's
 /// policy and trusted root, one of its signed packages, verified end to end.
 fn the_readme_example_verifies_from_the_clone() {
-    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trust");
     let run = |package: &Path| {
         Command::new(BIN)
-            .args(["trust", "verify-bundle", "--package"])
-            .arg(package)
-            .arg("--bundle")
-            .arg(f.join("object-bucket-0.1.0-52a0cd0b11d3.sigstore.json"))
-            .arg("--trusted-root")
-            .arg(f.join("trusted-root.json"))
-            .arg("--policy")
-            .arg(f.join("publisher-policy.json"))
+            .args(readme_example(package))
             .output()
             .unwrap()
     };
-    let pkg = f.join("object-bucket-0.1.0-52a0cd0b11d3");
-    let out = run(&pkg);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let pkg = readme_fixtures().join("object-bucket-0.1.0-52a0cd0b11d3");
+    let r = verified(&run(&pkg));
     assert_eq!(
         r["subjectDigest"],
         "sha256:52a0cd0b11d35fbf8ab57ac7d5717f550efa77a2b20997b8ac0abdf3e4752200"
@@ -966,21 +989,15 @@ fn the_checkpoint_reader_agrees_with_the_advance_cases(corpus: &Path) {
 /// `trust verify-bundle` makes no network system call (the README example,
 /// under `strace`; `.ci/run` installs strace).
 fn verify_bundle_makes_no_network_call() {
-    let f = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/trust");
     let tmp = tempfile::tempdir().unwrap();
     let trace = tmp.path().join("trace");
     let out = Command::new("strace")
         .args(["-f", "-qq", "-e", "trace=%network,openat", "-o"])
         .arg(&trace)
         .arg(BIN)
-        .args(["trust", "verify-bundle", "--package"])
-        .arg(f.join("object-bucket-0.1.0-52a0cd0b11d3"))
-        .arg("--bundle")
-        .arg(f.join("object-bucket-0.1.0-52a0cd0b11d3.sigstore.json"))
-        .arg("--trusted-root")
-        .arg(f.join("trusted-root.json"))
-        .arg("--policy")
-        .arg(f.join("publisher-policy.json"))
+        .args(readme_example(
+            &readme_fixtures().join("object-bucket-0.1.0-52a0cd0b11d3"),
+        ))
         .output()
         .unwrap();
     // The probe of `trials` saw strace trace `true`: an empty trace now is a failure.
@@ -1006,7 +1023,7 @@ fn verify_bundle_makes_no_network_call() {
 }
 
 /// The genesis checkpoint's trust inputs from the corpus, as flags.
-fn genesis_flags(corpus: &Path) -> Vec<std::ffi::OsString> {
+fn genesis_flags(corpus: &Path) -> Vec<OsString> {
     let set =
         "takoform-forms/forms/trust/sets/e7f8a39311dd011b8467e97e7f300cabb9a6b06c/revocations";
     let mut v = Vec::new();
@@ -1028,6 +1045,18 @@ fn genesis_flags(corpus: &Path) -> Vec<std::ffi::OsString> {
     v
 }
 
+/// Runs `form-package trust ARGS…` with the genesis checkpoint's trust
+/// inputs ([`genesis_flags`]), then `extra`.
+fn on_genesis(corpus: &Path, args: &[&str], extra: &[&OsStr]) -> Output {
+    Command::new(BIN)
+        .arg("trust")
+        .args(args)
+        .args(genesis_flags(corpus))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
 /// Issue 26 item 3: `--pin-out` writes the pin; the whole
 /// `verify-checkpoint` report is read as `--previous-pin`; with
 /// `--allow-unchanged` the checkpoint the pin names is a success (near
@@ -1036,20 +1065,12 @@ fn genesis_flags(corpus: &Path) -> Vec<std::ffi::OsString> {
 fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success(corpus: &Path) {
     let tmp = tempfile::tempdir().unwrap();
     let pin = tmp.path().join("pin.json");
-    let o = Command::new(BIN)
-        .args(["trust", "verify-checkpoint"])
-        .args(genesis_flags(corpus))
-        .arg("--pin-out")
-        .arg(&pin)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+    let o = on_genesis(
+        corpus,
+        &["verify-checkpoint"],
+        &[OsStr::new("--pin-out"), pin.as_os_str()],
     );
-    let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let report = verified(&o);
     assert_eq!(report["status"], "verified");
     // The human summary beside the JSON (stderr), naming the pin file.
     let summary = String::from_utf8_lossy(&o.stderr);
@@ -1067,20 +1088,13 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success(corpus: &Pat
     assert_eq!(written, report["pin"]);
     let whole = tmp.path().join("report.json");
     std::fs::write(&whole, &o.stdout).unwrap();
-    let o = Command::new(BIN)
-        .args(["trust", "verify-checkpoint", "--allow-unchanged"])
-        .args(genesis_flags(corpus))
-        .arg("--previous-pin")
-        .arg(&whole)
-        .output()
-        .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
+    let previous_pin = [OsStr::new("--previous-pin"), whole.as_os_str()];
+    let o = on_genesis(
+        corpus,
+        &["verify-checkpoint", "--allow-unchanged"],
+        &previous_pin,
     );
-    let again: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let again = verified(&o);
     assert_eq!(again["status"], "unchanged");
     assert_eq!(again["pin"], report["pin"]);
     assert!(
@@ -1089,13 +1103,7 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success(corpus: &Pat
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    let o = Command::new(BIN)
-        .args(["trust", "verify-checkpoint"])
-        .args(genesis_flags(corpus))
-        .arg("--previous-pin")
-        .arg(&whole)
-        .output()
-        .unwrap();
+    let o = on_genesis(corpus, &["verify-checkpoint"], &previous_pin);
     assert_eq!(o.status.code(), Some(1));
     let e: Value = serde_json::from_slice(&o.stderr).unwrap();
     assert_eq!(e["code"], "invalid-checkpoint");
@@ -1110,28 +1118,14 @@ fn the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success(corpus: &Pat
 /// `not-revoked` for an all-zero digest); near miss: the right digest
 /// beside `--package` is accepted.
 fn check_not_revoked_derives_and_cross_checks_the_package(corpus: &Path) {
-    let pkg = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/trust/object-bucket-0.1.0-52a0cd0b11d3");
+    let pkg = readme_fixtures().join("object-bucket-0.1.0-52a0cd0b11d3");
     let digest = "sha256:52a0cd0b11d35fbf8ab57ac7d5717f550efa77a2b20997b8ac0abdf3e4752200";
     let zero = format!("sha256:{}", "0".repeat(64));
-    let run = |extra: &[&std::ffi::OsStr]| {
-        Command::new(BIN)
-            .args(["trust", "check-not-revoked"])
-            .args(genesis_flags(corpus))
-            .args(extra)
-            .output()
-            .unwrap()
-    };
+    let run = |extra: &[&OsStr]| on_genesis(corpus, &["check-not-revoked"], extra);
     let index = pkg.join("package-index.json");
-    let os = |s: &str| std::ffi::OsString::from(s);
+    let os = |s: &str| OsString::from(s);
     let o = run(&[os("--package").as_os_str(), pkg.as_os_str()]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = verified(&o);
     assert_eq!(v["status"], "not-revoked");
     assert_eq!(v["packageDigest"], digest);
     assert_eq!(v["package"]["packageDigest"], digest);
@@ -1140,13 +1134,7 @@ fn check_not_revoked_derives_and_cross_checks_the_package(corpus: &Path) {
     assert!(summary.contains("form-package: not revoked: edge.forms.takoform.com ObjectBucket 0.1.0 (sha256:52a0cd0b"), "{summary}");
     assert!(!summary.contains("warning"), "{summary}");
     let o = run(&[os("--form-ref").as_os_str(), index.as_os_str()]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = verified(&o);
     assert_eq!(v["packageDigest"], digest);
     assert_eq!(v["crossChecked"], true);
     // Near miss: a bare digest beside a bare FormRef cannot be checked
@@ -1160,13 +1148,7 @@ fn check_not_revoked_derives_and_cross_checks_the_package(corpus: &Path) {
         os("--package-digest").as_os_str(),
         os(&zero).as_os_str(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let v = verified(&o);
     assert_eq!(v["crossChecked"], false);
     assert!(String::from_utf8_lossy(&o.stderr)
         .contains("warning: --package-digest and --form-ref were given separately"));
