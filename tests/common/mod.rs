@@ -163,6 +163,17 @@ fn command<S: AsRef<OsStr>>(args: &[S]) -> Command {
     c
 }
 
+/// Asserts that a run exited with `code`, its standard error shown
+/// otherwise.
+pub fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// A run's standard output as text (lossy).
 pub fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()

@@ -246,12 +246,7 @@ fn readme_fixtures() -> PathBuf {
 /// Asserts that a trust command verified (exit 0; its stderr shown
 /// otherwise) and returns the JSON report it printed on stdout.
 fn verified(o: &Output) -> Value {
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit(o, 0);
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
@@ -1008,12 +1003,7 @@ fn verify_bundle_makes_no_network_call() {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    common::assert_exit(&out, 0);
     assert!(
         log.contains("trusted-root.json"),
         "the tracer did not see the inputs:\n{log}"
