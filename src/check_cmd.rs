@@ -32,9 +32,6 @@ use crate::diag::{self, Diagnostic};
 use crate::error::Error;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
-use crate::output::Output;
-use crate::render::check::{render_documents, summary_line, verdict_line};
-use crate::render::{self, Format};
 use crate::schemas;
 use crate::source::MemorySource;
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
@@ -609,22 +606,33 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
     }
 }
 
+/// What `check FILE...` found ([`check_files`]); `render::check::output`
+/// prints it.
+#[derive(Debug)]
+pub struct CheckRun {
+    /// Each FILE's document, in the order given (a FILE that could not be
+    /// read has its finding, [`unreadable`]).
+    pub checked: Vec<Checked>,
+    /// Some FILE could not be read: the run exits 2 whatever the others say.
+    pub could_not_read: bool,
+}
+
 /// `check FILE... [--stdin-filename NAME]`: `-` reads standard input (at
 /// most once: a second `-` is a usage error, exit 2). A FILE that does not
 /// exist, is a directory or cannot be read is a finding (`unreadable`):
 /// every other FILE is still checked and the run exits 2.
-pub fn run(
-    files: &[PathBuf],
-    stdin_filename: Option<&str>,
-    format: Format,
-    color: bool,
-    deny_warnings: bool,
-) -> Output {
+///
+/// # Errors
+/// The command could not run (exit 2), with the message that follows
+/// `form-package: `: a second `-`, standard input that cannot be read, a
+/// check that could not run, or the first document whose checks an
+/// internal fault stopped ([`fault_exit`]).
+pub fn check_files(files: &[PathBuf], stdin_filename: Option<&str>) -> Result<CheckRun, String> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
-        return Error::Usage(
+        return Err(Error::Usage(
             "check: `-` (standard input) can be given once; standard input is read once".into(),
         )
-        .into();
+        .to_string());
     }
     let mut checked = Vec::new();
     let mut could_not_read = false;
@@ -632,7 +640,7 @@ pub fn run(
         let (display, bytes, beside) = if f.as_os_str() == "-" {
             let mut bytes = Vec::new();
             if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
-                return fail2(format!("read standard input: {e}"));
+                return Err(format!("read standard input: {e}"));
             }
             let name = stdin_filename.unwrap_or("<stdin>").to_owned();
             let beside = stdin_filename.map(|n| split(n).0);
@@ -668,72 +676,55 @@ pub fn run(
                 b
             }
         });
-        match check_document(&display, bytes, beside.as_deref()) {
-            Ok(c) => checked.push(c),
-            Err(e) => return fail2(e),
-        }
+        checked.push(check_document(&display, bytes, beside.as_deref())?);
     }
-    if let Some(out) = fault_exit(&checked) {
-        return out;
+    if let Some(fault) = fault_exit(&checked) {
+        return Err(fault);
     }
-    let failed = checked
-        .iter()
-        .any(|c| render::fails(&c.outcome, deny_warnings));
-    let verdicts: Vec<String> = checked
-        .iter()
-        .map(|c| {
-            verdict_line(
-                &c.outcome,
-                c.kind,
-                c.api_version.as_deref(),
-                c.digest.as_deref(),
-                &c.shown,
-                deny_warnings,
-            )
-        })
-        .collect();
-    let names: Vec<String> = checked.iter().map(|c| c.shown.clone()).collect();
-    let outcomes: Vec<PackageOutcome> = checked.into_iter().map(|c| c.outcome).collect();
-    let mut stdout = render_documents(&outcomes, &names, &verdicts, format, color, deny_warnings);
-    if format == Format::Human {
-        stdout.push_str(&summary_line(&outcomes, deny_warnings));
-    }
-    Output {
-        stdout: stdout.into_bytes(),
-        stderr: String::new(),
-        code: if could_not_read { 2 } else { u8::from(failed) },
-    }
+    Ok(CheckRun {
+        checked,
+        could_not_read,
+    })
 }
 
-/// Exit 2 naming the first document whose checks an internal fault stopped
-/// ([`PackageOutcome::fault`], e.g. an embedded published schema that does
-/// not build): the command could not run, whatever the other documents say
-/// (the README's exit codes; `verify` does the same in
+/// The exit-2 message naming the first document whose checks an internal
+/// fault stopped ([`PackageOutcome::fault`], e.g. an embedded published
+/// schema that does not build): the command could not run, whatever the
+/// other documents say (the README's exit codes; `verify` does the same in
 /// [`crate::run`]). `None` when no document has a fault.
-fn fault_exit(checked: &[Checked]) -> Option<Output> {
+fn fault_exit(checked: &[Checked]) -> Option<String> {
     checked.iter().find_map(|c| {
         c.outcome
             .fault
             .as_ref()
-            .map(|fault| fail2_with(format!("{}: {fault}", c.shown), fault.exit_code()))
+            .map(|fault| format!("{}: {fault}", c.shown))
     })
-}
-
-fn fail2(msg: String) -> Output {
-    fail2_with(msg, 2)
-}
-
-fn fail2_with(msg: String, code: u8) -> Output {
-    Output {
-        stderr: format!("form-package: {msg}\n"),
-        code,
-        ..Default::default()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::Output;
+    use crate::render::{self, check::render_documents, Format};
+
+    /// `check` as the command line runs it: [`check_files`], then
+    /// `render::check::output` (what `cli/check.rs` does).
+    fn run(
+        files: &[PathBuf],
+        stdin_filename: Option<&str>,
+        format: Format,
+        color: bool,
+        deny_warnings: bool,
+    ) -> Output {
+        match check_files(files, stdin_filename) {
+            Ok(found) => render::check::output(found, format, color, deny_warnings),
+            Err(message) => Output {
+                stderr: format!("form-package: {message}\n"),
+                code: 2,
+                ..Default::default()
+            },
+        }
+    }
 
     fn checked(shown: &str, fault: Option<Error>, errors: usize) -> Checked {
         let diags = (0..errors)
@@ -782,13 +773,10 @@ mod tests {
                 0,
             ),
         ];
-        let out = fault_exit(&docs).unwrap();
-        assert_eq!(out.code, 2);
         assert_eq!(
-            out.stderr,
-            "form-package: b.json: internal error: embedded schema x: broken\n"
+            fault_exit(&docs).as_deref(),
+            Some("b.json: internal error: embedded schema x: broken")
         );
-        assert!(out.stdout.is_empty());
     }
 
     #[test]
