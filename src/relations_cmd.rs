@@ -175,7 +175,8 @@ fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
                 path.display()
             )));
         }
-        read_regular(path).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?
+        read_regular(path, fsread::DEFINITION_LIMIT)
+            .map_err(|e| unreadable(format!("cannot read {name}: {e}")))?
     } else {
         // A file of a package: read as `verify` reads it (T3 B1, B2): never
         // through a symlink nor from a FIFO or device, within its size
@@ -551,8 +552,7 @@ fn run_inner(
     let (def_name, def) = if stdin {
         // `-` is standard input (as for `check`): a definition, named
         // `<stdin>` in findings.
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+        let bytes = crate::fileread::read_stdin(fsread::DEFINITION_LIMIT)
             .map_err(|e| Failure::usage(format!("read standard input: {e}")))?;
         (
             STDIN_NAME.to_owned(),
@@ -590,7 +590,7 @@ fn run_inner(
             // An --instance FILE that cannot be read is the command
             // failing to run (exit 2), like a missing one; one that does
             // not parse is a finding (exit 1).
-            let bytes = read_regular(i).map_err(|e| {
+            let bytes = read_regular(i, fsread::JSON_LIMIT).map_err(|e| {
                 Failure::usage(format!("--instance {}: cannot read: {e}", i.display()))
             })?;
             match read_instance(bytes, &i.display().to_string()) {
@@ -701,15 +701,11 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-/// Reads a FILE named on the command line: the user's own symlink is
-/// followed, but only a regular file is read (a FIFO would block, a
-/// device never ends).
-fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    if std::fs::metadata(path)?.is_file() {
-        std::fs::read(path)
-    } else {
-        Err(std::io::Error::other("not a regular file"))
-    }
+/// Reads a FILE named on the command line ([`crate::fileread`]): the
+/// user's own symlink is followed, but only a regular file of at most
+/// `limit` bytes is read (a FIFO would block, a device never ends).
+fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, crate::fileread::FileRefusal> {
+    crate::fileread::read_file(path, crate::fileread::Reach::Named, limit)
 }
 
 /// Strictly parses the `--instance` document (named `name`, the FILE as
