@@ -151,32 +151,16 @@ struct Read {
 /// Reads and strictly parses `path`, naming it `name` (relative to
 /// `package`) in diagnostics.
 fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
-    let unreadable = |gist: String| {
-        Failure::finding(
-            &Diagnostic::new(
-                if name == INDEX_FILE {
-                    Code::UnreadableIndex
-                } else {
-                    Code::UnreadablePayload
-                },
-                gist,
-            )
-            .in_file(name),
-            None,
-            package,
-        )
-    };
     let bytes = if package.as_os_str().is_empty() {
         // A FILE named on the command line: the user's own link is
-        // followed, but only a regular file is read (a FIFO would block).
-        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-            return Err(Failure::usage(format!(
-                "{}: not a regular file; relations reads a Form Definition (a JSON file) or a package directory",
+        // followed, but only a regular file is read (a FIFO would block);
+        // one that cannot be read is the command failing to run (exit 2).
+        read_regular(path, fsread::DEFINITION_LIMIT).map_err(|e| {
+            Failure::usage(format!(
+                "{}: {e}; relations reads a Form Definition (a JSON file) or a package directory",
                 path.display()
-            )));
-        }
-        read_regular(path, fsread::DEFINITION_LIMIT)
-            .map_err(|e| unreadable(format!("cannot read {name}: {e}")))?
+            ))
+        })?
     } else {
         // A file of a package: read as `verify` reads it (T3 B1, B2): never
         // through a symlink nor from a FIFO or device, within its size

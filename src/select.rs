@@ -137,7 +137,10 @@ pub struct Loaded {
 ///
 /// Paths are resolved (symlinks, `..`) before they are compared, so a file
 /// in a directory above both the PATH and the working directory, outside
-/// every repository, is never read.
+/// every repository, is never read. Any entry of that name but a directory
+/// is the one found, also a symlink or a FIFO: [`load`] refuses those
+/// (a file found is never read through a link, [`Reach::Found`]) rather
+/// than passing over them in silence.
 pub fn find_upward(start: &Path, cwd: &Path) -> Option<PathBuf> {
     let resolve = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
     let abs = resolve(start).ok()?;
@@ -158,7 +161,7 @@ pub fn find_upward(start: &Path, cwd: &Path) -> Option<PathBuf> {
     dir.ancestors()
         .take_while(|d| d.starts_with(top))
         .map(|d| d.join(CONFIG_FILE))
-        .find(|f| f.is_file())
+        .find(|f| f.symlink_metadata().is_ok_and(|m| !m.is_dir()))
 }
 
 /// Reads and validates the configuration file at `path`, reached as
