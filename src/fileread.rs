@@ -152,7 +152,9 @@ pub fn read_file(path: &Path, reach: Reach, limit: u64) -> Result<Vec<u8>, FileR
     if reach == Reach::Found {
         flags |= OFlags::NOFOLLOW;
     }
-    let fd = rustix::fs::open(path, flags, Mode::empty()).map_err(|e| {
+    // `openat` from the working directory, as `std::fs` opens (the
+    // system call a trace of the run sees).
+    let fd = rustix::fs::openat(rustix::fs::CWD, path, flags, Mode::empty()).map_err(|e| {
         if e == rustix::io::Errno::LOOP && reach == Reach::Found {
             // A link swapped in after the `lstat`.
             FileRefusal::NotRegular(SYMLINK)
