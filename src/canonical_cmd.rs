@@ -1,50 +1,71 @@
-//! `form-package canonicalize FILE` and `digest FILE`: a JSON file read
-//! strictly (no size cap) and printed in its RFC 8785 canonical form, or
+//! `form-package canonicalize FILE` and `digest FILE`: a JSON file the
+//! user named ([`crate::fileread`]: their link followed, a regular file of
+//! at most `limits::JSON_BYTES`, 16 MiB) read strictly and printed in its RFC 8785 canonical form, or
 //! as the `sha256:<64 hex>` of that form ([`crate::canonical`]). A refusal
-//! prints the reference's `form-package: <message>` line, then our
-//! finding (exit 1); a file that cannot be read is exit 2.
+//! ([`Refusal`]) prints the reference's `form-package: <message>` line,
+//! then our finding (exit 1); a file that cannot be read is exit 2. The
+//! text is `render::canonical`'s.
 
 use std::path::Path;
 
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::diag::Diagnostic;
 use crate::error::Error;
-use crate::output::Output;
-use crate::render::human;
+use crate::fileread::{read_file, Reach};
 use crate::verify::Source;
 
+/// Why a file has no canonical form ([`run`]); `render::canonical` prints it.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The file cannot be read (exit 2).
+    Unreadable(Error),
+    /// The file is not strict I-JSON or has no RFC 8785 form (exit 1).
+    Invalid(Box<Invalid>),
+}
+
+/// A file that is not strict I-JSON or has no RFC 8785 form.
+#[derive(Debug)]
+pub struct Invalid {
+    /// The reference's message (its `form-package: <message>` line).
+    pub reference_line: String,
+    /// Our finding, its file the path as given.
+    pub finding: Diagnostic,
+    /// The file's bytes (and spans, when it parsed), which the finding
+    /// points into.
+    pub source: Source,
+}
+
 /// `canonicalize FILE` (`digest`: false) or `digest FILE` (true): strict
-/// read (no size cap), RFC 8785.
-pub fn run(file: &Path, digest: bool) -> Output {
-    let bytes = match std::fs::read(file) {
-        Ok(b) => b,
-        Err(source) => {
-            return Error::Io {
-                path: file.to_path_buf(),
-                source,
-            }
-            .into()
-        }
-    };
+/// read (a regular file of at most 16 MiB), RFC 8785. `Ok`: the canonical bytes, or the
+/// `sha256:<64 hex>` digest of them, without a final newline.
+///
+/// # Errors
+/// A [`Refusal`]: the file cannot be read, or has no canonical form.
+pub fn run(file: &Path, digest: bool) -> Result<Vec<u8>, Refusal> {
+    let limit = crate::limits::JSON_BYTES;
+    let bytes = read_file(file, Reach::Named, limit).map_err(|refusal| {
+        Refusal::Unreadable(Error::Io {
+            path: file.to_path_buf(),
+            source: refusal.into(),
+        })
+    })?;
     let name = file.display().to_string();
-    // First the reference's `form-package: <message>` line, then our finding.
-    let refuse = |line: String, d: Diagnostic, source: Source| {
-        let d = d.in_file(name.clone());
-        let text = human::render_diagnostic(&d, Some(&source), false);
-        Output {
-            stderr: format!("form-package: {line}\n{text}"),
-            code: 1,
-            ..Default::default()
-        }
+    // The reference's `form-package: <message>` line, then our finding.
+    let refuse = |reference_line: String, d: Diagnostic, source: Source| {
+        Refusal::Invalid(Box::new(Invalid {
+            reference_line,
+            finding: d.in_file(name.clone()),
+            source,
+        }))
     };
     let parsed = match crate::json::strict::parse(&bytes) {
         Ok(p) => p,
         Err(e) => {
-            return refuse(
+            return Err(refuse(
                 e.reference_line(),
                 e.to_diagnostic(),
                 Source { bytes, spans: None },
-            )
+            ))
         }
     };
     if !matches!(
@@ -63,30 +84,20 @@ pub fn run(file: &Path, digest: bool) -> Output {
                 bytes,
                 spans: Some(parsed.spans),
             };
-            return refuse(line, d, source);
+            return Err(refuse(line, d, source));
         }
     }
     match canonicalize(&parsed.value) {
-        Ok(c) => {
-            let mut stdout = if digest {
-                sha256_digest(&c).into_bytes()
-            } else {
-                c
-            };
-            stdout.push(b'\n');
-            Output {
-                stdout,
-                ..Default::default()
-            }
-        }
-        Err(d) => refuse(
+        Ok(c) if digest => Ok(sha256_digest(&c).into_bytes()),
+        Ok(c) => Ok(c),
+        Err(d) => Err(refuse(
             d.message.clone(),
             d,
             Source {
                 bytes,
                 spans: Some(parsed.spans),
             },
-        ),
+        )),
     }
 }
 
@@ -96,7 +107,10 @@ mod tests {
 
     #[test]
     fn a_file_that_cannot_be_read_exits_2_with_its_cause() {
-        let missing = run(Path::new("/nonexistent/form-package/x.json"), true);
+        let missing = crate::render::canonical::output(run(
+            Path::new("/nonexistent/form-package/x.json"),
+            true,
+        ));
         assert_eq!(missing.code, 2);
         assert!(missing
             .stderr

@@ -30,11 +30,9 @@ use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::{self, Diagnostic};
 use crate::error::Error;
+use crate::fileread::{read_file, read_stdin, FileRefusal, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
-use crate::output::Output;
-use crate::render::check::{render_documents, summary_line, verdict_line};
-use crate::render::{self, Format};
 use crate::schemas;
 use crate::source::MemorySource;
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
@@ -189,7 +187,12 @@ pub fn check_document(
 /// naming what; `None` when there is no such index, it is up to date, or
 /// `index` would refuse (the definition's own findings say why).
 fn index_would_change(dir: &Path, name: &str) -> Option<Diagnostic> {
-    let bytes = std::fs::read(dir.join(INDEX_FILE)).ok()?;
+    let found = read_file(
+        &dir.join(INDEX_FILE),
+        Reach::Found,
+        crate::limits::INDEX_BYTES,
+    );
+    let bytes = found.ok()?;
     let existing = strict::parse_value(&bytes).ok()?;
     if existing.get("definitionPath").and_then(Value::as_str) != Some(name) {
         return None;
@@ -321,18 +324,24 @@ fn as_package(
             if p == "definition.json" || crate::fsread::path_grammar(&p).is_err() {
                 continue;
             }
-            let from = beside.map(|d| d.join(&p));
-            let regular = from
-                .as_ref()
-                .and_then(|f| std::fs::symlink_metadata(f).ok())
-                .is_some_and(|m| m.is_file());
-            match from {
-                Some(f) if regular => {
-                    let data =
-                        std::fs::read(&f).map_err(|e| format!("read {}: {e}", f.display()))?;
+            // A fixture beside the FILE is found, not named: never read
+            // through a link, a regular file of at most the payload limit
+            // (the package rules then apply their own); anything else is
+            // missing.
+            let Some(f) = beside.map(|d| d.join(&p)) else {
+                missing.insert(p);
+                continue;
+            };
+            match read_file(&f, Reach::Found, crate::limits::PAYLOAD_BYTES) {
+                Ok(data) => {
                     files.insert(p, data);
                 }
-                _ => {
+                Err(e @ (FileRefusal::TooLarge { .. } | FileRefusal::Io(_)))
+                    if !e.is_not_found() =>
+                {
+                    return Err(format!("read {}: {e}", f.display()));
+                }
+                Err(_) => {
                     missing.insert(p);
                 }
             }
@@ -570,22 +579,26 @@ fn placeholder_index(
 /// does not exist, `FD905` for a directory or a read error) about the path
 /// itself, so every other FILE is still checked and rendered in every
 /// format; the run then exits 2 (`verify` does the same for a missing PATH).
-fn unreadable(f: &Path) -> Option<Checked> {
-    let display = f.display().to_string();
-    let finding = match std::fs::metadata(f) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Diagnostic::new(
+fn unreadable(display: String, e: &FileRefusal) -> Checked {
+    let finding = if e.is_not_found() {
+        Diagnostic::new(
             Code::PathNotFound,
             format!("FILE {display} does not exist ({e})"),
-        ),
-        Ok(m) if m.is_dir() => Diagnostic::new(
+        )
+    } else if e.is_directory() {
+        Diagnostic::new(
             Code::UnreadableFile,
             format!(
                 "FILE {display} is a directory; check takes JSON documents (use `verify` for a package directory)"
             ),
-        ),
-        _ => return None,
+        )
+    } else {
+        Diagnostic::new(
+            Code::UnreadableFile,
+            format!("FILE {display} cannot be read ({e})"),
+        )
     };
-    Some(unread(display, finding))
+    unread(display, finding)
 }
 
 /// The [`Checked`] of a FILE that could not be read, with `finding`.
@@ -609,54 +622,56 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
     }
 }
 
+/// What `check FILE...` found ([`check_files`]); `render::check::output`
+/// prints it.
+#[derive(Debug)]
+pub struct CheckRun {
+    /// Each FILE's document, in the order given (a FILE that could not be
+    /// read has its finding, [`unreadable`]).
+    pub checked: Vec<Checked>,
+    /// Some FILE could not be read: the run exits 2 whatever the others say.
+    pub could_not_read: bool,
+}
+
 /// `check FILE... [--stdin-filename NAME]`: `-` reads standard input (at
 /// most once: a second `-` is a usage error, exit 2). A FILE that does not
 /// exist, is a directory or cannot be read is a finding (`unreadable`):
 /// every other FILE is still checked and the run exits 2.
-pub fn run(
-    files: &[PathBuf],
-    stdin_filename: Option<&str>,
-    format: Format,
-    color: bool,
-    deny_warnings: bool,
-) -> Output {
+///
+/// # Errors
+/// The command could not run (exit 2), with the message that follows
+/// `form-package: `: a second `-`, standard input that cannot be read, a
+/// check that could not run, or the first document whose checks an
+/// internal fault stopped ([`fault_exit`]).
+pub fn check_files(files: &[PathBuf], stdin_filename: Option<&str>) -> Result<CheckRun, String> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
-        return Error::Usage(
+        return Err(Error::Usage(
             "check: `-` (standard input) can be given once; standard input is read once".into(),
         )
-        .into();
+        .to_string());
     }
     let mut checked = Vec::new();
     let mut could_not_read = false;
     for f in files {
         let (display, bytes, beside) = if f.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
-                return fail2(format!("read standard input: {e}"));
-            }
+            let bytes = read_stdin(crate::limits::PAYLOAD_BYTES)
+                .map_err(|e| format!("read standard input: {e}"))?;
             let name = stdin_filename.unwrap_or("<stdin>").to_owned();
             let beside = stdin_filename.map(|n| split(n).0);
             (name, bytes, beside)
         } else {
-            if let Some(c) = unreadable(f) {
-                could_not_read = true;
-                checked.push(c);
-                continue;
-            }
-            match std::fs::read(f) {
+            // A FILE named on the command line (`crate::fileread`): the
+            // user's link followed, a regular file of at most the payload
+            // limit (64 MiB; the package rules then apply their own).
+            let display = f.display().to_string();
+            match read_file(f, Reach::Named, crate::limits::PAYLOAD_BYTES) {
                 Ok(b) => {
-                    let display = f.display().to_string();
                     let beside = Some(split(&display).0);
                     (display, b, beside)
                 }
                 Err(e) => {
                     could_not_read = true;
-                    let display = f.display().to_string();
-                    let finding = Diagnostic::new(
-                        Code::UnreadableFile,
-                        format!("FILE {display} cannot be read ({e})"),
-                    );
-                    checked.push(unread(display, finding));
+                    checked.push(unreadable(display, &e));
                     continue;
                 }
             }
@@ -668,72 +683,55 @@ pub fn run(
                 b
             }
         });
-        match check_document(&display, bytes, beside.as_deref()) {
-            Ok(c) => checked.push(c),
-            Err(e) => return fail2(e),
-        }
+        checked.push(check_document(&display, bytes, beside.as_deref())?);
     }
-    if let Some(out) = fault_exit(&checked) {
-        return out;
+    if let Some(fault) = fault_exit(&checked) {
+        return Err(fault);
     }
-    let failed = checked
-        .iter()
-        .any(|c| render::fails(&c.outcome, deny_warnings));
-    let verdicts: Vec<String> = checked
-        .iter()
-        .map(|c| {
-            verdict_line(
-                &c.outcome,
-                c.kind,
-                c.api_version.as_deref(),
-                c.digest.as_deref(),
-                &c.shown,
-                deny_warnings,
-            )
-        })
-        .collect();
-    let names: Vec<String> = checked.iter().map(|c| c.shown.clone()).collect();
-    let outcomes: Vec<PackageOutcome> = checked.into_iter().map(|c| c.outcome).collect();
-    let mut stdout = render_documents(&outcomes, &names, &verdicts, format, color, deny_warnings);
-    if format == Format::Human {
-        stdout.push_str(&summary_line(&outcomes, deny_warnings));
-    }
-    Output {
-        stdout: stdout.into_bytes(),
-        stderr: String::new(),
-        code: if could_not_read { 2 } else { u8::from(failed) },
-    }
+    Ok(CheckRun {
+        checked,
+        could_not_read,
+    })
 }
 
-/// Exit 2 naming the first document whose checks an internal fault stopped
-/// ([`PackageOutcome::fault`], e.g. an embedded published schema that does
-/// not build): the command could not run, whatever the other documents say
-/// (the README's exit codes; `verify` does the same in
+/// The exit-2 message naming the first document whose checks an internal
+/// fault stopped ([`PackageOutcome::fault`], e.g. an embedded published
+/// schema that does not build): the command could not run, whatever the
+/// other documents say (the README's exit codes; `verify` does the same in
 /// [`crate::run`]). `None` when no document has a fault.
-fn fault_exit(checked: &[Checked]) -> Option<Output> {
+fn fault_exit(checked: &[Checked]) -> Option<String> {
     checked.iter().find_map(|c| {
         c.outcome
             .fault
             .as_ref()
-            .map(|fault| fail2_with(format!("{}: {fault}", c.shown), fault.exit_code()))
+            .map(|fault| format!("{}: {fault}", c.shown))
     })
-}
-
-fn fail2(msg: String) -> Output {
-    fail2_with(msg, 2)
-}
-
-fn fail2_with(msg: String, code: u8) -> Output {
-    Output {
-        stderr: format!("form-package: {msg}\n"),
-        code,
-        ..Default::default()
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::Output;
+    use crate::render::{self, check::render_documents, Format};
+
+    /// `check` as the command line runs it: [`check_files`], then
+    /// `render::check::output` (what `cli/check.rs` does).
+    fn run(
+        files: &[PathBuf],
+        stdin_filename: Option<&str>,
+        format: Format,
+        color: bool,
+        deny_warnings: bool,
+    ) -> Output {
+        match check_files(files, stdin_filename) {
+            Ok(found) => render::check::output(found, format, color, deny_warnings),
+            Err(message) => Output {
+                stderr: format!("form-package: {message}\n"),
+                code: 2,
+                ..Default::default()
+            },
+        }
+    }
 
     fn checked(shown: &str, fault: Option<Error>, errors: usize) -> Checked {
         let diags = (0..errors)
@@ -782,13 +780,10 @@ mod tests {
                 0,
             ),
         ];
-        let out = fault_exit(&docs).unwrap();
-        assert_eq!(out.code, 2);
         assert_eq!(
-            out.stderr,
-            "form-package: b.json: internal error: embedded schema x: broken\n"
+            fault_exit(&docs).as_deref(),
+            Some("b.json: internal error: embedded schema x: broken")
         );
-        assert!(out.stdout.is_empty());
     }
 
     #[test]

@@ -21,20 +21,22 @@
 //!   estimate), `definition` (the Form Definition on its own, as `check`
 //!   runs it), `package-path` (the path grammar on `value`).
 //!
-//! Output: one line per case and a summary (`human`), or one JSON document
-//! (`json`); exit 0 when every case passes, 1 otherwise.
+//! [`run`] returns a [`SuiteReport`]; `render::conformance` prints it (one
+//! line per case and a summary, or one JSON document); exit 0 when every
+//! case passes, 1 otherwise.
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
-use crate::output::Output;
+use crate::limits::JSON_BYTES;
 
 /// The reference's message gists and the code of ours that corresponds to
 /// each. A refusal matches a gist only when one error has that code AND a
@@ -323,7 +325,8 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
     }
     let rel = case.path.as_deref().unwrap_or_default();
     let file = dir.join(rel);
-    let bytes = std::fs::read(&file).map_err(|e| format!("read {}: {e}", file.display()))?;
+    let bytes = read_file(&file, Reach::Found, JSON_BYTES)
+        .map_err(|e| format!("read {}: {e}", file.display()))?;
     let value = match strict::parse_value(&bytes) {
         Ok(v) => v,
         Err(e) => return Ok(refusals(&[e.to_diagnostic()])),
@@ -354,17 +357,73 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
     Ok(refusals(&diags))
 }
 
-/// Runs every case of the suite in `dir`.
-///
-/// # Errors
-/// `Err(Ok(findings))` for a manifest that is not the reference's format
-/// (FD640, strict-parse codes); `Err(Err(message))` when it cannot be read.
-pub fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, Result<Vec<Diagnostic>, String>> {
+/// What `conformance DIR` found ([`run`]): the suite and what became of
+/// it. The command prints it with `render::conformance`.
+#[derive(Debug)]
+pub struct SuiteReport {
+    /// The suite directory as given (`suite` in `--format json`).
+    pub suite: PathBuf,
+    /// The cases' results, or why none ran.
+    pub result: SuiteResult,
+}
+
+/// What became of a suite.
+#[derive(Debug)]
+pub enum SuiteResult {
+    /// Every case ran: positives, then negatives, each in manifest order.
+    Ran(Vec<CaseResult>),
+    /// `manifest.json` is not the reference's format (exit 2).
+    Refused {
+        /// Its findings (FD640, strict-parse codes), file `manifest.json`.
+        diagnostics: Vec<Diagnostic>,
+        /// Its bytes as read, which the findings point into.
+        manifest: Vec<u8>,
+    },
+    /// `manifest.json` cannot be read (exit 2): the message, `read PATH: cause`.
+    Unreadable(String),
+}
+
+impl SuiteReport {
+    /// The exit status: 0 when every case passed, 1 when one failed, 2
+    /// when no case ran (a refused or unreadable manifest).
+    pub fn exit_code(&self) -> u8 {
+        match &self.result {
+            SuiteResult::Ran(cases) => u8::from(cases.iter().any(|c| !c.passed)),
+            SuiteResult::Refused { .. } | SuiteResult::Unreadable(_) => 2,
+        }
+    }
+}
+
+/// `conformance DIR`: runs every case of the suite in `dir` (the module
+/// doc says how each passes). Never fails: a manifest that cannot be read
+/// or is not the reference's format is the report's [`SuiteResult`].
+pub fn run(dir: &Path) -> SuiteReport {
+    let result = match run_suite(dir) {
+        Ok(cases) => SuiteResult::Ran(cases),
+        Err(why) => why,
+    };
+    SuiteReport {
+        suite: dir.to_path_buf(),
+        result,
+    }
+}
+
+/// Runs every case of the suite in `dir` (its `manifest.json` and case
+/// files are found, not named: read by [`crate::fileread`] never through a
+/// link, a regular file of at most `limits::JSON_BYTES`); `Err` is a
+/// manifest that cannot be read ([`SuiteResult::Unreadable`]) or is not the reference's format
+/// ([`SuiteResult::Refused`]).
+fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     let path = dir.join("manifest.json");
-    let bytes = std::fs::read(&path).map_err(|e| Err(format!("read {}: {e}", path.display())))?;
+    let bytes = read_file(&path, Reach::Found, JSON_BYTES)
+        .map_err(|e| SuiteResult::Unreadable(format!("read {}: {e}", path.display())))?;
+    let refused = |diagnostics: Vec<Diagnostic>, manifest: &[u8]| SuiteResult::Refused {
+        diagnostics,
+        manifest: manifest.to_vec(),
+    };
     let value = strict::parse_value(&bytes)
-        .map_err(|e| Ok(vec![e.to_diagnostic().in_file("manifest.json")]))?;
-    let (positives, negatives) = read_manifest(&value).map_err(Ok)?;
+        .map_err(|e| refused(vec![e.to_diagnostic().in_file("manifest.json")], &bytes))?;
+    let (positives, negatives) = read_manifest(&value).map_err(|d| refused(d, &bytes))?;
     let mut results = Vec::new();
     for p in positives {
         let outcome = crate::verify::verify_package(&dir.join(&p.path));
@@ -446,162 +505,6 @@ pub fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, Result<Vec<Diagnostic>, 
         });
     }
     Ok(results)
-}
-
-/// Output of `conformance`: one line per case and a summary, or one JSON document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ConformanceFormat {
-    /// One line per case, then a summary line.
-    Human,
-    /// One JSON document: every case with its result, then the counts.
-    Json,
-}
-
-/// The `--format json` document of a suite whose manifest was refused:
-/// `cases` empty, every count 0, `manifestDiagnostics` the manifest's
-/// findings as `verify --format json` writes a finding (file
-/// `manifest.json`, line and column).
-fn refused_json(dir: &Path, diags: Vec<Diagnostic>, source: crate::verify::Source) -> String {
-    let source = crate::verify::Source {
-        spans: source
-            .spans
-            .or_else(|| strict::parse(&source.bytes).ok().map(|p| p.spans)),
-        bytes: source.bytes,
-    };
-    let outcome = [crate::verify::PackageOutcome {
-        path: dir.to_path_buf(),
-        diagnostics: diags,
-        sources: std::collections::BTreeMap::from([("manifest.json".to_owned(), source)]),
-        ..Default::default()
-    }];
-    let run = crate::render::RunView::new(&outcome, false);
-    let found: Vec<serde_json::Value> = run
-        .findings()
-        .map(|(_, f)| crate::render::json::diagnostic_value(f))
-        .collect();
-    let doc = serde_json::json!({
-        "suite": dir.display().to_string(),
-        "manifestDiagnostics": found,
-        "cases": [],
-        "summary": {
-            "cases": 0,
-            "passed": 0,
-            "failed": 0,
-            "positive": 0,
-            "negative": 0,
-        },
-    });
-    let mut t = serde_json::to_string_pretty(&doc).unwrap_or_default();
-    t.push('\n');
-    t
-}
-
-/// `conformance DIR [--format human|json]`.
-pub fn run(dir: &Path, format: ConformanceFormat) -> Output {
-    let results = match run_suite(dir) {
-        Ok(r) => r,
-        Err(Err(msg)) => {
-            return Output {
-                stderr: format!("form-package: {msg}\n"),
-                code: 2,
-                ..Default::default()
-            }
-        }
-        Err(Ok(diags)) => {
-            let source = crate::verify::Source {
-                bytes: std::fs::read(dir.join("manifest.json")).unwrap_or_default(),
-                spans: None,
-            };
-            let mut stderr = format!(
-                "form-package: {}: not a conformance manifest\n",
-                dir.join("manifest.json").display()
-            );
-            for d in &diags {
-                stderr.push_str(&crate::render::human::render_diagnostic(
-                    d,
-                    Some(&source),
-                    false,
-                ));
-            }
-            // `--format json` still prints its document: no case run, the
-            // manifest's findings located (a CI step parsing stdout reads
-            // why, not an empty page).
-            let stdout = match format {
-                ConformanceFormat::Json => refused_json(dir, diags, source),
-                ConformanceFormat::Human => String::new(),
-            };
-            return Output {
-                stdout: stdout.into_bytes(),
-                stderr,
-                code: 2,
-            };
-        }
-    };
-    let failed = results.iter().filter(|r| !r.passed).count();
-    let positives = results.iter().filter(|r| r.kind == "positive").count();
-    let stdout = match format {
-        ConformanceFormat::Json => {
-            let doc = serde_json::json!({
-                "suite": dir.display().to_string(),
-                "cases": results,
-                "summary": {
-                    "cases": results.len(),
-                    "passed": results.len() - failed,
-                    "failed": failed,
-                    "positive": positives,
-                    "negative": results.len() - positives,
-                },
-            });
-            let mut t = serde_json::to_string_pretty(&doc).unwrap_or_default();
-            t.push('\n');
-            t
-        }
-        ConformanceFormat::Human => {
-            let mut t = String::new();
-            for r in &results {
-                let op = r
-                    .operation
-                    .as_deref()
-                    .map(|o| format!(" ({o})"))
-                    .unwrap_or_default();
-                if r.passed {
-                    t.push_str(&format!(
-                        "ok   {} {}{op}: {}\n",
-                        r.kind,
-                        r.name,
-                        if r.kind == "positive" {
-                            format!("verified, kind {}", r.want)
-                        } else {
-                            format!("refused with {}", r.want)
-                        }
-                    ));
-                } else {
-                    t.push_str(&format!(
-                        "FAIL {} {}{op}: {}; want {}, got [{}]\n",
-                        r.kind,
-                        r.name,
-                        r.detail,
-                        r.want,
-                        r.got.join(", ")
-                    ));
-                }
-            }
-            t.push_str(&format!(
-                "{} cases ({} positive, {} negative): {} passed, {} failed\n",
-                results.len(),
-                positives,
-                results.len() - positives,
-                results.len() - failed,
-                failed
-            ));
-            t
-        }
-    };
-    Output {
-        stdout: stdout.into_bytes(),
-        stderr: String::new(),
-        code: u8::from(failed > 0),
-    }
 }
 
 #[cfg(test)]

@@ -99,6 +99,16 @@ impl fmt::Display for FileRefusal {
 
 impl std::error::Error for FileRefusal {}
 
+impl From<FileRefusal> for std::io::Error {
+    /// The OS error itself, or an `Other` error whose text is the refusal.
+    fn from(r: FileRefusal) -> Self {
+        match r {
+            FileRefusal::Io(e) => e,
+            other => std::io::Error::other(other.to_string()),
+        }
+    }
+}
+
 const DIRECTORY: &str = "a directory";
 const SYMLINK: &str = "a symbolic link";
 

@@ -11,26 +11,29 @@
 //! [`relations::derive`]; nothing else of the package is checked (that is
 //! `verify`).
 //!
-//! Exit status: `0` the relations were derived (warnings allowed), `1` the
-//! definition (or the index naming it) cannot be read or parsed, is not a
-//! Form Definition ([`not_a_definition`], FD630), or the `--instance`
-//! document does not parse or is not a JSON object (FD630) — in `human`
-//! the finding is printed to stderr with [`human::render_diagnostic_in`],
-//! located as `<package>/<file>:line:column`; in a machine format it is a
-//! document of that format on stdout (or `--output-file`) carrying the
-//! finding as `verify` reports a failing package (T2 F3): `json` with no
-//! relations (or, for a bad `--instance`, the derivation with the
-//! finding among its diagnostics) —, `2` PATH (or the `--instance` FILE)
-//! does not exist, or the `--instance` FILE is a directory or cannot be
-//! read.
+//! [`run`] is the operation: it returns the typed result ([`Derived`], or
+//! a [`Refusal`]) and prints nothing; [`crate::render::relations`] alone
+//! turns it into text (issue 21 item 3).
+//!
+//! Exit status ([`exit_code`]): `0` the relations were derived (warnings
+//! allowed), `1` the definition (or the index naming it) cannot be read or
+//! parsed, is not a Form Definition ([`not_a_definition`], FD630), or the
+//! `--instance` document does not parse or is not a JSON object (FD630) —
+//! in `human` the finding is printed to stderr, located as
+//! `<package>/<file>:line:column`; in a machine format it is a document of
+//! that format on stdout (or `--output-file`) carrying the finding as
+//! `verify` reports a failing package (T2 F3): `json` with no relations
+//! (or, for a bad `--instance`, the derivation with the finding among its
+//! diagnostics) —, `2` PATH (or the `--instance` FILE) does not exist, or
+//! the `--instance` FILE is a directory or cannot be read.
 //!
 //! Output goes through the render front end ([`crate::render`]) with the same
-//! [`Format`] as `verify`: `human` is the table then the findings (located by
-//! [`crate::render::RunView`], like `verify`'s), `json` the document below,
-//! and `sarif`, `github` and `junit` report the derivation's findings exactly
-//! as `verify` reports a package's (one package: PATH), except that the
-//! `github` summary is the human count line (`8 relations, 0 warnings, 0
-//! notes`): nothing was verified.
+//! [`Format`](crate::render::Format) as `verify`: `human` is the table then
+//! the findings (located by [`crate::render::RunView`], like `verify`'s),
+//! `json` the document below, and `sarif`, `github` and `junit` report the
+//! derivation's findings exactly as `verify` reports a package's (one
+//! package: PATH), except that the `github` summary is the human count
+//! line (`8 relations, 0 warnings, 0 notes`): nothing was verified.
 //!
 //! `--format json` prints one document (pretty, final newline). This is a
 //! versioned contract (`"version": 1`):
@@ -54,19 +57,16 @@
 //!
 //! Definition members that are absent or not strings show as `""`.
 
-use std::path::{Component, Path};
+use std::path::{Component, Path, PathBuf};
 
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::fsread;
 use crate::json::strict;
-use crate::output::Output;
 use crate::package::{Source, INDEX_FILE};
 use crate::relations::{self, Instance, Relation};
-use crate::render::count;
-use crate::render::{self, human, json as render_json, Format, RunView};
 use crate::verify::PackageOutcome;
 
 /// The version of the `--format json` document.
@@ -75,68 +75,136 @@ pub const VERSION: u32 = 1;
 /// The definition file used when the index does not name one.
 pub const DEFAULT_DEFINITION: &str = "definition.json";
 
-/// A failure to produce relations: what to print on stderr and the status.
-struct Failure {
-    stderr: String,
-    /// A finding that stopped the command, rendered on stderr (in colour
-    /// under `--color`) after `stderr`.
-    finding: Option<Box<(Diagnostic, Option<Source>, std::path::PathBuf)>>,
-    code: u8,
-    /// The document when it parsed but is not a Form Definition (FD630):
-    /// its members name it in the refusal's JSON document.
-    definition: Option<Value>,
+/// The definition the relations are derived from, as the reports name it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Definition {
+    /// Its name in findings: package-relative (`definition.json`, or the
+    /// index's `definitionPath`), PATH as given for a bare file, or
+    /// `<stdin>`.
+    pub name: String,
+    /// Its `apiVersion` (`""` when absent or not a string).
+    pub api_version: String,
+    /// Its `kind` (`""` when absent or not a string).
+    pub kind: String,
+    /// Its `definitionVersion` (`""` when absent or not a string).
+    pub definition_version: String,
 }
 
-impl Failure {
-    fn usage(msg: String) -> Self {
-        Failure {
-            stderr: format!("form-package: relations: {msg}\n"),
-            finding: None,
-            code: 2,
-            definition: None,
+impl Definition {
+    /// The definition named `name` whose members are read from `value`.
+    fn of(name: &str, value: &Value) -> Self {
+        Definition {
+            name: name.to_owned(),
+            api_version: str_member(value, "apiVersion"),
+            kind: str_member(value, "kind"),
+            definition_version: str_member(value, "definitionVersion"),
         }
     }
+}
 
-    fn finding(d: &Diagnostic, source: Option<Source>, package: &Path) -> Self {
-        Failure {
-            stderr: String::new(),
-            finding: Some(Box::new((d.clone(), source, package.to_path_buf()))),
-            code: 1,
+/// A finding that stopped `relations` (exit 1): the definition (or the
+/// index naming it, or the `--instance` document) cannot be read or
+/// parsed, or is not what `relations` takes (FD630).
+#[derive(Debug)]
+pub struct Stop {
+    /// The finding, its file set.
+    pub diagnostic: Diagnostic,
+    /// The bytes of the finding's file (and its spans when it parsed), for
+    /// the excerpt; none when it could not be read.
+    pub source: Option<Source>,
+    /// The package directory the finding's file is relative to; empty for
+    /// a file named as given (a bare definition, standard input, the
+    /// `--instance` FILE).
+    pub package: PathBuf,
+    /// The document when it parsed but is not a Form Definition (FD630):
+    /// its members name it in the `--format json` document.
+    pub definition: Option<Definition>,
+}
+
+impl Stop {
+    fn new(d: &Diagnostic, source: Option<Source>, package: &Path) -> Self {
+        Stop {
+            diagnostic: d.clone(),
+            source,
+            package: package.to_path_buf(),
             definition: None,
         }
     }
 
     /// The finding as the outcome of one package (its directory, or `""`
-    /// for a file named as given), for the renderers of `verify`.
-    fn into_outcome(self) -> Option<PackageOutcome> {
-        let (d, source, package) = *self.finding?;
-        let sources = match (&d.file, source) {
+    /// for a file named as given), as `verify` reports a failing package.
+    pub fn into_outcome(self) -> PackageOutcome {
+        let Stop {
+            diagnostic,
+            source,
+            package,
+            ..
+        } = self;
+        let sources = match (&diagnostic.file, source) {
             (Some(file), Some(source)) => {
                 std::collections::BTreeMap::from([(file.clone(), source)])
             }
             _ => std::collections::BTreeMap::new(),
         };
-        Some(PackageOutcome {
+        PackageOutcome {
             path: package,
-            diagnostics: vec![d],
+            diagnostics: vec![diagnostic],
             sources,
             ..Default::default()
-        })
+        }
+    }
+}
+
+/// Why `relations` produced no relations.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The command could not run (exit 2): PATH (or the `--instance` FILE)
+    /// does not exist, is not a regular file or directory, or cannot be
+    /// read; standard input cannot be read. The message names the cause.
+    Usage(String),
+    /// A finding stopped it (exit 1).
+    Stopped(Box<Stop>),
+}
+
+impl Refusal {
+    fn finding(d: &Diagnostic, source: Option<Source>, package: &Path) -> Self {
+        Refusal::Stopped(Box::new(Stop::new(d, source, package)))
     }
 
-    /// What to print on stderr, coloured when `color`.
-    fn render(self, color: bool) -> String {
-        let mut text = self.stderr;
-        if let Some(finding) = self.finding {
-            let (d, source, package) = *finding;
-            text.push_str(&human::render_diagnostic_in(
-                &d,
-                source.as_ref(),
-                Some(&package),
-                color,
-            ));
+    /// The exit status: `2` the command could not run, `1` a finding.
+    pub fn code(&self) -> u8 {
+        match self {
+            Refusal::Usage(_) => 2,
+            Refusal::Stopped(_) => 1,
         }
-        text
+    }
+}
+
+/// The relations of one definition: what `relations` reports.
+#[derive(Debug)]
+pub struct Derived {
+    /// The definition they were derived from.
+    pub definition: Definition,
+    /// The relations, sorted by pointer (byte-wise).
+    pub relations: Vec<Relation>,
+    /// With `--instance`: the concrete instances in the desired document
+    /// (none when that document was refused, see `instance_refused`).
+    pub instances: Option<Vec<Instance>>,
+    /// The definition's entry: its path is the package directory (empty
+    /// for a bare definition or standard input), its findings (warnings
+    /// FD500–FD507 and FD509, note FD508) sorted by (pointer, severity,
+    /// code), its one source the definition.
+    pub outcome: PackageOutcome,
+    /// A `--instance` document that does not parse or is not a JSON object
+    /// (FD012…, FD630): the run exits 1.
+    pub instance_refused: Option<Box<Stop>>,
+}
+
+impl Derived {
+    /// The exit status: `1` when the `--instance` document was refused,
+    /// else `0` (warnings allowed).
+    pub fn code(&self) -> u8 {
+        u8::from(self.instance_refused.is_some())
     }
 }
 
@@ -150,13 +218,13 @@ struct Read {
 
 /// Reads and strictly parses `path`, naming it `name` (relative to
 /// `package`) in diagnostics.
-fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
+fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Refusal> {
     let bytes = if package.as_os_str().is_empty() {
         // A FILE named on the command line: the user's own link is
         // followed, but only a regular file is read (a FIFO would block);
         // one that cannot be read is the command failing to run (exit 2).
         read_regular(path, fsread::DEFINITION_LIMIT).map_err(|e| {
-            Failure::usage(format!(
+            Refusal::Usage(format!(
                 "{}: {e}; relations reads a Form Definition (a JSON file) or a package directory",
                 path.display()
             ))
@@ -170,16 +238,16 @@ fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Failure> {
         } else {
             fsread::DEFINITION_LIMIT
         };
-        let root = fsread::open_root(package).map_err(|d| Failure::finding(&d, None, package))?;
+        let root = fsread::open_root(package).map_err(|d| Refusal::finding(&d, None, package))?;
         root.read(name, limit, None)
-            .map_err(|d| Failure::finding(&d, None, package))?
+            .map_err(|d| Refusal::finding(&d, None, package))?
     };
     parse_json(bytes, name, package)
 }
 
 /// Strictly parses `bytes` of the file named `name` (relative to
 /// `package`); a document that is not strict I-JSON is a finding (exit 1).
-fn parse_json(bytes: Vec<u8>, name: &str, package: &Path) -> Result<Read, Failure> {
+fn parse_json(bytes: Vec<u8>, name: &str, package: &Path) -> Result<Read, Refusal> {
     match strict::parse(&bytes) {
         Ok(parsed) => Ok(Read {
             name: name.to_owned(),
@@ -191,7 +259,7 @@ fn parse_json(bytes: Vec<u8>, name: &str, package: &Path) -> Result<Read, Failur
         }),
         Err(e) => {
             let source = Source { bytes, spans: None };
-            Err(Failure::finding(
+            Err(Refusal::finding(
                 &e.to_diagnostic().in_file(name),
                 Some(source),
                 package,
@@ -201,7 +269,7 @@ fn parse_json(bytes: Vec<u8>, name: &str, package: &Path) -> Result<Read, Failur
 }
 
 /// Where the definition is: (file system path, name for diagnostics).
-fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failure> {
+fn locate_definition(path: &Path) -> Result<(PathBuf, String), Refusal> {
     if !path.is_dir() {
         return Ok((path.to_path_buf(), path.display().to_string()));
     }
@@ -225,7 +293,7 @@ fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failur
                 )
                 .in_file(INDEX_FILE)
                 .at(crate::json::pointer::JsonPointer::root().child("definitionPath"));
-                return Err(Failure::finding(&d, Some(read.source), path));
+                return Err(Refusal::finding(&d, Some(read.source), path));
             }
         }
     } else {
@@ -241,7 +309,7 @@ fn locate_definition(path: &Path) -> Result<(std::path::PathBuf, String), Failur
 /// and "0 relations" of anything else would read as success. The message
 /// names what the document is instead. `None` for a Form Definition.
 pub fn not_a_definition(value: &Value) -> Option<Diagnostic> {
-    use crate::check_cmd::{classify, DocKind};
+    use crate::doc_kind::{classify, DocKind};
     use crate::json::pointer::JsonPointer;
     let named = |v: &Value| {
         format!(
@@ -310,216 +378,29 @@ fn str_member(v: &Value, key: &str) -> String {
         .to_owned()
 }
 
-/// One line of the target-contract column: `formrefs: <apiVersion> <kind>
-/// <definitionVersion>, …`, `interface: <name>@<version>`, or `-`.
-pub fn contract_text(r: &Relation) -> String {
-    let mut parts = Vec::new();
-    if let Some(refs) = &r.target_form_refs {
-        let list: Vec<String> = refs
-            .iter()
-            .map(|f| {
-                format!(
-                    "{} {} {}",
-                    str_member(f, "apiVersion"),
-                    str_member(f, "kind"),
-                    str_member(f, "definitionVersion")
-                )
-            })
-            .collect();
-        parts.push(format!("formrefs: {}", list.join(", ")));
-    }
-    if let Some(i) = &r.required_interface {
-        parts.push(format!(
-            "interface: {}@{}",
-            str_member(i, "name"),
-            str_member(i, "version")
-        ));
-    }
-    if parts.is_empty() {
-        "-".to_owned()
-    } else {
-        parts.join("; ")
-    }
-}
-
-/// Left-aligned columns separated by two spaces; the last column is not
-/// padded.
-fn table(header: &[&str], rows: &[Vec<String>]) -> String {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let mut out = String::new();
-    let header: Vec<String> = header.iter().map(|h| (*h).to_owned()).collect();
-    for row in std::iter::once(&header).chain(rows) {
-        let mut line = String::new();
-        for (i, cell) in row.iter().enumerate() {
-            if i + 1 == row.len() {
-                line.push_str(cell);
-            } else {
-                let width = widths.get(i).copied().unwrap_or(0);
-                line.push_str(&format!("{cell:<width$}  "));
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-    out
-}
-
-/// The human rendering: header line, relation table, instance table (with
-/// `--instance`), findings (located as `verify`'s; coloured when `color`), count line.
-fn render_human(
-    def: &Read,
-    relations: &[Relation],
-    run: &RunView<'_>,
-    instances: Option<&[Instance]>,
-    color: bool,
-) -> String {
-    let diagnostics: Vec<&Diagnostic> = run.findings().map(|(_, f)| f.diag).collect();
-    let v = &def.value;
-    let mut out = format!(
-        "{} {} {} ({})\n\n",
-        str_member(v, "apiVersion"),
-        str_member(v, "kind"),
-        str_member(v, "definitionVersion"),
-        def.name
-    );
-    if relations.is_empty() {
-        out.push_str("no relations\n");
-    } else {
-        let rows: Vec<Vec<String>> = relations
-            .iter()
-            .map(|r| {
-                vec![
-                    r.pointer.clone(),
-                    format!("{}/{}", r.target_api_version, r.target_kind),
-                    if r.binding.is_empty() {
-                        "-".to_owned()
-                    } else {
-                        r.binding.clone()
-                    },
-                    if r.required { "yes" } else { "no" }.to_owned(),
-                    contract_text(r),
-                ]
-            })
-            .collect();
-        out.push_str(&table(
-            &[
-                "POINTER",
-                "TARGET",
-                "BINDING",
-                "REQUIRED",
-                "TARGET CONTRACT",
-            ],
-            &rows,
-        ));
-    }
-    if let Some(instances) = instances {
-        out.push('\n');
-        if instances.is_empty() {
-            out.push_str("no instances\n");
-        } else {
-            let rows: Vec<Vec<String>> = instances
-                .iter()
-                .map(|i| vec![i.pointer.clone(), i.name.clone(), i.relation.clone()])
-                .collect();
-            out.push_str(&table(&["INSTANCE", "NAME", "RELATION"], &rows));
-        }
-    }
-    if !diagnostics.is_empty() {
-        out.push('\n');
-    }
-    out.push_str(&human::render_run(
-        run,
-        &render::Options {
-            quiet: true,
-            color,
-            ..Default::default()
-        },
-    ));
-    out.push('\n');
-    out.push_str(&count_line(relations.len(), run, instances.map(<[_]>::len)));
-    out.push('\n');
-    out
-}
-
-/// The closing count of the human and `github` outputs: `8 relations, 1
-/// warning, 0 notes` (`, 2 instances` with `--instance`). `relations`
-/// derives, it does not verify: no "verified" count.
-fn count_line(relations: usize, run: &RunView<'_>, instances: Option<usize>) -> String {
-    // Errors only when some finding is one (a bad `--instance` document in
-    // a machine format); a derivation itself has warnings and notes.
-    let errors = match run.counts.errors {
-        0 => String::new(),
-        n => format!("{}, ", count(n, "error")),
-    };
-    let mut line = format!(
-        "{}, {errors}{}, {}",
-        count(relations, "relation"),
-        count(run.counts.warnings, "warning"),
-        count(run.counts.notes, "note")
-    );
-    if let Some(n) = instances {
-        line.push_str(&format!(", {}", count(n, "instance")));
-    }
-    line
-}
-
-/// The `--format json` document (shape in the module doc).
-fn render_json_doc(
-    def: &Read,
-    relations: &[Relation],
-    run: &RunView<'_>,
-    instances: Option<&[Instance]>,
-) -> String {
-    let v = &def.value;
-    let mut doc = json!({
-        "version": VERSION,
-        "definition": {
-            "apiVersion": str_member(v, "apiVersion"),
-            "kind": str_member(v, "kind"),
-            "definitionVersion": str_member(v, "definitionVersion"),
-        },
-        "relations": relations,
-        "diagnostics": run
-            .findings()
-            .map(|(_, f)| render_json::diagnostic_value(f))
-            .collect::<Vec<_>>(),
-    });
-    if let (Some(instances), Some(o)) = (instances, doc.as_object_mut()) {
-        o.insert("instances".to_owned(), json!(instances));
-    }
-    let mut text =
-        serde_json::to_string_pretty(&doc).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
-    text.push('\n');
-    text
-}
-
-fn run_inner(
-    path: &Path,
-    format: Format,
-    instance: Option<&Path>,
-    opts: &render::Options,
-) -> Result<(String, u8), Failure> {
+/// Derives the relations of PATH (a package directory, a bare definition
+/// file, or `-`: a definition on standard input), resolving them against
+/// the `instance` desired document when given. Nothing is printed: the
+/// result is rendered by [`crate::render::relations::render`]. `Err` when nothing
+/// was derived (see [`Refusal`]); a refused `--instance` document is
+/// reported in [`Derived::instance_refused`] beside the derivation.
+pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
     let stdin = path.as_os_str() == "-";
     if !stdin && !path.exists() {
-        return Err(Failure::usage(format!(
+        return Err(Refusal::Usage(format!(
             "{}: no such file or directory",
             path.display()
         )));
     }
     if let Some(i) = instance {
         if !i.exists() {
-            return Err(Failure::usage(format!(
+            return Err(Refusal::Usage(format!(
                 "{}: no such file or directory",
                 i.display()
             )));
         }
         if i.is_dir() {
-            return Err(Failure::usage(format!(
+            return Err(Refusal::Usage(format!(
                 "--instance {}: is a directory; --instance takes one desired document (a JSON file)",
                 i.display()
             )));
@@ -537,7 +418,7 @@ fn run_inner(
         // `-` is standard input (as for `check`): a definition, named
         // `<stdin>` in findings.
         let bytes = crate::fileread::read_stdin(fsread::DEFINITION_LIMIT)
-            .map_err(|e| Failure::usage(format!("read standard input: {e}")))?;
+            .map_err(|e| Refusal::Usage(format!("read standard input: {e}")))?;
         (
             STDIN_NAME.to_owned(),
             parse_json(bytes, STDIN_NAME, package)?,
@@ -548,9 +429,9 @@ fn run_inner(
         (def_name, def)
     };
     if let Some(d) = not_a_definition(&def.value) {
-        let mut failure = Failure::finding(&d.in_file(&def_name), Some(def.source), package);
-        failure.definition = Some(def.value);
-        return Err(failure);
+        let mut stop = Stop::new(&d.in_file(&def_name), Some(def.source), package);
+        stop.definition = Some(Definition::of("", &def.value));
+        return Err(Refusal::Stopped(Box::new(stop)));
     }
     let derivation = relations::derive(&def.value);
     let mut diagnostics: Vec<Diagnostic> = derivation
@@ -565,25 +446,24 @@ fn run_inner(
             b.code.info().id,
         ))
     });
-    // A bad --instance document: a finding (exit 1). In a machine format it
-    // is reported beside the derivation, as a second entry named after the
-    // FILE as given (T2 F3); in `human` it stops the command on stderr.
-    let mut refused: Option<Failure> = None;
+    // A bad --instance document: a finding (exit 1), reported beside the
+    // derivation (T2 F3).
+    let mut instance_refused = None;
     let instances = match instance {
         Some(i) => {
             // An --instance FILE that cannot be read is the command
             // failing to run (exit 2), like a missing one; one that does
             // not parse is a finding (exit 1).
             let bytes = read_regular(i, fsread::JSON_LIMIT).map_err(|e| {
-                Failure::usage(format!("--instance {}: cannot read: {e}", i.display()))
+                Refusal::Usage(format!("--instance {}: cannot read: {e}", i.display()))
             })?;
             match read_instance(bytes, &i.display().to_string()) {
                 Ok(doc) => Some(relations::resolve(&derivation.relations, &doc)),
-                Err(f) if format == Format::Human => return Err(f),
-                Err(f) => {
-                    refused = Some(f);
+                Err(Refusal::Stopped(stop)) => {
+                    instance_refused = Some(stop);
                     None
                 }
+                Err(usage) => return Err(usage),
             }
         }
         None => None,
@@ -593,85 +473,32 @@ fn run_inner(
         value,
         source,
     } = def;
-    let mut outcome = vec![PackageOutcome {
-        path: package.to_path_buf(),
-        diagnostics,
-        sources: std::collections::BTreeMap::from([(name.clone(), source)]),
-        ..Default::default()
-    }];
-    let code = u8::from(refused.is_some());
-    outcome.extend(refused.and_then(Failure::into_outcome));
-    let mut run = RunView::new(&outcome, opts.deny_warnings);
-    name_bare_entries(&mut run);
-    if let Some(first) = run.packages.first_mut() {
-        // A bare definition file (or standard input) is no directory: the
-        // entry is named after it (a JUnit testcase, a JSON entry).
-        if first.path().as_os_str().is_empty() {
-            first.display = Some(name.clone().into());
-        }
+    Ok(Derived {
+        definition: Definition::of(&name, &value),
+        relations: derivation.relations,
+        instances,
+        outcome: PackageOutcome {
+            path: package.to_path_buf(),
+            diagnostics,
+            sources: std::collections::BTreeMap::from([(name, source)]),
+            ..Default::default()
+        },
+        instance_refused,
+    })
+}
+
+/// The exit status of a `relations` run: `0` relations derived (warnings
+/// allowed), `1` a finding stopped it or refused the `--instance`
+/// document, `2` it could not run.
+pub fn exit_code(result: &Result<Derived, Refusal>) -> u8 {
+    match result {
+        Ok(derived) => derived.code(),
+        Err(refusal) => refusal.code(),
     }
-    let def = Read {
-        name,
-        value,
-        source: Source::default(),
-    };
-    let stdout = match format {
-        Format::Json => render_json_doc(&def, &derivation.relations, &run, instances.as_deref()),
-        Format::Human => render_human(
-            &def,
-            &derivation.relations,
-            &run,
-            instances.as_deref(),
-            opts.color,
-        ),
-        // The workflow commands as `verify` writes them, then the count
-        // line of the human output (the package summary would say
-        // "verified" of a package that was only derived from).
-        Format::Github => format!(
-            "{}form-package: {}\n",
-            github_findings(&run, opts),
-            count_line(
-                derivation.relations.len(),
-                &run,
-                instances.as_deref().map(<[_]>::len)
-            )
-        ),
-        other => render::render(other, &run, opts),
-    };
-    Ok((stdout, code))
 }
 
 /// The name standard input gets in findings (`relations -`).
 const STDIN_NAME: &str = "<stdin>";
-
-/// Names each entry of `run` that is no directory (a bare definition file,
-/// standard input, an `--instance` FILE: its path is empty) after the file
-/// its first finding is in, so no JUnit testcase or JSON entry is named ""
-/// (a bare definition without findings is named by the caller).
-fn name_bare_entries(run: &mut RunView<'_>) {
-    for p in &mut run.packages {
-        if p.path().as_os_str().is_empty() && p.display.is_none() {
-            p.display = p
-                .findings
-                .iter()
-                .find_map(|f| f.diag.file.as_deref())
-                .map(Into::into);
-        }
-    }
-}
-
-/// The findings of `run` as `verify --format github` writes them, without
-/// its package summary line (`relations` closes with its own count line).
-fn github_findings(run: &RunView<'_>, opts: &render::Options) -> String {
-    render::render(
-        Format::Github,
-        run,
-        &render::Options {
-            quiet: true,
-            ..opts.clone()
-        },
-    )
-}
 
 /// What a JSON value is, for messages: `a JSON object`, `a JSON array`, …
 fn json_type(value: &Value) -> &'static str {
@@ -695,7 +522,7 @@ fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, crate::fileread::Fil
 /// Strictly parses the `--instance` document (named `name`, the FILE as
 /// given): one that is not strict I-JSON, or is not a JSON object (a
 /// desired document is one, FD630), is a finding.
-fn read_instance(bytes: Vec<u8>, name: &str) -> Result<Value, Failure> {
+fn read_instance(bytes: Vec<u8>, name: &str) -> Result<Value, Refusal> {
     let doc = parse_json(bytes, name, Path::new(""))?;
     if doc.value.is_object() {
         return Ok(doc.value);
@@ -706,152 +533,5 @@ fn read_instance(bytes: Vec<u8>, name: &str) -> Result<Value, Failure> {
         format!("not a desired document: it is {what}; --instance takes a desired document (a JSON object)"),
     )
     .in_file(name);
-    Err(Failure::finding(&d, Some(doc.source), Path::new("")))
-}
-
-/// The document of a machine `format` for a finding that stopped the
-/// command (T2 F3): the finding as `verify` reports a failing package
-/// (PATH, or the `--instance` FILE), so stdout and `--output-file` carry a
-/// document of the format asked for. `json` is the usual document with no
-/// relations (definition members from the definition when it parsed);
-/// `github` closes with a count line, as a derivation does.
-fn render_refusal(failure: Failure, format: Format, opts: &render::Options) -> String {
-    let definition = failure.definition.clone().unwrap_or(Value::Null);
-    let outcome: Vec<PackageOutcome> = failure.into_outcome().into_iter().collect();
-    let mut run = RunView::new(&outcome, opts.deny_warnings);
-    name_bare_entries(&mut run);
-    match format {
-        Format::Json => {
-            let def = Read {
-                name: String::new(),
-                value: definition,
-                source: Source::default(),
-            };
-            render_json_doc(&def, &[], &run, None)
-        }
-        Format::Github => format!(
-            "{}form-package: no relations derived, {}, {}, {}\n",
-            github_findings(&run, opts),
-            count(run.counts.errors, "error"),
-            count(run.counts.warnings, "warning"),
-            count(run.counts.notes, "note")
-        ),
-        other => render::render(other, &run, opts),
-    }
-}
-
-/// Runs `relations` on PATH (a package directory or a definition file) in
-/// `format`, resolving against the `instance` desired document when given;
-/// SARIF URIs are relative to the working directory. Exit status and JSON
-/// shape: see the module doc.
-pub fn run(path: &Path, format: Format, instance: Option<&Path>) -> Output {
-    run_with(path, format, instance, &render::Options::here())
-}
-
-/// [`run`] with the renderer options of the command line.
-pub fn run_with(
-    path: &Path,
-    format: Format,
-    instance: Option<&Path>,
-    opts: &render::Options,
-) -> Output {
-    match run_inner(path, format, instance, opts) {
-        Ok((stdout, code)) => Output {
-            stdout: stdout.into_bytes(),
-            code,
-            ..Default::default()
-        },
-        Err(f) if f.finding.is_some() && format != Format::Human => Output {
-            code: f.code,
-            stdout: render_refusal(f, format, opts).into_bytes(),
-            ..Default::default()
-        },
-        Err(f) => Output {
-            code: f.code,
-            stderr: f.render(opts.color),
-            ..Default::default()
-        },
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn worker_version() -> std::path::PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7")
-    }
-
-    #[test]
-    fn contract_text_names_formrefs_interfaces_or_dash() {
-        let mut r = Relation {
-            pointer: "/a".into(),
-            target_api_version: "x/v1".into(),
-            target_kind: "K".into(),
-            binding: String::new(),
-            required: true,
-            target_form_refs: Some(vec![
-                json!({"apiVersion":"x/v1","kind":"K","definitionVersion":"0.1.0","schemaDigest":"sha256:00"}),
-            ]),
-            required_interface: None,
-        };
-        assert_eq!(contract_text(&r), "formrefs: x/v1 K 0.1.0");
-        r.target_form_refs = None;
-        assert_eq!(contract_text(&r), "-");
-        r.required_interface = Some(json!({"name":"edge.kv","version":"1.0.0"}));
-        assert_eq!(contract_text(&r), "interface: edge.kv@1.0.0");
-    }
-
-    #[test]
-    fn table_pads_all_but_last_column() {
-        let t = table(&["A", "BB"], &[vec!["xyz".into(), "1".into()]]);
-        assert_eq!(t, "A    BB\nxyz  1\n");
-    }
-
-    #[test]
-    fn every_format_goes_through_the_front_end() {
-        for format in [Format::Sarif, Format::Github, Format::Junit] {
-            let o = run(&worker_version(), format, None);
-            assert_eq!(o.code, 0, "{format:?}: {}", o.stderr);
-            assert!(!o.stdout.is_empty(), "{format:?}");
-        }
-        let sarif: Value =
-            serde_json::from_slice(&run(&worker_version(), Format::Sarif, None).stdout).unwrap();
-        assert_eq!(sarif["version"], "2.1.0");
-        assert_eq!(sarif["runs"][0]["results"], json!([]));
-        let junit = String::from_utf8(run(&worker_version(), Format::Junit, None).stdout).unwrap();
-        assert_eq!(junit.matches("<testcase ").count(), 1, "{junit}");
-        // `relations` derives, it does not verify: its github summary is the
-        // count line of the human output, never "1 verified".
-        let github =
-            String::from_utf8(run(&worker_version(), Format::Github, None).stdout).unwrap();
-        assert_eq!(github, "form-package: 8 relations, 0 warnings, 0 notes\n");
-    }
-
-    #[test]
-    fn missing_path_is_status_2_and_bad_definition_is_status_1() {
-        let o = run(Path::new("/nonexistent/form-package-x"), Format::Json, None);
-        assert_eq!(o.code, 2);
-        let tmp = std::env::temp_dir().join(format!("relcmd-{}.json", std::process::id()));
-        std::fs::write(&tmp, b"{\"a\":1,\"a\":2}").unwrap();
-        let o = run(&tmp, Format::Human, None);
-        std::fs::remove_file(&tmp).unwrap();
-        assert_eq!(o.code, 1);
-        assert!(o.stderr.contains("FD0"), "{}", o.stderr);
-        assert!(o.stderr.contains("duplicate object name"), "{}", o.stderr);
-        assert!(o.stdout.is_empty());
-    }
-
-    #[test]
-    fn json_document_has_the_documented_members() {
-        let o = run(&worker_version(), Format::Json, None);
-        assert_eq!(o.code, 0, "{}", o.stderr);
-        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-        assert_eq!(v["version"], 1);
-        assert_eq!(v["definition"]["kind"], "WorkerVersion");
-        assert_eq!(v["relations"].as_array().unwrap().len(), 8);
-        assert_eq!(v["diagnostics"], json!([]));
-        assert!(v.get("instances").is_none());
-    }
+    Err(Refusal::finding(&d, Some(doc.source), Path::new("")))
 }

@@ -36,41 +36,31 @@ use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
 
 /// Choosing what to see and where to look (issue 14 items 6, 7; ruff's
-/// meanings): the flags of `verify` (flattened by `cli/verify.rs`; the doc
-/// comments are their `--help`). Each flag replaces the value of
-/// `form-package.toml`.
-#[derive(Debug, Clone, Default, clap::Args)]
+/// meanings): the rule flags of a run as given on the command line
+/// (`cli::args::SelectArgs` parses them: its doc comments are their
+/// `--help`). `None`/`false`: the flag was not given. Each given flag
+/// replaces the value of `form-package.toml`.
+#[derive(Debug, Clone, Default)]
 pub struct RuleArgs {
-    /// Show only these codes: ids (`FD213`), names (`open-object-schema`),
-    /// id prefixes (`FD2`) or `ALL`, comma-separated.
-    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    /// `--select`: show only these selectors (code ids, names, id
+    /// prefixes, `ALL`).
     pub select: Option<Vec<String>>,
-    /// Hide these codes (the more specific of --select and --ignore wins).
-    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    /// `--ignore`: hide these selectors.
     pub ignore: Option<Vec<String>>,
-    /// Report these codes' errors as warnings.
-    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    /// `--warn`: report these selectors' errors as warnings.
     pub warn: Option<Vec<String>>,
-    /// Exit 0 even when a finding fails a package (2 still means the command could not run).
-    #[arg(long)]
+    /// `--exit-zero`: exit 0 even when a finding fails a package.
     pub exit_zero: bool,
-    /// Print the number of findings per code instead of the findings.
-    #[arg(long)]
+    /// `--statistics`: the number of findings per code instead of the findings.
     pub statistics: bool,
-    /// Read settings from FILE instead of the nearest `form-package.toml`
-    /// (found upward from the first PATH, no higher than the repository
-    /// root; outside a repository, than the working directory).
-    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    /// `--config FILE`: read settings from FILE instead of the nearest
+    /// `form-package.toml`.
     pub config: Option<PathBuf>,
-    /// Read no configuration file (neither `--config` nor one found upward):
-    /// the flags alone decide.
-    #[arg(long)]
+    /// `--isolated`: read no configuration file.
     pub isolated: bool,
-    /// Do not search these directories for packages (gitignore-style globs, relative to the working directory).
-    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    /// `--exclude`: gitignore-style globs of directories not searched.
     pub exclude: Option<Vec<String>>,
-    /// Search hidden directories and those `.gitignore` names too (never applies inside a package).
-    #[arg(long)]
+    /// `--no-ignore`: search hidden and `.gitignore`d directories too.
     pub no_ignore: bool,
 }
 

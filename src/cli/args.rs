@@ -1,6 +1,7 @@
 //! The argument groups several subcommands flatten ([`ReportArgs`],
-//! [`OutputArgs`]), the renderer options they make, and the one
-//! `--output-file` writer ([`deliver`], after [`refuse_output_args`]).
+//! [`OutputArgs`]; `verify`'s [`SelectArgs`]), the renderer options they
+//! make, and the one `--output-file` writer ([`deliver`], after
+//! [`refuse_output_args`]).
 //! Subcommand files import this module and no other of `cli/`.
 
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::output::Output;
 use crate::render::{self, human::Color, Format};
+use crate::select;
 use crate::verify;
 
 /// How a report is printed, shared by every command that reports findings
@@ -54,6 +56,63 @@ impl OutputArgs {
     /// the clap/ripgrep convention for standard output).
     pub fn file(&self) -> Option<&Path> {
         self.output_file.as_deref().filter(|f| f.as_os_str() != "-")
+    }
+}
+
+/// Choosing what to see and where to look (issue 14 items 6, 7; ruff's
+/// meanings): the flags of `verify` (flattened by `cli/verify.rs`; the doc
+/// comments are their `--help`), handed to the run as a
+/// [`select::RuleArgs`] ([`SelectArgs::rules`]). Each flag replaces the
+/// value of `form-package.toml`.
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SelectArgs {
+    /// Show only these codes: ids (`FD213`), names (`open-object-schema`),
+    /// id prefixes (`FD2`) or `ALL`, comma-separated.
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub select: Option<Vec<String>>,
+    /// Hide these codes (the more specific of --select and --ignore wins).
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub ignore: Option<Vec<String>>,
+    /// Report these codes' errors as warnings.
+    #[arg(long, value_delimiter = ',', value_name = "CODE")]
+    pub warn: Option<Vec<String>>,
+    /// Exit 0 even when a finding fails a package (2 still means the command could not run).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print the number of findings per code instead of the findings.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Read settings from FILE instead of the nearest `form-package.toml`
+    /// (found upward from the first PATH, no higher than the repository
+    /// root; outside a repository, than the working directory).
+    #[arg(long, value_name = "FILE", conflicts_with = "isolated")]
+    pub config: Option<PathBuf>,
+    /// Read no configuration file (neither `--config` nor one found upward):
+    /// the flags alone decide.
+    #[arg(long)]
+    pub isolated: bool,
+    /// Do not search these directories for packages (gitignore-style globs, relative to the working directory).
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    pub exclude: Option<Vec<String>>,
+    /// Search hidden directories and those `.gitignore` names too (never applies inside a package).
+    #[arg(long)]
+    pub no_ignore: bool,
+}
+
+impl SelectArgs {
+    /// The flags as the library's plain [`select::RuleArgs`].
+    pub fn rules(&self) -> select::RuleArgs {
+        select::RuleArgs {
+            select: self.select.clone(),
+            ignore: self.ignore.clone(),
+            warn: self.warn.clone(),
+            exit_zero: self.exit_zero,
+            statistics: self.statistics,
+            config: self.config.clone(),
+            isolated: self.isolated,
+            exclude: self.exclude.clone(),
+            no_ignore: self.no_ignore,
+        }
     }
 }
 

@@ -1,5 +1,6 @@
 //! `form-package canonicalize FILE` and `form-package digest FILE`
-//! ([`crate::canonical_cmd::run`]).
+//! ([`crate::canonical_cmd::run`], printed by
+//! [`crate::render::canonical::output`]).
 
 use std::path::PathBuf;
 
@@ -14,5 +15,5 @@ pub struct Args {
 
 /// Prints the canonical form (`digest` false) or its digest (true).
 pub fn run(a: &Args, digest: bool) -> Output {
-    crate::canonical_cmd::run(&a.file, digest)
+    crate::render::canonical::output(crate::canonical_cmd::run(&a.file, digest))
 }

@@ -1,5 +1,6 @@
 //! `form-package check FILE...`: single JSON documents checked by what
-//! they are ([`crate::check_cmd::run`]).
+//! they are ([`crate::check_cmd::check_files`]), then printed
+//! ([`crate::render::check::output`]).
 
 use std::path::PathBuf;
 
@@ -25,11 +26,17 @@ pub struct Args {
 
 /// Runs `check`; `is_terminal`: whether stdout is a terminal.
 pub fn run(a: &Args, is_terminal: bool) -> Output {
-    crate::check_cmd::run(
-        &a.files,
-        a.stdin_filename.as_deref(),
-        a.report.format,
-        a.report.use_color(is_terminal),
-        a.deny_warnings,
-    )
+    match crate::check_cmd::check_files(&a.files, a.stdin_filename.as_deref()) {
+        Ok(found) => crate::render::check::output(
+            found,
+            a.report.format,
+            a.report.use_color(is_terminal),
+            a.deny_warnings,
+        ),
+        Err(message) => Output {
+            stderr: format!("form-package: {message}\n"),
+            code: 2,
+            ..Default::default()
+        },
+    }
 }

@@ -1,10 +1,11 @@
 //! `form-package conformance DIR`: the reference's conformance suite run
-//! through verify's checks ([`crate::conformance::run`]).
+//! through verify's checks ([`crate::conformance::run`]), then printed
+//! ([`crate::render::conformance::output`]).
 
 use std::path::PathBuf;
 
-use crate::conformance::ConformanceFormat;
 use crate::output::Output;
+use crate::render::conformance::ConformanceFormat;
 
 /// `conformance`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -18,5 +19,6 @@ pub struct Args {
 
 /// Runs the suite.
 pub fn run(a: &Args) -> Output {
-    crate::conformance::run(&a.dir, a.format)
+    let report = crate::conformance::run(&a.dir);
+    crate::render::conformance::output(&report, a.format)
 }

@@ -1,10 +1,12 @@
 //! `form-package relations PATH`: the relations of a Definition's desired
-//! schema ([`crate::relations_cmd::run_with`]).
+//! schema ([`crate::relations_cmd::run`], rendered by
+//! [`crate::render::relations::render`]).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::cli::args::{self, OutputArgs, ReportArgs};
 use crate::output::Output;
+use crate::render::{self, Format};
 
 /// `relations`' arguments.
 #[derive(Debug, clap::Args)]
@@ -42,7 +44,27 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, false, false, false);
     args::deliver(
-        crate::relations_cmd::run_with(&a.path, a.report.format, a.instance.as_deref(), &opts),
+        report(&a.path, a.report.format, a.instance.as_deref(), &opts),
         a.output.file(),
     )
+}
+
+/// Derives the relations of `path` (resolved against the `instance`
+/// desired document when given) and renders them in `format`: what
+/// `relations` prints, before `--output-file` (exit status and shapes:
+/// [`crate::relations_cmd`]).
+pub fn report(
+    path: &Path,
+    format: Format,
+    instance: Option<&Path>,
+    opts: &render::Options,
+) -> Output {
+    let result = crate::relations_cmd::run(path, instance);
+    let code = crate::relations_cmd::exit_code(&result);
+    let (stdout, stderr) = render::relations::render(result, format, opts);
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr,
+        code,
+    }
 }

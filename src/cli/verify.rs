@@ -3,9 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::cli::args::{self, OutputArgs, ReportArgs};
+use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs};
 use crate::output::Output;
-use crate::select::RuleArgs;
 
 /// `verify`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -30,7 +29,7 @@ pub struct Args {
     pub output: OutputArgs,
     /// `--select`, `--ignore`, `--warn`, `--exit-zero`, `--statistics`, `--config`, `--exclude`, `--no-ignore`.
     #[command(flatten)]
-    pub rules: RuleArgs,
+    pub rules: SelectArgs,
 }
 
 /// Runs `verify`; `is_terminal`: whether stdout is a terminal.
@@ -41,7 +40,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, a.quiet, a.verbose, a.deny_warnings);
     args::deliver(
-        crate::run::verify_paths_with(&a.paths, a.report.format, &opts, &a.rules),
+        crate::run::verify_paths_with(&a.paths, a.report.format, &opts, &a.rules.rules()),
         a.output.file(),
     )
 }

@@ -840,7 +840,7 @@ fn plain(value: String) -> Hover {
 
 /// What a hover on a relation says: its pointer, target, binding, whether
 /// it is required and its target contract, as `form-package relations`
-/// lists them ([`crate::relations_cmd::contract_text`]); text from the
+/// lists them ([`crate::render::relations::contract_text`]); text from the
 /// package escaped.
 fn relation_text(r: &crate::relations::Relation) -> String {
     let esc = |s: &str| crate::render::escape::text(s).into_owned();
@@ -855,7 +855,7 @@ fn relation_text(r: &crate::relations::Relation) -> String {
         esc(&r.target_api_version),
         esc(&r.target_kind),
         if r.required { "yes" } else { "no" },
-        esc(&crate::relations_cmd::contract_text(r)),
+        esc(&crate::render::relations::contract_text(r)),
     )
 }
 

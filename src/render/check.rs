@@ -1,13 +1,55 @@
 //! The views of `form-package check` (and of `revocation`, which prints
 //! its documents the same way): the per-document rendering in every
 //! [`Format`] and the human verdict lines. `check_cmd` returns the checked
-//! documents; this module alone turns them into text (issue 21 item 3).
+//! documents ([`CheckRun`]); this module alone turns them into text
+//! ([`output`], issue 21 item 3).
 
+use crate::check_cmd::CheckRun;
 use crate::codes::Code;
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
+use crate::output::Output;
 use crate::render::{self, human, Format};
 use crate::verify::PackageOutcome;
+
+/// What `check FILE...` prints for `found`: each document in `format`
+/// ([`render_documents`]; `human`: its findings, its verdict line, then
+/// [`summary_line`]) on stdout; exit 2 when a FILE could not be read, else
+/// 1 when a document fails ([`render::fails`]), else 0.
+pub fn output(found: CheckRun, format: Format, color: bool, deny_warnings: bool) -> Output {
+    let checked = found.checked;
+    let failed = checked
+        .iter()
+        .any(|c| render::fails(&c.outcome, deny_warnings));
+    let verdicts: Vec<String> = checked
+        .iter()
+        .map(|c| {
+            verdict_line(
+                &c.outcome,
+                c.kind,
+                c.api_version.as_deref(),
+                c.digest.as_deref(),
+                &c.shown,
+                deny_warnings,
+            )
+        })
+        .collect();
+    let names: Vec<String> = checked.iter().map(|c| c.shown.clone()).collect();
+    let outcomes: Vec<PackageOutcome> = checked.into_iter().map(|c| c.outcome).collect();
+    let mut stdout = render_documents(&outcomes, &names, &verdicts, format, color, deny_warnings);
+    if format == Format::Human {
+        stdout.push_str(&summary_line(&outcomes, deny_warnings));
+    }
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr: String::new(),
+        code: if found.could_not_read {
+            2
+        } else {
+            u8::from(failed)
+        },
+    }
+}
 
 /// Renders single-document outcomes in `format`; `names` are the documents'
 /// paths as given (one per outcome): the `path` of each `--format json`

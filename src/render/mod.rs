@@ -11,8 +11,10 @@
 //! FIFO). Checks never
 //! print; `main.rs` writes what these return.
 
+pub mod canonical;
 pub mod check;
 pub mod compat;
+pub mod conformance;
 pub mod escape;
 pub mod github;
 pub mod human;
@@ -21,6 +23,7 @@ pub mod json;
 pub mod junit;
 pub mod model;
 pub mod position;
+pub mod relations;
 pub mod sarif;
 pub mod trust;
 

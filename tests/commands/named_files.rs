@@ -172,6 +172,16 @@ fn table(dir: &Path) -> Vec<Named> {
     };
     vec![
         named(
+            "canonicalize",
+            vec!["canonicalize", "F"],
+            2,
+            "form-package: ",
+            &obj,
+            0,
+        ),
+        named("digest", vec!["digest", "F"], 2, "form-package: ", &obj, 0),
+        named("check", vec!["check", "F"], 2, "FD905", &def, 0),
+        named(
             "validate-revocation",
             vec!["validate-revocation", "F"],
             2,
@@ -333,7 +343,7 @@ fn every_named_file_refuses_special_files_and_oversize_without_blocking() {
             checked += 1;
         }
     }
-    assert_eq!(checked, 11 * 4 - 2);
+    assert_eq!(checked, 14 * 4 - 2);
 }
 
 #[test]
@@ -394,4 +404,47 @@ fn a_found_configuration_is_not_read_through_a_link() {
     let fifo = verify(&[]);
     assert_eq!(fifo.code, Some(2), "{}", fifo.text);
     assert!(fifo.text.contains(Hostile::Fifo.reason()), "{}", fifo.text);
+}
+
+/// A conformance suite's `manifest.json` is found in the DIR named, so it
+/// is never read through a link; a FIFO there is refused without blocking.
+/// Near miss: the same manifest as a regular file is read.
+#[test]
+fn a_conformance_manifest_is_found_not_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let suite = tmp.path().join("suite");
+    std::fs::create_dir(&suite).unwrap();
+    let real = tmp.path().join("manifest.json");
+    std::fs::write(&real, br#"{"schemaVersion":1,"positive":[],"negative":[]}"#).unwrap();
+    let manifest = suite.join("manifest.json");
+    let run = || {
+        run_bounded(
+            "conformance",
+            tmp.path(),
+            &["conformance".into(), "suite".into()],
+        )
+    };
+    std::os::unix::fs::symlink(&real, &manifest).unwrap();
+    let linked = run();
+    assert_eq!(linked.code, Some(2), "{}", linked.text);
+    assert!(
+        linked.text.contains("not a regular file: a symbolic link"),
+        "{}",
+        linked.text
+    );
+    std::fs::remove_file(&manifest).unwrap();
+    Hostile::Fifo.make(&manifest);
+    let fifo = run();
+    assert_eq!(fifo.code, Some(2), "{}", fifo.text);
+    assert!(fifo.text.contains(Hostile::Fifo.reason()), "{}", fifo.text);
+    std::fs::remove_file(&manifest).unwrap();
+    std::fs::rename(&real, &manifest).unwrap();
+    let regular = run();
+    assert!(
+        !regular.text.contains("not a regular file"),
+        "{}",
+        regular.text
+    );
+    // Read and judged: this manifest lists no case (FD640).
+    assert!(regular.text.contains("FD640"), "{}", regular.text);
 }

@@ -16,7 +16,7 @@ use common::copy_dir;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use form_package::render::Format;
+use form_package::render::{Format, Options};
 use serde_json::{json, Value};
 
 const EPOCHS: [&str; 3] = ["v1alpha3", "v1beta1", "versionless"];
@@ -34,7 +34,7 @@ fn worker_version() -> PathBuf {
 }
 
 fn relations_json(path: &Path, instance: Option<&Path>) -> Value {
-    let o = form_package::relations_cmd::run(path, Format::Json, instance);
+    let o = form_package::cli::relations::report(path, Format::Json, instance, &Options::here());
     assert_eq!(o.code, 0, "{}: {}", path.display(), o.stderr);
     serde_json::from_slice(&o.stdout).unwrap()
 }
@@ -496,7 +496,7 @@ fn corpus_relations_match_their_expected_files() {
     let mut bad = Vec::new();
     let mut names = std::collections::BTreeSet::new();
     for (epoch, dir, _) in &entries {
-        let o = form_package::relations_cmd::run(dir, Format::Json, None);
+        let o = form_package::cli::relations::report(dir, Format::Json, None, &Options::here());
         assert_eq!(o.code, 0, "{}: {}", dir.display(), o.stderr);
         let file = expected_file(epoch, dir);
         names.insert(file.file_name().unwrap().to_owned());

@@ -1,0 +1,35 @@
+//! The view of `form-package canonicalize FILE` and `digest FILE`: the
+//! canonical form or digest on stdout, or a refusal on stderr.
+//! `canonical_cmd` returns the bytes or its [`Refusal`]; this module alone
+//! turns them into text (issue 21 item 3).
+
+use crate::canonical_cmd::Refusal;
+use crate::output::Output;
+use crate::render::human;
+
+/// What `canonicalize`/`digest` prints for `result`:
+/// - the canonical bytes or digest and a newline on stdout (exit 0);
+/// - a file with no canonical form: the reference's `form-package:
+///   <message>` line, then our finding as `verify` prints it (uncoloured),
+///   on stderr (exit 1);
+/// - a file that cannot be read: `form-package: <path>: <cause>` (exit 2).
+pub fn output(result: Result<Vec<u8>, Refusal>) -> Output {
+    match result {
+        Ok(mut stdout) => {
+            stdout.push(b'\n');
+            Output {
+                stdout,
+                ..Default::default()
+            }
+        }
+        Err(Refusal::Unreadable(e)) => e.into(),
+        Err(Refusal::Invalid(invalid)) => {
+            let text = human::render_diagnostic(&invalid.finding, Some(&invalid.source), false);
+            Output {
+                stderr: format!("form-package: {}\n{text}", invalid.reference_line),
+                code: 1,
+                ..Default::default()
+            }
+        }
+    }
+}

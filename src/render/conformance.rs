@@ -1,0 +1,173 @@
+//! The view of `form-package conformance DIR`: the suite's
+//! [`SuiteReport`] in every format the command supports (one line per case
+//! and a summary, or one JSON document; a refused manifest's findings on
+//! stderr, and in the JSON document). `conformance` runs the cases; this
+//! module alone turns its report into text (issue 21 item 3).
+
+use std::path::Path;
+
+use crate::conformance::{SuiteReport, SuiteResult};
+use crate::diag::Diagnostic;
+use crate::json::strict;
+use crate::output::Output;
+
+/// Output of `conformance`: one line per case and a summary, or one JSON document.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ConformanceFormat {
+    /// One line per case, then a summary line.
+    Human,
+    /// One JSON document: every case with its result, then the counts.
+    Json,
+}
+
+/// The `--format json` document of a suite whose manifest was refused:
+/// `cases` empty, every count 0, `manifestDiagnostics` the manifest's
+/// findings as `verify --format json` writes a finding (file
+/// `manifest.json`, line and column).
+fn refused_json(dir: &Path, diags: Vec<Diagnostic>, source: crate::verify::Source) -> String {
+    let source = crate::verify::Source {
+        spans: source
+            .spans
+            .or_else(|| strict::parse(&source.bytes).ok().map(|p| p.spans)),
+        bytes: source.bytes,
+    };
+    let outcome = [crate::verify::PackageOutcome {
+        path: dir.to_path_buf(),
+        diagnostics: diags,
+        sources: std::collections::BTreeMap::from([("manifest.json".to_owned(), source)]),
+        ..Default::default()
+    }];
+    let run = crate::render::RunView::new(&outcome, false);
+    let found: Vec<serde_json::Value> = run
+        .findings()
+        .map(|(_, f)| crate::render::json::diagnostic_value(f))
+        .collect();
+    let doc = serde_json::json!({
+        "suite": dir.display().to_string(),
+        "manifestDiagnostics": found,
+        "cases": [],
+        "summary": {
+            "cases": 0,
+            "passed": 0,
+            "failed": 0,
+            "positive": 0,
+            "negative": 0,
+        },
+    });
+    let mut t = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    t.push('\n');
+    t
+}
+
+/// The output of `conformance DIR [--format human|json]` for `report`.
+pub fn output(report: &SuiteReport, format: ConformanceFormat) -> Output {
+    let dir = report.suite.as_path();
+    let code = report.exit_code();
+    let results = match &report.result {
+        SuiteResult::Ran(r) => r,
+        SuiteResult::Unreadable(msg) => {
+            return Output {
+                stderr: format!("form-package: {msg}\n"),
+                code,
+                ..Default::default()
+            }
+        }
+        SuiteResult::Refused {
+            diagnostics: diags,
+            manifest,
+        } => {
+            let source = crate::verify::Source {
+                bytes: manifest.clone(),
+                spans: None,
+            };
+            let mut stderr = format!(
+                "form-package: {}: not a conformance manifest\n",
+                dir.join("manifest.json").display()
+            );
+            for d in diags {
+                stderr.push_str(&crate::render::human::render_diagnostic(
+                    d,
+                    Some(&source),
+                    false,
+                ));
+            }
+            // `--format json` still prints its document: no case run, the
+            // manifest's findings located (a CI step parsing stdout reads
+            // why, not an empty page).
+            let stdout = match format {
+                ConformanceFormat::Json => refused_json(dir, diags.clone(), source),
+                ConformanceFormat::Human => String::new(),
+            };
+            return Output {
+                stdout: stdout.into_bytes(),
+                stderr,
+                code,
+            };
+        }
+    };
+    let failed = results.iter().filter(|r| !r.passed).count();
+    let positives = results.iter().filter(|r| r.kind == "positive").count();
+    let stdout = match format {
+        ConformanceFormat::Json => {
+            let doc = serde_json::json!({
+                "suite": dir.display().to_string(),
+                "cases": results,
+                "summary": {
+                    "cases": results.len(),
+                    "passed": results.len() - failed,
+                    "failed": failed,
+                    "positive": positives,
+                    "negative": results.len() - positives,
+                },
+            });
+            let mut t = serde_json::to_string_pretty(&doc).unwrap_or_default();
+            t.push('\n');
+            t
+        }
+        ConformanceFormat::Human => {
+            let mut t = String::new();
+            for r in results {
+                let op = r
+                    .operation
+                    .as_deref()
+                    .map(|o| format!(" ({o})"))
+                    .unwrap_or_default();
+                if r.passed {
+                    t.push_str(&format!(
+                        "ok   {} {}{op}: {}\n",
+                        r.kind,
+                        r.name,
+                        if r.kind == "positive" {
+                            format!("verified, kind {}", r.want)
+                        } else {
+                            format!("refused with {}", r.want)
+                        }
+                    ));
+                } else {
+                    t.push_str(&format!(
+                        "FAIL {} {}{op}: {}; want {}, got [{}]\n",
+                        r.kind,
+                        r.name,
+                        r.detail,
+                        r.want,
+                        r.got.join(", ")
+                    ));
+                }
+            }
+            t.push_str(&format!(
+                "{} cases ({} positive, {} negative): {} passed, {} failed\n",
+                results.len(),
+                positives,
+                results.len() - positives,
+                results.len() - failed,
+                failed
+            ));
+            t
+        }
+    };
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr: String::new(),
+        code,
+    }
+}
