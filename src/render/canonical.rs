@@ -33,3 +33,37 @@ pub fn output(result: Result<Vec<u8>, Refusal>) -> Output {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::canonical_cmd::Invalid;
+    use crate::codes::Code;
+    use crate::diag::Diagnostic;
+    use crate::verify::Source;
+
+    #[test]
+    fn the_canonical_form_is_one_line_and_a_refusal_is_the_reference_line_then_ours() {
+        let ok = output(Ok(b"sha256:00".to_vec()));
+        assert_eq!((ok.stdout.as_slice(), ok.code), (&b"sha256:00\n"[..], 0));
+        assert!(ok.stderr.is_empty());
+        let refused = output(Err(Refusal::Invalid(Box::new(Invalid {
+            reference_line: "duplicate object name \"a\"".into(),
+            finding: Diagnostic::new(Code::InvalidIJson, "duplicate object name \"a\"")
+                .in_file("x.json"),
+            source: Source {
+                bytes: br#"{"a":1,"a":2}"#.to_vec(),
+                spans: None,
+            },
+        }))));
+        assert_eq!(refused.code, 1);
+        assert!(refused.stdout.is_empty());
+        assert!(
+            refused
+                .stderr
+                .starts_with("form-package: duplicate object name \"a\"\nFD012 invalid-i-json\n"),
+            "{}",
+            refused.stderr
+        );
+    }
+}

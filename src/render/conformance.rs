@@ -171,3 +171,123 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> Output {
         code,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+    use crate::conformance::CaseResult;
+    use crate::json::pointer::JsonPointer;
+    use std::path::PathBuf;
+
+    fn report(result: SuiteResult) -> SuiteReport {
+        SuiteReport {
+            suite: PathBuf::from("suite"),
+            result,
+        }
+    }
+
+    fn case(kind: &'static str, passed: bool) -> CaseResult {
+        CaseResult {
+            name: format!("{kind}-case"),
+            kind,
+            operation: (kind == "negative").then(|| "canonicalize".to_owned()),
+            passed,
+            want: if kind == "positive" { "Store" } else { "FD012" }.to_owned(),
+            got: vec!["FD011".to_owned()],
+            detail: if passed {
+                ""
+            } else {
+                "refused by another check"
+            }
+            .to_owned(),
+        }
+    }
+
+    #[test]
+    fn a_case_is_one_line_and_the_summary_counts_them() {
+        let ran = report(SuiteResult::Ran(vec![
+            case("positive", true),
+            case("negative", false),
+        ]));
+        let out = output(&ran, ConformanceFormat::Human);
+        assert_eq!(
+            String::from_utf8(out.stdout).unwrap(),
+            "ok   positive positive-case: verified, kind Store\n\
+             FAIL negative negative-case (canonicalize): refused by another check; want FD012, got [FD011]\n\
+             2 cases (1 positive, 1 negative): 1 passed, 1 failed\n"
+        );
+        assert_eq!(out.code, 1);
+        assert!(out.stderr.is_empty());
+        let json: serde_json::Value =
+            serde_json::from_slice(&output(&ran, ConformanceFormat::Json).stdout).unwrap();
+        assert_eq!(json["suite"], "suite");
+        assert_eq!(json["cases"][1]["type"], "negative");
+        assert_eq!(json["cases"][1]["operation"], "canonicalize");
+        assert_eq!(
+            json["summary"],
+            serde_json::json!({"cases": 2, "passed": 1, "failed": 1, "positive": 1, "negative": 1})
+        );
+        // Near miss: every case passed, exit 0.
+        let passed = report(SuiteResult::Ran(vec![case("negative", true)]));
+        let out = output(&passed, ConformanceFormat::Human);
+        assert_eq!(out.code, 0);
+        assert!(String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("ok   negative negative-case (canonicalize): refused with FD012\n"));
+    }
+
+    #[test]
+    fn a_refused_manifest_is_on_stderr_and_in_the_json_document() {
+        let manifest = b"{\"schemaVersion\": 2}".to_vec();
+        let finding = Diagnostic::new(
+            Code::ConformanceManifest,
+            "conformance manifest schemaVersion must be 1",
+        )
+        .in_file("manifest.json")
+        .at(JsonPointer::root().child("schemaVersion"));
+        let refused = report(SuiteResult::Refused {
+            diagnostics: vec![finding],
+            manifest,
+        });
+        let human = output(&refused, ConformanceFormat::Human);
+        assert_eq!(human.code, 2);
+        assert!(human.stdout.is_empty());
+        let shown = Path::new("suite").join("manifest.json");
+        assert!(
+            human.stderr.starts_with(&format!(
+                "form-package: {}: not a conformance manifest\nFD640 conformance-manifest\n",
+                shown.display()
+            )),
+            "{}",
+            human.stderr
+        );
+        let json = output(&refused, ConformanceFormat::Json);
+        assert_eq!(json.code, 2);
+        assert_eq!(json.stderr, human.stderr);
+        let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+        let d = &doc["manifestDiagnostics"][0];
+        assert_eq!(d["code"], "FD640");
+        assert_eq!(d["pointer"], "/schemaVersion");
+        // Located in the manifest: the value `2` at line 1, column 19.
+        assert_eq!(
+            (d["line"].as_u64(), d["column"].as_u64()),
+            (Some(1), Some(19))
+        );
+        assert_eq!(doc["cases"], serde_json::json!([]));
+        assert_eq!(doc["summary"]["cases"], 0);
+    }
+
+    #[test]
+    fn an_unreadable_manifest_is_one_line_in_either_format() {
+        let unreadable = report(SuiteResult::Unreadable(
+            "read suite/manifest.json: gone".into(),
+        ));
+        for format in [ConformanceFormat::Human, ConformanceFormat::Json] {
+            let out = output(&unreadable, format);
+            assert_eq!(out.code, 2);
+            assert!(out.stdout.is_empty());
+            assert_eq!(out.stderr, "form-package: read suite/manifest.json: gone\n");
+        }
+    }
+}
