@@ -13,6 +13,8 @@ use rayon::prelude::*;
 use crate::diag::Diagnostic;
 use crate::discover;
 use crate::error::Error;
+use crate::fileread::{read_file, Reach};
+use crate::limits::CONFIG_BYTES;
 use crate::output::Output;
 use crate::render::progress::Progress;
 use crate::render::{self, Format};
@@ -76,7 +78,12 @@ pub fn verify_paths_with(
             .and_then(|p| select::find_upward(p, &opts.cwd)),
     };
     let discovered = rules.config.is_none();
-    let loaded = match config_path.as_deref().map(select::load) {
+    let reach = if discovered {
+        Reach::Found
+    } else {
+        Reach::Named
+    };
+    let loaded = match config_path.as_deref().map(|p| select::load(p, reach)) {
         None => select::Loaded::default(),
         Some(Ok(l)) => l,
         Some(Err(e)) => {
@@ -231,7 +238,12 @@ pub fn verify_paths_with(
             sources: d
                 .file
                 .as_deref()
-                .and_then(|f| Some((f.to_owned(), std::fs::read(p.join(f)).ok()?)))
+                .and_then(|f| {
+                    // Read again for its line:column (as `select::load`
+                    // read it: bounded, a regular file).
+                    let bytes = read_file(&p.join(f), Reach::Named, CONFIG_BYTES).ok()?;
+                    Some((f.to_owned(), bytes))
+                })
                 .map(|(f, bytes)| (f, Source { bytes, spans: None }))
                 .into_iter()
                 .collect(),

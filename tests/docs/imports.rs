@@ -553,3 +553,71 @@ fn only_render_and_the_command_line_write_to_stdout_or_stderr() {
     let allowed = "let (stdout, stderr) = render::report(format, &run, opts);\nOutput { stdout: stdout.into_bytes(), stderr, code }\nstd::io::stdin().read_to_end(&mut bytes)?;\nlet text = format!(\"{stdout}\");\n";
     assert!(stream_writing_lines(allowed).is_empty());
 }
+
+/// The lines of `text` (non-test, non-comment code) that read a file or a
+/// stream by themselves: `std::fs::read`, `read_to_string`, `File::open`,
+/// `read_to_end`.
+fn file_read_lines(text: &str) -> Vec<String> {
+    const READS: [&str; 4] = [
+        "fs::read(",
+        "read_to_string(",
+        "File::open(",
+        "read_to_end(",
+    ];
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| READS.iter().any(|r| l.contains(r)))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The two readers: `fsread` reads a package's files (relative to its held
+/// root), `fileread` every single file outside a package and standard
+/// input.
+const READERS: [&str; 2] = ["fsread", "fileread"];
+
+/// Library modules that still read a file their own way, each to move to
+/// `fileread` (the list may only shrink).
+const FILE_READS_LEFT: &[&str] = &[];
+
+/// Issue 21 item 2: one single-file reader with one policy (a named file
+/// followed through the user's link, a found one never; only a regular
+/// file, never blocking; bounded). No library module outside the readers
+/// reads a file itself (tests and the test support module excepted).
+#[test]
+fn only_the_readers_read_files() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let m = module_of(&src, f).unwrap();
+        if READERS.contains(&m.as_str())
+            || m == "testing"
+            || f.file_name().is_some_and(|n| n == "tests.rs")
+        {
+            continue;
+        }
+        let lines = file_read_lines(&std::fs::read_to_string(f).unwrap());
+        if !lines.is_empty() {
+            found.insert(m, lines);
+        }
+    }
+    let left: Vec<&str> = found.keys().map(String::as_str).collect();
+    assert_eq!(left, FILE_READS_LEFT, "{found:#?}");
+    // The rule is real: a breach is found, the reader's call and test code
+    // are not.
+    let breach = "fn f() {\n    let b = std::fs::read(p)?;\n    let s = fs::read_to_string(q);\n    std::io::stdin().read_to_end(&mut v);\n}\n#[cfg(test)]\nmod t {\n    fn g() { std::fs::read(p).unwrap(); }\n}\n";
+    assert_eq!(
+        file_read_lines(breach),
+        [
+            "let b = std::fs::read(p)?;",
+            "let s = fs::read_to_string(q);",
+            "std::io::stdin().read_to_end(&mut v);"
+        ]
+    );
+    let allowed = "let b = read_file(p, Reach::Named, JSON_BYTES)?;\n// std::fs::read(p)\n";
+    assert!(file_read_lines(allowed).is_empty());
+}
