@@ -42,6 +42,33 @@ fn assert_index_refuses(dir: &Path, code: &str) {
     );
 }
 
+/// `dir`'s `definition.json` as a JSON value.
+fn definition_of(dir: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap()
+}
+
+/// Rewrites `dir`'s definition after `edit`, pretty-printed or compact (the
+/// lines and columns of its findings follow), and returns the text written;
+/// the caller reindexes.
+fn rewrite_definition(dir: &Path, pretty: bool, edit: impl FnOnce(&mut Value)) -> String {
+    let mut def = definition_of(dir);
+    edit(&mut def);
+    let text = if pretty {
+        serde_json::to_string_pretty(&def)
+    } else {
+        serde_json::to_string(&def)
+    }
+    .unwrap();
+    std::fs::write(dir.join("definition.json"), &text).unwrap();
+    text
+}
+
+/// Asserts that a run's standard output contains `needle` (shown whole
+/// otherwise).
+fn assert_stdout_has(o: &Output, needle: &str) {
+    assert!(stdout(o).contains(needle), "{}", stdout(o));
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
@@ -178,8 +205,7 @@ fn a_trailing_comma_in_a_package_file_is_found_at_the_comma() {
 #[test]
 fn an_unexpected_definition_member_is_shown_at_its_line_and_column() {
     let (_tmp, dir) = copy_package(&example_store());
-    let def: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
+    let def = definition_of(&dir);
     let body = serde_json::to_string(&def).unwrap();
     let inner = &body[1..body.len() - 1];
     std::fs::write(
@@ -202,11 +228,7 @@ fn an_unexpected_definition_member_is_shown_at_its_line_and_column() {
     );
     assert_eq!(d["code"], "FD121");
     let human = run(&["verify", "--color", "never", dir.to_str().unwrap()]);
-    assert!(
-        stdout(&human).contains("definition.json:3:3"),
-        "{}",
-        stdout(&human)
-    );
+    assert_stdout_has(&human, "definition.json:3:3");
 }
 
 #[test]
@@ -280,12 +302,7 @@ fn index_writes_checks_and_refuses() {
     assert_eq!(run(&["index", "--check", d]).status.code(), Some(1));
     assert_eq!(run(&["verify", d]).status.code(), Some(1));
     let o = run(&["index", d]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit(&o, 0);
     assert_eq!(
         run(&["verify", d]).status.code(),
         Some(0),
@@ -318,12 +335,7 @@ fn index_creates_a_new_index_with_the_requested_profile() {
         "packages.forms.takoform.com/v1alpha5",
         d,
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit(&o, 0);
     let canon = |b: &[u8]| {
         let v = form_package::json::strict::parse(b).unwrap().value;
         form_package::canonical::canonicalize(&v).unwrap()
@@ -341,14 +353,9 @@ fn index_creates_a_new_index_with_the_requested_profile() {
 #[test]
 fn human_output_is_pinned() {
     let (_tmp, dir) = copy_package(&example_store());
-    let mut def: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
-    def["desiredSchema"]["properties"]["spec"] = serde_json::json!({"type": "object"});
-    std::fs::write(
-        dir.join("definition.json"),
-        serde_json::to_string_pretty(&def).unwrap(),
-    )
-    .unwrap();
+    rewrite_definition(&dir, true, |def| {
+        def["desiredSchema"]["properties"]["spec"] = serde_json::json!({"type": "object"});
+    });
     reindex(&dir);
     let o = bin()
         .args(["verify", "--color", "never", "."])
@@ -381,12 +388,10 @@ fn human_output_is_pinned() {
 #[test]
 fn open_objects_are_reported_with_their_spans() {
     let (_tmp, dir) = copy_package(&example_store());
-    let mut def: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
-    def["desiredSchema"] = serde_json::json!({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"spec":{"type":"object"}}});
-    def.as_object_mut().unwrap().remove("conformanceFixtures");
-    let text = serde_json::to_string_pretty(&def).unwrap();
-    std::fs::write(dir.join("definition.json"), &text).unwrap();
+    let text = rewrite_definition(&dir, true, |def| {
+        def["desiredSchema"] = serde_json::json!({"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{"spec":{"type":"object"}}});
+        def.as_object_mut().unwrap().remove("conformanceFixtures");
+    });
     std::fs::remove_dir_all(dir.join("fixtures")).unwrap();
     reindex(&dir);
     let o = run(&["verify", "--format", "json", dir.to_str().unwrap()]);
@@ -425,12 +430,7 @@ fn index_infers_the_profile_and_refuses_what_verify_would() {
     );
     assert!(!dir.join("package-index.json").exists());
     let o = run(&["index", d]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit(&o, 0);
     let index: Value =
         serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap()).unwrap();
     assert_eq!(
@@ -452,7 +452,7 @@ fn index_infers_the_profile_and_refuses_what_verify_would() {
     std::fs::write(dir.join("notes.txt"), "hello").unwrap();
     let o = run(&["index", "--check", d]);
     assert_eq!(o.status.code(), Some(1));
-    assert!(stdout(&o).contains("  added notes.txt"), "{}", stdout(&o));
+    assert_stdout_has(&o, "  added notes.txt");
 }
 
 #[test]
@@ -473,17 +473,12 @@ fn overlapping_paths_verify_each_package_once() {
 fn deny_warnings_fails_in_every_format() {
     let (_tmp, dir) =
         copy_package(&fixtures().join("packages/versionless/queue-consumer-0.2.0-03c2f61a47b7"));
-    let mut def: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
-    def["desiredSchema"]["properties"]["queue"]
-        .as_object_mut()
-        .unwrap()
-        .remove("x-takoform-required-interface");
-    std::fs::write(
-        dir.join("definition.json"),
-        serde_json::to_string_pretty(&def).unwrap(),
-    )
-    .unwrap();
+    rewrite_definition(&dir, true, |def| {
+        def["desiredSchema"]["properties"]["queue"]
+            .as_object_mut()
+            .unwrap()
+            .remove("x-takoform-required-interface");
+    });
     reindex(&dir);
     let d = dir.to_str().unwrap();
     let plain = run(&["verify", d]);
@@ -492,16 +487,12 @@ fn deny_warnings_fails_in_every_format() {
         Some(0),
         "a warning alone does not fail"
     );
-    assert!(stdout(&plain).contains("ok "), "{}", stdout(&plain));
+    assert_stdout_has(&plain, "ok ");
     let denied = run(&["verify", "--deny-warnings", d]);
     assert_eq!(denied.status.code(), Some(1));
-    assert!(stdout(&denied).contains("FAIL "), "{}", stdout(&denied));
+    assert_stdout_has(&denied, "FAIL ");
     let gh = run(&["verify", "--deny-warnings", "--format", "github", d]);
-    assert!(
-        stdout(&gh).contains("0 verified, 1 failed"),
-        "{}",
-        stdout(&gh)
-    );
+    assert_stdout_has(&gh, "0 verified, 1 failed");
 }
 
 #[test]
@@ -540,14 +531,9 @@ fn one_cause_gives_one_finding() {
             .collect()
     };
     let (_t1, a) = copy_package(&example_store());
-    let mut def: Value =
-        serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
-    def["desiredSchema"]["properties"]["password"] = serde_json::json!({"type": "string"});
-    std::fs::write(
-        a.join("definition.json"),
-        serde_json::to_string(&def).unwrap(),
-    )
-    .unwrap();
+    rewrite_definition(&a, false, |def| {
+        def["desiredSchema"]["properties"]["password"] = serde_json::json!({"type": "string"});
+    });
     reindex(&a);
     assert_eq!(codes(&a), ["FD300"]);
 

@@ -702,12 +702,7 @@ fn every_format_gives_the_same_line_and_column() {
         .replacen("\"é😀\":", "\r  \"é😀\": ", 1);
     std::fs::write(pkg.join("definition.json"), &text).unwrap();
     let idx = bin_in(tmp.path(), &["index", "pkg"]);
-    assert_eq!(
-        idx.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&idx.stderr)
-    );
+    common::assert_exit(&idx, 0);
     // Where the open object is: line and code-point column by hand.
     let at = text.find("\"é😀\": ").unwrap() + "\"é😀\": ".len();
     let before = &text[..at];

@@ -137,6 +137,12 @@ fn github_action_builds_runs_verify_and_writes_sarif() {
             .starts_with("packages/bad/")
     ));
     // The last step turns the recorded status into the step's failure.
+    assert_eq!(last_step_exit(&[("STATUS", "1")]), Some(1));
+}
+
+/// The exit code of `action.yml`'s last step (which turns the recorded
+/// statuses into the step's failure) run by bash with `env`.
+fn last_step_exit(env: &[(&str, &str)]) -> Option<i32> {
     let action = load("action.yml");
     let last = action["runs"]["steps"]
         .as_vec()
@@ -144,12 +150,12 @@ fn github_action_builds_runs_verify_and_writes_sarif() {
         .last()
         .unwrap()
         .clone();
-    let code = Command::new("bash")
+    Command::new("bash")
         .args(["-c", last["run"].as_str().unwrap()])
-        .env("STATUS", "1")
+        .envs(env.iter().copied())
         .status()
-        .unwrap();
-    assert_eq!(code.code(), Some(1));
+        .unwrap()
+        .code()
 }
 
 /// The `baseline` input runs `compat --baseline BASE PATHS` into its own
@@ -181,20 +187,10 @@ fn github_action_baseline_runs_compat() {
         .map(|r| r["ruleId"].as_str().unwrap())
         .collect();
     assert!(ids.contains(&"FD670") && ids.contains(&"FD656"), "{ids:?}");
-    let action = load("action.yml");
-    let last = action["runs"]["steps"]
-        .as_vec()
-        .unwrap()
-        .last()
-        .unwrap()
-        .clone();
-    let code = Command::new("bash")
-        .args(["-c", last["run"].as_str().unwrap()])
-        .env("STATUS", "0")
-        .env("COMPAT_STATUS", "1")
-        .status()
-        .unwrap();
-    assert_eq!(code.code(), Some(1));
+    assert_eq!(
+        last_step_exit(&[("STATUS", "0"), ("COMPAT_STATUS", "1")]),
+        Some(1)
+    );
 }
 
 #[test]

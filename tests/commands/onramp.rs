@@ -49,12 +49,7 @@ fn author_package(dir: &Path) {
         ],
         dir,
     );
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    crate::common::assert_exit(&o, 0);
     let def_path = dir.join("definition.json");
     let mut d = read_json(&def_path);
     let ds = &mut d["desiredSchema"];
@@ -89,12 +84,7 @@ fn author_package(dir: &Path) {
                 "origin": {"host": "a.example", "port": 443}}),
     );
     let o = run_str(&["index"], dir);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    crate::common::assert_exit(&o, 0);
     let o = run_str(&["verify"], dir);
     assert_eq!(
         o.status.code(),
@@ -123,6 +113,11 @@ struct Mistake {
 
 fn props(d: &mut Value) -> &mut Value {
     &mut d["desiredSchema"]["properties"]
+}
+
+/// Removes the member `key` of the object `v`.
+fn remove_member(v: &mut Value, key: &str) {
+    v.as_object_mut().unwrap().remove(key);
 }
 
 const MISTAKES: [Mistake; 14] = [
@@ -222,10 +217,10 @@ const MISTAKES: [Mistake; 14] = [
     Mistake {
         name: "open $defs object",
         edit: |d, _| {
-            d["desiredSchema"]["$defs"]["Origin"]
-                .as_object_mut()
-                .unwrap()
-                .remove("additionalProperties");
+            remove_member(
+                &mut d["desiredSchema"]["$defs"]["Origin"],
+                "additionalProperties",
+            )
         },
         reindex: true,
         check: false,
@@ -237,12 +232,7 @@ const MISTAKES: [Mistake; 14] = [
     // The typed map without the portable key policy.
     Mistake {
         name: "map without propertyNames",
-        edit: |d, _| {
-            props(d)["headers"]
-                .as_object_mut()
-                .unwrap()
-                .remove("propertyNames");
-        },
+        edit: |d, _| remove_member(&mut props(d)["headers"], "propertyNames"),
         reindex: true,
         check: false,
         code: "FD215",
@@ -253,12 +243,7 @@ const MISTAKES: [Mistake; 14] = [
     // The observed schema left open.
     Mistake {
         name: "open observed schema",
-        edit: |d, _| {
-            d["observedSchema"]
-                .as_object_mut()
-                .unwrap()
-                .remove("additionalProperties");
-        },
+        edit: |d, _| remove_member(&mut d["observedSchema"], "additionalProperties"),
         reindex: true,
         check: false,
         code: "FD213",

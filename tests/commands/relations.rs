@@ -25,6 +25,21 @@ fn run(args: &[&std::ffi::OsStr]) -> Output {
     common::run(args)
 }
 
+/// `relations` on the worker-version fixture with `--instance INSTANCE`.
+fn relations_with_instance(instance: &Path) -> Output {
+    run(&[
+        "relations".as_ref(),
+        worker_version().as_os_str(),
+        "--instance".as_ref(),
+        instance.as_os_str(),
+    ])
+}
+
+/// A run's standard error as text (lossy).
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 fn manifest_dir() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
@@ -137,12 +152,7 @@ fn instance_resolves_concrete_pointers_and_names() {
         json!([{"relation": "/kvBindings/*/resource", "pointer": "/kvBindings/0/resource", "name": "cache"}])
     );
     // human: the instance table and the count line
-    let o = run(&[
-        "relations".as_ref(),
-        worker_version().as_os_str(),
-        "--instance".as_ref(),
-        doc.as_os_str(),
-    ]);
+    let o = relations_with_instance(&doc);
     assert_eq!(o.status.code(), Some(0));
     let text = String::from_utf8(o.stdout).unwrap();
     assert!(
@@ -164,19 +174,10 @@ fn instance_that_does_not_parse_is_status_1() {
     let tmp = tempfile::tempdir().unwrap();
     let doc = tmp.path().join("desired.json");
     std::fs::write(&doc, "{\"kvBindings\": [1,]}").unwrap();
-    let o = run(&[
-        "relations".as_ref(),
-        worker_version().as_os_str(),
-        "--instance".as_ref(),
-        doc.as_os_str(),
-    ]);
+    let o = relations_with_instance(&doc);
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stdout.is_empty());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("FD012"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(stderr(&o).contains("FD012"), "{}", stderr(&o));
 }
 
 #[test]
@@ -312,18 +313,13 @@ fn a_document_that_is_not_a_form_definition_is_refused() {
 fn instance_directory_is_status_2() {
     let tmp = tempfile::tempdir().unwrap();
     for instance in [tmp.path().to_path_buf(), tmp.path().join("nonexist.json")] {
-        let o = run(&[
-            "relations".as_ref(),
-            worker_version().as_os_str(),
-            "--instance".as_ref(),
-            instance.as_os_str(),
-        ]);
+        let o = relations_with_instance(&instance);
         assert_eq!(o.status.code(), Some(2), "{}", instance.display());
         assert!(o.stdout.is_empty());
         assert!(
-            String::from_utf8_lossy(&o.stderr).starts_with("form-package: relations: "),
+            stderr(&o).starts_with("form-package: relations: "),
             "{}",
-            String::from_utf8_lossy(&o.stderr)
+            stderr(&o)
         );
     }
 }
@@ -356,12 +352,7 @@ fn output_file_inside_the_package_of_a_definition_file_is_refused() {
         beside.as_os_str(),
         def.as_os_str(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit(&o, 0);
     assert!(std::fs::read_to_string(&beside)
         .unwrap()
         .contains("8 relations"));
@@ -375,12 +366,7 @@ fn output_file_inside_the_package_of_a_definition_file_is_refused() {
         report.as_os_str(),
         loose.join("definition.json").as_os_str(),
     ]);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit(&o, 0);
     assert!(report.exists());
 }
 
@@ -462,15 +448,15 @@ fn relation_warnings_fail_verify_only_with_deny_warnings() {
 
 // ---------------------------------------------------------------- corpus
 
-/// The selected manifest entries: (epoch, package dir, expect).
-fn selected(root: &Path) -> Vec<(String, PathBuf, String)> {
+/// The manifest entries that match `keep`: (epoch, package dir, expect).
+fn manifest_entries(root: &Path, keep: fn(&Value) -> bool) -> Vec<(String, PathBuf, String)> {
     let manifest: Value =
         serde_json::from_slice(&std::fs::read(root.join("manifest.json")).unwrap()).unwrap();
     manifest
         .as_array()
         .unwrap()
         .iter()
-        .filter(|e| e["complete"] == true && EPOCHS.contains(&e["epoch"].as_str().unwrap_or("")))
+        .filter(|e| keep(e))
         .map(|e| {
             (
                 e["epoch"].as_str().unwrap().to_owned(),
@@ -479,6 +465,13 @@ fn selected(root: &Path) -> Vec<(String, PathBuf, String)> {
             )
         })
         .collect()
+}
+
+/// The selected manifest entries: (epoch, package dir, expect).
+fn selected(root: &Path) -> Vec<(String, PathBuf, String)> {
+    manifest_entries(root, |e| {
+        e["complete"] == true && EPOCHS.contains(&e["epoch"].as_str().unwrap_or(""))
+    })
 }
 
 fn expected_file(epoch: &str, dir: &Path) -> PathBuf {
@@ -523,20 +516,7 @@ fn corpus_relations_match_their_expected_files() {
 
 /// Every manifest entry (all epochs, complete or not): (epoch, dir, expect).
 fn all_entries(root: &Path) -> Vec<(String, PathBuf, String)> {
-    let manifest: Value =
-        serde_json::from_slice(&std::fs::read(root.join("manifest.json")).unwrap()).unwrap();
-    manifest
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| {
-            (
-                e["epoch"].as_str().unwrap().to_owned(),
-                root.join(e["path"].as_str().unwrap()),
-                e["expect"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
+    manifest_entries(root, |_| true)
 }
 
 #[test]
@@ -796,12 +776,7 @@ fn dash_is_standard_input() {
     )
     .unwrap();
     let o = child.wait_with_output().unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    common::assert_exit(&o, 0);
     let from_stdin: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(
         from_stdin["relations"],

@@ -76,6 +76,23 @@ pub fn corpus_trial(
     .with_ignored_flag(corpus.is_none())
 }
 
+/// A trial of a test body that fails by panicking, as a `#[test]` does.
+pub fn test(name: &str, f: fn()) -> libtest_mimic::Trial {
+    libtest_mimic::Trial::test(name, move || {
+        f();
+        Ok(())
+    })
+}
+
+/// [`test`] for a body that needs the corpus: reported ignored, never
+/// passed, when [`corpus`] found none ([`corpus_trial`]).
+pub fn corpus_test(name: &str, corpus: &Option<PathBuf>, f: fn(&Path)) -> libtest_mimic::Trial {
+    corpus_trial(name, corpus, move |c| {
+        f(c);
+        Ok(())
+    })
+}
+
 /// The `main` of a libtest-mimic test binary: runs each file's trials,
 /// each listed as `[file] name` (so `cargo test --test BINARY FILE` runs
 /// one file's), under the command line's filters.
@@ -144,6 +161,17 @@ fn command<S: AsRef<OsStr>>(args: &[S]) -> Command {
         .env("NO_COLOR", "1")
         .env_remove("GITHUB_WORKSPACE");
     c
+}
+
+/// Asserts that a run exited with `code`, its standard error shown
+/// otherwise.
+pub fn assert_exit(o: &Output, code: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 }
 
 /// A run's standard output as text (lossy).

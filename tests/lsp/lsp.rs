@@ -29,6 +29,13 @@ fn bin() -> &'static str {
     crate::common::BIN
 }
 
+/// Runs `form-package COMMAND DIR` (e.g. `index`, `verify`) and asserts it
+/// succeeded.
+fn succeeds(command: &str, dir: &Path) {
+    let out = Command::new(bin()).arg(command).arg(dir).output().unwrap();
+    assert!(out.status.success(), "{out:?}");
+}
+
 /// One diagnostic, comparable: (file, code, message, range as
 /// (start line, start column, end line, end column) in UTF-16 units).
 type Finding = (String, String, String, [u64; 4]);
@@ -143,6 +150,27 @@ impl Client {
         m
     }
 
+    /// A server started and initialized after asserting that its
+    /// `initialize` result offers `want` at `capability` (member names
+    /// under `capabilities`).
+    fn offering(capability: &[&str], want: Value) -> Client {
+        let mut c = Client::start();
+        let r = c.request("initialize", json!({"capabilities": {}}));
+        let got = capability
+            .iter()
+            .fold(&r["result"]["capabilities"], |v, k| &v[*k]);
+        assert_eq!(got, &want, "{r}");
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    /// A server started and initialized ([`Client::initialize`]).
+    fn initialized() -> Client {
+        let mut c = Client::start();
+        c.initialize();
+        c
+    }
+
     fn initialize(&mut self) {
         let r = self.request("initialize", json!({"capabilities": {}}));
         assert_eq!(r["result"]["capabilities"]["hoverProvider"], true, "{r}");
@@ -158,6 +186,13 @@ impl Client {
     /// writes in order.
     fn settle(&mut self, uri: &str) -> Value {
         self.hover(uri, 0, 0)
+    }
+
+    /// Asserts that `method` on `uri` with no other parameter (no
+    /// position) is refused with InvalidParams (-32602).
+    fn refuses_without_position(&mut self, method: &str, uri: &str) {
+        let r = self.request(method, json!({"textDocument": {"uri": uri}}));
+        assert_eq!(r["error"]["code"], -32602, "InvalidParams: {r}");
     }
 
     fn hover(&mut self, uri: &str, line: u64, character: u64) -> Value {
@@ -336,12 +371,8 @@ fn diagnostics_follow_the_buffer(corpus: &Path) -> Result<(), Failed> {
         "the package has findings in several files: {expected:?}"
     );
 
-    let mut c = Client::start();
-    c.initialize();
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": def, "languageId": "json", "version": 1, "text": original}}),
-    );
+    let mut c = Client::initialized();
+    open_doc(&mut c, &def, &original);
     c.settle(&def);
     assert_eq!(c.findings(&pkg), expected);
     assert!(!expected.iter().any(|f| f.1 == "FD213"));
@@ -383,6 +414,24 @@ fn fixture_package() -> (tempfile::TempDir, PathBuf) {
     )
 }
 
+/// [`fixture_package`] with its definition's URI and text.
+fn fixture_definition() -> (tempfile::TempDir, PathBuf, String, String) {
+    let (tmp, pkg) = fixture_package();
+    let path = pkg.join("definition.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    (tmp, pkg, uri_of(&path), text)
+}
+
+/// The fixture definition's `text` with a local `$ref`: a property `nick`
+/// whose schema is `{"$ref": "#/$defs/n"}`, `n` a string schema.
+fn with_local_ref(text: &str) -> String {
+    text.replacen(
+        r#""properties":{"name":{"#,
+        r##""$defs":{"n":{"type":"string"}},"properties":{"nick":{"$ref":"#/$defs/n"},"name":{"##,
+        1,
+    )
+}
+
 /// A half-typed definition gets the strict reader's finding where the
 /// text stops, as `verify` gives it for the same bytes; completing it
 /// clears the file.
@@ -392,12 +441,8 @@ fn half_typed_buffer() -> Result<(), Failed> {
     let original = std::fs::read_to_string(&def_path).unwrap();
     assert_eq!(verify_findings(&pkg), [], "the fixture verifies");
     let def = uri_of(&def_path);
-    let mut c = Client::start();
-    c.initialize();
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": def, "languageId": "json", "version": 1, "text": original}}),
-    );
+    let mut c = Client::initialized();
+    open_doc(&mut c, &def, &original);
     c.settle(&def);
     assert_eq!(c.findings(&pkg), []);
     assert_eq!(
@@ -479,10 +524,7 @@ fn malformed_input_does_not_stop_the_server() -> Result<(), Failed> {
     // Out-of-range positions in an open document: no hover, no crash.
     let def = uri_of(&pkg.join("definition.json"));
     let text = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
-    c.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": def, "languageId": "json", "version": 1, "text": text}}),
-    );
+    open_doc(&mut c, &def, &text);
     for (line, character) in [
         (100_000, 0),
         (0, 100_000),
@@ -560,18 +602,11 @@ fn exit_without_shutdown_is_status_1() -> Result<(), Failed> {
 /// index go to that file, a local `$ref` to its target schema (whose hover
 /// shows it); a near miss (a plain string) goes nowhere.
 fn definition_follows_paths_and_refs() -> Result<(), Failed> {
-    let (_tmp, pkg) = fixture_package();
-    let def = uri_of(&pkg.join("definition.json"));
+    let (_tmp, pkg, def, original) = fixture_definition();
     let index = uri_of(&pkg.join("package-index.json"));
-    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
-    let with_ref = original.replacen(
-        r#""properties":{"name":{"#,
-        r##""$defs":{"n":{"type":"string"}},"properties":{"nick":{"$ref":"#/$defs/n"},"name":{"##,
-        1,
-    );
+    let with_ref = with_local_ref(&original);
     assert_ne!(with_ref, original);
-    let mut c = Client::start();
-    c.initialize();
+    let mut c = Client::initialized();
     for (uri, text) in [
         (&def, with_ref.clone()),
         (
@@ -579,10 +614,7 @@ fn definition_follows_paths_and_refs() -> Result<(), Failed> {
             std::fs::read_to_string(pkg.join("package-index.json")).unwrap(),
         ),
     ] {
-        c.notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}),
-        );
+        open_doc(&mut c, uri, &text);
     }
     let goto = |c: &mut Client, uri: &str, text: &str, needle: &str| {
         let at = text.find(needle).unwrap() + 2;
@@ -717,14 +749,10 @@ fn index_action_updates_sizes_digests_and_schema_digest() -> Result<(), Failed> 
     );
     let def_text = std::fs::read_to_string(&def_path).unwrap();
     let index_text = std::fs::read_to_string(&index_path).unwrap();
-    let mut c = Client::start();
-    let r = c.request("initialize", json!({"capabilities": {}}));
-    assert_eq!(
-        r["result"]["capabilities"]["codeActionProvider"]["codeActionKinds"],
+    let mut c = Client::offering(
+        &["codeActionProvider", "codeActionKinds"],
         json!(["quickfix"]),
-        "{r}"
     );
-    c.notify("initialized", json!({}));
     open_doc(&mut c, &def, &def_text);
     c.settle(&def);
     let everywhere =
@@ -775,12 +803,7 @@ fn index_action_updates_sizes_digests_and_schema_digest() -> Result<(), Failed> 
         "{\"name\": \"changed\"}\n",
     )
     .unwrap();
-    let out = Command::new(bin())
-        .arg("index")
-        .arg(&scratch)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    succeeds("index", &scratch);
     assert_eq!(
         new_index,
         std::fs::read_to_string(scratch.join("package-index.json")).unwrap()
@@ -796,12 +819,7 @@ fn index_action_updates_sizes_digests_and_schema_digest() -> Result<(), Failed> 
     std::fs::write(&fixture_path, "{\"name\": \"changed\"}\n").unwrap();
     std::fs::write(&index_path, &new_index).unwrap();
     assert_eq!(verify_findings(&pkg), []);
-    let out = Command::new(bin())
-        .arg("verify")
-        .arg(&pkg)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    succeeds("verify", &pkg);
     c.stop();
     Ok(())
 }
@@ -881,8 +899,7 @@ fn close_object_action_makes_fd213_vanish() -> Result<(), Failed> {
         r#""properties":{"password":{"type":"string"},"name":{"#,
         1,
     );
-    let mut c = Client::start();
-    c.initialize();
+    let mut c = Client::initialized();
     open_doc(&mut c, &def, &text);
     c.settle(&def);
     let found = c.findings(&pkg);
@@ -926,8 +943,7 @@ fn eighty_thousand_findings_are_capped_and_counted() -> Result<(), Failed> {
         .collect();
     assert_eq!(all.iter().filter(|f| f.1 == "FD300").count(), COUNT);
     let omitted = all.len() - 1000;
-    let mut c = Client::start();
-    c.initialize();
+    let mut c = Client::initialized();
     open_doc(&mut c, &fixture, &text);
     c.settle(&fixture);
     let sent = c.published[&fixture].clone();
@@ -963,16 +979,9 @@ fn eighty_thousand_findings_are_capped_and_counted() -> Result<(), Failed> {
 /// that parsed, positions carried over the edit; where the cursor is in
 /// the changed text itself, nothing.
 fn last_good_text_serves_hover_and_definition() -> Result<(), Failed> {
-    let (_tmp, pkg) = fixture_package();
-    let def = uri_of(&pkg.join("definition.json"));
-    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
-    let good = original.replacen(
-        r#""properties":{"name":{"#,
-        r##""$defs":{"n":{"type":"string"}},"properties":{"nick":{"$ref":"#/$defs/n"},"name":{"##,
-        1,
-    );
-    let mut c = Client::start();
-    c.initialize();
+    let (_tmp, pkg, def, original) = fixture_definition();
+    let good = with_local_ref(&original);
+    let mut c = Client::initialized();
     open_doc(&mut c, &def, &good);
     c.settle(&def);
     let at = |text: &str, needle: &str| {
@@ -1044,11 +1053,8 @@ fn last_good_text_serves_hover_and_definition() -> Result<(), Failed> {
 /// documents never opened: an empty answer or nothing, and the server
 /// serves on.
 fn out_of_range_and_unknown_documents_are_answered_empty() -> Result<(), Failed> {
-    let (_tmp, pkg) = fixture_package();
-    let def = uri_of(&pkg.join("definition.json"));
-    let text = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
-    let mut c = Client::start();
-    c.initialize();
+    let (_tmp, pkg, def, text) = fixture_definition();
+    let mut c = Client::initialized();
     // Changes and closes of a document never opened are ignored.
     change_doc(&mut c, &def, 7, "{");
     c.notify(
@@ -1095,11 +1101,7 @@ fn out_of_range_and_unknown_documents_are_answered_empty() -> Result<(), Failed>
         "textDocument/didChange",
         json!({"textDocument": {"uri": def, "version": 2}, "contentChanges": []}),
     );
-    let r = c.request(
-        "textDocument/codeAction",
-        json!({"textDocument": {"uri": def}}),
-    );
-    assert_eq!(r["error"]["code"], -32602, "{r}");
+    c.refuses_without_position("textDocument/codeAction", &def);
     c.stop();
     Ok(())
 }
@@ -1112,13 +1114,10 @@ const REFERENCE: &str = r#"{"type":"object","additionalProperties":false,"requir
 /// in the index: whether it matches the definition as it stands in the
 /// editor, before and after an unsaved edit, and when it does not parse.
 fn hover_on_a_relation_and_on_schema_digest() -> Result<(), Failed> {
-    let (tmp, pkg) = fixture_package();
-    let def = uri_of(&pkg.join("definition.json"));
+    let (tmp, pkg, def, original) = fixture_definition();
     let index = uri_of(&pkg.join("package-index.json"));
-    let original = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
     let index_text = std::fs::read_to_string(pkg.join("package-index.json")).unwrap();
-    let mut c = Client::start();
-    c.initialize();
+    let mut c = Client::initialized();
     open_doc(&mut c, &def, &original);
     open_doc(&mut c, &index, &index_text);
     let hover_at = |c: &mut Client, uri: &str, text: &str, needle: &str| {
@@ -1177,12 +1176,7 @@ fn hover_on_a_relation_and_on_schema_digest() -> Result<(), Failed> {
 
     // The index's schemaDigest no longer matches: the hover says so, with
     // the digest `index` writes, and explains the finding there (FD123).
-    let out = Command::new(bin())
-        .arg("index")
-        .arg(&scratch)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{out:?}");
+    succeeds("index", &scratch);
     let now = digest(&scratch);
     let shown = hover_at(&mut c, &index, &index_text, listed.as_str());
     assert!(
@@ -1214,8 +1208,7 @@ fn lone_interface_definition_gets_checks_findings() -> Result<(), Failed> {
     let path = dir.join("iface.json");
     let uri = uri_of(&path);
     let text = r#"{"apiVersion":"interfaces.takoform.com/v1alpha1","kind":"InterfaceDefinition","name":"x","version":"1.0.0"}"#;
-    let mut c = Client::start();
-    c.initialize();
+    let mut c = Client::initialized();
     open_doc(&mut c, &uri, text);
     c.settle(&uri);
     // What `check` gives for the same bytes saved.
@@ -1329,14 +1322,7 @@ fn completion_offers_members_keywords_pointers_and_files() -> Result<(), Failed>
     let def_path = pkg.join("definition.json");
     let original = std::fs::read_to_string(&def_path).unwrap();
     let def = uri_of(&def_path);
-    let mut c = Client::start();
-    let r = c.request("initialize", json!({"capabilities": {}}));
-    assert_eq!(
-        r["result"]["capabilities"]["completionProvider"]["triggerCharacters"],
-        json!(["\""]),
-        "{r}"
-    );
-    c.notify("initialized", json!({}));
+    let mut c = Client::offering(&["completionProvider", "triggerCharacters"], json!(["\""]));
     open_doc(&mut c, &def, &original);
     c.settle(&def);
 
@@ -1581,8 +1567,7 @@ fn completion_offers_members_keywords_pointers_and_files() -> Result<(), Failed>
 fn completion_at_odd_positions_is_answered() -> Result<(), Failed> {
     let (_tmp, pkg) = completion_package();
     let def = uri_of(&pkg.join("definition.json"));
-    let mut c = Client::start();
-    c.initialize();
+    let mut c = Client::initialized();
     let text = "{\"title\": \"😀\", \"";
     open_doc(&mut c, &def, text);
     let pair = text.find('😀').unwrap();
@@ -1610,11 +1595,7 @@ fn completion_at_odd_positions_is_answered() -> Result<(), Failed> {
         json!({"textDocument": {"uri": "file:///nowhere/definition.json"}, "position": {"line": 0, "character": 0}}),
     );
     assert_eq!(r["result"], Value::Null, "{r}");
-    let r = c.request(
-        "textDocument/completion",
-        json!({"textDocument": {"uri": def}}),
-    );
-    assert_eq!(r["error"]["code"], -32602, "InvalidParams: {r}");
+    c.refuses_without_position("textDocument/completion", &def);
     c.stop();
     Ok(())
 }

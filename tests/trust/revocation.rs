@@ -55,10 +55,7 @@ fn expected_code(operation: &str, gist: &str) -> &'static str {
         .unwrap_or_else(|| panic!("no code for gist {gist:?}"))
 }
 
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn every_case_gives_its_expected_result_and_pin() {
-    let corpus = common::corpus_root();
+fn every_case_gives_its_expected_result_and_pin(corpus: &Path) {
     let dir = corpus.join("conformance/revocation-checkpoint-v1");
     let cases: Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("cases.json")).unwrap()).unwrap();
@@ -155,7 +152,6 @@ fn every_case_gives_its_expected_result_and_pin() {
     assert!(distinct.len() >= 15, "{distinct:?}");
 }
 
-#[test]
 fn a_refusal_is_located_in_every_format() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/inputs");
     let human = run(
@@ -211,7 +207,6 @@ fn a_refusal_is_located_in_every_format() {
     assert_eq!(ok.status.code(), Some(0));
 }
 
-#[test]
 fn a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/inputs");
     let tmp = tempfile::tempdir().unwrap();
@@ -261,7 +256,6 @@ fn a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file() {
 /// FD602: a sequence the schema's integer type accepts but the typed
 /// decode (uint64) refuses, as the reference refuses it; near miss: the
 /// largest uint64 is accepted.
-#[test]
 fn the_typed_decode_refuses_what_the_reference_refuses() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/reference/inputs");
     let text = std::fs::read_to_string(dir.join("statement-1.json")).unwrap();
@@ -437,7 +431,6 @@ fn reference_input(name: &str) -> Value {
 /// again: refused, or unchanged with the flag), a gap, a fork, a rollback,
 /// a wrong pinned digest and entries digest, a crossed profile, pins that
 /// are not pins.
-#[test]
 fn both_commands_give_one_verdict_on_crafted_chains() {
     let tmp = tempfile::tempdir().unwrap();
     let cp1 = reference_input("checkpoint-1.json");
@@ -550,10 +543,7 @@ fn both_commands_give_one_verdict_on_crafted_chains() {
 
 /// Every `advance` case of `corpus/conformance/revocation-checkpoint-v1`
 /// (each with and without `--allow-unchanged`) through both paths.
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn both_commands_give_one_verdict_on_every_corpus_chain() {
-    let corpus = common::corpus_root();
+fn both_commands_give_one_verdict_on_every_corpus_chain(corpus: &Path) {
     let dir = corpus.join("conformance/revocation-checkpoint-v1");
     let cases: Value =
         serde_json::from_slice(&std::fs::read(dir.join("cases.json")).unwrap()).unwrap();
@@ -577,10 +567,7 @@ fn both_commands_give_one_verdict_on_every_corpus_chain() {
 /// The one signed checkpoint of the corpus (the Edge publisher's genesis)
 /// through both binaries, `trust verify-checkpoint` with its real bundle,
 /// from every kind of previous pin.
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn both_binaries_agree_on_the_signed_genesis() {
-    let corpus = common::corpus_root();
+fn both_binaries_agree_on_the_signed_genesis(corpus: &Path) {
     let forms = corpus.join("trust/takoform-forms/forms/trust");
     let set = forms.join("sets/e7f8a39311dd011b8467e97e7f300cabb9a6b06c/revocations");
     let checkpoint = set.join("checkpoint.json");
@@ -657,7 +644,6 @@ fn both_binaries_agree_on_the_signed_genesis() {
 /// accepted each of these): `invalid-checkpoint`, naming the finding that
 /// `validate-revocation-checkpoint` reports with its code. Near miss: the
 /// unedited checkpoints are valid on both.
-#[test]
 fn the_trust_path_refuses_what_the_full_schema_refuses() {
     let g = genesis();
     let c1 = current_after(&g, &[current_entry(1, "1.0.0")]);
@@ -772,4 +758,45 @@ fn the_trust_path_refuses_what_the_full_schema_refuses() {
         assert_eq!(e.code, Code::TrustInvalidCheckpoint, "{what}");
         assert!(e.message.contains(gist), "{what}: {}", e.message);
     }
+}
+
+/// This file's trials, each listed as `[revocation] name`; the corpus tests
+/// are ignored without the corpus.
+pub fn trials() -> Vec<libtest_mimic::Trial> {
+    let corpus = common::corpus();
+    let with_corpus = |name: &str, f: fn(&Path)| common::corpus_test(name, &corpus, f);
+    vec![
+        with_corpus(
+            "every_case_gives_its_expected_result_and_pin",
+            every_case_gives_its_expected_result_and_pin,
+        ),
+        common::test(
+            "a_refusal_is_located_in_every_format",
+            a_refusal_is_located_in_every_format,
+        ),
+        common::test(
+            "a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file",
+            a_pin_file_that_is_not_a_pin_is_refused_in_the_pin_file,
+        ),
+        common::test(
+            "the_typed_decode_refuses_what_the_reference_refuses",
+            the_typed_decode_refuses_what_the_reference_refuses,
+        ),
+        common::test(
+            "both_commands_give_one_verdict_on_crafted_chains",
+            both_commands_give_one_verdict_on_crafted_chains,
+        ),
+        with_corpus(
+            "both_commands_give_one_verdict_on_every_corpus_chain",
+            both_commands_give_one_verdict_on_every_corpus_chain,
+        ),
+        with_corpus(
+            "both_binaries_agree_on_the_signed_genesis",
+            both_binaries_agree_on_the_signed_genesis,
+        ),
+        common::test(
+            "the_trust_path_refuses_what_the_full_schema_refuses",
+            the_trust_path_refuses_what_the_full_schema_refuses,
+        ),
+    ]
 }

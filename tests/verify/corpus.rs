@@ -18,6 +18,19 @@ fn read_json(p: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(p).unwrap()).unwrap()
 }
 
+/// The corpus manifest's entries that match `keep` (e.g. the packages
+/// expected to verify, `"expect": "ok"`).
+fn manifest_entries(root: &Path, keep: fn(&Value) -> bool) -> Vec<Value> {
+    let manifest = read_json(&root.join("manifest.json"));
+    manifest
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| keep(e))
+        .cloned()
+        .collect()
+}
+
 fn codes_of(o: &form_package::verify::PackageOutcome) -> String {
     o.diagnostics
         .iter()
@@ -81,14 +94,8 @@ fn every_corpus_package_gives_its_manifest_verdict() {
 #[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn every_definition_digest_reproduces() {
     let root = common::corpus_root();
-    let manifest = read_json(&root.join("manifest.json"));
     let mut n = 0;
-    for e in manifest
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["complete"] == true)
-    {
+    for e in manifest_entries(&root, |e| e["complete"] == true) {
         let def = root
             .join(e["path"].as_str().unwrap())
             .join("definition.json");
@@ -247,14 +254,8 @@ fn every_current_profile_mutant_gives_its_expectation() {
 #[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn every_corpus_fixture_runs() {
     let root = common::corpus_root();
-    let manifest = read_json(&root.join("manifest.json"));
     let mut fixtures = 0;
-    for e in manifest
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["expect"] == "ok")
-    {
+    for e in manifest_entries(&root, |e| e["expect"] == "ok") {
         let o = verify_package(&root.join(e["path"].as_str().unwrap()));
         fixtures += o.fixtures_run;
     }
@@ -295,14 +296,8 @@ fn output_does_not_depend_on_the_thread_count() {
 #[cfg_attr(no_corpus, ignore = "needs the corpus")]
 fn index_check_reports_no_drift_on_verified_packages() {
     let root = common::corpus_root();
-    let manifest = read_json(&root.join("manifest.json"));
     let mut n = 0;
-    for e in manifest
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["expect"] == "ok")
-    {
+    for e in manifest_entries(&root, |e| e["expect"] == "ok") {
         let dir = root.join(e["path"].as_str().unwrap());
         let indexed = form_package::index::build(&dir, None)
             .unwrap_or_else(|d| panic!("{}: {d:?}", e["path"]));

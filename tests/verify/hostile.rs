@@ -82,6 +82,22 @@ fn list_by_hand(dir: &Path, path: &str, media_type: &str, size: u64, digest: &st
     write_index(dir, &idx);
 }
 
+/// Creates a sparse 1 GiB file at `path` (not one block written).
+fn sparse_1gib(path: &Path) {
+    std::fs::File::create(path)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+}
+
+/// A sparse 1 GiB file at `rel` in the package, listed by hand with `size`
+/// and an all-zero digest.
+fn sparse_1gib_listed(dir: &Path, rel: &str, media_type: &str, size: u64) {
+    sparse_1gib(&dir.join(rel));
+    let zero = format!("sha256:{}", "0".repeat(64));
+    list_by_hand(dir, rel, media_type, size, &zero);
+}
+
 /// The first finding with `code`, or a panic listing what was found.
 fn finding(outcome: &PackageOutcome, code: Code) -> &form_package::diag::Diagnostic {
     outcome
@@ -98,6 +114,21 @@ fn bin_fails_with(case: &str, dir: &Path, code: &str) -> Run {
     assert_eq!(run.output.status.code(), Some(1));
     assert!(run.codes().iter().any(|c| c == code), "{:?}", run.codes());
     run
+}
+
+/// Runs the binary on `dir` (measured, see [`verify_bin`]) and asserts its
+/// report has a finding of `code` (e.g. `"FD004"`), whatever the exit code.
+fn bin_reports(case: &str, dir: &Path, code: &str) -> Run {
+    let run = verify_bin(case, dir);
+    assert!(run.codes().iter().any(|c| c == code), "{:?}", run.codes());
+    run
+}
+
+/// Verifies `dir` through the library and asserts its finding of `code`
+/// says exactly `message`.
+fn finding_says(dir: &Path, code: Code, message: &str) {
+    let out = verify_finishes(dir);
+    assert_eq!(finding(&out, code).message, message);
 }
 
 fn ids(outcome: &PackageOutcome) -> Vec<&'static str> {
@@ -255,18 +286,21 @@ fn measured(case: &str, program: &Path, args: &[&std::ffi::OsStr], env: &[(&str,
     Run { output, peak_kib }
 }
 
+/// `form-package ARGS…`, measured as `case` (see [`measured`]).
+fn bin_measured(case: &str, args: &[&std::ffi::OsStr]) -> Run {
+    measured(case, Path::new(crate::common::BIN), args, &[])
+}
+
 /// `form-package verify DIR --format json`, measured.
 fn verify_bin(case: &str, dir: &Path) -> Run {
-    let run = measured(
+    let run = bin_measured(
         case,
-        Path::new(crate::common::BIN),
         &[
             "verify".as_ref(),
             dir.as_os_str(),
             "--format".as_ref(),
             "json".as_ref(),
         ],
-        &[],
     );
     assert!(
         run.output.status.code().is_some(),
@@ -370,11 +404,9 @@ fn canonicalize_command_refuses_deep_nesting() {
     let t = tempfile::tempdir().unwrap();
     let f = t.path().join("deep.json");
     std::fs::write(&f, nested(100_000)).unwrap();
-    let run = measured(
+    let run = bin_measured(
         "nesting-100000-canonicalize",
-        Path::new(crate::common::BIN),
         &["canonicalize".as_ref(), f.as_os_str()],
-        &[],
     );
     assert_eq!(run.output.status.code(), Some(1));
     let err = String::from_utf8_lossy(&run.output.stderr);
@@ -395,16 +427,7 @@ fn nesting_at_the_limit_is_fine() {
 #[test]
 fn sparse_1gib_payload_is_refused_by_size_before_reading() {
     let (_t, dir) = package();
-    let f = std::fs::File::create(dir.join("fixtures/huge.json")).unwrap();
-    f.set_len(1 << 30).unwrap();
-    drop(f);
-    list_by_hand(
-        &dir,
-        "fixtures/huge.json",
-        "application/json",
-        1 << 30,
-        &format!("sha256:{}", "0".repeat(64)),
-    );
+    sparse_1gib_listed(&dir, "fixtures/huge.json", "application/json", 1 << 30);
     let out = verify_finishes(&dir);
     let codes = ids(&out);
     // The published index schema bounds `size`, so the index is refused as a
@@ -422,9 +445,7 @@ fn sparse_1gib_payload_is_refused_by_size_before_reading() {
 fn sparse_1gib_payload_read_is_refused_from_metadata() {
     measure_self("sparse_1gib_payload_read_is_refused_from_metadata");
     let t = tempfile::tempdir().unwrap();
-    let f = std::fs::File::create(t.path().join("huge.json")).unwrap();
-    f.set_len(1 << 30).unwrap();
-    drop(f);
+    sparse_1gib(&t.path().join("huge.json"));
     let root = open_root(t.path()).unwrap();
     let inv = root.inventory();
     // Refused from its metadata: the message gives the size it never read.
@@ -443,21 +464,11 @@ fn sparse_1gib_unlisted_file_is_never_read() {
     // The 1 GiB file is in the directory but listed with a small size: the
     // read is refused from metadata (no 1 GiB allocation), closure holds.
     let (_t, dir) = package();
-    let f = std::fs::File::create(dir.join("fixtures/notes.txt")).unwrap();
-    f.set_len(1 << 30).unwrap();
-    drop(f);
-    list_by_hand(
+    sparse_1gib_listed(&dir, "fixtures/notes.txt", "text/plain", 10);
+    finding_says(
         &dir,
-        "fixtures/notes.txt",
-        "text/plain",
-        10,
-        &format!("sha256:{}", "0".repeat(64)),
-    );
-    let out = verify_finishes(&dir);
-    let d = finding(&out, Code::UnreadablePayload);
-    assert_eq!(
-        d.message,
-        "read payload \"fixtures/notes.txt\": file is 1073741824 bytes; maximum is 67108864"
+        Code::UnreadablePayload,
+        "read payload \"fixtures/notes.txt\": file is 1073741824 bytes; maximum is 67108864",
     );
     bin_fails_with("sparse-1gib-listed-small", &dir, "FD014");
 }
@@ -492,18 +503,21 @@ fn ref_dag(levels: usize, width: usize) -> Value {
     root
 }
 
-fn with_desired_schema(dir: &Path, schema: Value) {
+/// A copy of the package whose definition's desired schema is `schema`,
+/// reindexed.
+fn package_with_desired_schema(schema: Value) -> (tempfile::TempDir, PathBuf) {
+    let (t, dir) = package();
     let path = dir.join("definition.json");
     let mut def: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
     def["desiredSchema"] = schema;
     std::fs::write(&path, serde_json::to_vec(&def).unwrap()).unwrap();
+    reindex(&dir);
+    (t, dir)
 }
 
 #[test]
 fn ref_dag_over_4096_operations_is_refused() {
-    let (_t, dir) = package();
-    with_desired_schema(&dir, ref_dag(8, 600));
-    reindex(&dir);
+    let (_t, dir) = package_with_desired_schema(ref_dag(8, 600));
     let out = verify_finishes(&dir);
     assert!(has(&out, Code::ProofBudgetExceeded), "{:?}", ids(&out));
     bin_fails_with("ref-dag-budget", &dir, "FD220");
@@ -537,9 +551,7 @@ fn ref_dag_proof_budget_boundary() {
 fn ref_diamond_chain_does_not_explode() {
     // 40 levels of two refs to the next level: 2^40 paths, but each pointer
     // is proven once. Whatever the verdict, it must come back quickly.
-    let (_t, dir) = package();
-    with_desired_schema(&dir, ref_dag(40, 2));
-    reindex(&dir);
+    let (_t, dir) = package_with_desired_schema(ref_dag(40, 2));
     let out = verify_finishes(&dir);
     assert!(out.report.is_none() || out.diagnostics.is_empty());
     let run = verify_bin("ref-diamond-chain", &dir);
@@ -555,33 +567,31 @@ fn add_files(dir: &Path, n: usize) {
     }
 }
 
+/// A copy of the package with `n` more files, all listed in its index (past
+/// the limit of 1024): the library's finding says how many it lists.
+fn package_with_too_many_files(n: usize) -> (tempfile::TempDir, PathBuf) {
+    let (t, dir) = package();
+    add_files(&dir, n);
+    reindex(&dir);
+    assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), n + 2);
+    finding_says(
+        &dir,
+        Code::TooManyFiles,
+        &format!("package lists {} files; maximum is 1024", n + 2),
+    );
+    (t, dir)
+}
+
 #[test]
 fn two_thousand_files_fail_cleanly_with_too_many_files() {
-    let (_t, dir) = package();
-    add_files(&dir, 2000);
-    reindex(&dir);
-    assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), 2002);
-    let out = verify_finishes(&dir);
-    let d = finding(&out, Code::TooManyFiles);
-    assert_eq!(d.message, "package lists 2002 files; maximum is 1024");
+    let (_t, dir) = package_with_too_many_files(2000);
     bin_fails_with("files-2002", &dir, "FD103");
 }
 
 #[test]
 fn index_listing_1025_files_is_refused_and_1024_is_not() {
-    let (_t, dir) = package();
-    add_files(&dir, 1023);
-    reindex(&dir);
-    assert_eq!(read_index(&dir)["files"].as_array().unwrap().len(), 1025);
-    let out = verify_finishes(&dir);
-    let d = finding(&out, Code::TooManyFiles);
-    assert_eq!(d.message, "package lists 1025 files; maximum is 1024");
-    let run = verify_bin("files-1025", &dir);
-    assert!(
-        run.codes().iter().any(|c| c == "FD103"),
-        "{:?}",
-        run.codes()
-    );
+    let (_t, dir) = package_with_too_many_files(1023);
+    bin_reports("files-1025", &dir, "FD103");
 
     // Near miss: 1024 listed files is within the limit.
     std::fs::remove_file(dir.join("fixtures/x0000.json")).unwrap();
@@ -609,12 +619,7 @@ fn fifo_payload_is_refused_without_blocking() {
     std::fs::remove_file(desired_path(&dir)).unwrap();
     mkfifo(&desired_path(&dir));
     // The index still lists the original bytes: only the FIFO is wrong.
-    let out = verify_finishes(&dir);
-    let d = finding(&out, Code::SpecialFile);
-    assert_eq!(
-        d.message,
-        "inventory package: package entry \"fixtures/desired.json\" is not a regular file (devices, sockets, and pipes are forbidden)"
-    );
+    finding_says(&dir, Code::SpecialFile, "inventory package: package entry \"fixtures/desired.json\" is not a regular file (devices, sockets, and pipes are forbidden)");
     bin_fails_with("fifo-payload", &dir, "FD005");
 }
 
@@ -638,18 +643,12 @@ fn symlinked_directory_component_is_refused() {
     let elsewhere = t.path().join("elsewhere");
     std::fs::rename(dir.join("fixtures"), &elsewhere).unwrap();
     symlink(&elsewhere, dir.join("fixtures")).unwrap();
-    let out = verify_finishes(&dir);
-    let d = finding(&out, Code::SymlinkEntry);
-    assert_eq!(
-        d.message,
-        "inventory package: package entry \"fixtures\" is a symlink"
+    finding_says(
+        &dir,
+        Code::SymlinkEntry,
+        "inventory package: package entry \"fixtures\" is a symlink",
     );
-    let run = verify_bin("symlinked-directory", &dir);
-    assert!(
-        run.codes().iter().any(|c| c == "FD004"),
-        "{:?}",
-        run.codes()
-    );
+    bin_reports("symlinked-directory", &dir, "FD004");
 
     // The read API refuses to walk through the link as well.
     let root = open_root(&dir).unwrap();
@@ -689,18 +688,12 @@ fn non_utf8_file_name_is_refused() {
     let (_t, dir) = package();
     let name = std::ffi::OsStr::from_bytes(b"fixtures/bad\xff.json");
     std::fs::write(dir.join(name), b"{}").unwrap();
-    let out = verify_finishes(&dir);
-    let d = finding(&out, Code::InvalidEntryPath);
-    assert_eq!(
-        d.message,
-        "inventory package: package entry \"fixtures/bad\u{fffd}.json\": path is not valid UTF-8"
+    finding_says(
+        &dir,
+        Code::InvalidEntryPath,
+        "inventory package: package entry \"fixtures/bad\u{fffd}.json\": path is not valid UTF-8",
     );
-    let run = verify_bin("non-utf8-name", &dir);
-    assert!(
-        run.codes().iter().any(|c| c == "FD008"),
-        "{:?}",
-        run.codes()
-    );
+    bin_reports("non-utf8-name", &dir, "FD008");
 }
 
 // ---------------------------------------------------------------------------
@@ -845,19 +838,13 @@ fn executable_payload_is_refused_before_reading() {
 // No network
 
 fn remote_ref_package() -> (tempfile::TempDir, PathBuf) {
-    let (t, dir) = package();
-    with_desired_schema(
-        &dir,
-        json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "type": "object",
-            "additionalProperties": false,
-            "properties": {"name": {"$ref": "https://attacker.invalid/x.json"}},
-            "required": ["name"]
-        }),
-    );
-    reindex(&dir);
-    (t, dir)
+    package_with_desired_schema(json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {"name": {"$ref": "https://attacker.invalid/x.json"}},
+        "required": ["name"]
+    }))
 }
 
 #[test]
@@ -1010,23 +997,17 @@ fn directory_tree_3000_deep_fails_cleanly() {
 /// properties after a `pad`-byte description: every finding sits beyond
 /// column `pad` of line 1.
 fn long_line_package(props: usize, pad: usize) -> (tempfile::TempDir, PathBuf) {
-    let (t, dir) = package();
     let mut properties = serde_json::Map::new();
     for i in 0..props {
         properties.insert(format!("p{i}"), json!({"type": "object"}));
     }
-    with_desired_schema(
-        &dir,
-        json!({
-            "$schema": "https://json-schema.org/draft/2020-12/schema",
-            "type": "object",
-            "additionalProperties": false,
-            "description": "x".repeat(pad),
-            "properties": properties
-        }),
-    );
-    reindex(&dir);
-    (t, dir)
+    package_with_desired_schema(json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "additionalProperties": false,
+        "description": "x".repeat(pad),
+        "properties": properties
+    }))
 }
 
 /// Regression: a finding beyond column 65535 made miette panic
@@ -1035,11 +1016,9 @@ fn long_line_package(props: usize, pad: usize) -> (tempfile::TempDir, PathBuf) {
 #[test]
 fn human_output_survives_findings_on_a_300kb_line() {
     let (_t, dir) = long_line_package(300, 300_000);
-    let run = measured(
+    let run = bin_measured(
         "human-output-300-findings-on-300kb-line",
-        Path::new(crate::common::BIN),
         &["verify".as_ref(), dir.as_os_str()],
-        &[],
     );
     let stderr = String::from_utf8_lossy(&run.output.stderr);
     assert_eq!(run.output.status.code(), Some(1), "{stderr}");
@@ -1102,11 +1081,9 @@ fn twenty_thousand_findings_in_one_fixture_render_in_json_and_human() {
     assert_eq!(last["line"], 1);
     assert!(last["column"].as_u64().unwrap() > 1000, "{last}");
 
-    let run = measured(
+    let run = bin_measured(
         "findings-20000-human",
-        Path::new(crate::common::BIN),
         &["verify".as_ref(), dir.as_os_str()],
-        &[],
     );
     assert_eq!(run.output.status.code(), Some(1));
     let text = String::from_utf8_lossy(&run.output.stdout);

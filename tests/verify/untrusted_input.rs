@@ -559,13 +559,7 @@ fn violations_past_the_cap_are_counted_and_said() {
 /// positive fixture's map, or a key of the negative fixture's map
 /// (`where`), re-indexed at `dir`.
 fn bucket_with_name(dir: &Path, place: &str, name: &str) {
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88"),
-        dir,
-    );
-    let def_path = dir.join("definition.json");
-    let mut def: Value = serde_json::from_slice(&std::fs::read(&def_path).unwrap()).unwrap();
+    let mut def = bucket_at(dir);
     let props = def["desiredSchema"]["properties"].as_object_mut().unwrap();
     props.insert(
         "labels".into(),
@@ -592,20 +586,45 @@ fn bucket_with_name(dir: &Path, place: &str, name: &str) {
             negative_labels.insert(name.into(), Value::from("x"));
         }
     }
-    std::fs::write(&def_path, serde_json::to_vec(&def).unwrap()).unwrap();
+    write_bucket(
+        dir,
+        &def,
+        &[
+            ("desired.json", serde_json::json!({ "labels": labels })),
+            (
+                "negative-unexpected-property.json",
+                serde_json::json!({"takoformUnexpected": true, "labels": negative_labels}),
+            ),
+        ],
+    );
+}
+
+/// Copies the shipped v1beta1 `object-bucket-0.1.0` to `dir` and returns
+/// its definition, for [`write_bucket`] after an edit.
+fn bucket_at(dir: &Path) -> Value {
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88"),
+        dir,
+    );
+    serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap()
+}
+
+/// Writes `def` as the definition at `dir` and each `(name, value)` as
+/// `fixtures/NAME`, then re-indexes (which must succeed).
+fn write_bucket(dir: &Path, def: &Value, fixtures: &[(&str, Value)]) {
     std::fs::write(
-        dir.join("fixtures/desired.json"),
-        serde_json::to_vec(&serde_json::json!({ "labels": labels })).unwrap(),
+        dir.join("definition.json"),
+        serde_json::to_vec(def).unwrap(),
     )
     .unwrap();
-    std::fs::write(
-        dir.join("fixtures/negative-unexpected-property.json"),
-        serde_json::to_vec(
-            &serde_json::json!({"takoformUnexpected": true, "labels": negative_labels}),
+    for (name, value) in fixtures {
+        std::fs::write(
+            dir.join("fixtures").join(name),
+            serde_json::to_vec(value).unwrap(),
         )
-        .unwrap(),
-    )
-    .unwrap();
+        .unwrap();
+    }
     let o = run(dir, &["index", "."]);
     assert_eq!(o.status.code(), Some(0), "{o:?}");
 }
@@ -711,26 +730,17 @@ fn check_says_when_no_fixture_ran() {
 /// The shipped v1beta1 `object-bucket-0.1.0` with an array `tags` in its
 /// desired schema and `negative` as its negative fixture, re-indexed.
 fn bucket_with_negative(dir: &Path, negative: &Value) {
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88"),
-        dir,
-    );
-    let def_path = dir.join("definition.json");
-    let mut def: Value = serde_json::from_slice(&std::fs::read(&def_path).unwrap()).unwrap();
+    let mut def = bucket_at(dir);
     def["desiredSchema"]["properties"]["tags"] = serde_json::json!({
         "type": "array",
         "maxItems": 100_000,
         "items": {"type": "string", "maxLength": 8}
     });
-    std::fs::write(&def_path, serde_json::to_vec(&def).unwrap()).unwrap();
-    std::fs::write(
-        dir.join("fixtures/negative-unexpected-property.json"),
-        serde_json::to_vec(negative).unwrap(),
-    )
-    .unwrap();
-    let o = run(dir, &["index", "."]);
-    assert_eq!(o.status.code(), Some(0), "{o:?}");
+    write_bucket(
+        dir,
+        &def,
+        &[("negative-unexpected-property.json", negative.clone())],
+    );
 }
 
 /// Issue 22 item 9, the fault: a negative fixture valid under its schema
