@@ -620,6 +620,8 @@ fn only_the_readers_read_files() {
     );
     let allowed = "let b = read_file(p, Reach::Named, JSON_BYTES)?;\n// std::fs::read(p)\n";
     assert!(file_read_lines(allowed).is_empty());
+}
+
 /// The modules of `g` under `render/` that decide an exit status: they
 /// name `crate::output` (the only type that carries one,
 /// `output::Output`).
