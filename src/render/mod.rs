@@ -298,14 +298,6 @@ fn resolve_links(path: &Path, stop_at_fd_links: bool) -> std::io::Result<(PathBu
     )))
 }
 
-/// Whether a package fails: an error, or a warning under `--deny-warnings`
-/// (the same rule as [`PackageView::failed`]).
-pub fn fails(p: &crate::verify::PackageOutcome, deny_warnings: bool) -> bool {
-    p.diagnostics
-        .iter()
-        .any(|d| d.is_error() || (deny_warnings && d.severity == crate::diag::Severity::Warning))
-}
-
 /// Byte span of a diagnostic in its file: the explicit span, else the
 /// pointer's key or value span, else the nearest ancestor that resolves.
 pub fn resolve_span(d: &Diagnostic, source: Option<&Source>) -> Option<std::ops::Range<usize>> {
