@@ -598,17 +598,7 @@ fn output_file_is_written_atomically_in_every_format() {
     for format in ["human", "json", "sarif", "github", "junit"] {
         let file = tmp.path().join(format!("out.{format}"));
         std::fs::write(&file, "old").unwrap();
-        let o = bin_in(
-            tmp.path(),
-            &[
-                "verify",
-                "pkg",
-                "--format",
-                format,
-                "--output-file",
-                file.to_str().unwrap(),
-            ],
-        );
+        let o = common::verify_to_file(tmp.path(), "pkg", format, file.to_str().unwrap());
         assert_eq!(o.status.code(), Some(1), "{format}");
         assert!(o.stdout.is_empty(), "{format}");
         let written = std::fs::read(&file).unwrap();

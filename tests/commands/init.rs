@@ -23,6 +23,17 @@ const PROFILES: [(&str, &str); 5] = [
     ("v1alpha5", "edge.example.com"),
 ];
 
+/// `init` of the authoring page's example, `edge-cache` (`EdgeCache` in
+/// `edge.example.com`).
+pub(crate) const INIT_EDGE_CACHE: [&str; 6] = [
+    "init",
+    "edge-cache",
+    "--group",
+    "edge.example.com",
+    "--kind",
+    "EdgeCache",
+];
+
 #[test]
 fn init_writes_a_package_that_verifies_under_every_profile() {
     let tmp = tempfile::tempdir().unwrap();
@@ -189,14 +200,7 @@ fn the_authoring_page_shows_what_init_prints() {
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let o = Command::new(crate::common::BIN)
-        .args([
-            "init",
-            "edge-cache",
-            "--group",
-            "edge.example.com",
-            "--kind",
-            "EdgeCache",
-        ])
+        .args(INIT_EDGE_CACHE)
         .current_dir(tmp.path())
         .output()
         .unwrap();

@@ -412,14 +412,7 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
             .output()
             .unwrap()
     };
-    let o = in_tmp(&[
-        "init",
-        "edge-cache",
-        "--group",
-        "edge.example.com",
-        "--kind",
-        "EdgeCache",
-    ]);
+    let o = in_tmp(&crate::init::INIT_EDGE_CACHE);
     assert_eq!(o.status.code(), Some(0));
     let verbose = String::from_utf8(in_tmp(&["verify", "-v", "edge-cache"]).stdout).unwrap();
     assert!(

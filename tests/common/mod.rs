@@ -148,6 +148,14 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     c.output().unwrap()
 }
 
+/// `verify PATH --format FORMAT --output-file FILE`, run in `dir` ([`run_in`]).
+pub fn verify_to_file(dir: &Path, path: &str, format: &str, file: &str) -> Output {
+    run_in(
+        dir,
+        &["verify", path, "--format", format, "--output-file", file],
+    )
+}
+
 /// Runs the built `form-package` binary with `args`, colour off.
 pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
     command(args).output().unwrap()

@@ -385,17 +385,7 @@ fn a_hard_link_into_a_package_is_never_written() {
     let link = tmp.path().join("report.sarif");
     std::fs::hard_link(&def, &link).unwrap();
     for format in ["sarif", "json", "human"] {
-        let o = run(
-            tmp.path(),
-            &[
-                "verify",
-                "pkg",
-                "--format",
-                format,
-                "--output-file",
-                "report.sarif",
-            ],
-        );
+        let o = common::verify_to_file(tmp.path(), "pkg", format, "report.sarif");
         assert_eq!(o.status.code(), Some(2), "{format}: {o:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("is inside the package"), "{err}");
