@@ -1,6 +1,6 @@
 //! Support shared by the integration tests: where the corpus and the
 //! shipped fixtures are, and copying a package so a test can change it.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // each test crate uses part of it; a panic is a failed test
+#![allow(dead_code)] // each test crate uses part of it
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
