@@ -197,6 +197,43 @@ pub fn codes(report: &serde_json::Value) -> Vec<&str> {
         .collect()
 }
 
+/// The string member `key` of each element of the JSON array `array` (e.g.
+/// the `ruleId` of each SARIF result).
+///
+/// # Panics
+/// When `array` is not an array or an element's `key` is not a string.
+pub fn strings<'a>(array: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e[key].as_str().unwrap())
+        .collect()
+}
+
+/// The elements of the JSON array `array` whose member `key` is `value`.
+///
+/// # Panics
+/// When `array` is not an array.
+pub fn elements_with<'a>(
+    array: &'a serde_json::Value,
+    key: &str,
+    value: &str,
+) -> Vec<&'a serde_json::Value> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e[key] == value)
+        .collect()
+}
+
+/// Makes a FIFO at `path` (`mkfifo`, which must succeed).
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
+}
+
 /// Replaces the `${{ … }}` expressions of a GitHub workflow `value` from
 /// `ctx`; every one must be known.
 pub fn expand(value: &str, ctx: &std::collections::BTreeMap<&str, String>) -> String {
