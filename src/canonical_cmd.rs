@@ -1,5 +1,6 @@
-//! `form-package canonicalize FILE` and `digest FILE`: a JSON file read
-//! strictly (no size cap) and printed in its RFC 8785 canonical form, or
+//! `form-package canonicalize FILE` and `digest FILE`: a JSON file the
+//! user named ([`crate::fileread`]: their link followed, a regular file of
+//! at most `limits::JSON_BYTES`, 16 MiB) read strictly and printed in its RFC 8785 canonical form, or
 //! as the `sha256:<64 hex>` of that form ([`crate::canonical`]). A refusal
 //! ([`Refusal`]) prints the reference's `form-package: <message>` line,
 //! then our finding (exit 1); a file that cannot be read is exit 2. The
@@ -10,6 +11,7 @@ use std::path::Path;
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::diag::Diagnostic;
 use crate::error::Error;
+use crate::fileread::{read_file, Reach};
 use crate::verify::Source;
 
 /// Why a file has no canonical form ([`run`]); `render::canonical` prints it.
@@ -34,16 +36,17 @@ pub struct Invalid {
 }
 
 /// `canonicalize FILE` (`digest`: false) or `digest FILE` (true): strict
-/// read (no size cap), RFC 8785. `Ok`: the canonical bytes, or the
+/// read (a regular file of at most 16 MiB), RFC 8785. `Ok`: the canonical bytes, or the
 /// `sha256:<64 hex>` digest of them, without a final newline.
 ///
 /// # Errors
 /// A [`Refusal`]: the file cannot be read, or has no canonical form.
 pub fn run(file: &Path, digest: bool) -> Result<Vec<u8>, Refusal> {
-    let bytes = std::fs::read(file).map_err(|source| {
+    let limit = crate::limits::JSON_BYTES;
+    let bytes = read_file(file, Reach::Named, limit).map_err(|refusal| {
         Refusal::Unreadable(Error::Io {
             path: file.to_path_buf(),
-            source,
+            source: refusal.into(),
         })
     })?;
     let name = file.display().to_string();

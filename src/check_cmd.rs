@@ -30,6 +30,7 @@ use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::{self, Diagnostic};
 use crate::error::Error;
+use crate::fileread::{read_file, read_stdin, FileRefusal, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::schemas;
@@ -186,7 +187,12 @@ pub fn check_document(
 /// naming what; `None` when there is no such index, it is up to date, or
 /// `index` would refuse (the definition's own findings say why).
 fn index_would_change(dir: &Path, name: &str) -> Option<Diagnostic> {
-    let bytes = std::fs::read(dir.join(INDEX_FILE)).ok()?;
+    let found = read_file(
+        &dir.join(INDEX_FILE),
+        Reach::Found,
+        crate::limits::INDEX_BYTES,
+    );
+    let bytes = found.ok()?;
     let existing = strict::parse_value(&bytes).ok()?;
     if existing.get("definitionPath").and_then(Value::as_str) != Some(name) {
         return None;
@@ -318,18 +324,24 @@ fn as_package(
             if p == "definition.json" || crate::fsread::path_grammar(&p).is_err() {
                 continue;
             }
-            let from = beside.map(|d| d.join(&p));
-            let regular = from
-                .as_ref()
-                .and_then(|f| std::fs::symlink_metadata(f).ok())
-                .is_some_and(|m| m.is_file());
-            match from {
-                Some(f) if regular => {
-                    let data =
-                        std::fs::read(&f).map_err(|e| format!("read {}: {e}", f.display()))?;
+            // A fixture beside the FILE is found, not named: never read
+            // through a link, a regular file of at most the payload limit
+            // (the package rules then apply their own); anything else is
+            // missing.
+            let Some(f) = beside.map(|d| d.join(&p)) else {
+                missing.insert(p);
+                continue;
+            };
+            match read_file(&f, Reach::Found, crate::limits::PAYLOAD_BYTES) {
+                Ok(data) => {
                     files.insert(p, data);
                 }
-                _ => {
+                Err(e @ (FileRefusal::TooLarge { .. } | FileRefusal::Io(_)))
+                    if !e.is_not_found() =>
+                {
+                    return Err(format!("read {}: {e}", f.display()));
+                }
+                Err(_) => {
                     missing.insert(p);
                 }
             }
@@ -567,22 +579,26 @@ fn placeholder_index(
 /// does not exist, `FD905` for a directory or a read error) about the path
 /// itself, so every other FILE is still checked and rendered in every
 /// format; the run then exits 2 (`verify` does the same for a missing PATH).
-fn unreadable(f: &Path) -> Option<Checked> {
-    let display = f.display().to_string();
-    let finding = match std::fs::metadata(f) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Diagnostic::new(
+fn unreadable(display: String, e: &FileRefusal) -> Checked {
+    let finding = if e.is_not_found() {
+        Diagnostic::new(
             Code::PathNotFound,
             format!("FILE {display} does not exist ({e})"),
-        ),
-        Ok(m) if m.is_dir() => Diagnostic::new(
+        )
+    } else if e.is_directory() {
+        Diagnostic::new(
             Code::UnreadableFile,
             format!(
                 "FILE {display} is a directory; check takes JSON documents (use `verify` for a package directory)"
             ),
-        ),
-        _ => return None,
+        )
+    } else {
+        Diagnostic::new(
+            Code::UnreadableFile,
+            format!("FILE {display} cannot be read ({e})"),
+        )
     };
-    Some(unread(display, finding))
+    unread(display, finding)
 }
 
 /// The [`Checked`] of a FILE that could not be read, with `finding`.
@@ -638,33 +654,24 @@ pub fn check_files(files: &[PathBuf], stdin_filename: Option<&str>) -> Result<Ch
     let mut could_not_read = false;
     for f in files {
         let (display, bytes, beside) = if f.as_os_str() == "-" {
-            let mut bytes = Vec::new();
-            if let Err(e) = std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes) {
-                return Err(format!("read standard input: {e}"));
-            }
+            let bytes = read_stdin(crate::limits::PAYLOAD_BYTES)
+                .map_err(|e| format!("read standard input: {e}"))?;
             let name = stdin_filename.unwrap_or("<stdin>").to_owned();
             let beside = stdin_filename.map(|n| split(n).0);
             (name, bytes, beside)
         } else {
-            if let Some(c) = unreadable(f) {
-                could_not_read = true;
-                checked.push(c);
-                continue;
-            }
-            match std::fs::read(f) {
+            // A FILE named on the command line (`crate::fileread`): the
+            // user's link followed, a regular file of at most the payload
+            // limit (64 MiB; the package rules then apply their own).
+            let display = f.display().to_string();
+            match read_file(f, Reach::Named, crate::limits::PAYLOAD_BYTES) {
                 Ok(b) => {
-                    let display = f.display().to_string();
                     let beside = Some(split(&display).0);
                     (display, b, beside)
                 }
                 Err(e) => {
                     could_not_read = true;
-                    let display = f.display().to_string();
-                    let finding = Diagnostic::new(
-                        Code::UnreadableFile,
-                        format!("FILE {display} cannot be read ({e})"),
-                    );
-                    checked.push(unread(display, finding));
+                    checked.push(unreadable(display, &e));
                     continue;
                 }
             }

@@ -33,8 +33,10 @@ use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
+use crate::limits::JSON_BYTES;
 
 /// The reference's message gists and the code of ours that corresponds to
 /// each. A refusal matches a gist only when one error has that code AND a
@@ -323,7 +325,8 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
     }
     let rel = case.path.as_deref().unwrap_or_default();
     let file = dir.join(rel);
-    let bytes = std::fs::read(&file).map_err(|e| format!("read {}: {e}", file.display()))?;
+    let bytes = read_file(&file, Reach::Found, JSON_BYTES)
+        .map_err(|e| format!("read {}: {e}", file.display()))?;
     let value = match strict::parse_value(&bytes) {
         Ok(v) => v,
         Err(e) => return Ok(refusals(&[e.to_diagnostic()])),
@@ -405,12 +408,14 @@ pub fn run(dir: &Path) -> SuiteReport {
     }
 }
 
-/// Runs every case of the suite in `dir`; `Err` is a manifest that cannot
-/// be read ([`SuiteResult::Unreadable`]) or is not the reference's format
+/// Runs every case of the suite in `dir` (its `manifest.json` and case
+/// files are found, not named: read by [`crate::fileread`] never through a
+/// link, a regular file of at most `limits::JSON_BYTES`); `Err` is a
+/// manifest that cannot be read ([`SuiteResult::Unreadable`]) or is not the reference's format
 /// ([`SuiteResult::Refused`]).
 fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     let path = dir.join("manifest.json");
-    let bytes = std::fs::read(&path)
+    let bytes = read_file(&path, Reach::Found, JSON_BYTES)
         .map_err(|e| SuiteResult::Unreadable(format!("read {}: {e}", path.display())))?;
     let refused = |diagnostics: Vec<Diagnostic>, manifest: &[u8]| SuiteResult::Refused {
         diagnostics,

@@ -210,16 +210,15 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
 /// index was forgotten, verified as a package so that it fails with
 /// `FD009 missing-package-index` instead of being passed over in silence
 /// (T3 B4; `explain FD009`'s own failing example). Only a regular file of
-/// at most the definition limit is read.
+/// at most the definition limit is read, never through a link
+/// ([`crate::fileread`], found).
 fn lost_index(dir: &Path) -> bool {
     let file = dir.join("definition.json");
-    let small_file = std::fs::symlink_metadata(&file)
-        .is_ok_and(|m| m.is_file() && m.len() <= crate::limits::DEFINITION_BYTES);
-    small_file
-        && std::fs::read(&file)
-            .ok()
-            .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
-            .is_some_and(|v| classify(&v) == Some(DocKind::Definition))
+    let limit = crate::limits::DEFINITION_BYTES;
+    crate::fileread::read_file(&file, crate::fileread::Reach::Found, limit)
+        .ok()
+        .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
+        .is_some_and(|v| classify(&v) == Some(DocKind::Definition))
 }
 
 /// True when `path` or a directory above it holds `.git` (a directory, or

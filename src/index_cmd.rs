@@ -6,6 +6,7 @@ use std::path::Path;
 
 use crate::diag::Diagnostic;
 use crate::error::Error;
+use crate::fileread::{read_file, Reach};
 use crate::output::Output;
 use crate::render;
 use crate::verify::{self, PackageOutcome, Source};
@@ -102,13 +103,11 @@ fn wrote_nothing(dir: &Path, check: bool) -> String {
     }
 }
 
-/// Largest file re-read to show where a finding of `index` is.
-const MAX_SHOWN_FILE: u64 = 16 * 1024 * 1024;
-
 /// Renders the findings of a command about package `dir` (not `verify`) in
 /// the human format, through the same front end as `verify`: each file a
-/// finding names is read again (a regular file, not followed through a link,
-/// at most 16 MiB) and strictly parsed for its spans, so every finding shows
+/// finding names is read again ([`crate::fileread`], found: a regular file,
+/// not followed through a link, at most `limits::JSON_BYTES`, 16 MiB) and
+/// strictly parsed for its spans, so every finding shows
 /// `<package>/<file>:line:column` and its marked token.
 fn render_findings_of(dir: &Path, diagnostics: Vec<Diagnostic>) -> String {
     let mut sources = std::collections::BTreeMap::new();
@@ -116,10 +115,8 @@ fn render_findings_of(dir: &Path, diagnostics: Vec<Diagnostic>) -> String {
         if sources.contains_key(f) {
             continue;
         }
-        let path = dir.join(f);
-        let regular = std::fs::symlink_metadata(&path)
-            .is_ok_and(|m| m.file_type().is_file() && m.len() <= MAX_SHOWN_FILE);
-        let Some(bytes) = regular.then(|| std::fs::read(&path).ok()).flatten() else {
+        let found = read_file(&dir.join(f), Reach::Found, crate::limits::JSON_BYTES);
+        let Ok(bytes) = found else {
             continue;
         };
         let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);

@@ -36,6 +36,7 @@ pub mod engine;
 pub mod error;
 pub mod explain;
 pub mod family;
+pub mod fileread;
 pub mod fixtures;
 pub mod fsread;
 pub mod index;

@@ -219,31 +219,16 @@ struct Read {
 /// Reads and strictly parses `path`, naming it `name` (relative to
 /// `package`) in diagnostics.
 fn read_json(path: &Path, name: &str, package: &Path) -> Result<Read, Refusal> {
-    let unreadable = |gist: String| {
-        Refusal::finding(
-            &Diagnostic::new(
-                if name == INDEX_FILE {
-                    Code::UnreadableIndex
-                } else {
-                    Code::UnreadablePayload
-                },
-                gist,
-            )
-            .in_file(name),
-            None,
-            package,
-        )
-    };
     let bytes = if package.as_os_str().is_empty() {
         // A FILE named on the command line: the user's own link is
-        // followed, but only a regular file is read (a FIFO would block).
-        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-            return Err(Refusal::Usage(format!(
-                "{}: not a regular file; relations reads a Form Definition (a JSON file) or a package directory",
+        // followed, but only a regular file is read (a FIFO would block);
+        // one that cannot be read is the command failing to run (exit 2).
+        read_regular(path, fsread::DEFINITION_LIMIT).map_err(|e| {
+            Refusal::Usage(format!(
+                "{}: {e}; relations reads a Form Definition (a JSON file) or a package directory",
                 path.display()
-            )));
-        }
-        read_regular(path).map_err(|e| unreadable(format!("cannot read {name}: {e}")))?
+            ))
+        })?
     } else {
         // A file of a package: read as `verify` reads it (T3 B1, B2): never
         // through a symlink nor from a FIFO or device, within its size
@@ -432,8 +417,7 @@ pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
     let (def_name, def) = if stdin {
         // `-` is standard input (as for `check`): a definition, named
         // `<stdin>` in findings.
-        let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+        let bytes = crate::fileread::read_stdin(fsread::DEFINITION_LIMIT)
             .map_err(|e| Refusal::Usage(format!("read standard input: {e}")))?;
         (
             STDIN_NAME.to_owned(),
@@ -470,7 +454,7 @@ pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
             // An --instance FILE that cannot be read is the command
             // failing to run (exit 2), like a missing one; one that does
             // not parse is a finding (exit 1).
-            let bytes = read_regular(i).map_err(|e| {
+            let bytes = read_regular(i, fsread::JSON_LIMIT).map_err(|e| {
                 Refusal::Usage(format!("--instance {}: cannot read: {e}", i.display()))
             })?;
             match read_instance(bytes, &i.display().to_string()) {
@@ -528,15 +512,11 @@ fn json_type(value: &Value) -> &'static str {
     }
 }
 
-/// Reads a FILE named on the command line: the user's own symlink is
-/// followed, but only a regular file is read (a FIFO would block, a
-/// device never ends).
-fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    if std::fs::metadata(path)?.is_file() {
-        std::fs::read(path)
-    } else {
-        Err(std::io::Error::other("not a regular file"))
-    }
+/// Reads a FILE named on the command line ([`crate::fileread`]): the
+/// user's own symlink is followed, but only a regular file of at most
+/// `limit` bytes is read (a FIFO would block, a device never ends).
+fn read_regular(path: &Path, limit: u64) -> Result<Vec<u8>, crate::fileread::FileRefusal> {
+    crate::fileread::read_file(path, crate::fileread::Reach::Named, limit)
 }
 
 /// Strictly parses the `--instance` document (named `name`, the FILE as

@@ -21,6 +21,7 @@ use crate::check_cmd::document_outcome;
 use crate::diag::Diagnostic;
 use crate::error::Refused;
 use crate::json::strict;
+use crate::limits::JSON_BYTES;
 use crate::output::Output;
 use crate::render::check::render_documents;
 use crate::render::Format;
@@ -34,8 +35,9 @@ fn fail2(msg: String) -> Output {
     }
 }
 
-/// Reads and strictly parses one file: `Err(Output)` for an unreadable file
-/// (exit 2) or a document that is not strict I-JSON (exit 1 with findings,
+/// Reads and strictly parses one file the user named (their link followed,
+/// a regular file of at most `limits::JSON_BYTES`, [`crate::fileread`]):
+/// `Err(Output)` for an unreadable file (exit 2) or a document that is not strict I-JSON (exit 1 with findings,
 /// the first stderr line the reference's: `<what>: invalid I-JSON: …`,
 /// [`reference_parse_line`]).
 fn read(
@@ -45,7 +47,8 @@ fn read(
     color: bool,
 ) -> Result<(String, Vec<u8>, Value), Output> {
     let display = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| fail2(format!("read {display}: {e}")))?;
+    let bytes = crate::fileread::read_file(path, crate::fileread::Reach::Named, JSON_BYTES)
+        .map_err(|e| fail2(format!("read {display}: {e}")))?;
     match strict::parse(&bytes) {
         Ok(p) => Ok((display, bytes, p.value)),
         Err(e) => Err(refuse_with(

@@ -6,17 +6,17 @@
 //! (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the command
 //! could not run (usage, a PATH that does not exist, an internal error).
 
-use std::io::IsTerminal;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
 use crate::diag::Diagnostic;
 use crate::discover;
 use crate::error::Error;
+use crate::fileread::{read_file, Reach};
+use crate::limits::CONFIG_BYTES;
 use crate::output::Output;
+use crate::render::progress::Progress;
 use crate::render::{self, Format};
 use crate::select::RuleArgs;
 use crate::verify::{self, PackageOutcome, Source};
@@ -55,8 +55,9 @@ impl Item {
 /// does not exist, a directory the walk cannot read and a symlink to a
 /// directory are findings rendered in every format (a missing PATH makes
 /// the exit status 2, every other PATH still verified); directories skipped
-/// by a rule are counted after the human report (listed with `-v`), or on
-/// stderr for the other formats.
+/// by a rule are part of the report ([`render::RunView::skipped`]):
+/// counted after the human report (listed with `-v`), or on stderr for the
+/// other formats ([`render::report`]).
 pub fn verify_paths_with(
     paths: &[std::path::PathBuf],
     format: Format,
@@ -77,7 +78,12 @@ pub fn verify_paths_with(
             .and_then(|p| select::find_upward(p, &opts.cwd)),
     };
     let discovered = rules.config.is_none();
-    let loaded = match config_path.as_deref().map(select::load) {
+    let reach = if discovered {
+        Reach::Found
+    } else {
+        Reach::Named
+    };
+    let loaded = match config_path.as_deref().map(|p| select::load(p, reach)) {
         None => select::Loaded::default(),
         Some(Ok(l)) => l,
         Some(Err(e)) => {
@@ -217,7 +223,7 @@ pub fn verify_paths_with(
     // when a selection hides some of them).
     let mut config_kept = config_count;
     let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
-    let progress = Progress::new(roots, std::io::stderr().is_terminal());
+    let progress = Progress::on_stderr(roots);
     let one = |item: &Item| match item {
         Item::Root(r) => {
             let o = verify::verify_package(r);
@@ -232,7 +238,12 @@ pub fn verify_paths_with(
             sources: d
                 .file
                 .as_deref()
-                .and_then(|f| Some((f.to_owned(), std::fs::read(p.join(f)).ok()?)))
+                .and_then(|f| {
+                    // Read again for its line:column (as `select::load`
+                    // read it: bounded, a regular file).
+                    let bytes = read_file(&p.join(f), Reach::Named, CONFIG_BYTES).ok()?;
+                    Some((f.to_owned(), bytes))
+                })
                 .map(|(f, bytes)| (f, Source { bytes, spans: None }))
                 .into_iter()
                 .collect(),
@@ -325,33 +336,20 @@ pub fn verify_paths_with(
     if loaded.path.is_some() {
         run.config = Some(config_name.clone());
     }
-    let mut stderr = String::new();
-    let mut stdout = if settings.statistics {
-        select::statistics(
-            outcomes.iter().flat_map(|o| o.diagnostics.iter()),
-            format == Format::Json,
+    run.skipped = skipped;
+    let (stdout, stderr) = if settings.statistics {
+        // The statistics are the one document on stdout: the skipped
+        // directories are said on stderr.
+        (
+            select::statistics(
+                outcomes.iter().flat_map(|o| o.diagnostics.iter()),
+                format == Format::Json,
+            ),
+            render::skipped(&run, opts),
         )
     } else {
-        render::render(format, &run, opts)
+        render::report(format, &run, opts)
     };
-    if !skipped.is_empty() {
-        let mut text = format!(
-            "{} director{} skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them){}\n",
-            skipped.len(),
-            if skipped.len() == 1 { "y" } else { "ies" },
-            if opts.verbose { ":" } else { "; -v lists them" }
-        );
-        if opts.verbose {
-            for (dir, rule) in &skipped {
-                text.push_str(&format!("  {} ({rule})\n", render::escape::path(dir)));
-            }
-        }
-        if format == Format::Human && !settings.statistics {
-            stdout.push_str(&text);
-        } else {
-            stderr.push_str(&text);
-        }
-    }
     let code = if missing {
         2
     } else if settings.exit_zero
@@ -395,53 +393,6 @@ fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> ren
             .sum(),
     );
     h
-}
-
-/// A progress bar on stderr for runs over a second, only when stderr is a
-/// terminal: piped or captured output gets nothing extra. It never changes
-/// stdout, so output is identical whatever the thread count.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    start: Instant,
-    shown: AtomicBool,
-}
-
-impl Progress {
-    fn new(total: usize, is_terminal: bool) -> Self {
-        let bar = (is_terminal && total > 1).then(|| {
-            let bar = indicatif::ProgressBar::with_draw_target(
-                Some(total as u64),
-                indicatif::ProgressDrawTarget::hidden(),
-            );
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} packages {elapsed}")
-            {
-                bar.set_style(style);
-            }
-            bar
-        });
-        Progress {
-            bar,
-            start: Instant::now(),
-            shown: AtomicBool::new(false),
-        }
-    }
-
-    fn tick(&self) {
-        let Some(bar) = &self.bar else { return };
-        if self.start.elapsed() > Duration::from_secs(1)
-            && !self.shown.swap(true, Ordering::Relaxed)
-        {
-            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
-        }
-        bar.inc(1);
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
 }
 
 /// The identity of a package root for de-duplication: its parent directory

@@ -32,6 +32,7 @@ use std::path::{Path, PathBuf};
 
 use crate::codes::{Code, TABLE};
 use crate::diag::{Diagnostic, Severity};
+use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
 
 /// Choosing what to see and where to look (issue 14 items 6, 7; ruff's
@@ -126,7 +127,10 @@ pub struct Loaded {
 ///
 /// Paths are resolved (symlinks, `..`) before they are compared, so a file
 /// in a directory above both the PATH and the working directory, outside
-/// every repository, is never read.
+/// every repository, is never read. Any entry of that name but a directory
+/// is the one found, also a symlink or a FIFO: [`load`] refuses those
+/// (a file found is never read through a link, [`Reach::Found`]) rather
+/// than passing over them in silence.
 pub fn find_upward(start: &Path, cwd: &Path) -> Option<PathBuf> {
     let resolve = |p: &Path| std::fs::canonicalize(p).or_else(|_| std::path::absolute(p));
     let abs = resolve(start).ok()?;
@@ -147,16 +151,21 @@ pub fn find_upward(start: &Path, cwd: &Path) -> Option<PathBuf> {
     dir.ancestors()
         .take_while(|d| d.starts_with(top))
         .map(|d| d.join(CONFIG_FILE))
-        .find(|f| f.is_file())
+        .find(|f| f.symlink_metadata().is_ok_and(|m| !m.is_dir()))
 }
 
-/// Reads and validates the configuration file at `path`.
+/// Reads and validates the configuration file at `path`, reached as
+/// `reach` says ([`crate::fileread`]): `--config FILE` is named (the
+/// user's link followed), a file found upward ([`find_upward`]) is never
+/// read through a link; a regular file of at most
+/// [`crate::limits::CONFIG_BYTES`] (1 MiB) in UTF-8.
 ///
 /// # Errors
 /// The message when the file cannot be read (the command cannot run).
-pub fn load(path: &Path) -> Result<Loaded, String> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| format!("read {}: {e}", path.display()))?;
+pub fn load(path: &Path, reach: Reach) -> Result<Loaded, String> {
+    let fail = |e: &dyn std::fmt::Display| format!("read {}: {e}", path.display());
+    let bytes = read_file(path, reach, crate::limits::CONFIG_BYTES).map_err(|e| fail(&e))?;
+    let text = String::from_utf8(bytes).map_err(|_| fail(&"stream did not contain valid UTF-8"))?;
     let name = path.file_name().map_or_else(
         || CONFIG_FILE.to_owned(),
         |n| n.to_string_lossy().into_owned(),

@@ -12,16 +12,14 @@ use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::error::Error;
+use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
+use crate::limits::DEFINITION_BYTES;
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 
 /// The definition file of a package whose index names none.
 const DEFAULT_DEFINITION: &str = "definition.json";
-
-/// Largest file read as a side's document (the definition limit of
-/// `verifier-rules.md` §1.4 is 4 MiB; an index is at most 4 MiB too).
-const MAX_DOCUMENT: u64 = 4 * 1024 * 1024;
 
 /// The identity of a Form Definition (versioning-rules V1): the group
 /// (`apiVersion`), `kind`, `definitionVersion` and `schemaDigest` (the
@@ -205,8 +203,11 @@ fn load_package(path: &Path) -> Result<Loaded, Error> {
 /// the only payload of a private package), then the document itself.
 fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
     let display = path.display().to_string();
-    let bytes =
-        read_regular(path).map_err(|e| Error::Usage(format!("{display}: cannot read: {e}")))?;
+    // A FILE named on the command line ([`crate::fileread`]): the user's
+    // own link is followed, only a regular file of at most the Form
+    // Definition limit (4 MiB, `limits::DEFINITION_BYTES`) is read.
+    let bytes = read_file(path, Reach::Named, DEFINITION_BYTES)
+        .map_err(|e| Error::Usage(format!("{display}: cannot read: {e}")))?;
     let beside = path.parent().filter(|p| !p.as_os_str().is_empty());
     let (mut outcome, is_definition) =
         check_file(&display, bytes.clone(), beside.unwrap_or(Path::new(".")))
@@ -287,19 +288,4 @@ fn index_form_ref(index: &Value) -> Option<FormRef> {
         definition_version: s("definitionVersion")?,
         schema_digest: s("schemaDigest")?,
     })
-}
-
-/// A FILE named on the command line: the user's own link is followed, but
-/// only a regular file of at most [`MAX_DOCUMENT`] bytes is read.
-fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    if meta.len() > MAX_DOCUMENT {
-        return Err(std::io::Error::other(
-            "larger than 4 MiB, the Form Definition limit",
-        ));
-    }
-    std::fs::read(path)
 }

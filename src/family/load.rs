@@ -24,6 +24,7 @@ use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Severity;
 use crate::discover;
+use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict::{self, SpanIndex};
 use crate::relations::{self, Relation};
@@ -32,7 +33,7 @@ use crate::verify::{self, PackageOutcome};
 
 /// Largest contract, candidate set or Form Definition read (the Form
 /// Definition limit of `verifier-rules.md` §1.4, 4 MiB).
-pub const MAX_DOCUMENT: u64 = 4 * 1024 * 1024;
+pub const MAX_DOCUMENT: u64 = crate::limits::DEFINITION_BYTES;
 
 /// A parsed JSON file with what is needed to point into it.
 #[derive(Debug)]
@@ -48,8 +49,9 @@ pub struct Doc {
 }
 
 impl Doc {
-    /// Reads and strictly parses `path` (regular file, at most
-    /// [`MAX_DOCUMENT`] bytes).
+    /// Reads and strictly parses `path`, a file found by the family walk
+    /// ([`crate::fileread`], [`Reach::Found`]: a regular file, never through
+    /// a link, at most [`MAX_DOCUMENT`] bytes).
     ///
     /// # Errors
     /// A finding (step [`Step::Contract`] unless the caller changes it):
@@ -67,21 +69,7 @@ impl Doc {
             });
             Box::new(f)
         };
-        let meta = std::fs::symlink_metadata(path)
-            .map_err(|e| fail(Code::InvalidIJson, format!("cannot read {file}: {e}")))?;
-        if !meta.is_file() {
-            return Err(fail(
-                Code::InvalidIJson,
-                format!("{file} is not a regular file (links are not followed)"),
-            ));
-        }
-        if meta.len() > MAX_DOCUMENT {
-            return Err(fail(
-                Code::InvalidIJson,
-                format!("{file} exceeds {MAX_DOCUMENT} bytes"),
-            ));
-        }
-        let bytes = std::fs::read(path)
+        let bytes = read_file(path, Reach::Found, MAX_DOCUMENT)
             .map_err(|e| fail(Code::InvalidIJson, format!("cannot read {file}: {e}")))?;
         Doc::from_bytes(file, bytes)
     }

@@ -187,6 +187,12 @@ pub struct RunView<'a> {
     /// GitHub notice and a JUnit suite property (issue 22 item 4). `None`:
     /// no file was read. Set by the caller.
     pub config: Option<std::path::PathBuf>,
+    /// The directories the walk skipped by a rule, each with its rule
+    /// (`hidden`, `.gitignore`, `exclude`; [`crate::discover::Walk::skipped`]),
+    /// said by [`crate::render::report`] after the report (never in
+    /// silence, issue 14). Set by the caller; empty for a run without a
+    /// walk.
+    pub skipped: Vec<(std::path::PathBuf, String)>,
 }
 
 impl<'a> RunView<'a> {
@@ -212,6 +218,7 @@ impl<'a> RunView<'a> {
             failed,
             could_not_run: false,
             config: None,
+            skipped: Vec::new(),
         }
     }
 

@@ -210,8 +210,18 @@ fn json<T: Serialize>(v: &T) -> Result<Vec<u8>, TrustError> {
     Ok(out)
 }
 
+/// Reads a trust file the user named ([`crate::fileread`]: their link
+/// followed, a regular file only): a subject of at most the package total
+/// (256 MiB, `limits::TOTAL_BYTES`), every other file (a JSON document) at
+/// most `limits::JSON_BYTES` (16 MiB). A refusal is `TrustInputError`,
+/// exit 2.
 fn read(label: &str, path: &Path) -> Result<Vec<u8>, TrustError> {
-    std::fs::read(path).map_err(|e| {
+    let limit = if label == "subject" {
+        crate::limits::TOTAL_BYTES
+    } else {
+        crate::limits::JSON_BYTES
+    };
+    crate::fileread::read_file(path, crate::fileread::Reach::Named, limit).map_err(|e| {
         TrustError::new(
             Code::TrustInputError,
             format!("read {label} file {}: {e}", path.display()),

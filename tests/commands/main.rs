@@ -16,5 +16,6 @@ mod family;
 mod formats;
 mod init;
 mod integrations;
+mod named_files;
 mod onramp;
 mod relations;
