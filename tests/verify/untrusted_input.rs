@@ -122,7 +122,7 @@ fn a_configuration_above_the_repository_is_never_read() {
         &cwd,
         &["verify", "--format", "json", intact.to_str().unwrap()],
     );
-    let v = clean_report(&o);
+    clean_report(&o);
     let o = run(&cwd, &["verify", "--isolated", intact.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "--isolated: {}", stdout(&o));
 }
@@ -777,7 +777,7 @@ fn a_negative_fixture_failing_only_by_the_budget_is_noted() {
         &serde_json::json!({"takoformUnexpected": true}),
     );
     let o = run(tmp.path(), &["verify", "refused", "--format", "json"]);
-    let v = clean_report(&o);
+    clean_report(&o);
 }
 
 /// A package index of the example store with `n` more entries, each with
