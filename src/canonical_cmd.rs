@@ -23,6 +23,25 @@ pub enum Refusal {
     Invalid(Box<Invalid>),
 }
 
+impl Refusal {
+    /// The exit status of a refusal: the I/O error's (2, the command could
+    /// not run) for a file that cannot be read, 1 for one with no canonical
+    /// form.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Refusal::Unreadable(e) => e.exit_code(),
+            Refusal::Invalid(_) => 1,
+        }
+    }
+}
+
+/// The exit status of `canonicalize`/`digest` for what [`run`] returned:
+/// 0 printed, else [`Refusal::exit_code`]. `cli/canonicalize.rs` passes it
+/// through; `render::canonical` only makes the text.
+pub fn exit_code(result: &Result<Vec<u8>, Refusal>) -> u8 {
+    result.as_ref().err().map_or(0, Refusal::exit_code)
+}
+
 /// A file that is not strict I-JSON or has no RFC 8785 form.
 #[derive(Debug)]
 pub struct Invalid {
@@ -106,15 +125,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_file_that_cannot_be_read_exits_2_with_its_cause() {
-        let missing = crate::render::canonical::output(run(
-            Path::new("/nonexistent/form-package/x.json"),
-            true,
-        ));
-        assert_eq!(missing.code, 2);
-        assert!(missing
-            .stderr
-            .starts_with("form-package: /nonexistent/form-package/x.json: "));
-        assert!(missing.stdout.is_empty());
+    fn a_file_that_cannot_be_read_exits_2_with_its_cause_a_refused_one_1() {
+        let missing = run(Path::new("/nonexistent/form-package/x.json"), true);
+        assert_eq!(exit_code(&missing), 2);
+        let (stdout, stderr) = crate::render::canonical::output(missing);
+        assert!(stderr.starts_with("form-package: /nonexistent/form-package/x.json: "));
+        assert!(stdout.is_empty());
+        // Near miss: a file that has a canonical form exits 0, one that is
+        // not strict I-JSON 1.
+        let dir = tempfile::tempdir().unwrap();
+        let (good, bad) = (dir.path().join("good.json"), dir.path().join("bad.json"));
+        std::fs::write(&good, br#"{"b":1,"a":2}"#).unwrap();
+        std::fs::write(&bad, br#"{"a":1,"a":2}"#).unwrap();
+        assert_eq!(exit_code(&run(&good, false)), 0);
+        assert_eq!(exit_code(&run(&bad, true)), 1);
     }
 }

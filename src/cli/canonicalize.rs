@@ -1,6 +1,7 @@
 //! `form-package canonicalize FILE` and `form-package digest FILE`
 //! ([`crate::canonical_cmd::run`], printed by
-//! [`crate::render::canonical::output`]).
+//! [`crate::render::canonical::output`]; the exit status is the operation's,
+//! [`crate::canonical_cmd::exit_code`]).
 
 use std::path::PathBuf;
 
@@ -15,5 +16,12 @@ pub struct Args {
 
 /// Prints the canonical form (`digest` false) or its digest (true).
 pub fn run(a: &Args, digest: bool) -> Output {
-    crate::render::canonical::output(crate::canonical_cmd::run(&a.file, digest))
+    let result = crate::canonical_cmd::run(&a.file, digest);
+    let code = crate::canonical_cmd::exit_code(&result);
+    let (stdout, stderr) = crate::render::canonical::output(result);
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
 }

@@ -1,6 +1,7 @@
 //! `form-package check FILE...`: single JSON documents checked by what
 //! they are ([`crate::check_cmd::check_files`]), then printed
-//! ([`crate::render::check::output`]).
+//! ([`crate::render::check::output`]); the exit status is the run's
+//! ([`crate::check_cmd::CheckRun::exit_code`]).
 
 use std::path::PathBuf;
 
@@ -27,12 +28,17 @@ pub struct Args {
 /// Runs `check`; `is_terminal`: whether stdout is a terminal.
 pub fn run(a: &Args, is_terminal: bool) -> Output {
     match crate::check_cmd::check_files(&a.files, a.stdin_filename.as_deref()) {
-        Ok(found) => crate::render::check::output(
-            found,
-            a.report.format,
-            a.report.use_color(is_terminal),
-            a.deny_warnings,
-        ),
+        Ok(found) => Output {
+            code: found.exit_code(a.deny_warnings),
+            stdout: crate::render::check::output(
+                found,
+                a.report.format,
+                a.report.use_color(is_terminal),
+                a.deny_warnings,
+            )
+            .into_bytes(),
+            ..Default::default()
+        },
         Err(message) => Output {
             stderr: format!("form-package: {message}\n"),
             code: 2,

@@ -4,32 +4,30 @@
 //! turns them into text (issue 21 item 3).
 
 use crate::canonical_cmd::Refusal;
-use crate::output::Output;
 use crate::render::human;
 
-/// What `canonicalize`/`digest` prints for `result`:
-/// - the canonical bytes or digest and a newline on stdout (exit 0);
+/// What `canonicalize`/`digest` prints for `result`, as (stdout, stderr):
+/// - the canonical bytes or digest and a newline on stdout;
 /// - a file with no canonical form: the reference's `form-package:
 ///   <message>` line, then our finding as `verify` prints it (uncoloured),
-///   on stderr (exit 1);
-/// - a file that cannot be read: `form-package: <path>: <cause>` (exit 2).
-pub fn output(result: Result<Vec<u8>, Refusal>) -> Output {
+///   on stderr;
+/// - a file that cannot be read: `form-package: <path>: <cause>`.
+///
+/// The exit status is the operation's ([`crate::canonical_cmd::exit_code`]),
+/// never this view's.
+pub fn output(result: Result<Vec<u8>, Refusal>) -> (Vec<u8>, String) {
     match result {
         Ok(mut stdout) => {
             stdout.push(b'\n');
-            Output {
-                stdout,
-                ..Default::default()
-            }
+            (stdout, String::new())
         }
-        Err(Refusal::Unreadable(e)) => e.into(),
+        Err(Refusal::Unreadable(e)) => (Vec::new(), format!("form-package: {e}\n")),
         Err(Refusal::Invalid(invalid)) => {
             let text = human::render_diagnostic(&invalid.finding, Some(&invalid.source), false);
-            Output {
-                stderr: format!("form-package: {}\n{text}", invalid.reference_line),
-                code: 1,
-                ..Default::default()
-            }
+            (
+                Vec::new(),
+                format!("form-package: {}\n{text}", invalid.reference_line),
+            )
         }
     }
 }
@@ -44,10 +42,10 @@ mod tests {
 
     #[test]
     fn the_canonical_form_is_one_line_and_a_refusal_is_the_reference_line_then_ours() {
-        let ok = output(Ok(b"sha256:00".to_vec()));
-        assert_eq!((ok.stdout.as_slice(), ok.code), (&b"sha256:00\n"[..], 0));
-        assert!(ok.stderr.is_empty());
-        let refused = output(Err(Refusal::Invalid(Box::new(Invalid {
+        let (stdout, stderr) = output(Ok(b"sha256:00".to_vec()));
+        assert_eq!(stdout, b"sha256:00\n");
+        assert!(stderr.is_empty());
+        let (stdout, stderr) = output(Err(Refusal::Invalid(Box::new(Invalid {
             reference_line: "duplicate object name \"a\"".into(),
             finding: Diagnostic::new(Code::InvalidIJson, "duplicate object name \"a\"")
                 .in_file("x.json"),
@@ -56,14 +54,10 @@ mod tests {
                 spans: None,
             },
         }))));
-        assert_eq!(refused.code, 1);
-        assert!(refused.stdout.is_empty());
+        assert!(stdout.is_empty());
         assert!(
-            refused
-                .stderr
-                .starts_with("form-package: duplicate object name \"a\"\nFD012 invalid-i-json\n"),
-            "{}",
-            refused.stderr
+            stderr.starts_with("form-package: duplicate object name \"a\"\nFD012 invalid-i-json\n"),
+            "{stderr}"
         );
     }
 }

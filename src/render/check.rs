@@ -8,19 +8,15 @@ use crate::check_cmd::CheckRun;
 use crate::codes::Code;
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
-use crate::output::Output;
 use crate::render::{self, human, Format};
 use crate::verify::PackageOutcome;
 
-/// What `check FILE...` prints for `found`: each document in `format`
-/// ([`render_documents`]; `human`: its findings, its verdict line, then
-/// [`summary_line`]) on stdout; exit 2 when a FILE could not be read, else
-/// 1 when a document fails ([`render::fails`]), else 0.
-pub fn output(found: CheckRun, format: Format, color: bool, deny_warnings: bool) -> Output {
+/// What `check FILE...` prints on stdout for `found`: each document in
+/// `format` ([`render_documents`]; `human`: its findings, its verdict line,
+/// then [`summary_line`]). The exit status is the run's
+/// ([`CheckRun::exit_code`]), never this view's.
+pub fn output(found: CheckRun, format: Format, color: bool, deny_warnings: bool) -> String {
     let checked = found.checked;
-    let failed = checked
-        .iter()
-        .any(|c| render::fails(&c.outcome, deny_warnings));
     let verdicts: Vec<String> = checked
         .iter()
         .map(|c| {
@@ -40,15 +36,7 @@ pub fn output(found: CheckRun, format: Format, color: bool, deny_warnings: bool)
     if format == Format::Human {
         stdout.push_str(&summary_line(&outcomes, deny_warnings));
     }
-    Output {
-        stdout: stdout.into_bytes(),
-        stderr: String::new(),
-        code: if found.could_not_read {
-            2
-        } else {
-            u8::from(failed)
-        },
-    }
+    stdout
 }
 
 /// Renders single-document outcomes in `format`; `names` are the documents'
@@ -125,7 +113,7 @@ pub fn verdict_line(
         1 => ", 1 warning".to_owned(),
         n => format!(", {n} warnings"),
     };
-    if render::fails(outcome, deny_warnings) {
+    if outcome.fails(deny_warnings) {
         let e = if errors == 1 {
             "1 error".to_owned()
         } else {
@@ -155,10 +143,7 @@ pub fn summary_line(outcomes: &[PackageOutcome], deny_warnings: bool) -> String 
     if outcomes.len() <= 1 {
         return String::new();
     }
-    let bad = outcomes
-        .iter()
-        .filter(|o| render::fails(o, deny_warnings))
-        .count();
+    let bad = outcomes.iter().filter(|o| o.fails(deny_warnings)).count();
     format!(
         "{} documents: {} ok, {} failed\n",
         outcomes.len(),

@@ -9,7 +9,6 @@ use std::path::Path;
 use crate::conformance::{SuiteReport, SuiteResult};
 use crate::diag::Diagnostic;
 use crate::json::strict;
-use crate::output::Output;
 
 /// Output of `conformance`: one line per case and a summary, or one JSON document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -59,19 +58,14 @@ fn refused_json(dir: &Path, diags: Vec<Diagnostic>, source: crate::verify::Sourc
     t
 }
 
-/// The output of `conformance DIR [--format human|json]` for `report`.
-pub fn output(report: &SuiteReport, format: ConformanceFormat) -> Output {
+/// The output of `conformance DIR [--format human|json]` for `report`, as
+/// (stdout, stderr). The exit status is the report's
+/// ([`SuiteReport::exit_code`]), never this view's.
+pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, String) {
     let dir = report.suite.as_path();
-    let code = report.exit_code();
     let results = match &report.result {
         SuiteResult::Ran(r) => r,
-        SuiteResult::Unreadable(msg) => {
-            return Output {
-                stderr: format!("form-package: {msg}\n"),
-                code,
-                ..Default::default()
-            }
-        }
+        SuiteResult::Unreadable(msg) => return (String::new(), format!("form-package: {msg}\n")),
         SuiteResult::Refused {
             diagnostics: diags,
             manifest,
@@ -98,11 +92,7 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> Output {
                 ConformanceFormat::Json => refused_json(dir, diags.clone(), source),
                 ConformanceFormat::Human => String::new(),
             };
-            return Output {
-                stdout: stdout.into_bytes(),
-                stderr,
-                code,
-            };
+            return (stdout, stderr);
         }
     };
     let failed = results.iter().filter(|r| !r.passed).count();
@@ -165,11 +155,7 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> Output {
             t
         }
     };
-    Output {
-        stdout: stdout.into_bytes(),
-        stderr: String::new(),
-        code,
-    }
+    (stdout, String::new())
 }
 
 #[cfg(test)]
@@ -179,6 +165,17 @@ mod tests {
     use crate::conformance::CaseResult;
     use crate::json::pointer::JsonPointer;
     use std::path::PathBuf;
+
+    /// What `cli/conformance.rs` prints: this view's text, the report's
+    /// exit status.
+    fn printed(report: &SuiteReport, format: ConformanceFormat) -> crate::output::Output {
+        let (stdout, stderr) = output(report, format);
+        crate::output::Output {
+            stdout: stdout.into_bytes(),
+            stderr,
+            code: report.exit_code(),
+        }
+    }
 
     fn report(result: SuiteResult) -> SuiteReport {
         SuiteReport {
@@ -210,7 +207,7 @@ mod tests {
             case("positive", true),
             case("negative", false),
         ]));
-        let out = output(&ran, ConformanceFormat::Human);
+        let out = printed(&ran, ConformanceFormat::Human);
         assert_eq!(
             String::from_utf8(out.stdout).unwrap(),
             "ok   positive positive-case: verified, kind Store\n\
@@ -220,7 +217,7 @@ mod tests {
         assert_eq!(out.code, 1);
         assert!(out.stderr.is_empty());
         let json: serde_json::Value =
-            serde_json::from_slice(&output(&ran, ConformanceFormat::Json).stdout).unwrap();
+            serde_json::from_slice(&printed(&ran, ConformanceFormat::Json).stdout).unwrap();
         assert_eq!(json["suite"], "suite");
         assert_eq!(json["cases"][1]["type"], "negative");
         assert_eq!(json["cases"][1]["operation"], "canonicalize");
@@ -230,7 +227,7 @@ mod tests {
         );
         // Near miss: every case passed, exit 0.
         let passed = report(SuiteResult::Ran(vec![case("negative", true)]));
-        let out = output(&passed, ConformanceFormat::Human);
+        let out = printed(&passed, ConformanceFormat::Human);
         assert_eq!(out.code, 0);
         assert!(String::from_utf8(out.stdout)
             .unwrap()
@@ -250,7 +247,7 @@ mod tests {
             diagnostics: vec![finding],
             manifest,
         });
-        let human = output(&refused, ConformanceFormat::Human);
+        let human = printed(&refused, ConformanceFormat::Human);
         assert_eq!(human.code, 2);
         assert!(human.stdout.is_empty());
         let shown = Path::new("suite").join("manifest.json");
@@ -262,7 +259,7 @@ mod tests {
             "{}",
             human.stderr
         );
-        let json = output(&refused, ConformanceFormat::Json);
+        let json = printed(&refused, ConformanceFormat::Json);
         assert_eq!(json.code, 2);
         assert_eq!(json.stderr, human.stderr);
         let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -284,7 +281,7 @@ mod tests {
             "read suite/manifest.json: gone".into(),
         ));
         for format in [ConformanceFormat::Human, ConformanceFormat::Json] {
-            let out = output(&unreadable, format);
+            let out = printed(&unreadable, format);
             assert_eq!(out.code, 2);
             assert!(out.stdout.is_empty());
             assert_eq!(out.stderr, "form-package: read suite/manifest.json: gone\n");

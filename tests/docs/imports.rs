@@ -621,3 +621,55 @@ fn only_the_readers_read_files() {
     let allowed = "let b = read_file(p, Reach::Named, JSON_BYTES)?;\n// std::fs::read(p)\n";
     assert!(file_read_lines(allowed).is_empty());
 }
+
+/// The modules of `g` under `render/` that decide an exit status: they
+/// name `crate::output` (the only type that carries one,
+/// `output::Output`).
+fn exit_deciders(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    g.iter()
+        .filter(|(m, deps)| (*m == "render" || m.starts_with("render/")) && deps.contains("output"))
+        .map(|(m, _)| m.clone())
+        .collect()
+}
+
+/// Issue 21 follow-up (#21): exit statuses come from the operation's
+/// report (`CheckRun::exit_code`, `SuiteReport::exit_code`,
+/// `canonical_cmd::exit_code`, `relations_cmd::exit_code`,
+/// `compat::report::Report::exit_code`, `run`), the command's `cli/` file
+/// passes it through, and `render/` only makes text: no render module
+/// builds an `Output` (the one place an exit status is set) or calls an
+/// `exit_code`.
+#[test]
+fn render_makes_text_and_never_decides_an_exit_status() {
+    let g = graph();
+    assert_eq!(exit_deciders(&g), Vec::<String>::new());
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src.join("render"), &mut files);
+    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for f in &files {
+        let lines: Vec<String> = non_test_lines(&std::fs::read_to_string(f).unwrap())
+            .into_iter()
+            .map(str::trim)
+            .filter(|l| !l.starts_with("//") && l.contains("exit_code("))
+            .map(str::to_owned)
+            .collect();
+        if !lines.is_empty() {
+            found.insert(module_of(&src, f).unwrap(), lines);
+        }
+    }
+    assert_eq!(
+        found,
+        BTreeMap::new(),
+        "render modules computing an exit status"
+    );
+    // The rule is real: the command line builds the `Output` (check's file
+    // names the run's exit status), and a render module that did is found.
+    assert!(g["cli/check"].contains("output"), "{g:?}");
+    let mut breach = g.clone();
+    breach
+        .entry("render/check".into())
+        .or_default()
+        .insert("output".into());
+    assert_eq!(exit_deciders(&breach), ["render/check"]);
+}
