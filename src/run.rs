@@ -270,11 +270,7 @@ pub fn verify_paths_with(
         .find_map(|o| o.fault.as_ref().map(|f| (o, f)))
     {
         return Output {
-            stderr: format!(
-                "form-package: {}: {}\n",
-                render::escape::path(&o.path),
-                render::escape::text(&fault.to_string())
-            ),
+            stderr: render::fault(&o.path, fault),
             code: fault.exit_code(),
             ..Default::default()
         };

@@ -129,6 +129,17 @@ pub fn report(format: Format, run: &RunView<'_>, opts: &Options) -> (String, Str
     }
 }
 
+/// The one line a run that stopped on a fault of the verifier prints on
+/// stderr (it exits 2, [`crate::error::Error::exit_code`]): `form-package:
+/// <package>: <fault>`, both escaped.
+pub fn fault(package: &Path, fault: &crate::error::Error) -> String {
+    format!(
+        "form-package: {}: {}\n",
+        escape::path(package),
+        escape::text(&fault.to_string())
+    )
+}
+
 /// The directories the walk skipped by a rule ([`RunView::skipped`]):
 /// `N directories skipped by a rule (…; --no-ignore searches them); -v
 /// lists them`, or with `opts.verbose` the count then one escaped path
@@ -324,6 +335,16 @@ pub fn resolve_span(d: &Diagnostic, source: Option<&Source>) -> Option<std::ops:
 mod tests {
     use super::*;
     use crate::verify::PackageOutcome;
+
+    /// A fault of the verifier is one escaped line naming the package.
+    #[test]
+    fn a_fault_is_one_escaped_line() {
+        let e = crate::error::Error::Internal("no schema \u{7}x".into());
+        assert_eq!(
+            fault(Path::new("pkgs/a\nb"), &e),
+            "form-package: pkgs/a\\nb: internal error: no schema \\ax\n"
+        );
+    }
 
     /// The walk's skipped directories are part of the report: after the
     /// human report, on stderr in a machine format (stdout stays one
