@@ -5,6 +5,10 @@
 //! simply left out. It also generates the table of diagnostic codes from
 //! `src/codes/FDnnn.toml` ([`code_table`]).
 
+// The restriction lints of src/lib.rs (see there), for the build script too.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+#![warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
 use std::process::Command;
 
 fn git(args: &[&str]) -> Option<String> {

@@ -5,14 +5,6 @@
 //! its own work. Usage:
 //! `cargo bench --bench baseline -- DIR [RUNS]` (default 5 runs; prints
 //! each run's wall time, the median, files and bytes).
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
-
 use std::path::PathBuf;
 use std::time::Instant;
 

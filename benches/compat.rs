@@ -9,14 +9,6 @@
 //! (`tests/compat/compat_desired.rs`, `hostile_pairs`).
 //! Run with `cargo bench --bench compat`; figures go in docs/src/benchmarks.md.
 //! Plain timing loops (median of runs), no benchmark framework.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // bench code: a panic is a failed run, printing is the report
-
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

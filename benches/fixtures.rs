@@ -2,14 +2,6 @@
 //! complete corpus package, and one fixture whose instance-aware work
 //! estimate sits just under the 16,384 limit and fails validation.
 //! Run with `cargo bench --bench fixtures`; numbers go in docs/src/benchmarks.md.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
-
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Instant;

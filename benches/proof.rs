@@ -3,14 +3,6 @@
 //! generated schema that spends 4096 proof operations. Run with
 //! `cargo bench --bench proof`; numbers go in docs/src/benchmarks.md.
 //! Plain timing loops (median of batches), no benchmark framework.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test and bench code: a panic is a failed run, printing is the report
-
 use std::path::PathBuf;
 use std::time::Instant;
 

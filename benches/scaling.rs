@@ -12,14 +12,6 @@
 //! `target/bench-scaling.svg` (microseconds per package against tree size,
 //! verifier and floor), drawn with `plotters`' SVG backend (no font or
 //! system dependencies). Usage: `cargo bench --bench scaling -- [RUNS]`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // bench code: a panic is a failed run, printing is the report
-
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Instant;

@@ -15,14 +15,6 @@
 //! Usage: `cargo bench --bench schema_cache -- DIR... [--runs N]` (default 3
 //! runs; prints the best and the median of each). Whole-process figures:
 //! `sh benches/schema_cache.sh`.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // bench code: a panic is a failed run, printing is the report
-
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

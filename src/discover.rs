@@ -32,6 +32,7 @@ use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::doc_kind::{classify, DocKind};
 use crate::error::Error;
+use crate::fileread::Reach;
 use crate::package::INDEX_FILE;
 
 /// The rules of the walk for package roots (flags and `form-package.toml`).
@@ -187,10 +188,13 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
         }
         if !rules.no_ignore && (above_in_repo || !repos.is_empty()) {
             let file = entry.path().join(".gitignore");
-            if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file()) {
+            // Found, so read as every found file is ([`crate::fileread`]:
+            // never through a link, a regular file, at most
+            // `limits::CONFIG_BYTES`); one that cannot be read adds no rule.
+            let limit = crate::limits::CONFIG_BYTES;
+            if let Ok(bytes) = crate::fileread::read_file(&file, Reach::Found, limit) {
                 let mut b = GitignoreBuilder::new(entry.path());
-                // A malformed line is dropped by the builder; the rest still apply.
-                let _ = b.add(&file);
+                add_gitignore_lines(&mut b, &file, &bytes);
                 if let Ok(g) = b.build() {
                     gitignores.push((depth, g));
                 }
@@ -215,10 +219,30 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
 fn lost_index(dir: &Path) -> bool {
     let file = dir.join("definition.json");
     let limit = crate::limits::DEFINITION_BYTES;
-    crate::fileread::read_file(&file, crate::fileread::Reach::Found, limit)
+    crate::fileread::read_file(&file, Reach::Found, limit)
         .ok()
         .and_then(|b| serde_json::from_slice::<serde_json::Value>(&b).ok())
         .is_some_and(|v| classify(&v) == Some(DocKind::Definition))
+}
+
+/// Adds the lines of the `.gitignore` `file` (its `bytes`) to `b` as
+/// `GitignoreBuilder::add` adds a file it opens itself: split at `\n` with
+/// a final `\r` dropped, a line that is not UTF-8 skipped, a BOM at the
+/// start dropped (as git does); a malformed line is dropped by the
+/// builder, the rest still apply.
+fn add_gitignore_lines(b: &mut GitignoreBuilder, file: &Path, bytes: &[u8]) {
+    for (i, line) in bytes.split(|c| *c == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let line = if i == 0 {
+            line.trim_start_matches('\u{feff}')
+        } else {
+            line
+        };
+        let _ = b.add_line(Some(file.to_path_buf()), line);
+    }
 }
 
 /// True when `path` or a directory above it holds `.git` (a directory, or
@@ -310,6 +334,46 @@ fn skip_rule(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `add_gitignore_lines` matches as the `ignore` crate's own file
+    /// reader (`GitignoreBuilder::add`, the oracle) on a BOM, CRLF line
+    /// ends, a line that is not UTF-8, a malformed glob and a negation.
+    #[test]
+    fn gitignore_lines_match_the_crates_own_reader() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join(".gitignore");
+        let bytes = b"\xef\xbb\xbfbuild\r\nbad\xff\nout/\n[\n*.tmp\n!keep.tmp\nlast";
+        std::fs::write(&file, bytes).unwrap();
+        let mut ours = GitignoreBuilder::new(dir.path());
+        add_gitignore_lines(&mut ours, &file, bytes);
+        let ours = ours.build().unwrap();
+        let mut theirs = GitignoreBuilder::new(dir.path());
+        let _ = theirs.add(&file);
+        let theirs = theirs.build().unwrap();
+        assert_eq!(ours.num_ignores(), theirs.num_ignores());
+        assert_eq!(ours.num_whitelists(), theirs.num_whitelists());
+        for (path, is_dir) in [
+            ("build", true),
+            ("bad\u{fffd}", false),
+            ("out", true),
+            ("a.tmp", false),
+            ("keep.tmp", false),
+            ("last", false),
+            ("other", false),
+        ] {
+            let p = dir.path().join(path);
+            let (o, t) = (ours.matched(&p, is_dir), theirs.matched(&p, is_dir));
+            assert_eq!(
+                (o.is_ignore(), o.is_whitelist()),
+                (t.is_ignore(), t.is_whitelist()),
+                "{path}"
+            );
+        }
+        assert!(ours.matched(dir.path().join("build"), true).is_ignore());
+        assert!(ours
+            .matched(dir.path().join("keep.tmp"), false)
+            .is_whitelist());
+    }
 
     #[test]
     fn finds_packages_and_does_not_descend() {

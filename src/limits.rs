@@ -51,6 +51,7 @@ pub const CONSTRAINT_RELATION_DEPTH: usize = 64;
 /// step 1).
 pub const RELATION_DEPTH: usize = 32;
 
-/// Largest configuration file read (`form-package.toml`), in bytes (1 MiB;
-/// our own bound, not a spec limit: a configuration is a few lines).
+/// Largest configuration file read (`form-package.toml`, a `.gitignore`
+/// in a walked repository), in bytes (1 MiB; our own bound, not a spec
+/// limit: a configuration is a few lines).
 pub const CONFIG_BYTES: u64 = 1024 * 1024;

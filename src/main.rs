@@ -1,6 +1,10 @@
 //! `form-package` binary: parse the command line, call the library, print,
 //! and map the outcome to the exit status (0 ok, 1 findings, 2 could not run).
 
+// The restriction lints of src/lib.rs (see there), for the binary too.
+#![warn(clippy::print_stdout, clippy::print_stderr)]
+#![warn(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
 

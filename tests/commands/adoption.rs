@@ -67,6 +67,16 @@ fn codes_of(report: &Value) -> Vec<(String, String)> {
     out
 }
 
+/// The bytes of `schemas/NAME` in the repository.
+fn shipped_schema(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("schemas")
+            .join(name),
+    )
+    .unwrap()
+}
+
 #[test]
 fn unreadable_directory_is_a_finding_as_non_root() {
     let (tmp, t) = tree();
@@ -162,12 +172,7 @@ fn missing_path_is_reported_in_every_format_and_the_rest_verified() {
     assert_eq!(out.status.code(), Some(2));
     let sarif: Value =
         serde_json::from_slice(&std::fs::read(tmp.path().join("f.sarif")).unwrap()).unwrap();
-    let rules: Vec<&str> = sarif["runs"][0]["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["ruleId"].as_str().unwrap())
-        .collect();
+    let rules: Vec<&str> = common::strings(&sarif["runs"][0]["results"], "ruleId");
     assert_eq!(rules, ["FD900"]);
 }
 
@@ -416,19 +421,11 @@ fn completions_man_and_report_schema() {
     assert_eq!(family.status.code(), Some(0));
     assert_eq!(
         family.stdout,
-        std::fs::read(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("schemas/form-package-family-v1.schema.json")
-        )
-        .unwrap()
+        shipped_schema("form-package-family-v1.schema.json")
     );
     assert_eq!(
         schema.stdout,
-        std::fs::read(
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join("schemas/form-package-report-v1.schema.json")
-        )
-        .unwrap()
+        shipped_schema("form-package-report-v1.schema.json")
     );
 }
 
@@ -575,12 +572,7 @@ fn a_configuration_finding_is_not_counted_as_a_package() {
         // kind "package" are exactly what the summary counts.
         assert_eq!(v["packages"][0]["kind"], "configuration", "{v}");
         assert_eq!(v["packages"][0]["verdict"], "fail", "{v}");
-        let packages: Vec<&Value> = v["packages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|p| p["kind"] == "package")
-            .collect();
+        let packages: Vec<&Value> = common::elements_with(&v["packages"], "kind", "package");
         assert_eq!(packages.len(), 1, "{v}");
         assert_eq!(packages[0]["verdict"], "ok", "{v}");
         let o = with("github");

@@ -16,6 +16,24 @@ fn repo() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `conformance SUITE --format json` from the repository root.
+fn conformance_json(suite: &Path) -> std::process::Output {
+    run(
+        repo(),
+        &["conformance", suite.to_str().unwrap(), "--format", "json"],
+    )
+}
+
+/// Runs [`conformance_json`], asserts that it failed (exit 1) and returns
+/// the names of its failed cases, sorted.
+fn sorted_failures(suite: &Path) -> Vec<String> {
+    let out = conformance_json(suite);
+    assert_eq!(out.status.code(), Some(1));
+    let mut failed = failed_cases(&out);
+    failed.sort();
+    failed
+}
+
 fn failed_cases(out: &std::process::Output) -> Vec<String> {
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     v["cases"]
@@ -40,10 +58,7 @@ fn the_reference_suite_passes_all_87_cases() {
         text.ends_with("87 cases (36 positive, 51 negative): 87 passed, 0 failed\n"),
         "{text}"
     );
-    let json = run(
-        repo(),
-        &["conformance", suite.to_str().unwrap(), "--format", "json"],
-    );
+    let json = conformance_json(&suite);
     assert_eq!(json.status.code(), Some(0));
     let v: Value = serde_json::from_slice(&json.stdout).unwrap();
     assert_eq!(v["summary"]["passed"], 87);
@@ -81,13 +96,7 @@ fn a_broken_positive_and_a_valid_negative_fail_exactly_those_two() {
         r#"{"name":"fine"}"#,
     )
     .unwrap();
-    let out = run(
-        repo(),
-        &["conformance", suite.to_str().unwrap(), "--format", "json"],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let mut failed = failed_cases(&out);
-    failed.sort();
+    let failed = sorted_failures(&suite);
     let manifest: Value =
         serde_json::from_str(&std::fs::read_to_string(suite.join("manifest.json")).unwrap())
             .unwrap();
@@ -134,6 +143,9 @@ fn a_manifest_not_in_the_reference_format_cannot_run() {
     assert!(err.contains("FD640 conformance-manifest"), "{err}");
     assert!(err.contains("non-empty positive"), "{err}");
     assert!(err.contains("unknown operation \"explode\""), "{err}");
+    // Each finding located in the manifest, as `check`'s are.
+    let at = format!("{}:1:", tmp.path().join("manifest.json").display());
+    assert!(err.contains(&format!("help: {at}")), "{err}");
     // `--format json` prints its document all the same: no case, the
     // manifest's findings (issue 21 item 3: it printed nothing).
     let out = run(
@@ -445,13 +457,7 @@ fn swapped_gists_that_share_a_code_fail() {
     }
     negatives[zero]["wantError"] = Value::from("duplicate object name");
     std::fs::write(&path, serde_json::to_string_pretty(&m).unwrap()).unwrap();
-    let out = run(
-        repo(),
-        &["conformance", suite.to_str().unwrap(), "--format", "json"],
-    );
-    assert_eq!(out.status.code(), Some(1));
-    let mut failed = failed_cases(&out);
-    failed.sort();
+    let failed = sorted_failures(&suite);
     let mut want = vec![
         "duplicate-object-name",
         "interface-invalid-pointer",

@@ -539,11 +539,7 @@ fn one_cause_gives_one_finding() {
 
     let (_t2, b) = copy_package(&example_store());
     std::fs::remove_file(b.join("package-index.json")).unwrap();
-    let st = Command::new("mkfifo")
-        .arg(b.join("package-index.json"))
-        .status()
-        .unwrap();
-    assert!(st.success());
+    common::mkfifo(&b.join("package-index.json"));
     assert_eq!(codes(&b), ["FD005"]);
 
     let (_t3, c) = copy_package(&example_store());
@@ -706,12 +702,8 @@ fn a_mostly_missing_copy_is_one_finding_and_indices_sort_numerically() {
         std::fs::remove_file(dir.join(p)).unwrap();
     }
     let v = json_of(&run(&["verify", "--format", "json", dir.to_str().unwrap()]));
-    let fd019: Vec<&Value> = v["packages"][0]["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|d| d["code"] == "FD019")
-        .collect();
+    let fd019: Vec<&Value> =
+        common::elements_with(&v["packages"][0]["diagnostics"], "code", "FD019");
     assert_eq!(fd019.len(), 1, "{v}");
     assert_eq!(fd019[0]["pointer"], "/files");
     assert!(fd019[0]["message"]

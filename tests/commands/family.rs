@@ -325,12 +325,7 @@ fn decision_0015_case_worker_service_on_worker_version() {
     assert!(report.fails());
     // The JSON graph marks the failing edge.
     let doc = graph::json(&report);
-    let failed: Vec<&Value> = doc["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["status"] == "failed")
-        .collect();
+    let failed: Vec<&Value> = common::elements_with(&doc["edges"], "status", "failed");
     assert_eq!(failed.len(), 1);
     assert_eq!(failed[0]["pointer"], "/serviceBindings/*/resource");
     assert_eq!(failed[0]["step"], "rule8-step5");
@@ -1246,12 +1241,7 @@ fn a_missing_path_is_reported_beside_the_other_paths() {
     assert!(family_validator().is_valid(&v), "{v}");
     assert_eq!(v["summary"]["packages"], 1);
     assert_eq!(v["summary"]["verified"], 1);
-    let fd900: Vec<&Value> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == "FD900")
-        .collect();
+    let fd900: Vec<&Value> = common::elements_with(&v["findings"], "code", "FD900");
     assert_eq!(fd900.len(), 1, "{v}");
     assert_eq!(fd900[0]["step"], "path");
     assert_eq!(fd900[0]["severity"], "error");
@@ -1361,12 +1351,7 @@ fn a_symlinked_package_directory_is_a_finding_not_dropped() {
     let o = family("json");
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
     assert!(family_validator().is_valid(&v), "{v}");
-    let f902: Vec<&Value> = v["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["code"] == "FD902")
-        .collect();
+    let f902: Vec<&Value> = common::elements_with(&v["findings"], "code", "FD902");
     assert_eq!(f902.len(), 1, "{v}");
     assert_eq!(f902[0]["severity"], "error");
     assert_eq!(f902[0]["step"], "path");

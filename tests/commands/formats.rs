@@ -255,12 +255,7 @@ fn sarif_of_broken_and_good_packages_validates_against_the_official_schema() {
     let driver = &run["tool"]["driver"];
     assert_eq!(driver["name"], "form-package");
     assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
-    let ids: Vec<&str> = driver["rules"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["id"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = common::strings(&driver["rules"], "id");
     assert_eq!(ids, ["FD008", "FD015", "FD016", "FD018", "FD123", "FD213"]);
     let fd213 = &driver["rules"][5];
     assert_eq!(fd213["name"], "open-object-schema");
@@ -598,17 +593,7 @@ fn output_file_is_written_atomically_in_every_format() {
     for format in ["human", "json", "sarif", "github", "junit"] {
         let file = tmp.path().join(format!("out.{format}"));
         std::fs::write(&file, "old").unwrap();
-        let o = bin_in(
-            tmp.path(),
-            &[
-                "verify",
-                "pkg",
-                "--format",
-                format,
-                "--output-file",
-                file.to_str().unwrap(),
-            ],
-        );
+        let o = common::verify_to_file(tmp.path(), "pkg", format, file.to_str().unwrap());
         assert_eq!(o.status.code(), Some(1), "{format}");
         assert!(o.stdout.is_empty(), "{format}");
         let written = std::fs::read(&file).unwrap();
@@ -869,12 +854,7 @@ fn check_and_revocation_json_validate_against_the_report_schema() {
         let doc = json_of(&o);
         assert_valid(&v, &doc, &format!("{args:?}"));
         // Each document is named by its own path (C2).
-        let paths: Vec<&str> = doc["packages"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["path"].as_str().unwrap())
-            .collect();
+        let paths: Vec<&str> = common::strings(&doc["packages"], "path");
         let named: Vec<&str> = args
             .iter()
             .copied()

@@ -14,6 +14,13 @@ fn run(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// `init DIR --group GROUP --kind EdgeCache EXTRA…`.
+fn init_edge_cache(dir: &str, group: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["init", dir, "--group", group, "--kind", "EdgeCache"];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
 /// The group each profile carries.
 const PROFILES: [(&str, &str); 5] = [
     ("v1alpha1", "forms.takoform.com/v1alpha1"),
@@ -21,6 +28,17 @@ const PROFILES: [(&str, &str); 5] = [
     ("v1alpha3", "forms.takoform.com/v1alpha2"),
     ("v1alpha4", "edge.example.com/v1beta1"),
     ("v1alpha5", "edge.example.com"),
+];
+
+/// `init` of the authoring page's example, `edge-cache` (`EdgeCache` in
+/// `edge.example.com`).
+pub(crate) const INIT_EDGE_CACHE: [&str; 6] = [
+    "init",
+    "edge-cache",
+    "--group",
+    "edge.example.com",
+    "--kind",
+    "EdgeCache",
 ];
 
 #[test]
@@ -84,14 +102,7 @@ fn init_writes_a_package_that_verifies_under_every_profile() {
     }
     // Without --profile, the group's profile is inferred and said.
     let dir = tmp.path().join("inferred");
-    let o = run(&[
-        "init",
-        dir.to_str().unwrap(),
-        "--group",
-        "edge.example.com",
-        "--kind",
-        "EdgeCache",
-    ]);
+    let o = init_edge_cache(dir.to_str().unwrap(), "edge.example.com", &[]);
     assert!(String::from_utf8_lossy(&o.stdout).starts_with(
         "profile packages.forms.takoform.com/v1alpha5 (the definition's apiVersion \"edge.example.com\" is a versionless group (the current profile))"
     ));
@@ -102,30 +113,18 @@ fn init_never_writes_over_a_package() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().to_str().unwrap();
     std::fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
-    let o = run(&[
-        "init",
-        d,
-        "--group",
-        "edge.example.com",
-        "--kind",
-        "EdgeCache",
-    ]);
+    let o = init_edge_cache(d, "edge.example.com", &[]);
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("is not empty"));
     assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
     // A group the profile does not take: refused, nothing created, the
     // profile it fits named.
     let dir = tmp.path().join("pkg");
-    let o = run(&[
-        "init",
+    let o = init_edge_cache(
         dir.to_str().unwrap(),
-        "--group",
         "edge.example.com/v1",
-        "--kind",
-        "EdgeCache",
-        "--profile",
-        "v1alpha5",
-    ]);
+        &["--profile", "v1alpha5"],
+    );
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr)
         .contains("\"edge.example.com/v1\" fits packages.forms.takoform.com/v1alpha4"));
@@ -189,14 +188,7 @@ fn the_authoring_page_shows_what_init_prints() {
     .unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let o = Command::new(crate::common::BIN)
-        .args([
-            "init",
-            "edge-cache",
-            "--group",
-            "edge.example.com",
-            "--kind",
-            "EdgeCache",
-        ])
+        .args(INIT_EDGE_CACHE)
         .current_dir(tmp.path())
         .output()
         .unwrap();

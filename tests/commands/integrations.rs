@@ -180,12 +180,7 @@ fn github_action_baseline_runs_compat() {
         &std::fs::read(tmp.path().join("form-package-compat.sarif")).unwrap(),
     )
     .unwrap();
-    let ids: Vec<&str> = compat["runs"][0]["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["ruleId"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = common::strings(&compat["runs"][0]["results"], "ruleId");
     assert!(ids.contains(&"FD670") && ids.contains(&"FD656"), "{ids:?}");
     assert_eq!(
         last_step_exit(&[("STATUS", "0"), ("COMPAT_STATUS", "1")]),

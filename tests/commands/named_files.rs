@@ -31,12 +31,17 @@ struct Ran {
 /// Runs the binary with `args` in `cwd` (standard input empty), killed and
 /// failed when it has not returned after [`HANG_LIMIT`].
 fn run_bounded(what: &str, cwd: &Path, args: &[OsString]) -> Ran {
+    run_bounded_with(what, cwd, args, Stdio::null())
+}
+
+/// [`run_bounded`] with `stdin` as standard input.
+fn run_bounded_with(what: &str, cwd: &Path, args: &[OsString], stdin: Stdio) -> Ran {
     let mut child = Command::new(BIN)
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
         .env_remove("GITHUB_WORKSPACE")
-        .stdin(Stdio::null())
+        .stdin(stdin)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -447,4 +452,93 @@ fn a_conformance_manifest_is_found_not_named() {
     );
     // Read and judged: this manifest lists no case (FD640).
     assert!(regular.text.contains("FD640"), "{}", regular.text);
+}
+
+/// Files the tool finds are never read through a link and never block:
+/// a fixture beside a checked definition that is a symlink or a FIFO is
+/// skipped as missing (said so on the report), a family's candidate set
+/// that is a FIFO is a finding (FD012). Near misses: the regular files.
+#[test]
+fn found_fixtures_and_candidate_sets_are_not_read_through_links_or_fifos() {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = fixtures().join("packages/versionless/queue-consumer-0.2.0-03c2f61a47b7");
+    let dir = tmp.path().join("doc");
+    crate::common::copy_dir(&pkg, &dir);
+    std::fs::remove_file(dir.join("package-index.json")).unwrap();
+    let fixture = dir.join("fixtures/desired.json");
+    let check = || {
+        run_bounded(
+            "check",
+            tmp.path(),
+            &["check".into(), "doc/definition.json".into()],
+        )
+    };
+    let regular = check();
+    assert_eq!(regular.code, Some(0), "{}", regular.text);
+    assert!(
+        regular.text.contains("17 fixture validations run"),
+        "{}",
+        regular.text
+    );
+    let real = tmp.path().join("desired.json");
+    std::fs::rename(&fixture, &real).unwrap();
+    std::os::unix::fs::symlink(&real, &fixture).unwrap();
+    let linked = check();
+    std::fs::remove_file(&fixture).unwrap();
+    Hostile::Fifo.make(&fixture);
+    let fifo = check();
+    for ran in [linked, fifo] {
+        assert_eq!(ran.code, Some(0), "{}", ran.text);
+        assert!(
+            ran.text.contains(
+                "skipped fixture fixtures/desired.json: no regular file beside the definition"
+            ),
+            "{}",
+            ran.text
+        );
+        assert!(
+            ran.text.contains("16 fixture validations run"),
+            "{}",
+            ran.text
+        );
+    }
+
+    let sets = tmp.path().join("family/sets");
+    std::fs::create_dir_all(&sets).unwrap();
+    let set = sets.join("candidate-set-a.json");
+    Hostile::Fifo.make(&set);
+    let family = || run_bounded("family", tmp.path(), &["family".into(), "family".into()]);
+    let fifo = family();
+    assert_eq!(fifo.code, Some(1), "{}", fifo.text);
+    assert!(fifo.text.contains("FD012"), "{}", fifo.text);
+    assert!(fifo.text.contains(Hostile::Fifo.reason()), "{}", fifo.text);
+    std::fs::remove_file(&set).unwrap();
+    std::fs::write(&set, b"{}").unwrap();
+    let read = family();
+    assert!(!read.text.contains("FD012"), "{}", read.text);
+    assert!(read.text.contains("1 candidate sets"), "{}", read.text);
+}
+
+/// Standard input (`-`) is read with a bound too: `/dev/zero` as standard
+/// input is refused past the limit (exit 2), never read forever. Near
+/// miss: a definition on standard input is checked.
+#[test]
+fn standard_input_is_bounded() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, limit) in [
+        (["check", "-"], form_package::limits::PAYLOAD_BYTES),
+        (["relations", "-"], form_package::limits::DEFINITION_BYTES),
+    ] {
+        let zero = std::fs::File::open("/dev/zero").unwrap();
+        let args: Vec<OsString> = args.iter().map(OsString::from).collect();
+        let ran = run_bounded_with(args[0].to_str().unwrap(), tmp.path(), &args, zero.into());
+        assert_eq!(ran.code, Some(2), "{}", ran.text);
+        let why = format!("read standard input: file exceeds {limit} bytes while reading");
+        assert!(ran.text.contains(&why), "{}", ran.text);
+        let def = fixtures()
+            .join("packages/versionless/queue-consumer-0.2.0-03c2f61a47b7/definition.json");
+        let good = std::fs::File::open(def).unwrap();
+        let ran = run_bounded_with(args[0].to_str().unwrap(), tmp.path(), &args, good.into());
+        assert_eq!(ran.code, Some(0), "{}", ran.text);
+    }
 }

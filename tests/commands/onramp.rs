@@ -331,7 +331,7 @@ fn each_typical_mistake_gets_an_answer_naming_the_file_and_the_fix() {
     let mut failures = Vec::new();
     for (i, m) in MISTAKES.iter().enumerate() {
         let dir = tmp.path().join(format!("m{i}"));
-        copy_dir(&base, &dir);
+        crate::common::copy_dir(&base, &dir);
         let def_path = dir.join("definition.json");
         let mut d = read_json(&def_path);
         (m.edit)(&mut d, &dir);
@@ -381,19 +381,6 @@ fn each_typical_mistake_gets_an_answer_naming_the_file_and_the_fix() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let target = to.join(e.file_name());
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &target);
-        } else {
-            std::fs::copy(e.path(), target).unwrap();
-        }
-    }
-}
-
 /// docs/src/authoring.md shows real output (issue 26 done-when): the `index`
 /// refusal of a `v0.2` definitionVersion and `verify -v` of the package
 /// `init` writes are what the binary prints now.
@@ -412,14 +399,7 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
             .output()
             .unwrap()
     };
-    let o = in_tmp(&[
-        "init",
-        "edge-cache",
-        "--group",
-        "edge.example.com",
-        "--kind",
-        "EdgeCache",
-    ]);
+    let o = in_tmp(&crate::init::INIT_EDGE_CACHE);
     assert_eq!(o.status.code(), Some(0));
     let verbose = String::from_utf8(in_tmp(&["verify", "-v", "edge-cache"]).stdout).unwrap();
     assert!(

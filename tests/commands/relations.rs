@@ -35,6 +35,19 @@ fn relations_with_instance(instance: &Path) -> Output {
     ])
 }
 
+/// `relations --output-file OUTPUT --instance INSTANCE` on the
+/// worker-version fixture.
+fn relations_into(output: &Path, instance: &Path) -> Output {
+    run(&[
+        "relations".as_ref(),
+        "--output-file".as_ref(),
+        output.as_os_str(),
+        "--instance".as_ref(),
+        instance.as_os_str(),
+        worker_version().as_os_str(),
+    ])
+}
+
 /// A run's standard error as text (lossy).
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
@@ -391,12 +404,7 @@ fn relation_warnings_fail_verify_only_with_deny_warnings() {
     let tmp = tempfile::tempdir().unwrap();
     let pkg = package_with_relation_warning(tmp.path());
     let v = relations_json(&pkg, None);
-    let codes: Vec<&str> = v["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["code"].as_str().unwrap())
-        .collect();
+    let codes: Vec<&str> = common::strings(&v["diagnostics"], "code");
     assert_eq!(codes, ["FD502"]);
     assert_eq!(v["diagnostics"][0]["severity"], "warning");
     assert_eq!(
@@ -691,11 +699,7 @@ fn a_package_definition_is_never_read_through_a_link_or_from_a_fifo() {
     let fifo = tmp.path().join("fifo");
     copy_dir(&worker_version(), &fifo);
     std::fs::remove_file(fifo.join("definition.json")).unwrap();
-    let made = Command::new("mkfifo")
-        .arg(fifo.join("definition.json"))
-        .status()
-        .unwrap();
-    assert!(made.success());
+    common::mkfifo(&fifo.join("definition.json"));
     for dir in [&linked, &fifo] {
         for format in ["human", "json"] {
             let o = run(&[
@@ -734,25 +738,11 @@ fn the_report_never_overwrites_the_instance() {
     let tmp = tempfile::tempdir().unwrap();
     let inst = tmp.path().join("inst.json");
     std::fs::write(&inst, b"{\"worker\":{}}").unwrap();
-    let o = run(&[
-        "relations".as_ref(),
-        "--output-file".as_ref(),
-        inst.as_os_str(),
-        "--instance".as_ref(),
-        inst.as_os_str(),
-        worker_version().as_os_str(),
-    ]);
+    let o = relations_into(&inst, &inst);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(std::fs::read(&inst).unwrap(), b"{\"worker\":{}}");
     let out = tmp.path().join("out.txt");
-    let o = run(&[
-        "relations".as_ref(),
-        "--output-file".as_ref(),
-        out.as_os_str(),
-        "--instance".as_ref(),
-        inst.as_os_str(),
-        worker_version().as_os_str(),
-    ]);
+    let o = relations_into(&out, &inst);
     assert_eq!(o.status.code(), Some(0));
     assert!(std::fs::read_to_string(&out)
         .unwrap()

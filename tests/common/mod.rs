@@ -1,6 +1,6 @@
 //! Support shared by the integration tests: where the corpus and the
 //! shipped fixtures are, and copying a package so a test can change it.
-#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)] // each test crate uses part of it; a panic is a failed test
+#![allow(dead_code)] // each test crate uses part of it
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -148,6 +148,14 @@ pub fn run_in(dir: &Path, args: &[&str]) -> Output {
     c.output().unwrap()
 }
 
+/// `verify PATH --format FORMAT --output-file FILE`, run in `dir` ([`run_in`]).
+pub fn verify_to_file(dir: &Path, path: &str, format: &str, file: &str) -> Output {
+    run_in(
+        dir,
+        &["verify", path, "--format", format, "--output-file", file],
+    )
+}
+
 /// Runs the built `form-package` binary with `args`, colour off.
 pub fn run<S: AsRef<OsStr>>(args: &[S]) -> Output {
     command(args).output().unwrap()
@@ -187,6 +195,43 @@ pub fn codes(report: &serde_json::Value) -> Vec<&str> {
         .iter()
         .map(|d| d["code"].as_str().unwrap())
         .collect()
+}
+
+/// The string member `key` of each element of the JSON array `array` (e.g.
+/// the `ruleId` of each SARIF result).
+///
+/// # Panics
+/// When `array` is not an array or an element's `key` is not a string.
+pub fn strings<'a>(array: &'a serde_json::Value, key: &str) -> Vec<&'a str> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e[key].as_str().unwrap())
+        .collect()
+}
+
+/// The elements of the JSON array `array` whose member `key` is `value`.
+///
+/// # Panics
+/// When `array` is not an array.
+pub fn elements_with<'a>(
+    array: &'a serde_json::Value,
+    key: &str,
+    value: &str,
+) -> Vec<&'a serde_json::Value> {
+    array
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e[key] == value)
+        .collect()
+}
+
+/// Makes a FIFO at `path` (`mkfifo`, which must succeed).
+pub fn mkfifo(path: &Path) {
+    let made = Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(made.success(), "mkfifo {}", path.display());
 }
 
 /// Replaces the `${{ … }}` expressions of a GitHub workflow `value` from

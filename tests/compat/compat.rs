@@ -183,12 +183,7 @@ fn history_table_page(corpus: &Path) -> Result<(), Failed> {
     let (mut earned, mut not_earned, mut fits, mut fails) = (0, 0, 0, 0);
     for p in doc["pairs"].as_array().unwrap() {
         let (o, n) = (&p["old"]["formRef"], &p["new"]["formRef"]);
-        let findings: Vec<&str> = p["findings"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|f| f["code"].as_str().unwrap())
-            .collect();
+        let findings: Vec<&str> = common::strings(&p["findings"], "code");
         let verdict = if p["compared"] == json!(false) {
             "not compared (a side is refused: its definition.json is missing in the corpus copy)"
                 .to_owned()
@@ -569,12 +564,7 @@ fn every_format() -> Result<(), Failed> {
     let (code, sarif, _) = run(&["compat", s(&a), s(&b), "--format", "sarif"]);
     assert_eq!(code, 1);
     let log: Value = serde_json::from_str(&sarif).unwrap();
-    let ids: Vec<&str> = log["runs"][0]["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["ruleId"].as_str().unwrap())
-        .collect();
+    let ids: Vec<&str> = common::strings(&log["runs"][0]["results"], "ruleId");
     assert!(ids.contains(&"FD656") && ids.contains(&"FD670"), "{ids:?}");
     let (code, github, _) = run(&["compat", s(&a), s(&b), "--format", "github"]);
     assert_eq!(code, 1);

@@ -5,14 +5,6 @@
 //! ignored at run time, e.g. without the corpus), each listed as `[module]
 //! name` (`cargo test --test BINARY MODULE` runs one file's); [`common`] is the
 //! one shared prelude.
-#![allow(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::print_stdout,
-    clippy::print_stderr
-)] // test code: a panic is a failed test, printing is the report
-
 #[path = "../common/mod.rs"]
 mod common;
 

@@ -40,6 +40,16 @@ fn oracle() -> Option<PathBuf> {
     p.is_file().then_some(p)
 }
 
+/// A case's command line (`args`).
+fn args_of(c: &Value) -> Vec<&str> {
+    c["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect()
+}
+
 fn cases() -> Vec<Value> {
     let text = std::fs::read_to_string(root().join("tests/reference/cases.json")).unwrap();
     let v: Value = serde_json::from_str(&text).unwrap();
@@ -80,12 +90,7 @@ fn every_reference_invocation_form_gives_the_reference_verdict_and_bytes() {
     let mut forms_seen = std::collections::BTreeSet::new();
     let mut compared_bytes = 0;
     for c in &cases {
-        let args: Vec<&str> = c["args"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap())
-            .collect();
+        let args = args_of(c);
         forms_seen.insert(args[0]);
         let out = ours(&args);
         let want = c["exit"].as_i64().unwrap() as i32;
@@ -120,12 +125,7 @@ fn committed_answers_are_the_live_oracles() {
         return;
     };
     for c in cases() {
-        let args: Vec<&str> = c["args"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_str().unwrap())
-            .collect();
+        let args = args_of(&c);
         if args[0] == "version" {
             continue; // this oracle build predates `version` (see cases.json)
         }

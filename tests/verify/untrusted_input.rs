@@ -45,6 +45,15 @@ fn open_schema(pkg: &Path) {
     assert_eq!(o.status.code(), Some(0), "{o:?}");
 }
 
+/// Asserts that a run succeeded (exit 0, stdout shown otherwise) with a
+/// JSON report of no finding, and returns the report.
+fn clean_report(o: &std::process::Output) -> Value {
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(o));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(codes(&v).is_empty(), "{v}");
+    v
+}
+
 fn codes(report: &Value) -> Vec<String> {
     report["packages"]
         .as_array()
@@ -113,9 +122,7 @@ fn a_configuration_above_the_repository_is_never_read() {
         &cwd,
         &["verify", "--format", "json", intact.to_str().unwrap()],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(codes(&v).is_empty(), "{v}");
+    clean_report(&o);
     let o = run(&cwd, &["verify", "--isolated", intact.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1), "--isolated: {}", stdout(&o));
 }
@@ -163,12 +170,7 @@ fn a_discovered_configuration_never_hides_integrity_findings() {
             s["runs"][0]["invocations"][0]["properties"]["configuration"],
             "form-package.toml"
         );
-        let levels: Vec<&str> = s["runs"][0]["results"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|r| r["level"].as_str().unwrap())
-            .collect();
+        let levels: Vec<&str> = common::strings(&s["runs"][0]["results"], "level");
         assert_eq!(levels, ["error", "error"], "{config}");
         let github = stdout(&run(root, &["verify", "pkg", "--format", "github"]));
         assert!(
@@ -202,9 +204,7 @@ fn a_discovered_configuration_never_hides_integrity_findings() {
             "json",
         ],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(codes(&v).is_empty(), "{v}");
+    let v = clean_report(&o);
     assert_eq!(v["configuration"], "form-package.toml");
     // So do the flags, beside a discovered file.
     let o = run(root, &["verify", "pkg", "--ignore", "FD015,FD016"]);
@@ -385,17 +385,7 @@ fn a_hard_link_into_a_package_is_never_written() {
     let link = tmp.path().join("report.sarif");
     std::fs::hard_link(&def, &link).unwrap();
     for format in ["sarif", "json", "human"] {
-        let o = run(
-            tmp.path(),
-            &[
-                "verify",
-                "pkg",
-                "--format",
-                format,
-                "--output-file",
-                "report.sarif",
-            ],
-        );
+        let o = common::verify_to_file(tmp.path(), "pkg", format, "report.sarif");
         assert_eq!(o.status.code(), Some(2), "{format}: {o:?}");
         let err = String::from_utf8_lossy(&o.stderr);
         assert!(err.contains("is inside the package"), "{err}");
@@ -721,9 +711,7 @@ fn check_says_when_no_fixture_ran() {
             "--deny-warnings",
         ],
     );
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(codes(&v).is_empty(), "{v}");
+    let v = clean_report(&o);
     assert_eq!(v["packages"][0]["fixturesRun"], 1);
 }
 
@@ -789,9 +777,7 @@ fn a_negative_fixture_failing_only_by_the_budget_is_noted() {
         &serde_json::json!({"takoformUnexpected": true}),
     );
     let o = run(tmp.path(), &["verify", "refused", "--format", "json"]);
-    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    assert!(codes(&v).is_empty(), "{v}");
+    clean_report(&o);
 }
 
 /// A package index of the example store with `n` more entries, each with
