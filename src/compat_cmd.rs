@@ -29,50 +29,50 @@ pub fn check_file(
     Ok((checked.outcome, is_definition))
 }
 
-/// The whole command: runs the request, renders it in `format`, writes the
-/// witnesses into `witnesses` when asked (refused, exit 2, inside a
-/// package: [`crate::compat::report::inside_package`]), and returns what
-/// to print and the exit status
-/// ([`crate::compat::report::Report::exit_code`]; 2 when it could not run).
+/// What one `compat` run did: its report, and with `--write-witnesses`
+/// the witness files written or why writing them failed.
+#[derive(Debug)]
+pub struct CompatRun {
+    /// Everything the run found.
+    pub report: crate::compat::report::Report,
+    /// With `--write-witnesses`: the files written, or the error that
+    /// stopped the writing (the run then exits 2).
+    pub witnesses: Option<Result<Vec<PathBuf>, Error>>,
+}
+
+impl CompatRun {
+    /// The exit status: the report's
+    /// ([`crate::compat::report::Report::exit_code`]), or 2 when the
+    /// witnesses could not be written.
+    pub fn exit_code(&self) -> u8 {
+        match self.witnesses {
+            Some(Err(_)) => 2,
+            _ => self.report.exit_code(),
+        }
+    }
+}
+
+/// The whole command: runs the request and writes the witnesses into
+/// `witnesses` when asked (refused, exit 2, inside a package:
+/// [`crate::compat::report::inside_package`]); nothing is printed
+/// ([`crate::render::compat`] makes the text).
+///
+/// # Errors
+/// The command could not run (exit 2).
 pub fn run(
     paths: &[PathBuf],
     history_mode: bool,
     base: Option<&Path>,
     witnesses: Option<&Path>,
-    format: crate::render::Format,
-    opts: &crate::render::Options,
-) -> crate::output::Output {
+) -> Result<CompatRun, Error> {
     if let Some(package) = witnesses.and_then(crate::compat::report::inside_package) {
-        return Error::Usage(format!(
+        return Err(Error::Usage(format!(
             "--write-witnesses {} is inside the package {}: nothing is written to a package being verified; write the witnesses outside it",
             witnesses.map(Path::display).map(|d| d.to_string()).unwrap_or_default(),
             package.display()
-        ))
-        .into();
+        )));
     }
-    let report = match crate::compat::report::run(paths, history_mode, base, check_file) {
-        Ok(r) => r,
-        Err(e) => return e.into(),
-    };
-    let mut out = crate::output::Output {
-        stdout: crate::render::compat::render(&report, format, opts).into_bytes(),
-        code: report.exit_code(),
-        ..Default::default()
-    };
-    if let Some(dir) = witnesses {
-        match crate::compat::report::write_witnesses(&report, dir) {
-            Ok(written) => {
-                for w in written {
-                    out.stderr
-                        .push_str(&format!("form-package: wrote witness {}\n", w.display()));
-                }
-            }
-            Err(e) => {
-                let failed: crate::output::Output = e.into();
-                out.stderr.push_str(&failed.stderr);
-                out.code = 2;
-            }
-        }
-    }
-    out
+    let report = crate::compat::report::run(paths, history_mode, base, check_file)?;
+    let witnesses = witnesses.map(|dir| crate::compat::report::write_witnesses(&report, dir));
+    Ok(CompatRun { report, witnesses })
 }

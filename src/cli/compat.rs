@@ -44,13 +44,28 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     }
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, false, false, false);
-    let out = crate::compat_cmd::run(
+    let out = match crate::compat_cmd::run(
         &a.paths,
         a.history,
         a.baseline.as_deref(),
         a.write_witnesses.as_deref(),
-        a.report.format,
-        &opts,
-    );
+    ) {
+        Err(e) => e.into(),
+        Ok(run) => {
+            let code = run.exit_code();
+            let stdout = crate::render::compat::render(&run.report, a.report.format, &opts);
+            let stderr = match run.witnesses {
+                None => String::new(),
+                Some(Ok(written)) => crate::render::compat::wrote_witnesses(&written),
+                // The command could not finish: `form-package: <error>`.
+                Some(Err(e)) => Output::from(e).stderr,
+            };
+            Output {
+                stdout: stdout.into_bytes(),
+                stderr,
+                code,
+            }
+        }
+    };
     args::deliver(out, a.output.file())
 }

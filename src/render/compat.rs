@@ -52,6 +52,15 @@ use crate::verify::{PackageOutcome, Source};
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;
 
+/// `compat --write-witnesses`' stderr: `form-package: wrote witness
+/// <path>`, one line per file written.
+pub fn wrote_witnesses(written: &[PathBuf]) -> String {
+    written
+        .iter()
+        .map(|w| format!("form-package: wrote witness {}\n", w.display()))
+        .collect()
+}
+
 /// Renders `report` in `format`.
 pub fn render(report: &Report, format: Format, opts: &Options) -> String {
     match format {
@@ -476,4 +485,19 @@ fn run_of<'a>(report: &Report, outcomes: &'a [PackageOutcome], opts: &Options) -
         view.display = Some(PathBuf::from(pair_name(p)));
     }
     run
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One line per witness written; none written, nothing said.
+    #[test]
+    fn each_witness_written_is_one_line() {
+        assert_eq!(wrote_witnesses(&[]), "");
+        assert_eq!(
+            wrote_witnesses(&[PathBuf::from("w/a.json"), PathBuf::from("w/b.json")]),
+            "form-package: wrote witness w/a.json\nform-package: wrote witness w/b.json\n"
+        );
+    }
 }
