@@ -11,6 +11,7 @@ mod common;
 
 mod golden;
 mod package_source;
+mod reference_cli;
 mod release;
 mod speed;
 

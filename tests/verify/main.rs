@@ -16,7 +16,6 @@ mod gating;
 mod hostile;
 mod output_safety;
 mod properties;
-mod reference_cli;
 mod registry;
 mod strict_reader;
 mod untrusted_input;
