@@ -1174,32 +1174,6 @@ fn check_not_revoked_derives_and_cross_checks_the_package(corpus: &Path) {
     assert_eq!(run(&[]).status.code(), Some(2));
 }
 
-/// A trial that needs a tool the machine may lack, given the probe's answer
-/// (`Err`: why the tool cannot run here). Without the tool it is reported
-/// ignored (never passed; said on the terminal, past the output capture) or,
-/// when `required` names a variable that is set, failed.
-fn needs_tool<T>(
-    name: &str,
-    probe: Result<T, String>,
-    required: &str,
-    trial: impl FnOnce(T) -> Trial,
-) -> Trial {
-    match probe {
-        Ok(tool) => trial(tool),
-        Err(why) if std::env::var_os(required).is_some() => {
-            let why = format!("{required} is set but {why}");
-            Trial::test(name, move || Err(why.into()))
-        }
-        Err(why) => {
-            let _ = std::io::Write::write_fmt(
-                &mut std::io::stderr(),
-                format_args!("\n*** {name} DID NOT RUN (ignored): {why} ***\n"),
-            );
-            Trial::test(name, move || Err(why.into())).with_ignored_flag(true)
-        }
-    }
-}
-
 /// This file's trials, each listed as `[trust] name`. The corpus tests are
 /// ignored without the corpus; the two that need a tool are ignored without
 /// it, decided by a probe when the trials are listed: the agreement with
@@ -1211,7 +1185,7 @@ pub fn trials() -> Vec<Trial> {
     let corpus = common::corpus();
     let with_corpus = |name: &str, f: fn(&Path)| common::corpus_test(name, &corpus, f);
     let sigstore = "agrees_with_python_sigstore_on_every_verify_bundle_verdict";
-    let sigstore = needs_tool(
+    let sigstore = common::needs_tool(
         sigstore,
         sigstore_python(),
         "FORM_PACKAGE_REQUIRE_SIGSTORE",
@@ -1223,7 +1197,7 @@ pub fn trials() -> Vec<Trial> {
         },
     );
     let network = "verify_bundle_makes_no_network_call";
-    let network = needs_tool(network, strace_usable(), "CI", |()| {
+    let network = common::needs_tool(network, strace_usable(), "CI", |()| {
         common::test(network, verify_bundle_makes_no_network_call)
     });
     vec![
