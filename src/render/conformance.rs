@@ -19,24 +19,32 @@ pub enum ConformanceFormat {
     Json,
 }
 
-/// The `--format json` document of a suite whose manifest was refused:
-/// `cases` empty, every count 0, `manifestDiagnostics` the manifest's
-/// findings as `verify --format json` writes a finding (file
-/// `manifest.json`, line and column).
-fn refused_json(dir: &Path, diags: Vec<Diagnostic>, source: crate::verify::Source) -> String {
+/// A refused manifest as one entry of the report model: its findings,
+/// their files relative to the suite directory `dir` (`manifest.json`),
+/// and the manifest's bytes and spans, so each finding is located
+/// (`<dir>/manifest.json:line:column`) in every format as `verify`'s are.
+fn refused_outcome(
+    dir: &Path,
+    diags: &[Diagnostic],
+    manifest: &[u8],
+) -> crate::verify::PackageOutcome {
     let source = crate::verify::Source {
-        spans: source
-            .spans
-            .or_else(|| strict::parse(&source.bytes).ok().map(|p| p.spans)),
-        bytes: source.bytes,
+        spans: strict::parse(manifest).ok().map(|p| p.spans),
+        bytes: manifest.to_vec(),
     };
-    let outcome = [crate::verify::PackageOutcome {
+    crate::verify::PackageOutcome {
         path: dir.to_path_buf(),
-        diagnostics: diags,
+        diagnostics: diags.to_vec(),
         sources: std::collections::BTreeMap::from([("manifest.json".to_owned(), source)]),
         ..Default::default()
-    }];
-    let run = crate::render::RunView::new(&outcome, false);
+    }
+}
+
+/// The `--format json` document of a suite whose manifest was refused
+/// (`run`: its [`refused_outcome`]): `cases` empty, every count 0,
+/// `manifestDiagnostics` the manifest's findings as `verify --format json`
+/// writes a finding (file `manifest.json`, line and column).
+fn refused_json(dir: &Path, run: &crate::render::RunView<'_>) -> String {
     let found: Vec<serde_json::Value> = run
         .findings()
         .map(|(_, f)| crate::render::json::diagnostic_value(f))
@@ -70,26 +78,27 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
             diagnostics: diags,
             manifest,
         } => {
-            let source = crate::verify::Source {
-                bytes: manifest.clone(),
-                spans: None,
-            };
+            let outcome = [refused_outcome(dir, diags, manifest)];
+            let run = crate::render::RunView::new(&outcome, false);
+            // Each finding located as `check`'s and `verify`'s human
+            // findings are (`<dir>/manifest.json:line:column`, the excerpt),
+            // by the one human printer.
             let mut stderr = format!(
                 "form-package: {}: not a conformance manifest\n",
                 dir.join("manifest.json").display()
             );
-            for d in diags {
-                stderr.push_str(&crate::render::human::render_diagnostic(
-                    d,
-                    Some(&source),
-                    false,
-                ));
-            }
+            stderr.push_str(&crate::render::human::render_run(
+                &run,
+                &crate::render::Options {
+                    quiet: true,
+                    ..Default::default()
+                },
+            ));
             // `--format json` still prints its document: no case run, the
             // manifest's findings located (a CI step parsing stdout reads
             // why, not an empty page).
             let stdout = match format {
-                ConformanceFormat::Json => refused_json(dir, diags.clone(), source),
+                ConformanceFormat::Json => refused_json(dir, &run),
                 ConformanceFormat::Human => String::new(),
             };
             return (stdout, stderr);
@@ -235,7 +244,7 @@ mod tests {
     }
 
     #[test]
-    fn a_refused_manifest_is_on_stderr_and_in_the_json_document() {
+    fn a_refused_manifest_is_on_stderr_and_in_the_json_document_located_in_both() {
         let manifest = b"{\"schemaVersion\": 2}".to_vec();
         let finding = Diagnostic::new(
             Code::ConformanceManifest,
@@ -256,6 +265,18 @@ mod tests {
                 "form-package: {}: not a conformance manifest\nFD640 conformance-manifest\n",
                 shown.display()
             )),
+            "{}",
+            human.stderr
+        );
+        // Located as `check`'s and `verify`'s human findings are: the
+        // excerpt's header and the help line name `suite/manifest.json:1:19`
+        // (the value `2`), not only the file and the pointer.
+        let at = format!("{}:1:19", shown.display());
+        assert!(
+            human.stderr.contains(&format!("╭─[{at}]"))
+                && human
+                    .stderr
+                    .contains(&format!("help: {at}: the value 2 at /schemaVersion")),
             "{}",
             human.stderr
         );

@@ -143,6 +143,9 @@ fn a_manifest_not_in_the_reference_format_cannot_run() {
     assert!(err.contains("FD640 conformance-manifest"), "{err}");
     assert!(err.contains("non-empty positive"), "{err}");
     assert!(err.contains("unknown operation \"explode\""), "{err}");
+    // Each finding located in the manifest, as `check`'s are.
+    let at = format!("{}:1:", tmp.path().join("manifest.json").display());
+    assert!(err.contains(&format!("help: {at}")), "{err}");
     // `--format json` prints its document all the same: no case, the
     // manifest's findings (issue 21 item 3: it printed nothing).
     let out = run(
