@@ -222,23 +222,28 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
             Ok(())
         })
     });
-    vec![
-        crate::common::test(
+    let tests: [(&str, fn()); 4] = [
+        (
             "help_lists_every_reference_subcommand",
             help_lists_every_reference_subcommand,
         ),
-        crate::common::test(
+        (
             "every_reference_invocation_form_gives_the_reference_verdict_and_bytes",
             every_reference_invocation_form_gives_the_reference_verdict_and_bytes,
         ),
-        live,
-        crate::common::test(
+        (
             "version_keeps_the_reference_members_in_order_and_the_commit",
             version_keeps_the_reference_members_in_order_and_the_commit,
         ),
-        crate::common::test(
+        (
             "usage_errors_exit_2_and_verify_of_a_file_points_at_check",
             usage_errors_exit_2_and_verify_of_a_file_points_at_check,
         ),
-    ]
+    ];
+    let mut trials: Vec<_> = tests
+        .into_iter()
+        .map(|(name, f)| crate::common::test(name, f))
+        .collect();
+    trials.push(live);
+    trials
 }
