@@ -1,115 +1,112 @@
 //! `form-package index DIR [--check] [--profile P]`: writes an author's
 //! `package-index.json` ([`crate::index::build`], [`crate::index::write`])
-//! or only compares it; findings are rendered as `verify` renders them.
+//! or only compares it, and returns what it did ([`IndexRun`]); findings
+//! are rendered as `verify` renders them ([`crate::render::index`]).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::fileread::{read_file, Reach};
-use crate::output::Output;
-use crate::render;
+use crate::index::Indexed;
 use crate::verify::{self, PackageOutcome, Source};
 
+/// What `index` did; [`crate::render::index::report`] prints it.
+#[derive(Debug)]
+pub enum IndexRun {
+    /// Findings stopped it (exit 1): nothing was written.
+    Refused(Box<Refused>),
+    /// `--check`: the index that would be written, compared with the
+    /// existing one (exit 1 when it would change, [`Indexed::drift`]).
+    Checked(Indexed),
+    /// The index was written (exit 0) to `path` (DIR's
+    /// `package-index.json`).
+    Wrote {
+        /// What was written.
+        indexed: Indexed,
+        /// Where.
+        path: PathBuf,
+    },
+}
+
+/// The findings that stopped `index`, and what that leaves.
+#[derive(Debug)]
+pub struct Refused {
+    /// The findings as one package: DIR, and the files they name read
+    /// again for their `line:column` (see [`findings_of`]).
+    pub outcome: PackageOutcome,
+    /// `--check` was given (it never writes).
+    pub check: bool,
+    /// DIR's `package-index.json`.
+    pub index: PathBuf,
+    /// Whether it exists: it is then unchanged, else it was not created.
+    pub index_exists: bool,
+}
+
+impl IndexRun {
+    /// The exit status: `1` refused, or `--check` found the index would
+    /// change; else `0`.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            IndexRun::Refused(_) => 1,
+            IndexRun::Checked(indexed) => u8::from(indexed.drift),
+            IndexRun::Wrote { .. } => 0,
+        }
+    }
+}
+
 /// `index DIR [--check] [--profile P]`: writes the index atomically, or
-/// with `--check` exits 1 when it would change. Refuses (exit 1, nothing
-/// written) a directory `verify` would refuse at the file-system level.
-pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Output {
+/// with `--check` only compares it. Refuses (findings, nothing written) a
+/// directory `verify` would refuse at the file-system level.
+///
+/// # Errors
+/// The command could not run (exit 2): DIR does not exist, `--profile` is
+/// unknown, a fault of the verifier, or the index could not be written.
+pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Result<IndexRun, Error> {
     if std::fs::symlink_metadata(dir).is_err() {
-        return Error::Usage(format!("{}: no such directory", dir.display())).into();
+        return Err(Error::Usage(format!(
+            "{}: no such directory",
+            dir.display()
+        )));
     }
     if let Some(p) = profile {
         if crate::profile::IndexProfile::from_api_version(p).is_none() {
-            return Error::Usage(format!(
+            return Err(Error::Usage(format!(
                 "index: unknown --profile {p:?} ({})",
                 crate::profile::api_versions().join(", ")
-            ))
-            .into();
+            )));
         }
     }
+    let index = dir.join(verify::INDEX_FILE);
     match crate::index::build(dir, profile) {
-        Err(crate::error::Refused::Fault(e)) => e.into(),
-        Err(crate::error::Refused::Findings(diags)) => {
-            let mut stderr = render_findings_of(dir, diags);
-            stderr.push_str(&wrote_nothing(dir, check));
-            Output {
-                stderr,
-                code: 1,
-                ..Default::default()
-            }
-        }
-        Ok(indexed) if check => {
-            let mut msg = profile_line(&indexed.profile);
-            msg.push_str(if indexed.drift {
-                "package-index.json would change:\n"
-            } else {
-                "package-index.json is up to date\n"
-            });
-            if indexed.drift {
-                for c in &indexed.changes {
-                    msg.push_str(&format!("  {c}\n"));
-                }
-            }
-            Output {
-                stdout: msg.into_bytes(),
-                code: u8::from(indexed.drift),
-                ..Default::default()
-            }
-        }
+        Err(crate::error::Refused::Fault(e)) => Err(e),
+        Err(crate::error::Refused::Findings(diags)) => Ok(IndexRun::Refused(Box::new(Refused {
+            outcome: findings_of(dir, diags),
+            check,
+            index_exists: std::fs::symlink_metadata(&index).is_ok(),
+            index,
+        }))),
+        Ok(indexed) if check => Ok(IndexRun::Checked(indexed)),
         Ok(indexed) => match crate::index::write(dir, &indexed) {
-            Ok(()) => Output {
-                stdout: format!(
-                    "{}wrote {}\n",
-                    profile_line(&indexed.profile),
-                    dir.join(verify::INDEX_FILE).display()
-                )
-                .into_bytes(),
-                ..Default::default()
-            },
-            Err(source) => Error::Io {
-                path: dir.join(verify::INDEX_FILE),
+            Ok(()) => Ok(IndexRun::Wrote {
+                indexed,
+                path: index,
+            }),
+            Err(source) => Err(Error::Io {
+                path: index,
                 source,
-            }
-            .into(),
+            }),
         },
     }
 }
 
-/// `profile P (why)`: the index profile `index` chose and why (issue 26
-/// item 2: it was chosen in silence).
-fn profile_line(choice: &crate::index::ProfileChoice) -> String {
-    format!("profile {} ({})\n", choice.api_version, choice.why())
-}
-
-/// The last line of a refused `index`: nothing was written, and what that
-/// leaves (`--check` never writes).
-fn wrote_nothing(dir: &Path, check: bool) -> String {
-    let index = dir.join(verify::INDEX_FILE);
-    let state = if std::fs::symlink_metadata(&index).is_ok() {
-        "is unchanged"
-    } else {
-        "was not created"
-    };
-    if check {
-        format!(
-            "form-package: index --check: the index cannot be built; {} {state}\n",
-            index.display()
-        )
-    } else {
-        format!(
-            "form-package: index wrote nothing: {} {state}\n",
-            index.display()
-        )
-    }
-}
-
-/// Renders the findings of a command about package `dir` (not `verify`) in
-/// the human format, through the same front end as `verify`: each file a
+/// The findings of a command about package `dir` (not `verify`) as one
+/// package's outcome, for the same front end as `verify`: each file a
 /// finding names is read again ([`crate::fileread`], found: a regular file,
 /// not followed through a link, at most `limits::JSON_BYTES`, 16 MiB) and
 /// strictly parsed for its spans, so every finding shows
 /// `<package>/<file>:line:column` and its marked token.
-fn render_findings_of(dir: &Path, diagnostics: Vec<Diagnostic>) -> String {
+fn findings_of(dir: &Path, diagnostics: Vec<Diagnostic>) -> PackageOutcome {
     let mut sources = std::collections::BTreeMap::new();
     for f in diagnostics.iter().filter_map(|d| d.file.as_deref()) {
         if sources.contains_key(f) {
@@ -122,13 +119,12 @@ fn render_findings_of(dir: &Path, diagnostics: Vec<Diagnostic>) -> String {
         let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
         sources.insert(f.to_owned(), Source { bytes, spans });
     }
-    let outcome = [PackageOutcome {
+    PackageOutcome {
         path: dir.to_path_buf(),
         diagnostics,
         sources,
         ..Default::default()
-    }];
-    render::index::findings(&outcome)
+    }
 }
 
 #[cfg(test)]
@@ -137,8 +133,10 @@ mod tests {
 
     #[test]
     fn a_directory_that_does_not_exist_exits_2() {
-        let unknown = run(Path::new("/nonexistent/form-package"), true, None);
-        assert_eq!(unknown.code, 2);
-        assert!(unknown.stderr.starts_with("form-package: "));
+        let unknown = run(Path::new("/nonexistent/form-package"), true, None).unwrap_err();
+        assert!(matches!(unknown, Error::Usage(_)), "{unknown}");
+        let out = crate::output::Output::from(unknown);
+        assert_eq!(out.code, 2);
+        assert!(out.stderr.starts_with("form-package: "));
     }
 }

@@ -1,4 +1,5 @@
-//! `form-package index DIR` ([`crate::index_cmd::run`]).
+//! `form-package index DIR` ([`crate::index_cmd::run`], printed by
+//! [`crate::render::index::report`]).
 
 use std::path::PathBuf;
 
@@ -19,7 +20,18 @@ pub struct Args {
     pub profile: Option<String>,
 }
 
-/// Runs `index`.
+/// Runs `index`: the operation, then its view ([`crate::render::index::report`]),
+/// with the operation's exit status.
 pub fn run(a: &Args) -> Output {
-    crate::index_cmd::run(&a.dir, a.check, a.profile.as_deref())
+    match crate::index_cmd::run(&a.dir, a.check, a.profile.as_deref()) {
+        Ok(run) => {
+            let (stdout, stderr) = crate::render::index::report(&run);
+            Output {
+                stdout: stdout.into_bytes(),
+                stderr,
+                code: run.exit_code(),
+            }
+        }
+        Err(e) => e.into(),
+    }
 }

@@ -510,9 +510,8 @@ fn stream_writing_lines(text: &str) -> Vec<String> {
 /// Library modules that still write, or add text, to stdout or stderr
 /// themselves, each still to hand its text to a view under `src/render/`
 /// (the list may only shrink): `compat_cmd` (the `wrote witness` lines and
-/// a failed write appended to stderr) and `index_cmd` (`wrote nothing`
-/// after the findings; its `--check` and `wrote` lines are built there too).
-const STREAM_WRITING_LEFT: &[&str] = &["compat_cmd", "index_cmd"];
+/// a failed write appended to stderr).
+const STREAM_WRITING_LEFT: &[&str] = &["compat_cmd"];
 
 /// Issue 21 item 3: `render/` alone prints. A library module outside
 /// `src/render/` and `src/cli/` neither writes to the standard streams nor
