@@ -519,13 +519,53 @@ pub fn genesis_digest() -> String {
         .unwrap_or_default()
 }
 
-/// Reads a previous pin (`--previous-pin`): the shape `cases.json` uses.
+/// Reads a pin (the shape `cases.json` uses and `--pin-out` writes): an
+/// object of `sequence`, `digest`, `entriesDigest` and optionally
+/// `checkpointApiVersion`.
 ///
 /// # Errors
 /// FD620 for a malformed pin (unknown member, wrong type, unsupported
 /// profile, non-canonical digest, legacy sequence 0); FD626 for a current
 /// sequence-0 pin that is not the genesis.
 pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
+    parse_pin_at(file, value, &JsonPointer::root())
+}
+
+/// The members that make a JSON object a previous run's report rather than
+/// a pin: `validate-revocation-checkpoint`'s `{"checkpoint", "pin"}`,
+/// `trust verify-checkpoint`'s `{"status", "bundle", …, "pin"}`. A pin has
+/// none of them.
+const REPORT_MEMBERS: [&str; 3] = ["pin", "checkpoint", "status"];
+
+/// Reads `--previous-pin`'s file, the one pin model of
+/// `validate-revocation-checkpoint` and `trust verify-checkpoint`: `value`
+/// is the pin itself ([`parse_pin`]), or a previous run's whole JSON report
+/// (an object with a member of [`REPORT_MEMBERS`]: either command's
+/// output), whose `pin` member is read (its findings at `/pin/…`).
+///
+/// # Errors
+/// [`parse_pin`]'s; FD620 at the root for a report without a `pin` member.
+pub fn previous_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
+    let Some(map) = value
+        .as_object()
+        .filter(|m| REPORT_MEMBERS.iter().any(|k| m.contains_key(*k)))
+    else {
+        return parse_pin(file, value);
+    };
+    match map.get("pin") {
+        Some(pin) => parse_pin_at(file, pin, &JsonPointer::root().child("pin")),
+        None => Err(vec![Diagnostic::new(
+            Code::InvalidCheckpointPin,
+            "previous revocation checkpoint pin: the file is a report without a pin member",
+        )
+        .in_file(file)
+        .at(JsonPointer::root())
+        .help("pass the pin a run wrote (`--pin-out`, or the `pin` member of its output), or the whole output of a run that advanced to a checkpoint")]),
+    }
+}
+
+fn parse_pin_at(file: &str, value: &Value, base: &JsonPointer) -> Result<Pin, Vec<Diagnostic>> {
+    let here = |member: &str| base.child(member);
     let bad = |ptr: JsonPointer, msg: String| {
         Diagnostic::new(Code::InvalidCheckpointPin, msg)
             .in_file(file)
@@ -533,7 +573,7 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     };
     let Some(map) = value.as_object() else {
         return Err(vec![bad(
-            JsonPointer::root(),
+            base.clone(),
             "previous revocation checkpoint pin must be a JSON object".into(),
         )]);
     };
@@ -545,17 +585,17 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
             _ => {
                 diags.push(
                     bad(
-                        at(k),
+                        here(k),
                         format!("previous revocation checkpoint pin has unknown member {k:?}"),
                     )
-                    .at_key(at(k)),
+                    .at_key(here(k)),
                 );
                 continue;
             }
         };
         if !ok {
             diags.push(bad(
-                at(k),
+                here(k),
                 format!("previous revocation checkpoint pin: {k} has the wrong type"),
             ));
         }
@@ -563,7 +603,7 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     for k in ["sequence", "digest", "entriesDigest"] {
         if !map.contains_key(k) {
             diags.push(bad(
-                JsonPointer::root(),
+                base.clone(),
                 format!("previous revocation checkpoint pin lacks {k}"),
             ));
         }
@@ -573,14 +613,14 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     }
     let pin: Pin = serde_json::from_value(value.clone()).map_err(|e| {
         vec![bad(
-            JsonPointer::root(),
+            base.clone(),
             format!("previous revocation checkpoint pin: {e}"),
         )]
     })?;
     match pin.checkpoint_api_version.as_deref() {
         None | Some(LEGACY) | Some(CURRENT) => {}
         Some(other) => diags.push(bad(
-            at("checkpointApiVersion"),
+            here("checkpointApiVersion"),
             format!("previous revocation checkpoint pin has unsupported profile {other:?}"),
         )),
     }
@@ -590,7 +630,7 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     ] {
         if !is_canonical_digest(v) {
             diags.push(bad(
-                at(k),
+                here(k),
                 format!("previous revocation checkpoint pin has a non-canonical {k}"),
             ));
         }
@@ -601,7 +641,7 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     let current = pin.checkpoint_api_version.as_deref() == Some(CURRENT);
     if pin.sequence == 0 && !current {
         diags.push(bad(
-            at("sequence"),
+            here("sequence"),
             "legacy revocation checkpoint pin cannot have sequence 0".into(),
         ));
     }
@@ -614,7 +654,7 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
                     "previous revocation checkpoint pin does not identify the exact signed current genesis",
                 )
                 .in_file(file)
-                .at(at("digest"))
+                .at(here("digest"))
                 .note(format!("the genesis digest is {}", genesis_digest())),
             );
         }
@@ -828,6 +868,46 @@ mod tests {
         let v: Value = serde_json::from_str(r#"{"sequence": 18446744073709551615}"#).unwrap();
         assert!(sequences_decode("f", &v, "p", &mut diags));
         assert!(diags.is_empty());
+    }
+
+    #[test]
+    fn a_previous_pin_is_the_pin_or_a_whole_report_of_either_command() {
+        let pin = serde_json::json!({"sequence": 1, "digest": format!("sha256:{}", "a".repeat(64)), "entriesDigest": format!("sha256:{}", "b".repeat(64))});
+        let want = parse_pin("p", &pin).unwrap();
+        // The pin alone; `validate-revocation-checkpoint`'s output; `trust
+        // verify-checkpoint`'s report.
+        for value in [
+            pin.clone(),
+            serde_json::json!({"checkpoint": {"sequence": 1}, "pin": pin}),
+            serde_json::json!({"status": "verified", "entryCount": 0, "pin": pin}),
+        ] {
+            assert_eq!(previous_pin("p", &value), Ok(want.clone()), "{value}");
+        }
+        // Near misses, refused with FD620: a report without a pin (at the
+        // root), a pin inside a report with a wrong member (at /pin/x), a
+        // pin with a wrong member (at /x).
+        let e = previous_pin("p", &serde_json::json!({"status": "verified"})).unwrap_err();
+        assert_eq!(
+            (e.len(), e[0].code, e[0].pointer.as_str()),
+            (1, Code::InvalidCheckpointPin, "")
+        );
+        assert!(
+            e[0].message.contains("report without a pin"),
+            "{}",
+            e[0].message
+        );
+        let mut wrong = pin.clone();
+        wrong["x"] = 1.into();
+        let e = previous_pin("p", &serde_json::json!({"pin": wrong})).unwrap_err();
+        assert_eq!(
+            (e[0].code, e[0].pointer.as_str()),
+            (Code::InvalidCheckpointPin, "/pin/x")
+        );
+        let e = previous_pin("p", &wrong).unwrap_err();
+        assert_eq!(
+            (e[0].code, e[0].pointer.as_str()),
+            (Code::InvalidCheckpointPin, "/x")
+        );
     }
 
     #[test]

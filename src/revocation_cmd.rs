@@ -224,7 +224,7 @@ pub fn checkpoint(
                 Ok(r) => r,
                 Err(o) => return o,
             };
-            match revocation::parse_pin(&pin_display, &pin_value) {
+            match revocation::previous_pin(&pin_display, &pin_value) {
                 Ok(pin) => Some(pin),
                 Err(diags) => return refuse(&pin_display, pin_bytes, diags, format, color),
             }

@@ -28,7 +28,9 @@ pub struct CheckpointArgs {
     /// Advance with no previous pin: the first trusted checkpoint (legacy sequence 1, or the current genesis).
     #[arg(long, conflicts_with = "previous_pin")]
     pub advance: bool,
-    /// Advance from this pin (a JSON file: {checkpointApiVersion?, sequence, digest, entriesDigest}).
+    /// Advance from this pin (a JSON file: the pin {checkpointApiVersion?, sequence, digest,
+    /// entriesDigest}, or a previous run's whole report of this command or of `trust
+    /// verify-checkpoint`, whose `pin` is read).
     #[arg(long, value_name = "PIN_FILE")]
     pub previous_pin: Option<PathBuf>,
     /// The checkpoint the previous pin already names is a success (the pin

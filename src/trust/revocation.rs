@@ -74,9 +74,9 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
     revocation::validate_checkpoint(file, value).map_err(refused)
 }
 
-/// Reads a previous pin with [`revocation::parse_pin`]: the pin itself, or
-/// a whole `verify-checkpoint` report (an object with `status` and `pin`),
-/// whose `pin` is read.
+/// Reads a previous pin with [`revocation::previous_pin`] (the one reader
+/// `validate-revocation-checkpoint` uses too): the pin itself, or a
+/// previous run's whole report, whose `pin` is read.
 ///
 /// # Errors
 /// `input-error` for a file that is not strict I-JSON or not a pin
@@ -85,11 +85,7 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
 pub fn parse_pin(file: &str, bytes: &[u8]) -> Result<Pin, TrustError> {
     let input = |m: String| TrustError::new(Code::TrustInputError, format!("previous-pin: {m}"));
     let value = crate::json::strict::parse_value(bytes).map_err(|e| input(e.to_string()))?;
-    let pin = match &value {
-        Value::Object(m) if m.contains_key("status") => m.get("pin").unwrap_or(&value),
-        _ => &value,
-    };
-    revocation::parse_pin(file, pin).map_err(|diags| {
+    revocation::previous_pin(file, &value).map_err(|diags| {
         if diags.iter().all(|d| d.code == Code::CheckpointGenesisPin) {
             invalid(phrase(&diags))
         } else {

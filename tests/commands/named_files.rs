@@ -142,17 +142,19 @@ struct Named {
     good_exit: i32,
 }
 
-fn trust(flag: &'static str) -> Vec<&'static str> {
-    let mut args = vec!["trust", "verify-bundle"];
+/// `trust COMMAND` over the trust fixtures (`B`, `R`, `P`) with `F` in
+/// place of the file of `flag`, then `rest`.
+fn trust(command: &'static str, flag: &'static str, rest: &[&'static str]) -> Vec<&'static str> {
+    let mut args = vec!["trust", command];
     for (f, v) in [
         ("--bundle", "B"),
         ("--trusted-root", "R"),
         ("--policy", "P"),
-        ("--package", "K"),
     ] {
         args.push(f);
         args.push(if f == flag { "F" } else { v });
     }
+    args.extend(rest);
     args
 }
 
@@ -204,7 +206,7 @@ fn table(dir: &Path) -> Vec<Named> {
         ),
         named(
             "trust --bundle",
-            trust("--bundle"),
+            trust("verify-bundle", "--bundle", &["--package", "K"]),
             2,
             "FD815",
             &t.join("object-bucket-0.1.0-52a0cd0b11d3.sigstore.json"),
@@ -212,7 +214,7 @@ fn table(dir: &Path) -> Vec<Named> {
         ),
         named(
             "trust --trusted-root",
-            trust("--trusted-root"),
+            trust("verify-bundle", "--trusted-root", &["--package", "K"]),
             2,
             "FD815",
             &t.join("trusted-root.json"),
@@ -220,7 +222,7 @@ fn table(dir: &Path) -> Vec<Named> {
         ),
         named(
             "trust --policy",
-            trust("--policy"),
+            trust("verify-bundle", "--policy", &["--package", "K"]),
             2,
             "FD815",
             &t.join("publisher-policy.json"),
@@ -228,18 +230,7 @@ fn table(dir: &Path) -> Vec<Named> {
         ),
         named(
             "trust --subject",
-            vec![
-                "trust",
-                "verify-bundle",
-                "--bundle",
-                "B",
-                "--trusted-root",
-                "R",
-                "--policy",
-                "P",
-                "--subject",
-                "F",
-            ],
+            trust("verify-bundle", "", &["--subject", "F"]),
             2,
             "FD815",
             // Read, then refused as not the signed subject (FD806).
@@ -248,18 +239,7 @@ fn table(dir: &Path) -> Vec<Named> {
         ),
         named(
             "trust verify-checkpoint --checkpoint",
-            vec![
-                "trust",
-                "verify-checkpoint",
-                "--bundle",
-                "B",
-                "--trusted-root",
-                "R",
-                "--policy",
-                "P",
-                "--checkpoint",
-                "F",
-            ],
+            trust("verify-checkpoint", "", &["--checkpoint", "F"]),
             2,
             "FD815",
             &obj,

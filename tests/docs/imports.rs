@@ -520,21 +520,10 @@ const STREAM_WRITING_LEFT: &[&str] = &["compat_cmd"];
 /// `render::skipped` and `render::progress` took them).
 #[test]
 fn only_render_and_the_command_line_write_to_stdout_or_stderr() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in &files {
-        let m = module_of(&src, f).unwrap();
-        let top = m.split('/').next().unwrap();
-        if matches!(top, "main" | "cli" | "render") {
-            continue;
-        }
-        let lines = stream_writing_lines(&std::fs::read_to_string(f).unwrap());
-        if !lines.is_empty() {
-            found.insert(m, lines);
-        }
-    }
+    let found = lines_per_module(
+        |m, _| matches!(m.split('/').next(), Some("main" | "cli" | "render")),
+        stream_writing_lines,
+    );
     let left: Vec<&str> = found.keys().map(String::as_str).collect();
     assert_eq!(left, STREAM_WRITING_LEFT, "{found:#?}");
     // The rule is real: what `run` held before the move is found, in a
@@ -587,23 +576,12 @@ const FILE_READS_LEFT: &[&str] = &[];
 /// reads a file itself (tests and the test support module excepted).
 #[test]
 fn only_the_readers_read_files() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in &files {
-        let m = module_of(&src, f).unwrap();
-        if READERS.contains(&m.as_str())
-            || m == "testing"
-            || f.file_name().is_some_and(|n| n == "tests.rs")
-        {
-            continue;
-        }
-        let lines = file_read_lines(&std::fs::read_to_string(f).unwrap());
-        if !lines.is_empty() {
-            found.insert(m, lines);
-        }
-    }
+    let found = lines_per_module(
+        |m, f| {
+            READERS.contains(&m) || m == "testing" || f.file_name().is_some_and(|n| n == "tests.rs")
+        },
+        file_read_lines,
+    );
     let left: Vec<&str> = found.keys().map(String::as_str).collect();
     assert_eq!(left, FILE_READS_LEFT, "{found:#?}");
     // The rule is real: a breach is found, the reader's call and test code
@@ -671,4 +649,28 @@ fn render_makes_text_and_never_decides_an_exit_status() {
         .or_default()
         .insert("output".into());
     assert_eq!(exit_deciders(&breach), ["render/check"]);
+}
+
+/// For each module file of `src/` that `skip` (given the module and the
+/// file) does not leave out, the lines `pick` finds in its text; modules
+/// with none are not listed.
+fn lines_per_module(
+    skip: impl Fn(&str, &Path) -> bool,
+    pick: fn(&str) -> Vec<String>,
+) -> BTreeMap<String, Vec<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let mut found = BTreeMap::new();
+    for f in &files {
+        let m = module_of(&src, f).unwrap();
+        if skip(&m, f) {
+            continue;
+        }
+        let lines = pick(&std::fs::read_to_string(f).unwrap());
+        if !lines.is_empty() {
+            found.insert(m, lines);
+        }
+    }
+    found
 }

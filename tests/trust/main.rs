@@ -7,11 +7,13 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod previous_pin;
 mod revocation;
 mod trust;
 
 fn main() {
     common::run_trials(vec![
+        ("previous_pin", previous_pin::trials()),
         ("revocation", revocation::trials()),
         ("trust", trust::trials()),
     ]);
