@@ -93,6 +93,32 @@ pub fn corpus_test(name: &str, corpus: &Option<PathBuf>, f: fn(&Path)) -> libtes
     })
 }
 
+/// A trial that needs a tool the machine may lack, given the probe's answer
+/// (`Err`: why the tool cannot run here). Without the tool it is reported
+/// ignored (never passed; said on the terminal, past the output capture) or,
+/// when `required` names a variable that is set, failed.
+pub fn needs_tool<T>(
+    name: &str,
+    probe: Result<T, String>,
+    required: &str,
+    trial: impl FnOnce(T) -> libtest_mimic::Trial,
+) -> libtest_mimic::Trial {
+    match probe {
+        Ok(tool) => trial(tool),
+        Err(why) if std::env::var_os(required).is_some() => {
+            let why = format!("{required} is set but {why}");
+            libtest_mimic::Trial::test(name, move || Err(why.into()))
+        }
+        Err(why) => {
+            let _ = std::io::Write::write_fmt(
+                &mut std::io::stderr(),
+                format_args!("\n*** {name} DID NOT RUN (ignored): {why} ***\n"),
+            );
+            libtest_mimic::Trial::test(name, move || Err(why.into())).with_ignored_flag(true)
+        }
+    }
+}
+
 /// The `main` of a libtest-mimic test binary: runs each file's trials,
 /// each listed as `[file] name` (so `cargo test --test BINARY FILE` runs
 /// one file's), under the command line's filters.

@@ -1,6 +1,7 @@
 //! The `golden` test binary: outputs compared byte for byte with a reference
 //! (the per-code golden folders, RFC 8785 bytes against
 //! `serde_json_canonicalizer`, disk against in-memory package sources, the
+//! reference CLI against the reference verifier's recorded answers, the
 //! release workflow's artifacts). Each area is in its own file here, declared
 //! below as a module that gives its libtest-mimic trials (so a trial can report
 //! itself ignored at run time, e.g. without the corpus), each listed as
@@ -11,6 +12,7 @@ mod common;
 
 mod golden;
 mod package_source;
+mod reference_cli;
 mod release;
 mod speed;
 
@@ -18,6 +20,7 @@ fn main() {
     common::run_trials(vec![
         ("golden", golden::trials()),
         ("package_source", package_source::trials()),
+        ("reference_cli", reference_cli::trials()),
         ("release", release::trials()),
         ("speed", speed::trials()),
     ]);

@@ -981,21 +981,21 @@ fn the_checkpoint_reader_agrees_with_the_advance_cases(corpus: &Path) {
     );
 }
 
-/// `trust verify-bundle` makes no network system call (the README example,
-/// under `strace`; `.ci/run` installs strace).
-fn verify_bundle_makes_no_network_call() {
+/// Runs the binary with `args` under `strace -f -e trace=%network,openat`,
+/// asserts that its exit status is `exit`, that the tracer saw it open a file
+/// whose path contains `opened` and that it made no network system call at all
+/// (not even `socket(2)`); gives its output. The probe of `trials`
+/// ([`strace_usable`]) saw strace trace `true`: an empty trace now is a failure.
+fn assert_no_network_call(args: &[OsString], exit: i32, opened: &str) -> Output {
     let tmp = tempfile::tempdir().unwrap();
     let trace = tmp.path().join("trace");
     let out = Command::new("strace")
         .args(["-f", "-qq", "-e", "trace=%network,openat", "-o"])
         .arg(&trace)
         .arg(BIN)
-        .args(readme_example(
-            &readme_fixtures().join("object-bucket-0.1.0-52a0cd0b11d3"),
-        ))
+        .args(args)
         .output()
         .unwrap();
-    // The probe of `trials` saw strace trace `true`: an empty trace now is a failure.
     let log = std::fs::read_to_string(&trace).unwrap_or_default();
     assert!(
         !log.is_empty(),
@@ -1003,13 +1003,55 @@ fn verify_bundle_makes_no_network_call() {
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
-    common::assert_exit(&out, 0);
+    common::assert_exit(&out, exit);
     assert!(
-        log.contains("trusted-root.json"),
-        "the tracer did not see the inputs:\n{log}"
+        log.contains(opened),
+        "the tracer did not see the verifier open {opened}:\n{log}"
     );
     let network: Vec<&str> = log.lines().filter(|l| !l.contains("openat(")).collect();
     assert_eq!(network, Vec::<&str>::new(), "network system calls");
+    out
+}
+
+/// `trust verify-bundle` makes no network system call (the README example,
+/// under `strace`; `.ci/run` installs strace).
+fn verify_bundle_makes_no_network_call() {
+    let args = readme_example(&readme_fixtures().join("object-bucket-0.1.0-52a0cd0b11d3"));
+    assert_no_network_call(&args, 0, "trusted-root.json");
+}
+
+/// `verify` of a package whose desired schema has a remote `$ref`
+/// (`https://attacker.invalid/x.json`) refuses it (FD200) and makes no network
+/// system call at all, under `strace`. Moved here from tests/verify/hostile.rs
+/// (whose `remote_ref_is_refused` checks the finding in process) to share
+/// [`strace_usable`]: without an strace that can trace it is reported ignored,
+/// never passed. It no longer falls back to `unshare -n`: a run without a
+/// network shows that the verdict needs none, not that no connection was tried.
+fn remote_ref_makes_no_network_connection() {
+    let (_t, dir) = common::copy_package(
+        &common::fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632"),
+    );
+    let path = dir.join("definition.json");
+    let mut def: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    def["desiredSchema"] = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "additionalProperties": false,
+        "properties": {"name": {"$ref": "https://attacker.invalid/x.json"}},
+        "required": ["name"]
+    });
+    std::fs::write(&path, serde_json::to_vec(&def).unwrap()).unwrap();
+    common::reindex(&dir);
+    let args: Vec<OsString> = vec![
+        "verify".into(),
+        "--format".into(),
+        "json".into(),
+        dir.into(),
+    ];
+    let out = assert_no_network_call(&args, 1, "definition.json");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let codes = common::codes(&v);
+    assert!(codes.contains(&"FD200"), "{codes:?}");
 }
 
 /// The genesis checkpoint's trust inputs from the corpus, as flags.
@@ -1174,44 +1216,19 @@ fn check_not_revoked_derives_and_cross_checks_the_package(corpus: &Path) {
     assert_eq!(run(&[]).status.code(), Some(2));
 }
 
-/// A trial that needs a tool the machine may lack, given the probe's answer
-/// (`Err`: why the tool cannot run here). Without the tool it is reported
-/// ignored (never passed; said on the terminal, past the output capture) or,
-/// when `required` names a variable that is set, failed.
-fn needs_tool<T>(
-    name: &str,
-    probe: Result<T, String>,
-    required: &str,
-    trial: impl FnOnce(T) -> Trial,
-) -> Trial {
-    match probe {
-        Ok(tool) => trial(tool),
-        Err(why) if std::env::var_os(required).is_some() => {
-            let why = format!("{required} is set but {why}");
-            Trial::test(name, move || Err(why.into()))
-        }
-        Err(why) => {
-            let _ = std::io::Write::write_fmt(
-                &mut std::io::stderr(),
-                format_args!("\n*** {name} DID NOT RUN (ignored): {why} ***\n"),
-            );
-            Trial::test(name, move || Err(why.into())).with_ignored_flag(true)
-        }
-    }
-}
-
 /// This file's trials, each listed as `[trust] name`. The corpus tests are
-/// ignored without the corpus; the two that need a tool are ignored without
+/// ignored without the corpus; the three that need a tool are ignored without
 /// it, decided by a probe when the trials are listed: the agreement with
 /// Python `sigstore` 4.5.x (failed instead when `FORM_PACKAGE_REQUIRE_SIGSTORE`
-/// is set; `.ci/run` installs it where it can) and the no-network trace
-/// (an `strace` that can trace; failed instead when `CI` is set, as
+/// is set; `.ci/run` installs it where it can) and the two no-network traces
+/// (`trust verify-bundle` and `verify` of a remote `$ref`: an `strace` that
+/// can trace, one probe for both; failed instead when `CI` is set, as
 /// `.ci/run` installs strace).
 pub fn trials() -> Vec<Trial> {
     let corpus = common::corpus();
     let with_corpus = |name: &str, f: fn(&Path)| common::corpus_test(name, &corpus, f);
     let sigstore = "agrees_with_python_sigstore_on_every_verify_bundle_verdict";
-    let sigstore = needs_tool(
+    let sigstore = common::needs_tool(
         sigstore,
         sigstore_python(),
         "FORM_PACKAGE_REQUIRE_SIGSTORE",
@@ -1222,9 +1239,14 @@ pub fn trials() -> Vec<Trial> {
             })
         },
     );
+    let strace = strace_usable();
     let network = "verify_bundle_makes_no_network_call";
-    let network = needs_tool(network, strace_usable(), "CI", |()| {
+    let network = common::needs_tool(network, strace.clone(), "CI", |()| {
         common::test(network, verify_bundle_makes_no_network_call)
+    });
+    let remote_ref = "remote_ref_makes_no_network_connection";
+    let remote_ref = common::needs_tool(remote_ref, strace, "CI", |()| {
+        common::test(remote_ref, remote_ref_makes_no_network_connection)
     });
     vec![
         with_corpus(
@@ -1269,6 +1291,7 @@ pub fn trials() -> Vec<Trial> {
             the_checkpoint_reader_agrees_with_the_advance_cases,
         ),
         network,
+        remote_ref,
         with_corpus(
             "the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success",
             the_report_is_a_pin_and_an_unchanged_checkpoint_can_be_a_success,
