@@ -627,7 +627,7 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
 #[derive(Debug)]
 pub struct CheckRun {
     /// Each FILE's document, in the order given (a FILE that could not be
-    /// read has its finding, [`unreadable`]).
+    /// read has its finding, `unreadable`).
     pub checked: Vec<Checked>,
     /// Some FILE could not be read: the run exits 2 whatever the others say.
     pub could_not_read: bool,
@@ -655,7 +655,7 @@ impl CheckRun {
 /// The command could not run (exit 2), with the message that follows
 /// `form-package: `: a second `-`, standard input that cannot be read, a
 /// check that could not run, or the first document whose checks an
-/// internal fault stopped ([`fault_exit`]).
+/// internal fault stopped (`fault_exit`).
 pub fn check_files(files: &[PathBuf], stdin_filename: Option<&str>) -> Result<CheckRun, String> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         return Err(Error::Usage(

@@ -33,7 +33,7 @@ pub enum IndexRun {
 #[derive(Debug)]
 pub struct Refused {
     /// The findings as one package: DIR, and the files they name read
-    /// again for their `line:column` (see [`findings_of`]).
+    /// again for their `line:column` (see `findings_of`).
     pub outcome: PackageOutcome,
     /// `--check` was given (it never writes).
     pub check: bool,

@@ -540,7 +540,7 @@ const REPORT_MEMBERS: [&str; 3] = ["pin", "checkpoint", "status"];
 /// Reads `--previous-pin`'s file, the one pin model of
 /// `validate-revocation-checkpoint` and `trust verify-checkpoint`: `value`
 /// is the pin itself ([`parse_pin`]), or a previous run's whole JSON report
-/// (an object with a member of [`REPORT_MEMBERS`]: either command's
+/// (an object with a member of `REPORT_MEMBERS`: either command's
 /// output), whose `pin` member is read (its findings at `/pin/…`).
 ///
 /// # Errors
