@@ -337,7 +337,7 @@ pub fn verify_paths_with(
         // The statistics are the one document on stdout: the skipped
         // directories are said on stderr.
         (
-            select::statistics(
+            render::statistics::output(
                 outcomes.iter().flat_map(|o| o.diagnostics.iter()),
                 format == Format::Json,
             ),

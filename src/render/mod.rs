@@ -26,6 +26,7 @@ pub mod position;
 pub mod progress;
 pub mod relations;
 pub mod sarif;
+pub mod statistics;
 pub mod trust;
 
 use std::path::{Path, PathBuf};
