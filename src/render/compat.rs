@@ -57,7 +57,7 @@ pub const VERSION: u32 = 1;
 pub fn wrote_witnesses(written: &[PathBuf]) -> String {
     written
         .iter()
-        .map(|w| format!("form-package: wrote witness {}\n", w.display()))
+        .map(|w| format!("form-package: wrote witness {}\n", super::escape::path(w)))
         .collect()
 }
 
@@ -498,6 +498,12 @@ mod tests {
         assert_eq!(
             wrote_witnesses(&[PathBuf::from("w/a.json"), PathBuf::from("w/b.json")]),
             "form-package: wrote witness w/a.json\nform-package: wrote witness w/b.json\n"
+        );
+        // A control character in the path (a directory the user named) is
+        // escaped, never sent to the terminal.
+        assert_eq!(
+            wrote_witnesses(&[PathBuf::from("w\u{1b}[2J/a.json")]),
+            "form-package: wrote witness w\\x1b[2J/a.json\n"
         );
     }
 }

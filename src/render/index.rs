@@ -41,7 +41,7 @@ pub fn report(run: &IndexRun) -> (String, String) {
             format!(
                 "{}wrote {}\n",
                 profile_line(&indexed.profile),
-                path.display()
+                super::escape::path(path)
             ),
             String::new(),
         ),
@@ -79,12 +79,12 @@ fn wrote_nothing(refused: &Refused) -> String {
     if refused.check {
         format!(
             "form-package: index --check: the index cannot be built; {} {state}\n",
-            refused.index.display()
+            super::escape::path(&refused.index)
         )
     } else {
         format!(
             "form-package: index wrote nothing: {} {state}\n",
-            refused.index.display()
+            super::escape::path(&refused.index)
         )
     }
 }
