@@ -366,19 +366,10 @@ fn clap_parsing_lines(text: &str) -> Vec<String> {
 #[test]
 fn clap_parses_arguments_only_in_the_command_line_layer() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in &files {
-        let m = module_of(&src, f).unwrap();
-        if m == "main" || m == "cli" || m.starts_with("cli/") {
-            continue;
-        }
-        let lines = clap_parsing_lines(&std::fs::read_to_string(f).unwrap());
-        if !lines.is_empty() {
-            found.insert(m, lines);
-        }
-    }
+    let found = lines_per_module(
+        |m, _| m == "main" || m == "cli" || m.starts_with("cli/"),
+        clap_parsing_lines,
+    );
     assert_eq!(found, BTreeMap::new(), "library modules parsing with clap");
     // The rule is real: the command line's own files do parse with clap
     // (`verify`'s rule flags among them), the library's plain type does not.
@@ -430,21 +421,10 @@ fn format_renderer_lines(text: &str) -> Vec<String> {
 /// `render/relations.rs` took theirs). No module is left.
 #[test]
 fn only_render_and_the_command_line_call_a_format_renderer() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    rust_files(&src, &mut files);
-    let mut found: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for f in &files {
-        let m = module_of(&src, f).unwrap();
-        let top = m.split('/').next().unwrap();
-        if matches!(top, "main" | "cli" | "render") {
-            continue;
-        }
-        let lines = format_renderer_lines(&std::fs::read_to_string(f).unwrap());
-        if !lines.is_empty() {
-            found.insert(m, lines);
-        }
-    }
+    let found = lines_per_module(
+        |m, _| matches!(m.split('/').next(), Some("main" | "cli" | "render")),
+        format_renderer_lines,
+    );
     assert_eq!(
         found,
         BTreeMap::new(),
