@@ -466,15 +466,12 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
         .map_err(|e| e.to_string())
         .and_then(|real| crate::fsread::open_root(&real).map_err(|d| d.message))
         .map_err(|why| SuiteResult::Unreadable(format!("open {}: {why}", dir.display())))?;
-    let case_paths = positives
-        .iter()
-        .map(|p| (&p.name, &p.path, &p.at))
-        .chain(
-            negatives
-                .iter()
-                .filter(|n| n.operation != "package-path")
-                .filter_map(|n| n.path.as_ref().map(|path| (&n.name, path, &n.at))),
-        );
+    let case_paths = positives.iter().map(|p| (&p.name, &p.path, &p.at)).chain(
+        negatives
+            .iter()
+            .filter(|n| n.operation != "package-path")
+            .filter_map(|n| n.path.as_ref().map(|path| (&n.name, path, &n.at))),
+    );
     let through_links: Vec<Diagnostic> = case_paths
         .filter_map(|(name, path, at)| {
             let link = root.first_link(path)?;
@@ -639,7 +636,10 @@ mod tests {
             case_path("../x.json"),
             Err("path traversal and non-canonical paths are forbidden")
         );
-        assert_eq!(case_path("/etc/passwd"), Err("absolute paths are forbidden"));
+        assert_eq!(
+            case_path("/etc/passwd"),
+            Err("absolute paths are forbidden")
+        );
         assert_eq!(case_path("a\\b"), Err("backslash paths are forbidden"));
         // Near miss: a nested relative path.
         assert_eq!(case_path("negative/nested/x.json"), Ok(()));
