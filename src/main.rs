@@ -37,7 +37,8 @@ fn main() -> ExitCode {
             // `--help > /dev/full` is a lost page too (T1 B2); a closed pipe is not.
             return match e.print() {
                 Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
-                    let _ = writeln!(std::io::stderr(), "form-package: write stdout: {w}");
+                    let line = form_package::render::escape::line(&format!("write stdout: {w}"));
+                    let _ = std::io::stderr().write_all(line.as_bytes());
                     ExitCode::from(2)
                 }
                 _ => ExitCode::from(code),
@@ -57,7 +58,9 @@ fn main() -> ExitCode {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
         // The report was lost (`> /dev/full`): the command could not run (T1 B2).
         Err(e) => {
-            stderr.push_str(&format!("form-package: write stdout: {e}\n"));
+            stderr.push_str(&form_package::render::escape::line(&format!(
+                "write stdout: {e}"
+            )));
             code = 2;
         }
     }

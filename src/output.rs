@@ -15,10 +15,11 @@ pub struct Output {
 }
 
 impl From<Error> for Output {
-    /// `form-package: <error>` on stderr, exit 2: the command could not run.
+    /// `form-package: <error>` on stderr ([`crate::render::escape::line`]:
+    /// a path in it escaped), exit 2: the command could not run.
     fn from(e: Error) -> Self {
         Output {
-            stderr: format!("form-package: {e}\n"),
+            stderr: crate::render::escape::line(&e.to_string()),
             code: e.exit_code(),
             ..Default::default()
         }

@@ -88,7 +88,7 @@ pub fn verify_paths_with(
         Some(Ok(l)) => l,
         Some(Err(e)) => {
             return Output {
-                stderr: format!("form-package: {e}\n"),
+                stderr: crate::render::escape::line(&e.to_string()),
                 code: 2,
                 ..Default::default()
             }
@@ -103,7 +103,7 @@ pub fn verify_paths_with(
         for sel in value.iter().flatten() {
             if let Err(e) = select::check_selector(sel) {
                 return Output {
-                    stderr: format!("form-package: {flag}: {e}\n"),
+                    stderr: crate::render::escape::line(&format!("{flag}: {e}")),
                     code: 2,
                     ..Default::default()
                 };

@@ -160,8 +160,10 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
     match render::write_output(file, &out.stdout) {
         Ok(()) => out.stdout.clear(),
         Err(e) => {
-            out.stderr
-                .push_str(&format!("form-package: write {}: {e}\n", file.display()));
+            out.stderr.push_str(&crate::render::escape::line(&format!(
+                "write {}: {e}",
+                file.display()
+            )));
             out.stdout.clear();
             out.code = 2;
         }

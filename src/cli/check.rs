@@ -40,7 +40,7 @@ pub fn run(a: &Args, is_terminal: bool) -> Output {
             ..Default::default()
         },
         Err(message) => Output {
-            stderr: format!("form-package: {message}\n"),
+            stderr: crate::render::escape::line(&message),
             code: 2,
             ..Default::default()
         },

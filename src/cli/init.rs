@@ -29,7 +29,8 @@ pub struct Args {
 pub fn run(a: &Args) -> Output {
     match crate::init::init(&a.dir, &a.group, &a.kind, a.profile.as_deref()) {
         Ok(done) => {
-            let dir = done.dir.display();
+            // DIR as given, escaped: a name can hold a control character.
+            let dir = crate::render::escape::path(&done.dir);
             let mut out = format!(
                 "profile {} ({})\n",
                 done.profile.api_version,
@@ -50,7 +51,9 @@ pub fn run(a: &Args) -> Output {
         Err(Refused::Findings(d)) => Output {
             stderr: d
                 .iter()
-                .map(|d| format!("form-package: {} {}\n", d.code.info().id, d.message))
+                .map(|d| {
+                    crate::render::escape::line(&format!("{} {}", d.code.info().id, d.message))
+                })
                 .collect(),
             code: 1,
             ..Default::default()

@@ -28,7 +28,7 @@ pub fn run(a: &Args, root: clap::Command) -> Output {
             ..Default::default()
         },
         Err(e) => Output {
-            stderr: format!("form-package: man: {e}\n"),
+            stderr: crate::render::escape::line(&format!("man: {e}")),
             code: 2,
             ..Default::default()
         },

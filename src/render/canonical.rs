@@ -4,7 +4,7 @@
 //! turns them into text (issue 21 item 3).
 
 use crate::canonical_cmd::Refusal;
-use crate::render::human;
+use crate::render::{escape, human};
 
 /// What `canonicalize`/`digest` prints for `result`, as (stdout, stderr):
 /// - the canonical bytes or digest and a newline on stdout;
@@ -21,12 +21,12 @@ pub fn output(result: Result<Vec<u8>, Refusal>) -> (Vec<u8>, String) {
             stdout.push(b'\n');
             (stdout, String::new())
         }
-        Err(Refusal::Unreadable(e)) => (Vec::new(), format!("form-package: {e}\n")),
+        Err(Refusal::Unreadable(e)) => (Vec::new(), escape::line(&e.to_string())),
         Err(Refusal::Invalid(invalid)) => {
             let text = human::render_diagnostic(&invalid.finding, Some(&invalid.source), false);
             (
                 Vec::new(),
-                format!("form-package: {}\n{text}", invalid.reference_line),
+                format!("{}{text}", escape::line(&invalid.reference_line)),
             )
         }
     }

@@ -57,7 +57,7 @@ pub const VERSION: u32 = 1;
 pub fn wrote_witnesses(written: &[PathBuf]) -> String {
     written
         .iter()
-        .map(|w| format!("form-package: wrote witness {}\n", super::escape::path(w)))
+        .map(|w| super::escape::line(&format!("wrote witness {}", w.display())))
         .collect()
 }
 

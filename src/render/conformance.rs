@@ -74,7 +74,7 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
     let dir = report.suite.as_path();
     let results = match &report.result {
         SuiteResult::Ran(r) => r,
-        SuiteResult::Unreadable(msg) => return (String::new(), format!("form-package: {msg}\n")),
+        SuiteResult::Unreadable(msg) => return (String::new(), escape::line(msg)),
         SuiteResult::Refused {
             diagnostics: diags,
             manifest,
@@ -84,10 +84,10 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
             // Each finding located as `check`'s and `verify`'s human
             // findings are (`<dir>/manifest.json:line:column`, the excerpt),
             // by the one human printer.
-            let mut stderr = format!(
-                "form-package: {}: not a conformance manifest\n",
+            let mut stderr = escape::line(&format!(
+                "{}: not a conformance manifest",
                 dir.join("manifest.json").display()
-            );
+            ));
             stderr.push_str(&crate::render::human::render_run(
                 &run,
                 &crate::render::Options {

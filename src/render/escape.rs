@@ -127,6 +127,19 @@ pub fn message(s: &str) -> Cow<'_, str> {
     Cow::Owned(text(&out).into_owned())
 }
 
+/// The one line the tool writes in its own voice, on stderr or in a log:
+/// `form-package: ` then `text` escaped as a [`message`], then a newline.
+/// A path, a name or an operating-system error quoting one (breaker F2:
+/// `form-package: <path>: <io error>`, `wrote <path>`) can neither end the
+/// line nor reach the terminal raw, and a name quoted with Rust's `{:?}`
+/// reads as the reference's `%q`. Escaping is idempotent on what [`text`]
+/// already escaped (a backslash stays as it is). Every `form-package: `
+/// line of the command line and of `render` is made here (asserted by
+/// `tests/docs/imports.rs`), so a new command cannot print one raw.
+pub fn line(text: &str) -> String {
+    format!("form-package: {}\n", message(text))
+}
+
 /// A path as [`text`] shows it (lossy for a name that is not UTF-8).
 pub fn path(p: &std::path::Path) -> String {
     text(&p.display().to_string()).into_owned()
@@ -166,6 +179,17 @@ mod tests {
         );
         assert_eq!(message("\"a\\\\u{1b}\""), "\"a\\\\u{1b}\"");
         assert_eq!(message("raw \u{1b} and \\u{zz}"), "raw \\x1b and \\u{zz}");
+        // The tool's own line: its text escaped as a message, once.
+        assert_eq!(
+            line("p\u{1b}]0;T\u{7}\u{85}\u{202e}\n\u{2028}: gone"),
+            "form-package: p\\x1b]0;T\\a\\u0085\\u202e\\n\\u2028: gone\n"
+        );
+        assert_eq!(
+            line("unknown \"\\u{1b}\""),
+            "form-package: unknown \"\\x1b\"\n"
+        );
+        assert_eq!(line(&text("a\u{1b}b")), line("a\u{1b}b"));
+        assert_eq!(line("plain é: gone"), "form-package: plain é: gone\n");
         for ok in ["plain text", "Stra\u{df}e", "é €…×╰", "a b/c~1d", "\\x1b"] {
             assert!(matches!(text(ok), Cow::Borrowed(_)), "{ok:?}");
         }

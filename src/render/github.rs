@@ -234,15 +234,14 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
         return out;
     }
     let unverified = run.unverified_note();
-    let _ = writeln!(
-        out,
-        "form-package: {}, {} verified{unverified}, {} failed, {}, {}",
+    out.push_str(&super::escape::line(&format!(
+        "{}, {} verified{unverified}, {} failed, {}, {}",
         count(run.package_count(), "package"),
         run.verified(),
         run.failed,
         count(run.counts.errors, "error"),
         count(run.counts.warnings, "warning"),
-    );
+    )));
     let parts: Vec<String> = more
         .iter()
         .zip(["error", "warning", "notice"])
@@ -259,11 +258,10 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
         })
         .collect();
     if !parts.is_empty() {
-        let _ = writeln!(
-            out,
-            "form-package: GitHub shows {ANNOTATIONS_PER_TYPE} annotations per type; {} are in this log only",
+        out.push_str(&super::escape::line(&format!(
+            "GitHub shows {ANNOTATIONS_PER_TYPE} annotations per type; {} are in this log only",
             parts.join(", ")
-        );
+        )));
     }
     out
 }

@@ -541,21 +541,21 @@ pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
 /// The header naming the configuration file in force (issue 22 item 4):
 /// `form-package: configuration <path>\n`.
 pub fn config_line(path: &std::path::Path) -> String {
-    format!("form-package: configuration {}\n", escape::path(path))
+    escape::line(&format!("configuration {}", path.display()))
 }
 
 /// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.
 pub fn summary_line(run: &RunView<'_>) -> String {
     let unverified = run.unverified_note();
-    format!(
-        "form-package: {} ({} verified{unverified}, {} failed), {}, {}, {}\n",
+    escape::line(&format!(
+        "{} ({} verified{unverified}, {} failed), {}, {}, {}",
         count(run.package_count(), "package"),
         run.verified(),
         run.failed,
         count(run.counts.errors, "error"),
         count(run.counts.warnings, "warning"),
         count(run.counts.notes, "note"),
-    )
+    ))
 }
 
 fn plural(n: usize, what: &str, sep: &str) -> String {

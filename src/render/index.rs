@@ -77,15 +77,15 @@ fn wrote_nothing(refused: &Refused) -> String {
         "was not created"
     };
     if refused.check {
-        format!(
-            "form-package: index --check: the index cannot be built; {} {state}\n",
-            super::escape::path(&refused.index)
-        )
+        super::escape::line(&format!(
+            "index --check: the index cannot be built; {} {state}",
+            refused.index.display()
+        ))
     } else {
-        format!(
-            "form-package: index wrote nothing: {} {state}\n",
-            super::escape::path(&refused.index)
-        )
+        super::escape::line(&format!(
+            "index wrote nothing: {} {state}",
+            refused.index.display()
+        ))
     }
 }
 

@@ -134,11 +134,7 @@ pub fn report(format: Format, run: &RunView<'_>, opts: &Options) -> (String, Str
 /// stderr (it exits 2, [`crate::error::Error::exit_code`]): `form-package:
 /// <package>: <fault>`, both escaped.
 pub fn fault(package: &Path, fault: &crate::error::Error) -> String {
-    format!(
-        "form-package: {}: {}\n",
-        escape::path(package),
-        escape::text(&fault.to_string())
-    )
+    escape::line(&format!("{}: {fault}", package.display()))
 }
 
 /// The directories the walk skipped by a rule ([`RunView::skipped`]):

@@ -34,7 +34,7 @@ pub fn render(
             ..
         }) if format == Format::Human => (String::new(), render_stop(*stop, opts.color)),
         Ok(derived) => (render_derived(derived, format, opts), String::new()),
-        Err(Refusal::Usage(msg)) => (String::new(), format!("form-package: relations: {msg}\n")),
+        Err(Refusal::Usage(msg)) => (String::new(), escape::line(&format!("relations: {msg}"))),
         Err(Refusal::Stopped(stop)) if format == Format::Human => {
             (String::new(), render_stop(*stop, opts.color))
         }
@@ -87,9 +87,13 @@ fn render_derived(derived: Derived, format: Format, opts: &render::Options) -> S
         // line of the human output (the package summary would say
         // "verified" of a package that was only derived from).
         Format::Github => format!(
-            "{}form-package: {}\n",
+            "{}{}",
             github_findings(&run, opts),
-            count_line(relations.len(), &run, instances.as_deref().map(<[_]>::len))
+            escape::line(&count_line(
+                relations.len(),
+                &run,
+                instances.as_deref().map(<[_]>::len)
+            ))
         ),
         other => render::render(other, &run, opts),
     }
@@ -335,11 +339,14 @@ fn render_refusal(mut stop: Stop, format: Format, opts: &render::Options) -> Str
     match format {
         Format::Json => render_json_doc(&definition, &[], &run, None),
         Format::Github => format!(
-            "{}form-package: no relations derived, {}, {}, {}\n",
+            "{}{}",
             github_findings(&run, opts),
-            count(run.counts.errors, "error"),
-            count(run.counts.warnings, "warning"),
-            count(run.counts.notes, "note")
+            escape::line(&format!(
+                "no relations derived, {}, {}, {}",
+                count(run.counts.errors, "error"),
+                count(run.counts.warnings, "warning"),
+                count(run.counts.notes, "note")
+            ))
         ),
         other => render::render(other, &run, opts),
     }

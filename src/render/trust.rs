@@ -46,19 +46,17 @@ pub fn summary(answer: &Answer, pin_out: Option<&Path>) -> String {
 }
 
 fn pin_line(p: &Path) -> String {
-    format!("form-package: pin written to {}\n", escape::path(p))
+    escape::line(&format!("pin written to {}", p.display()))
 }
 
 /// `verify-bundle`: `form-package: bundle verified: <subject> signed by
 /// <identity> at source commit <commit>`, then the package line when the
 /// subject was a `--package`.
 fn bundle(report: &BundleReport, package: Option<&PackageSummary>) -> String {
-    let mut s = format!(
-        "form-package: bundle verified: {} signed by {} at source commit {}\n",
-        report.subject_digest,
-        escape::text(&report.publisher_identity),
-        escape::text(&report.source_commit),
-    );
+    let mut s = escape::line(&format!(
+        "bundle verified: {} signed by {} at source commit {}",
+        report.subject_digest, report.publisher_identity, report.source_commit,
+    ));
     if let Some(p) = package {
         s.push_str(&package_line(p));
     }
@@ -69,23 +67,20 @@ fn bundle(report: &BundleReport, package: Option<&PackageSummary>) -> String {
 /// `unchanged since the pin`; then where the pin was written.
 fn checkpoint(report: &CheckpointReport, pin_out: Option<&Path>) -> String {
     let mut s = if report.status == "unchanged" {
-        format!(
-            "form-package: revocation checkpoint {} unchanged since the pin (sequence {}, {} entries, {}); pin kept\n",
-            escape::text(&report.checkpoint_version),
-            report.pin.sequence,
-            report.entry_count,
-            report.pin.digest,
-        )
+        escape::line(&format!(
+            "revocation checkpoint {} unchanged since the pin (sequence {}, {} entries, {}); pin kept",
+            report.checkpoint_version, report.pin.sequence, report.entry_count, report.pin.digest,
+        ))
     } else {
-        format!(
-            "form-package: revocation checkpoint {} verified (sequence {}, {} entries) signed by {}; pin to keep: sequence {} {}\n",
-            escape::text(&report.checkpoint_version),
+        escape::line(&format!(
+            "revocation checkpoint {} verified (sequence {}, {} entries) signed by {}; pin to keep: sequence {} {}",
+            report.checkpoint_version,
             report.pin.sequence,
             report.entry_count,
-            escape::text(&report.bundle.publisher_identity),
+            report.bundle.publisher_identity,
             report.pin.sequence,
             report.pin.digest,
-        )
+        ))
     };
     if let Some(p) = pin_out {
         s.push_str(&pin_line(p));
@@ -110,19 +105,19 @@ fn not_revoked(r: &NotRevokedReport) -> String {
     if let Some(p) = package {
         s.push_str(&package_line(p));
     }
-    s.push_str(&format!(
-        "form-package: not revoked: {} {} {} ({package_digest}) by revocation checkpoint {} (sequence {}, {} entries)\n",
+    s.push_str(&escape::line(&format!(
+        "not revoked: {} {} {} ({package_digest}) by revocation checkpoint {} (sequence {}, {} entries)",
         member("apiVersion"),
         member("kind"),
         member("definitionVersion"),
-        escape::text(&checkpoint.checkpoint_version),
+        checkpoint.checkpoint_version,
         checkpoint.pin.sequence,
         checkpoint.entry_count,
-    ));
+    )));
     if !cross_checked {
-        s.push_str(
-            "form-package: warning: --package-digest and --form-ref were given separately and are not checked against each other; pass --package DIR or the package index as --form-ref\n",
-        );
+        s.push_str(&escape::line(
+            "warning: --package-digest and --form-ref were given separately and are not checked against each other; pass --package DIR or the package index as --form-ref",
+        ));
     }
     s
 }
@@ -131,12 +126,12 @@ fn package_line(p: &PackageSummary) -> String {
     let member = |k: &str| {
         escape::text(p.form_ref.get(k).and_then(Value::as_str).unwrap_or("")).into_owned()
     };
-    format!(
-        "form-package: package {} verified: {} {} {}, package digest {}\n",
-        escape::path(Path::new(&p.path)),
+    escape::line(&format!(
+        "package {} verified: {} {} {}, package digest {}",
+        p.path,
         member("apiVersion"),
         member("kind"),
         member("definitionVersion"),
         p.package_digest,
-    )
+    ))
 }

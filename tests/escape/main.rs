@@ -337,3 +337,83 @@ fn conformance_case_lines_keep_plain_text() {
         "{out}"
     );
 }
+
+// ------------------------------------------------ refusal lines (F2)
+
+/// A directory holding, under names made of `name`: a FIFO `name`, a file
+/// `name.json` that is not I-JSON, a directory `namedir`; `namenope` is
+/// missing. Each command that refuses one of them prints a `form-package:
+/// <path>: <cause>` line (or `wrote <path>` for `init`): (what, output).
+fn refusal_lines(name: &str) -> Vec<(String, String)> {
+    let tmp = tempfile::tempdir().unwrap();
+    let at = |suffix: &str| format!("{name}{suffix}");
+    common::mkfifo(&tmp.path().join(name));
+    std::fs::write(tmp.path().join(at(".json")), b"{\"a\":1,\"a\":1}").unwrap();
+    std::fs::create_dir(tmp.path().join(at("dir"))).unwrap();
+    let package = fixture(QUEUE_CONSUMER);
+    let package = package.to_str().unwrap();
+    let runs: Vec<Vec<String>> = vec![
+        vec!["canonicalize".into(), at("")],
+        vec!["digest".into(), at("nope")],
+        vec!["canonicalize".into(), at("dir")],
+        vec!["relations".into(), at("")],
+        vec!["relations".into(), at("nope")],
+        vec!["index".into(), at("nope")],
+        vec!["compat".into(), package.into(), at("nope")],
+        vec!["conformance".into(), at("nope")],
+        vec![
+            "verify".into(),
+            "--config".into(),
+            at("nope"),
+            package.into(),
+        ],
+        vec![
+            "verify".into(),
+            "--output-file".into(),
+            at("dir/nope/out.json"),
+            package.into(),
+        ],
+        vec![
+            "init".into(),
+            at("dir2"),
+            "--group".into(),
+            "edge.example.com".into(),
+            "--kind".into(),
+            "Foo".into(),
+        ],
+    ];
+    runs.into_iter()
+        .map(|args| {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let o = common::run_in(tmp.path(), &args);
+            (format!("{:?}", args), both(&o))
+        })
+        .collect()
+}
+
+#[test]
+fn refusal_lines_escape_the_path() {
+    let found = refusal_lines(HOSTILE);
+    for (what, out) in &found {
+        assert_no_raw(out, what);
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("form-package: ") || l.starts_with("wrote "))
+            .unwrap_or_else(|| panic!("{what}: no refusal line:\n{out}"));
+        assert!(line.contains(SHOWN), "{what}: {line}");
+    }
+    assert_eq!(found.len(), 11);
+}
+
+/// Near miss: a plain name is printed as it is in the same lines.
+#[test]
+fn refusal_lines_keep_a_plain_path() {
+    let name = "plain Straße é";
+    for (what, out) in refusal_lines(name) {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with("form-package: ") || l.starts_with("wrote "))
+            .unwrap_or_else(|| panic!("{what}: no refusal line:\n{out}"));
+        assert!(line.contains(name), "{what}: {line}");
+    }
+}
