@@ -121,6 +121,31 @@ impl<'a> RunView<'a> {
         )
     }
 
+    /// Locates every finding of `outcomes`, each a single document
+    /// ([`EntryKind::Document`], `check`) named by the path given for it
+    /// (`names`, one per outcome), with no selection.
+    pub fn documents(
+        outcomes: &'a [PackageOutcome],
+        names: &[String],
+        deny_warnings: bool,
+    ) -> Self {
+        Self::of_views(
+            outcomes
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    PackageView::located(
+                        o,
+                        EntryKind::Document,
+                        names.get(i).map(std::path::PathBuf::from),
+                        Hidden::default(),
+                        deny_warnings,
+                    )
+                })
+                .collect(),
+        )
+    }
+
     /// The view of `report`: every entry located, with its kind, name and
     /// what its selection hid as the report built them, and the report's
     /// configuration file, skipped directories and whether it could run.
