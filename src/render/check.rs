@@ -8,7 +8,7 @@ use crate::check_cmd::CheckRun;
 use crate::codes::Code;
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
-use crate::render::{self, human, Format};
+use crate::render::{self, escape, human, Format};
 use crate::verify::PackageOutcome;
 
 /// What `check FILE...` prints on stdout for `found`: each document in
@@ -73,7 +73,7 @@ pub fn render_documents(
             for (p, v) in run.packages.iter().zip(verdicts) {
                 text.push_str(&human::render_package(p, &opts));
                 for s in &p.outcome.skipped {
-                    text.push_str(&format!("  skipped {s}\n"));
+                    text.push_str(&format!("  skipped {}\n", escape::text(s)));
                 }
                 text.push_str(v);
             }
@@ -87,7 +87,9 @@ pub fn render_documents(
 ///
 /// `outcome` is the document's; `kind` and `api_version` what it is (none
 /// when unrecognised); `digest` its `sha256:` canonical digest; `shown` the
-/// path as the user gave it. Ends with a newline.
+/// path as the user gave it. The path and the `apiVersion` (a stranger's
+/// text) are escaped ([`escape::text`]), as `verify`'s verdict line escapes
+/// its path. Ends with a newline.
 pub fn verdict_line(
     outcome: &PackageOutcome,
     kind: Option<DocKind>,
@@ -99,7 +101,7 @@ pub fn verdict_line(
     let errors = outcome.count(Severity::Error);
     let warnings = outcome.count(Severity::Warning);
     let what = match (kind, api_version) {
-        (Some(k), Some(a)) => format!("{} {a}", k.label()),
+        (Some(k), Some(a)) => format!("{} {}", k.label(), escape::text(a)),
         (Some(k), None) => k.label().to_owned(),
         (None, _) if outcome.sources.is_empty() => "not read".to_owned(),
         (None, _) => "unrecognised document".to_owned(),
@@ -115,7 +117,7 @@ pub fn verdict_line(
         } else {
             format!("{errors} errors")
         };
-        format!("FAIL {}: {e}{warn} ({what})\n", shown)
+        format!("FAIL {}: {e}{warn} ({what})\n", escape::text(shown))
     } else {
         let fixtures = if outcome.fixtures_run > 0 {
             match outcome.fixtures_run {
@@ -127,7 +129,7 @@ pub fn verdict_line(
         };
         format!(
             "ok {} ({what}, {}{fixtures}{warn})\n",
-            shown,
+            escape::text(shown),
             digest.unwrap_or_default()
         )
     }
