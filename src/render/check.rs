@@ -53,7 +53,7 @@ pub fn render_documents(
     color: bool,
     deny_warnings: bool,
 ) -> String {
-    let mut run = render::RunView::new(outcomes, deny_warnings);
+    let mut run = render::RunView::documents(outcomes, names, deny_warnings);
     // A FILE that could not be read makes the run exit 2: SARIF says the
     // run did not complete (T2 F2), as it does for `verify`.
     run.could_not_run = outcomes.iter().any(|o| {
@@ -67,10 +67,6 @@ pub fn render_documents(
         deny_warnings,
         ..render::Options::here()
     };
-    for (p, name) in run.packages.iter_mut().zip(names) {
-        p.display = Some(name.into());
-        p.kind = render::EntryKind::Document;
-    }
     match format {
         Format::Human => {
             let mut text = String::new();
