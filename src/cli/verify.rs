@@ -83,7 +83,7 @@ fn refused(refusal: &Refusal) -> Output {
             ..Output::default()
         },
         _ => Output {
-            stderr: crate::render::escape::line(&refusal.to_string()),
+            stderr: render::escape::line(&refusal.to_string()),
             code: 2,
             ..Output::default()
         },
