@@ -17,7 +17,7 @@
 //! - every `candidate-set*.json` outside a package.
 //!
 //! [`load`] reads all of that, [`check`] runs the cross-package checks and
-//! [`graph`] renders the outcome (`human`, `json`, `dot`, `mermaid`). Every
+//! [`crate::render::family`] renders the outcome (`human`, `json`, `dot`, `mermaid`). Every
 //! finding is a [`Finding`]: a code of the `FD7xx` range (or the strict
 //! reader's `FD011`/`FD012`/`FD013` for a contract that is not I-JSON), the
 //! step that failed ([`Step`]), the source package, the relation pointer,
@@ -25,7 +25,6 @@
 //! declares it and in the contract file.
 
 pub mod check;
-pub mod graph;
 pub mod load;
 
 use std::path::PathBuf;
@@ -265,10 +264,10 @@ pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output
     let missing = family.findings.iter().any(|f| f.code == Code::PathNotFound);
     let report = check::check(family, options);
     let stdout = match format {
-        FamilyFormat::Human => graph::human(&report),
-        FamilyFormat::Json => graph::json_text(&report),
-        FamilyFormat::Dot => graph::dot(&report),
-        FamilyFormat::Mermaid => graph::mermaid(&report),
+        FamilyFormat::Human => crate::render::family::human(&report),
+        FamilyFormat::Json => crate::render::family::json_text(&report),
+        FamilyFormat::Dot => crate::render::family::dot(&report),
+        FamilyFormat::Mermaid => crate::render::family::mermaid(&report),
     };
     Output {
         stdout: stdout.into_bytes(),

@@ -16,6 +16,7 @@ pub mod check;
 pub mod compat;
 pub mod conformance;
 pub mod escape;
+pub mod family;
 pub mod github;
 pub mod human;
 pub mod index;

@@ -16,7 +16,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use form_package::family::check::{EdgeStatus, Report};
-use form_package::family::{self, graph, load, Options};
+use form_package::family::{self, load, Options};
+use form_package::render::family as graph;
 use serde_json::Value;
 
 const V1BETA1: &str = "v1beta1-001";

@@ -12,11 +12,11 @@ use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use super::check::{EdgeStatus, EdgeTarget, Report};
-use super::load::ContractKind;
-use super::Finding;
 use crate::diag::Diagnostic;
 use crate::diag::Severity;
+use crate::family::check::{EdgeStatus, EdgeTarget, Report};
+use crate::family::load::ContractKind;
+use crate::family::Finding;
 use crate::verify::PackageOutcome;
 
 /// Version of the JSON document (`version` member).
@@ -349,7 +349,7 @@ pub fn json(report: &Report) -> Value {
             "diagnostics": diagnostics,
         });
         if let (Some(f), Some(o)) = (&p.form, node.as_object_mut()) {
-            let refs = |list: &[(usize, super::load::ContractRef)]| -> Vec<Value> {
+            let refs = |list: &[(usize, crate::family::load::ContractRef)]| -> Vec<Value> {
                 list.iter()
                     .map(|(_, r)| json!({"apiVersion": r.api_version, "name": r.name, "version": r.version, "schemaDigest": r.schema_digest}))
                     .collect()
@@ -489,7 +489,7 @@ fn comment_safe(s: &str) -> String {
 
 const RED: &str = "#c62828";
 
-fn edge_text(e: &super::check::Edge) -> String {
+fn edge_text(e: &crate::family::check::Edge) -> String {
     if e.binding.is_empty() {
         format!("{}\n{}", e.pointer, e.contract)
     } else {
@@ -498,7 +498,7 @@ fn edge_text(e: &super::check::Edge) -> String {
 }
 
 /// Findings that belong to an edge: same source package and relation pointer.
-fn edge_findings<'a>(report: &'a Report, e: &super::check::Edge) -> Vec<&'a Finding> {
+fn edge_findings<'a>(report: &'a Report, e: &crate::family::check::Edge) -> Vec<&'a Finding> {
     let path = report.family.packages.get(e.from).map(|p| p.path.as_str());
     report
         .findings
