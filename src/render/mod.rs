@@ -23,7 +23,7 @@ pub mod index;
 pub mod json;
 pub mod junit;
 pub mod model;
-pub mod position;
+pub use crate::json::position;
 pub mod progress;
 pub mod relations;
 pub mod sarif;
