@@ -5,7 +5,9 @@
 //! edges are red and unchecked/external ones dashed. Every format carries
 //! every finding with its source, relation, target, step and
 //! `file:line:column` locations (DOT and Mermaid as comments and edge
-//! tooltips). Pure: returns text.
+//! tooltips). Pure: returns text; [`crate::family::run`] returns the
+//! checked report, [`output`] turns it into the chosen format's text and
+//! `cli/family.rs` builds the process output (issue 21 item 3).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -18,6 +20,35 @@ use crate::family::check::{EdgeStatus, EdgeTarget, Report};
 use crate::family::load::ContractKind;
 use crate::family::Finding;
 use crate::verify::PackageOutcome;
+
+/// Output format of `family` (`--format`), as [`crate::render::Format`] is
+/// `verify`'s: a value type the command line's flag takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A text report: package verdicts, the relation graph as a table, then
+    /// every finding with its locations.
+    Human,
+    /// One JSON document: nodes, edges, contracts, candidate sets and
+    /// findings (its JSON Schema: `form-package schema family`).
+    Json,
+    /// A Graphviz digraph: Forms grouped by family, relations as labelled
+    /// edges, failing edges red. Render with `dot -Tsvg family.dot > family.svg`.
+    Dot,
+    /// A Mermaid flowchart with the same content as `dot`.
+    Mermaid,
+}
+
+/// What `family --format FORMAT` prints on stdout for `report`: [`human`],
+/// [`json_text`], [`dot`] or [`mermaid`]. The exit status is the report's
+/// ([`Report::exit_code`]), never this view's.
+pub fn output(report: &Report, format: Format) -> String {
+    match format {
+        Format::Human => human(report),
+        Format::Json => json_text(report),
+        Format::Dot => dot(report),
+        Format::Mermaid => mermaid(report),
+    }
+}
 
 /// Version of the JSON document (`version` member).
 pub const JSON_VERSION: u64 = 1;
