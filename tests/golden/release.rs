@@ -268,6 +268,10 @@ fn install_on(releases: &Path, tmp: &Path, os: &str) -> (Output, PathBuf) {
     std::fs::set_permissions(stub.join("cargo"), perms).unwrap();
     let path = format!("{}:{}", stub.display(), std::env::var("PATH").unwrap());
     let log = tmp.join("cargo.log");
+    // The step's own temporary files go under `tmp/tmpdir` (`mktemp -d`
+    // honours TMPDIR), where `assert_no_leftovers` looks for them.
+    let tmpdir = tmp.join("tmpdir");
+    std::fs::create_dir_all(&tmpdir).unwrap();
     let ctx = BTreeMap::from([
         ("github.action_path", action_path.display().to_string()),
         ("github.action_ref", "v9.9.9".to_owned()),
@@ -283,9 +287,22 @@ fn install_on(releases: &Path, tmp: &Path, os: &str) -> (Output, PathBuf) {
             ("RUNNER_ARCH", "X64"),
             ("PATH", &path),
             ("STUB_LOG", log.to_str().unwrap()),
+            ("TMPDIR", tmpdir.to_str().unwrap()),
         ],
     );
+    assert_no_leftovers(tmp);
     (out, action_path)
+}
+
+/// The install step removed its download directory, whether it installed,
+/// refused or built (a refused 180 MB asset was left in the runner's
+/// temporary directory before).
+fn assert_no_leftovers(tmp: &Path) {
+    let left: Vec<String> = std::fs::read_dir(tmp.join("tmpdir"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "the install step left {left:?} behind");
 }
 
 /// The release `v9.9.9` in `root/releases/download/v9.9.9/`, made by the
