@@ -39,7 +39,7 @@ pub fn run(a: Args) -> Output {
             ..Default::default()
         },
         Err(refusal) => Output {
-            stderr: format!("form-package: {refusal}\n"),
+            stderr: crate::render::escape::line(&refusal.to_string()),
             code: 2,
             ..Default::default()
         },
