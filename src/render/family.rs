@@ -19,6 +19,7 @@ use crate::diag::Severity;
 use crate::family::check::{EdgeStatus, EdgeTarget, Report};
 use crate::family::load::ContractKind;
 use crate::family::Finding;
+use crate::render::escape;
 use crate::verify::PackageOutcome;
 
 /// Output format of `family` (`--format`), as [`crate::render::Format`] is
@@ -171,21 +172,23 @@ fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<Verify
 }
 
 /// One package finding as the human report lists it:
-/// `error[FD213] <package>/<file>:line:column (pointer): message`.
+/// `error[FD213] <package>/<file>:line:column (pointer): message`, the
+/// file, pointer and message escaped as `verify` prints them
+/// ([`escape::text`], [`escape::message`]).
 fn verify_line(v: &VerifyFinding<'_>) -> String {
     format!(
         "{}[{}] {}:{}:{}{}: {}",
         v.severity,
         v.code,
-        v.file,
+        escape::text(&v.file),
         v.line,
         v.column,
         if v.pointer.is_empty() {
             String::new()
         } else {
-            format!(" ({})", v.pointer)
+            format!(" ({})", escape::text(v.pointer))
         },
-        v.message
+        escape::message(v.message)
     )
 }
 
@@ -238,7 +241,7 @@ pub fn human(report: &Report) -> String {
         "form-package family: {forms} Forms in {} {} ({}), {} contracts ({nb} Binding, {} Interface), {} candidate sets, {} relation edges",
         families.len(),
         if families.len() == 1 { "family" } else { "families" },
-        families.iter().copied().collect::<Vec<_>>().join(", "),
+        escape::text(&families.iter().copied().collect::<Vec<_>>().join(", ")),
         fam.contracts.len(),
         fam.contracts.len() - nb,
         fam.candidate_sets.len(),
@@ -263,7 +266,7 @@ pub fn human(report: &Report) -> String {
         let _ = writeln!(
             out,
             "{}: {}",
-            p.path,
+            escape::text(&p.path),
             if p.outcome.has_errors() {
                 "FAIL"
             } else {
@@ -282,19 +285,22 @@ pub fn human(report: &Report) -> String {
             .edges
             .iter()
             .map(|e| {
+                // Package text (kinds, paths, pointers, contract names):
+                // escaped before the widths are measured.
+                let esc = |s: &str| escape::text(s).into_owned();
                 let contract = if e.binding.is_empty() {
-                    e.contract.clone()
+                    esc(&e.contract)
                 } else {
-                    format!("binding {}; {}", e.binding, e.contract)
+                    esc(&format!("binding {}; {}", e.binding, e.contract))
                 };
                 let status = match e.step {
                     Some(s) if e.status == EdgeStatus::Failed => format!("FAILED {}", s.name()),
                     _ => status_word(e.status).to_owned(),
                 };
                 [
-                    form_name(report, EdgeTarget::Form(e.from)),
-                    e.pointer.clone(),
-                    form_name(report, e.to),
+                    esc(&form_name(report, EdgeTarget::Form(e.from))),
+                    esc(&e.pointer),
+                    esc(&form_name(report, e.to)),
                     contract,
                     status,
                 ]
@@ -334,16 +340,16 @@ pub fn human(report: &Report) -> String {
             f.severity.as_str(),
             f.code.info().id,
             f.step.name(),
-            f.message
+            escape::message(&f.message)
         );
         for (label, value) in finding_parts(f) {
-            let _ = writeln!(out, "  {:<10}{value}", format!("{label}:"));
+            let _ = writeln!(out, "  {:<10}{}", format!("{label}:"), escape::text(&value));
         }
         for n in &f.notes {
-            let _ = writeln!(out, "  note: {n}");
+            let _ = writeln!(out, "  note: {}", escape::message(n));
         }
         if let Some(h) = &f.help {
-            let _ = writeln!(out, "  help: {h}");
+            let _ = writeln!(out, "  help: {}", escape::message(h));
         }
     }
     // Package findings included: they are printed above and fail the family.
@@ -509,13 +515,25 @@ fn groups(report: &Report) -> BTreeMap<String, Vec<(String, String, bool)>> {
     g
 }
 
+/// Package text inside a label: each line escaped ([`escape::text`]: C0
+/// and C1 controls, bidi overrides, U+2028 and the rest of Go's
+/// non-printables), the line breaks kept (a label's own lines).
+fn visible(s: &str) -> String {
+    s.split('\n')
+        .map(escape::text)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 fn dot_str(s: &str) -> String {
-    let escaped = s.replace('\\', "\\\\").replace('"', "\\\"");
+    let escaped = visible(s).replace('\\', "\\\\").replace('"', "\\\"");
     format!("\"{}\"", escaped.replace('\n', "\\n"))
 }
 
+/// A comment's text: on one line (line breaks become spaces), every other
+/// character [`escape::text`] escapes escaped.
 fn comment_safe(s: &str) -> String {
-    s.replace(['\n', '\r'], " ")
+    escape::text(&s.replace(['\n', '\r'], " ")).into_owned()
 }
 
 const RED: &str = "#c62828";
@@ -608,7 +626,7 @@ pub fn dot(report: &Report) -> String {
 }
 
 fn mermaid_str(s: &str) -> String {
-    let escaped = s
+    let escaped = visible(s)
         .replace('&', "#amp;")
         .replace('"', "#quot;")
         .replace('<', "#lt;")

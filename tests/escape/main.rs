@@ -361,6 +361,7 @@ fn refusal_lines(name: &str) -> Vec<(String, String)> {
         vec!["index".into(), at("nope")],
         vec!["compat".into(), package.into(), at("nope")],
         vec!["conformance".into(), at("nope")],
+        vec!["family".into(), at(".json")],
         vec![
             "verify".into(),
             "--config".into(),
@@ -402,7 +403,7 @@ fn refusal_lines_escape_the_path() {
             .unwrap_or_else(|| panic!("{what}: no refusal line:\n{out}"));
         assert!(line.contains(SHOWN), "{what}: {line}");
     }
-    assert_eq!(found.len(), 11);
+    assert_eq!(found.len(), 12);
 }
 
 /// Near miss: a plain name is printed as it is in the same lines.
@@ -415,5 +416,99 @@ fn refusal_lines_keep_a_plain_path() {
             .find(|l| l.starts_with("form-package: ") || l.starts_with("wrote "))
             .unwrap_or_else(|| panic!("{what}: no refusal line:\n{out}"));
         assert!(line.contains(name), "{what}: {line}");
+    }
+}
+
+// --------------------------------------------------------------- family (F4)
+
+/// A family tree in `tmp/fam` whose text holds `name`: the fixture family
+/// (one Binding Definition named `module-worker.edge-kv<name>` with an
+/// extra member `<name>`), the queue consumer of [`relations_inputs`]
+/// (reference, target apiVersion and kind, interface and instance all
+/// `name`: its fixtures fail, so `verify`'s findings are embedded), and a
+/// symbolic link `<name>link` to a directory (FD902, a walked name).
+fn family_tree(tmp: &Path, name: &str) -> std::path::PathBuf {
+    let fam = tmp.join("fam");
+    common::copy_dir(&common::fixtures().join("families/v1beta1-001"), &fam);
+    let binding =
+        fam.join("contracts/bindings/v1alpha1/module-worker.edge-kv-2f143f912d02/definition.json");
+    let mut b = read_json(&binding);
+    b["name"] = json!(format!("module-worker.edge-kv{name}"));
+    b[name] = json!("x");
+    write_json(&binding, &b);
+    let qc = fam.join("packages/qc");
+    common::copy_dir(&fixture(QUEUE_CONSUMER), &qc);
+    relations_inputs(&qc, name, name, name, name, name);
+    std::fs::rename(qc.join("desired.json"), qc.join("fixtures/desired.json")).unwrap();
+    common::reindex(&qc);
+    std::os::unix::fs::symlink(tmp, fam.join(format!("{name}link"))).unwrap();
+    fam
+}
+
+/// `family --partial fam --format FORMAT` in the tree's parent.
+fn family(tmp: &Path, format: &str) -> String {
+    both(&common::run_in(
+        tmp,
+        &["family", "--partial", "fam", "--format", format],
+    ))
+}
+
+#[test]
+fn family_human_report_escapes_package_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    family_tree(tmp.path(), HOSTILE);
+    let out = family(tmp.path(), "human");
+    assert_no_raw(&out, "family human");
+    // The table (pointer, target), the embedded verify findings, the
+    // walked name (FD902) and the contract's member name: escaped.
+    for want in [
+        format!("/{SHOWN}"),
+        format!("{SHOWN} (not loaded)"),
+        format!("fam/{SHOWN}link"),
+        format!("unexpected member \"{SHOWN}\""),
+    ] {
+        assert!(out.contains(&want), "{want}:\n{out}");
+    }
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with("error[FD4") && l.contains(SHOWN)),
+        "no escaped verify finding line:\n{out}"
+    );
+}
+
+/// DOT and Mermaid keep a label's own line breaks and escape every other
+/// control and bidi character of package text (in DOT a backslash is
+/// doubled, so `\x1b` is written `\\x1b`).
+#[test]
+fn family_graphs_escape_package_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    family_tree(tmp.path(), HOSTILE);
+    // The name up to its line break, escaped; after it.
+    let (before, after) = HOSTILE.split_once('\n').unwrap();
+    let (before, after) = (escape::text(before), escape::text(after));
+    for (format, before, after) in [
+        (
+            "dot",
+            before.replace('\\', "\\\\"),
+            after.replace('\\', "\\\\"),
+        ),
+        ("mermaid", before.to_string(), after.to_string()),
+    ] {
+        let out = family(tmp.path(), format);
+        assert_no_raw(&out, format);
+        assert!(out.contains(&before), "{format}: {before}\n{out}");
+        assert!(out.contains(&after), "{format}: {after}\n{out}");
+    }
+}
+
+/// Near miss: plain names are printed as they are, in every view.
+#[test]
+fn family_keeps_plain_text() {
+    let tmp = tempfile::tempdir().unwrap();
+    family_tree(tmp.path(), "Stra\u{df}e");
+    for format in ["human", "dot", "mermaid"] {
+        let out = family(tmp.path(), format);
+        assert!(out.contains("/Stra\u{df}e"), "{format}:\n{out}");
+        assert!(!out.contains("\\u"), "{format}:\n{out}");
     }
 }
