@@ -394,10 +394,11 @@ fn clap_parses_arguments_only_in_the_command_line_layer() {
 }
 
 /// The format-specific renderers of `src/render/` (`render::human`,
-/// `render::json`, …) named by a non-test, non-comment line of `text`
+/// `render::json`, …, and `render::family`, the four views of `family`)
+/// named by a non-test, non-comment line of `text`
 /// (`use crate::render::{self, human}`, `crate::render::json::…`).
 fn format_renderer_lines(text: &str) -> Vec<String> {
-    const RENDERERS: [&str; 5] = ["human", "json", "sarif", "junit", "github"];
+    const RENDERERS: [&str; 6] = ["human", "json", "sarif", "junit", "github", "family"];
     non_test_lines(text)
         .into_iter()
         .map(str::trim)
@@ -418,7 +419,9 @@ fn format_renderer_lines(text: &str) -> Vec<String> {
 /// `human::render_package`, until `render/check.rs` took its views; the
 /// last ones, `canonical_cmd`, `conformance` and `relations_cmd`, did
 /// until `render/canonical.rs`, `render/conformance.rs` and
-/// `render/relations.rs` took theirs). No module is left.
+/// `render/relations.rs` took theirs; `family` did, calling its views in
+/// `src/family/graph.rs`, until they became `render/family.rs`, called by
+/// `cli/family.rs`). No module is left.
 #[test]
 fn only_render_and_the_command_line_call_a_format_renderer() {
     let found = lines_per_module(
@@ -439,6 +442,10 @@ fn only_render_and_the_command_line_call_a_format_renderer() {
             "use crate::render::{self, human, Format};",
             "crate::render::json::diagnostic_value(d);"
         ]
+    );
+    assert_eq!(
+        format_renderer_lines("FamilyFormat::Dot => crate::render::family::dot(&report),\n"),
+        ["FamilyFormat::Dot => crate::render::family::dot(&report),"]
     );
     let allowed = "use crate::render::{self, Format};\nlet f = crate::render::Format::Json;\n// crate::render::human\n";
     assert!(format_renderer_lines(allowed).is_empty());
@@ -653,4 +660,120 @@ fn lines_per_module(
         }
     }
     found
+}
+
+/// The lines of `text` (non-test, non-comment code) that build a command's
+/// `Output` (name the type `Output`: a literal, `Output::from`, a function
+/// returning one, its import) or write the `form-package: ` prefix of a
+/// line a user reads.
+fn output_building_lines(text: &str) -> Vec<String> {
+    let names_output = |l: &str| {
+        l.match_indices("Output").any(|(i, _)| {
+            let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+            !l[..i].ends_with(ident) && !l[i + "Output".len()..].starts_with(ident)
+        })
+    };
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| names_output(l) || l.contains("form-package: "))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Library modules that still build an `Output` or write a
+/// `form-package: ` line themselves, each to return a typed result that its
+/// `cli/` file turns into an `Output` (the list may only shrink).
+const OUTPUT_BUILDING_LEFT: &[&str] = &["revocation_cmd"];
+
+/// Issue 21 item 3: every command a thin face over one library operation.
+/// The operation returns a typed result carrying its exit status; only the
+/// command line (`src/cli/`, `main.rs`, `output.rs`) builds the `Output`,
+/// and only it and `src/render/` (which makes every text, the reference's
+/// `form-package: …` lines among them) write the `form-package: ` prefix.
+/// The language server (`src/lsp/`) is a front end of its own: its
+/// messages go to its client over the protocol, never to a terminal.
+/// Test code (`#[cfg(test)]` items, `tests.rs` files, `testing`) is not
+/// read.
+#[test]
+fn only_the_command_line_builds_an_output() {
+    let found = lines_per_module(
+        |m, f| {
+            matches!(
+                m.split('/').next(),
+                Some("main" | "cli" | "output" | "render" | "lsp" | "testing")
+            ) || f.file_name().is_some_and(|n| n == "tests.rs")
+        },
+        output_building_lines,
+    );
+    let left: Vec<&str> = found.keys().map(String::as_str).collect();
+    assert_eq!(left, OUTPUT_BUILDING_LEFT, "{found:#?}");
+    // The rule is real: what `revocation_cmd` held is found, in a function
+    // and not in its tests; a typed result, a comment, a longer name are not.
+    let breach = "use crate::output::Output;\nfn fail2(msg: String) -> Output {\n    Output {\n        stderr: format!(\"form-package: {msg}\\n\"),\n        ..Default::default()\n    }\n}\nfn g(e: Error) {\n    let o = crate::output::Output::from(e);\n}\n#[cfg(test)]\nmod t {\n    fn h() -> Output {\n        Output::default()\n    }\n}\n";
+    assert_eq!(
+        output_building_lines(breach),
+        [
+            "use crate::output::Output;",
+            "fn fail2(msg: String) -> Output {",
+            "Output {",
+            "stderr: format!(\"form-package: {msg}\\n\"),",
+            "let o = crate::output::Output::from(e);"
+        ]
+    );
+    let allowed = "pub fn checkpoint(a: &Args) -> Result<RevocationRun, Refusal> {\n// builds an `Output` with \"form-package: …\"\nlet p = CheckOutputs::new();\nlet name = \"form-package\";\n";
+    assert!(output_building_lines(allowed).is_empty());
+}
+
+/// The lines of `text` (non-test, non-comment code) that patch a report's
+/// view after it was built: a `mark_…` method (declared or called), or an
+/// assignment to a view's `kind` or `hidden`.
+fn view_patching_lines(text: &str) -> Vec<String> {
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| {
+            l.contains("fn mark_")
+                || l.contains(".mark_")
+                || l.contains(".kind = ")
+                || l.contains(".hidden = ")
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 21 item 3: one report model (`src/report.rs`), each entry built
+/// complete (its kind, its name, its findings after the selection and what
+/// the selection hid), and `src/render/` builds its views from it: no
+/// module of `src/render/` nor the verify run (`run.rs`) marks or patches
+/// a view afterwards (`mark_configuration`, `mark_path` and the `hidden`
+/// vector zipped in were deleted).
+#[test]
+fn the_report_is_built_complete_and_its_views_never_patched() {
+    let found = lines_per_module(
+        |m, _| !(m == "run" || m.starts_with("render")),
+        view_patching_lines,
+    );
+    assert_eq!(
+        found,
+        BTreeMap::new(),
+        "views patched after they were built"
+    );
+    // The rule is real: what `run.rs` and `render/check.rs` held before is
+    // found, outside the tests; the report's own fields and a comment are
+    // not.
+    let before = "for i in 0..config_kept {\n    run.mark_configuration(i, config_name.clone());\n}\npub fn mark_path(&mut self, index: usize) {\np.hidden = h;\np.kind = render::EntryKind::Document;\n#[cfg(test)]\nmod t {\n    fn g() { run.mark_path(0); }\n}\n";
+    assert_eq!(
+        view_patching_lines(before),
+        [
+            "run.mark_configuration(i, config_name.clone());",
+            "pub fn mark_path(&mut self, index: usize) {",
+            "p.hidden = h;",
+            "p.kind = render::EntryKind::Document;"
+        ]
+    );
+    let allowed = "let entry = Entry::selected(EntryKind::Package, o, Some(&settings));\n// p.kind = EntryKind::Path\nlet kind = p.kind;\nhidden: entry.hidden.clone(),\n";
+    assert!(view_patching_lines(allowed).is_empty());
 }
