@@ -13,7 +13,8 @@
 //!
 //! Output order: the reference prints the decoded document, so members come
 //! out in the order of its typed fields (not the input's), which the structs
-//! below reproduce; [`reference_json`] writes them as the reference does.
+//! below reproduce; `render::revocation::reference_json` writes them as the
+//! reference does.
 
 use std::collections::BTreeMap;
 
@@ -820,19 +821,6 @@ pub fn advance(
 /// The note on the FD622 refusal of the checkpoint the pin already names.
 pub const UNCHANGED_NOTE: &str = "this is the checkpoint the pin already names: unchanged or replayed; --allow-unchanged accepts it as unchanged since the pin";
 
-/// Writes `value` as the reference does (Go `json.MarshalIndent` with two
-/// spaces, HTML characters not escaped, then a newline): serde_json's
-/// pretty printer gives the same bytes except that Go also escapes U+2028
-/// and U+2029, which this function adds.
-pub fn reference_json<T: Serialize>(value: &T) -> String {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    let mut out = text
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029");
-    out.push('\n');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -846,15 +834,6 @@ mod tests {
         assert_eq!(
             entries_digest(&[]).unwrap(),
             "sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
-        );
-    }
-
-    #[test]
-    fn reference_json_escapes_like_go() {
-        let v = serde_json::json!({"s": "a<b>&\u{2028}\u{2029}\u{1}\u{7f}\u{8}\u{c}é"});
-        assert_eq!(
-            reference_json(&v),
-            "{\n  \"s\": \"a<b>&\\u2028\\u2029\\u0001\u{7f}\\b\\fé\"\n}\n"
         );
     }
 

@@ -25,6 +25,7 @@ pub mod model;
 pub mod position;
 pub mod progress;
 pub mod relations;
+pub mod revocation;
 pub mod sarif;
 pub mod statistics;
 pub mod trust;
