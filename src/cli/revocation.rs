@@ -33,8 +33,8 @@ pub struct CheckpointArgs {
     #[arg(long, conflicts_with = "previous_pin")]
     pub advance: bool,
     /// Advance from this pin (a JSON file: the pin {checkpointApiVersion?, sequence, digest,
-    /// entriesDigest}, or a previous run's whole report of this command or of `trust
-    /// verify-checkpoint`, whose `pin` is read).
+    /// entriesDigest}, or a previous run's whole report of this command (its output or its
+    /// `--format json` report) or of `trust verify-checkpoint`, whose pin is read).
     #[arg(long, value_name = "PIN_FILE")]
     pub previous_pin: Option<PathBuf>,
     /// The checkpoint the previous pin already names is a success (the pin
