@@ -4,9 +4,17 @@
 //!
 //! `DIR/manifest.json`: strict I-JSON, `schemaVersion` 1, non-empty
 //! `positive` (`{name, path, kind}`) and `negative` (`{name, operation,
-//! path | value, wantError}`) lists, names unique across both; every `path`
-//! passes the package path grammar (the runner never reads outside DIR).
-//! A manifest that is not this format is FD640 and exit 2.
+//! path | value, wantError}`) lists, names unique across both. A case
+//! `path` is relative to DIR and never leaves it: it passes the package
+//! path grammar (`verifier-rules.md` §1.5 R1.13: no `..`, no leading `/`,
+//! no `\`, no `:`) and holds no NUL ([`case_path`]), and no component of it
+//! is a symbolic link ([`crate::fsread::PackageRoot::first_link`], seen
+//! from the suite directory held open). A manifest that is not this format,
+//! or a case path that would leave DIR, is FD640 (a finding at the case's
+//! `path`, located in the manifest) and exit 2: no case runs. A case file is
+//! read through the fenced reader ([`crate::fsread::PackageRoot::read`]:
+//! no link followed, a regular non-executable file of at most
+//! `limits::JSON_BYTES`).
 //!
 //! - A positive case passes when [`crate::verify::verify_package`] finds no
 //!   error and the report's FormRef `kind` equals the manifest's `kind`.
@@ -34,6 +42,7 @@ use serde_json::Value;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::fileread::{read_file, Reach};
+use crate::fsread::PackageRoot;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::limits::JSON_BYTES;
@@ -167,6 +176,8 @@ struct Negative {
     name: String,
     operation: String,
     path: Option<String>,
+    /// The JSON Pointer of its `path` member in the manifest.
+    at: JsonPointer,
     value: Option<String>,
     want_error: String,
 }
@@ -175,7 +186,21 @@ struct Negative {
 struct Positive {
     name: String,
     path: String,
+    /// The JSON Pointer of its `path` member in the manifest.
+    at: JsonPointer,
     kind: String,
+}
+
+/// The grammar of a case `path` in the manifest: the package path grammar
+/// ([`crate::fsread::path_grammar`], `verifier-rules.md` §1.5 R1.13:
+/// relative, canonical, no `..`, no `\`, no `:`, 1..240 bytes) and no NUL
+/// (`NUL bytes are forbidden`), so a case never names a file outside the
+/// suite directory. `Err` is the reason, as the grammar words it.
+pub fn case_path(path: &str) -> Result<(), &'static str> {
+    if path.contains('\0') {
+        return Err("NUL bytes are forbidden");
+    }
+    crate::fsread::path_grammar(path)
 }
 
 fn manifest_error(msg: impl Into<String>, ptr: JsonPointer) -> Diagnostic {
@@ -225,7 +250,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             }
             let path = string(item, "path");
             if let Some(p) = &path {
-                if let Err(reason) = crate::fsread::path_grammar(p) {
+                if let Err(reason) = case_path(p) {
                     diags.push(manifest_error(
                         format!("case {name:?} path: {reason}"),
                         at.child("path"),
@@ -235,7 +260,12 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             }
             if list == "positive" {
                 match (path, string(item, "kind")) {
-                    (Some(path), Some(kind)) => positives.push(Positive { name, path, kind }),
+                    (Some(path), Some(kind)) => positives.push(Positive {
+                        name,
+                        path,
+                        at: at.child("path"),
+                        kind,
+                    }),
                     _ => diags.push(manifest_error(
                         format!("positive case {name:?} needs path and kind"),
                         at,
@@ -274,6 +304,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
                 name,
                 operation,
                 path,
+                at: at.child("path"),
                 value: value_member,
                 want_error,
             });
@@ -310,8 +341,10 @@ fn refusals(diags: &[Diagnostic]) -> Vec<Refusal> {
         .collect()
 }
 
-/// The errors the check `operation` finds in the case.
-fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
+/// The errors the check `operation` finds in the case, its file read from
+/// the suite directory held as `root` (the fenced reader: no link
+/// followed).
+fn run_operation(root: &PackageRoot, case: &Negative) -> Result<Vec<Refusal>, String> {
     if case.operation == "package-path" {
         let value = case.value.as_deref().unwrap_or_default();
         return Ok(match crate::fsread::path_grammar(value) {
@@ -324,9 +357,7 @@ fn run_operation(dir: &Path, case: &Negative) -> Result<Vec<Refusal>, String> {
         });
     }
     let rel = case.path.as_deref().unwrap_or_default();
-    let file = dir.join(rel);
-    let bytes = read_file(&file, Reach::Found, JSON_BYTES)
-        .map_err(|e| format!("read {}: {e}", file.display()))?;
+    let bytes = root.read(rel, JSON_BYTES, None).map_err(|d| d.message)?;
     let value = match strict::parse_value(&bytes) {
         Ok(v) => v,
         Err(e) => return Ok(refusals(&[e.to_diagnostic()])),
@@ -408,11 +439,16 @@ pub fn run(dir: &Path) -> SuiteReport {
     }
 }
 
-/// Runs every case of the suite in `dir` (its `manifest.json` and case
-/// files are found, not named: read by [`crate::fileread`] never through a
-/// link, a regular file of at most `limits::JSON_BYTES`); `Err` is a
-/// manifest that cannot be read ([`SuiteResult::Unreadable`]) or is not the reference's format
-/// ([`SuiteResult::Refused`]).
+/// Runs every case of the suite in `dir`. Its `manifest.json` is found,
+/// not named: read by [`crate::fileread`] never through a link, a regular
+/// file of at most `limits::JSON_BYTES`. The directory is then held open
+/// (the user's own link to it followed) and every case path is seen from
+/// it: one that goes through a symbolic link refuses the manifest (FD640 at
+/// that `path`) before any case runs; case files are read by the fenced
+/// reader, packages verified at the path under the held directory. `Err`
+/// is a manifest or directory that cannot be read
+/// ([`SuiteResult::Unreadable`]) or a manifest that is not the reference's
+/// format ([`SuiteResult::Refused`]).
 fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     let path = dir.join("manifest.json");
     let bytes = read_file(&path, Reach::Found, JSON_BYTES)
@@ -424,9 +460,35 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     let value = strict::parse_value(&bytes)
         .map_err(|e| refused(vec![e.to_diagnostic().in_file("manifest.json")], &bytes))?;
     let (positives, negatives) = read_manifest(&value).map_err(|d| refused(d, &bytes))?;
+    // The suite directory the user named (a link to it followed, as a
+    // named path is), held open: every case path is seen from it.
+    let root = std::fs::canonicalize(dir)
+        .map_err(|e| e.to_string())
+        .and_then(|real| crate::fsread::open_root(&real).map_err(|d| d.message))
+        .map_err(|why| SuiteResult::Unreadable(format!("open {}: {why}", dir.display())))?;
+    let case_paths = positives.iter().map(|p| (&p.name, &p.path, &p.at)).chain(
+        negatives
+            .iter()
+            .filter(|n| n.operation != "package-path")
+            .filter_map(|n| n.path.as_ref().map(|path| (&n.name, path, &n.at))),
+    );
+    let through_links: Vec<Diagnostic> = case_paths
+        .filter_map(|(name, path, at)| {
+            let link = root.first_link(path)?;
+            Some(manifest_error(
+                format!(
+                    "case {name:?} path: {link:?} is a symbolic link, never followed (it may lead outside the suite)"
+                ),
+                at.clone(),
+            ))
+        })
+        .collect();
+    if !through_links.is_empty() {
+        return Err(refused(through_links, &bytes));
+    }
     let mut results = Vec::new();
     for p in positives {
-        let outcome = crate::verify::verify_package(&dir.join(&p.path));
+        let outcome = crate::verify::verify_package(&root.path().join(&p.path));
         let found = outcome
             .report
             .as_ref()
@@ -466,7 +528,7 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     }
     for n in negatives {
         let want = gist_code(&n.want_error);
-        let (got, detail) = match run_operation(dir, &n) {
+        let (got, detail) = match run_operation(&root, &n) {
             Ok(found) => {
                 let mut codes: Vec<Code> = found.iter().map(|r| r.code).collect();
                 codes.sort_unstable();
@@ -565,6 +627,22 @@ mod tests {
         ));
         assert!(!gist_matches("at '/interfaces/0/inputs/0/poin'", &at));
         assert!(!gist_matches("something else", &at));
+    }
+
+    #[test]
+    fn a_case_path_is_the_package_path_grammar_without_nul() {
+        assert_eq!(case_path("a\0b.json"), Err("NUL bytes are forbidden"));
+        assert_eq!(
+            case_path("../x.json"),
+            Err("path traversal and non-canonical paths are forbidden")
+        );
+        assert_eq!(
+            case_path("/etc/passwd"),
+            Err("absolute paths are forbidden")
+        );
+        assert_eq!(case_path("a\\b"), Err("backslash paths are forbidden"));
+        // Near miss: a nested relative path.
+        assert_eq!(case_path("negative/nested/x.json"), Ok(()));
     }
 
     #[test]

@@ -528,6 +528,42 @@ impl PackageRoot {
         Some(d)
     }
 
+    /// The first prefix of `rel` (a path that passed [`path_grammar`]) that
+    /// is a symbolic link, e.g. `Some("cases")` for `cases/x.json` when
+    /// `cases` is a link; `None` when no component up to the first missing
+    /// or non-directory one is a link (reading it then reports what it is).
+    ///
+    /// Walks from the held root one component at a time, inspecting each
+    /// without following links and opening each directory
+    /// `O_DIRECTORY|O_NOFOLLOW` from the previous one, as
+    /// [`PackageRoot::read`] does; nothing is read. `conformance DIR` uses it
+    /// to refuse a suite's case path that would leave the suite through a
+    /// link before a case runs.
+    pub fn first_link(&self, rel: &str) -> Option<String> {
+        let mut held: Option<OwnedFd> = None;
+        let mut end = 0;
+        for comp in rel.split('/') {
+            end += comp.len();
+            let base = match &held {
+                Some(fd) => fd.as_fd(),
+                None => self.fd.as_fd(),
+            };
+            let st = rustix::fs::statat(base, comp, AtFlags::SYMLINK_NOFOLLOW).ok()?;
+            match meta_of(&st).kind() {
+                EntryKind::Symlink => return Some(rel[..end].to_owned()),
+                EntryKind::Dir => {
+                    let flags =
+                        OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                    let next = rustix::fs::openat(base, comp, flags, Mode::empty()).ok()?;
+                    held = Some(next);
+                }
+                EntryKind::File | EntryKind::Special => return None,
+            }
+            end += 1;
+        }
+        None
+    }
+
     /// Reads one payload relative to the held root (`verifier-rules.md` §1.7
     /// R1.20), returning at most `limit` bytes.
     ///
@@ -1254,6 +1290,29 @@ mod tests {
         }
         let err = root.read("sub", PAYLOAD_LIMIT, None).unwrap_err();
         assert!(err.message.contains("open package file"), "{}", err.message);
+    }
+
+    #[test]
+    fn first_link_names_the_first_linked_component() {
+        let t = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        write(outside.path(), "x.json", b"{}");
+        write(t.path(), "a/b/c.json", b"{}");
+        symlink(outside.path(), t.path().join("a/out")).unwrap();
+        symlink("b", t.path().join("a/inside")).unwrap();
+        let root = open_root(t.path()).unwrap();
+        assert_eq!(root.first_link("a/out/x.json").as_deref(), Some("a/out"));
+        assert_eq!(root.first_link("a/out").as_deref(), Some("a/out"));
+        // A link that stays inside is a link all the same.
+        assert_eq!(
+            root.first_link("a/inside/c.json").as_deref(),
+            Some("a/inside")
+        );
+        // Near misses: real directories and files, a missing component.
+        assert_eq!(root.first_link("a/b/c.json"), None);
+        assert_eq!(root.first_link("a/b"), None);
+        assert_eq!(root.first_link("a/missing/c.json"), None);
+        assert_eq!(root.first_link("a/b/c.json/d"), None);
     }
 
     #[test]

@@ -171,6 +171,104 @@ fn a_manifest_not_in_the_reference_format_cannot_run() {
     );
 }
 
+/// A suite from a stranger never makes the runner read outside it: a case
+/// path with `..`, an absolute path, a NUL, and a path through a symbolic
+/// link (to a directory outside, for a negative case's file and for a
+/// positive package) are each refused as FD640 at that case's `path`,
+/// located in the manifest, before any case runs (exit 2); the secret
+/// outside is never read. Near miss: nested relative paths run every case.
+#[test]
+fn a_case_path_that_leaves_the_suite_is_refused_at_its_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    // Outside the suite: a file the canonicalize case would refuse (so a
+    // read of it would show as a passing case) and a verifying package.
+    std::fs::write(outside.join("secret.json"), r#"{"a":1,"a":2}"#).unwrap();
+    let store = common::fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+    copy_dir(&store, &outside.join("store"));
+    let suite = tmp.path().join("suite");
+    std::fs::create_dir_all(suite.join("cases/nested")).unwrap();
+    std::fs::write(suite.join("cases/nested/dup.json"), r#"{"a":1,"a":2}"#).unwrap();
+    copy_dir(&store, &suite.join("packages/nested/store"));
+    std::os::unix::fs::symlink(&outside, suite.join("cases/out")).unwrap();
+    std::os::unix::fs::symlink(&outside, suite.join("packages/out")).unwrap();
+    let manifest = |positive: &str, negative: &str| {
+        let m = serde_json::json!({
+            "schemaVersion": 1,
+            "positive": [{"name": "p", "path": positive, "kind": "ExampleStore"}],
+            "negative": [{"name": "n", "operation": "canonicalize", "path": negative,
+                          "wantError": "duplicate object name"}],
+        });
+        std::fs::write(suite.join("manifest.json"), m.to_string()).unwrap();
+    };
+    let secret = outside.join("secret.json");
+    let refused: &[(&str, &str, &str, &str)] = &[
+        (
+            "packages/nested/store",
+            "../outside/secret.json",
+            "/negative/0/path",
+            "path traversal and non-canonical paths are forbidden",
+        ),
+        (
+            "packages/nested/store",
+            secret.to_str().unwrap(),
+            "/negative/0/path",
+            "absolute paths are forbidden",
+        ),
+        (
+            "packages/nested/store",
+            "cases/nested/a\u{0}b.json",
+            "/negative/0/path",
+            "NUL bytes are forbidden",
+        ),
+        (
+            "packages/nested/store",
+            "cases/out/secret.json",
+            "/negative/0/path",
+            "\"cases/out\" is a symbolic link, never followed",
+        ),
+        (
+            "packages/out/store",
+            "cases/nested/dup.json",
+            "/positive/0/path",
+            "\"packages/out\" is a symbolic link, never followed",
+        ),
+    ];
+    for (positive, negative, pointer, why) in refused {
+        manifest(positive, negative);
+        let out = conformance_json(&suite);
+        let case = format!("{positive} {negative}");
+        assert_eq!(out.status.code(), Some(2), "{case}");
+        let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(doc["cases"], serde_json::json!([]), "{case}");
+        let found = doc["manifestDiagnostics"].as_array().unwrap();
+        assert_eq!(found.len(), 1, "{case}: {found:?}");
+        let d = &found[0];
+        assert_eq!(d["code"], "FD640", "{case}");
+        assert_eq!(d["pointer"], *pointer, "{case}");
+        assert_eq!(d["file"], "manifest.json", "{case}");
+        assert!(d["line"].as_u64().is_some(), "{case}: located");
+        assert!(d["message"].as_str().unwrap().contains(why), "{case}: {d}");
+        assert!(
+            d["help"].as_str().unwrap().contains("symbolic link"),
+            "{case}: {d}"
+        );
+        // The human view says the same on stderr, located in the manifest.
+        let human = run(repo(), &["conformance", suite.to_str().unwrap()]);
+        assert_eq!(human.status.code(), Some(2), "{case}");
+        let err = String::from_utf8(human.stderr).unwrap();
+        assert!(err.contains("FD640 conformance-manifest"), "{case}: {err}");
+        assert!(err.contains(&format!("at {pointer}")), "{case}: {err}");
+    }
+    // Near miss: nested relative paths inside the suite run both cases.
+    manifest("packages/nested/store", "cases/nested/dup.json");
+    let out = conformance_json(&suite);
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{doc}");
+    assert_eq!(doc["summary"]["passed"], 2, "{doc}");
+}
+
 /// The definition of a shipped package, changed, gets the same finding
 /// (code, pointer, line and column) from `check` as inside its package.
 #[test]
