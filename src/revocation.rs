@@ -562,9 +562,12 @@ pub fn previous_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     };
     let root = JsonPointer::root();
     let entry = match map.get("packages").and_then(Value::as_array) {
-        Some(entries) if entries.len() == 1 && !map.contains_key("pin") => entries[0]
-            .get("pin")
-            .map(|pin| (pin, root.child("packages").child("0").child("pin"))),
+        Some(entries) if !map.contains_key("pin") => match entries.as_slice() {
+            [one] => one
+                .get("pin")
+                .map(|pin| (pin, root.child("packages").child("0").child("pin"))),
+            _ => None,
+        },
         _ => map.get("pin").map(|pin| (pin, root.child("pin"))),
     };
     match entry {
