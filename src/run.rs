@@ -341,3 +341,132 @@ fn identity(root: &Path) -> std::path::PathBuf {
         _ => std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+
+    fn package() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7")
+    }
+
+    fn opts() -> render::Options {
+        render::Options {
+            cwd: env!("CARGO_MANIFEST_DIR").into(),
+            ..render::Options::default()
+        }
+    }
+
+    fn isolated() -> RuleArgs {
+        RuleArgs {
+            isolated: true,
+            ..RuleArgs::default()
+        }
+    }
+
+    /// A run that cannot start is a typed refusal, one of each kind, said
+    /// as the command line says it; near miss: `--statistics` in JSON runs.
+    #[test]
+    fn a_run_that_cannot_start_is_a_typed_refusal() {
+        let run = |format: Format, rules: RuleArgs| {
+            verify_paths_with(&[package()], format, &opts(), &rules)
+        };
+        let warn = run(
+            Format::Human,
+            RuleArgs {
+                warn: Some(vec!["FD2".into(), "XX".into()]),
+                ..isolated()
+            },
+        );
+        assert!(
+            matches!(&warn, Err(Refusal::Selector { flag: "--warn", message }) if message.contains("\"XX\"")),
+            "{warn:?}"
+        );
+        let glob = run(
+            Format::Human,
+            RuleArgs {
+                exclude: Some(vec!["[".into()]),
+                ..isolated()
+            },
+        );
+        assert!(matches!(glob, Err(Refusal::Exclude(_))), "{glob:?}");
+        let statistics = RuleArgs {
+            statistics: true,
+            ..isolated()
+        };
+        let sarif = run(Format::Sarif, statistics.clone());
+        assert!(
+            matches!(sarif, Err(Refusal::Statistics(Format::Sarif))),
+            "{sarif:?}"
+        );
+        assert_eq!(
+            sarif.err().map(|r| r.to_string()).unwrap_or_default(),
+            "--statistics has no sarif form (only human and json); drop --statistics or use --format json"
+        );
+        let json = run(Format::Json, statistics);
+        assert!(json.is_ok_and(|r| r.statistics && r.exit_code() == 0));
+        let config = run(
+            Format::Human,
+            RuleArgs {
+                config: Some("/nonexistent/form-package.toml".into()),
+                ..RuleArgs::default()
+            },
+        );
+        assert!(matches!(config, Err(Refusal::Config(_))), "{config:?}");
+    }
+
+    /// The report of a run holds each entry as built: the configuration
+    /// file's finding first, named, which the file's own selection does not
+    /// hide; a package given twice once; a missing PATH as a walk entry that
+    /// makes the run exit 2. Near miss: without the missing PATH it exits 1
+    /// (the configuration file's error), with `--ignore FD903` it exits 0.
+    #[test]
+    fn the_report_holds_each_entry_as_built() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("form-package.toml");
+        std::fs::write(&file, "select = [\"FD2\"]\nbogus = 1\n").unwrap();
+        let rules = RuleArgs {
+            config: Some(file.clone()),
+            ..RuleArgs::default()
+        };
+        let missing = PathBuf::from("no/such/path");
+        let report = verify_paths_with(
+            &[package(), package(), missing.clone()],
+            Format::Json,
+            &opts(),
+            &rules,
+        )
+        .unwrap();
+        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                EntryKind::Configuration,
+                EntryKind::Package,
+                EntryKind::Path
+            ]
+        );
+        assert_eq!(report.entries[0].name.as_deref(), Some(file.as_path()));
+        assert_eq!(report.config.as_deref(), Some(file.as_path()));
+        assert_eq!(
+            report.entries[0].outcome.diagnostics[0].code,
+            Code::ConfigInvalid
+        );
+        assert_eq!(report.entries[2].outcome.path, missing);
+        assert!(report.could_not_run());
+        assert_eq!(report.exit_code(), 2);
+        let report = verify_paths_with(&[package()], Format::Json, &opts(), &rules).unwrap();
+        assert_eq!(report.entries.len(), 2);
+        assert_eq!(report.exit_code(), 1);
+        let ignored = RuleArgs {
+            ignore: Some(vec!["FD903".into()]),
+            ..rules
+        };
+        let report = verify_paths_with(&[package()], Format::Json, &opts(), &ignored).unwrap();
+        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [EntryKind::Package]);
+        assert_eq!(report.exit_code(), 0);
+    }
+}
