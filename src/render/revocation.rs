@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::render::check::render_documents;
-use crate::render::Format;
+use crate::render::{escape, Format};
 use crate::revocation::{Checkpoint, Pin};
 use crate::revocation_cmd::{Document, RevocationRun};
 
@@ -41,9 +41,9 @@ struct Advanced<'a> {
 pub fn output(run: RevocationRun, format: Option<Format>, color: bool) -> (Vec<u8>, String) {
     match run {
         RevocationRun::Unreadable { display, why } => {
-            (Vec::new(), format!("form-package: read {display}: {why}\n"))
+            (Vec::new(), escape::line(&format!("read {display}: {why}")))
         }
-        RevocationRun::Fault(e) => (Vec::new(), format!("form-package: {e}\n")),
+        RevocationRun::Fault(e) => (Vec::new(), escape::line(&e.to_string())),
         RevocationRun::Refused(r) => {
             let errors = r
                 .outcome
@@ -53,7 +53,7 @@ pub fn output(run: RevocationRun, format: Option<Format>, color: bool) -> (Vec<u
                 .count();
             let verdict = format!(
                 "FAIL {}: {errors} error{}\n",
-                r.display,
+                escape::text(&r.display),
                 if errors == 1 { "" } else { "s" }
             );
             let f = format.unwrap_or(Format::Human);
@@ -68,7 +68,7 @@ pub fn output(run: RevocationRun, format: Option<Format>, color: bool) -> (Vec<u
             match f {
                 Format::Human => (
                     Vec::new(),
-                    format!("form-package: {}\n{text}", r.reference_line),
+                    format!("{}{text}", escape::line(&r.reference_line)),
                 ),
                 _ => (text.into_bytes(), String::new()),
             }

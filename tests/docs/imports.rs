@@ -793,7 +793,7 @@ fn hand_made_tool_lines(text: &str) -> Vec<String> {
 
 /// Modules that still write a `form-package: ` line by hand (being made
 /// typed operations on other branches; the list may only shrink).
-const HAND_MADE_TOOL_LINES_LEFT: &[&str] = &["revocation_cmd"];
+const HAND_MADE_TOOL_LINES_LEFT: &[&str] = &[];
 
 /// Breaker F2: a path or a name in a `form-package: <path>: <io error>`
 /// line reached the terminal raw. Every such line (refusals, summaries,

@@ -362,6 +362,8 @@ fn refusal_lines(name: &str) -> Vec<(String, String)> {
         vec!["compat".into(), package.into(), at("nope")],
         vec!["conformance".into(), at("nope")],
         vec!["family".into(), at(".json")],
+        vec!["validate-revocation".into(), at("nope")],
+        vec!["validate-revocation-checkpoint".into(), at("")],
         vec![
             "verify".into(),
             "--config".into(),
@@ -403,7 +405,7 @@ fn refusal_lines_escape_the_path() {
             .unwrap_or_else(|| panic!("{what}: no refusal line:\n{out}"));
         assert!(line.contains(SHOWN), "{what}: {line}");
     }
-    assert_eq!(found.len(), 12);
+    assert_eq!(found.len(), 14);
 }
 
 /// Near miss: a plain name is printed as it is in the same lines.
