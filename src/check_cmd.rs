@@ -296,34 +296,6 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// The fixture paths a definition names (positive stage paths and negative
-/// input paths).
-fn fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
-    let mut out = Vec::new();
-    let lists = [
-        (
-            "conformanceFixtures",
-            &["desiredPath", "observedPath", "outputPath"][..],
-        ),
-        ("negativeConformanceFixtures", &["inputPath"][..]),
-    ];
-    for (list, members) in lists {
-        if let Some(items) = definition.get(list).and_then(Value::as_array) {
-            for (i, f) in items.iter().enumerate() {
-                for m in members {
-                    if let Some(p) = f.get(*m).and_then(Value::as_str) {
-                        out.push((
-                            JsonPointer::root().child(list).index(i).child(m),
-                            p.to_owned(),
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Verifies a lone definition (`definition`: true) or index as a package
 /// held in memory ([`MemorySource`]: the document, the fixtures beside it
 /// that it names, and for a definition an index synthesised from them), and
@@ -359,7 +331,7 @@ fn as_package(
     let mut placeholder = false;
     let mut missing: BTreeSet<String> = BTreeSet::new();
     if definition {
-        for (_, p) in fixture_paths(value) {
+        for (_, p) in crate::fixtures::named_fixture_paths(value) {
             if p == "definition.json" || crate::fsread::path_grammar(&p).is_err() {
                 continue;
             }
@@ -424,7 +396,7 @@ fn as_package(
         .unwrap_or_default();
     let verified = crate::verify::verify_source(Box::new(source(files)));
     let fixtures = if definition {
-        fixture_paths(value)
+        crate::fixtures::named_fixture_paths(value)
     } else {
         Vec::new()
     };
