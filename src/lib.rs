@@ -53,6 +53,7 @@ pub mod proof;
 pub mod relations;
 pub mod relations_cmd;
 pub mod render;
+pub mod report;
 pub mod revocation;
 pub mod revocation_cmd;
 pub mod run;

@@ -1,12 +1,13 @@
 //! The verify run over PATHs (`form-package verify`): the configuration
 //! and the command line's rules ([`crate::select`]), the walk
 //! ([`crate::discover`]), every package verified ([`crate::verify`]), the
-//! selection applied, the run rendered through the one front end
-//! ([`crate::render::render`]). Exit status: 0 every package verified
-//! (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the command
-//! could not run (usage, a PATH that does not exist, an internal error).
+//! selection applied as each entry of the [`Report`] is built. The result
+//! is the report or a typed [`Refusal`]; `cli/verify.rs` renders it and
+//! takes its exit status from [`Report::exit_code`]: 0 every package
+//! verified (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the
+//! command could not run (a refusal, a PATH that does not exist).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
@@ -15,55 +16,95 @@ use crate::discover;
 use crate::error::Error;
 use crate::fileread::{read_file, Reach};
 use crate::limits::CONFIG_BYTES;
-use crate::output::Output;
 use crate::render::progress::Progress;
 use crate::render::{self, Format};
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::select::RuleArgs;
 use crate::verify::{self, PackageOutcome, Source};
 
-/// [`verify_paths_with`] under the default rules (and the nearest
-/// `form-package.toml`).
-pub fn verify_paths(
-    paths: &[std::path::PathBuf],
-    format: Format,
-    opts: &render::Options,
-) -> Output {
-    verify_paths_with(paths, format, opts, &RuleArgs::default())
+/// Why a verify run did not run (exit 2): nothing was reported.
+#[derive(Debug)]
+pub enum Refusal {
+    /// The configuration file could not be read (its message).
+    Config(String),
+    /// A `--select`, `--ignore` or `--warn` selector names no code.
+    Selector {
+        /// The flag (`--select`, `--ignore`, `--warn`).
+        flag: &'static str,
+        /// Why the selector is refused.
+        message: String,
+    },
+    /// An `--exclude` glob does not parse (its message).
+    Exclude(String),
+    /// `--statistics` with a format that has no statistics form (SARIF,
+    /// GitHub commands, JUnit; N1 §3.5).
+    Statistics(Format),
+    /// A fault of the verifier itself stopped a package's checks: no
+    /// finding about the package.
+    Fault {
+        /// The package directory as given.
+        path: PathBuf,
+        /// The fault.
+        error: Error,
+    },
+}
+
+impl std::fmt::Display for Refusal {
+    /// The refusal's message (unescaped; the command line escapes a fault's
+    /// package path, [`crate::render::fault`]).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Config(m) => f.write_str(m),
+            Refusal::Selector { flag, message } => write!(f, "{flag}: {message}"),
+            Refusal::Exclude(m) => write!(f, "--exclude: {m}"),
+            Refusal::Statistics(format) => write!(
+                f,
+                "--statistics has no {} form (only human and json); drop --statistics or use --format json",
+                format!("{format:?}").to_lowercase()
+            ),
+            Refusal::Fault { path, error } => write!(f, "{}: {error}", path.display()),
+        }
+    }
 }
 
 /// One thing a PATH yields: a package root to verify, or a finding of the
-/// walk (or of the configuration file) rendered as a package of its own.
+/// walk (or of the configuration file) reported as an entry of its own.
 enum Item {
-    Root(std::path::PathBuf),
-    Finding(std::path::PathBuf, Box<Diagnostic>),
+    Root(PathBuf),
+    Finding(EntryKind, PathBuf, Box<Diagnostic>),
 }
 
 impl Item {
     fn path(&self) -> &Path {
         match self {
-            Item::Root(p) | Item::Finding(p, _) => p,
+            Item::Root(p) | Item::Finding(_, p, _) => p,
         }
     }
 }
 
-/// Verifies every package under `paths` (in parallel; output order and
-/// content do not depend on the thread count) under the settings of
-/// `form-package.toml` and `rules` ([`crate::select`]), and renders the run
-/// in `format` through the one front end ([`render::render`]).
+/// Verifies every package under `paths` (in parallel; the report's order
+/// and content do not depend on the thread count) under the settings of
+/// `form-package.toml` and `rules` ([`crate::select`]), for a report in
+/// `format` (only human and JSON have a statistics form); `opts.cwd`
+/// names relative paths, `opts.deny_warnings` is the `--deny-warnings` of
+/// the report's [`ExitRule`].
 ///
 /// Nothing is skipped in silence (issue 14 items 1, 2, 7): a PATH that
 /// does not exist, a directory the walk cannot read and a symlink to a
-/// directory are findings rendered in every format (a missing PATH makes
-/// the exit status 2, every other PATH still verified); directories skipped
-/// by a rule are part of the report ([`render::RunView::skipped`]):
-/// counted after the human report (listed with `-v`), or on stderr for the
-/// other formats ([`render::report`]).
+/// directory are entries of the report ([`EntryKind::Path`]; a missing PATH
+/// makes the exit status 2, every other PATH still verified); directories
+/// skipped by a rule are part of the report ([`Report::skipped`]).
+///
+/// # Errors
+/// A [`Refusal`]: the configuration file cannot be read, a selector or an
+/// `--exclude` glob is refused, `--statistics` in a format without a
+/// statistics form, or a fault of the verifier.
 pub fn verify_paths_with(
-    paths: &[std::path::PathBuf],
+    paths: &[PathBuf],
     format: Format,
     opts: &render::Options,
     rules: &RuleArgs,
-) -> Output {
+) -> Result<Report, Refusal> {
     use crate::select;
     // Every package needs the meta-schema validator first: build it while walking.
     crate::schemas::prewarm_meta();
@@ -86,13 +127,7 @@ pub fn verify_paths_with(
     let loaded = match config_path.as_deref().map(|p| select::load(p, reach)) {
         None => select::Loaded::default(),
         Some(Ok(l)) => l,
-        Some(Err(e)) => {
-            return Output {
-                stderr: format!("form-package: {e}\n"),
-                code: 2,
-                ..Default::default()
-            }
-        }
+        Some(Err(e)) => return Err(Refusal::Config(e)),
     };
     let mut settings = loaded.settings.clone();
     for (flag, value) in [
@@ -101,18 +136,14 @@ pub fn verify_paths_with(
         ("--warn", &rules.warn),
     ] {
         for sel in value.iter().flatten() {
-            if let Err(e) = select::check_selector(sel) {
-                return Output {
-                    stderr: format!("form-package: {flag}: {e}\n"),
-                    code: 2,
-                    ..Default::default()
-                };
+            if let Err(message) = select::check_selector(sel) {
+                return Err(Refusal::Selector { flag, message });
             }
         }
     }
     for glob in rules.exclude.iter().flatten() {
         if let Err(e) = discover::check_exclude_glob(glob) {
-            return Error::Usage(format!("--exclude: {e}")).into();
+            return Err(Refusal::Exclude(e));
         }
     }
     if let Some(v) = &rules.select {
@@ -138,11 +169,7 @@ pub fn verify_paths_with(
     // `statistics = true` applies to human and JSON; the other formats
     // render their report as asked.
     if rules.statistics && !matches!(format, Format::Human | Format::Json) {
-        return Error::Usage(format!(
-            "--statistics has no {} form (only human and json); drop --statistics or use --format json",
-            format!("{format:?}").to_lowercase()
-        ))
-        .into();
+        return Err(Refusal::Statistics(format));
     }
     settings.exit_zero |= rules.exit_zero;
     settings.statistics |= rules.statistics;
@@ -171,7 +198,6 @@ pub fn verify_paths_with(
 
     let mut items: Vec<Item> = Vec::new();
     let mut skipped = Vec::new();
-    let mut missing = false;
     // The configuration file as the run names it, when it has findings:
     // their entries come first and are no package (T2 F8).
     let mut config_name = std::path::PathBuf::new();
@@ -190,20 +216,18 @@ pub fn verify_paths_with(
             None => p.clone(),
         };
         for d in &loaded.findings {
-            items.push(Item::Finding(dir.clone(), Box::new(d.clone())));
+            items.push(Item::Finding(
+                EntryKind::Configuration,
+                dir.clone(),
+                Box::new(d.clone()),
+            ));
         }
     }
-    let config_count = if loaded.path.is_some() {
-        loaded.findings.len()
-    } else {
-        0
-    };
 
     // Overlapping PATHs (a tree and a package inside it) verify each package once.
     let mut seen = std::collections::HashSet::new();
     for p in paths {
         let w = discover::walk(p, &walk_rules);
-        missing |= w.missing;
         skipped.extend(w.skipped);
         let mut group: Vec<Item> = w
             .roots
@@ -213,15 +237,12 @@ pub fn verify_paths_with(
             .chain(
                 w.findings
                     .into_iter()
-                    .map(|(p, d)| Item::Finding(p, Box::new(d))),
+                    .map(|(p, d)| Item::Finding(EntryKind::Path, p, Box::new(d))),
             )
             .collect();
         group.sort_by(|a, b| a.path().cmp(b.path()));
         items.extend(group);
     }
-    // The configuration entries are the first `config_kept` outcomes (fewer
-    // when a selection hides some of them).
-    let mut config_kept = config_count;
     let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
     let progress = Progress::on_stderr(roots);
     let one = |item: &Item| match item {
@@ -230,7 +251,7 @@ pub fn verify_paths_with(
             progress.tick();
             o
         }
-        Item::Finding(p, d) => PackageOutcome {
+        Item::Finding(_, p, d) => PackageOutcome {
             path: p.clone(),
             diagnostics: vec![(**d).clone()],
             // A configuration finding names its file: keep its bytes, so the
@@ -250,13 +271,6 @@ pub fn verify_paths_with(
             ..Default::default()
         },
     };
-    // Which outcomes are walk findings (a PATH, not a package; the
-    // configuration file's findings come first and are marked apart).
-    let mut walk: Vec<bool> = items
-        .iter()
-        .enumerate()
-        .map(|(i, item)| matches!(item, Item::Finding(..)) && i >= config_count)
-        .collect();
     // One package runs on the main thread: starting the pool costs more than it saves.
     let mut outcomes: Vec<PackageOutcome> = if items.len() == 1 {
         items.iter().map(one).collect()
@@ -265,130 +279,52 @@ pub fn verify_paths_with(
     };
     progress.finish();
     // A fault of the verifier is no finding about the package: exit 2.
-    if let Some((o, fault)) = outcomes
+    for o in &mut outcomes {
+        if let Some(error) = o.fault.take() {
+            return Err(Refusal::Fault {
+                path: std::mem::take(&mut o.path),
+                error,
+            });
+        }
+    }
+    // The file's own findings come first; its selection cannot hide them
+    // (a misspelled key beside `select = ["FD2"]` would pass in silence):
+    // only the command line's --select/--ignore/--warn apply to them.
+    let flags_only = select::Settings {
+        select: rules.select.clone().unwrap_or_default(),
+        ignore: rules.ignore.clone().unwrap_or_default(),
+        warn: rules.warn.clone().unwrap_or_default(),
+        ..Default::default()
+    };
+    let entries = items
         .iter()
-        .find_map(|o| o.fault.as_ref().map(|f| (o, f)))
-    {
-        return Output {
-            stderr: render::fault(&o.path, fault),
-            code: fault.exit_code(),
-            ..Default::default()
-        };
-    }
-    let mut hidden: Vec<render::model::Hidden> = Vec::new();
-    if settings != select::Settings::default() {
-        // The file's own findings come first; its selection cannot hide them
-        // (a misspelled key beside `select = ["FD2"]` would pass in silence):
-        // only the command line's --select/--ignore/--warn apply to them.
-        let flags_only = select::Settings {
-            select: rules.select.clone().unwrap_or_default(),
-            ignore: rules.ignore.clone().unwrap_or_default(),
-            warn: rules.warn.clone().unwrap_or_default(),
-            ..Default::default()
-        };
-        for (i, o) in outcomes.iter_mut().enumerate() {
-            // A PATH that does not exist is why the run exits 2: no
-            // selection hides or demotes it, or the run would fail
-            // without a word (T1 B8).
-            if o.diagnostics
-                .iter()
-                .any(|d| d.code == crate::codes::Code::PathNotFound)
-            {
-                hidden.push(render::model::Hidden::default());
-                continue;
-            }
-            let selection = if i < config_count {
-                &flags_only
-            } else {
-                &settings
+        .zip(outcomes)
+        .filter_map(|(item, o)| {
+            let entry = match item {
+                Item::Root(_) => Entry::selected(EntryKind::Package, o, Some(&settings)),
+                Item::Finding(EntryKind::Configuration, ..) => {
+                    Entry::selected(EntryKind::Configuration, o, Some(&flags_only))
+                        .named(config_name.clone())
+                }
+                Item::Finding(kind, ..) => Entry::selected(*kind, o, Some(&settings)),
             };
-            hidden.push(hidden_by(selection, o));
-        }
-        // A walk or configuration finding the selection hides leaves no entry behind.
-        let mut finding = items.iter().map(|i| matches!(i, Item::Finding(..)));
-        let keep: Vec<bool> = outcomes
-            .iter()
-            .map(|o| !(finding.next().unwrap_or(false) && o.diagnostics.is_empty()))
-            .collect();
-        config_kept = keep.iter().take(config_count).filter(|k| **k).count();
-        let mut k = keep.iter();
-        outcomes.retain(|_| *k.next().unwrap_or(&true));
-        let mut k = keep.iter();
-        hidden.retain(|_| *k.next().unwrap_or(&true));
-        let mut k = keep.iter();
-        walk.retain(|_| *k.next().unwrap_or(&true));
-    }
-    let mut run = render::RunView::new(&outcomes, opts.deny_warnings);
-    run.could_not_run = missing;
-    for (p, h) in run.packages.iter_mut().zip(hidden) {
-        p.hidden = h;
-    }
-    for i in 0..config_kept {
-        run.mark_configuration(i, config_name.clone());
-    }
-    for (i, _) in walk.iter().enumerate().filter(|(_, w)| **w) {
-        run.mark_path(i);
-    }
-    if loaded.path.is_some() {
-        run.config = Some(config_name.clone());
-    }
-    run.skipped = skipped;
-    let (stdout, stderr) = if settings.statistics {
-        // The statistics are the one document on stdout: the skipped
-        // directories are said on stderr.
-        (
-            render::statistics::output(
-                outcomes.iter().flat_map(|o| o.diagnostics.iter()),
-                format == Format::Json,
-            ),
-            render::skipped(&run, opts),
-        )
-    } else {
-        render::report(format, &run, opts)
-    };
-    let code = if missing {
-        2
-    } else if settings.exit_zero
-        && !(settings.discovered.exit_zero
-            && run
-                .findings()
-                .any(|(_, f)| f.diag.is_error() && f.diag.code.is_integrity()))
-    {
-        // A discovered file's `exit-zero` never passes a run with an
-        // integrity error (issue 22 item 4).
-        0
-    } else {
-        u8::from(run.fails())
-    };
-    Output {
-        stdout: stdout.into_bytes(),
-        stderr,
-        code,
-    }
-}
-
-/// Applies `selection` to one outcome's findings and returns what it hid
-/// or demoted.
-fn hidden_by(selection: &crate::select::Settings, o: &mut PackageOutcome) -> render::model::Hidden {
-    use crate::diag::Severity;
-    let mut h = render::model::Hidden::default();
-    let mut shown_errors: usize = 0;
-    for d in &o.diagnostics {
-        if !selection.shows(d.code) {
-            h.counts.add_diagnostic(d);
-        } else if d.severity == Severity::Error {
-            shown_errors += d.weight();
-        }
-    }
-    selection.apply(&mut o.diagnostics);
-    h.demoted = shown_errors.saturating_sub(
-        o.diagnostics
-            .iter()
-            .filter(|d| d.is_error())
-            .map(Diagnostic::weight)
-            .sum(),
-    );
-    h
+            // A walk or configuration finding the selection hides leaves no entry behind.
+            let hidden_whole =
+                matches!(item, Item::Finding(..)) && entry.outcome.diagnostics.is_empty();
+            (!hidden_whole).then_some(entry)
+        })
+        .collect();
+    Ok(Report {
+        entries,
+        config: loaded.path.is_some().then_some(config_name),
+        skipped,
+        statistics: settings.statistics,
+        rule: ExitRule {
+            deny_warnings: opts.deny_warnings,
+            exit_zero: settings.exit_zero,
+            discovered_exit_zero: settings.discovered.exit_zero,
+        },
+    })
 }
 
 /// The identity of a package root for de-duplication: its parent directory
@@ -403,5 +339,134 @@ fn identity(root: &Path) -> std::path::PathBuf {
     match (std::fs::canonicalize(parent), name) {
         (Ok(p), Some(n)) => p.join(n),
         _ => std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+
+    fn package() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7")
+    }
+
+    fn opts() -> render::Options {
+        render::Options {
+            cwd: env!("CARGO_MANIFEST_DIR").into(),
+            ..render::Options::default()
+        }
+    }
+
+    fn isolated() -> RuleArgs {
+        RuleArgs {
+            isolated: true,
+            ..RuleArgs::default()
+        }
+    }
+
+    /// A run that cannot start is a typed refusal, one of each kind, said
+    /// as the command line says it; near miss: `--statistics` in JSON runs.
+    #[test]
+    fn a_run_that_cannot_start_is_a_typed_refusal() {
+        let run = |format: Format, rules: RuleArgs| {
+            verify_paths_with(&[package()], format, &opts(), &rules)
+        };
+        let warn = run(
+            Format::Human,
+            RuleArgs {
+                warn: Some(vec!["FD2".into(), "XX".into()]),
+                ..isolated()
+            },
+        );
+        assert!(
+            matches!(&warn, Err(Refusal::Selector { flag: "--warn", message }) if message.contains("\"XX\"")),
+            "{warn:?}"
+        );
+        let glob = run(
+            Format::Human,
+            RuleArgs {
+                exclude: Some(vec!["[".into()]),
+                ..isolated()
+            },
+        );
+        assert!(matches!(glob, Err(Refusal::Exclude(_))), "{glob:?}");
+        let statistics = RuleArgs {
+            statistics: true,
+            ..isolated()
+        };
+        let sarif = run(Format::Sarif, statistics.clone());
+        assert!(
+            matches!(sarif, Err(Refusal::Statistics(Format::Sarif))),
+            "{sarif:?}"
+        );
+        assert_eq!(
+            sarif.err().map(|r| r.to_string()).unwrap_or_default(),
+            "--statistics has no sarif form (only human and json); drop --statistics or use --format json"
+        );
+        let json = run(Format::Json, statistics);
+        assert!(json.is_ok_and(|r| r.statistics && r.exit_code() == 0));
+        let config = run(
+            Format::Human,
+            RuleArgs {
+                config: Some("/nonexistent/form-package.toml".into()),
+                ..RuleArgs::default()
+            },
+        );
+        assert!(matches!(config, Err(Refusal::Config(_))), "{config:?}");
+    }
+
+    /// The report of a run holds each entry as built: the configuration
+    /// file's finding first, named, which the file's own selection does not
+    /// hide; a package given twice once; a missing PATH as a walk entry that
+    /// makes the run exit 2. Near miss: without the missing PATH it exits 1
+    /// (the configuration file's error), with `--ignore FD903` it exits 0.
+    #[test]
+    fn the_report_holds_each_entry_as_built() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("form-package.toml");
+        std::fs::write(&file, "select = [\"FD2\"]\nbogus = 1\n").unwrap();
+        let rules = RuleArgs {
+            config: Some(file.clone()),
+            ..RuleArgs::default()
+        };
+        let missing = PathBuf::from("no/such/path");
+        let report = verify_paths_with(
+            &[package(), package(), missing.clone()],
+            Format::Json,
+            &opts(),
+            &rules,
+        )
+        .unwrap();
+        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                EntryKind::Configuration,
+                EntryKind::Package,
+                EntryKind::Path
+            ]
+        );
+        assert_eq!(report.entries[0].name.as_deref(), Some(file.as_path()));
+        assert_eq!(report.config.as_deref(), Some(file.as_path()));
+        assert_eq!(
+            report.entries[0].outcome.diagnostics[0].code,
+            Code::ConfigInvalid
+        );
+        assert_eq!(report.entries[2].outcome.path, missing);
+        assert!(report.could_not_run());
+        assert_eq!(report.exit_code(), 2);
+        let report = verify_paths_with(&[package()], Format::Json, &opts(), &rules).unwrap();
+        assert_eq!(report.entries.len(), 2);
+        assert_eq!(report.exit_code(), 1);
+        let ignored = RuleArgs {
+            ignore: Some(vec!["FD903".into()]),
+            ..rules
+        };
+        let report = verify_paths_with(&[package()], Format::Json, &opts(), &ignored).unwrap();
+        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
+        assert_eq!(kinds, [EntryKind::Package]);
+        assert_eq!(report.exit_code(), 0);
     }
 }

@@ -66,17 +66,6 @@ impl PackageOutcome {
             .filter(|d| d.severity == severity)
             .count()
     }
-
-    /// The verdict of one package or document: true when it fails, that is
-    /// when some finding is an error, or a warning under `--deny-warnings`
-    /// (`deny_warnings`). What `check` exits 1 on
-    /// ([`crate::check_cmd::CheckRun::exit_code`]) and what its verdict
-    /// lines say.
-    pub fn fails(&self, deny_warnings: bool) -> bool {
-        self.diagnostics
-            .iter()
-            .any(|d| d.is_error() || (deny_warnings && d.severity == diag::Severity::Warning))
-    }
 }
 
 /// Verifies one package directory. Never panics on bad input; every problem

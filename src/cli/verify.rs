@@ -1,10 +1,14 @@
 //! `form-package verify PATH...`: every Form Package under each PATH
-//! ([`crate::run::verify_paths_with`]).
+//! ([`crate::run::verify_paths_with`]), its report rendered
+//! ([`crate::render`]) or its refusal said.
 
 use std::path::PathBuf;
 
 use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs};
 use crate::output::Output;
+use crate::render::{self, Format, RunView};
+use crate::report::Report;
+use crate::run::Refusal;
 
 /// `verify`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -39,8 +43,49 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     }
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, a.quiet, a.verbose, a.deny_warnings);
-    args::deliver(
-        crate::run::verify_paths_with(&a.paths, a.report.format, &opts, &a.rules.rules()),
-        a.output.file(),
-    )
+    let format = a.report.format;
+    let output = match crate::run::verify_paths_with(&a.paths, format, &opts, &a.rules.rules()) {
+        Ok(report) => output(&report, format, &opts),
+        Err(refusal) => refused(&refusal),
+    };
+    args::deliver(output, a.output.file())
+}
+
+/// The report in `format`: the statistics (human or JSON) with the
+/// skipped directories on stderr, or the report ([`render::report`]); the
+/// exit status is the report's ([`Report::exit_code`]).
+fn output(report: &Report, format: Format, opts: &render::Options) -> Output {
+    let run = RunView::of(report);
+    let (stdout, stderr) = if report.statistics {
+        // The statistics are the one document on stdout: the skipped
+        // directories are said on stderr.
+        (
+            render::statistics::output(report.findings(), format == Format::Json),
+            render::skipped(&run, opts),
+        )
+    } else {
+        render::report(format, &run, opts)
+    };
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr,
+        code: report.exit_code(),
+    }
+}
+
+/// A run that did not run: `form-package: <why>` on stderr (a fault names
+/// its package, escaped: [`render::fault`]), exit 2.
+fn refused(refusal: &Refusal) -> Output {
+    match refusal {
+        Refusal::Fault { path, error } => Output {
+            stderr: render::fault(path, error),
+            code: error.exit_code(),
+            ..Output::default()
+        },
+        _ => Output {
+            stderr: format!("form-package: {refusal}\n"),
+            code: 2,
+            ..Output::default()
+        },
+    }
 }

@@ -8,7 +8,7 @@ use crate::check_cmd::CheckRun;
 use crate::codes::Code;
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
-use crate::render::{self, human, Format};
+use crate::render::{self, escape, human, Format};
 use crate::verify::PackageOutcome;
 
 /// What `check FILE...` prints on stdout for `found`: each document in
@@ -53,7 +53,7 @@ pub fn render_documents(
     color: bool,
     deny_warnings: bool,
 ) -> String {
-    let mut run = render::RunView::new(outcomes, deny_warnings);
+    let mut run = render::RunView::documents(outcomes, names, deny_warnings);
     // A FILE that could not be read makes the run exit 2: SARIF says the
     // run did not complete (T2 F2), as it does for `verify`.
     run.could_not_run = outcomes.iter().any(|o| {
@@ -67,17 +67,13 @@ pub fn render_documents(
         deny_warnings,
         ..render::Options::here()
     };
-    for (p, name) in run.packages.iter_mut().zip(names) {
-        p.display = Some(name.into());
-        p.kind = render::EntryKind::Document;
-    }
     match format {
         Format::Human => {
             let mut text = String::new();
             for (p, v) in run.packages.iter().zip(verdicts) {
                 text.push_str(&human::render_package(p, &opts));
                 for s in &p.outcome.skipped {
-                    text.push_str(&format!("  skipped {s}\n"));
+                    text.push_str(&format!("  skipped {}\n", escape::text(s)));
                 }
                 text.push_str(v);
             }
@@ -91,7 +87,9 @@ pub fn render_documents(
 ///
 /// `outcome` is the document's; `kind` and `api_version` what it is (none
 /// when unrecognised); `digest` its `sha256:` canonical digest; `shown` the
-/// path as the user gave it. Ends with a newline.
+/// path as the user gave it. The path and the `apiVersion` (a stranger's
+/// text) are escaped ([`escape::text`]), as `verify`'s verdict line escapes
+/// its path. Ends with a newline.
 pub fn verdict_line(
     outcome: &PackageOutcome,
     kind: Option<DocKind>,
@@ -103,7 +101,7 @@ pub fn verdict_line(
     let errors = outcome.count(Severity::Error);
     let warnings = outcome.count(Severity::Warning);
     let what = match (kind, api_version) {
-        (Some(k), Some(a)) => format!("{} {a}", k.label()),
+        (Some(k), Some(a)) => format!("{} {}", k.label(), escape::text(a)),
         (Some(k), None) => k.label().to_owned(),
         (None, _) if outcome.sources.is_empty() => "not read".to_owned(),
         (None, _) => "unrecognised document".to_owned(),
@@ -119,7 +117,7 @@ pub fn verdict_line(
         } else {
             format!("{errors} errors")
         };
-        format!("FAIL {}: {e}{warn} ({what})\n", shown)
+        format!("FAIL {}: {e}{warn} ({what})\n", escape::text(shown))
     } else {
         let fixtures = if outcome.fixtures_run > 0 {
             match outcome.fixtures_run {
@@ -131,7 +129,7 @@ pub fn verdict_line(
         };
         format!(
             "ok {} ({what}, {}{fixtures}{warn})\n",
-            shown,
+            escape::text(shown),
             digest.unwrap_or_default()
         )
     }

@@ -9,6 +9,7 @@ use std::path::Path;
 use crate::conformance::{SuiteReport, SuiteResult};
 use crate::diag::Diagnostic;
 use crate::json::strict;
+use crate::render::escape;
 
 /// Output of `conformance`: one line per case and a summary, or one JSON document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -125,31 +126,35 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
         }
         ConformanceFormat::Human => {
             let mut t = String::new();
+            // The names, kinds, operations and the package's kind come from
+            // the suite (a stranger's text): escaped ([`escape::text`]); the
+            // detail quotes names as messages do ([`escape::message`]).
+            let esc = |s: &str| escape::text(s).into_owned();
             for r in results {
                 let op = r
                     .operation
                     .as_deref()
-                    .map(|o| format!(" ({o})"))
+                    .map(|o| format!(" ({})", esc(o)))
                     .unwrap_or_default();
                 if r.passed {
                     t.push_str(&format!(
                         "ok   {} {}{op}: {}\n",
                         r.kind,
-                        r.name,
+                        esc(&r.name),
                         if r.kind == "positive" {
-                            format!("verified, kind {}", r.want)
+                            format!("verified, kind {}", esc(&r.want))
                         } else {
-                            format!("refused with {}", r.want)
+                            format!("refused with {}", esc(&r.want))
                         }
                     ));
                 } else {
                     t.push_str(&format!(
                         "FAIL {} {}{op}: {}; want {}, got [{}]\n",
                         r.kind,
-                        r.name,
-                        r.detail,
-                        r.want,
-                        r.got.join(", ")
+                        esc(&r.name),
+                        escape::message(&r.detail),
+                        esc(&r.want),
+                        esc(&r.got.join(", "))
                     ));
                 }
             }

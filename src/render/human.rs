@@ -390,7 +390,7 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
         out.push_str(&format!("  skipped {}\n", escape::text(s)));
     }
     let path = escape::path(p.name());
-    if p.configuration.is_some() {
+    if p.kind == super::EntryKind::Configuration {
         // The configuration file's entry is no package: no figures (T2 F8).
         let parts: Vec<String> = [
             (p.counts.errors, "error"),

@@ -14,7 +14,9 @@ use std::ops::Range;
 use std::path::Path;
 
 use super::position::{LineIndex, Position};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Diagnostic;
+pub use crate::report::{Counts, EntryKind, Hidden};
+use crate::report::{Entry, Report};
 use crate::verify::{PackageOutcome, Source};
 
 /// One finding with its location resolved.
@@ -53,95 +55,9 @@ impl Located<'_> {
     }
 }
 
-/// Errors, warnings and notes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Findings of severity error.
-    pub errors: usize,
-    /// Findings of severity warning.
-    pub warnings: usize,
-    /// Findings of severity note.
-    pub notes: usize,
-}
-
-impl Counts {
-    /// Errors + warnings + notes.
-    pub fn total(&self) -> usize {
-        self.errors + self.warnings + self.notes
-    }
-
-    fn add(&mut self, s: Severity) {
-        self.add_n(s, 1);
-    }
-
-    /// Counts `n` findings of severity `s`.
-    fn add_n(&mut self, s: Severity, n: usize) {
-        let slot = match s {
-            Severity::Error => &mut self.errors,
-            Severity::Warning => &mut self.warnings,
-            Severity::Note => &mut self.notes,
-        };
-        *slot = slot.saturating_add(n);
-    }
-
-    /// Counts one finding as [`Diagnostic::weight`] findings (itself and
-    /// those it says were not shown).
-    pub fn add_diagnostic(&mut self, d: &Diagnostic) {
-        self.add_n(d.severity, d.weight());
-    }
-}
-
-/// What a selection (`--select`, `--ignore`, `--warn`, `form-package.toml`;
-/// [`crate::select`]) changed in one package, set by `verify` after
-/// [`RunView::new`] (N1 findings §3.2).
-#[derive(Clone, Debug, Default)]
-pub struct Hidden {
-    /// Findings the selection hid, by their severity as found.
-    pub counts: Counts,
-    /// Errors the selection reports as warnings (`--warn`).
-    pub demoted: usize,
-}
-
-impl Hidden {
-    /// True when the package had an error the selection hid or demoted:
-    /// it passes (exit 0) but was not verified (stages may have been skipped).
-    pub fn unverified(&self) -> bool {
-        self.counts.errors + self.demoted > 0
-    }
-
-    /// Counts one finding the selection hid.
-    pub fn add(&mut self, s: Severity) {
-        self.counts.add(s);
-    }
-}
-
-/// What an entry of a report is (issue 21 item 3). Only packages and
-/// documents are counted as packages (verified or failed); the other kinds
-/// fail the run when they hold an error, and are named in every format.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EntryKind {
-    /// A Form Package directory.
-    #[default]
-    Package,
-    /// A single document (`check`, `relations`).
-    Document,
-    /// The configuration file in force (`form-package.toml`, `--config`).
-    Configuration,
-    /// A finding of the walk for packages, about a PATH rather than a
-    /// package: a PATH that does not exist (`FD900`), a directory the walk
-    /// cannot read (`FD901`) or will not follow (`FD902`).
-    Path,
-}
-
-impl EntryKind {
-    /// True for the kinds a summary counts as packages.
-    pub fn is_package(self) -> bool {
-        matches!(self, EntryKind::Package | EntryKind::Document)
-    }
-}
-
-/// One package: its outcome and its located findings (in the outcome's order).
+/// One entry of a report (a package, a document, the configuration file or
+/// a walk finding): its outcome and its located findings (in the
+/// outcome's order).
 #[derive(Debug)]
 pub struct PackageView<'a> {
     /// What `verify` (or another command) learned about the package.
@@ -150,21 +66,18 @@ pub struct PackageView<'a> {
     pub findings: Vec<Located<'a>>,
     /// Its findings by severity.
     pub counts: Counts,
-    /// Whether it fails: an error, or a warning under `--deny-warnings`.
+    /// Whether it fails ([`Counts::fails`]): an error, or a warning under
+    /// `--deny-warnings`.
     pub failed: bool,
     /// What a selection hid or demoted (default: nothing).
     pub hidden: Hidden,
-    /// `Some(the configuration file as the run names it)` when this entry
-    /// holds the findings of `form-package.toml` (or `--config FILE`), not a
-    /// package: shown under that name and failing the run, but never
-    /// counted as a package (T2 F8). Set with [`RunView::mark_configuration`].
-    pub configuration: Option<std::path::PathBuf>,
-    /// What the entry is ([`RunView::mark_configuration`] and
-    /// [`RunView::mark_path`] set it; default a package).
+    /// What the entry is (from the report's [`Entry::kind`]; default a
+    /// package).
     pub kind: EntryKind,
     /// The name the command gives this entry in `json` and `junit`, when it
-    /// is not the outcome's path (`check`: each document's path as given,
-    /// while its outcome's path is the directory its files are relative to).
+    /// is not the outcome's path (the configuration file as the run names
+    /// it; `check`: each document's path as given, while its outcome's path
+    /// is the directory its files are relative to).
     pub display: Option<std::path::PathBuf>,
 }
 
@@ -175,43 +88,91 @@ pub struct RunView<'a> {
     pub packages: Vec<PackageView<'a>>,
     /// All findings by severity.
     pub counts: Counts,
-    /// Packages that fail (configuration entries not included).
+    /// Entries counted as packages ([`EntryKind::is_package`]) that fail.
     pub failed: usize,
     /// The run exits 2 (a PATH does not exist): SARIF
-    /// `invocations[0].executionSuccessful` is false. Set by the caller;
-    /// [`RunView::new`] leaves it false.
+    /// `invocations[0].executionSuccessful` is false
+    /// ([`Report::could_not_run`]).
     pub could_not_run: bool,
     /// The configuration file in force, as the run names it (found upward
     /// or `--config FILE`), named by every format: the human header, the
     /// JSON `configuration` member, SARIF `invocations[0].properties`, a
     /// GitHub notice and a JUnit suite property (issue 22 item 4). `None`:
-    /// no file was read. Set by the caller.
+    /// no file was read ([`Report::config`]).
     pub config: Option<std::path::PathBuf>,
     /// The directories the walk skipped by a rule, each with its rule
     /// (`hidden`, `.gitignore`, `exclude`; [`crate::discover::Walk::skipped`]),
     /// said by [`crate::render::report`] after the report (never in
-    /// silence, issue 14). Set by the caller; empty for a run without a
-    /// walk.
+    /// silence, issue 14). Empty for a run without a walk
+    /// ([`Report::skipped`]).
     pub skipped: Vec<(std::path::PathBuf, String)>,
 }
 
 impl<'a> RunView<'a> {
-    /// Locates every finding of `outcomes` (see the module docs).
-    /// `deny_warnings`: a warning fails its package.
+    /// Locates every finding of `outcomes`, each a package entry with no
+    /// selection (see the module docs). `deny_warnings`: a warning fails
+    /// its package.
     pub fn new(outcomes: &'a [PackageOutcome], deny_warnings: bool) -> Self {
+        Self::of_views(
+            outcomes
+                .iter()
+                .map(|o| PackageView::new(o, deny_warnings))
+                .collect(),
+        )
+    }
+
+    /// Locates every finding of `outcomes`, each a single document
+    /// ([`EntryKind::Document`], `check`) named by the path given for it
+    /// (`names`, one per outcome), with no selection.
+    pub fn documents(
+        outcomes: &'a [PackageOutcome],
+        names: &[String],
+        deny_warnings: bool,
+    ) -> Self {
+        Self::of_views(
+            outcomes
+                .iter()
+                .enumerate()
+                .map(|(i, o)| {
+                    PackageView::located(
+                        o,
+                        EntryKind::Document,
+                        names.get(i).map(std::path::PathBuf::from),
+                        Hidden::default(),
+                        deny_warnings,
+                    )
+                })
+                .collect(),
+        )
+    }
+
+    /// The view of `report`: every entry located, with its kind, name and
+    /// what its selection hid as the report built them, and the report's
+    /// configuration file, skipped directories and whether it could run.
+    pub fn of(report: &'a Report) -> Self {
+        let mut run = Self::of_views(
+            report
+                .entries
+                .iter()
+                .map(|e| PackageView::of(e, report.rule.deny_warnings))
+                .collect(),
+        );
+        run.could_not_run = report.could_not_run();
+        run.config.clone_from(&report.config);
+        run.skipped.clone_from(&report.skipped);
+        run
+    }
+
+    /// A run of `packages` (nothing else set).
+    fn of_views(packages: Vec<PackageView<'a>>) -> Self {
         let mut counts = Counts::default();
-        let mut failed = 0;
-        let packages: Vec<PackageView<'a>> = outcomes
+        for p in &packages {
+            counts.add(p.counts);
+        }
+        let failed = packages
             .iter()
-            .map(|o| {
-                let view = PackageView::new(o, deny_warnings);
-                counts.errors += view.counts.errors;
-                counts.warnings += view.counts.warnings;
-                counts.notes += view.counts.notes;
-                failed += usize::from(view.failed);
-                view
-            })
-            .collect();
+            .filter(|p| p.kind.is_package() && p.failed)
+            .count();
         RunView {
             packages,
             counts,
@@ -254,42 +215,6 @@ impl<'a> RunView<'a> {
         self.packages.iter().filter(|p| p.kind.is_package()).count()
     }
 
-    /// True when a package fails, or the configuration file or a walk
-    /// finding has an error: the run's verdict (exit 1 unless it could not
-    /// run).
-    pub fn fails(&self) -> bool {
-        self.failed > 0
-            || self
-                .packages
-                .iter()
-                .any(|p| !p.kind.is_package() && p.failed)
-    }
-
-    /// Marks entry `index` as the findings of the configuration file
-    /// `name` (not a package): it leaves the package counts. Out of range
-    /// or already marked: nothing changes.
-    pub fn mark_configuration(&mut self, index: usize, name: std::path::PathBuf) {
-        if let Some(p) = self.packages.get_mut(index) {
-            if p.kind.is_package() {
-                self.failed -= usize::from(p.failed);
-                p.configuration = Some(name);
-                p.kind = EntryKind::Configuration;
-            }
-        }
-    }
-
-    /// Marks entry `index` as a finding of the walk for packages (a PATH,
-    /// not a package: [`EntryKind::Path`]): it leaves the package counts.
-    /// Out of range or already marked: nothing changes.
-    pub fn mark_path(&mut self, index: usize) {
-        if let Some(p) = self.packages.get_mut(index) {
-            if p.kind.is_package() {
-                self.failed -= usize::from(p.failed);
-                p.kind = EntryKind::Path;
-            }
-        }
-    }
-
     /// Every located finding with its package, in order.
     pub fn findings(&self) -> impl Iterator<Item = (&PackageView<'a>, &Located<'a>)> {
         self.packages
@@ -299,15 +224,41 @@ impl<'a> RunView<'a> {
 }
 
 impl<'a> PackageView<'a> {
-    /// Locates the findings of one package: one [`LineIndex`] per file.
+    /// Locates the findings of one package entry with no selection: one
+    /// [`LineIndex`] per file.
     pub fn new(outcome: &'a PackageOutcome, deny_warnings: bool) -> Self {
+        Self::located(
+            outcome,
+            EntryKind::Package,
+            None,
+            Hidden::default(),
+            deny_warnings,
+        )
+    }
+
+    /// Locates the findings of the report's `entry`.
+    pub fn of(entry: &'a Entry, deny_warnings: bool) -> Self {
+        Self::located(
+            &entry.outcome,
+            entry.kind,
+            entry.name.clone(),
+            entry.hidden.clone(),
+            deny_warnings,
+        )
+    }
+
+    fn located(
+        outcome: &'a PackageOutcome,
+        kind: EntryKind,
+        display: Option<std::path::PathBuf>,
+        hidden: Hidden,
+        deny_warnings: bool,
+    ) -> Self {
         let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
-        let mut counts = Counts::default();
         let findings = outcome
             .diagnostics
             .iter()
             .map(|d| {
-                counts.add_diagnostic(d);
                 let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
                 let span = super::resolve_span(d, source);
                 let (start, end) = match (d.file.as_deref(), source, &span) {
@@ -331,16 +282,15 @@ impl<'a> PackageView<'a> {
                 }
             })
             .collect();
-        let failed = counts.errors > 0 || (deny_warnings && counts.warnings > 0);
+        let counts = Counts::of(&outcome.diagnostics);
         PackageView {
             outcome,
             findings,
             counts,
-            failed,
-            hidden: Hidden::default(),
-            configuration: None,
-            kind: EntryKind::Package,
-            display: None,
+            failed: counts.fails(deny_warnings),
+            hidden,
+            kind,
+            display,
         }
     }
 
@@ -349,13 +299,10 @@ impl<'a> PackageView<'a> {
         &self.outcome.path
     }
 
-    /// The name of the entry in a report: the configuration file for its
-    /// entry, else the name the command gave it ([`PackageView::display`]),
-    /// else the package directory as given.
+    /// The name of the entry in a report: the name the report or the
+    /// command gave it ([`PackageView::display`]; the configuration file
+    /// for its entry), else the package directory as given.
     pub fn name(&self) -> &Path {
-        self.configuration
-            .as_deref()
-            .or(self.display.as_deref())
-            .unwrap_or(&self.outcome.path)
+        self.display.as_deref().unwrap_or(&self.outcome.path)
     }
 }

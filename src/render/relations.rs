@@ -12,7 +12,7 @@ use crate::diag::Diagnostic;
 use crate::relations::{Instance, Relation};
 use crate::relations_cmd::{Definition, Derived, Refusal, Stop, VERSION};
 use crate::render::count;
-use crate::render::{self, human, json as render_json, Format, RunView};
+use crate::render::{self, escape, human, json as render_json, Format, RunView};
 
 /// The text of a `relations` run in `format`: (stdout, stderr).
 ///
@@ -96,7 +96,8 @@ fn render_derived(derived: Derived, format: Format, opts: &render::Options) -> S
 }
 
 /// One line of the target-contract column: `formrefs: <apiVersion> <kind>
-/// <definitionVersion>, …`, `interface: <name>@<version>`, or `-`.
+/// <definitionVersion>, …`, `interface: <name>@<version>`, or `-`; raw (the
+/// package's text as it is): a printer escapes it ([`escape::text`]).
 pub fn contract_text(r: &Relation) -> String {
     let str_member = |v: &Value, key: &str| -> String {
         v.get(key)
@@ -170,9 +171,16 @@ fn render_human(
     color: bool,
 ) -> String {
     let diagnostics: Vec<&Diagnostic> = run.findings().map(|(_, f)| f.diag).collect();
+    // Every cell and the header hold a stranger's text (names, keys,
+    // consts): escaped before the widths are measured, so no control or
+    // bidi character reaches the terminal and the columns stay aligned.
+    let esc = |s: &str| escape::text(s).into_owned();
     let mut out = format!(
         "{} {} {} ({})\n\n",
-        def.api_version, def.kind, def.definition_version, def.name
+        esc(&def.api_version),
+        esc(&def.kind),
+        esc(&def.definition_version),
+        esc(&def.name)
     );
     if relations.is_empty() {
         out.push_str("no relations\n");
@@ -181,15 +189,15 @@ fn render_human(
             .iter()
             .map(|r| {
                 vec![
-                    r.pointer.clone(),
-                    format!("{}/{}", r.target_api_version, r.target_kind),
+                    esc(&r.pointer),
+                    esc(&format!("{}/{}", r.target_api_version, r.target_kind)),
                     if r.binding.is_empty() {
                         "-".to_owned()
                     } else {
-                        r.binding.clone()
+                        esc(&r.binding)
                     },
                     if r.required { "yes" } else { "no" }.to_owned(),
-                    contract_text(r),
+                    esc(&contract_text(r)),
                 ]
             })
             .collect();
@@ -211,7 +219,7 @@ fn render_human(
         } else {
             let rows: Vec<Vec<String>> = instances
                 .iter()
-                .map(|i| vec![i.pointer.clone(), i.name.clone(), i.relation.clone()])
+                .map(|i| vec![esc(&i.pointer), esc(&i.name), esc(&i.relation)])
                 .collect();
             out.push_str(&table(&["INSTANCE", "NAME", "RELATION"], &rows));
         }

@@ -678,7 +678,7 @@ fn output_building_lines(text: &str) -> Vec<String> {
 /// Library modules that still build an `Output` or write a
 /// `form-package: ` line themselves, each to return a typed result that its
 /// `cli/` file turns into an `Output` (the list may only shrink).
-const OUTPUT_BUILDING_LEFT: &[&str] = &["family", "revocation_cmd", "run"];
+const OUTPUT_BUILDING_LEFT: &[&str] = &["family", "revocation_cmd"];
 
 /// Issue 21 item 3: every command a thin face over one library operation.
 /// The operation returns a typed result carrying its exit status; only the
@@ -717,4 +717,56 @@ fn only_the_command_line_builds_an_output() {
     );
     let allowed = "pub fn checkpoint(a: &Args) -> Result<RevocationRun, Refusal> {\n// builds an `Output` with \"form-package: …\"\nlet p = CheckOutputs::new();\nlet name = \"form-package\";\n";
     assert!(output_building_lines(allowed).is_empty());
+}
+
+/// The lines of `text` (non-test, non-comment code) that patch a report's
+/// view after it was built: a `mark_…` method (declared or called), or an
+/// assignment to a view's `kind` or `hidden`.
+fn view_patching_lines(text: &str) -> Vec<String> {
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| {
+            l.contains("fn mark_")
+                || l.contains(".mark_")
+                || l.contains(".kind = ")
+                || l.contains(".hidden = ")
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 21 item 3: one report model (`src/report.rs`), each entry built
+/// complete (its kind, its name, its findings after the selection and what
+/// the selection hid), and `src/render/` builds its views from it: no
+/// module of `src/render/` nor the verify run (`run.rs`) marks or patches
+/// a view afterwards (`mark_configuration`, `mark_path` and the `hidden`
+/// vector zipped in were deleted).
+#[test]
+fn the_report_is_built_complete_and_its_views_never_patched() {
+    let found = lines_per_module(
+        |m, _| !(m == "run" || m.starts_with("render")),
+        view_patching_lines,
+    );
+    assert_eq!(
+        found,
+        BTreeMap::new(),
+        "views patched after they were built"
+    );
+    // The rule is real: what `run.rs` and `render/check.rs` held before is
+    // found, outside the tests; the report's own fields and a comment are
+    // not.
+    let before = "for i in 0..config_kept {\n    run.mark_configuration(i, config_name.clone());\n}\npub fn mark_path(&mut self, index: usize) {\np.hidden = h;\np.kind = render::EntryKind::Document;\n#[cfg(test)]\nmod t {\n    fn g() { run.mark_path(0); }\n}\n";
+    assert_eq!(
+        view_patching_lines(before),
+        [
+            "run.mark_configuration(i, config_name.clone());",
+            "pub fn mark_path(&mut self, index: usize) {",
+            "p.hidden = h;",
+            "p.kind = render::EntryKind::Document;"
+        ]
+    );
+    let allowed = "let entry = Entry::selected(EntryKind::Package, o, Some(&settings));\n// p.kind = EntryKind::Path\nlet kind = p.kind;\nhidden: entry.hidden.clone(),\n";
+    assert!(view_patching_lines(allowed).is_empty());
 }
