@@ -17,7 +17,7 @@
 //! - every `candidate-set*.json` outside a package.
 //!
 //! [`load`] reads all of that, [`check`] runs the cross-package checks and
-//! [`graph`] renders the outcome (`human`, `json`, `dot`, `mermaid`). Every
+//! [`crate::render::family`] renders the outcome (`human`, `json`, `dot`, `mermaid`). Every
 //! finding is a [`Finding`]: a code of the `FD7xx` range (or the strict
 //! reader's `FD011`/`FD012`/`FD013` for a contract that is not I-JSON), the
 //! step that failed ([`Step`]), the source package, the relation pointer,
@@ -25,7 +25,6 @@
 //! declares it and in the contract file.
 
 pub mod check;
-pub mod graph;
 pub mod load;
 
 use std::path::PathBuf;
@@ -34,7 +33,6 @@ use serde::Serialize;
 
 use crate::codes::Code;
 use crate::diag::Severity;
-use crate::output::Output;
 
 /// What `family` was asked to accept.
 #[derive(Clone, Debug, Default)]
@@ -47,22 +45,6 @@ pub struct Options {
     /// or a full `apiVersion`) accepted on purpose as outside the family
     /// (note `FD704`).
     pub allow_external: Vec<String>,
-}
-
-/// Output format of `family`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum FamilyFormat {
-    /// A text report: package verdicts, the relation graph as a table, then
-    /// every finding with its locations.
-    Human,
-    /// One JSON document: nodes, edges, contracts, candidate sets and
-    /// findings (its JSON Schema: `form-package schema family`).
-    Json,
-    /// A Graphviz digraph: Forms grouped by family, relations as labelled
-    /// edges, failing edges red. Render with `dot -Tsvg family.dot > family.svg`.
-    Dot,
-    /// A Mermaid flowchart with the same content as `dot`.
-    Mermaid,
 }
 
 /// Which check a finding comes from. Decision 0015 rule 8's steps keep
@@ -227,54 +209,58 @@ pub fn finish(findings: &mut Vec<Finding>) {
     findings.dedup();
 }
 
-/// Runs `family` over `paths` and renders it: exit 0 when every package
-/// verifies and no family finding is an error, 1 otherwise, 2 when a PATH
-/// does not exist (reported as an `FD900` finding, every other PATH still
-/// checked and rendered) or the PATHs hold nothing a family is made of.
-pub fn run(paths: &[PathBuf], options: &Options, format: FamilyFormat) -> Output {
-    let family = match load::load(paths) {
-        Ok(f) => f,
-        Err(e) => {
-            return Output {
-                stderr: format!("form-package: {}\n", e.0),
-                code: 2,
-                ..Default::default()
-            }
-        }
-    };
-    if family.packages.is_empty()
-        && family.contracts.is_empty()
-        && family.findings.is_empty()
-        && family.candidate_sets.is_empty()
-    {
-        return Output {
-            stderr: format!(
-                "form-package: no Form Package, contract or candidate set under {}\n",
+/// Why `family` could not run at all (the command exits 2 and prints
+/// nothing on stdout). Its `Display` is the reason alone; the command line
+/// prints it as `form-package: <reason>`.
+#[derive(Debug)]
+pub enum Refusal {
+    /// A PATH is a file that is none of a package, a contract or a
+    /// candidate set ([`load::LoadError`]: `/dev/null`, a FIFO, …).
+    Load(load::LoadError),
+    /// The PATHs (as given) hold no Form Package, contract or candidate
+    /// set, and none of them is missing.
+    Empty(Vec<PathBuf>),
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Load(e) => f.write_str(&e.0),
+            Refusal::Empty(paths) => write!(
+                f,
+                "no Form Package, contract or candidate set under {}",
                 paths
                     .iter()
                     .map(|p| p.display().to_string())
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            code: 2,
-            ..Default::default()
-        };
+        }
     }
-    // A PATH that does not exist is reported with the rest (FD900) and
-    // makes the run exit 2, as `verify` does (T2 F7).
-    let missing = family.findings.iter().any(|f| f.code == Code::PathNotFound);
-    let report = check::check(family, options);
-    let stdout = match format {
-        FamilyFormat::Human => graph::human(&report),
-        FamilyFormat::Json => graph::json_text(&report),
-        FamilyFormat::Dot => graph::dot(&report),
-        FamilyFormat::Mermaid => graph::mermaid(&report),
-    };
-    Output {
-        stdout: stdout.into_bytes(),
-        stderr: String::new(),
-        code: if missing { 2 } else { u8::from(report.fails()) },
+}
+
+impl std::error::Error for Refusal {}
+
+/// Runs `family` over `paths`: loads what they hold ([`load::load`]) and
+/// checks it ([`check::check`]). The checked [`check::Report`] carries the
+/// exit status ([`check::Report::exit_code`]: 0 when every package
+/// verifies and no family finding is an error, 1 otherwise, 2 when a PATH
+/// does not exist, reported as an `FD900` finding with every other PATH
+/// still checked); `crate::render::family` prints it.
+///
+/// # Errors
+/// [`Refusal`] (exit 2): a PATH that is a file none of a family's, or
+/// PATHs that hold nothing a family is made of.
+pub fn run(paths: &[PathBuf], options: &Options) -> Result<check::Report, Refusal> {
+    let family = load::load(paths).map_err(Refusal::Load)?;
+    if family.packages.is_empty()
+        && family.contracts.is_empty()
+        && family.findings.is_empty()
+        && family.candidate_sets.is_empty()
+    {
+        return Err(Refusal::Empty(paths.to_vec()));
     }
+    Ok(check::check(family, options))
 }
 
 #[cfg(test)]

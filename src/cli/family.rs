@@ -1,10 +1,11 @@
-//! `form-package family PATH...`: a whole Form Family checked and drawn
-//! ([`crate::family::run`]).
+//! `form-package family PATH...`: a whole Form Family checked
+//! ([`crate::family::run`]), then printed ([`crate::render::family::output`]);
+//! the exit status is the report's ([`crate::family::check::Report::exit_code`]).
 
 use std::path::PathBuf;
 
-use crate::family::FamilyFormat;
 use crate::output::Output;
+use crate::render::family::Format;
 
 /// `family`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -20,18 +21,27 @@ pub struct Args {
     #[arg(long, value_name = "GROUP")]
     pub allow_external: Vec<String>,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = FamilyFormat::Human)]
-    pub format: FamilyFormat,
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
 }
 
-/// Runs `family`.
+/// Runs `family`: the operation, then its view, with the report's exit
+/// status; a refusal is its reason on stderr (exit 2).
 pub fn run(a: Args) -> Output {
-    crate::family::run(
-        &a.paths,
-        &crate::family::Options {
-            partial: a.partial,
-            allow_external: a.allow_external,
+    let options = crate::family::Options {
+        partial: a.partial,
+        allow_external: a.allow_external,
+    };
+    match crate::family::run(&a.paths, &options) {
+        Ok(report) => Output {
+            stdout: crate::render::family::output(&report, a.format).into_bytes(),
+            code: report.exit_code(),
+            ..Default::default()
         },
-        a.format,
-    )
+        Err(refusal) => Output {
+            stderr: format!("form-package: {refusal}\n"),
+            code: 2,
+            ..Default::default()
+        },
+    }
 }

@@ -26,9 +26,9 @@ use crate::diag::Severity;
 use crate::discover;
 use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
+use crate::json::position::LineIndex;
 use crate::json::strict::{self, SpanIndex};
 use crate::relations::{self, Relation};
-use crate::render::LineIndex;
 use crate::verify::{self, PackageOutcome};
 
 /// Largest contract, candidate set or Form Definition read (the Form

@@ -232,7 +232,7 @@ impl SpanIndex {
 /// counts Unicode code points (UTF-8 lead bytes; any byte that is not a
 /// continuation byte counts as one, so invalid UTF-8 still gets a position).
 /// Offsets past the end are clamped to `source.len()`. The renderers use the
-/// same rule through `render::position::LineIndex` (a test proves they agree).
+/// same rule through `json::position::LineIndex` (a test proves they agree).
 pub fn line_col(source: &[u8], offset: usize) -> (usize, usize) {
     let offset = offset.min(source.len());
     let before = source.get(..offset).unwrap_or(source);

@@ -16,7 +16,8 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use form_package::family::check::{EdgeStatus, Report};
-use form_package::family::{self, graph, load, Options};
+use form_package::family::{self, load, Options};
+use form_package::render::family as graph;
 use serde_json::Value;
 
 const V1BETA1: &str = "v1beta1-001";
@@ -1407,4 +1408,85 @@ fn dot_and_mermaid_carry_the_packages_own_findings() {
             );
         }
     }
+}
+
+/// Issue 21 item 3: `family::run` is a typed operation. It returns the
+/// checked report, which carries the exit status (0 ok, 1 a finding, 2 a
+/// PATH missing: `FD900` beside the other PATHs), or a typed refusal (a
+/// PATH that is no family member; PATHs holding nothing) whose text is the
+/// reason alone: the `form-package: ` line is the command line's.
+/// `render::family::output` is each format's view of that one report.
+#[test]
+fn family_run_returns_the_report_and_its_exit_status() {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88");
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nonexist");
+    let clean = family::run(std::slice::from_ref(&package), &Options::default()).unwrap();
+    assert_eq!(clean.family.packages.len(), 1);
+    assert!(!clean.fails());
+    assert_eq!(clean.exit_code(), 0);
+    let with_missing =
+        family::run(&[package.clone(), missing.clone()], &Options::default()).unwrap();
+    assert_eq!(
+        with_missing.family.packages.len(),
+        1,
+        "the other PATH is checked"
+    );
+    assert!(with_missing
+        .findings
+        .iter()
+        .any(|f| f.code.info().id == "FD900" && f.step == family::Step::Path));
+    assert_eq!(with_missing.exit_code(), 2);
+    let alone = family::run(std::slice::from_ref(&missing), &Options::default()).unwrap();
+    assert_eq!(
+        alone.exit_code(),
+        2,
+        "a missing PATH alone is reported, not refused"
+    );
+    // A failing package (its definition edited, so its digests no longer
+    // match) is exit 1.
+    let broken = tmp.path().join("broken");
+    common::copy_dir(&package, &broken);
+    let def = broken.join("definition.json");
+    let mut text = std::fs::read_to_string(&def).unwrap();
+    text.push(' ');
+    std::fs::write(&def, text).unwrap();
+    let failing = family::run(std::slice::from_ref(&broken), &Options::default()).unwrap();
+    assert!(failing.fails());
+    assert_eq!(failing.exit_code(), 1);
+    // Refusals: typed, the reason alone.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let refused = family::run(std::slice::from_ref(&empty), &Options::default()).unwrap_err();
+    assert!(matches!(refused, family::Refusal::Empty(_)), "{refused:?}");
+    assert_eq!(
+        refused.to_string(),
+        format!(
+            "no Form Package, contract or candidate set under {}",
+            empty.display()
+        )
+    );
+    let refused = family::run(&[PathBuf::from("/dev/null")], &Options::default()).unwrap_err();
+    assert!(matches!(refused, family::Refusal::Load(_)), "{refused:?}");
+    assert!(
+        refused
+            .to_string()
+            .starts_with("/dev/null: is none of a Form Package"),
+        "{refused}"
+    );
+    // Each format's view of the one report.
+    use form_package::render::family::Format;
+    assert_eq!(graph::output(&clean, Format::Human), graph::human(&clean));
+    assert_eq!(
+        graph::output(&clean, Format::Json),
+        graph::json_text(&clean)
+    );
+    assert_eq!(graph::output(&clean, Format::Dot), graph::dot(&clean));
+    assert_eq!(
+        graph::output(&clean, Format::Mermaid),
+        graph::mermaid(&clean)
+    );
+    assert!(graph::output(&clean, Format::Human)
+        .ends_with("family: 0 errors, 0 warnings, 0 notes; ok\n"));
 }

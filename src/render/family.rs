@@ -5,19 +5,50 @@
 //! edges are red and unchecked/external ones dashed. Every format carries
 //! every finding with its source, relation, target, step and
 //! `file:line:column` locations (DOT and Mermaid as comments and edge
-//! tooltips). Pure: returns text.
+//! tooltips). Pure: returns text; [`crate::family::run`] returns the
+//! checked report, [`output`] turns it into the chosen format's text and
+//! `cli/family.rs` builds the process output (issue 21 item 3).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use super::check::{EdgeStatus, EdgeTarget, Report};
-use super::load::ContractKind;
-use super::Finding;
 use crate::diag::Diagnostic;
 use crate::diag::Severity;
+use crate::family::check::{EdgeStatus, EdgeTarget, Report};
+use crate::family::load::ContractKind;
+use crate::family::Finding;
 use crate::verify::PackageOutcome;
+
+/// Output format of `family` (`--format`), as [`crate::render::Format`] is
+/// `verify`'s: a value type the command line's flag takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// A text report: package verdicts, the relation graph as a table, then
+    /// every finding with its locations.
+    Human,
+    /// One JSON document: nodes, edges, contracts, candidate sets and
+    /// findings (its JSON Schema: `form-package schema family`).
+    Json,
+    /// A Graphviz digraph: Forms grouped by family, relations as labelled
+    /// edges, failing edges red. Render with `dot -Tsvg family.dot > family.svg`.
+    Dot,
+    /// A Mermaid flowchart with the same content as `dot`.
+    Mermaid,
+}
+
+/// What `family --format FORMAT` prints on stdout for `report`: [`human`],
+/// [`json_text`], [`dot`] or [`mermaid`]. The exit status is the report's
+/// ([`Report::exit_code`]), never this view's.
+pub fn output(report: &Report, format: Format) -> String {
+    match format {
+        Format::Human => human(report),
+        Format::Json => json_text(report),
+        Format::Dot => dot(report),
+        Format::Mermaid => mermaid(report),
+    }
+}
 
 /// Version of the JSON document (`version` member).
 pub const JSON_VERSION: u64 = 1;
@@ -349,7 +380,7 @@ pub fn json(report: &Report) -> Value {
             "diagnostics": diagnostics,
         });
         if let (Some(f), Some(o)) = (&p.form, node.as_object_mut()) {
-            let refs = |list: &[(usize, super::load::ContractRef)]| -> Vec<Value> {
+            let refs = |list: &[(usize, crate::family::load::ContractRef)]| -> Vec<Value> {
                 list.iter()
                     .map(|(_, r)| json!({"apiVersion": r.api_version, "name": r.name, "version": r.version, "schemaDigest": r.schema_digest}))
                     .collect()
@@ -489,7 +520,7 @@ fn comment_safe(s: &str) -> String {
 
 const RED: &str = "#c62828";
 
-fn edge_text(e: &super::check::Edge) -> String {
+fn edge_text(e: &crate::family::check::Edge) -> String {
     if e.binding.is_empty() {
         format!("{}\n{}", e.pointer, e.contract)
     } else {
@@ -498,7 +529,7 @@ fn edge_text(e: &super::check::Edge) -> String {
 }
 
 /// Findings that belong to an edge: same source package and relation pointer.
-fn edge_findings<'a>(report: &'a Report, e: &super::check::Edge) -> Vec<&'a Finding> {
+fn edge_findings<'a>(report: &'a Report, e: &crate::family::check::Edge) -> Vec<&'a Finding> {
     let path = report.family.packages.get(e.from).map(|p| p.path.as_str());
     report
         .findings
