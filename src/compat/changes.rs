@@ -289,7 +289,7 @@ fn undecided(
 
 /// Compact JSON of a document (control characters escaped by serde_json),
 /// cut at 200 characters for a message (the whole one is in the report).
-fn compact(v: &Value) -> String {
+pub(super) fn compact(v: &Value) -> String {
     let text = v.to_string();
     if text.chars().count() > 200 {
         format!("{}…", text.chars().take(200).collect::<String>())

@@ -374,13 +374,26 @@ fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
 
 /// The pointer of a `$id` below the root of `schema` when `schema` also
 /// has a `$ref` (a nested `$id` without any `$ref` changes nothing the
-/// prover reads). Walked as a schema: values of `const`, `enum`, `default`
-/// and `examples` are data and are not searched, and the members of
-/// `properties`, `patternProperties`, `$defs` and `dependentSchemas` are
-/// schemas whatever their names (iterative: no recursion on the depth).
+/// prover reads), over [`schema_objects`].
 fn nested_id(schema: &Value) -> Option<JsonPointer> {
     let mut found = None;
     let mut has_ref = false;
+    for (m, at) in schema_objects(schema) {
+        has_ref |= matches!(m.get("$ref"), Some(Value::String(_)));
+        if matches!(m.get("$id"), Some(Value::String(_))) && !at.is_root() {
+            found.get_or_insert(at);
+        }
+    }
+    found.filter(|_| has_ref)
+}
+
+/// Every schema object of `schema` with its pointer, walked as a schema
+/// (iterative: no recursion on the depth): the values of `const`, `enum`,
+/// `default`, `examples` and of `x-` annotations are data and are not
+/// searched, and the members of `properties`, `patternProperties`,
+/// `$defs` and `dependentSchemas` are schemas whatever their names.
+pub fn schema_objects(schema: &Value) -> Vec<(&serde_json::Map<String, Value>, JsonPointer)> {
+    let mut out = Vec::new();
     // (value, pointer, whether it is a map of names to schemas)
     let mut stack: Vec<(&Value, JsonPointer, bool)> = vec![(schema, JsonPointer::root(), false)];
     while let Some((v, at, names)) = stack.pop() {
@@ -390,18 +403,16 @@ fn nested_id(schema: &Value) -> Option<JsonPointer> {
             }
             Value::Object(m) => {
                 for (k, x) in m {
-                    match (k.as_str(), x) {
-                        ("const" | "enum" | "default" | "examples", _) => {}
-                        ("$ref", Value::String(_)) => has_ref = true,
-                        ("$id", Value::String(_)) if !at.is_root() => {
-                            found.get_or_insert_with(|| at.clone());
-                        }
-                        ("properties" | "patternProperties" | "$defs" | "dependentSchemas", _) => {
+                    match k.as_str() {
+                        "const" | "enum" | "default" | "examples" => {}
+                        k if k.starts_with("x-") => {}
+                        "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
                             stack.push((x, at.child(k), true));
                         }
                         _ => stack.push((x, at.child(k), false)),
                     }
                 }
+                out.push((m, at));
             }
             Value::Array(items) => {
                 for (i, x) in items.iter().enumerate() {
@@ -411,7 +422,7 @@ fn nested_id(schema: &Value) -> Option<JsonPointer> {
             _ => {}
         }
     }
-    found.filter(|_| has_ref)
+    out
 }
 
 /// Stack of the prover's thread: far above what `Budget::max_depth`

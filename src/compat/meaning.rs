@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::changes::{quoted, Change, Class};
+use super::changes::{compact as shown, quoted, Change, Class};
 use super::side::{Doc, Side};
 use crate::codes::Code;
 use crate::json::pointer::{unescape, JsonPointer};
@@ -40,43 +40,12 @@ fn record(code: Code, class: Class, old: JsonPointer, new: Option<JsonPointer>) 
 }
 
 /// Every `default` of a schema document by the pointer of the schema node
-/// that holds it, walked as a schema (iterative): the values of `const`,
-/// `enum`, `default`, `examples` and of `x-` annotations are data, not
-/// searched; the members of `properties`, `patternProperties`, `$defs`
-/// and `dependentSchemas` are schemas whatever their names.
+/// that holds it ([`super::desired::schema_objects`]: walked as a schema).
 fn defaults(schema: &Value) -> BTreeMap<String, &Value> {
-    let mut out = BTreeMap::new();
-    // (value, pointer, whether it is a map of names to schemas)
-    let mut stack: Vec<(&Value, JsonPointer, bool)> = vec![(schema, JsonPointer::root(), false)];
-    while let Some((v, at, names)) = stack.pop() {
-        match v {
-            Value::Object(m) if names => {
-                stack.extend(m.iter().map(|(k, x)| (x, at.child(k), false)));
-            }
-            Value::Object(m) => {
-                for (k, x) in m {
-                    match k.as_str() {
-                        "default" => {
-                            out.insert(at.as_str().to_owned(), x);
-                        }
-                        "const" | "enum" | "examples" => {}
-                        k if k.starts_with("x-") => {}
-                        "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
-                            stack.push((x, at.child(k), true));
-                        }
-                        _ => stack.push((x, at.child(k), false)),
-                    }
-                }
-            }
-            Value::Array(items) => {
-                for (i, x) in items.iter().enumerate() {
-                    stack.push((x, at.index(i), false));
-                }
-            }
-            _ => {}
-        }
-    }
-    out
+    super::desired::schema_objects(schema)
+        .into_iter()
+        .filter_map(|(m, at)| Some((at.as_str().to_owned(), m.get("default")?)))
+        .collect()
 }
 
 /// The member path of a schema node reached through `properties` alone
@@ -92,17 +61,6 @@ fn member_path(node: &str) -> Option<Vec<String>> {
         }
     }
     Some(names)
-}
-
-/// A value in a message: compact JSON (control characters escaped by
-/// serde_json), cut at 80 characters.
-fn shown(v: &Value) -> String {
-    let text = v.to_string();
-    if text.chars().count() > 80 {
-        format!("{}…", text.chars().take(80).collect::<String>())
-    } else {
-        text
-    }
 }
 
 /// The records of the `default`s that differ between the desired schemas

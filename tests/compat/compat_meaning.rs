@@ -267,6 +267,17 @@ fn relation_changes_are_breaking() -> Result<(), Failed> {
         );
         assert!(codes(&doc).contains(&"FD670".to_owned()), "{name}");
     }
+    // Two bare definition files: the relations `check` derived, the same
+    // record.
+    let (status, doc) = json_run(&[
+        "compat",
+        s(&old.join("definition.json")),
+        s(&cases.join("new/definition.json")),
+    ]);
+    assert_eq!(status, 1, "{doc}");
+    let r = records(&doc["pairs"][0], "FD669");
+    assert_eq!(r.len(), 1, "{doc}");
+    assert_eq!(r[0]["new"]["pointer"], annotation);
     // The right bump for 0.x: a minor fits.
     let tmp = tempfile::tempdir().unwrap();
     let minor = package(tmp.path(), "minor", CONSUMER, |d| {
