@@ -450,7 +450,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
 /// The finding for a contract or candidate set found at `path` that the
 /// reader refused (`why`), with the code and help `verify` gives the same
 /// fault in a package (`form-package rules`): a symbolic link is
-/// [`symlink_entry`] (`FD004`, a warning: it is not followed); a FIFO, a
+/// `symlink_entry` (`FD004`, a warning: it is not followed); a FIFO, a
 /// socket or a device `FD005` special-file-entry; a file larger than
 /// [`MAX_DOCUMENT`], a directory or an OS error `FD014`
 /// unreadable-payload. Step [`Step::Contract`], located at the file's

@@ -1616,7 +1616,7 @@ fn a_family_file_that_cannot_be_read_has_verify_s_code_and_help() {
         (e.code.info().id, e.severity.as_str(), e.help.as_deref()),
         ("FD004", "warning", Some(help_of("FD004").as_str()))
     );
-    // And a contract that is not I-JSON is still FD012 with its help.
+    // And a contract that is not I-JSON is still FD012.
     let bad = root.join("bad/definition.json");
     std::fs::create_dir_all(bad.parent().unwrap()).unwrap();
     std::fs::write(&bad, "{\"a\":1,\"a\":2}").unwrap();
