@@ -9,6 +9,8 @@
 //!
 //! - [`side`]: one side (a package or a bare definition), verified first;
 //! - [`changes`]: the change records of the rest of the definition;
+//! - [`meaning`]: the changes of meaning the accepted documents do not
+//!   show (a `default`, a relation);
 //! - [`bump`]: the bump the versions show and the one the changes require;
 //! - [`pairs`]: one pair compared;
 //! - [`report`]: the operations of `form-package compat` (a pair,
@@ -18,6 +20,7 @@
 pub mod bump;
 pub mod changes;
 pub mod desired;
+pub mod meaning;
 pub mod pairs;
 pub mod report;
 pub mod side;

@@ -69,16 +69,12 @@ pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Result<IndexRun, E
             dir.display()
         )));
     }
-    if let Some(p) = profile {
-        if crate::profile::IndexProfile::from_api_version(p).is_none() {
-            return Err(Error::Usage(format!(
-                "index: unknown --profile {p:?} ({})",
-                crate::profile::api_versions().join(", ")
-            )));
-        }
-    }
+    // The one `--profile` parser (`v1alpha5` or its index apiVersion).
+    let profile = profile
+        .map(|p| crate::profile::parse_option("index", p).map(|p| p.api_version()))
+        .transpose()?;
     let index = dir.join(verify::INDEX_FILE);
-    match crate::index::build(dir, profile) {
+    match crate::index::build(dir, profile.as_deref()) {
         Err(crate::error::Refused::Fault(e)) => Err(e),
         Err(crate::error::Refused::Findings(diags)) => Ok(IndexRun::Refused(Box::new(Refused {
             outcome: findings_of(dir, diags),

@@ -205,16 +205,7 @@ pub fn init(
 ) -> Result<Initialized, Refused> {
     let usage = |m: String| Refused::Fault(Error::Usage(m));
     let p = match profile {
-        Some(p) => profile::PROFILES
-            .iter()
-            .map(|r| r.profile)
-            .find(|r| r.api_version() == p || r.version() == p)
-            .ok_or_else(|| {
-                usage(format!(
-                    "init: unknown --profile {p:?} ({})",
-                    profile::api_versions().join(", ")
-                ))
-            })?,
+        Some(p) => profile::parse_option("init", p).map_err(Refused::Fault)?,
         None => index::profile_for_definition(group),
     };
     let problems = problems(group, kind, p).map_err(Refused::Fault)?;
@@ -229,6 +220,16 @@ pub fn init(
             "init: a Form Definition of --group {group:?} --kind {kind:?} does not fit index {}: {}{hint}",
             p.api_version(),
             problems.join("; ")
+        )));
+    }
+    // Nothing is written into a package: its index would not list the new
+    // files (FD018). The check `--write-witnesses` makes (the nearest
+    // directory from DIR upward holding a package index).
+    if let Some(package) = crate::compat::report::inside_package(dir) {
+        return Err(usage(format!(
+            "init: {} is inside the package {}: init never writes into a package (its index would not list the new files, FD018); choose a directory outside it",
+            dir.display(),
+            package.display()
         )));
     }
     match std::fs::symlink_metadata(dir) {

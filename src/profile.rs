@@ -244,6 +244,27 @@ pub fn profiles_markdown() -> String {
     out
 }
 
+/// The profile a `--profile P` names, the one parser of every command's
+/// `--profile` (`init`, `index`, `schema`): an index `apiVersion`
+/// (`packages.forms.takoform.com/v1alpha5`) or its version token
+/// (`v1alpha5`).
+///
+/// # Errors
+/// [`crate::error::Error::Usage`] `<command>: unknown --profile "P" (…)`,
+/// listing every profile.
+pub fn parse_option(command: &str, profile: &str) -> Result<IndexProfile, crate::error::Error> {
+    PROFILES
+        .iter()
+        .map(|r| r.profile)
+        .find(|r| r.api_version() == profile || r.version() == profile)
+        .ok_or_else(|| {
+            crate::error::Error::Usage(format!(
+                "{command}: unknown --profile {profile:?} ({})",
+                api_versions().join(", ")
+            ))
+        })
+}
+
 /// The published schema `schema definition|index --profile P` prints:
 /// the package index schema of profile `profile` (an index `apiVersion` or
 /// its version token, `v1alpha5`), or the Form Definition schema it
@@ -253,16 +274,7 @@ pub fn profiles_markdown() -> String {
 /// # Errors
 /// [`crate::error::Error::Usage`] for an unknown profile.
 pub fn published_schema(profile: &str, index: bool) -> Result<&'static str, crate::error::Error> {
-    let p = PROFILES
-        .iter()
-        .map(|r| r.profile)
-        .find(|r| r.api_version() == profile || r.version() == profile)
-        .ok_or_else(|| {
-            crate::error::Error::Usage(format!(
-                "schema: unknown --profile {profile:?} ({})",
-                api_versions().join(", ")
-            ))
-        })?;
+    let p = parse_option("schema", profile)?;
     let schema = if index {
         p.index_schema()
     } else {

@@ -29,8 +29,9 @@ pub const MAX_DEPTH: usize = crate::limits::RELATION_DEPTH;
 pub const EDGE_V1ALPHA1: &str = "edge.forms.takoform.com/v1alpha1";
 
 /// One derived relation (`verifier-rules.md` §8.5). Serialises camelCase;
-/// `targetFormRefs` / `requiredInterface` are omitted when absent.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+/// `targetFormRefs` / `requiredInterface` are omitted when absent (and read
+/// back so by `compat`, from `check`'s outcome).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Relation {
     /// Relation pointer into desired documents: `/a/b`, `*` for every array

@@ -193,6 +193,14 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         ],
     ),
     (
+        "src/compat/meaning.rs",
+        &[
+            Code::DesiredDefaultChanged,
+            Code::RelationChanged,
+            Code::DocumentationChanged,
+        ],
+    ),
+    (
         "src/compat/pairs.rs",
         &[
             Code::BumpTooSmall,

@@ -53,13 +53,15 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
         Err(e) => e.into(),
         Ok(run) => {
             let code = run.exit_code();
-            let stdout = crate::render::compat::render(&run.report, a.report.format, &opts);
-            let stderr = match run.witnesses {
-                None => String::new(),
-                Some(Ok(written)) => crate::render::compat::wrote_witnesses(&written),
-                // The command could not finish: `form-package: <error>`.
-                Some(Err(e)) => Output::from(e).stderr,
-            };
+            let (stdout, skipped) =
+                crate::render::compat::report(&run.report, a.report.format, &opts);
+            let stderr = skipped
+                + &match run.witnesses {
+                    None => String::new(),
+                    Some(Ok(written)) => crate::render::compat::wrote_witnesses(&written),
+                    // The command could not finish: `form-package: <error>`.
+                    Some(Err(e)) => Output::from(e).stderr,
+                };
             Output {
                 stdout: stdout.into_bytes(),
                 stderr,

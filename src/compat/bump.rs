@@ -96,6 +96,7 @@ mod tests {
             new: None,
             message: String::new(),
             inference: false,
+            witness: None,
         }
     }
 

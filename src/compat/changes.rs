@@ -16,6 +16,9 @@
 //!   retyped (its schemas not equivalent by `compare`) is breaking, one
 //!   added an addition. This is an inference from decisions 0025 and 0030,
 //!   not a rule (versioning-rules V5): each such record says so;
+//! - in the desired schema, a `default` added, removed or changed, and a
+//!   relation removed, retargeted or added ([`super::meaning`]): a change
+//!   of meaning the verdict does not show;
 //! - title, description, status, `x-` annotations, the fixture lists and
 //!   the fixture files: documentation (a patch);
 //! - any other member (constraints, requiresHostApi, …): no rule proves it
@@ -60,6 +63,10 @@ pub struct Change {
     pub message: String,
     /// True for the observed/output readings of versioning-rules V5.
     pub inference: bool,
+    /// The counterexample of a meaning change (`FD668`): a desired
+    /// document valid under both schemas whose meaning changed, re-checked
+    /// by the engine ([`super::desired::omitting`]).
+    pub witness: Option<Value>,
 }
 
 fn rec(code: Code, class: Class, old: Option<JsonPointer>, new: Option<JsonPointer>) -> Change {
@@ -71,6 +78,7 @@ fn rec(code: Code, class: Class, old: Option<JsonPointer>, new: Option<JsonPoint
         new,
         message: String::new(),
         inference: false,
+        witness: None,
     }
 }
 
@@ -106,7 +114,12 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
         let at_new = b.map(|_| at.clone());
         match key.as_str() {
             "apiVersion" | "kind" | "definitionVersion" => {}
-            "desiredSchema" => out.extend(desired_record(desired, &at)),
+            "desiredSchema" => {
+                out.extend(desired_record(desired, &at));
+                if let (Some(a), Some(b)) = (a, b) {
+                    out.extend(super::meaning::default_changes(a, b, &at));
+                }
+            }
             "title"
             | "description"
             | "status"
@@ -191,6 +204,7 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
             ),
         }
     }
+    out.extend(super::meaning::relation_changes(old, new));
     if let (Some(oi), Some(ni)) = (&old.index, &new.index) {
         file_changes(&mut out, oi, ni, old, new);
     }
@@ -275,7 +289,7 @@ fn undecided(
 
 /// Compact JSON of a document (control characters escaped by serde_json),
 /// cut at 200 characters for a message (the whole one is in the report).
-fn compact(v: &Value) -> String {
+pub(super) fn compact(v: &Value) -> String {
     let text = v.to_string();
     if text.chars().count() > 200 {
         format!("{}…", text.chars().take(200).collect::<String>())

@@ -182,18 +182,87 @@ pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
     // stack is sized for the nesting allowed, so no input can overflow the
     // caller's stack.
     let budget = *budget;
+    on_prover_stack(move || decide(old, new, budget)).unwrap_or_else(|| Verdict::Unknown {
+        pointer: JsonPointer::root(),
+        reason: "the prover could not run (thread)".to_owned(),
+    })
+}
+
+/// Runs `f` on a thread whose stack is [`PROVER_STACK`] (`None`: the
+/// thread could not start or panicked).
+fn on_prover_stack<T: Send>(f: impl FnOnce() -> T + Send) -> Option<T> {
     std::thread::scope(|scope| {
         std::thread::Builder::new()
             .name("desired-prover".into())
             .stack_size(PROVER_STACK)
-            .spawn_scoped(scope, move || decide(old, new, budget))
+            .spawn_scoped(scope, f)
             .ok()
             .and_then(|h| h.join().ok())
     })
-    .unwrap_or_else(|| Verdict::Unknown {
-        pointer: JsonPointer::root(),
-        reason: "the prover could not run (thread)".to_owned(),
+}
+
+/// A desired document valid under both `old` and `new` (whole schema
+/// documents) that holds an object at the member path `parents` (each a
+/// `properties` name, from the root; empty: the document itself) lacking
+/// the member `member`: the counterexample of a changed `default`
+/// (versioning-rules V3: such a document means something else once the
+/// default changed). Built by the prover's generator as a minimal
+/// instance of both schemas at once, then re-checked here with
+/// [`crate::engine`] against both whole schemas; `None` when no such
+/// document was built (none may exist: `member` required) or the re-check
+/// refused it.
+pub fn omitting(old: &Value, new: &Value, parents: &[String], member: &str) -> Option<Value> {
+    if nesting(old) > MAX_NESTING || nesting(new) > MAX_NESTING {
+        return None;
+    }
+    on_prover_stack(|| {
+        let (o, n) = (
+            crate::engine::compile(old).ok()?,
+            crate::engine::compile(new).ok()?,
+        );
+        let (old_b, new_b) = (
+            crate::engine::through_binary64(old),
+            crate::engine::through_binary64(new),
+        );
+        let mut p = prove::Prover::new(Budget::default());
+        let nodes = [
+            model::Node {
+                root: &old_b,
+                v: &old_b,
+            },
+            model::Node {
+                root: &new_b,
+                v: &new_b,
+            },
+        ];
+        let doc = omit(&mut p, &nodes, parents, member, 0)?;
+        (o.is_valid(&doc) && n.is_valid(&doc)).then_some(doc)
     })
+    .flatten()
+}
+
+/// A minimal object of the conjunction `nodes` with, along `parents`, a
+/// minimal object of each member's nodes, the last one without `member`.
+fn omit<'a>(
+    p: &mut prove::Prover<'a>,
+    nodes: &[model::Node<'a>],
+    parents: &[String],
+    member: &str,
+    lvl: u32,
+) -> Option<Value> {
+    let flat = p.flatten(nodes, &[]);
+    let mut o = p.gen_object(&flat, lvl, None)?;
+    match parents.split_first() {
+        None => {
+            o.remove(member);
+        }
+        Some((name, rest)) => {
+            let inner = p.member_nodes(&flat, name)?;
+            let v = omit(p, &inner, rest, member, lvl + 1)?;
+            o.insert(name.clone(), v);
+        }
+    }
+    Some(Value::Object(o))
 }
 
 /// Deepest JSON nesting a compared schema may have.
@@ -305,13 +374,26 @@ fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
 
 /// The pointer of a `$id` below the root of `schema` when `schema` also
 /// has a `$ref` (a nested `$id` without any `$ref` changes nothing the
-/// prover reads). Walked as a schema: values of `const`, `enum`, `default`
-/// and `examples` are data and are not searched, and the members of
-/// `properties`, `patternProperties`, `$defs` and `dependentSchemas` are
-/// schemas whatever their names (iterative: no recursion on the depth).
+/// prover reads), over [`schema_objects`].
 fn nested_id(schema: &Value) -> Option<JsonPointer> {
     let mut found = None;
     let mut has_ref = false;
+    for (m, at) in schema_objects(schema) {
+        has_ref |= matches!(m.get("$ref"), Some(Value::String(_)));
+        if matches!(m.get("$id"), Some(Value::String(_))) && !at.is_root() {
+            found.get_or_insert(at);
+        }
+    }
+    found.filter(|_| has_ref)
+}
+
+/// Every schema object of `schema` with its pointer, walked as a schema
+/// (iterative: no recursion on the depth): the values of `const`, `enum`,
+/// `default`, `examples` and of `x-` annotations are data and are not
+/// searched, and the members of `properties`, `patternProperties`,
+/// `$defs` and `dependentSchemas` are schemas whatever their names.
+pub fn schema_objects(schema: &Value) -> Vec<(&serde_json::Map<String, Value>, JsonPointer)> {
+    let mut out = Vec::new();
     // (value, pointer, whether it is a map of names to schemas)
     let mut stack: Vec<(&Value, JsonPointer, bool)> = vec![(schema, JsonPointer::root(), false)];
     while let Some((v, at, names)) = stack.pop() {
@@ -321,18 +403,16 @@ fn nested_id(schema: &Value) -> Option<JsonPointer> {
             }
             Value::Object(m) => {
                 for (k, x) in m {
-                    match (k.as_str(), x) {
-                        ("const" | "enum" | "default" | "examples", _) => {}
-                        ("$ref", Value::String(_)) => has_ref = true,
-                        ("$id", Value::String(_)) if !at.is_root() => {
-                            found.get_or_insert_with(|| at.clone());
-                        }
-                        ("properties" | "patternProperties" | "$defs" | "dependentSchemas", _) => {
+                    match k.as_str() {
+                        "const" | "enum" | "default" | "examples" => {}
+                        k if k.starts_with("x-") => {}
+                        "properties" | "patternProperties" | "$defs" | "dependentSchemas" => {
                             stack.push((x, at.child(k), true));
                         }
                         _ => stack.push((x, at.child(k), false)),
                     }
                 }
+                out.push((m, at));
             }
             Value::Array(items) => {
                 for (i, x) in items.iter().enumerate() {
@@ -342,7 +422,7 @@ fn nested_id(schema: &Value) -> Option<JsonPointer> {
             _ => {}
         }
     }
-    found.filter(|_| has_ref)
+    out
 }
 
 /// Stack of the prover's thread: far above what `Budget::max_depth`

@@ -50,8 +50,8 @@ pub struct Pair {
     /// The bump the versions show.
     pub actual: Bump,
     /// The bump the changes require (`none` for a re-identification: no
-    /// bump is asked).
-    pub required: Bump,
+    /// bump is asked); `None` when the pair was not compared (FD678).
+    pub required: Option<Bump>,
     /// True when the versions say truthfully what changed: no error finding.
     pub bump_ok: bool,
     /// The findings about the versions.
@@ -80,7 +80,7 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
         desired: None,
         changes: Vec::new(),
         actual: Bump::None,
-        required: Bump::None,
+        required: Some(Bump::None),
         bump_ok: false,
         findings: Vec::new(),
     };
@@ -99,6 +99,15 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             old: o.refused.is_some().then(JsonPointer::root),
             new: n.refused.is_some().then(JsonPointer::root),
         });
+        // The versions still show a bump; none is required, nothing
+        // having been compared.
+        pair.required = None;
+        if let (Some(ov), Some(nv)) = (
+            bump::parse(&o.form_ref.definition_version),
+            bump::parse(&n.form_ref.definition_version),
+        ) {
+            pair.actual = bump::actual(&ov, &nv);
+        }
         return pair;
     }
     let desired_of = |s: &Side| {
@@ -167,8 +176,9 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
         return pair;
     }
     pair.actual = bump::actual(&ov, &nv);
-    pair.required = bump::required(&ov, &pair.changes);
-    let fits = pair.actual >= pair.required;
+    let required = bump::required(&ov, &pair.changes);
+    pair.required = Some(required);
+    let fits = pair.actual >= required;
     let pre_release = !ov.pre.is_empty() || !nv.pre.is_empty();
     if pre_release {
         pair.findings.push(Finding {
@@ -176,7 +186,7 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             message: format!(
                 "{} is a pre-release: no compatibility promise; the changes would require a {} bump ({} shown{})",
                 if ov.pre.is_empty() { "NEW" } else { "OLD" },
-                pair.required.name(),
+                required.name(),
                 pair.actual.name(),
                 if fits { "" } else { ", which would not fit" }
             ),
@@ -195,20 +205,20 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
                 o.form_ref.definition_version,
                 n.form_ref.definition_version,
                 pair.actual.name(),
-                pair.required.name(),
-                why(&pair.changes, pair.required, ov.major == 0)
+                required.name(),
+                why(&pair.changes, required, ov.major == 0)
             ),
             old: Some(version_at()),
             new: Some(version_at()),
         });
-    } else if pair.actual == Bump::Major && ov.major >= 1 && pair.required < Bump::Major {
+    } else if pair.actual == Bump::Major && ov.major >= 1 && required < Bump::Major {
         pair.findings.push(Finding {
             code: Code::MajorNotEarned,
             message: format!(
                 "{} → {} is a major, but every change is proved compatible: a {} would do",
                 o.form_ref.definition_version,
                 n.form_ref.definition_version,
-                pair.required.name()
+                required.name()
             ),
             old: Some(version_at()),
             new: Some(version_at()),

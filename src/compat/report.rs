@@ -63,6 +63,10 @@ pub struct Report {
     pub base_refused: usize,
     /// A PATH does not exist: the command could not run (exit 2).
     pub could_not_run: bool,
+    /// Directories the walk of `--history` / `--baseline` skipped by a rule
+    /// (hidden, `.gitignore`), with the rule: never compared, and said in
+    /// every format (`render::compat::report`), as `verify` says them.
+    pub skipped: Vec<(PathBuf, String)>,
 }
 
 impl Report {
@@ -73,6 +77,7 @@ impl Report {
             outcomes: Vec::new(),
             base_refused: 0,
             could_not_run: false,
+            skipped: Vec::new(),
         }
     }
 
@@ -131,7 +136,8 @@ fn refusal(s: &Side) -> Option<PackageOutcome> {
 }
 
 /// Every package under `paths` (verify's walk, default rules), verified
-/// and read in parallel (order kept). Walk findings go to `report`.
+/// and read in parallel (order kept). Walk findings and the directories
+/// skipped by a rule go to `report`.
 fn sides_under(
     paths: &[PathBuf],
     report: &mut Report,
@@ -142,6 +148,7 @@ fn sides_under(
     for path in paths {
         let w = walk(path, &WalkRules::default());
         report.could_not_run |= w.missing;
+        report.skipped.extend(w.skipped);
         for (p, d) in w.findings {
             report.outcomes.push(PackageOutcome {
                 path: p,

@@ -83,6 +83,11 @@ pub struct Side {
     /// The findings of `verify` (or `check`) when it refused this side:
     /// the side is then reported and never compared.
     pub refused: Option<PackageOutcome>,
+    /// The relations verification derived from the desired schema
+    /// (decision 0015; empty when its relations check did not run: a
+    /// legacy lane, a refused definition), compared by
+    /// [`super::meaning::relation_changes`].
+    pub relations: Vec<crate::relations::Relation>,
 }
 
 impl Side {
@@ -157,7 +162,9 @@ fn load_package(path: &Path) -> Result<Loaded, Error> {
         return Ok(refused_only(refused, path));
     };
     let index_file = path.join(INDEX_FILE);
+    let mut relations = Vec::new();
     let read = verified.definition.and_then(|mut d| {
+        relations = d.relations.take().unwrap_or_default();
         let parsed = d.parse().ok()?;
         let source = Source {
             bytes: d.bytes,
@@ -196,6 +203,7 @@ fn load_package(path: &Path) -> Result<Loaded, Error> {
         form_ref,
         digest,
         refused,
+        relations,
     })))
 }
 
@@ -229,6 +237,12 @@ fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
             .at(JsonPointer::root()),
         );
     }
+    // The relations `check` derived, as its outcome carries them.
+    let relations = outcome
+        .relations
+        .iter()
+        .filter_map(|r| serde_json::from_value(r.clone()).ok())
+        .collect();
     let refused = outcome.has_errors().then_some(outcome);
     let Some(parsed) = parsed else {
         return Ok(refused_only(refused, path));
@@ -250,6 +264,7 @@ fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
         digest: form_ref.schema_digest.clone(),
         form_ref,
         refused,
+        relations,
     })))
 }
 

@@ -11,16 +11,20 @@
 //!                "path": "<PATH>", "definition": "<definition file>" },
 //!       "new": { … },
 //!       "compared": true | false,
-//!       "actualBump": "none|patch|minor|major", "requiredBump": "none|patch|minor|major",
+//!       "actualBump": "none|patch|minor|major",
+//!       "requiredBump": "none|patch|minor|major" | null,   (null: not compared)
 //!       "bumpOk": true | false,
 //!       "desired": null | { "verdict": "identical|equivalent|widened|compatible|breaking|unknown",
 //!                           "witness"?: <document>, "newlyAccepted"?: <document>,
 //!                           "pointer"?: "/…", "reason"?: "…" },   (pointer, reason: unknown, compatible)
 //!       "changes": [ { "code", "name", "class": "breaking|addition|relaxation|documentation",
-//!                      "inference": bool, "message",
+//!                      "inference": bool, "message", "help",
+//!                      "witness"?: <document>,   (FD668: valid under both, omits the member)
 //!                      "old": null | LOC, "new": null | LOC } ],
-//!       "findings": [ { "code", "name", "severity", "message", "old": null | LOC, "new": null | LOC } ] } ],
+//!       "findings": [ { "code", "name", "severity", "message", "help",
+//!                       "old": null | LOC, "new": null | LOC } ] } ],
 //!   "outcomes": [ { "path", "diagnostics": [ <verify's diagnostic objects> ] } ],
+//!   "skipped": [ { "path", "rule": "hidden" | ".gitignore" | … } ],   (directories the walk skipped)
 //!   "summary": { "pairs", "bumpOk", "bumpFailed", "errors", "warnings", "notes", "baseRefused" } }
 //! LOC = { "file", "pointer", "line"?, "column"? }
 //! ```
@@ -40,6 +44,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::{human, Format, Options, RunView};
+use crate::compat::bump::Bump;
 use crate::compat::changes::Change;
 use crate::compat::desired::Verdict;
 use crate::compat::pairs::{Finding, Pair};
@@ -61,7 +66,40 @@ pub fn wrote_witnesses(written: &[PathBuf]) -> String {
         .collect()
 }
 
-/// Renders `report` in `format`.
+/// The whole report in `format`: (stdout, stderr). Stdout is [`render`]'s;
+/// the directories the walk skipped by a rule ([`Report::skipped`]) are
+/// said as `verify` says them ([`super::report`]): after the human report,
+/// on stderr in `sarif`, `github` and `junit` (whose stdout stays one
+/// document), and in the `json` document itself (`skipped`).
+pub fn report(report: &Report, format: Format, opts: &Options) -> (String, String) {
+    let stdout = render(report, format, opts);
+    let skipped = skipped(&report.skipped);
+    match format {
+        Format::Human => (stdout + &skipped, String::new()),
+        Format::Json => (stdout, String::new()),
+        _ => (stdout, skipped),
+    }
+}
+
+/// `N directories skipped by a rule (hidden, .gitignore): not compared:`
+/// then one escaped path and its rule a line (compat has neither `-v`
+/// nor `--no-ignore`, so every one is listed); empty when none was.
+fn skipped(dirs: &[(PathBuf, String)]) -> String {
+    if dirs.is_empty() {
+        return String::new();
+    }
+    let mut text = format!(
+        "{} director{} skipped by a rule of verify's walk (hidden, .gitignore): not compared:\n",
+        dirs.len(),
+        if dirs.len() == 1 { "y" } else { "ies" },
+    );
+    for (dir, rule) in dirs {
+        let _ = writeln!(text, "  {} ({rule})", super::escape::path(dir));
+    }
+    text
+}
+
+/// Renders `report` in `format` (stdout only: see [`report`]).
 pub fn render(report: &Report, format: Format, opts: &Options) -> String {
     match format {
         Format::Json => render_json(report),
@@ -160,15 +198,20 @@ fn side_value(s: &Side) -> Value {
 
 fn change_value(p: &Pair, c: &Change) -> Value {
     let info = c.code.info();
-    json!({
+    let mut v = json!({
         "code": info.id,
         "name": info.name,
         "class": c.class,
         "inference": c.inference,
         "message": c.message,
+        "help": info.help.unwrap_or_default(),
         "old": c.old.as_ref().map_or(Value::Null, |ptr| locate(&p.old, c.doc, ptr)),
         "new": c.new.as_ref().map_or(Value::Null, |ptr| locate(&p.new, c.doc, ptr)),
-    })
+    });
+    if let Some(w) = &c.witness {
+        set(&mut v, "witness", w.clone());
+    }
+    v
 }
 
 fn finding_value(p: &Pair, f: &Finding) -> Value {
@@ -178,6 +221,7 @@ fn finding_value(p: &Pair, f: &Finding) -> Value {
         "name": info.name,
         "severity": f.severity(),
         "message": f.message,
+        "help": info.help.unwrap_or_default(),
         "old": f.old.as_ref().map_or(Value::Null, |ptr| locate(&p.old, Doc::Definition, ptr)),
         "new": f.new.as_ref().map_or(Value::Null, |ptr| locate(&p.new, Doc::Definition, ptr)),
     })
@@ -252,6 +296,10 @@ fn render_json(report: &Report) -> String {
         "mode": report.mode,
         "pairs": pairs,
         "outcomes": outcomes,
+        "skipped": report.skipped.iter().map(|(dir, rule)| json!({
+            "path": dir.display().to_string(),
+            "rule": rule,
+        })).collect::<Vec<_>>(),
         "summary": {
             "pairs": report.pairs.len(),
             "bumpOk": ok,
@@ -321,7 +369,7 @@ fn pair_line(p: &Pair) -> String {
         "{} {name}: desired {desired}; bump {}, required {}\n  old {}\n  new {}\n",
         if p.bump_ok { "ok" } else { "FAIL" },
         p.actual.name(),
-        p.required.name(),
+        p.required.map_or("not compared", Bump::name),
         super::escape::path(&p.old.path),
         super::escape::path(&p.new.path),
     )
@@ -355,6 +403,13 @@ fn render_human(report: &Report, opts: &Options) -> String {
                 info.name,
                 super::escape::text(&c.message)
             );
+            if let Some(w) = &c.witness {
+                let _ = writeln!(
+                    out,
+                    "    counterexample (valid under OLD and NEW): {}",
+                    super::escape::text(&w.to_string())
+                );
+            }
             if let Some(ptr) = &c.old {
                 let _ = writeln!(out, "    old {}", where_text(&p.old, c.doc, ptr));
             }

@@ -1,7 +1,11 @@
 //! The render front end's model: every finding of a run with its span and
 //! positions resolved once, before any renderer runs.
 //!
-//! [`RunView::new`] walks each package's findings once, builds one
+//! [`RunView::of`] builds the view of a run's [`Report`] (each entry's
+//! kind, name, selection, counts and verdict are the report's, never
+//! patched afterwards); [`RunView::new`] and [`RunView::documents`] that of
+//! plain outcomes (packages, `check`'s documents) with no selection.
+//! Each walks each entry's findings once, builds one
 //! [`LineIndex`] per file that some finding needs (O(file size), once), and
 //! resolves each finding's JSON Pointer to a byte span
 //! ([`super::resolve_span`]) and the span to start/end [`Position`]s. Every
@@ -236,15 +240,19 @@ impl<'a> PackageView<'a> {
         )
     }
 
-    /// Locates the findings of the report's `entry`.
+    /// Locates the findings of the report's `entry`: its kind, name, what
+    /// its selection hid, its counts and its verdict ([`Entry::fails`]) are
+    /// the report's.
     pub fn of(entry: &'a Entry, deny_warnings: bool) -> Self {
-        Self::located(
-            &entry.outcome,
-            entry.kind,
-            entry.name.clone(),
-            entry.hidden.clone(),
-            deny_warnings,
-        )
+        PackageView {
+            findings: locate(&entry.outcome),
+            outcome: &entry.outcome,
+            counts: entry.counts,
+            failed: entry.fails(deny_warnings),
+            hidden: entry.hidden.clone(),
+            kind: entry.kind,
+            display: entry.name.clone(),
+        }
     }
 
     fn located(
@@ -254,38 +262,10 @@ impl<'a> PackageView<'a> {
         hidden: Hidden,
         deny_warnings: bool,
     ) -> Self {
-        let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
-        let findings = outcome
-            .diagnostics
-            .iter()
-            .map(|d| {
-                let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
-                let span = super::resolve_span(d, source);
-                let (start, end) = match (d.file.as_deref(), source, &span) {
-                    (Some(f), Some(src), Some(s)) => {
-                        let idx = indexes
-                            .entry(f)
-                            .or_insert_with(|| LineIndex::new(&src.bytes));
-                        (
-                            Some(idx.position(&src.bytes, s.start)),
-                            Some(idx.position(&src.bytes, s.end)),
-                        )
-                    }
-                    _ => (None, None),
-                };
-                Located {
-                    diag: d,
-                    source,
-                    span,
-                    start,
-                    end,
-                }
-            })
-            .collect();
         let counts = Counts::of(&outcome.diagnostics);
         PackageView {
             outcome,
-            findings,
+            findings: locate(outcome),
             counts,
             failed: counts.fails(deny_warnings),
             hidden,
@@ -305,4 +285,36 @@ impl<'a> PackageView<'a> {
     pub fn name(&self) -> &Path {
         self.display.as_deref().unwrap_or(&self.outcome.path)
     }
+}
+
+/// Every finding of `outcome`, located: one [`LineIndex`] per file.
+fn locate(outcome: &PackageOutcome) -> Vec<Located<'_>> {
+    let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
+    outcome
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
+            let span = super::resolve_span(d, source);
+            let (start, end) = match (d.file.as_deref(), source, &span) {
+                (Some(f), Some(src), Some(s)) => {
+                    let idx = indexes
+                        .entry(f)
+                        .or_insert_with(|| LineIndex::new(&src.bytes));
+                    (
+                        Some(idx.position(&src.bytes, s.start)),
+                        Some(idx.position(&src.bytes, s.end)),
+                    )
+                }
+                _ => (None, None),
+            };
+            Located {
+                diag: d,
+                source,
+                span,
+                start,
+                end,
+            }
+        })
+        .collect()
 }

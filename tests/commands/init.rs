@@ -131,6 +131,102 @@ fn init_never_writes_over_a_package() {
     assert!(!dir.exists());
 }
 
+/// `init DIR` inside an existing package (a directory above DIR holds a
+/// `package-index.json`) is refused, exit 2, naming the package, and
+/// writes nothing (the outer package would then fail `verify` with FD018);
+/// the near miss: a sibling directory beside the package is written and
+/// the package still verifies.
+#[test]
+fn init_never_writes_inside_a_package() {
+    let tmp = tempfile::tempdir().unwrap();
+    let outer = tmp.path().join("outer");
+    let o = init_edge_cache(outer.to_str().unwrap(), "edge.example.com", &[]);
+    assert_eq!(o.status.code(), Some(0));
+    let files = |d: &std::path::Path| {
+        walkdir::WalkDir::new(d)
+            .into_iter()
+            .filter_map(Result::ok)
+            .count()
+    };
+    let before = files(&outer);
+    for inner in [outer.join("sub"), outer.join("fixtures/deeper/still")] {
+        let o = init_edge_cache(inner.to_str().unwrap(), "edge.example.com", &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(
+            err.contains(&format!(
+                "is inside the package {}",
+                std::fs::canonicalize(&outer).unwrap().display()
+            )),
+            "{err}"
+        );
+        assert!(!inner.exists());
+    }
+    assert_eq!(files(&outer), before);
+    let sibling = tmp.path().join("sibling");
+    let o = init_edge_cache(sibling.to_str().unwrap(), "edge.example.com", &[]);
+    assert_eq!(o.status.code(), Some(0), "{:?}", o);
+    for d in [&outer, &sibling] {
+        let o = run(&["verify", d.to_str().unwrap()]);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+}
+
+/// `--profile` takes the same spellings in `init`, `index` and `schema`
+/// (one parser): the version token `v1alpha5` and the index apiVersion
+/// give the same index; an unknown one is refused by each, exit 2, with
+/// the same list.
+#[test]
+fn every_profile_option_takes_the_short_form() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("pkg");
+    let d = dir.to_str().unwrap();
+    let o = init_edge_cache(d, "edge.example.com", &["--profile", "v1alpha5"]);
+    assert_eq!(o.status.code(), Some(0));
+    let index = std::fs::read(dir.join("package-index.json")).unwrap();
+    for p in ["v1alpha5", "packages.forms.takoform.com/v1alpha5"] {
+        let o = run(&["index", d, "--profile", p]);
+        assert_eq!(o.status.code(), Some(0), "{p}: {o:?}");
+        assert_eq!(
+            std::fs::read(dir.join("package-index.json")).unwrap(),
+            index
+        );
+        let o = run(&["schema", "index", "--profile", p]);
+        assert_eq!(o.status.code(), Some(0), "{p}: {o:?}");
+    }
+    let new = tmp.path().join("new");
+    for command in [
+        vec!["index", d, "--profile", "v9"],
+        vec!["schema", "index", "--profile", "v9"],
+        vec![
+            "init",
+            new.to_str().unwrap(),
+            "--group",
+            "edge.example.com",
+            "--kind",
+            "A",
+            "--profile",
+            "v9",
+        ],
+    ] {
+        let o = run(&command);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{command:?}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{}: unknown --profile \"v9\" (packages.forms.takoform.com/v1alpha1,",
+                command[0]
+            )),
+            "{err}"
+        );
+    }
+}
+
 #[test]
 fn schema_prints_the_published_definition_and_index_schemas() {
     for (profile, definition) in [

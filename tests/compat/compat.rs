@@ -18,14 +18,14 @@ use std::process::Command;
 use libtest_mimic::{Failed, Trial};
 use serde_json::{json, Value};
 
-const STORE: &str = "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632";
+pub(crate) const STORE: &str = "fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632";
 
-fn repo(rel: &str) -> PathBuf {
+pub(crate) fn repo(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
 }
 
 /// Runs the binary with `args`; (exit status, stdout, stderr).
-fn run(args: &[&str]) -> (i32, String, String) {
+pub(crate) fn run(args: &[&str]) -> (i32, String, String) {
     let o = Command::new(crate::common::BIN)
         .args(args)
         .env("NO_COLOR", "1")
@@ -39,7 +39,7 @@ fn run(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-fn s(p: &Path) -> &str {
+pub(crate) fn s(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
@@ -61,7 +61,7 @@ fn validator() -> jsonschema::Validator {
 }
 
 /// `compat … --format json`, checked against its schema.
-fn json_run(args: &[&str]) -> (i32, Value) {
+pub(crate) fn json_run(args: &[&str]) -> (i32, Value) {
     let mut all = args.to_vec();
     all.extend(["--format", "json"]);
     let (code, out, err) = run(&all);
@@ -76,7 +76,7 @@ fn json_run(args: &[&str]) -> (i32, Value) {
 
 /// A copy of a fixture package as `<tmp>/<name>`, changed by `edit` on its
 /// definition and re-indexed.
-fn package(tmp: &Path, name: &str, src: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
+pub(crate) fn package(tmp: &Path, name: &str, src: &str, edit: impl FnOnce(&mut Value)) -> PathBuf {
     let dir = tmp.join(name);
     common::copy_dir(&repo(src), &dir);
     let file = dir.join("definition.json");
@@ -88,7 +88,7 @@ fn package(tmp: &Path, name: &str, src: &str, edit: impl FnOnce(&mut Value)) -> 
 }
 
 /// The codes of a document's pairs (records and findings) and outcomes.
-fn codes(doc: &Value) -> Vec<String> {
+pub(crate) fn codes(doc: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for p in doc["pairs"].as_array().unwrap() {
         for r in p["changes"]
@@ -238,7 +238,8 @@ fn history_table_page(corpus: &Path) -> Result<(), Failed> {
             cell(o["definitionVersion"].as_str().unwrap()),
             cell(n["definitionVersion"].as_str().unwrap()),
             p["desired"]["verdict"].as_str().unwrap_or("—"),
-            p["requiredBump"].as_str().unwrap(),
+            // null: not compared (a side refused).
+            p["requiredBump"].as_str().unwrap_or("—"),
             p["actualBump"].as_str().unwrap(),
             verdict,
             broke.join(", "),

@@ -9,10 +9,12 @@ mod common;
 
 mod compat;
 mod compat_desired;
+mod compat_meaning;
 
 fn main() {
     common::run_trials(vec![
         ("compat", compat::trials()),
         ("compat_desired", compat_desired::trials()),
+        ("compat_meaning", compat_meaning::trials()),
     ]);
 }

@@ -1,0 +1,454 @@
+//! `compat`: changes of meaning the accepted documents do not show, and
+//! what a pair reports beside its records (breaker findings F5, F12, F14,
+//! F8, F6):
+//! - a `default` of the desired schema added, removed or changed is
+//!   breaking (`FD668`) with a counterexample valid under both schemas that
+//!   omits the member, checked here with the `jsonschema` crate as an
+//!   independent oracle; `examples` stays documentation;
+//! - a relation retargeted, removed or added is `FD669` (the tester's
+//!   `cq/` case, `tests/cases/compat-cq`); an `x-` key that is no relation
+//!   annotation stays documentation;
+//! - `--history` / `--baseline` say which directories they skipped, in
+//!   every format;
+//! - a refused side reports the bump its versions show and no required
+//!   bump; every JSON record and finding carries its code's help.
+
+use std::path::{Path, PathBuf};
+
+use libtest_mimic::{Failed, Trial};
+use serde_json::{json, Value};
+
+use crate::compat::{codes, json_run, package, repo, run, s, STORE};
+
+/// The store's desired schema with two optional members: `tier` (a
+/// string) and `limits` (an object holding `size`), each given `default`s
+/// by `tier` and `size` when set.
+fn with_members(d: &mut Value, tier: Option<Value>, size: Option<Value>) {
+    let props = &mut d["desiredSchema"]["properties"];
+    props["tier"] = json!({"type": "string", "examples": ["gold"]});
+    props["limits"] = json!({"type": "object", "additionalProperties": false,
+        "properties": {"size": {"type": "integer", "minimum": 0}}});
+    if let Some(t) = tier {
+        props["tier"]["default"] = t;
+    }
+    if let Some(z) = size {
+        props["limits"]["properties"]["size"]["default"] = z;
+    }
+}
+
+/// Whether `doc` is valid under the desired schema of the definition in
+/// package `dir`, by the `jsonschema` crate.
+fn valid_under(dir: &Path, doc: &Value) -> bool {
+    let d: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("definition.json")).unwrap()).unwrap();
+    jsonschema::validator_for(&d["desiredSchema"])
+        .unwrap()
+        .is_valid(doc)
+}
+
+/// The records of `code` in a pair.
+fn records<'d>(pair: &'d Value, code: &str) -> Vec<&'d Value> {
+    pair["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["code"] == code)
+        .collect()
+}
+
+type Edit = Box<dyn Fn(&mut Value)>;
+
+/// F5: a `default` added, removed or changed, at the top level and nested,
+/// in 1.x (major) and 0.x (minor), each with a counterexample valid under
+/// both schemas (re-checked here by `jsonschema`) that omits the member
+/// at its place; near misses: an `examples` change and an unchanged
+/// default stay a patch, and a changed default of a member OLD requires
+/// is documentation (no document valid before omits it).
+fn default_changes_are_breaking() -> Result<(), Failed> {
+    // (name, OLD edit, NEW edit, member path of the parent object, member)
+    let cases: Vec<(&str, Edit, Edit, Vec<&str>, &str)> = vec![
+        (
+            "top-level changed",
+            Box::new(|d| with_members(d, Some(json!("silver")), None)),
+            Box::new(|d| with_members(d, Some(json!("gold")), None)),
+            vec![],
+            "tier",
+        ),
+        (
+            "top-level added",
+            Box::new(|d| with_members(d, None, None)),
+            Box::new(|d| with_members(d, Some(json!("gold")), None)),
+            vec![],
+            "tier",
+        ),
+        (
+            "top-level removed",
+            Box::new(|d| with_members(d, Some(json!("gold")), None)),
+            Box::new(|d| with_members(d, None, None)),
+            vec![],
+            "tier",
+        ),
+        (
+            "nested changed",
+            Box::new(|d| with_members(d, None, Some(json!(1)))),
+            Box::new(|d| with_members(d, None, Some(json!(2)))),
+            vec!["limits"],
+            "size",
+        ),
+        (
+            "nested added",
+            Box::new(|d| with_members(d, None, None)),
+            Box::new(|d| with_members(d, None, Some(json!(2)))),
+            vec!["limits"],
+            "size",
+        ),
+        (
+            "nested removed",
+            Box::new(|d| with_members(d, None, Some(json!(1)))),
+            Box::new(|d| with_members(d, None, None)),
+            vec!["limits"],
+            "size",
+        ),
+    ];
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, (name, old, new, parents, member)) in cases.into_iter().enumerate() {
+        let a = package(tmp.path(), &format!("a{i}"), STORE, |d| old(d));
+        let b = package(tmp.path(), &format!("b{i}"), STORE, |d| {
+            new(d);
+            d["definitionVersion"] = json!("1.0.1");
+        });
+        let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+        let p = &doc["pairs"][0];
+        assert_eq!(status, 1, "{name}: {doc}");
+        assert_eq!(p["requiredBump"], "major", "{name}");
+        assert_eq!(p["bumpOk"], false, "{name}");
+        let r = records(p, "FD668");
+        assert_eq!(r.len(), 1, "{name}: {p}");
+        let r = r[0];
+        assert_eq!(r["class"], "breaking", "{name}");
+        assert_eq!(
+            r["help"],
+            "nothing to do when the version is a new major (1.x) or minor (0.x); otherwise keep the old default (a document that omits the member must keep its meaning), or bump the version",
+            "{name}"
+        );
+        // Located at the changed `default` (at the member's schema on the
+        // side that has none), with a line in both files.
+        let mut at = String::from("/desiredSchema");
+        for p in &parents {
+            at.push_str(&format!("/properties/{p}"));
+        }
+        at.push_str(&format!("/properties/{member}"));
+        for side in ["old", "new"] {
+            let ptr = r[side]["pointer"].as_str().unwrap();
+            assert!(
+                ptr == at || ptr == format!("{at}/default"),
+                "{name}: {side} {ptr}"
+            );
+            assert!(r[side]["line"].as_u64().is_some(), "{name}: {r}");
+        }
+        assert!(
+            r["old"]["pointer"].as_str().unwrap().ends_with("/default")
+                || r["new"]["pointer"].as_str().unwrap().ends_with("/default"),
+            "{name}: {r}"
+        );
+        // The counterexample: valid under both, the parent object present
+        // and the member absent.
+        let w = &r["witness"];
+        assert!(valid_under(&a, w) && valid_under(&b, w), "{name}: {w}");
+        let mut holder = w;
+        for p in &parents {
+            holder = &holder[*p];
+        }
+        assert!(holder.is_object(), "{name}: {w}");
+        assert!(holder.get(member).is_none(), "{name}: {w}");
+        assert!(
+            r["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("default of member \"{member}\"")),
+            "{name}: {r}"
+        );
+    }
+    // 0.x: a breaking change needs a minor.
+    let bucket = "fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88";
+    let a = package(tmp.path(), "zero-a", bucket, |d| {
+        d["desiredSchema"]["properties"]["tier"] = json!({"type": "string", "default": "a"});
+    });
+    let b = package(tmp.path(), "zero-b", bucket, |d| {
+        d["desiredSchema"]["properties"]["tier"] = json!({"type": "string", "default": "b"});
+        d["definitionVersion"] = json!("0.1.1");
+    });
+    let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+    let p = &doc["pairs"][0];
+    assert_eq!(status, 1, "{doc}");
+    assert_eq!(p["requiredBump"], "minor");
+    assert_eq!(records(p, "FD668").len(), 1, "{p}");
+    assert_eq!(records(p, "FD668")[0]["witness"], json!({}), "{p}");
+    // Near misses.
+    let near: Vec<(&str, Edit, Edit, &str)> = vec![
+        (
+            "examples changed",
+            Box::new(|d| with_members(d, Some(json!("gold")), Some(json!(1)))),
+            Box::new(|d| {
+                with_members(d, Some(json!("gold")), Some(json!(1)));
+                d["desiredSchema"]["properties"]["tier"]["examples"] = json!(["silver"]);
+            }),
+            "FD653",
+        ),
+        (
+            "default unchanged, description changed",
+            Box::new(|d| with_members(d, Some(json!("gold")), None)),
+            Box::new(|d| {
+                with_members(d, Some(json!("gold")), None);
+                d["desiredSchema"]["properties"]["tier"]["description"] = json!("The tier.");
+            }),
+            "FD653",
+        ),
+        (
+            "default of a required member",
+            Box::new(|d| d["desiredSchema"]["properties"]["name"]["default"] = json!("a")),
+            Box::new(|d| d["desiredSchema"]["properties"]["name"]["default"] = json!("b")),
+            "FD665",
+        ),
+    ];
+    for (i, (name, old, new, code)) in near.into_iter().enumerate() {
+        let a = package(tmp.path(), &format!("near-a{i}"), STORE, |d| old(d));
+        let b = package(tmp.path(), &format!("near-b{i}"), STORE, |d| {
+            new(d);
+            d["definitionVersion"] = json!("1.0.1");
+        });
+        let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+        let p = &doc["pairs"][0];
+        assert_eq!(status, 0, "{name}: {doc}");
+        assert_eq!(p["requiredBump"], "patch", "{name}: {p}");
+        assert!(records(p, "FD668").is_empty(), "{name}: {p}");
+        assert!(codes(&doc).contains(&code.to_owned()), "{name}: {p}");
+    }
+    Ok(())
+}
+
+const CONSUMER: &str = "fixtures/packages/versionless/queue-consumer-0.2.0-03c2f61a47b7";
+
+/// F12: the tester's `cq/` case. OLD is the queue consumer 0.2.0 (the
+/// tester's `cq/old`, byte-identical to the fixture); `new` retargets the
+/// `/queue` relation's required Interface to edge.queue 2.0.0, `new2`
+/// removes it; both at 0.2.1, a patch: each is `FD669`, breaking, located
+/// at the annotation with the old and new targets, and the patch fails
+/// (a minor is required in 0.x). The right bump (0.3.0) fits.
+fn relation_changes_are_breaking() -> Result<(), Failed> {
+    let old = repo(CONSUMER);
+    let cases = repo("tests/cases/compat-cq");
+    let annotation = "/desiredSchema/properties/queue/x-takoform-required-interface";
+    for (name, new_at, to) in [
+        ("new", annotation, "edge.queue@2.0.0"),
+        (
+            "new2",
+            "/desiredSchema/properties/queue",
+            "no target contract",
+        ),
+    ] {
+        let new = cases.join(name);
+        let (status, doc) = json_run(&["compat", s(&old), s(&new)]);
+        let p = &doc["pairs"][0];
+        assert_eq!(status, 1, "{name}: {doc}");
+        assert_eq!(p["actualBump"], "patch");
+        assert_eq!(p["requiredBump"], "minor", "{name}: {p}");
+        let r = records(p, "FD669");
+        assert_eq!(r.len(), 1, "{name}: {p}");
+        assert_eq!(r[0]["class"], "breaking");
+        assert_eq!(r[0]["old"]["pointer"], annotation);
+        assert_eq!(r[0]["new"]["pointer"], new_at);
+        let m = r[0]["message"].as_str().unwrap();
+        assert!(
+            m.starts_with("relation \"/queue\" target changed: ")
+                && m.contains("edge.queue@1.0.0 → ")
+                && m.ends_with(to),
+            "{m}"
+        );
+        assert!(codes(&doc).contains(&"FD670".to_owned()), "{name}");
+    }
+    // Two bare definition files: the relations `check` derived, the same
+    // record.
+    let (status, doc) = json_run(&[
+        "compat",
+        s(&old.join("definition.json")),
+        s(&cases.join("new/definition.json")),
+    ]);
+    assert_eq!(status, 1, "{doc}");
+    let r = records(&doc["pairs"][0], "FD669");
+    assert_eq!(r.len(), 1, "{doc}");
+    assert_eq!(r[0]["new"]["pointer"], annotation);
+    // The right bump for 0.x: a minor fits.
+    let tmp = tempfile::tempdir().unwrap();
+    let minor = package(tmp.path(), "minor", CONSUMER, |d| {
+        d["desiredSchema"]["properties"]["queue"]["x-takoform-required-interface"]["version"] =
+            json!("2.0.0");
+        d["definitionVersion"] = json!("0.3.0");
+    });
+    let (status, doc) = json_run(&["compat", s(&old), s(&minor)]);
+    assert_eq!(status, 0, "{doc}");
+    assert_eq!(doc["pairs"][0]["requiredBump"], "minor");
+    Ok(())
+}
+
+/// F12: a relation added on a new optional member is an addition (a
+/// minor: no document valid before holds the member); made optional, a
+/// relaxation. The near miss: an `x-` key beside the relation annotation
+/// that is no relation annotation (`x-note`) changes no relation: it stays
+/// documentation (`FD653`, the verdict reads it as an annotation), a patch
+/// fits.
+fn relation_added_and_unrelated_x_key() -> Result<(), Failed> {
+    let old = repo(CONSUMER);
+    let tmp = tempfile::tempdir().unwrap();
+    let added = package(tmp.path(), "added", CONSUMER, |d| {
+        let mut q = d["desiredSchema"]["properties"]["queue"].clone();
+        q["x-takoform-required-interface"]["version"] = json!("1.1.0");
+        d["desiredSchema"]["properties"]["overflowQueue"] = q;
+        d["definitionVersion"] = json!("0.2.1");
+    });
+    let (status, doc) = json_run(&["compat", s(&old), s(&added)]);
+    let p = &doc["pairs"][0];
+    assert_eq!(status, 1, "{doc}");
+    let r = records(p, "FD669");
+    assert_eq!(r.len(), 1, "{p}");
+    assert_eq!(r[0]["class"], "addition");
+    assert_eq!(r[0]["old"], Value::Null);
+    assert_eq!(
+        r[0]["new"]["pointer"],
+        "/desiredSchema/properties/overflowQueue"
+    );
+    assert!(
+        r[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("relation \"/overflowQueue\" ("),
+        "{}",
+        r[0]
+    );
+    let note = package(tmp.path(), "note", CONSUMER, |d| {
+        d["desiredSchema"]["properties"]["queue"]["x-note"] = json!("the queue drained");
+        d["definitionVersion"] = json!("0.2.1");
+    });
+    let (status, doc) = json_run(&["compat", s(&old), s(&note)]);
+    let p = &doc["pairs"][0];
+    assert_eq!(status, 0, "{doc}");
+    assert_eq!(p["requiredBump"], "patch");
+    assert!(records(p, "FD669").is_empty(), "{p}");
+    assert_eq!(codes(&doc), vec!["FD653".to_owned()], "{p}");
+    Ok(())
+}
+
+/// The tree of F14: `v1` = the store 1.0.0, `.v2` (hidden) = the store at
+/// 1.0.1 with a required member added (a breaking change labelled patch).
+fn hidden_tree(tmp: &Path) -> PathBuf {
+    let tree = tmp.join("h2");
+    package(&tree, "v1", STORE, |_| {});
+    package(&tree, ".v2", STORE, |d| {
+        d["desiredSchema"]["properties"]["size"] = json!({"type": "integer"});
+        d["definitionVersion"] = json!("1.0.1");
+    });
+    tree
+}
+
+/// F14: `--history` and `--baseline` skip a hidden directory by verify's
+/// walk rules, and say so in every format: after the human report, in the
+/// JSON document (`skipped`), on stderr for SARIF, GitHub and JUnit (their
+/// stdout stays one document). Near miss: a tree without one says nothing.
+fn skipped_directories_are_said() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = hidden_tree(tmp.path());
+    let hidden = s(&tree.join(".v2")).to_owned();
+    let line = "1 directory skipped by a rule of verify's walk (hidden, .gitignore): not compared:";
+    for mode in [
+        vec!["compat", "--history", s(&tree)],
+        vec!["compat", "--baseline", s(&tree), s(&tree.join("v1"))],
+    ] {
+        let (code, out, _) = run(&mode);
+        assert_eq!(code, 0, "{out}");
+        assert!(
+            out.ends_with(&format!("{line}\n  {hidden} (hidden)\n")),
+            "{mode:?}: {out}"
+        );
+        let (_, doc) = json_run(&mode);
+        assert_eq!(
+            doc["skipped"],
+            json!([{"path": hidden, "rule": "hidden"}]),
+            "{mode:?}"
+        );
+        for format in ["sarif", "github", "junit"] {
+            let mut args = mode.clone();
+            args.extend(["--format", format]);
+            let (_, out, err) = run(&args);
+            assert!(err.starts_with(line), "{mode:?} {format}: {err}");
+            assert!(!out.contains("skipped by a rule"), "{format}: {out}");
+        }
+    }
+    let (_, doc) = json_run(&["compat", "--history", s(&tree.join("v1"))]);
+    assert_eq!(doc["skipped"], json!([]));
+    let (_, out, err) = run(&["compat", "--history", s(&tree.join("v1"))]);
+    assert!(!out.contains("skipped") && err.is_empty(), "{out}{err}");
+    Ok(())
+}
+
+/// F8, F6: a side refused by verification leaves the pair uncompared: the
+/// bump its versions show is still reported (1.0.0 → 1.0.1 is a patch)
+/// and the required bump is null (human: "required not compared"); every
+/// finding and change record in JSON carries its code's help, the text
+/// SARIF gives.
+fn refused_side_and_help() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = package(tmp.path(), "a", STORE, |_| {});
+    let b = package(tmp.path(), "b", STORE, |d| {
+        d["desiredSchema"]["properties"]["size"] = json!({"type": "integer"});
+        d["desiredSchema"]["required"] = json!(["name", "size"]);
+        d["definitionVersion"] = json!("1.0.1");
+    });
+    let (code, doc) = json_run(&["compat", s(&a), s(&b)]);
+    assert_eq!(code, 1);
+    let p = &doc["pairs"][0];
+    assert_eq!(p["compared"], false);
+    assert_eq!(p["actualBump"], "patch");
+    assert_eq!(p["requiredBump"], Value::Null);
+    assert_eq!(p["findings"][0]["code"], "FD678");
+    assert_eq!(
+        p["findings"][0]["help"],
+        "fix the refused package (its own findings are reported) and run again"
+    );
+    let (_, human, _) = run(&["compat", s(&a), s(&b)]);
+    assert!(
+        human.contains("desired not compared; bump patch, required not compared"),
+        "{human}"
+    );
+    // A compared pair: each record's help is its code's, as in SARIF.
+    let c = package(tmp.path(), "c", STORE, |d| {
+        d["title"] = json!("Renamed");
+        d["definitionVersion"] = json!("1.0.1");
+    });
+    let (_, doc) = json_run(&["compat", s(&a), s(&c)]);
+    let record = &doc["pairs"][0]["changes"][0];
+    assert_eq!(record["code"], "FD665");
+    assert_eq!(record["help"], "a patch bump fits");
+    let (_, sarif, _) = run(&["compat", s(&a), s(&c), "--format", "sarif"]);
+    let log: Value = serde_json::from_str(&sarif).unwrap();
+    let result = &log["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "FD665");
+    assert!(result.to_string().contains("a patch bump fits"), "{result}");
+    Ok(())
+}
+
+/// This file's trials, run by the binary's `main`.
+pub fn trials() -> Vec<Trial> {
+    vec![
+        Trial::test("default_changes_are_breaking", default_changes_are_breaking),
+        Trial::test(
+            "relation_changes_are_breaking",
+            relation_changes_are_breaking,
+        ),
+        Trial::test(
+            "relation_added_and_unrelated_x_key",
+            relation_added_and_unrelated_x_key,
+        ),
+        Trial::test("skipped_directories_are_said", skipped_directories_are_said),
+        Trial::test("refused_side_and_help", refused_side_and_help),
+    ]
+}
