@@ -725,10 +725,11 @@ fn fault_exit(checked: &[Checked]) -> Option<String> {
 mod tests {
     use super::*;
     use crate::output::Output;
-    use crate::render::{self, check::render_documents, Format};
+    use crate::render::{check::render_documents, human::Color, Format};
 
-    /// `check` as the command line runs it: [`check_files`], then
-    /// `render::check::output` (what `cli/check.rs` does).
+    /// `check` as the command line runs it: its own face,
+    /// `cli::check::run` ([`check_files`], then `render::check::output`,
+    /// the run's exit status), so no copy of it is kept here.
     fn run(
         files: &[PathBuf],
         stdin_filename: Option<&str>,
@@ -736,18 +737,16 @@ mod tests {
         color: bool,
         deny_warnings: bool,
     ) -> Output {
-        match check_files(files, stdin_filename) {
-            Ok(found) => Output {
-                code: found.exit_code(deny_warnings),
-                stdout: render::check::output(found, format, color, deny_warnings).into_bytes(),
-                ..Default::default()
+        let args = crate::cli::check::Args {
+            files: files.to_vec(),
+            stdin_filename: stdin_filename.map(str::to_owned),
+            report: crate::cli::args::ReportArgs {
+                format,
+                color: if color { Color::Always } else { Color::Never },
             },
-            Err(message) => Output {
-                stderr: format!("form-package: {message}\n"),
-                code: 2,
-                ..Default::default()
-            },
-        }
+            deny_warnings,
+        };
+        crate::cli::check::run(&args, false)
     }
 
     fn checked(shown: &str, fault: Option<Error>, errors: usize) -> Checked {

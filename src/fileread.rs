@@ -64,6 +64,12 @@ pub enum FileRefusal {
         /// The caller's limit, in bytes.
         limit: u64,
     },
+    /// Standard input ([`read_stdin`]) gave more than `limit` bytes (it is
+    /// no file: its own words, `standard input exceeds L bytes`).
+    StdinTooLarge {
+        /// The caller's limit, in bytes.
+        limit: u64,
+    },
 }
 
 impl FileRefusal {
@@ -103,6 +109,9 @@ impl fmt::Display for FileRefusal {
             } => write!(f, "file is {size} bytes; maximum is {limit}"),
             FileRefusal::TooLarge { size: None, limit } => {
                 write!(f, "file exceeds {limit} bytes while reading")
+            }
+            FileRefusal::StdinTooLarge { limit } => {
+                write!(f, "standard input exceeds {limit} bytes")
             }
         }
     }
@@ -201,10 +210,19 @@ pub fn read_file(path: &Path, reach: Reach, limit: u64) -> Result<Vec<u8>, FileR
 /// `relations -`).
 ///
 /// # Errors
-/// [`FileRefusal::Io`] when the read fails, [`FileRefusal::TooLarge`]
-/// (size `None`) past `limit` bytes.
+/// [`FileRefusal::Io`] when the read fails, [`FileRefusal::StdinTooLarge`]
+/// past `limit` bytes.
 pub fn read_stdin(limit: u64) -> Result<Vec<u8>, FileRefusal> {
-    read_bounded(std::io::stdin().lock(), limit, 0)
+    stream_refusal(read_bounded(std::io::stdin().lock(), limit, 0))
+}
+
+/// A read of standard input refused for its size says so in its own words
+/// (no file was read).
+fn stream_refusal(read: Result<Vec<u8>, FileRefusal>) -> Result<Vec<u8>, FileRefusal> {
+    read.map_err(|e| match e {
+        FileRefusal::TooLarge { limit, .. } => FileRefusal::StdinTooLarge { limit },
+        other => other,
+    })
 }
 
 /// Reads `from` to its end, refusing more than `limit` bytes after reading
@@ -299,6 +317,24 @@ mod tests {
             }
         ));
         assert_eq!(read_bounded(&b"12345678"[..], 8, 0).unwrap().len(), 8);
+    }
+
+    /// Standard input past the limit is named as what it is, never "file";
+    /// near miss: a file that grows past the limit while read is a file.
+    #[test]
+    fn standard_input_past_the_limit_is_not_called_a_file() {
+        let e = stream_refusal(read_bounded(std::io::repeat(0), 8, 0)).unwrap_err();
+        assert!(
+            matches!(e, FileRefusal::StdinTooLarge { limit: 8 }),
+            "{e:?}"
+        );
+        assert_eq!(e.to_string(), "standard input exceeds 8 bytes");
+        assert_eq!(
+            stream_refusal(read_bounded(&b"12345678"[..], 8, 0)).unwrap(),
+            b"12345678"
+        );
+        let grown = read_bounded(std::io::repeat(0), 8, 0).unwrap_err();
+        assert_eq!(grown.to_string(), "file exceeds 8 bytes while reading");
     }
 
     #[test]

@@ -13,7 +13,8 @@
 //!
 //! Output order: the reference prints the decoded document, so members come
 //! out in the order of its typed fields (not the input's), which the structs
-//! below reproduce; [`reference_json`] writes them as the reference does.
+//! below reproduce; `render::revocation::reference_json` writes them as the
+//! reference does.
 
 use std::collections::BTreeMap;
 
@@ -532,19 +533,26 @@ pub fn parse_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
 }
 
 /// The members that make a JSON object a previous run's report rather than
-/// a pin: `validate-revocation-checkpoint`'s `{"checkpoint", "pin"}`,
+/// a pin: `validate-revocation-checkpoint`'s `{"checkpoint", "pin"}`, its
+/// `--format json` report `{"version", "tool", "packages", "summary"}`,
 /// `trust verify-checkpoint`'s `{"status", "bundle", …, "pin"}`. A pin has
 /// none of them.
-const REPORT_MEMBERS: [&str; 3] = ["pin", "checkpoint", "status"];
+const REPORT_MEMBERS: [&str; 4] = ["pin", "checkpoint", "status", "packages"];
 
 /// Reads `--previous-pin`'s file, the one pin model of
 /// `validate-revocation-checkpoint` and `trust verify-checkpoint`: `value`
 /// is the pin itself ([`parse_pin`]), or a previous run's whole JSON report
 /// (an object with a member of `REPORT_MEMBERS`: either command's
-/// output), whose `pin` member is read (its findings at `/pin/…`).
+/// output), whose pin is read: its `pin` member (the default output of
+/// `validate-revocation-checkpoint`, `trust verify-checkpoint`'s report;
+/// findings at `/pin/…`), or, in a `--format json` report of
+/// `validate-revocation-checkpoint`, the `pin` of its one entry
+/// (`packages[0].pin`; findings at `/packages/0/pin/…`).
 ///
 /// # Errors
-/// [`parse_pin`]'s; FD620 at the root for a report without a `pin` member.
+/// [`parse_pin`]'s; FD620 at the root for a report without a pin (a
+/// `--format json` report of a run that did not advance, or of more than
+/// one document).
 pub fn previous_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     let Some(map) = value
         .as_object()
@@ -552,14 +560,24 @@ pub fn previous_pin(file: &str, value: &Value) -> Result<Pin, Vec<Diagnostic>> {
     else {
         return parse_pin(file, value);
     };
-    match map.get("pin") {
-        Some(pin) => parse_pin_at(file, pin, &JsonPointer::root().child("pin")),
+    let root = JsonPointer::root();
+    let entry = match map.get("packages").and_then(Value::as_array) {
+        Some(entries) if !map.contains_key("pin") => match entries.as_slice() {
+            [one] => one
+                .get("pin")
+                .map(|pin| (pin, root.child("packages").child("0").child("pin"))),
+            _ => None,
+        },
+        _ => map.get("pin").map(|pin| (pin, root.child("pin"))),
+    };
+    match entry {
+        Some((pin, at)) => parse_pin_at(file, pin, &at),
         None => Err(vec![Diagnostic::new(
             Code::InvalidCheckpointPin,
             "previous revocation checkpoint pin: the file is a report without a pin member",
         )
         .in_file(file)
-        .at(JsonPointer::root())
+        .at(root)
         .help("pass the pin a run wrote (`--pin-out`, or the `pin` member of its output), or the whole output of a run that advanced to a checkpoint")]),
     }
 }
@@ -820,19 +838,6 @@ pub fn advance(
 /// The note on the FD622 refusal of the checkpoint the pin already names.
 pub const UNCHANGED_NOTE: &str = "this is the checkpoint the pin already names: unchanged or replayed; --allow-unchanged accepts it as unchanged since the pin";
 
-/// Writes `value` as the reference does (Go `json.MarshalIndent` with two
-/// spaces, HTML characters not escaped, then a newline): serde_json's
-/// pretty printer gives the same bytes except that Go also escapes U+2028
-/// and U+2029, which this function adds.
-pub fn reference_json<T: Serialize>(value: &T) -> String {
-    let text = serde_json::to_string_pretty(value).unwrap_or_default();
-    let mut out = text
-        .replace('\u{2028}', "\\u2028")
-        .replace('\u{2029}', "\\u2029");
-    out.push('\n');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -846,15 +851,6 @@ mod tests {
         assert_eq!(
             entries_digest(&[]).unwrap(),
             "sha256:4f53cda18c2baa0c0354bb5f9a3ecbe5ed12ab4d8e11ba873c2f11161202b945"
-        );
-    }
-
-    #[test]
-    fn reference_json_escapes_like_go() {
-        let v = serde_json::json!({"s": "a<b>&\u{2028}\u{2029}\u{1}\u{7f}\u{8}\u{c}é"});
-        assert_eq!(
-            reference_json(&v),
-            "{\n  \"s\": \"a<b>&\\u2028\\u2029\\u0001\u{7f}\\b\\fé\"\n}\n"
         );
     }
 
@@ -874,14 +870,39 @@ mod tests {
     fn a_previous_pin_is_the_pin_or_a_whole_report_of_either_command() {
         let pin = serde_json::json!({"sequence": 1, "digest": format!("sha256:{}", "a".repeat(64)), "entriesDigest": format!("sha256:{}", "b".repeat(64))});
         let want = parse_pin("p", &pin).unwrap();
-        // The pin alone; `validate-revocation-checkpoint`'s output; `trust
-        // verify-checkpoint`'s report.
+        // The pin alone; `validate-revocation-checkpoint`'s output and its
+        // `--format json` report; `trust verify-checkpoint`'s report.
+        let json_report = |entry: serde_json::Value| serde_json::json!({"version": 1, "packages": [entry], "summary": {"packages": 1}});
         for value in [
             pin.clone(),
             serde_json::json!({"checkpoint": {"sequence": 1}, "pin": pin}),
+            json_report(serde_json::json!({"path": "c.json", "verdict": "ok", "pin": pin})),
             serde_json::json!({"status": "verified", "entryCount": 0, "pin": pin}),
         ] {
             assert_eq!(previous_pin("p", &value), Ok(want.clone()), "{value}");
+        }
+        // A `--format json` report's pin is read where it is: its findings
+        // at /packages/0/pin/….
+        let mut wrong = pin.clone();
+        wrong["x"] = 1.into();
+        let e = previous_pin("p", &json_report(serde_json::json!({"pin": wrong}))).unwrap_err();
+        assert_eq!(
+            (e[0].code, e[0].pointer.as_str()),
+            (Code::InvalidCheckpointPin, "/packages/0/pin/x")
+        );
+        // Near misses: a `--format json` report of a run that did not
+        // advance, or of two documents, has no pin to read (FD620 at the
+        // root).
+        for report in [
+            json_report(serde_json::json!({"path": "c.json", "verdict": "ok"})),
+            serde_json::json!({"packages": [{"pin": pin}, {"pin": pin}]}),
+        ] {
+            let e = previous_pin("p", &report).unwrap_err();
+            assert_eq!(
+                (e.len(), e[0].code, e[0].pointer.as_str()),
+                (1, Code::InvalidCheckpointPin, ""),
+                "{report}"
+            );
         }
         // Near misses, refused with FD620: a report without a pin (at the
         // root), a pin inside a report with a wrong member (at /pin/x), a

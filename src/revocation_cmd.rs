@@ -1,64 +1,144 @@
 //! `validate-revocation FILE` and `validate-revocation-checkpoint FILE
-//! [--advance | --previous-pin PIN_FILE]` (issue 12 part 1; rules in
-//! [`crate::revocation`]).
-//!
-//! Output, as the reference prints it: on success (and with no `--format`)
-//! stdout is the decoded document as 2-space JSON plus a newline, byte for
-//! byte the reference's; with `--advance` or `--previous-pin` it is one
-//! JSON object `{"checkpoint": …, "pin": …}`. On failure stderr starts with
-//! the reference's one line (`form-package: <first message>`) and then gives
-//! every finding (code, JSON Pointer, `file:line:column`, help). With
-//! `--format json|sarif|github|junit` stdout is that format's document
-//! instead, carrying the new pin of an advance (`with_pin`).
-//! Exit 0 valid, 1 refused, 2 could not run (unreadable file).
+//! [--advance | --previous-pin PIN_FILE [--allow-unchanged]]` (issue 12
+//! part 1; rules in [`crate::revocation`]): one operation each
+//! ([`statement`], [`checkpoint`]) that returns what it found, a
+//! [`RevocationRun`] carrying its exit status ([`RevocationRun::exit_code`]:
+//! 0 valid, 1 refused, 2 could not run). `render::revocation` alone makes
+//! its text (the reference's output by default, or a `--format`'s
+//! document) and `cli/revocation.rs` builds the command's output (issue 21
+//! item 3).
 
 use std::path::Path;
 
-use serde::Serialize;
-use serde_json::Value;
-
 use crate::check_cmd::document_outcome;
 use crate::diag::Diagnostic;
-use crate::error::Refused;
+use crate::error::{Error, Refused};
+use crate::fileread::FileRefusal;
 use crate::json::strict;
 use crate::limits::JSON_BYTES;
-use crate::output::Output;
-use crate::render::check::render_documents;
-use crate::render::Format;
-use crate::revocation::{self, Pin};
+use crate::revocation::{self, Checkpoint, Pin, Statement};
+use crate::verify::PackageOutcome;
 
-fn fail2(msg: String) -> Output {
-    Output {
-        stderr: format!("form-package: {msg}\n"),
-        code: 2,
-        ..Default::default()
+/// What a revocation command found ([`statement`], [`checkpoint`]);
+/// `render::revocation::output` prints it.
+#[derive(Debug)]
+pub enum RevocationRun {
+    /// The document is valid (exit 0).
+    Valid(Box<Valid>),
+    /// The document, or the previous pin, is refused (exit 1).
+    Refused(Box<Refusal>),
+    /// A file the user named cannot be read (exit 2): `display` is its path
+    /// as given.
+    Unreadable {
+        /// The path as given.
+        display: String,
+        /// Why nothing was read.
+        why: FileRefusal,
+    },
+    /// The command could not run: an embedded schema that does not build
+    /// (its [`Error::exit_code`], 2).
+    Fault(Error),
+}
+
+impl RevocationRun {
+    /// The exit status: 0 valid, 1 refused, 2 a file that cannot be read or
+    /// a fault. `cli/revocation.rs` passes it through; `render::revocation`
+    /// only makes the text.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RevocationRun::Valid(_) => 0,
+            RevocationRun::Refused(_) => 1,
+            RevocationRun::Unreadable { .. } => 2,
+            RevocationRun::Fault(e) => e.exit_code(),
+        }
     }
 }
 
+/// A valid document: what the reference prints of it and the outcome the
+/// formats print.
+#[derive(Debug)]
+pub struct Valid {
+    /// The decoded document, or the checkpoint with the pin it advanced to.
+    pub document: Document,
+    /// The document's outcome, no findings, its path as given (a
+    /// single-document outcome, [`document_outcome`]).
+    pub outcome: PackageOutcome,
+    /// The path as given.
+    pub display: String,
+}
+
+/// What a valid document decoded to.
+#[derive(Debug)]
+pub enum Document {
+    /// `validate-revocation`: the statement.
+    Statement(Statement),
+    /// `validate-revocation-checkpoint` without an advance: the checkpoint.
+    Checkpoint(Checkpoint),
+    /// `--advance` or `--previous-pin`: the checkpoint and the pin to keep
+    /// for the next one.
+    Advanced {
+        /// The checkpoint.
+        checkpoint: Checkpoint,
+        /// The new pin (with `unchanged`, the previous pin itself).
+        pin: Pin,
+        /// Only with `--allow-unchanged`, when the checkpoint is the pinned
+        /// one.
+        unchanged: bool,
+    },
+}
+
+impl Document {
+    /// The pin an advance ended at, which every format carries (the point
+    /// of an advance is the pin a host keeps).
+    pub fn pin(&self) -> Option<&Pin> {
+        match self {
+            Document::Advanced { pin, .. } => Some(pin),
+            _ => None,
+        }
+    }
+}
+
+/// A refused document (or previous pin): every finding, and the
+/// reference's message.
+#[derive(Debug)]
+pub struct Refusal {
+    /// The reference's one message (its `form-package: <message>` line):
+    /// `<what>: invalid I-JSON: …` for a document that is not strict I-JSON
+    /// ([`reference_parse_line`]), else the first finding's message (which
+    /// carries the reference's prefix).
+    pub reference_line: String,
+    /// The refused file's outcome with every finding
+    /// ([`document_outcome`]).
+    pub outcome: PackageOutcome,
+    /// The refused file's path as given.
+    pub display: String,
+}
+
 /// Reads and strictly parses one file the user named (their link followed,
-/// a regular file of at most `limits::JSON_BYTES`, [`crate::fileread`]):
-/// `Err(Output)` for an unreadable file (exit 2) or a document that is not strict I-JSON (exit 1 with findings,
-/// the first stderr line the reference's: `<what>: invalid I-JSON: …`,
-/// [`reference_parse_line`]).
-fn read(
-    path: &Path,
-    what: &str,
-    format: Option<Format>,
-    color: bool,
-) -> Result<(String, Vec<u8>, Value), Output> {
+/// a regular file of at most `limits::JSON_BYTES`, [`crate::fileread`]).
+///
+/// # Errors
+/// The [`RevocationRun`] to return: [`RevocationRun::Unreadable`] for a file
+/// that cannot be read, [`RevocationRun::Refused`] for a document that is
+/// not strict I-JSON (its first line the reference's: `<what>: invalid
+/// I-JSON: …`, [`reference_parse_line`]).
+fn read(path: &Path, what: &str) -> Result<(String, Vec<u8>, serde_json::Value), RevocationRun> {
     let display = path.display().to_string();
-    let bytes = crate::fileread::read_file(path, crate::fileread::Reach::Named, JSON_BYTES)
-        .map_err(|e| fail2(format!("read {display}: {e}")))?;
+    let bytes = match crate::fileread::read_file(path, crate::fileread::Reach::Named, JSON_BYTES) {
+        Ok(b) => b,
+        Err(why) => return Err(RevocationRun::Unreadable { display, why }),
+    };
     match strict::parse(&bytes) {
         Ok(p) => Ok((display, bytes, p.value)),
-        Err(e) => Err(refuse_with(
-            &display,
-            bytes,
-            vec![e.to_diagnostic()],
-            Some(reference_parse_line(what, &e)),
-            format,
-            color,
-        )),
+        Err(e) => {
+            let first = reference_parse_line(what, &e);
+            Err(refuse_with(
+                display,
+                bytes,
+                vec![e.to_diagnostic()],
+                Some(first),
+            ))
+        }
     }
 }
 
@@ -70,185 +150,106 @@ pub fn reference_parse_line(what: &str, e: &strict::ParseError) -> String {
     format!("{what}: {}", e.reference_line())
 }
 
-/// Exit 1 with the findings in `format` (`None`: the reference's first line
-/// on stderr, then our human findings).
-fn refuse(
-    display: &str,
-    bytes: Vec<u8>,
-    diags: Vec<Diagnostic>,
-    format: Option<Format>,
-    color: bool,
-) -> Output {
-    refuse_with(display, bytes, diags, None, format, color)
+/// Exit 1 with `diags`; the reference's message is the first finding's.
+fn refuse(display: String, bytes: Vec<u8>, diags: Vec<Diagnostic>) -> RevocationRun {
+    refuse_with(display, bytes, diags, None)
 }
 
-/// [`refuse`] with the first stderr line given (`None`: the first
+/// [`refuse`] with the reference's message given (`None`: the first
 /// finding's message, which carries the reference's prefix).
 fn refuse_with(
-    display: &str,
+    display: String,
     bytes: Vec<u8>,
     diags: Vec<Diagnostic>,
     first: Option<String>,
-    format: Option<Format>,
-    color: bool,
-) -> Output {
-    let first =
+) -> RevocationRun {
+    let reference_line =
         first.unwrap_or_else(|| diags.first().map(|d| d.message.clone()).unwrap_or_default());
-    let outcome = document_outcome(display, bytes, diags);
-    let errors = outcome.diagnostics.iter().filter(|d| d.is_error()).count();
-    let verdict = format!(
-        "FAIL {display}: {errors} error{}\n",
-        if errors == 1 { "" } else { "s" }
-    );
-    match format {
-        None | Some(Format::Human) => Output {
-            stderr: format!(
-                "form-package: {first}\n{}",
-                render_documents(
-                    &[outcome],
-                    &[display.to_owned()],
-                    &[verdict],
-                    Format::Human,
-                    color,
-                    false
-                )
-            ),
-            code: 1,
-            ..Default::default()
-        },
-        Some(f) => Output {
-            stdout: render_documents(
-                &[outcome],
-                &[display.to_owned()],
-                &[verdict],
-                f,
-                color,
-                false,
-            )
-            .into_bytes(),
-            code: 1,
-            ..Default::default()
-        },
-    }
+    let outcome = document_outcome(&display, bytes, diags);
+    RevocationRun::Refused(Box::new(Refusal {
+        reference_line,
+        outcome,
+        display,
+    }))
 }
 
-/// Exit 0: `text` on stdout with no `--format` (or `human`); the format's
-/// document otherwise, carrying the new `pin` of an advance
-/// ([`with_pin`]).
-fn accept(
-    display: &str,
-    bytes: Vec<u8>,
-    text: String,
-    pin: Option<&Pin>,
-    format: Option<Format>,
-    color: bool,
-) -> Output {
-    match format {
-        None | Some(Format::Human) => Output {
-            stdout: text.into_bytes(),
-            ..Default::default()
-        },
-        Some(f) => {
-            let mut outcome = document_outcome(display, bytes, Vec::new());
-            // The point of an advance is the pin a host keeps for the next
-            // checkpoint: every format carries it (PackageOutcome::extra).
-            if let Some(pin) = pin.and_then(|p| serde_json::to_value(p).ok()) {
-                outcome.extra.insert("pin".into(), pin);
-            }
-            Output {
-                stdout: render_documents(
-                    &[outcome],
-                    &[display.to_owned()],
-                    &[String::new()],
-                    f,
-                    color,
-                    false,
-                )
-                .into_bytes(),
-                ..Default::default()
-            }
-        }
+/// Exit 0 with `document`; its outcome carries the new pin of an advance
+/// (`PackageOutcome::extra`), which every format prints.
+fn accept(display: String, bytes: Vec<u8>, document: Document) -> RevocationRun {
+    let mut outcome = document_outcome(&display, bytes, Vec::new());
+    if let Some(pin) = document.pin().and_then(|p| serde_json::to_value(p).ok()) {
+        outcome.extra.insert("pin".into(), pin);
     }
+    RevocationRun::Valid(Box::new(Valid {
+        document,
+        outcome,
+        display,
+    }))
 }
 
-/// `validate-revocation FILE`.
-pub fn statement(path: &Path, format: Option<Format>, color: bool) -> Output {
-    let (display, bytes, value) = match read(path, revocation::STATEMENT_PREFIX, format, color) {
+/// `validate-revocation FILE`: the statement at `path` read
+/// ([`crate::fileread`]) and validated ([`revocation::validate_statement`]).
+pub fn statement(path: &Path) -> RevocationRun {
+    let (display, bytes, value) = match read(path, revocation::STATEMENT_PREFIX) {
         Ok(r) => r,
-        Err(o) => return o,
+        Err(run) => return run,
     };
     match revocation::validate_statement(&display, &value) {
-        Ok(s) => accept(
-            &display,
-            bytes,
-            revocation::reference_json(&s),
-            None,
-            format,
-            color,
-        ),
-        Err(Refused::Findings(diags)) => refuse(&display, bytes, diags, format, color),
-        Err(Refused::Fault(e)) => e.into(),
+        Ok(s) => accept(display, bytes, Document::Statement(s)),
+        Err(Refused::Findings(diags)) => refuse(display, bytes, diags),
+        Err(Refused::Fault(e)) => RevocationRun::Fault(e),
     }
 }
 
-#[derive(Serialize)]
-struct Advanced<'a> {
-    checkpoint: &'a revocation::Checkpoint,
-    pin: &'a Pin,
-    /// Only with `--allow-unchanged`, when the checkpoint is the pinned one.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    unchanged: bool,
-}
-
-/// `validate-revocation-checkpoint FILE [--advance | --previous-pin PIN_FILE
-/// [--allow-unchanged]]`: `allow_unchanged` accepts the checkpoint the
-/// previous pin already names (the pin kept, `"unchanged": true` beside
-/// it), as `trust verify-checkpoint --allow-unchanged` does: both advance
-/// with [`revocation::advance`].
+/// `validate-revocation-checkpoint FILE [--advance | --previous-pin
+/// PIN_FILE [--allow-unchanged]]`: the checkpoint at `path` validated
+/// ([`revocation::validate_checkpoint`]); with `advance` or `previous_pin`
+/// (a pin, or a previous run's whole report: [`revocation::previous_pin`])
+/// advanced with [`revocation::advance`], as `trust verify-checkpoint`
+/// advances; `allow_unchanged` accepts the checkpoint the previous pin
+/// already names (the pin kept, `unchanged`).
 pub fn checkpoint(
     path: &Path,
     advance: bool,
     previous_pin: Option<&Path>,
     allow_unchanged: bool,
-    format: Option<Format>,
-    color: bool,
-) -> Output {
-    let (display, bytes, value) = match read(path, revocation::CHECKPOINT_PREFIX, format, color) {
+) -> RevocationRun {
+    let (display, bytes, value) = match read(path, revocation::CHECKPOINT_PREFIX) {
         Ok(r) => r,
-        Err(o) => return o,
+        Err(run) => return run,
     };
     let pin = match previous_pin {
         None => None,
         Some(p) => {
-            let (pin_display, pin_bytes, pin_value) = match read(p, "previous pin", format, color) {
+            let (pin_display, pin_bytes, pin_value) = match read(p, "previous pin") {
                 Ok(r) => r,
-                Err(o) => return o,
+                Err(run) => return run,
             };
             match revocation::previous_pin(&pin_display, &pin_value) {
                 Ok(pin) => Some(pin),
-                Err(diags) => return refuse(&pin_display, pin_bytes, diags, format, color),
+                Err(diags) => return refuse(pin_display, pin_bytes, diags),
             }
         }
     };
     let valid = match revocation::validate_checkpoint(&display, &value) {
         Ok(v) => v,
-        Err(Refused::Findings(diags)) => return refuse(&display, bytes, diags, format, color),
-        Err(Refused::Fault(e)) => return e.into(),
+        Err(Refused::Findings(diags)) => return refuse(display, bytes, diags),
+        Err(Refused::Fault(e)) => return RevocationRun::Fault(e),
     };
     if !advance && previous_pin.is_none() {
-        let text = revocation::reference_json(&valid.checkpoint);
-        return accept(&display, bytes, text, None, format, color);
+        return accept(display, bytes, Document::Checkpoint(valid.checkpoint));
     }
     match revocation::advance(&display, pin.as_ref(), &valid, allow_unchanged) {
-        Ok(advanced) => {
-            let text = revocation::reference_json(&Advanced {
-                checkpoint: &valid.checkpoint,
-                pin: &advanced.pin,
+        Ok(advanced) => accept(
+            display,
+            bytes,
+            Document::Advanced {
+                checkpoint: valid.checkpoint,
+                pin: advanced.pin,
                 unchanged: advanced.unchanged,
-            });
-            accept(&display, bytes, text, Some(&advanced.pin), format, color)
-        }
-        Err(diags) => refuse(&display, bytes, diags, format, color),
+            },
+        ),
+        Err(diags) => refuse(display, bytes, diags),
     }
 }
 
@@ -262,12 +263,19 @@ mod tests {
         p
     }
 
-    /// T1 C5: the first stderr line of a document that is not strict I-JSON
-    /// is the reference's: `<what>: invalid I-JSON: …` (checked against the
-    /// oracle on these inputs). Near miss: a schema refusal keeps the first
+    fn reference_line(run: &RevocationRun) -> &str {
+        match run {
+            RevocationRun::Refused(r) => &r.reference_line,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    /// T1 C5: the reference's message for a document that is not strict
+    /// I-JSON is `<what>: invalid I-JSON: …` (checked against the oracle on
+    /// these inputs), exit 1. Near miss: a schema refusal keeps the first
     /// finding's own (already prefixed) message.
     #[test]
-    fn first_line_of_a_parse_error_is_the_references() {
+    fn the_message_of_a_parse_error_is_the_references() {
         let dir = tempfile::tempdir().unwrap();
         let cases: [(&str, &[u8], &str); 3] = [
             (
@@ -288,18 +296,16 @@ mod tests {
         ];
         for (name, text, line) in cases {
             let p = file(dir.path(), name, text);
-            let out = statement(&p, None, false);
-            assert_eq!(out.code, 1);
-            let first = out.stderr.lines().next().unwrap_or_default().to_owned();
+            let run = statement(&p);
+            assert_eq!(run.exit_code(), 1);
             assert_eq!(
-                first,
-                format!("form-package: Form Package revocation: {line}")
+                reference_line(&run),
+                format!("Form Package revocation: {line}")
             );
-            let out = checkpoint(&p, false, None, false, None, false);
-            let first = out.stderr.lines().next().unwrap_or_default().to_owned();
+            let run = checkpoint(&p, false, None, false);
             assert_eq!(
-                first,
-                format!("form-package: Form Package revocation checkpoint: {line}")
+                reference_line(&run),
+                format!("Form Package revocation checkpoint: {line}")
             );
         }
         let p = file(
@@ -307,13 +313,43 @@ mod tests {
             "s.json",
             br#"{"apiVersion":"trust.forms.takoform.com/v1alpha1","kind":"FormPackageRevocation"}"#,
         );
-        let out = statement(&p, None, false);
-        let first = out.stderr.lines().next().unwrap_or_default();
+        let run = statement(&p);
         assert!(
-            first.starts_with(
-                "form-package: Form Package revocation: does not satisfy Draft 2020-12 schema: "
-            ),
-            "{first}"
+            reference_line(&run)
+                .starts_with("Form Package revocation: does not satisfy Draft 2020-12 schema: "),
+            "{run:?}"
         );
+    }
+
+    /// The exit status is the operation's: 2 for a FILE or a PIN_FILE that
+    /// cannot be read (missing, a directory), 0 for a valid checkpoint, 1
+    /// for a refused one.
+    #[test]
+    fn the_exit_status_is_decided_by_the_operation() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        assert_eq!(statement(&missing).exit_code(), 2);
+        assert_eq!(statement(dir.path()).exit_code(), 2);
+        let genesis = file(
+            dir.path(),
+            "genesis.json",
+            br#"{"apiVersion":"trust.forms.takoform.com/v1","kind":"FormPackageRevocationCheckpoint","checkpointVersion":"0.0.0","sequence":0,"previousCheckpointDigest":null,"entries":[]}"#,
+        );
+        let valid = checkpoint(&genesis, true, None, false);
+        assert_eq!(valid.exit_code(), 0, "{valid:?}");
+        match &valid {
+            RevocationRun::Valid(v) => {
+                assert_eq!(v.document.pin().map(|p| p.sequence), Some(0));
+                assert!(v.outcome.extra.contains_key("pin"));
+            }
+            other => panic!("{other:?}"),
+        }
+        let run = checkpoint(&genesis, false, Some(&missing), false);
+        assert!(
+            matches!(&run, RevocationRun::Unreadable { display, .. } if display.ends_with("missing.json")),
+            "{run:?}"
+        );
+        assert_eq!(run.exit_code(), 2);
+        assert_eq!(statement(&genesis).exit_code(), 1);
     }
 }

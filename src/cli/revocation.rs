@@ -1,11 +1,15 @@
 //! `form-package validate-revocation FILE` and
-//! `form-package validate-revocation-checkpoint FILE`
-//! ([`crate::revocation_cmd`]).
+//! `form-package validate-revocation-checkpoint FILE`: one operation each
+//! ([`crate::revocation_cmd::statement`],
+//! [`crate::revocation_cmd::checkpoint`]), printed by
+//! [`crate::render::revocation::output`]; the exit status is the
+//! operation's ([`crate::revocation_cmd::RevocationRun::exit_code`]).
 
 use std::path::PathBuf;
 
 use crate::output::Output;
 use crate::render::{human::Color, Format};
+use crate::revocation_cmd::RevocationRun;
 
 /// `validate-revocation`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -29,8 +33,8 @@ pub struct CheckpointArgs {
     #[arg(long, conflicts_with = "previous_pin")]
     pub advance: bool,
     /// Advance from this pin (a JSON file: the pin {checkpointApiVersion?, sequence, digest,
-    /// entriesDigest}, or a previous run's whole report of this command or of `trust
-    /// verify-checkpoint`, whose `pin` is read).
+    /// entriesDigest}, or a previous run's whole report of this command (its output or its
+    /// `--format json` report) or of `trust verify-checkpoint`, whose pin is read).
     #[arg(long, value_name = "PIN_FILE")]
     pub previous_pin: Option<PathBuf>,
     /// The checkpoint the previous pin already names is a success (the pin
@@ -49,21 +53,30 @@ pub struct CheckpointArgs {
 
 /// Runs `validate-revocation`; `is_terminal`: whether stdout is a terminal.
 pub fn statement(a: &StatementArgs, is_terminal: bool) -> Output {
-    crate::revocation_cmd::statement(
-        &a.file,
-        a.format,
-        crate::render::human::use_color(a.color, is_terminal),
-    )
+    let run = crate::revocation_cmd::statement(&a.file);
+    output(run, a.format, a.color, is_terminal)
 }
 
 /// Runs `validate-revocation-checkpoint`; `is_terminal`: whether stdout is a terminal.
 pub fn checkpoint(a: &CheckpointArgs, is_terminal: bool) -> Output {
-    crate::revocation_cmd::checkpoint(
+    let run = crate::revocation_cmd::checkpoint(
         &a.file,
         a.advance,
         a.previous_pin.as_deref(),
         a.allow_unchanged,
-        a.format,
-        crate::render::human::use_color(a.color, is_terminal),
-    )
+    );
+    output(run, a.format, a.color, is_terminal)
+}
+
+/// `run` printed in `format` ([`crate::render::revocation::output`]) with
+/// the operation's exit status.
+fn output(run: RevocationRun, format: Option<Format>, color: Color, is_terminal: bool) -> Output {
+    let code = run.exit_code();
+    let color = crate::render::human::use_color(color, is_terminal);
+    let (stdout, stderr) = crate::render::revocation::output(run, format, color);
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
 }

@@ -82,7 +82,7 @@ pub struct CheckpointArgs {
     /// The pin kept from the last trusted checkpoint (none: this is the
     /// first): the pin itself, or a previous run's whole report of
     /// `verify-checkpoint` or of `validate-revocation-checkpoint` (its
-    /// `pin` is read).
+    /// output or its `--format json` report; its pin is read).
     #[arg(long)]
     pub previous_pin: Option<PathBuf>,
     /// Also write the pin to keep for the next run to FILE (the exact

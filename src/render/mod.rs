@@ -26,6 +26,7 @@ pub mod model;
 pub use crate::json::position;
 pub mod progress;
 pub mod relations;
+pub mod revocation;
 pub mod sarif;
 pub mod statistics;
 pub mod trust;

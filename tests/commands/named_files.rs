@@ -502,8 +502,9 @@ fn found_fixtures_and_candidate_sets_are_not_read_through_links_or_fifos() {
 }
 
 /// Standard input (`-`) is read with a bound too: `/dev/zero` as standard
-/// input is refused past the limit (exit 2), never read forever. Near
-/// miss: a definition on standard input is checked.
+/// input is refused past the limit (exit 2), never read forever, in words
+/// that name standard input (`standard input exceeds L bytes`, not
+/// `file`). Near miss: a definition on standard input is checked.
 #[test]
 fn standard_input_is_bounded() {
     let tmp = tempfile::tempdir().unwrap();
@@ -515,8 +516,10 @@ fn standard_input_is_bounded() {
         let args: Vec<OsString> = args.iter().map(OsString::from).collect();
         let ran = run_bounded_with(args[0].to_str().unwrap(), tmp.path(), &args, zero.into());
         assert_eq!(ran.code, Some(2), "{}", ran.text);
-        let why = format!("read standard input: file exceeds {limit} bytes while reading");
+        let why = format!("read standard input: standard input exceeds {limit} bytes");
         assert!(ran.text.contains(&why), "{}", ran.text);
+        // Standard input is no file: the refusal never calls it one.
+        assert!(!ran.text.contains("file exceeds"), "{}", ran.text);
         let def = fixtures()
             .join("packages/versionless/queue-consumer-0.2.0-03c2f61a47b7/definition.json");
         let good = std::fs::File::open(def).unwrap();

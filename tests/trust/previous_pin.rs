@@ -1,9 +1,11 @@
 //! `--previous-pin` of `validate-revocation-checkpoint` and of `trust
 //! verify-checkpoint`: one reader (`revocation::previous_pin`), the same
 //! two forms on both commands (the pin alone, or a previous run's whole
-//! JSON report of either command, whose `pin` is read), and the same near
-//! misses refused with their code (a report without a pin; a pin with a
-//! wrong member).
+//! JSON report of either command, whose pin is read: `validate-revocation-
+//! checkpoint`'s output or its `--format json` report, `trust
+//! verify-checkpoint`'s report), and the same near misses refused with
+//! their code (a report without a pin, among them a `--format json` report
+//! of a run that did not advance; a pin with a wrong member).
 
 use crate::common::{self, assert_exit, BIN};
 
@@ -68,8 +70,9 @@ pub fn both_commands_read_a_pin_or_a_whole_report_and_refuse_the_same_near_misse
         std::fs::write(&p, v.to_string()).unwrap();
         p
     };
-    // The three forms, all naming the genesis: the pin alone,
-    // `validate-revocation-checkpoint --advance`'s output, `trust
+    // The four forms, all naming the genesis: the pin alone,
+    // `validate-revocation-checkpoint --advance`'s output and its `--format
+    // json` report (the pin at `packages[0].pin`), `trust
     // verify-checkpoint`'s report.
     let genesis = conformance(corpus, "checkpoint-genesis.json");
     let advanced = common::run(&[
@@ -83,12 +86,29 @@ pub fn both_commands_read_a_pin_or_a_whole_report_and_refuse_the_same_near_misse
     assert_eq!(pin["sequence"], 0);
     let alone = write("pin.json", &pin);
     let from_validate = write("validate-output.json", &validate_output);
+    let genesis_json = |advance: bool| {
+        let mut args = vec![
+            OsStr::new("validate-revocation-checkpoint"),
+            genesis.as_os_str(),
+            OsStr::new("--format"),
+            OsStr::new("json"),
+        ];
+        if advance {
+            args.push(OsStr::new("--advance"));
+        }
+        let o = common::run(&args);
+        assert_exit(&o, 0);
+        json(&o.stdout)
+    };
+    let validate_report = genesis_json(true);
+    assert_eq!(validate_report["packages"][0]["pin"], pin);
+    let from_validate_report = write("validate-report.json", &validate_report);
     let trusted = trust_on_genesis(corpus, &alone);
     assert_exit(&trusted, 0);
     let trust_report = json(&trusted.stdout);
     assert_eq!(trust_report["status"], "unchanged");
     let from_trust = write("trust-report.json", &trust_report);
-    for file in [&alone, &from_validate, &from_trust] {
+    for file in [&alone, &from_validate, &from_validate_report, &from_trust] {
         let o = trust_on_genesis(corpus, file);
         assert_exit(&o, 0);
         assert_eq!(json(&o.stdout)["pin"], pin, "{}", file.display());
@@ -96,14 +116,21 @@ pub fn both_commands_read_a_pin_or_a_whole_report_and_refuse_the_same_near_misse
         assert_exit(&o, 0);
         assert_eq!(json(&o.stdout)["pin"]["sequence"], 1, "{}", file.display());
     }
-    // Near misses: a report without a pin; a pin with a wrong member (alone
-    // and inside a report). FD620 for validate-revocation-checkpoint, the
-    // trust commands' input-error (FD815) naming the same cause.
+    // Near misses: a report without a pin (among them the `--format json`
+    // report of a run that did not advance); a pin with a wrong member
+    // (alone and inside a report). FD620 for validate-revocation-checkpoint,
+    // the trust commands' input-error (FD815) naming the same cause.
     let mut wrong = pin.clone();
     wrong["x"] = 1.into();
+    let not_advanced = genesis_json(false);
+    assert!(not_advanced["packages"][0].get("pin").is_none());
     for (file, cause) in [
         (
             write("no-pin.json", &serde_json::json!({"status": "verified"})),
+            "a report without a pin member",
+        ),
+        (
+            write("not-advanced-report.json", &not_advanced),
             "a report without a pin member",
         ),
         (write("wrong.json", &wrong), "unknown member \"x\""),
