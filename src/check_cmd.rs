@@ -23,6 +23,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -34,7 +35,7 @@ use crate::fileread::{read_file, read_stdin, FileRefusal, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::schemas;
-use crate::source::MemorySource;
+use crate::source::{MemorySource, ParsedDocument};
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 
 pub use crate::doc_kind::{classify, DocKind, RECOGNISED};
@@ -54,6 +55,10 @@ pub struct Checked {
     pub digest: Option<String>,
     /// The path as the user gave it (for the verdict line).
     pub shown: String,
+    /// The document's one parse (value and span map) when it is strict
+    /// I-JSON, whatever it is: the checks ran on it and `compat` goes on
+    /// with it, reading and parsing nothing again.
+    pub parsed: Option<strict::Parsed>,
 }
 
 /// Splits a path into (directory, file name) the way findings name them.
@@ -96,6 +101,10 @@ pub fn document_outcome(display: &str, bytes: Vec<u8>, diags: Vec<Diagnostic>) -
 /// `--stdin-filename`); `beside`: the directory its fixtures would sit in
 /// (`None` for standard input without a name).
 ///
+/// The document is parsed once ([`strict::parse_with_numbers`]): that
+/// parse is what every check reads (a definition's in-memory package takes
+/// it, [`MemorySource::with_parsed`]) and what [`Checked::parsed`] hands on.
+///
 /// # Errors
 /// Only when a fixture beside the definition, a regular file, cannot be read
 /// (exit 2).
@@ -110,8 +119,9 @@ pub fn check_document(
         api_version: None,
         digest: None,
         shown: display.to_owned(),
+        parsed: None,
     };
-    let parsed = match strict::parse(&bytes) {
+    let (parsed, numbers) = match strict::parse_with_numbers(&bytes) {
         Ok(p) => p,
         Err(e) => {
             checked.outcome = document_outcome(display, bytes, vec![e.to_diagnostic()]);
@@ -122,8 +132,25 @@ pub fn check_document(
             return Ok(checked);
         }
     };
-    let value = parsed.value;
-    match canonicalize(&value) {
+    let doc = Arc::new(ParsedDocument { parsed, numbers });
+    checked = check_parsed(checked, bytes, &doc, beside)?;
+    // The sources that shared the parse are gone: it moves to the caller.
+    checked.parsed = Some(Arc::try_unwrap(doc).map_or_else(|d| d.parsed.clone(), |d| d.parsed));
+    Ok(checked)
+}
+
+/// [`check_document`] once the document parsed: `doc` is its parse, of
+/// `bytes`.
+fn check_parsed(
+    mut checked: Checked,
+    bytes: Vec<u8>,
+    doc: &Arc<ParsedDocument>,
+    beside: Option<&Path>,
+) -> Result<Checked, String> {
+    let display = checked.shown.clone();
+    let display = display.as_str();
+    let value = &doc.parsed.value;
+    match canonicalize(value) {
         Ok(c) => checked.digest = Some(sha256_digest(&c)),
         Err(d) => {
             checked.outcome = document_outcome(display, bytes, vec![d]);
@@ -134,7 +161,7 @@ pub fn check_document(
         .get("apiVersion")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    let kind = classify(&value);
+    let kind = classify(value);
     checked.kind = kind;
     let (_, name) = split(display);
     let mut fault = None;
@@ -144,21 +171,20 @@ pub fn check_document(
             format!("not a recognised Takoform document; check recognises {RECOGNISED}"),
         )],
         Some(DocKind::RevocationStatement) => refused(
-            crate::revocation::validate_statement(display, &value).err(),
+            crate::revocation::validate_statement(display, value).err(),
             &mut fault,
         ),
         Some(DocKind::RevocationCheckpoint) => refused(
-            crate::revocation::validate_checkpoint(display, &value).err(),
+            crate::revocation::validate_checkpoint(display, value).err(),
             &mut fault,
         ),
-        Some(DocKind::BindingDefinition | DocKind::InterfaceDefinition) => {
-            contract(display, &value).unwrap_or_else(|e| {
+        Some(DocKind::BindingDefinition | DocKind::InterfaceDefinition) => contract(display, value)
+            .unwrap_or_else(|e| {
                 fault = Some(e);
                 Vec::new()
-            })
-        }
+            }),
         Some(DocKind::Definition) => {
-            let mut out = as_package(&name, &bytes, &value, beside, true)?;
+            let mut out = as_package(&name, &bytes, doc, beside, true)?;
             out.path = split(display).0;
             out.package_digest = checked.digest.clone();
             if let Some(note) = beside.and_then(|dir| index_would_change(dir, &name)) {
@@ -169,7 +195,7 @@ pub fn check_document(
             return Ok(checked);
         }
         Some(DocKind::PackageIndex) => {
-            let mut out = as_package(&name, &bytes, &value, None, false)?;
+            let mut out = as_package(&name, &bytes, doc, None, false)?;
             out.path = split(display).0;
             out.package_digest = checked.digest.clone();
             checked.outcome = out;
@@ -270,46 +296,31 @@ fn str_of<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-/// The fixture paths a definition names (positive stage paths and negative
-/// input paths).
-fn fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
-    let mut out = Vec::new();
-    let lists = [
-        (
-            "conformanceFixtures",
-            &["desiredPath", "observedPath", "outputPath"][..],
-        ),
-        ("negativeConformanceFixtures", &["inputPath"][..]),
-    ];
-    for (list, members) in lists {
-        if let Some(items) = definition.get(list).and_then(Value::as_array) {
-            for (i, f) in items.iter().enumerate() {
-                for m in members {
-                    if let Some(p) = f.get(*m).and_then(Value::as_str) {
-                        out.push((
-                            JsonPointer::root().child(list).index(i).child(m),
-                            p.to_owned(),
-                        ));
-                    }
-                }
-            }
-        }
-    }
-    out
-}
-
 /// Verifies a lone definition (`definition`: true) or index as a package
 /// held in memory ([`MemorySource`]: the document, the fixtures beside it
 /// that it names, and for a definition an index synthesised from them), and
 /// maps the findings back onto the document (named `name`) and the
-/// fixtures beside it. Nothing is written anywhere.
+/// fixtures beside it. Nothing is written anywhere. `doc` is the parse of
+/// `bytes`: a definition's index build and checks take it, parsing it
+/// never again.
 fn as_package(
     name: &str,
     bytes: &[u8],
-    value: &Value,
+    doc: &Arc<ParsedDocument>,
     beside: Option<&Path>,
     definition: bool,
 ) -> Result<PackageOutcome, String> {
+    let value = &doc.parsed.value;
+    // The in-memory package of the files `files`, its definition given as
+    // parsed (the one parse of `bytes`).
+    let source = |files: BTreeMap<String, Vec<u8>>| {
+        let source = MemorySource::new(MEMORY_ROOT, files);
+        if definition {
+            source.with_parsed("definition.json", Arc::clone(doc))
+        } else {
+            source
+        }
+    };
     let inner = if definition {
         "definition.json"
     } else {
@@ -320,7 +331,7 @@ fn as_package(
     let mut placeholder = false;
     let mut missing: BTreeSet<String> = BTreeSet::new();
     if definition {
-        for (_, p) in fixture_paths(value) {
+        for (_, p) in crate::fixtures::named_fixture_paths(value) {
             if p == "definition.json" || crate::fsread::path_grammar(&p).is_err() {
                 continue;
             }
@@ -351,7 +362,7 @@ fn as_package(
             .and_then(Value::as_str)
             .unwrap_or_default();
         let profile = crate::index::profile_for_definition(api);
-        let unindexed = MemorySource::new(MEMORY_ROOT, files.clone());
+        let unindexed = source(files.clone());
         let index =
             match crate::index::build_lenient_source(&unindexed, Some(&profile.api_version())) {
                 Ok(indexed)
@@ -383,9 +394,9 @@ fn as_package(
                 .map(|files| files.iter().map(|f| str_of(f, "path").to_owned()).collect())
         })
         .unwrap_or_default();
-    let verified = crate::verify::verify_source(Box::new(MemorySource::new(MEMORY_ROOT, files)));
+    let verified = crate::verify::verify_source(Box::new(source(files)));
     let fixtures = if definition {
-        fixture_paths(value)
+        crate::fixtures::named_fixture_paths(value)
     } else {
         Vec::new()
     };
@@ -479,7 +490,7 @@ fn as_package(
             name.to_owned(),
             Source {
                 bytes: bytes.to_vec(),
-                spans: strict::parse(bytes).ok().map(|p| p.spans),
+                spans: Some(doc.parsed.spans.clone()),
             },
         );
     }
@@ -619,6 +630,7 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
         api_version: None,
         digest: None,
         shown: display,
+        parsed: None,
     }
 }
 
@@ -761,6 +773,7 @@ mod tests {
             api_version: None,
             digest: None,
             shown: shown.to_owned(),
+            parsed: None,
         }
     }
 

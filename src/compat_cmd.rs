@@ -9,24 +9,23 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::compat::side::CheckedFile;
 use crate::error::Error;
-use crate::verify::PackageOutcome;
 
 /// [`crate::compat::side::CheckFile`] over `check`: the document's
 /// findings (a definition is verified as the only payload of a package held
-/// in memory, with the fixtures beside it) and whether it is a Form
-/// Definition.
+/// in memory, with the fixtures beside it), whether it is a Form
+/// Definition, and its one parse.
 ///
 /// # Errors
 /// Why `check` could not run (exit 2).
-pub fn check_file(
-    display: &str,
-    bytes: Vec<u8>,
-    beside: &Path,
-) -> Result<(PackageOutcome, bool), String> {
+pub fn check_file(display: &str, bytes: Vec<u8>, beside: &Path) -> Result<CheckedFile, String> {
     let checked = crate::check_cmd::check_document(display, bytes, Some(beside))?;
-    let is_definition = checked.kind == Some(crate::doc_kind::DocKind::Definition);
-    Ok((checked.outcome, is_definition))
+    Ok(CheckedFile {
+        is_definition: checked.kind == Some(crate::doc_kind::DocKind::Definition),
+        outcome: checked.outcome,
+        parsed: checked.parsed,
+    })
 }
 
 /// What one `compat` run did: its report, and with `--write-witnesses`

@@ -19,7 +19,9 @@
 //! [`load`] reads all of that, [`check`] runs the cross-package checks and
 //! [`crate::render::family`] renders the outcome (`human`, `json`, `dot`, `mermaid`). Every
 //! finding is a [`Finding`]: a code of the `FD7xx` range (or the strict
-//! reader's `FD011`/`FD012`/`FD013` for a contract that is not I-JSON), the
+//! reader's `FD011`/`FD012`/`FD013` for a contract that is not I-JSON, or
+//! the code `verify` gives a file it cannot read, `FD004`/`FD005`/`FD014`,
+//! [`load::unreadable`]), the
 //! step that failed ([`Step`]), the source package, the relation pointer,
 //! the target, and `file:line:column` locations in the definition that
 //! declares it and in the contract file.
@@ -133,7 +135,8 @@ impl std::fmt::Display for Location {
 /// One family finding.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
-    /// Stable code (`FD7xx`, or `FD011`–`FD013` for a contract's I-JSON).
+    /// Stable code (`FD7xx`; `FD011`–`FD013` for a contract's I-JSON;
+    /// `FD004`/`FD005`/`FD014` for a file that cannot be read).
     #[serde(serialize_with = "code_id")]
     pub code: Code,
     /// Error, warning or note.

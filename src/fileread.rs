@@ -82,6 +82,17 @@ impl FileRefusal {
     pub fn is_directory(&self) -> bool {
         matches!(self, FileRefusal::NotRegular(DIRECTORY))
     }
+
+    /// True when a file found (not named) is a symbolic link, not followed.
+    pub fn is_symlink(&self) -> bool {
+        matches!(self, FileRefusal::NotRegular(SYMLINK))
+    }
+
+    /// True when the path is a FIFO, a socket or a device: neither a
+    /// regular file, a directory nor a link.
+    pub fn is_special(&self) -> bool {
+        matches!(self, FileRefusal::NotRegular(_)) && !self.is_directory() && !self.is_symlink()
+    }
 }
 
 impl fmt::Display for FileRefusal {

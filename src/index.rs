@@ -252,10 +252,16 @@ fn build_from(
         // UTF-8 without NUL.
         let media_type = media.as_str().unwrap_or_default();
         if is_json_media_type(media_type) {
-            match strict::parse(&bytes) {
-                Ok(parsed) => match crate::canonical::check(&parsed.value) {
+            // A document the source's builder already parsed (`check
+            // FILE`'s definition held in memory): that parse, not another.
+            let parsed = match root.parsed(&e.rel) {
+                Some(done) => Ok(done.parsed.value.clone()),
+                None => strict::parse_value(&bytes),
+            };
+            match parsed {
+                Ok(value) => match crate::canonical::check(&value) {
                     Err(d) if strict_checks => refused.push(d.in_file(e.rel.clone())),
-                    _ if e.rel == previous.definition_path => definition = Some(parsed.value),
+                    _ if e.rel == previous.definition_path => definition = Some(value),
                     _ => {}
                 },
                 Err(err) if strict_checks || e.rel == previous.definition_path => {

@@ -19,6 +19,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diag::Diagnostic;
 use crate::fsread::{self, Entry, EntryKind, Inventory, PackageRoot, StableMeta};
@@ -48,6 +49,27 @@ pub trait PackageSource: std::fmt::Debug + Send + Sync {
     /// R1.3: `Some(RootChanged)` when the package changed while it was
     /// verified; a source that cannot change says `None`.
     fn fence(&self) -> Option<Diagnostic>;
+    /// The JSON document `rel` as whoever built this package already parsed
+    /// it (a package held in memory: `check FILE` parses its document
+    /// once, [`MemorySource::with_parsed`]); the checks and the index build
+    /// take it instead of parsing the same bytes again. `None` (the disk,
+    /// and any file not given so): they parse what they read.
+    fn parsed(&self, rel: &str) -> Option<&ParsedDocument> {
+        let _ = rel;
+        None
+    }
+}
+
+/// A JSON document parsed once by the strict reader
+/// ([`crate::json::strict::parse_with_numbers`]) of the very bytes a
+/// [`MemorySource`] holds for it: its value, span map and number literals.
+#[derive(Clone, Debug)]
+pub struct ParsedDocument {
+    /// Its value and span map.
+    pub parsed: crate::json::strict::Parsed,
+    /// Its number literals as written, in document order (the engine's
+    /// `numbers`).
+    pub numbers: Vec<Box<str>>,
 }
 
 impl PackageSource for PackageRoot {
@@ -86,6 +108,7 @@ pub fn open_disk(path: &Path) -> Result<Box<dyn PackageSource>, Diagnostic> {
 pub struct MemorySource {
     path: PathBuf,
     files: BTreeMap<String, Vec<u8>>,
+    parsed: BTreeMap<String, Arc<ParsedDocument>>,
 }
 
 impl MemorySource {
@@ -94,7 +117,18 @@ impl MemorySource {
         MemorySource {
             path: path.into(),
             files,
+            parsed: BTreeMap::new(),
         }
+    }
+
+    /// This package with the file `rel` given as already parsed: `parsed`
+    /// must be the strict reader's parse of the bytes `files` holds at
+    /// `rel` ([`PackageSource::parsed`]; shared, so two sources of one
+    /// document share its one parse).
+    #[must_use]
+    pub fn with_parsed(mut self, rel: &str, parsed: Arc<ParsedDocument>) -> Self {
+        self.parsed.insert(rel.to_owned(), parsed);
+        self
     }
 
     /// The files, by package path.
@@ -191,6 +225,10 @@ impl PackageSource for MemorySource {
     fn fence(&self) -> Option<Diagnostic> {
         None
     }
+
+    fn parsed(&self, rel: &str) -> Option<&ParsedDocument> {
+        self.parsed.get(rel).map(Arc::as_ref)
+    }
 }
 
 #[cfg(test)]
@@ -249,6 +287,42 @@ mod tests {
         // A near miss: no index, no finding for a plain name.
         let inv = source(&[("definition.json", b"{}")]).inventory();
         assert!(!inv.has_index && inv.diagnostics.is_empty());
+    }
+
+    /// A document given as parsed is read from that parse, never parsed
+    /// again: a parse that differs from the bytes (here, one member more)
+    /// is what the checks see. Near miss: the same files without it verify.
+    #[test]
+    fn a_parsed_document_is_what_the_checks_read() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+        let mut files = BTreeMap::new();
+        for rel in [
+            "definition.json",
+            "package-index.json",
+            "fixtures/desired.json",
+        ] {
+            files.insert(rel.to_owned(), std::fs::read(dir.join(rel)).unwrap());
+        }
+        let plain = crate::verify::verify_source(Box::new(MemorySource::new("mem", files.clone())));
+        assert!(!plain.has_errors(), "{:?}", plain.diagnostics);
+        let (mut parsed, numbers) =
+            crate::json::strict::parse_with_numbers(&files["definition.json"]).unwrap();
+        parsed.value["notAMember"] = serde_json::json!(true);
+        let seeded = MemorySource::new("mem", files).with_parsed(
+            "definition.json",
+            Arc::new(ParsedDocument { parsed, numbers }),
+        );
+        assert!(seeded.parsed("definition.json").is_some());
+        assert!(seeded.parsed("package-index.json").is_none());
+        let out = crate::verify::verify_source(Box::new(seeded));
+        assert!(
+            out.diagnostics
+                .iter()
+                .any(|d| d.is_error() && d.file.as_deref() == Some("definition.json")),
+            "{:?}",
+            out.diagnostics
+        );
     }
 
     #[test]

@@ -531,7 +531,16 @@ fn read_payload(
         if plain {
             pkg.parsed_json.insert(l.path.clone());
         } else {
-            let parsed = if spans {
+            // A document the package's builder already parsed (a package
+            // held in memory: `check FILE`'s definition): that one parse,
+            // value, numbers and span map, not a second one of its bytes.
+            let done = pkg.root.as_ref().and_then(|r| r.parsed(&l.path)).map(|d| {
+                span_map = Some(d.parsed.spans.clone());
+                (d.parsed.value.clone(), d.numbers.clone())
+            });
+            let parsed = if let Some(done) = done {
+                Ok(done)
+            } else if spans {
                 strict::parse_with_numbers(&bytes).map(|(p, numbers)| {
                     span_map = Some(p.spans);
                     (p.value, numbers)

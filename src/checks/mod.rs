@@ -248,6 +248,9 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
     (
         "src/family/load.rs",
         &[
+            Code::SymlinkEntry,
+            Code::SpecialFile,
+            Code::UnreadablePayload,
             Code::ContractSchemaViolation,
             Code::UnsupportedContractApiVersion,
             Code::FamilyFormNotLoaded,

@@ -129,9 +129,21 @@ pub enum Loaded {
 /// fixtures beside it), handed in by the command so that this library
 /// module never depends on the `check` command's module (which renders).
 /// Arguments: the file as named, its bytes, the directory its fixtures sit
-/// in; returns its findings as an outcome and whether it is a Form
-/// Definition, or why it could not run.
-pub type CheckFile = fn(&str, Vec<u8>, &Path) -> Result<(PackageOutcome, bool), String>;
+/// in; returns what it found ([`CheckedFile`]), or why it could not run.
+pub type CheckFile = fn(&str, Vec<u8>, &Path) -> Result<CheckedFile, String>;
+
+/// What [`CheckFile`] found of a lone file.
+#[derive(Debug)]
+pub struct CheckedFile {
+    /// Its findings, as an outcome.
+    pub outcome: PackageOutcome,
+    /// Whether it is a Form Definition.
+    pub is_definition: bool,
+    /// Its one parse (value and span map), the one the checks ran on, when
+    /// it is strict I-JSON: the side is read from it, never parsed again
+    /// (as a package's definition is read from `verify`'s own parse).
+    pub parsed: Option<strict::Parsed>,
+}
 
 /// Verifies and reads the package directory or definition file `path`
 /// (a file through `check_file`).
@@ -208,7 +220,8 @@ fn load_package(path: &Path) -> Result<Loaded, Error> {
 }
 
 /// A bare definition file: `check`'s pipeline (the definition verified as
-/// the only payload of a private package), then the document itself.
+/// the only payload of a private package), then the document itself, as
+/// that pipeline parsed it (value and span map from its one parse).
 fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
     let display = path.display().to_string();
     // A FILE named on the command line ([`crate::fileread`]): the user's
@@ -217,13 +230,15 @@ fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
     let bytes = read_file(path, Reach::Named, DEFINITION_BYTES)
         .map_err(|e| Error::Usage(format!("{display}: cannot read: {e}")))?;
     let beside = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let (mut outcome, is_definition) =
-        check_file(&display, bytes.clone(), beside.unwrap_or(Path::new(".")))
-            .map_err(Error::Internal)?;
+    let CheckedFile {
+        mut outcome,
+        is_definition,
+        parsed,
+    } = check_file(&display, bytes.clone(), beside.unwrap_or(Path::new(".")))
+        .map_err(Error::Internal)?;
     if let Some(fault) = outcome.fault.take() {
         return Err(fault);
     }
-    let parsed = strict::parse(&bytes).ok();
     if parsed.is_some() && !is_definition {
         let name = path
             .file_name()

@@ -24,7 +24,7 @@ use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Severity;
 use crate::discover;
-use crate::fileread::{read_file, Reach};
+use crate::fileread::{read_file, FileRefusal, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::position::LineIndex;
 use crate::json::strict::{self, SpanIndex};
@@ -55,23 +55,15 @@ impl Doc {
     ///
     /// # Errors
     /// A finding (step [`Step::Contract`] unless the caller changes it):
-    /// `FD011`/`FD012` for bytes that are not I-JSON, `FD010`-like read
-    /// failures as `FD012` with the reason.
+    /// `FD011`/`FD012`/`FD013` for bytes that are not I-JSON; a file that
+    /// cannot be read gets the code `verify` gives the same fault in a
+    /// package ([`unreadable`]: a link `FD004`, a FIFO, socket or device
+    /// `FD005`, anything else, too large among them, `FD014`), never an
+    /// I-JSON code.
     pub fn read(path: &Path) -> Result<Doc, Box<Finding>> {
-        let file = path.display().to_string();
-        let fail = |code: Code, msg: String| {
-            let mut f = Finding::new(code, Step::Contract, msg);
-            f.location = Some(Location {
-                file: file.clone(),
-                pointer: String::new(),
-                line: 1,
-                column: 1,
-            });
-            Box::new(f)
-        };
         let bytes = read_file(path, Reach::Found, MAX_DOCUMENT)
-            .map_err(|e| fail(Code::InvalidIJson, format!("cannot read {file}: {e}")))?;
-        Doc::from_bytes(file, bytes)
+            .map_err(|why| Box::new(unreadable(path, &why)))?;
+        Doc::from_bytes(path.display().to_string(), bytes)
     }
 
     /// Strictly parses `bytes` of the file named `file` (as found).
@@ -455,6 +447,49 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     Ok(family)
 }
 
+/// The finding for a contract or candidate set found at `path` that the
+/// reader refused (`why`), with the code and help `verify` gives the same
+/// fault in a package (`form-package rules`): a symbolic link is
+/// `symlink_entry` (`FD004`, a warning: it is not followed); a FIFO, a
+/// socket or a device `FD005` special-file-entry; a file larger than
+/// [`MAX_DOCUMENT`], a directory or an OS error `FD014`
+/// unreadable-payload. Step [`Step::Contract`], located at the file's
+/// 1:1; the message says why.
+pub fn unreadable(path: &Path, why: &FileRefusal) -> Finding {
+    if why.is_symlink() {
+        return symlink_entry(path);
+    }
+    let code = if why.is_special() {
+        Code::SpecialFile
+    } else {
+        Code::UnreadablePayload
+    };
+    let file = path.display().to_string();
+    let mut f = Finding::new(code, Step::Contract, format!("cannot read {file}: {why}"));
+    f.location = Some(Location {
+        file,
+        pointer: String::new(),
+        line: 1,
+        column: 1,
+    });
+    f
+}
+
+/// `FD004` for a symbolic link named like a contract or a candidate set
+/// (`definition.json`, `candidate-set*.json`): not followed, a warning.
+fn symlink_entry(path: &Path) -> Finding {
+    let mut f = Finding::new(
+        Code::SymlinkEntry,
+        Step::Contract,
+        format!(
+            "{} is a symbolic link; links are not followed",
+            path.display()
+        ),
+    );
+    f.severity = Severity::Warning;
+    f
+}
+
 /// A regular file named `definition.json` or `candidate-set*.json`.
 fn is_family_file(path: &Path) -> bool {
     let name = path
@@ -498,16 +533,7 @@ fn walk_files(
             continue;
         }
         if ft.is_symlink() {
-            let mut f = Finding::new(
-                Code::SymlinkEntry,
-                Step::Contract,
-                format!(
-                    "{} is a symbolic link; links are not followed",
-                    entry.path().display()
-                ),
-            );
-            f.severity = Severity::Warning;
-            findings.push(f);
+            findings.push(symlink_entry(entry.path()));
             continue;
         }
         if name == "definition.json" {

@@ -108,26 +108,10 @@ impl LineIndex {
 
 /// The position of one offset without an index: O(offset). For one or two
 /// lookups in a file (a single diagnostic); use [`LineIndex`] for more.
+/// The strict reader's rule ([`crate::json::strict::line_col`]), so a
+/// finding is placed where the reader that refused it says.
 pub fn position(bytes: &[u8], offset: usize) -> Position {
-    let offset = offset.min(bytes.len());
-    let before = bytes.get(..offset).unwrap_or(bytes);
-    let mut line = 1;
-    let mut start = 0;
-    for (i, &b) in before.iter().enumerate() {
-        // A CR directly before `offset` ends its line only when the byte at
-        // `offset` is not the LF of a CR LF pair.
-        let ends_line = b == b'\n' || (b == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-        if ends_line {
-            line += 1;
-            start = i + 1;
-        }
-    }
-    let column = 1 + before
-        .get(start..)
-        .unwrap_or_default()
-        .iter()
-        .filter(|&&b| starts_char(b))
-        .count();
+    let (line, column) = crate::json::strict::line_col(bytes, offset);
     Position { line, column }
 }
 

@@ -1490,3 +1490,136 @@ fn family_run_returns_the_report_and_its_exit_status() {
     assert!(graph::output(&clean, Format::Human)
         .ends_with("family: 0 errors, 0 warnings, 0 notes; ok\n"));
 }
+
+/// A valid Interface Definition of the repository's v1beta1 family fixture,
+/// copied to `to` (its parents made).
+fn put_contract(to: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "fixtures/families/v1beta1-001/contracts/interfaces/v1alpha1/edge.kv-231cfe2a7d8a/definition.json",
+    );
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::copy(from, to).unwrap();
+}
+
+/// The findings of `load` over `root` as `(code, severity, step, help)`.
+fn read_findings(root: &Path) -> (load::Family, Vec<(String, String, String, String)>) {
+    let fam = load::load(&[root.to_path_buf()]).unwrap();
+    let found = fam
+        .findings
+        .iter()
+        .map(|f| {
+            (
+                f.code.info().id.to_owned(),
+                f.severity.as_str().to_owned(),
+                f.step.name().to_owned(),
+                f.help.clone().unwrap_or_default(),
+            )
+        })
+        .collect();
+    (fam, found)
+}
+
+fn help_of(id: &str) -> String {
+    form_package::codes::TABLE
+        .iter()
+        .find(|i| i.id == id)
+        .and_then(|i| i.help)
+        .unwrap()
+        .to_owned()
+}
+
+/// Issue 21 item 3 (family): a contract or candidate set that cannot be
+/// read is reported with the code and help `verify` gives the same fault in
+/// a package, never as `FD012` with a help line about fixing the JSON: a
+/// FIFO is `FD005`, a file over the 4 MiB limit `FD014`, a symbolic link
+/// `FD004` (a warning: not followed), both where the walk finds it and
+/// where the reader refuses it. Near miss: the valid contract beside each
+/// still loads, and a directory named `definition.json` is walked (the
+/// contract inside it loads), never read.
+#[test]
+fn a_family_file_that_cannot_be_read_has_verify_s_code_and_help() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    put_contract(&root.join("contracts/good/definition.json"));
+    let made = |p: &Path| {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::process::Command::new("mkfifo")
+            .arg(p)
+            .status()
+            .is_ok_and(|s| s.success())
+    };
+    assert!(made(&root.join("contracts/fifo/definition.json")), "mkfifo");
+    assert!(made(&root.join("contracts/fifo/candidate-set-x.json")));
+    let big = root.join("contracts/big/definition.json");
+    std::fs::create_dir_all(big.parent().unwrap()).unwrap();
+    let mut bytes = vec![b' '; usize::try_from(load::MAX_DOCUMENT).unwrap()];
+    bytes.extend_from_slice(b"{}");
+    std::fs::write(&big, bytes).unwrap();
+    std::fs::create_dir_all(root.join("contracts/link")).unwrap();
+    std::os::unix::fs::symlink(
+        "../good/definition.json",
+        root.join("contracts/link/definition.json"),
+    )
+    .unwrap();
+    put_contract(&root.join("contracts/dir/definition.json/inner/definition.json"));
+    let (fam, mut found) = read_findings(root);
+    found.sort();
+    let f = |code: &str, severity: &str, step: &str| {
+        (
+            code.to_owned(),
+            severity.to_owned(),
+            step.to_owned(),
+            help_of(code),
+        )
+    };
+    assert_eq!(
+        found,
+        [
+            f("FD004", "warning", "contract"),
+            f("FD005", "error", "candidate-set"),
+            f("FD005", "error", "contract"),
+            f("FD014", "error", "contract"),
+        ]
+    );
+    assert!(!help_of("FD005").contains("JSON") && !help_of("FD014").contains("JSON"));
+    let messages: Vec<&str> = fam.findings.iter().map(|f| f.message.as_str()).collect();
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.ends_with("fifo/definition.json: not a regular file: a FIFO")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.ends_with("big/definition.json: file is 4194306 bytes; maximum is 4194304")),
+        "{messages:?}"
+    );
+    // Near misses: the good contract (and the one inside the directory
+    // named definition.json) load; the link is not followed.
+    let loaded: Vec<String> = fam.contracts.iter().map(|c| c.doc.file.clone()).collect();
+    assert_eq!(
+        loaded,
+        [
+            root.join("contracts/dir/definition.json/inner/definition.json")
+                .display()
+                .to_string(),
+            root.join("contracts/good/definition.json")
+                .display()
+                .to_string(),
+        ]
+    );
+    // The reader's own refusal of a link (one swapped in after the walk)
+    // is the walk's FD004, not FD012.
+    let e = load::Doc::read(&root.join("contracts/link/definition.json")).unwrap_err();
+    assert_eq!(
+        (e.code.info().id, e.severity.as_str(), e.help.as_deref()),
+        ("FD004", "warning", Some(help_of("FD004").as_str()))
+    );
+    // And a contract that is not I-JSON is still FD012.
+    let bad = root.join("bad/definition.json");
+    std::fs::create_dir_all(bad.parent().unwrap()).unwrap();
+    std::fs::write(&bad, "{\"a\":1,\"a\":2}").unwrap();
+    let e = load::Doc::read(&bad).unwrap_err();
+    assert_eq!(e.code.info().id, "FD012");
+}
