@@ -1,4 +1,4 @@
-//! The `escape` test binary: a stranger's text (names, keys, values, file
+//! Escaping (in the `commands` binary): a stranger's text (names, keys, values, file
 //! names) never reaches the terminal raw in any command's view (GUIDE:
 //! "every piece of text from a package is escaped wherever it is
 //! printed"; breaker findings F1, F3, F10). Each view gets package text
@@ -8,8 +8,8 @@
 //! `\u0085`, `\u202e`, `\n`, `\u2028`), with no raw control or bidi
 //! character anywhere in its output; the near miss is plain text, printed
 //! as it is.
-#[path = "../common/mod.rs"]
-mod common;
+
+use crate::common;
 
 use std::path::Path;
 use std::process::Output;
