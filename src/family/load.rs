@@ -61,8 +61,18 @@ impl Doc {
     /// `FD005`, anything else, too large among them, `FD014`), never an
     /// I-JSON code.
     pub fn read(path: &Path) -> Result<Doc, Box<Finding>> {
-        let bytes = read_file(path, Reach::Found, MAX_DOCUMENT)
-            .map_err(|why| Box::new(unreadable(path, &why)))?;
+        Doc::read_as(path, Reach::Found)
+    }
+
+    /// [`Doc::read`] of a file reached as `reach`: a file the user named
+    /// ([`Reach::Named`]) is read through their own link, as every command
+    /// reads a file it is given.
+    ///
+    /// # Errors
+    /// As [`Doc::read`].
+    pub fn read_as(path: &Path, reach: Reach) -> Result<Doc, Box<Finding>> {
+        let bytes =
+            read_file(path, reach, MAX_DOCUMENT).map_err(|why| Box::new(unreadable(path, &why)))?;
         Doc::from_bytes(path.display().to_string(), bytes)
     }
 
@@ -303,6 +313,9 @@ pub struct LoadError(pub String);
 pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     let mut roots = Vec::new();
     let mut missing = Vec::new();
+    // Contracts and candidate sets named as PATHs: read as named (a link
+    // the user gives is followed), never walked.
+    let mut named = Vec::new();
     for p in paths {
         let meta = match std::fs::symlink_metadata(p) {
             Ok(meta) => meta,
@@ -320,6 +333,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
         };
         if is_family_file(p) {
             // A contract or candidate set named directly is not a package.
+            named.push(p.clone());
             continue;
         }
         // A regular file, a device (`/dev/null`), a FIFO or a socket is no
@@ -404,7 +418,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
         .iter()
         .map(|p| Path::new(p.path.as_str()))
         .collect();
-    for p in paths {
+    for p in paths.iter().filter(|p| !named.contains(p)) {
         walk_files(
             p,
             &package_dirs,
@@ -413,12 +427,25 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
             &mut family.findings,
         );
     }
-    contract_files.sort();
-    contract_files.dedup();
-    candidate_files.sort();
-    candidate_files.dedup();
-    for f in contract_files {
-        match Doc::read(&f) {
+    // A file both named and found under another PATH is read as named
+    // (the named entry comes first; the sort is stable).
+    let (named_contracts, named_candidates): (Vec<PathBuf>, Vec<PathBuf>) = named
+        .into_iter()
+        .partition(|p| p.file_name().is_some_and(|n| n == "definition.json"));
+    let reached = |named: Vec<PathBuf>, found: Vec<PathBuf>| {
+        let mut files: Vec<(PathBuf, Reach)> = named
+            .into_iter()
+            .map(|f| (f, Reach::Named))
+            .chain(found.into_iter().map(|f| (f, Reach::Found)))
+            .collect();
+        files.sort_by(|a, b| a.0.cmp(&b.0));
+        files.dedup_by(|a, b| a.0 == b.0);
+        files
+    };
+    let contract_files = reached(named_contracts, contract_files);
+    let candidate_files = reached(named_candidates, candidate_files);
+    for (f, reach) in contract_files {
+        match Doc::read_as(&f, reach) {
             Ok(doc) => {
                 if let Some(c) = contract(doc, &mut family.findings) {
                     family.contracts.push(c);
@@ -427,8 +454,8 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
             Err(e) => family.findings.push(*e),
         }
     }
-    for f in candidate_files {
-        match Doc::read(&f) {
+    for (f, reach) in candidate_files {
+        match Doc::read_as(&f, reach) {
             Ok(doc) => {
                 let kind = match doc.value.get("format").and_then(Value::as_str) {
                     Some("takoform.binding-candidates@v1") => Some(ContractKind::Binding),
@@ -490,13 +517,15 @@ fn symlink_entry(path: &Path) -> Finding {
     f
 }
 
-/// A regular file named `definition.json` or `candidate-set*.json`.
+/// A regular file named `definition.json` or `candidate-set*.json`, or a
+/// link to one (a PATH the user named is followed, as every command follows
+/// a file it is given).
 fn is_family_file(path: &Path) -> bool {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
+    std::fs::metadata(path).is_ok_and(|m| m.is_file())
         && (name == "definition.json"
             || (name.starts_with("candidate-set") && name.ends_with(".json")))
 }

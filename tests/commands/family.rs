@@ -1623,3 +1623,47 @@ fn a_family_file_that_cannot_be_read_has_verify_s_code_and_help() {
     let e = load::Doc::read(&bad).unwrap_err();
     assert_eq!(e.code.info().id, "FD012");
 }
+
+/// A contract or candidate set the user names through a symbolic link is
+/// read through it, as every command reads a file it is given (it was
+/// taken for a package: FD001, FD740, FD004 and "1 failed"); the same link
+/// found by the walk of a directory is still not followed (FD004), and a
+/// named link to a directory is still refused as `verify` refuses it
+/// (FD001: a package root is a real directory).
+#[test]
+fn a_named_link_to_a_contract_is_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    put_contract(&root.join("contracts/good/definition.json"));
+    std::fs::create_dir_all(root.join("named")).unwrap();
+    let link = root.join("named/definition.json");
+    std::os::unix::fs::symlink("../contracts/good/definition.json", &link).unwrap();
+    let fam = load::load(std::slice::from_ref(&link)).unwrap();
+    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code.info().id).collect();
+    assert_eq!(codes, Vec::<&str>::new());
+    assert!(fam.packages.is_empty());
+    let loaded: Vec<&str> = fam.contracts.iter().map(|c| c.doc.file.as_str()).collect();
+    assert_eq!(loaded, [link.display().to_string().as_str()]);
+    let out = common::run(&["family".as_ref(), link.as_os_str()]);
+    common::assert_exit(&out, 0);
+    // Near miss: the directory holding the link, walked: not followed.
+    let fam = load::load(&[root.join("named")]).unwrap();
+    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code.info().id).collect();
+    assert_eq!(codes, ["FD004"]);
+    assert!(fam.contracts.is_empty());
+    // Near miss: a named link to a directory is a package root verify
+    // refuses (FD001), its Form not loaded (FD740).
+    let dir_link = root.join("dir-link");
+    std::os::unix::fs::symlink("contracts", &dir_link).unwrap();
+    let fam = load::load(std::slice::from_ref(&dir_link)).unwrap();
+    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code.info().id).collect();
+    assert_eq!(codes, ["FD740"]);
+    let verify_codes: Vec<&str> = fam.packages[0]
+        .outcome
+        .diagnostics
+        .iter()
+        .map(|d| d.code.info().id)
+        .collect();
+    assert_eq!(verify_codes, ["FD001"]);
+    assert!(fam.contracts.is_empty());
+}
