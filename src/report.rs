@@ -177,8 +177,10 @@ impl Entry {
             .diagnostics
             .iter()
             .any(|d| d.code == Code::PathNotFound);
+        // Weighted errors the selection left shown before applying its
+        // `warn` (none when there is no selection: nothing is demoted).
+        let mut shown_errors: usize = 0;
         if let Some(selection) = selection.filter(|_| !missing) {
-            let mut shown_errors: usize = 0;
             for d in &outcome.diagnostics {
                 if !selection.shows(d.code) {
                     hidden.counts.add_diagnostic(d);
@@ -187,13 +189,13 @@ impl Entry {
                 }
             }
             selection.apply(&mut outcome.diagnostics);
-            let errors_left = Counts::of(&outcome.diagnostics).errors;
-            hidden.demoted = shown_errors.saturating_sub(errors_left);
         }
+        let counts = Counts::of(&outcome.diagnostics);
+        hidden.demoted = shown_errors.saturating_sub(counts.errors);
         Entry {
             kind,
             name: None,
-            counts: Counts::of(&outcome.diagnostics),
+            counts,
             outcome,
             hidden,
         }
