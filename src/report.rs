@@ -255,6 +255,12 @@ pub struct Report {
     pub statistics: bool,
     /// How the verdict becomes an exit status.
     pub rule: ExitRule,
+    /// An input the user named could not be read (a `check` or
+    /// `relations` FILE, a `compat` side): the run exits 2 whatever its
+    /// entries say, and SARIF says it did not complete. Set by the
+    /// operation that builds the report, which also reports why as an
+    /// entry's finding.
+    pub could_not_read: bool,
 }
 
 impl Report {
@@ -275,9 +281,10 @@ impl Report {
             .flat_map(|e| e.outcome.diagnostics.iter())
     }
 
-    /// True when the run could not run: a PATH does not exist (`FD900`).
+    /// True when the run could not run: a PATH does not exist (`FD900`),
+    /// or an input named could not be read ([`Report::could_not_read`]).
     pub fn could_not_run(&self) -> bool {
-        self.entries.iter().any(Entry::is_missing_path)
+        self.could_not_read || self.entries.iter().any(Entry::is_missing_path)
     }
 
     /// The first fault of the verifier itself, with its entry's path.
@@ -556,6 +563,14 @@ mod tests {
         assert!(walk(Code::PathNotFound, plain).could_not_run());
         assert_eq!(walk(Code::UnreadableDirectory, plain).exit_code(), 1);
         assert!(!walk(Code::UnreadableDirectory, plain).could_not_run());
+        // 2: an input the user named could not be read, whatever
+        // exit-zero and the entries say; near miss: the same report read.
+        let mut unread = walk(Code::UnreadableDirectory, zero);
+        unread.could_not_read = true;
+        assert!(unread.could_not_run());
+        assert_eq!(unread.exit_code(), 2);
+        unread.could_not_read = false;
+        assert_eq!(unread.exit_code(), 0);
         // 2: a fault of the verifier, even in a package with no finding;
         // near miss: the same package without the fault passes.
         let mut faulted = outcome("a", Vec::new());

@@ -324,6 +324,7 @@ pub fn verify_paths_with(
             exit_zero: settings.exit_zero,
             discovered_exit_zero: settings.discovered.exit_zero,
         },
+        could_not_read: false,
     })
 }
 
