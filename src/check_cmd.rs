@@ -965,7 +965,8 @@ mod tests {
         let files = [bad.clone(), missing.clone()];
         let found = check_files(&files, None, true).unwrap();
         let r = &found.report;
-        let shape: Vec<(EntryKind, &Path)> = r.entries.iter().map(|e| (e.kind, e.name())).collect();
+        let shape: Vec<(EntryKind, &Path)> =
+            r.entries.iter().map(|e| (e.kind(), e.name())).collect();
         assert_eq!(
             shape,
             [

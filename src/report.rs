@@ -142,13 +142,15 @@ impl EntryKind {
 
 /// One entry of a report, built complete: what it is, its name, its
 /// findings after the selection, what the selection hid or demoted, and its
-/// weighted counts.
+/// weighted counts. Its fields are set when it is built ([`Entry::selected`],
+/// [`Entry::named`]) and read through its methods.
 #[derive(Debug)]
 pub struct Entry {
     /// What the entry is.
     pub kind: EntryKind,
     /// The name a report gives the entry when it is not the outcome's path
-    /// (the configuration file as the run names it).
+    /// (the configuration file as the run names it, a document's path as
+    /// given).
     pub name: Option<PathBuf>,
     /// What was learned about it, its findings after the selection.
     pub outcome: PackageOutcome,
@@ -203,6 +205,26 @@ impl Entry {
     pub fn named(mut self, name: PathBuf) -> Self {
         self.name = Some(name);
         self
+    }
+
+    /// What the entry is.
+    pub fn kind(&self) -> EntryKind {
+        self.kind
+    }
+
+    /// What was learned about it, its findings after the selection.
+    pub fn outcome(&self) -> &PackageOutcome {
+        &self.outcome
+    }
+
+    /// What the selection hid or demoted.
+    pub fn hidden(&self) -> &Hidden {
+        &self.hidden
+    }
+
+    /// Its findings (after the selection) by severity, weighted.
+    pub fn counts(&self) -> Counts {
+        self.counts
     }
 
     /// The entry's name in a report: the name it was given
@@ -418,7 +440,7 @@ mod tests {
                 notes: 0
             }
         );
-        assert!(!run.could_not_run);
+        assert!(!run.could_not_run());
         // Near miss: without the package's error, the configuration file's
         // and the walk's entries still fail the run, and no package does.
         let mut r = r;

@@ -348,7 +348,7 @@ mod tests {
         match &valid {
             RevocationRun::Valid(v) => {
                 assert_eq!(v.document.pin().map(|p| p.sequence), Some(0));
-                assert!(v.report.entries[0].outcome.extra.contains_key("pin"));
+                assert!(v.report.entries[0].outcome().extra.contains_key("pin"));
             }
             other => panic!("{other:?}"),
         }

@@ -310,7 +310,7 @@ pub fn verify_paths_with(
             };
             // A walk or configuration finding the selection hides leaves no entry behind.
             let hidden_whole =
-                matches!(item, Item::Finding(..)) && entry.outcome.diagnostics.is_empty();
+                matches!(item, Item::Finding(..)) && entry.outcome().diagnostics.is_empty();
             (!hidden_whole).then_some(entry)
         })
         .collect();
@@ -440,7 +440,7 @@ mod tests {
             &rules,
         )
         .unwrap();
-        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
+        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind()).collect();
         assert_eq!(
             kinds,
             [
@@ -449,13 +449,13 @@ mod tests {
                 EntryKind::Path
             ]
         );
-        assert_eq!(report.entries[0].name.as_deref(), Some(file.as_path()));
+        assert_eq!(report.entries[0].name(), file.as_path());
         assert_eq!(report.config.as_deref(), Some(file.as_path()));
         assert_eq!(
-            report.entries[0].outcome.diagnostics[0].code,
+            report.entries[0].outcome().diagnostics[0].code,
             Code::ConfigInvalid
         );
-        assert_eq!(report.entries[2].outcome.path, missing);
+        assert_eq!(report.entries[2].outcome().path, missing);
         assert!(report.could_not_run());
         assert_eq!(report.exit_code(), 2);
         let report = verify_paths_with(&[package()], Format::Json, &opts(), &rules).unwrap();
@@ -466,7 +466,7 @@ mod tests {
             ..rules
         };
         let report = verify_paths_with(&[package()], Format::Json, &opts(), &ignored).unwrap();
-        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
+        let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind()).collect();
         assert_eq!(kinds, [EntryKind::Package]);
         assert_eq!(report.exit_code(), 0);
     }

@@ -24,7 +24,7 @@ pub fn output(found: &CheckRun, format: Format, color: bool) -> String {
         .zip(&found.documents)
         .map(|(e, d)| {
             verdict_line(
-                &e.outcome,
+                e.outcome(),
                 d.kind,
                 d.api_version.as_deref(),
                 d.digest.as_deref(),

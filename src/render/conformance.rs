@@ -242,7 +242,7 @@ mod tests {
             panic!("{:?}", refused.result)
         };
         let shown = Path::new("suite").join("manifest.json");
-        assert_eq!(r.entries[0].kind, crate::report::EntryKind::Document);
+        assert_eq!(r.entries[0].kind(), crate::report::EntryKind::Document);
         assert_eq!(r.entries[0].name(), shown);
         assert!(r.could_not_read);
         let human = printed(&refused, ConformanceFormat::Human);

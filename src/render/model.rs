@@ -3,9 +3,11 @@
 //!
 //! [`RunView::of`] builds the view of a run's [`Report`] (each entry's
 //! kind, name, selection, counts and verdict are the report's, never
-//! patched afterwards); [`RunView::new`] that of plain package outcomes
-//! with no selection (left for `relations` and `compat`, until they build
-//! a report, and for tests).
+//! patched afterwards; an entry's name and whether the run could run are
+//! read through [`PackageView::name`] and [`RunView::could_not_run`]).
+//! [`RunView::new`] builds a view of bare package outcomes, with no
+//! selection: left for `relations` and `compat` until they build a report,
+//! and for the unit tests.
 //! Each walks each entry's findings once, builds one
 //! [`LineIndex`] per file that some finding needs (O(file size), once), and
 //! resolves each finding's JSON Pointer to a byte span
@@ -79,10 +81,11 @@ pub struct PackageView<'a> {
     /// What the entry is (from the report's [`Entry::kind`]; default a
     /// package).
     pub kind: EntryKind,
-    /// The name the command gives this entry in `json` and `junit`, when it
-    /// is not the outcome's path (the configuration file as the run names
-    /// it; `check`: each document's path as given, while its outcome's path
-    /// is the directory its files are relative to).
+    /// The name the report gives this entry in `json` and `junit`, when it
+    /// is not the outcome's path ([`Entry::named`]: the configuration file
+    /// as the run names it; `check`: each document's path as given, while
+    /// its outcome's path is the directory its files are relative to).
+    /// Read through [`PackageView::name`].
     pub display: Option<std::path::PathBuf>,
 }
 
@@ -95,9 +98,9 @@ pub struct RunView<'a> {
     pub counts: Counts,
     /// Entries counted as packages ([`EntryKind::is_package`]) that fail.
     pub failed: usize,
-    /// The run exits 2 (a PATH does not exist): SARIF
-    /// `invocations[0].executionSuccessful` is false
-    /// ([`Report::could_not_run`]).
+    /// The run exits 2 (a PATH does not exist, an input named could not be
+    /// read): SARIF `invocations[0].executionSuccessful` is false
+    /// ([`Report::could_not_run`]). Read through [`RunView::could_not_run`].
     pub could_not_run: bool,
     /// The configuration file in force, as the run names it (found upward
     /// or `--config FILE`), named by every format: the human header, the
@@ -115,15 +118,23 @@ pub struct RunView<'a> {
 
 impl<'a> RunView<'a> {
     /// Locates every finding of `outcomes`, each a package entry with no
-    /// selection (see the module docs). `deny_warnings`: a warning fails
-    /// its package.
+    /// selection (a command's view is its report's, [`RunView::of`]; left
+    /// for `relations` and `compat` until they build one, and for the unit
+    /// tests). `deny_warnings`: a warning fails its package.
     pub fn new(outcomes: &'a [PackageOutcome], deny_warnings: bool) -> Self {
         Self::of_views(
             outcomes
                 .iter()
-                .map(|o| PackageView::new(o, deny_warnings))
+                .map(|o| PackageView::located(o, deny_warnings))
                 .collect(),
         )
+    }
+
+    /// True when the run could not run ([`Report::could_not_run`]: a PATH
+    /// that does not exist, an input named that could not be read): the
+    /// run exits 2, and SARIF says it did not complete.
+    pub fn could_not_run(&self) -> bool {
+        self.could_not_run
     }
 
     /// The view of `report`: every entry located, with its kind, name and
@@ -204,49 +215,33 @@ impl<'a> RunView<'a> {
 }
 
 impl<'a> PackageView<'a> {
-    /// Locates the findings of one package entry with no selection: one
-    /// [`LineIndex`] per file.
-    pub fn new(outcome: &'a PackageOutcome, deny_warnings: bool) -> Self {
-        Self::located(
-            outcome,
-            EntryKind::Package,
-            None,
-            Hidden::default(),
-            deny_warnings,
-        )
-    }
-
     /// Locates the findings of the report's `entry`: its kind, name, what
     /// its selection hid, its counts and its verdict ([`Entry::fails`]) are
     /// the report's.
     pub fn of(entry: &'a Entry, deny_warnings: bool) -> Self {
         PackageView {
-            findings: locate(&entry.outcome),
-            outcome: &entry.outcome,
-            counts: entry.counts,
+            findings: locate(entry.outcome()),
+            outcome: entry.outcome(),
+            counts: entry.counts(),
             failed: entry.fails(deny_warnings),
-            hidden: entry.hidden.clone(),
-            kind: entry.kind,
-            display: entry.name.clone(),
+            hidden: entry.hidden().clone(),
+            kind: entry.kind(),
+            display: Some(entry.name().to_path_buf()),
         }
     }
 
-    fn located(
-        outcome: &'a PackageOutcome,
-        kind: EntryKind,
-        display: Option<std::path::PathBuf>,
-        hidden: Hidden,
-        deny_warnings: bool,
-    ) -> Self {
+    /// Locates the findings of one bare package outcome, with no selection
+    /// ([`RunView::new`]).
+    fn located(outcome: &'a PackageOutcome, deny_warnings: bool) -> Self {
         let counts = Counts::of(&outcome.diagnostics);
         PackageView {
             outcome,
             findings: locate(outcome),
             counts,
             failed: counts.fails(deny_warnings),
-            hidden,
-            kind,
-            display,
+            hidden: Hidden::default(),
+            kind: EntryKind::Package,
+            display: None,
         }
     }
 
@@ -255,9 +250,9 @@ impl<'a> PackageView<'a> {
         &self.outcome.path
     }
 
-    /// The name of the entry in a report: the name the report or the
-    /// command gave it ([`PackageView::display`]; the configuration file
-    /// for its entry), else the package directory as given.
+    /// The name of the entry in a report: the name the report gave it
+    /// ([`Entry::named`]; the configuration file for its entry, a document's
+    /// path as given), else the package directory as given.
     pub fn name(&self) -> &Path {
         self.display.as_deref().unwrap_or(&self.outcome.path)
     }

@@ -585,7 +585,7 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             },
         });
     }
-    if run.could_not_run {
+    if run.could_not_run() {
         notifications.push(Notification {
             level: "error",
             message: Text {
@@ -615,7 +615,7 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             )]),
             column_kind: "unicodeCodePoints",
             invocations: vec![Invocation {
-                execution_successful: !run.could_not_run,
+                execution_successful: !run.could_not_run(),
                 tool_execution_notifications: notifications,
                 properties: run
                     .config
