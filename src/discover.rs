@@ -473,4 +473,37 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         assert_eq!(package_roots(&link).unwrap(), vec![link.clone()]);
     }
+
+    /// `inside_package` (what `init` and `compat --write-witnesses` ask):
+    /// the package itself, a directory below it that does not exist yet
+    /// and a link from outside into it are inside it, each named by the
+    /// package's resolved path. Near miss: a sibling directory, a link to
+    /// it and a directory that does not exist outside every package are not.
+    #[cfg(unix)]
+    #[test]
+    fn a_path_inside_a_package_names_the_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir_all(pkg.join("fixtures")).unwrap();
+        std::fs::write(pkg.join(INDEX_FILE), "{}").unwrap();
+        let sibling = dir.path().join("sibling");
+        std::fs::create_dir(&sibling).unwrap();
+        std::os::unix::fs::symlink(pkg.join("fixtures"), dir.path().join("in")).unwrap();
+        std::os::unix::fs::symlink(&sibling, dir.path().join("out")).unwrap();
+        let real = std::fs::canonicalize(&pkg).unwrap();
+        for inside in [
+            pkg.clone(),
+            pkg.join("fixtures/not/yet"),
+            dir.path().join("in/new"),
+        ] {
+            assert_eq!(inside_package(&inside), Some(real.clone()), "{inside:?}");
+        }
+        for outside in [
+            sibling.clone(),
+            dir.path().join("out/new"),
+            dir.path().join("none/yet"),
+        ] {
+            assert_eq!(inside_package(&outside), None, "{outside:?}");
+        }
+    }
 }
