@@ -3,9 +3,9 @@
 //! `verify`'s walk, with its rules (hidden directories, `.gitignore` inside
 //! a git repository, `--exclude`; `--no-ignore`), and every report says
 //! which directories a rule skipped: `verify`'s JSON (`skippedDirectories`),
-//! SARIF (`invocations[0].properties.skippedDirectories` and a note) and
-//! JUnit (a `skippedDirectory` suite property), and `family`'s human, JSON,
-//! DOT and Mermaid reports. Each way a rule skips, and the near miss that
+//! SARIF (`invocations[0].properties.skippedDirectories` and a note),
+//! JUnit (a `skippedDirectory` suite property) and GitHub (a notice), and
+//! `family`'s human, JSON, DOT and Mermaid reports. Each way a rule skips, and the near miss that
 //! walks it.
 
 use crate::common;
@@ -212,6 +212,23 @@ fn verify_junit_names_each_skipped_directory() {
         let xml = common::stdout(&near);
         assert!(!xml.contains("skippedDirectory"), "{way:?}: {xml}");
         assert!(xml.contains("tests=\"2\""), "{xml}");
+    }
+}
+
+/// `verify --format github`: one notice names each skipped directory and
+/// its rule; none in the near miss.
+#[test]
+fn verify_github_names_each_skipped_directory() {
+    for way in Way::ALL {
+        let (out, near) = verify_both(way, "github");
+        let log = common::stdout(&out);
+        let notice = format!(
+            "::notice title=form-package skipped directories::1 directory skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them): not verified: ./{} ({})\n",
+            way.dir(),
+            way.rule()
+        );
+        assert!(log.starts_with(&notice), "{way:?}: {log}");
+        assert!(!common::stdout(&near).contains("skipped"), "{way:?}");
     }
 }
 
