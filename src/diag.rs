@@ -6,6 +6,8 @@
 //! Renderers resolve pointers to byte spans through the strict reader's
 //! span map and spans to `line:column`.
 
+pub mod escape;
+
 use std::ops::Range;
 
 pub use crate::codes::Severity;
