@@ -84,15 +84,19 @@ fn rec(code: Code, class: Class, old: Option<JsonPointer>, new: Option<JsonPoint
 
 impl Change {
     fn says(mut self, message: impl Into<String>) -> Self {
-        self.message = message.into();
+        // Whatever package text is not quoted (a path, a pointer) is
+        // escaped too (breaker F13).
+        self.message = crate::diag::escape::text(&message.into()).into_owned();
         self
     }
 }
 
-/// `"text"`: package text quoted in a message (as written: the renderers
-/// escape what they print, `render::escape`).
+/// `"text"`: package text quoted in a message, as every message quotes it
+/// ([`crate::diag::escape::quote`]: `"` and `\\` escaped, control, bidi and
+/// separator characters as Go's escapes), so the JSON report and a
+/// terminal show the same text.
 pub fn quoted(s: &str) -> String {
-    format!("\"{s}\"")
+    crate::diag::escape::quote(s)
 }
 
 /// The change records of OLD → NEW, given the desired verdict already

@@ -229,7 +229,8 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
 
 /// `group kind`, escaped.
 fn identity(s: &Side) -> String {
-    format!("{} {}", s.form_ref.api_version, s.form_ref.kind)
+    crate::diag::escape::text(&format!("{} {}", s.form_ref.api_version, s.form_ref.kind))
+        .into_owned()
 }
 
 /// FD671 for two copies of one (group, kind, definitionVersion).

@@ -3,8 +3,8 @@
 //! A package comes from a stranger: every piece of its text that a
 //! renderer prints (names, keys, JSON Pointers, values, file names, the
 //! directory names of a tree) passes through [`text`] in the human and
-//! GitHub formats (defined in `diag::escape`, below the library that builds
-//! messages), so no byte of it can end a line (a following `::error`
+//! GitHub formats (and every message carries it escaped already: [`quote`],
+//! breaker F13), so no byte of it can end a line (a following `::error`
 //! would be a workflow command to the GitHub runner), move the cursor,
 //! recolour the terminal (ESC, C1 CSI) or reorder what the reader sees
 //! (bidi overrides). The escapes are Go's `strconv.Quote` escapes, as the
@@ -23,7 +23,7 @@
 //! character [`needs_escape`] is true for, and keeps the `file:line:column`
 //! line.
 
-pub use crate::diag::escape::{message, needs_escape, text};
+pub use crate::diag::escape::{message, needs_escape, quote, text};
 
 /// The one line the tool writes in its own voice, on stderr or in a log:
 /// `form-package: ` then `text` escaped as a [`message`], then a newline.
