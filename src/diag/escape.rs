@@ -85,6 +85,26 @@ fn push_escape(out: &mut String, c: char) {
 /// `\n`, `\r`, `\t` are the same in both), then [`text`] escapes whatever
 /// the message holds raw.
 pub fn message(s: &str) -> Cow<'_, str> {
+    respell(s, |tail| {
+        // `\u{hex}` of Rust's Debug, re-spelled; Go prints what it deems
+        // printable as itself (Rust's Debug also escapes a leading
+        // combining mark).
+        let braced = tail
+            .strip_prefix("\\u{")
+            .and_then(|t| t.split_once('}'))
+            .and_then(|(hex, after)| {
+                let c = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)?;
+                (hex.len() <= 6).then_some((c, after))
+            });
+        braced.or_else(|| tail.strip_prefix("\\0").map(|after| ('\0', after)))
+    })
+}
+
+/// `s` with each escape `escape` reads at a backslash (the character it
+/// stands for and the text after it) respelled as Go's, any other escape
+/// kept, then [`text`]: a `\\` stays a pair (a literal backslash), so what
+/// follows it is never read as an escape.
+fn respell<'a>(s: &'a str, escape: impl Fn(&str) -> Option<(char, &str)>) -> Cow<'a, str> {
     if !s.contains('\\') {
         return text(s);
     }
@@ -93,29 +113,14 @@ pub fn message(s: &str) -> Cow<'_, str> {
     while let Some(at) = rest.find('\\') {
         out.push_str(&rest[..at]);
         let tail = &rest[at..];
-        // `\{hex}` of Rust's Debug, re-spelled; any other escape is kept.
-        let braced = tail
-            .strip_prefix("\\u{")
-            .and_then(|t| t.split_once('}'))
-            .and_then(|(hex, after)| {
-                let c = u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)?;
-                (hex.len() <= 6).then_some((c, after))
-            });
-        if let Some((c, after)) = braced {
-            // Go prints what it deems printable as itself (Rust's Debug
-            // also escapes a leading combining mark).
+        if let Some((c, after)) = escape(tail) {
             if needs_escape(c) {
                 push_escape(&mut out, c);
             } else {
                 out.push(c);
             }
             rest = after;
-        } else if let Some(after) = tail.strip_prefix("\\0") {
-            out.push_str("\\x00");
-            rest = after;
         } else {
-            // `\\` stays a pair (a literal backslash), so what follows it
-            // is never read as an escape.
             let n = if tail.starts_with("\\\\") { 2 } else { 1 };
             out.push_str(&tail[..n]);
             rest = &tail[n..];
@@ -155,29 +160,11 @@ pub fn quote(s: &str) -> String {
 /// escapes (`\"`, `\\`, `\n`, `\t`, `\b`, `\f`) are Go's already; a
 /// backslash pair is never read as the start of an escape.
 pub fn json_message(s: &str) -> Cow<'_, str> {
-    if !s.contains("\\u00") {
-        return text(s);
-    }
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(at) = rest.find('\\') {
-        out.push_str(&rest[..at]);
-        let tail = &rest[at..];
-        let control = tail
-            .strip_prefix("\\u00")
-            .and_then(|t| Some((u8::from_str_radix(t.get(..2)?, 16).ok()?, &t[2..])))
-            .filter(|(b, _)| *b < 0x20);
-        if let Some((b, after)) = control {
-            push_escape(&mut out, char::from(b));
-            rest = after;
-        } else {
-            let n = if tail.starts_with("\\\\") { 2 } else { 1 };
-            out.push_str(&tail[..n]);
-            rest = &tail[n..];
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(text(&out).into_owned())
+    respell(s, |tail| {
+        let t = tail.strip_prefix("\\u00")?;
+        let b = u8::from_str_radix(t.get(..2)?, 16).ok()?;
+        (b < 0x20).then(|| (char::from(b), &t[2..]))
+    })
 }
 
 #[cfg(test)]
