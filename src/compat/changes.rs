@@ -24,6 +24,8 @@
 //! - any other member (constraints, requiresHostApi, …): no rule proves it
 //!   compatible, so it counts as breaking (V3).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::desired::{compare, Verdict};
@@ -84,9 +86,7 @@ fn rec(code: Code, class: Class, old: Option<JsonPointer>, new: Option<JsonPoint
 
 impl Change {
     fn says(mut self, message: impl Into<String>) -> Self {
-        // Whatever package text is not quoted (a path, a pointer) is
-        // escaped too (breaker F13).
-        self.message = crate::diag::escape::text(&message.into()).into_owned();
+        self.message = message.into();
         self
     }
 }
@@ -211,6 +211,13 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
     out.extend(super::meaning::relation_changes(old, new));
     if let (Some(oi), Some(ni)) = (&old.index, &new.index) {
         file_changes(&mut out, oi, ni, old, new);
+    }
+    // Package text a message names without [`quoted`] (a pointer, a
+    // relation's target) is escaped too (breaker F13).
+    for c in &mut out {
+        if let Cow::Owned(escaped) = crate::diag::escape::text(&c.message) {
+            c.message = escaped;
+        }
     }
     out
 }

@@ -237,7 +237,8 @@ fn identity(s: &Side) -> String {
 fn reused(o: &Side, n: &Side) -> Finding {
     Finding {
         code: Code::FormRefReused,
-        message: format!(
+        // The FormRef and the two directories, escaped (breaker F13).
+        message: crate::diag::escape::text(&format!(
             "{} names different bytes in {} and {} ({} {})",
             o.form_ref.label(),
             o.path.display(),
@@ -248,7 +249,8 @@ fn reused(o: &Side, n: &Side) -> Finding {
                 "different definitions:"
             },
             short(&o.digest) + " vs " + &short(&n.digest)
-        ),
+        ))
+        .into_owned(),
         old: Some(version_at()),
         new: Some(version_at()),
     }
