@@ -484,13 +484,63 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
         let mut bytes = serde_json::to_vec_pretty(witness)
             .map_err(|e| Error::Internal(format!("witness: {e}")))?;
         bytes.push(b'\n');
-        std::fs::write(&file, &bytes).map_err(|source| Error::Io {
-            path: file.clone(),
-            source,
-        })?;
+        write_witness(&file, &bytes)?;
         written.push(file);
     }
     Ok(written)
+}
+
+/// Writes one witness `file` as a new directory entry, never through what
+/// is there (breaker G1: a link planted in DIR pointed the write into a
+/// package): an existing entry that is a symbolic link, not a regular file,
+/// hard-linked elsewhere or read-only is refused ([`Error::Usage`], exit 2,
+/// nothing written); otherwise `bytes` go to a temporary file created new
+/// in DIR (`create_new`: `O_EXCL`, which follows no link) and renamed over
+/// `file`, so a reader sees the old witness or the whole new one.
+///
+/// # Errors
+/// The refusal above, or [`Error::Io`] when the file cannot be written.
+fn write_witness(file: &Path, bytes: &[u8]) -> Result<(), Error> {
+    use std::io::Write;
+    use std::os::unix::fs::MetadataExt;
+    let io = |source| Error::Io {
+        path: file.to_path_buf(),
+        source,
+    };
+    let why = match std::fs::symlink_metadata(file) {
+        Ok(m) if m.file_type().is_symlink() => Some("is a symbolic link".to_owned()),
+        Ok(m) if !m.is_file() => Some("exists and is not a regular file".to_owned()),
+        Ok(m) if m.nlink() > 1 => Some(format!("has {} hard links", m.nlink())),
+        Ok(m) if m.permissions().readonly() => Some("is read-only".to_owned()),
+        Ok(_) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(e)),
+    };
+    if let Some(why) = why {
+        return Err(Error::Usage(format!(
+            "--write-witnesses: {} {why}: a witness is written only as a new file or over a plain one, never through a link (nothing is written into a package); remove it or name another DIR",
+            file.display()
+        )));
+    }
+    let dir = file.parent().unwrap_or(Path::new("."));
+    let name = file
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, file)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result.map_err(io)
 }
 
 /// The package directory `dir` is in (or is), if any: the nearest
