@@ -211,7 +211,26 @@ pub fn refuse_output_args(output: &OutputArgs, paths: &[PathBuf]) -> Option<Outp
 /// with every regular file under each PATH (issue 22 item 5): a hard link
 /// to a package file is refused wherever it is named.
 fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output> {
-    let file = file?;
+    let (path, package) = written_inside(file?, paths)?;
+    Some(
+        Error::Usage(format!(
+            "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
+            file?.display(),
+            package.display(),
+            path.display()
+        ))
+        .into(),
+    )
+}
+
+/// Where a file the command would write (`--output-file`, `trust
+/// --pin-out`) lands inside a package under `paths`: `(the PATH, the
+/// package directory)`, or `None` when it lands outside every package.
+/// The rules are [`refuse_output_inside`]'s: both sides resolved, the
+/// file as named and through its symlinks, and an existing file with more
+/// than one hard link compared by device and inode with every regular file
+/// under each PATH.
+pub fn written_inside(file: &Path, paths: &[PathBuf]) -> Option<(PathBuf, PathBuf)> {
     let resolve = |p: &Path| {
         std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
     };
@@ -279,14 +298,7 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
                 })
         })
     };
-    let (path, package) = by_path.or_else(by_inode)?;
-    Some(
-        Error::Usage(format!(
-            "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
-            file.display(),
-            package.display(),
-            path.display()
-        ))
-        .into(),
-    )
+    by_path
+        .or_else(by_inode)
+        .map(|(path, package)| (path.clone(), package))
 }
