@@ -237,7 +237,7 @@ fn pin_out_inside_package(command: &TrustCommand) -> Option<TrustError> {
     };
     let pin = a.checkpoint.pin_out.as_deref()?;
     let dir = a.package.clone()?;
-    let (_, package) = args::written_inside(pin, &[dir.clone()])?;
+    let (_, package) = args::written_inside(pin, std::slice::from_ref(&dir))?;
     Some(
         TrustError {
             code: Code::TrustInputError,
