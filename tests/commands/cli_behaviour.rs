@@ -98,6 +98,44 @@ fn output_file_inside_a_verified_path_is_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
 }
 
+/// Breaker G10: symbolic links planted under the temporary names the
+/// report writer once used (`.NAME.<pid>.tmp` for the next process ids)
+/// are never followed: the file they point to keeps its bytes and the
+/// report is a plain file. Near miss: the report is written.
+#[test]
+fn planted_temporary_links_are_never_followed() {
+    let (tmp, _pkg) = copy_package(&example_store());
+    let victim = tmp.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let next = std::fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .ok()
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .unwrap_or_else(std::process::id);
+    for pid in next..next + 2000 {
+        std::os::unix::fs::symlink(&victim, tmp.path().join(format!(".report.sarif.{pid}.tmp")))
+            .unwrap();
+    }
+    let o = run_in(
+        tmp.path(),
+        &[
+            "verify",
+            "pkg",
+            "--format",
+            "sarif",
+            "--output-file",
+            "report.sarif",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let report = tmp.path().join("report.sarif");
+    assert!(!std::fs::symlink_metadata(&report)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(text(&std::fs::read(&report).unwrap()).contains("\"runs\""));
+}
+
 /// N1 §3.5: `--statistics` with a format that has no statistics form
 /// (SARIF, GitHub, JUnit) is a usage error (exit 2, nothing on stdout);
 /// `statistics = true` in `form-package.toml` leaves those formats'
