@@ -259,10 +259,26 @@ pub fn written_inside(file: &Path, paths: &[PathBuf]) -> Option<(PathBuf, PathBu
             .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
             .map(Path::to_path_buf)
     };
-    let by_path = paths.iter().find_map(|p| {
+    // A PATH that is a package's own file (`compat OLD/definition.json
+    // NEW/definition.json`) stands for its package: the directory holding
+    // it, when that directory holds a `package-index.json` (breaker G9).
+    let root_of = |p: &Path| {
         let root = resolve(p);
+        match root.parent() {
+            Some(dir)
+                if root.is_file()
+                    && std::fs::symlink_metadata(dir.join(verify::INDEX_FILE)).is_ok() =>
+            {
+                dir.to_path_buf()
+            }
+            _ => root,
+        }
+    };
+    let by_path = paths.iter().find_map(|p| {
+        let named = resolve(p);
+        let root = root_of(p);
         targets.iter().find_map(|target| {
-            if *target == root {
+            if *target == named || *target == root {
                 return Some((p, root.clone()));
             }
             package_of(target, &root).map(|d| (p, d))
@@ -280,7 +296,7 @@ pub fn written_inside(file: &Path, paths: &[PathBuf]) -> Option<(PathBuf, PathBu
             .filter(|m| m.is_file() && m.nlink() > 1)?;
         let id = (meta.dev(), meta.ino());
         paths.iter().find_map(|p| {
-            let root = resolve(p);
+            let root = root_of(p);
             walkdir::WalkDir::new(&root)
                 .follow_links(false)
                 .into_iter()
