@@ -323,6 +323,23 @@ fn reuse_findings(slot: &Slot, report: &mut Report) {
     reuse_among(&slot.copies, &slot.copies, "", report);
 }
 
+/// The slot a version `new` is compared with among `earlier` (the older
+/// slots of its line, in precedence order): a release is held to the newest
+/// older *release* — a pre-release carries no compatibility promise
+/// (SemVer 2.0.0 §9, FD673), so `1.0.0 → 1.0.1-rc.1 → 1.0.1` compares
+/// `1.0.1` with `1.0.0`, never only with its release candidate (breaker
+/// G8: a breaking change shipped as a patch behind an rc passed); a
+/// pre-release (or a release with no older release) with the newest older
+/// version. `None` when nothing is older.
+fn older_to_compare<'a>(earlier: &'a [Slot], new: &Version) -> Option<&'a Slot> {
+    let release = |s: &&Slot| s.version.pre.is_empty();
+    new.pre
+        .is_empty()
+        .then(|| earlier.iter().rev().find(release))
+        .flatten()
+        .or_else(|| earlier.last())
+}
+
 /// Compares each pair of `todo` (in parallel), in order.
 fn compare_all(todo: Vec<(Arc<Side>, Arc<Side>)>) -> Vec<Pair> {
     todo.into_par_iter()
@@ -343,10 +360,11 @@ pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error
         for slot in line {
             reuse_findings(slot, &mut report);
         }
-        for w in line.windows(2) {
-            if let [a, b] = w {
-                if let Some((a, b)) = closest(&a.copies, &b.copies) {
-                    todo.push((a, b));
+        for (i, new) in line.iter().enumerate() {
+            let earlier = line.get(..i).unwrap_or_default();
+            if let Some(old) = older_to_compare(earlier, &new.version) {
+                if let Some(pair) = closest(&old.copies, &new.copies) {
+                    todo.push(pair);
                 }
             }
         }
@@ -389,9 +407,11 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
                 continue;
             }
             let older = base_line.and_then(|l| {
-                l.iter()
-                    .rev()
-                    .find(|s| bump::increases(&s.version, &slot.version))
+                let end = l
+                    .iter()
+                    .position(|s| !bump::increases(&s.version, &slot.version))
+                    .unwrap_or(l.len());
+                older_to_compare(l.get(..end).unwrap_or_default(), &slot.version)
             });
             match older.and_then(|o| closest(&o.copies, std::slice::from_ref(new))) {
                 Some(pair) => todo.push(pair),
@@ -494,14 +514,13 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
 /// is there (breaker G1: a link planted in DIR pointed the write into a
 /// package): an existing entry that is a symbolic link, not a regular file,
 /// hard-linked elsewhere or read-only is refused ([`Error::Usage`], exit 2,
-/// nothing written); otherwise `bytes` go to a temporary file created new
-/// in DIR (`create_new`: `O_EXCL`, which follows no link) and renamed over
-/// `file`, so a reader sees the old witness or the whole new one.
+/// nothing written); otherwise `bytes` replace it
+/// ([`crate::fswrite::replace`]: a temporary file created new in DIR,
+/// renamed over `file`).
 ///
 /// # Errors
 /// The refusal above, or [`Error::Io`] when the file cannot be written.
 fn write_witness(file: &Path, bytes: &[u8]) -> Result<(), Error> {
-    use std::io::Write;
     use std::os::unix::fs::MetadataExt;
     let io = |source| Error::Io {
         path: file.to_path_buf(),
@@ -522,25 +541,7 @@ fn write_witness(file: &Path, bytes: &[u8]) -> Result<(), Error> {
             file.display()
         )));
     }
-    let dir = file.parent().unwrap_or(Path::new("."));
-    let name = file
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, file)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result.map_err(io)
+    crate::fswrite::replace(file, bytes).map_err(io)
 }
 
 /// The package directory `dir` is in (or is), if any: the nearest

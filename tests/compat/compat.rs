@@ -648,6 +648,70 @@ fn witness_never_written_through_a_link() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Breaker G8: a release is compared with the newest older release, not
+/// with a release candidate between them: 1.0.0 → 1.0.1-rc.1 (identical)
+/// → 1.0.1 (a breaking change labelled patch) fails in `--history` and in
+/// `--baseline` with the rc in BASE. Near miss: the rc itself is still
+/// compared with the version before it (no promise, FD673).
+fn a_pre_release_never_stands_between_releases() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    package(&tree, "a", STORE, |_| {});
+    package(&tree, "b", STORE, |d| {
+        d["definitionVersion"] = json!("1.0.1-rc.1")
+    });
+    let new = package(tmp.path(), "new", STORE, |d| {
+        d["definitionVersion"] = json!("1.0.1");
+        d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(20);
+    });
+    let steps = |doc: &Value| -> Vec<(String, String, bool)> {
+        doc["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["old"]["formRef"]["definitionVersion"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                    p["new"]["formRef"]["definitionVersion"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                    p["bumpOk"].as_bool().unwrap_or(false),
+                )
+            })
+            .collect()
+    };
+    let (code, doc) = json_run(&["compat", "--baseline", s(&tree), s(&new)]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        steps(&doc),
+        [("1.0.0".into(), "1.0.1".into(), false)],
+        "{doc}"
+    );
+    common::copy_dir(&new, &tree.join("c"));
+    let (code, doc) = json_run(&["compat", "--history", s(&tree)]);
+    assert_eq!(code, 1, "{doc}");
+    let steps = steps(&doc);
+    assert!(
+        steps.contains(&("1.0.0".into(), "1.0.1".into(), false)),
+        "{steps:?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|(o, n, _)| o == "1.0.0" && n == "1.0.1-rc.1"),
+        "{steps:?}"
+    );
+    assert!(
+        !steps.iter().any(|(o, _, _)| o == "1.0.1-rc.1"),
+        "{steps:?}"
+    );
+    Ok(())
+}
+
 /// `--history` over a tree with the same version twice with different
 /// bytes reports FD671 at both copies; a new kind under `--baseline` has
 /// nothing to compare (FD677, exit 0).
@@ -705,6 +769,10 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
             witness_never_written_through_a_link,
         ),
         Trial::test("tree_modes", tree_modes),
+        Trial::test(
+            "a_pre_release_never_stands_between_releases",
+            a_pre_release_never_stands_between_releases,
+        ),
     ];
     let with_corpus =
         |name: &str, f: fn(&Path) -> Result<(), Failed>| common::corpus_trial(name, &corpus, f);
