@@ -63,6 +63,11 @@ pub struct Walk {
     /// package below it (it then fails as a package, FD009, as the
     /// reference answers; `family` takes no package from it).
     pub fallback: bool,
+    /// Files outside every package (and every skipped directory) whose name
+    /// the caller wanted ([`walk_with_files`]: `family`'s contracts and
+    /// candidate sets), symlinks among them (not followed: the caller says
+    /// so), in walk order. Empty for [`walk`].
+    pub files: Vec<PathBuf>,
 }
 
 /// Package roots below `path`, sorted by path (no rule skips anything).
@@ -89,6 +94,19 @@ pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, Error> {
 
 /// Walks `path` for package roots under `rules`; see the module docs.
 pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
+    walk_with_files(path, rules, &|_| false)
+}
+
+/// [`walk`], also keeping in [`Walk::files`] every file (or symlink that is
+/// not to a directory) whose name `wanted` accepts, found where the walk
+/// looks for packages: outside every package and every directory a rule
+/// skipped (the one walk and policy of `verify` and `family`). A PATH that
+/// is no directory is kept too when its name is wanted.
+pub fn walk_with_files(
+    path: &Path,
+    rules: &WalkRules,
+    wanted: &dyn Fn(&std::ffi::OsStr) -> bool,
+) -> Walk {
     let mut out = Walk::default();
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
@@ -106,6 +124,9 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     };
     if !meta.is_dir() {
         out.roots.push(path.to_path_buf());
+        if path.file_name().is_some_and(wanted) {
+            out.files.push(path.to_path_buf());
+        }
         return out;
     }
     let exclude = exclude_matcher(&rules.exclude);
@@ -150,6 +171,9 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
             && depth > 0
             && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
         if !ft.is_dir() && !is_dir_link {
+            if wanted(entry.file_name()) {
+                out.files.push(entry.path().to_path_buf());
+            }
             continue;
         }
         if depth > 0 {
@@ -417,6 +441,47 @@ mod tests {
         assert!(lost_index(&dir.path().join("lost")));
         assert!(!lost_index(&dir.path().join("contract")));
         assert!(!lost_index(&dir.path().join("other")));
+    }
+
+    /// `walk_with_files` keeps the wanted files the walk passes: outside
+    /// packages and outside skipped directories, a symlink among them (not
+    /// followed: the caller says so); `--no-ignore` keeps the hidden one.
+    #[test]
+    fn wanted_files_are_those_the_walk_passes() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str| {
+            let p = dir.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "{}").unwrap();
+        };
+        write("pkg/package-index.json");
+        write("pkg/fixtures/want.json");
+        write(".hidden/want.json");
+        write("loose/want.json");
+        write("loose/other.json");
+        std::os::unix::fs::symlink("loose/want.json", dir.path().join("want.json")).unwrap();
+        let wanted = |n: &std::ffi::OsStr| n == "want.json";
+        let w = walk_with_files(dir.path(), &WalkRules::default(), &wanted);
+        assert_eq!(
+            w.files,
+            [
+                dir.path().join("loose/want.json"),
+                dir.path().join("want.json")
+            ]
+        );
+        assert_eq!(w.roots, [dir.path().join("pkg")]);
+        assert_eq!(
+            w.skipped,
+            [(dir.path().join(".hidden"), "hidden".to_owned())]
+        );
+        let rules = WalkRules {
+            no_ignore: true,
+            ..Default::default()
+        };
+        let w = walk_with_files(dir.path(), &rules, &wanted);
+        assert_eq!(w.files.len(), 3);
+        assert!(w.files.contains(&dir.path().join(".hidden/want.json")));
+        assert!(walk(dir.path(), &rules).files.is_empty());
     }
 
     #[test]
