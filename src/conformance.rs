@@ -33,6 +33,7 @@
 //! line per case and a summary, or one JSON document); exit 0 when every
 //! case passes, 1 otherwise.
 
+use crate::diag::escape::quote;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -46,6 +47,7 @@ use crate::fsread::PackageRoot;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::limits::JSON_BYTES;
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 
 /// The reference's message gists and the code of ours that corresponds to
 /// each. A refusal matches a gist only when one error has that code AND a
@@ -244,7 +246,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             };
             if !names.insert(name.clone()) {
                 diags.push(manifest_error(
-                    format!("duplicate case name {name:?}"),
+                    format!("duplicate case name {}", quote(&name)),
                     at.child("name"),
                 ));
             }
@@ -252,7 +254,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             if let Some(p) = &path {
                 if let Err(reason) = case_path(p) {
                     diags.push(manifest_error(
-                        format!("case {name:?} path: {reason}"),
+                        format!("case {} path: {reason}", quote(&name)),
                         at.child("path"),
                     ));
                     continue;
@@ -267,7 +269,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
                         kind,
                     }),
                     _ => diags.push(manifest_error(
-                        format!("positive case {name:?} needs path and kind"),
+                        format!("positive case {} needs path and kind", quote(&name)),
                         at,
                     )),
                 }
@@ -276,7 +278,11 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             let operation = string(item, "operation").unwrap_or_default();
             if !OPERATIONS.contains(&operation.as_str()) {
                 diags.push(manifest_error(
-                    format!("negative case {name:?} has unknown operation {operation:?}"),
+                    format!(
+                        "negative case {} has unknown operation {}",
+                        quote(&name),
+                        quote(&operation)
+                    ),
                     at.child("operation"),
                 ));
                 continue;
@@ -284,7 +290,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             let value_member = string(item, "value");
             let Some(want_error) = string(item, "wantError").filter(|w| !w.is_empty()) else {
                 diags.push(manifest_error(
-                    format!("negative case {name:?} needs wantError"),
+                    format!("negative case {} needs wantError", quote(&name)),
                     at.child("wantError"),
                 ));
                 continue;
@@ -293,7 +299,8 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             if (needs_value && value_member.is_none()) || (!needs_value && path.is_none()) {
                 diags.push(manifest_error(
                     format!(
-                        "negative case {name:?} needs {}",
+                        "negative case {} needs {}",
+                        quote(&name),
                         if needs_value { "value" } else { "path" }
                     ),
                     at,
@@ -403,13 +410,9 @@ pub struct SuiteReport {
 pub enum SuiteResult {
     /// Every case ran: positives, then negatives, each in manifest order.
     Ran(Vec<CaseResult>),
-    /// `manifest.json` is not the reference's format (exit 2).
-    Refused {
-        /// Its findings (FD640, strict-parse codes), file `manifest.json`.
-        diagnostics: Vec<Diagnostic>,
-        /// Its bytes as read, which the findings point into.
-        manifest: Vec<u8>,
-    },
+    /// `manifest.json` is not the reference's format (exit 2): the report
+    /// of the manifest ([`SuiteResult::refused`]).
+    Refused(Report),
     /// `manifest.json` cannot be read (exit 2): the message, `read PATH: cause`.
     Unreadable(String),
 }
@@ -420,8 +423,35 @@ impl SuiteReport {
     pub fn exit_code(&self) -> u8 {
         match &self.result {
             SuiteResult::Ran(cases) => u8::from(cases.iter().any(|c| !c.passed)),
-            SuiteResult::Refused { .. } | SuiteResult::Unreadable(_) => 2,
+            SuiteResult::Refused(report) => report.exit_code(),
+            SuiteResult::Unreadable(_) => 2,
         }
+    }
+}
+
+impl SuiteResult {
+    /// A refused manifest as a report built complete: one
+    /// [`EntryKind::Document`] entry named `<dir>/manifest.json`, its
+    /// findings (`diagnostics`, their files relative to the suite
+    /// directory `dir`: `manifest.json`) and the manifest's bytes and spans
+    /// (`manifest`), so each finding is located
+    /// (`<dir>/manifest.json:line:column`) in every format as `verify`'s
+    /// are; [`Report::could_not_read`] set: no case ran (exit 2).
+    pub fn refused(dir: &Path, diagnostics: Vec<Diagnostic>, manifest: &[u8]) -> Self {
+        let source = crate::verify::Source {
+            spans: strict::parse(manifest).ok().map(|p| p.spans),
+            bytes: manifest.to_vec(),
+        };
+        let outcome = crate::verify::PackageOutcome {
+            path: dir.to_path_buf(),
+            diagnostics,
+            sources: std::collections::BTreeMap::from([("manifest.json".to_owned(), source)]),
+            ..Default::default()
+        };
+        let entry = Entry::new(EntryKind::Document, outcome).named(dir.join("manifest.json"));
+        let mut report = Report::new(vec![entry], ExitRule::default());
+        report.could_not_read = true;
+        SuiteResult::Refused(report)
     }
 }
 
@@ -453,9 +483,8 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     let path = dir.join("manifest.json");
     let bytes = read_file(&path, Reach::Found, JSON_BYTES)
         .map_err(|e| SuiteResult::Unreadable(format!("read {}: {e}", path.display())))?;
-    let refused = |diagnostics: Vec<Diagnostic>, manifest: &[u8]| SuiteResult::Refused {
-        diagnostics,
-        manifest: manifest.to_vec(),
+    let refused = |diagnostics: Vec<Diagnostic>, manifest: &[u8]| {
+        SuiteResult::refused(dir, diagnostics, manifest)
     };
     let value = strict::parse_value(&bytes)
         .map_err(|e| refused(vec![e.to_diagnostic().in_file("manifest.json")], &bytes))?;
@@ -476,9 +505,7 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
         .filter_map(|(name, path, at)| {
             let link = root.first_link(path)?;
             Some(manifest_error(
-                format!(
-                    "case {name:?} path: {link:?} is a symbolic link, never followed (it may lead outside the suite)"
-                ),
+                format!("case {} path: {} is a symbolic link, never followed (it may lead outside the suite)", quote(name), quote(&link)),
                 at.clone(),
             ))
         })
@@ -498,7 +525,7 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
         let errors = error_codes(&outcome.diagnostics);
         let (passed, detail) = match (&found, errors.is_empty()) {
             (Some(k), true) if *k == p.kind => (true, String::new()),
-            (Some(k), true) => (false, format!("verified, but its kind is {k:?}")),
+            (Some(k), true) => (false, format!("verified, but its kind is {}", quote(k))),
             _ => (
                 false,
                 format!(
@@ -534,14 +561,14 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
                 codes.sort_unstable();
                 codes.dedup();
                 let detail = match want {
-                    None => format!("no code corresponds to the gist {:?}", n.want_error),
+                    None => format!("no code corresponds to the gist {}", quote(&n.want_error)),
                     Some(_) if found.iter().any(|r| gist_matches(&n.want_error, r)) => {
                         String::new()
                     }
                     Some(_) if found.is_empty() => "accepted".to_owned(),
                     Some(w) => {
                         let why = if codes.contains(&w) {
-                            format!("refused, but not for {:?}", n.want_error)
+                            format!("refused, but not for {}", quote(&n.want_error))
                         } else {
                             "refused by another check".to_owned()
                         };

@@ -35,6 +35,7 @@
 //! verifier-rules.md §7.2 R7.7; verifier-rules.md §4.7; verifier-rules.md
 //! §7.3; verifier-rules.md §7.2 R7.8.
 
+use crate::diag::escape::quote;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -245,7 +246,8 @@ fn missing_fixture_file<T>(
     }
     let message = format!("{}: the file does not exist in the package", d.message);
     let help = format!(
-        "add the file {path:?} to the package (then `form-package index DIR` lists it), or fix the path"
+        "add the file {} to the package (then `form-package index DIR` lists it), or fix the path",
+        quote(path)
     );
     Diagnostic { message, ..d }.help(help)
 }

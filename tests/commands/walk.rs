@@ -255,6 +255,13 @@ fn family_skips_as_verify_does_and_says_so_in_every_format() {
         assert_eq!(doc["summary"]["failed"], 0, "{way:?}");
         assert_eq!(doc["summary"]["contracts"], 0, "{way:?}");
         assert!(schema.is_valid(&doc), "{way:?}");
+        // The flags of the walk are recorded when given.
+        let exclude = match way {
+            Way::Exclude => json!(["excluded"]),
+            _ => Value::Null,
+        };
+        assert_eq!(doc["options"]["exclude"], exclude, "{way:?}");
+        assert!(doc["options"].get("noIgnore").is_none(), "{way:?}");
         let human = common::stdout(&with("human", &flags));
         assert!(
             human.ends_with(&format!(
@@ -281,6 +288,11 @@ fn family_skips_as_verify_does_and_says_so_in_every_format() {
         assert_eq!(doc["summary"]["failed"], 1, "{way:?}");
         assert_eq!(doc["summary"]["contracts"], 1, "{way:?}");
         assert!(schema.is_valid(&doc), "{way:?}");
+        let no_ignore = match way {
+            Way::Exclude => Value::Null,
+            _ => json!(true),
+        };
+        assert_eq!(doc["options"]["noIgnore"], no_ignore, "{way:?}");
         for format in ["human", "dot", "mermaid"] {
             let text = common::stdout(&with(format, &near));
             assert!(!text.contains("skipped"), "{way:?} {format}: {text}");
