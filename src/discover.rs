@@ -63,6 +63,11 @@ pub struct Walk {
     /// package below it (it then fails as a package, FD009, as the
     /// reference answers; `family` takes no package from it).
     pub fallback: bool,
+    /// Files outside every package (and every skipped directory) whose name
+    /// the caller wanted ([`walk_with_files`]: `family`'s contracts and
+    /// candidate sets), symlinks among them (not followed: the caller says
+    /// so), in walk order. Empty for [`walk`].
+    pub files: Vec<PathBuf>,
 }
 
 /// Package roots below `path`, sorted by path (no rule skips anything).
@@ -89,6 +94,19 @@ pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, Error> {
 
 /// Walks `path` for package roots under `rules`; see the module docs.
 pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
+    walk_with_files(path, rules, &|_| false)
+}
+
+/// [`walk`], also keeping in [`Walk::files`] every file (or symlink that is
+/// not to a directory) whose name `wanted` accepts, found where the walk
+/// looks for packages: outside every package and every directory a rule
+/// skipped (the one walk and policy of `verify` and `family`). A PATH that
+/// is no directory is kept too when its name is wanted.
+pub fn walk_with_files(
+    path: &Path,
+    rules: &WalkRules,
+    wanted: &dyn Fn(&std::ffi::OsStr) -> bool,
+) -> Walk {
     let mut out = Walk::default();
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
@@ -106,6 +124,9 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     };
     if !meta.is_dir() {
         out.roots.push(path.to_path_buf());
+        if path.file_name().is_some_and(wanted) {
+            out.files.push(path.to_path_buf());
+        }
         return out;
     }
     let exclude = exclude_matcher(&rules.exclude);
@@ -150,6 +171,9 @@ pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
             && depth > 0
             && std::fs::metadata(entry.path()).is_ok_and(|m| m.is_dir());
         if !ft.is_dir() && !is_dir_link {
+            if wanted(entry.file_name()) {
+                out.files.push(entry.path().to_path_buf());
+            }
             continue;
         }
         if depth > 0 {

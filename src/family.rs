@@ -47,6 +47,11 @@ pub struct Options {
     /// or a full `apiVersion`) accepted on purpose as outside the family
     /// (note `FD704`).
     pub allow_external: Vec<String>,
+    /// The rules of the walk, `verify`'s (`--no-ignore`, `--exclude`; the
+    /// default skips hidden directories and, inside a git repository,
+    /// what `.gitignore` files name). Each `exclude` glob is checked
+    /// ([`crate::discover::check_exclude_glob`]) before anything is read.
+    pub walk: crate::discover::WalkRules,
 }
 
 /// Which check a finding comes from. Decision 0015 rule 8's steps keep
@@ -221,23 +226,42 @@ pub enum Refusal {
     /// candidate set ([`load::LoadError`]: `/dev/null`, a FIFO, …).
     Load(load::LoadError),
     /// The PATHs (as given) hold no Form Package, contract or candidate
-    /// set, and none of them is missing.
-    Empty(Vec<PathBuf>),
+    /// set, and none of them is missing; with the directories the walk
+    /// skipped by a rule (and the rule), which the reason names.
+    Empty(Vec<PathBuf>, Vec<(PathBuf, String)>),
+    /// An `--exclude` glob that does not parse (the message names it).
+    Exclude(String),
 }
 
 impl std::fmt::Display for Refusal {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Refusal::Load(e) => f.write_str(&e.0),
-            Refusal::Empty(paths) => write!(
-                f,
-                "no Form Package, contract or candidate set under {}",
-                paths
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            Refusal::Empty(paths, skipped) => {
+                write!(
+                    f,
+                    "no Form Package, contract or candidate set under {}",
+                    paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )?;
+                if !skipped.is_empty() {
+                    let dirs: Vec<String> = skipped
+                        .iter()
+                        .map(|(dir, rule)| format!("{} ({rule})", dir.display()))
+                        .collect();
+                    write!(
+                        f,
+                        " outside the {} skipped by a rule: {} (--no-ignore searches hidden and .gitignore'd ones)",
+                        if skipped.len() == 1 { "directory" } else { "directories" },
+                        dirs.join(", ")
+                    )?;
+                }
+                Ok(())
+            }
+            Refusal::Exclude(e) => write!(f, "--exclude: {e}"),
         }
     }
 }
@@ -252,16 +276,20 @@ impl std::error::Error for Refusal {}
 /// still checked); `crate::render::family` prints it.
 ///
 /// # Errors
-/// [`Refusal`] (exit 2): a PATH that is a file none of a family's, or
-/// PATHs that hold nothing a family is made of.
+/// [`Refusal`] (exit 2): an `--exclude` glob that does not parse, a PATH
+/// that is a file none of a family's, or PATHs that hold nothing a family
+/// is made of (outside the directories a rule skipped).
 pub fn run(paths: &[PathBuf], options: &Options) -> Result<check::Report, Refusal> {
-    let family = load::load(paths).map_err(Refusal::Load)?;
+    for (_, glob) in &options.walk.exclude {
+        crate::discover::check_exclude_glob(glob).map_err(Refusal::Exclude)?;
+    }
+    let family = load::load_with(paths, &options.walk).map_err(Refusal::Load)?;
     if family.packages.is_empty()
         && family.contracts.is_empty()
         && family.findings.is_empty()
         && family.candidate_sets.is_empty()
     {
-        return Err(Refusal::Empty(paths.to_vec()));
+        return Err(Refusal::Empty(paths.to_vec(), family.skipped));
     }
     Ok(check::check(family, options))
 }

@@ -20,6 +20,12 @@ pub struct Args {
     /// Accept relations into this group (or apiVersion) without loading it (repeatable).
     #[arg(long, value_name = "GROUP")]
     pub allow_external: Vec<String>,
+    /// Do not search these directories (gitignore-style globs, relative to the working directory), as `verify --exclude`.
+    #[arg(long, value_delimiter = ',', value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Search hidden directories and those `.gitignore` names too (never applies inside a package), as `verify --no-ignore`.
+    #[arg(long)]
+    pub no_ignore: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -28,9 +34,14 @@ pub struct Args {
 /// Runs `family`: the operation, then its view, with the report's exit
 /// status; a refusal is its reason on stderr (exit 2).
 pub fn run(a: Args) -> Output {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let options = crate::family::Options {
         partial: a.partial,
         allow_external: a.allow_external,
+        walk: crate::discover::WalkRules {
+            no_ignore: a.no_ignore,
+            exclude: a.exclude.into_iter().map(|g| (cwd.clone(), g)).collect(),
+        },
     };
     match crate::family::run(&a.paths, &options) {
         Ok(report) => Output {

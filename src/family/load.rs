@@ -1,23 +1,25 @@
 //! Loading a family: packages (verified by [`crate::verify`]), contracts
 //! and candidate sets under the PATHs (issue 13).
 //!
-//! Package roots come from the walk `verify` makes ([`crate::discover::walk`],
-//! no ignore rules; its FD901/FD902 findings are the family's), and each
-//! package's Form from the definition verify read (no second read, no link
-//! followed; a package whose definition verify could not read has no Form,
-//! FD740, its findings say why); a PATH that
-//! holds no package at all (a folder of contracts) contributes none. Every
-//! other file is found by one `walkdir` walk per PATH that never follows
-//! links and never descends into a package: `definition.json` files are
-//! contracts, `candidate-set*.json` files are candidate sets. Nothing is
-//! written anywhere.
+//! Everything comes from one walk per PATH, the walk `verify` makes with
+//! verify's rules ([`crate::discover::walk_with_files`]: hidden
+//! directories, `.gitignore` inside a git repository and `--exclude` globs
+//! skipped, `--no-ignore` turns the first two off; each skipped directory is
+//! kept with its rule in [`Family::skipped`]; its FD901/FD902 findings are
+//! the family's). It never follows links and never descends into a
+//! package. Package roots are its roots, and each package's Form comes from
+//! the definition verify read (no second read, no link followed; a package
+//! whose definition verify could not read has no Form, FD740, its findings
+//! say why); a PATH that holds no package at all (a folder of contracts)
+//! contributes none. The files it found outside packages named
+//! `definition.json` are contracts, those named `candidate-set*.json`
+//! candidate sets. Nothing is written anywhere.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde_json::Value;
-use walkdir::WalkDir;
 
 use super::{Finding, Location, Step};
 use crate::canonical::{canonicalize, sha256_digest};
@@ -295,13 +297,28 @@ pub struct Family {
     /// Findings of loading (contract or candidate files that are not I-JSON,
     /// packages whose Form could not be read).
     pub findings: Vec<Finding>,
+    /// The directories the walk skipped by a rule, each with its rule
+    /// (`hidden`, `.gitignore`, `exclude`; [`discover::Walk::skipped`]), in
+    /// walk order: nothing under them was loaded.
+    pub skipped: Vec<(PathBuf, String)>,
 }
 
 /// Why `family` cannot run (exit status 2).
 #[derive(Debug)]
 pub struct LoadError(pub String);
 
-/// Loads the family under `paths`.
+/// Loads the family under `paths` with the walk's default rules
+/// ([`load_with`]: hidden and `.gitignore`d directories skipped, no
+/// `exclude`).
+///
+/// # Errors
+/// As [`load_with`].
+pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
+    load_with(paths, &discover::WalkRules::default())
+}
+
+/// Loads the family under `paths`, walked under `rules` (verify's
+/// [`discover::WalkRules`]: `--no-ignore`, `--exclude`).
 ///
 /// # Errors
 /// [`LoadError`] when a PATH is a file (regular, a device such as
@@ -310,8 +327,10 @@ pub struct LoadError(pub String);
 /// (`candidate-set*.json`) (README *family*: exit 2). A PATH that does not
 /// exist is no error here: it is an `FD900` finding (step
 /// [`Step::Path`]) and every other PATH is loaded (the run exits 2).
-pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
+pub fn load_with(paths: &[PathBuf], rules: &discover::WalkRules) -> Result<Family, LoadError> {
     let mut roots = Vec::new();
+    let mut found = Vec::new();
+    let mut skipped = Vec::new();
     let mut missing = Vec::new();
     // Contracts and candidate sets named as PATHs: read as named (a link
     // the user gives is followed), never walked.
@@ -344,19 +363,16 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
                 p.display()
             )));
         }
-        // The walk `verify` makes (no ignore rules): a directory it cannot
+        // The walk `verify` makes, with its rules: a directory it cannot
         // read (FD901) or a symlinked directory (FD902) is a finding of
-        // its own, never a package or contract dropped in silence (T3 B3).
-        let walked = discover::walk(
-            p,
-            &discover::WalkRules {
-                no_ignore: true,
-                ..Default::default()
-            },
-        );
+        // its own, never a package or contract dropped in silence (T3 B3);
+        // one a rule skips is said in the report.
+        let walked = discover::walk_with_files(p, rules, &is_family_name);
         for (_, d) in walked.findings {
             missing.push(Finding::new(d.code, Step::Path, d.message));
         }
+        skipped.extend(walked.skipped);
+        found.extend(walked.files);
         // A folder without any package (contracts only) is not a package here.
         if !walked.fallback {
             roots.extend(walked.roots);
@@ -367,6 +383,7 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     roots.sort();
     let mut family = Family {
         findings: missing,
+        skipped,
         ..Family::default()
     };
     let loaded: Vec<(Package, Option<Finding>)> = roots
@@ -413,19 +430,15 @@ pub fn load(paths: &[PathBuf]) -> Result<Family, LoadError> {
     }
     let mut contract_files = Vec::new();
     let mut candidate_files = Vec::new();
-    let package_dirs: HashSet<&Path> = family
-        .packages
-        .iter()
-        .map(|p| Path::new(p.path.as_str()))
-        .collect();
-    for p in paths.iter().filter(|p| !named.contains(p)) {
-        walk_files(
-            p,
-            &package_dirs,
-            &mut contract_files,
-            &mut candidate_files,
-            &mut family.findings,
-        );
+    for f in found {
+        // A link is not followed: a warning, as in a package.
+        if std::fs::symlink_metadata(&f).is_ok_and(|m| m.file_type().is_symlink()) {
+            family.findings.push(symlink_entry(&f));
+        } else if f.file_name().is_some_and(|n| n == "definition.json") {
+            contract_files.push(f);
+        } else {
+            candidate_files.push(f);
+        }
     }
     // A file both named and found under another PATH is read as named
     // (the named entry comes first; the sort is stable).
@@ -521,56 +534,16 @@ fn symlink_entry(path: &Path) -> Finding {
 /// link to one (a PATH the user named is followed, as every command follows
 /// a file it is given).
 fn is_family_file(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
     std::fs::metadata(path).is_ok_and(|m| m.is_file())
-        && (name == "definition.json"
-            || (name.starts_with("candidate-set") && name.ends_with(".json")))
+        && path.file_name().is_some_and(is_family_name)
 }
 
-/// Collects contract and candidate-set files under `path` (no links
-/// followed, package directories skipped).
-fn walk_files(
-    path: &Path,
-    packages: &HashSet<&Path>,
-    contracts: &mut Vec<PathBuf>,
-    candidates: &mut Vec<PathBuf>,
-    findings: &mut Vec<Finding>,
-) {
-    let mut walk = WalkDir::new(path)
-        .follow_links(false)
-        .follow_root_links(false)
-        .sort_by_file_name()
-        .into_iter();
-    while let Some(entry) = walk.next() {
-        let Ok(entry) = entry else { continue };
-        let ft = entry.file_type();
-        if ft.is_dir() {
-            // A package (also one whose index was forgotten): the walk for
-            // packages found it already.
-            if packages.contains(entry.path()) {
-                walk.skip_current_dir();
-            }
-            continue;
-        }
-        let name = entry.file_name().to_string_lossy();
-        let wanted = name == "definition.json"
-            || (name.starts_with("candidate-set") && name.ends_with(".json"));
-        if !wanted {
-            continue;
-        }
-        if ft.is_symlink() {
-            findings.push(symlink_entry(entry.path()));
-            continue;
-        }
-        if name == "definition.json" {
-            contracts.push(entry.path().to_path_buf());
-        } else {
-            candidates.push(entry.path().to_path_buf());
-        }
-    }
+/// True for the name of a contract (`definition.json`) or a candidate set
+/// (`candidate-set*.json`), read lossily (a name that is not UTF-8 is
+/// matched with U+FFFD in place of its bad bytes).
+fn is_family_name(name: &std::ffi::OsStr) -> bool {
+    let name = name.to_string_lossy();
+    name == "definition.json" || (name.starts_with("candidate-set") && name.ends_with(".json"))
 }
 
 /// The package's Form from the definition `verify` read (never read

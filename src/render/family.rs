@@ -192,12 +192,22 @@ fn verify_line(v: &VerifyFinding<'_>) -> String {
     )
 }
 
-/// The packages' own findings (what `verify` found in each) as comment
-/// lines of a graph format: `<prefix> package <path>: FAIL`, then one
-/// `<prefix> verify: <finding>` line each, newlines of package text
-/// removed (a comment ends at the line's end).
+/// The directories the walk skipped by a rule, one `<prefix> skipped
+/// directory <path> (<rule>): not loaded` line each, then the packages' own
+/// findings (what `verify` found in each) as comment lines of a graph
+/// format: `<prefix> package <path>: FAIL`, then one `<prefix> verify:
+/// <finding>` line each, newlines of package text removed (a comment ends
+/// at the line's end).
 fn package_comments(report: &Report, prefix: &str) -> String {
     let mut out = String::new();
+    // The directories the walk skipped by a rule: nothing under them was loaded.
+    for (dir, rule) in &report.family.skipped {
+        let _ = writeln!(
+            out,
+            "  {prefix} skipped directory {} ({rule}): not loaded",
+            comment_safe(&dir.display().to_string())
+        );
+    }
     for p in report
         .family
         .packages
@@ -362,6 +372,8 @@ pub fn human(report: &Report) -> String {
         if n == 1 { "note" } else { "notes" },
         if report.fails() { "FAIL" } else { "ok" }
     );
+    // Nothing skipped in silence: each directory a rule skipped, listed.
+    out.push_str(&super::skipped_text(&report.family.skipped, true));
     out
 }
 
@@ -456,7 +468,7 @@ pub fn json(report: &Report) -> Value {
         .iter()
         .filter(|p| p.outcome.has_errors())
         .count();
-    json!({
+    let mut doc = json!({
         "version": JSON_VERSION,
         "tool": {"name": "form-package", "version": env!("CARGO_PKG_VERSION")},
         "options": {"partial": report.options.partial, "allowExternal": report.options.allow_external},
@@ -477,7 +489,14 @@ pub fn json(report: &Report) -> Value {
             "notes": notes,
             "ok": !report.fails(),
         }
-    })
+    });
+    if let (false, Some(o)) = (fam.skipped.is_empty(), doc.as_object_mut()) {
+        o.insert(
+            "skippedDirectories".into(),
+            super::skipped_value(&fam.skipped),
+        );
+    }
+    doc
 }
 
 /// [`json()`] as pretty text with a trailing newline.

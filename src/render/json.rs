@@ -7,6 +7,7 @@
 //! { "version": 1,
 //!   "tool": { "name": "form-package", "version": "<crate version>" },
 //!   "configuration"?: "<form-package.toml in force, as the run names it>",
+//!   "skippedDirectories"?: [ { "path": "<as walked>", "rule": "hidden" | ".gitignore" | "exclude" } ],
 //!   "packages": [ {
 //!       "path": "<as given>", "verdict": "ok" | "fail",
 //!       "kind": "package" | "document" | "configuration" | "path",  // only packages and documents are counted in "summary"
@@ -43,6 +44,10 @@ struct Run<'a> {
     /// The configuration file in force ([`RunView::config`]), when one was read.
     #[serde(skip_serializing_if = "Option::is_none")]
     configuration: Option<String>,
+    /// The directories the walk skipped by a rule ([`RunView::skipped`],
+    /// [`super::skipped_value`]), when there are any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    skipped_directories: Option<Value>,
     packages: Vec<Package<'a>>,
     summary: Summary,
 }
@@ -175,6 +180,7 @@ pub fn render(run: &RunView<'_>) -> String {
             version: env!("CARGO_PKG_VERSION"),
         },
         configuration: run.config.as_ref().map(|c| c.display().to_string()),
+        skipped_directories: (!run.skipped.is_empty()).then(|| super::skipped_value(&run.skipped)),
         packages,
         summary: Summary {
             packages: run.package_count(),

@@ -19,6 +19,11 @@
 //! - warnings and notes that do not fail the package are listed the same way
 //!   in the testcase's `<system-out>`.
 //!
+//! The first suite's properties name the configuration file in force
+//! (`configuration`) and each directory the walk skipped by a rule
+//! (`skippedDirectory`, `<path> (<rule>)`, rule `hidden`, `.gitignore` or
+//! `exclude`), so the report says what was not verified.
+//!
 //! Locations use the same `line:column` (code points) as every format.
 //! Package text (names, keys, pointers, file names, messages) is escaped as
 //! the human format escapes it ([`super::escape`]: Go's escapes for every
@@ -119,6 +124,14 @@ pub fn render(run: &RunView<'_>) -> String {
         suite.add_property(quick_junit::Property::new(
             "configuration",
             escape::path(config),
+        ));
+    }
+    // The directories the walk skipped by a rule: one property each,
+    // `<path> (<rule>)`, so a report names what was not verified.
+    for (dir, rule) in &run.skipped {
+        suite.add_property(quick_junit::Property::new(
+            "skippedDirectory",
+            format!("{} ({rule})", escape::path(dir)),
         ));
     }
     let (packages, inputs): (Vec<_>, Vec<_>) =

@@ -141,21 +141,40 @@ pub fn fault(package: &Path, fault: &crate::error::Error) -> String {
 /// lists them`, or with `opts.verbose` the count then one escaped path
 /// and its rule a line. Empty when none was skipped.
 pub fn skipped(run: &RunView<'_>, opts: &Options) -> String {
-    if run.skipped.is_empty() {
+    skipped_text(&run.skipped, opts.verbose)
+}
+
+/// The directories a walk skipped by a rule (`dirs`, each with its rule)
+/// as text: the count line, then with `list` one escaped path and its rule
+/// a line (without, the count line ends `; -v lists them`). Empty when
+/// `dirs` is. [`skipped`]'s text, and `family`'s human report's.
+pub fn skipped_text(dirs: &[(PathBuf, String)], list: bool) -> String {
+    if dirs.is_empty() {
         return String::new();
     }
     let mut text = format!(
         "{} director{} skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them){}\n",
-        run.skipped.len(),
-        if run.skipped.len() == 1 { "y" } else { "ies" },
-        if opts.verbose { ":" } else { "; -v lists them" }
+        dirs.len(),
+        if dirs.len() == 1 { "y" } else { "ies" },
+        if list { ":" } else { "; -v lists them" }
     );
-    if opts.verbose {
-        for (dir, rule) in &run.skipped {
+    if list {
+        for (dir, rule) in dirs {
             text.push_str(&format!("  {} ({rule})\n", escape::path(dir)));
         }
     }
     text
+}
+
+/// The directories a walk skipped by a rule (`dirs`, each with its rule:
+/// `hidden`, `.gitignore` or `exclude`) as the JSON array every machine
+/// document carries (`skippedDirectories` in the `json` reports of
+/// `verify` and `family`, in SARIF `invocations[0].properties`):
+/// `[{"path": "<as the walk named it>", "rule": "<rule>"}]`, in walk order.
+pub fn skipped_value(dirs: &[(PathBuf, String)]) -> serde_json::Value {
+    dirs.iter()
+        .map(|(dir, rule)| serde_json::json!({"path": dir.display().to_string(), "rule": rule}))
+        .collect()
 }
 
 /// Writes the report `bytes` to `--output-file` `path` without ever

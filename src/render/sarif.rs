@@ -41,6 +41,13 @@
 //! GitHub code scanning rejects a run with more than 25,000 results
 //! ([`GITHUB_MAX_RESULTS`]): the log still holds every result, and then says
 //! so in a `toolExecutionNotification` of the run's invocation.
+//!
+//! The directories the walk skipped by a rule (hidden, `.gitignore`,
+//! `exclude`; [`RunView::skipped`]) are listed in
+//! `invocations[0].properties.skippedDirectories` (`[{"path", "rule"}]`)
+//! and counted by a `note` notification of the invocation, so a host that
+//! reads only this log knows a directory was not verified; a run that
+//! skipped none has neither.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Component, Path, PathBuf};
@@ -167,7 +174,8 @@ pub struct Invocation {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub tool_execution_notifications: Vec<Notification>,
     /// `{"configuration": "<file in force>"}` when a configuration file was
-    /// read ([`RunView::config`]).
+    /// read ([`RunView::config`]); `"skippedDirectories": [{"path", "rule"}]`
+    /// when the walk skipped directories by a rule ([`RunView::skipped`]).
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub properties: serde_json::Map<String, serde_json::Value>,
 }
@@ -560,6 +568,23 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             },
         });
     }
+    if !run.skipped.is_empty() {
+        // A host reading only this log learns that a directory was not
+        // verified (F11 addendum); the paths are in the properties.
+        notifications.push(Notification {
+            level: "note",
+            message: Text {
+                text: format!(
+                    "{} skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them): not verified (invocations[0].properties.skippedDirectories lists them)",
+                    if run.skipped.len() == 1 {
+                        "1 directory".to_owned()
+                    } else {
+                        format!("{} directories", run.skipped.len())
+                    }
+                ),
+            },
+        });
+    }
     if run.could_not_run {
         notifications.push(Notification {
             level: "error",
@@ -601,6 +626,12 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
                             serde_json::Value::String(c.display().to_string()),
                         )
                     })
+                    .chain((!run.skipped.is_empty()).then(|| {
+                        (
+                            "skippedDirectories".to_owned(),
+                            super::skipped_value(&run.skipped),
+                        )
+                    }))
                     .collect(),
             }],
             results: Results {

@@ -21,3 +21,4 @@ mod integrations;
 mod named_files;
 mod onramp;
 mod relations;
+mod walk;
