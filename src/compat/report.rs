@@ -63,11 +63,14 @@ pub struct Report {
     /// (FD671), nothing to compare (FD677), a version that is not SemVer
     /// (FD676); then one entry per pair, in order ([`Pair::entry`], named
     /// [`Pair::name`]). [`crate::report::Report::could_not_read`]: a PATH
-    /// does not exist (exit 2); [`crate::report::Report::skipped`]: the
-    /// directories the walk of `--history` / `--baseline` skipped by a rule
-    /// (hidden, `.gitignore`), never compared, and said in every format
-    /// (`render::compat::report`), as `verify` says them.
+    /// does not exist (exit 2).
     pub report: crate::report::Report,
+    /// Directories the walk of `--history` / `--baseline` skipped by a rule
+    /// (hidden, `.gitignore`), with the rule: never compared, and said in
+    /// every format by `render::compat::report` (compat has no
+    /// `--no-ignore`: not in [`crate::report::Report::skipped`], whose
+    /// SARIF and JUnit texts name verify's flags).
+    pub skipped: Vec<(PathBuf, String)>,
 }
 
 impl Report {
@@ -135,10 +138,10 @@ impl Found {
             pairs,
             base_refused: self.base_refused,
             report: crate::report::Report {
-                skipped: self.skipped,
                 could_not_read: self.missing,
                 ..crate::report::Report::new(entries, ExitRule::default())
             },
+            skipped: self.skipped,
         }
     }
 }

@@ -71,7 +71,7 @@ pub fn wrote_witnesses(written: &[PathBuf]) -> String {
 /// document), and in the `json` document itself (`skipped`).
 pub fn report(report: &Report, format: Format, opts: &Options) -> (String, String) {
     let stdout = render(report, format, opts);
-    let skipped = skipped(&report.report.skipped);
+    let skipped = skipped(&report.skipped);
     match format {
         Format::Human => (stdout + &skipped, String::new()),
         Format::Json => (stdout, String::new()),
@@ -229,7 +229,7 @@ fn render_json(report: &Report) -> String {
         "mode": report.mode,
         "pairs": pairs,
         "outcomes": outcomes,
-        "skipped": report.report.skipped.iter().map(|(dir, rule)| json!({
+        "skipped": report.skipped.iter().map(|(dir, rule)| json!({
             "path": dir.display().to_string(),
             "rule": rule,
         })).collect::<Vec<_>>(),
