@@ -114,8 +114,9 @@ pub struct Stopped {
     /// The document when it parsed but is not a Form Definition (FD630):
     /// its members name it in the `--format json` document.
     pub definition: Option<Definition>,
-    /// The report of the run: one entry ([`stop_entry`]), the finding's, as
-    /// `verify` reports a failing package.
+    /// The report of the run: one entry, the finding's, as `verify`
+    /// reports a failing package (its path the package directory, or,
+    /// for a file named as given, named after that file).
     pub report: Report,
 }
 
@@ -192,7 +193,7 @@ pub struct Derived {
     /// FD500–FD507 and FD509, note FD508) sorted by (pointer, severity,
     /// code), its one source the definition. A second entry is a
     /// `--instance` document that does not parse or is not a JSON object
-    /// (FD012…, FD630; [`stop_entry`]): the run exits 1.
+    /// (FD012…, FD630), named after the FILE as given: the run exits 1.
     pub report: Report,
 }
 

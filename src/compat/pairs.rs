@@ -98,8 +98,9 @@ impl Pair {
     }
 
     /// The findings of the pair (not its change records) as diagnostics,
-    /// each with the source of its file ([`Pair::placed`]).
-    pub fn finding_diagnostics(&self) -> Vec<(Diagnostic, Option<&Source>)> {
+    /// each located in NEW (in OLD for what NEW lacks) with the other side's
+    /// location as a note, and the source of its file.
+    fn finding_diagnostics(&self) -> Vec<(Diagnostic, Option<&Source>)> {
         self.findings
             .iter()
             .map(|f| {
@@ -145,9 +146,8 @@ impl Pair {
     }
 
     /// The pair as an entry of the run's report, built complete: named
-    /// [`Pair::name`], its findings its change records then its findings
-    /// ([`Pair::finding_diagnostics`]), each located in NEW (in OLD for what
-    /// NEW lacks) with the other side's location as a note, the sources of
+    /// [`Pair::name`], its findings its change records then the pair's
+    /// findings, each located in NEW (in OLD for what NEW lacks) with the other side's location as a note, the sources of
     /// their files, and [`Pair::summary`] in [`PackageOutcome::extra`]
     /// under its name. It fails ([`Entry::fails`]) exactly when the bump
     /// does not fit ([`Pair::bump_ok`] is false: every finding that says
