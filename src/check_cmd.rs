@@ -34,6 +34,7 @@ use crate::error::Error;
 use crate::fileread::{read_file, read_stdin, FileRefusal, Reach};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::schemas;
 use crate::source::{MemorySource, ParsedDocument};
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
@@ -68,6 +69,14 @@ pub fn split(path: &str) -> (PathBuf, String) {
         (Some(dir), Some(name)) => (dir.to_path_buf(), name.to_string_lossy().into_owned()),
         _ => (PathBuf::new(), path.to_owned()),
     }
+}
+
+/// The report entry of a single document: `outcome` (its findings, the
+/// directory its files are relative to) as an [`EntryKind::Document`]
+/// named by `display`, the path as given ([`Entry::named`]): the `path` of
+/// its `--format json` entry and the `name` of its JUnit testcase.
+pub fn document_entry(display: &str, outcome: PackageOutcome) -> Entry {
+    Entry::new(EntryKind::Document, outcome).named(PathBuf::from(display))
 }
 
 /// A single-document outcome: `display` (the path as given) becomes the
@@ -638,23 +647,59 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
 /// prints it.
 #[derive(Debug)]
 pub struct CheckRun {
-    /// Each FILE's document, in the order given (a FILE that could not be
-    /// read has its finding, `unreadable`).
-    pub checked: Vec<Checked>,
-    /// Some FILE could not be read: the run exits 2 whatever the others say.
-    pub could_not_read: bool,
+    /// The run's report, built complete: one [`EntryKind::Document`] entry
+    /// per FILE in the order given, named by the path as given
+    /// ([`Entry::named`]; a FILE that could not be read has its finding,
+    /// `unreadable`), [`Report::could_not_read`] set when some FILE could
+    /// not be read, and `--deny-warnings` in its [`ExitRule`].
+    pub report: Report,
+    /// What each document is, one per entry of `report` in its order.
+    pub documents: Vec<DocumentFacts>,
+}
+
+/// What a checked document is, beside its entry in [`CheckRun::report`]:
+/// what its human verdict line says.
+#[derive(Debug, Default)]
+pub struct DocumentFacts {
+    /// What the document is, when recognised.
+    pub kind: Option<DocKind>,
+    /// The `apiVersion` it names, if any.
+    pub api_version: Option<String>,
+    /// `sha256:` of its RFC 8785 form, when it canonicalized.
+    pub digest: Option<String>,
 }
 
 impl CheckRun {
-    /// The run's exit status: 2 when a FILE could not be read, else 1 when
-    /// a document fails ([`PackageOutcome::fails`]; a warning too under
-    /// `deny_warnings`), else 0. `cli/check.rs` passes it through.
-    pub fn exit_code(&self, deny_warnings: bool) -> u8 {
-        if self.could_not_read {
-            2
-        } else {
-            u8::from(self.checked.iter().any(|c| c.outcome.fails(deny_warnings)))
+    /// The run's exit status, its report's ([`Report::exit_code`]): 2 when
+    /// a FILE could not be read, else 1 when a document fails (an error; a
+    /// warning too under `--deny-warnings`), else 0. `cli/check.rs` passes
+    /// it through.
+    pub fn exit_code(&self) -> u8 {
+        self.report.exit_code()
+    }
+
+    /// The report of `checked` (one document entry each, named by the path
+    /// as given) and what each document is.
+    fn of(checked: Vec<Checked>, could_not_read: bool, deny_warnings: bool) -> Self {
+        let mut documents = Vec::with_capacity(checked.len());
+        let mut entries = Vec::with_capacity(checked.len());
+        for c in checked {
+            documents.push(DocumentFacts {
+                kind: c.kind,
+                api_version: c.api_version,
+                digest: c.digest,
+            });
+            entries.push(document_entry(&c.shown, c.outcome));
         }
+        let mut report = Report::new(
+            entries,
+            ExitRule {
+                deny_warnings,
+                ..ExitRule::default()
+            },
+        );
+        report.could_not_read = could_not_read;
+        CheckRun { report, documents }
     }
 }
 
@@ -662,13 +707,18 @@ impl CheckRun {
 /// most once: a second `-` is a usage error, exit 2). A FILE that does not
 /// exist, is a directory or cannot be read is a finding (`unreadable`):
 /// every other FILE is still checked and the run exits 2.
+/// `deny_warnings`: a warning fails its document (`--deny-warnings`).
 ///
 /// # Errors
 /// The command could not run (exit 2), with the message that follows
 /// `form-package: `: a second `-`, standard input that cannot be read, a
 /// check that could not run, or the first document whose checks an
 /// internal fault stopped (`fault_exit`).
-pub fn check_files(files: &[PathBuf], stdin_filename: Option<&str>) -> Result<CheckRun, String> {
+pub fn check_files(
+    files: &[PathBuf],
+    stdin_filename: Option<&str>,
+    deny_warnings: bool,
+) -> Result<CheckRun, String> {
     if files.iter().filter(|f| f.as_os_str() == "-").count() > 1 {
         return Err(Error::Usage(
             "check: `-` (standard input) can be given once; standard input is read once".into(),
@@ -713,10 +763,7 @@ pub fn check_files(files: &[PathBuf], stdin_filename: Option<&str>) -> Result<Ch
     if let Some(fault) = fault_exit(&checked) {
         return Err(fault);
     }
-    Ok(CheckRun {
-        checked,
-        could_not_read,
-    })
+    Ok(CheckRun::of(checked, could_not_read, deny_warnings))
 }
 
 /// The exit-2 message naming the first document whose checks an internal
@@ -904,6 +951,38 @@ mod tests {
         );
     }
 
+    /// The operation returns its report built complete (issue 21 item 3):
+    /// one document entry per FILE, named by the path as given, in order;
+    /// `could_not_read` set by the operation when a FILE could not be read
+    /// (exit 2 from the report); `--deny-warnings` in its rule. Near miss:
+    /// the readable FILEs alone are read, and exit by their verdict.
+    #[test]
+    fn the_report_is_built_complete_by_the_operation() {
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.json");
+        std::fs::write(&bad, br#"{"apiVersion":"x/v1","kind":"Nothing"}"#).unwrap();
+        let missing = dir.path().join("missing.json");
+        let files = [bad.clone(), missing.clone()];
+        let found = check_files(&files, None, true).unwrap();
+        let r = &found.report;
+        let shape: Vec<(EntryKind, &Path)> = r.entries.iter().map(|e| (e.kind, e.name())).collect();
+        assert_eq!(
+            shape,
+            [
+                (EntryKind::Document, bad.as_path()),
+                (EntryKind::Document, missing.as_path())
+            ]
+        );
+        assert_eq!(found.documents.len(), 2);
+        assert!(r.could_not_read);
+        assert!(r.rule.deny_warnings);
+        assert_eq!(found.exit_code(), 2);
+        let read = check_files(std::slice::from_ref(&bad), None, false).unwrap();
+        assert!(!read.report.could_not_read);
+        assert!(!read.report.rule.deny_warnings);
+        assert_eq!(read.exit_code(), 1);
+    }
+
     #[test]
     fn every_document_is_named_by_its_own_path_in_json_and_junit() {
         let dir = tempfile::tempdir().unwrap();
@@ -930,17 +1009,16 @@ mod tests {
 
     #[test]
     fn junit_names_are_escaped_and_the_rest_kept() {
-        let outcomes = [
-            document_outcome("d/a&b\".json", b"{}".to_vec(), Vec::new()),
-            document_outcome("c.json", b"{}".to_vec(), Vec::new()),
-        ];
-        let names = ["d/a&b\".json".to_owned(), "c.json".to_owned()];
+        let entry =
+            |name: &str| document_entry(name, document_outcome(name, b"{}".to_vec(), Vec::new()));
+        let report = Report::new(
+            vec![entry("d/a&b\".json"), entry("c.json")],
+            ExitRule::default(),
+        );
         let junit = render_documents(
-            &outcomes,
-            &names,
+            &report,
             &[String::new(), String::new()],
             Format::Junit,
-            false,
             false,
         );
         assert!(

@@ -46,6 +46,7 @@ use crate::fsread::PackageRoot;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::limits::JSON_BYTES;
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 
 /// The reference's message gists and the code of ours that corresponds to
 /// each. A refusal matches a gist only when one error has that code AND a
@@ -403,13 +404,9 @@ pub struct SuiteReport {
 pub enum SuiteResult {
     /// Every case ran: positives, then negatives, each in manifest order.
     Ran(Vec<CaseResult>),
-    /// `manifest.json` is not the reference's format (exit 2).
-    Refused {
-        /// Its findings (FD640, strict-parse codes), file `manifest.json`.
-        diagnostics: Vec<Diagnostic>,
-        /// Its bytes as read, which the findings point into.
-        manifest: Vec<u8>,
-    },
+    /// `manifest.json` is not the reference's format (exit 2): the report
+    /// of the manifest ([`SuiteResult::refused`]).
+    Refused(Report),
     /// `manifest.json` cannot be read (exit 2): the message, `read PATH: cause`.
     Unreadable(String),
 }
@@ -420,8 +417,35 @@ impl SuiteReport {
     pub fn exit_code(&self) -> u8 {
         match &self.result {
             SuiteResult::Ran(cases) => u8::from(cases.iter().any(|c| !c.passed)),
-            SuiteResult::Refused { .. } | SuiteResult::Unreadable(_) => 2,
+            SuiteResult::Refused(report) => report.exit_code(),
+            SuiteResult::Unreadable(_) => 2,
         }
+    }
+}
+
+impl SuiteResult {
+    /// A refused manifest as a report built complete: one
+    /// [`EntryKind::Document`] entry named `<dir>/manifest.json`, its
+    /// findings (`diagnostics`, their files relative to the suite
+    /// directory `dir`: `manifest.json`) and the manifest's bytes and spans
+    /// (`manifest`), so each finding is located
+    /// (`<dir>/manifest.json:line:column`) in every format as `verify`'s
+    /// are; [`Report::could_not_read`] set: no case ran (exit 2).
+    pub fn refused(dir: &Path, diagnostics: Vec<Diagnostic>, manifest: &[u8]) -> Self {
+        let source = crate::verify::Source {
+            spans: strict::parse(manifest).ok().map(|p| p.spans),
+            bytes: manifest.to_vec(),
+        };
+        let outcome = crate::verify::PackageOutcome {
+            path: dir.to_path_buf(),
+            diagnostics,
+            sources: std::collections::BTreeMap::from([("manifest.json".to_owned(), source)]),
+            ..Default::default()
+        };
+        let entry = Entry::new(EntryKind::Document, outcome).named(dir.join("manifest.json"));
+        let mut report = Report::new(vec![entry], ExitRule::default());
+        report.could_not_read = true;
+        SuiteResult::Refused(report)
     }
 }
 
@@ -453,9 +477,8 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
     let path = dir.join("manifest.json");
     let bytes = read_file(&path, Reach::Found, JSON_BYTES)
         .map_err(|e| SuiteResult::Unreadable(format!("read {}: {e}", path.display())))?;
-    let refused = |diagnostics: Vec<Diagnostic>, manifest: &[u8]| SuiteResult::Refused {
-        diagnostics,
-        manifest: manifest.to_vec(),
+    let refused = |diagnostics: Vec<Diagnostic>, manifest: &[u8]| {
+        SuiteResult::refused(dir, diagnostics, manifest)
     };
     let value = strict::parse_value(&bytes)
         .map_err(|e| refused(vec![e.to_diagnostic().in_file("manifest.json")], &bytes))?;

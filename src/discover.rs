@@ -443,6 +443,47 @@ mod tests {
         assert!(!lost_index(&dir.path().join("other")));
     }
 
+    /// `walk_with_files` keeps the wanted files the walk passes: outside
+    /// packages and outside skipped directories, a symlink among them (not
+    /// followed: the caller says so); `--no-ignore` keeps the hidden one.
+    #[test]
+    fn wanted_files_are_those_the_walk_passes() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |rel: &str| {
+            let p = dir.path().join(rel);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "{}").unwrap();
+        };
+        write("pkg/package-index.json");
+        write("pkg/fixtures/want.json");
+        write(".hidden/want.json");
+        write("loose/want.json");
+        write("loose/other.json");
+        std::os::unix::fs::symlink("loose/want.json", dir.path().join("want.json")).unwrap();
+        let wanted = |n: &std::ffi::OsStr| n == "want.json";
+        let w = walk_with_files(dir.path(), &WalkRules::default(), &wanted);
+        assert_eq!(
+            w.files,
+            [
+                dir.path().join("loose/want.json"),
+                dir.path().join("want.json")
+            ]
+        );
+        assert_eq!(w.roots, [dir.path().join("pkg")]);
+        assert_eq!(
+            w.skipped,
+            [(dir.path().join(".hidden"), "hidden".to_owned())]
+        );
+        let rules = WalkRules {
+            no_ignore: true,
+            ..Default::default()
+        };
+        let w = walk_with_files(dir.path(), &rules, &wanted);
+        assert_eq!(w.files.len(), 3);
+        assert!(w.files.contains(&dir.path().join(".hidden/want.json")));
+        assert!(walk(dir.path(), &rules).files.is_empty());
+    }
+
     #[test]
     fn exclude_globs_that_do_not_parse_are_refused() {
         assert!(check_exclude_glob("[")

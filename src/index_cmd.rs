@@ -9,6 +9,7 @@ use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::fileread::{read_file, Reach};
 use crate::index::Indexed;
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::verify::{self, PackageOutcome, Source};
 
 /// What `index` did; [`crate::render::index::report`] prints it.
@@ -32,9 +33,10 @@ pub enum IndexRun {
 /// The findings that stopped `index`, and what that leaves.
 #[derive(Debug)]
 pub struct Refused {
-    /// The findings as one package: DIR, and the files they name read
-    /// again for their `line:column` (see `findings_of`).
-    pub outcome: PackageOutcome,
+    /// The report of the findings: one package entry, DIR, with the
+    /// files they name read again for their `line:column` (see
+    /// `findings_of`).
+    pub report: Report,
     /// `--check` was given (it never writes).
     pub check: bool,
     /// DIR's `package-index.json`.
@@ -44,7 +46,8 @@ pub struct Refused {
 }
 
 impl IndexRun {
-    /// The exit status: `1` refused, or `--check` found the index would
+    /// The exit status: `1` refused (nothing was written, whatever its
+    /// report's findings weigh), or `--check` found the index would
     /// change; else `0`.
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -77,7 +80,10 @@ pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Result<IndexRun, E
     match crate::index::build(dir, profile.as_deref()) {
         Err(crate::error::Refused::Fault(e)) => Err(e),
         Err(crate::error::Refused::Findings(diags)) => Ok(IndexRun::Refused(Box::new(Refused {
-            outcome: findings_of(dir, diags),
+            report: Report::new(
+                vec![Entry::new(EntryKind::Package, findings_of(dir, diags))],
+                ExitRule::default(),
+            ),
             check,
             index_exists: std::fs::symlink_metadata(&index).is_ok(),
             index,

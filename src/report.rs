@@ -1,5 +1,7 @@
-//! The report of a run (issue 21 item 3): what `verify` found, built
-//! complete before anything renders it.
+//! The report of a run (issue 21 item 3): what `verify` found (and
+//! `check`, the revocation commands, a refused `conformance` manifest, a
+//! refused `index`, the language server), built complete before anything
+//! renders it.
 //!
 //! A [`Report`] is a list of [`Entry`]s, each a package, a document, the
 //! configuration file or a finding of the walk about a PATH
@@ -80,10 +82,9 @@ impl Counts {
 impl PackageOutcome {
     /// The verdict of one package or document ([`Counts::fails`] on its
     /// findings): true when some finding is an error, or a warning under
-    /// `--deny-warnings` (`deny_warnings`). What `check` exits 1 on
-    /// ([`crate::check_cmd::CheckRun::exit_code`]) and what its verdict
-    /// lines say. (Written here, beside the rule, so that `verify` does
-    /// not import the report that imports it.)
+    /// `--deny-warnings` (`deny_warnings`). What `check`'s verdict lines
+    /// say. (Written here, beside the rule, so that `verify` does not
+    /// import the report that imports it.)
     pub fn fails(&self, deny_warnings: bool) -> bool {
         Counts::of(&self.diagnostics).fails(deny_warnings)
     }
@@ -173,10 +174,7 @@ impl Entry {
         selection: Option<&Settings>,
     ) -> Self {
         let mut hidden = Hidden::default();
-        let missing = outcome
-            .diagnostics
-            .iter()
-            .any(|d| d.code == Code::PathNotFound);
+        let missing = names_a_missing_path(&outcome);
         // Weighted errors the selection left shown before applying its
         // `warn` (none when there is no selection: nothing is demoted).
         let mut shown_errors: usize = 0;
@@ -207,6 +205,13 @@ impl Entry {
         self
     }
 
+    /// The entry's name in a report: the name it was given
+    /// ([`Entry::named`]), else its outcome's path (the package directory
+    /// as given).
+    pub fn name(&self) -> &Path {
+        self.name.as_deref().unwrap_or(&self.outcome.path)
+    }
+
     /// True when the entry fails ([`Counts::fails`]).
     pub fn fails(&self, deny_warnings: bool) -> bool {
         self.counts.fails(deny_warnings)
@@ -215,13 +220,18 @@ impl Entry {
     /// True when its findings hold `FD900 path-not-found`: the run could not
     /// run (exit 2).
     pub fn is_missing_path(&self) -> bool {
-        self.kind == EntryKind::Path
-            && self
-                .outcome
-                .diagnostics
-                .iter()
-                .any(|d| d.code == Code::PathNotFound)
+        self.kind == EntryKind::Path && names_a_missing_path(&self.outcome)
     }
+}
+
+/// True when `outcome` holds `FD900 path-not-found`: the one test of
+/// [`Entry::selected`] (no selection hides it) and
+/// [`Entry::is_missing_path`] (the run exits 2).
+fn names_a_missing_path(outcome: &PackageOutcome) -> bool {
+    outcome
+        .diagnostics
+        .iter()
+        .any(|d| d.code == Code::PathNotFound)
 }
 
 /// How a report's verdict becomes an exit status ([`Report::exit_code`]).
@@ -256,7 +266,8 @@ pub struct Report {
     /// How the verdict becomes an exit status.
     pub rule: ExitRule,
     /// An input the user named could not be read (a `check` or
-    /// `relations` FILE, a `compat` side): the run exits 2 whatever its
+    /// `relations` FILE, a `compat` side, a `conformance` suite whose
+    /// manifest is refused): the run exits 2 whatever its
     /// entries say, and SARIF says it did not complete. Set by the
     /// operation that builds the report, which also reports why as an
     /// entry's finding.

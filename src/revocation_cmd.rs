@@ -10,14 +10,14 @@
 
 use std::path::Path;
 
-use crate::check_cmd::document_outcome;
+use crate::check_cmd::{document_entry, document_outcome};
 use crate::diag::Diagnostic;
 use crate::error::{Error, Refused};
 use crate::fileread::FileRefusal;
 use crate::json::strict;
 use crate::limits::JSON_BYTES;
+use crate::report::{ExitRule, Report};
 use crate::revocation::{self, Checkpoint, Pin, Statement};
-use crate::verify::PackageOutcome;
 
 /// What a revocation command found ([`statement`], [`checkpoint`]);
 /// `render::revocation::output` prints it.
@@ -41,28 +41,29 @@ pub enum RevocationRun {
 }
 
 impl RevocationRun {
-    /// The exit status: 0 valid, 1 refused, 2 a file that cannot be read or
-    /// a fault. `cli/revocation.rs` passes it through; `render::revocation`
-    /// only makes the text.
+    /// The exit status: a valid or refused document's is its report's
+    /// ([`Report::exit_code`]: 0 valid, 1 refused, its findings being
+    /// errors), 2 a file that cannot be read or a fault. `cli/revocation.rs`
+    /// passes it through; `render::revocation` only makes the text.
     pub fn exit_code(&self) -> u8 {
         match self {
-            RevocationRun::Valid(_) => 0,
-            RevocationRun::Refused(_) => 1,
+            RevocationRun::Valid(v) => v.report.exit_code(),
+            RevocationRun::Refused(r) => r.report.exit_code(),
             RevocationRun::Unreadable { .. } => 2,
             RevocationRun::Fault(e) => e.exit_code(),
         }
     }
 }
 
-/// A valid document: what the reference prints of it and the outcome the
+/// A valid document: what the reference prints of it and the report the
 /// formats print.
 #[derive(Debug)]
 pub struct Valid {
     /// The decoded document, or the checkpoint with the pin it advanced to.
     pub document: Document,
-    /// The document's outcome, no findings, its path as given (a
-    /// single-document outcome, [`document_outcome`]).
-    pub outcome: PackageOutcome,
+    /// The report of the document: one document entry named by its path
+    /// as given, with no finding ([`document_report`]).
+    pub report: Report,
     /// The path as given.
     pub display: String,
 }
@@ -107,9 +108,9 @@ pub struct Refusal {
     /// ([`reference_parse_line`]), else the first finding's message (which
     /// carries the reference's prefix).
     pub reference_line: String,
-    /// The refused file's outcome with every finding
-    /// ([`document_outcome`]).
-    pub outcome: PackageOutcome,
+    /// The report of the refused file: one document entry named by its
+    /// path as given, with every finding ([`document_report`]).
+    pub report: Report,
     /// The refused file's path as given.
     pub display: String,
 }
@@ -165,15 +166,15 @@ fn refuse_with(
 ) -> RevocationRun {
     let reference_line =
         first.unwrap_or_else(|| diags.first().map(|d| d.message.clone()).unwrap_or_default());
-    let outcome = document_outcome(&display, bytes, diags);
+    let report = document_report(&display, document_outcome(&display, bytes, diags));
     RevocationRun::Refused(Box::new(Refusal {
         reference_line,
-        outcome,
+        report,
         display,
     }))
 }
 
-/// Exit 0 with `document`; its outcome carries the new pin of an advance
+/// Exit 0 with `document`; its entry's outcome carries the new pin of an advance
 /// (`PackageOutcome::extra`), which every format prints.
 fn accept(display: String, bytes: Vec<u8>, document: Document) -> RevocationRun {
     let mut outcome = document_outcome(&display, bytes, Vec::new());
@@ -182,9 +183,16 @@ fn accept(display: String, bytes: Vec<u8>, document: Document) -> RevocationRun 
     }
     RevocationRun::Valid(Box::new(Valid {
         document,
-        outcome,
+        report: document_report(&display, outcome),
         display,
     }))
+}
+
+/// The report of one revocation document: `outcome` as a document entry
+/// named by `display`, the path as given ([`document_entry`]), under the
+/// default rule (no `--deny-warnings`).
+pub fn document_report(display: &str, outcome: crate::verify::PackageOutcome) -> Report {
+    Report::new(vec![document_entry(display, outcome)], ExitRule::default())
 }
 
 /// `validate-revocation FILE`: the statement at `path` read
@@ -340,7 +348,7 @@ mod tests {
         match &valid {
             RevocationRun::Valid(v) => {
                 assert_eq!(v.document.pin().map(|p| p.sequence), Some(0));
-                assert!(v.outcome.extra.contains_key("pin"));
+                assert!(v.report.entries[0].outcome.extra.contains_key("pin"));
             }
             other => panic!("{other:?}"),
         }

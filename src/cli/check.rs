@@ -27,14 +27,13 @@ pub struct Args {
 
 /// Runs `check`; `is_terminal`: whether stdout is a terminal.
 pub fn run(a: &Args, is_terminal: bool) -> Output {
-    match crate::check_cmd::check_files(&a.files, a.stdin_filename.as_deref()) {
+    match crate::check_cmd::check_files(&a.files, a.stdin_filename.as_deref(), a.deny_warnings) {
         Ok(found) => Output {
-            code: found.exit_code(a.deny_warnings),
+            code: found.exit_code(),
             stdout: crate::render::check::output(
-                found,
+                &found,
                 a.report.format,
                 a.report.use_color(is_terminal),
-                a.deny_warnings,
             )
             .into_bytes(),
             ..Default::default()

@@ -19,7 +19,8 @@ use lsp_types::{
 
 use crate::diag::{Diagnostic, Severity};
 use crate::fsread::INDEX_NAME;
-use crate::render::model::PackageView;
+use crate::render::model::RunView;
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::source::{MemorySource, PackageSource};
 use crate::verify::PackageOutcome;
 
@@ -51,18 +52,20 @@ pub fn package_path(root: &Path, file: &Path) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("/"))
 }
 
-/// A verified package: its outcome and the bytes of every file it was
+/// A verified package: its report and the bytes of every file it was
 /// verified from (positions are computed on these).
 #[derive(Debug)]
 pub struct Analysis {
     /// The package directory.
     pub root: PathBuf,
-    /// What `verify` found.
-    pub outcome: PackageOutcome,
+    /// What `verify` found, as a report built complete: one entry, the
+    /// package ([`EntryKind::Package`]; a lone document's is an
+    /// [`EntryKind::Document`] named by its file, [`Analysis::document`]).
+    pub report: Report,
     /// Package path → bytes, as verified.
     pub files: BTreeMap<String, Vec<u8>>,
     /// The disk's own findings (inventory: links, special files, names;
-    /// refused reads), also in `outcome`: a package with any is one
+    /// refused reads), also in `report`: a package with any is one
     /// `index` refuses to index.
     pub disk_findings: Vec<Diagnostic>,
 }
@@ -120,9 +123,29 @@ pub fn analyze(root: &Path, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
     crate::diag::finish(&mut outcome.diagnostics);
     Analysis {
         root: root.to_path_buf(),
-        outcome,
+        report: Report::new(
+            vec![Entry::new(EntryKind::Package, outcome)],
+            ExitRule::default(),
+        ),
         files,
         disk_findings: kept,
+    }
+}
+
+impl Analysis {
+    /// The analysis of a lone document `name` (its `bytes`, as checked:
+    /// `outcome`), one [`EntryKind::Document`] entry named `name`
+    /// ([`crate::check_cmd::document_entry`]).
+    pub fn document(name: &str, bytes: Vec<u8>, outcome: PackageOutcome) -> Self {
+        Analysis {
+            root: PathBuf::new(),
+            report: Report::new(
+                vec![crate::check_cmd::document_entry(name, outcome)],
+                ExitRule::default(),
+            ),
+            files: [(name.to_owned(), bytes)].into(),
+            disk_findings: Vec::new(),
+        }
     }
 }
 
@@ -236,11 +259,11 @@ pub fn diagnostics(
     uri_of: impl Fn(&str) -> Option<Uri>,
 ) -> BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> {
     let mut out: BTreeMap<String, (Uri, Vec<lsp_types::Diagnostic>)> = BTreeMap::new();
-    let view = PackageView::new(&a.outcome, false);
+    let view = RunView::of(&a.report);
     // Every position of a file in one pass over it (a per-finding scan is
     // quadratic: 80,000 findings in a 2 MB file).
     let mut wanted: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for f in &view.findings {
+    for (_, f) in view.findings() {
         if let (Some(file), Some(span)) = (&f.diag.file, &f.span) {
             wanted
                 .entry(file.as_str())
@@ -255,7 +278,7 @@ pub fn diagnostics(
             (file, lsp_positions(text, offsets))
         })
         .collect();
-    for f in &view.findings {
+    for (_, f) in view.findings() {
         let d = f.diag;
         let file = d.file.clone().unwrap_or_else(|| INDEX_NAME.to_owned());
         let range = match (&d.file, &f.span) {

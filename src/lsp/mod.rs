@@ -341,12 +341,7 @@ impl Server {
             let bytes = doc.text.clone().into_bytes();
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let checked = crate::check_cmd::check_document(&name, bytes.clone(), None).ok()?;
-                let a = analysis::Analysis {
-                    root: PathBuf::new(),
-                    outcome: checked.outcome,
-                    files: [(name.clone(), bytes)].into(),
-                    disk_findings: Vec::new(),
-                };
+                let a = analysis::Analysis::document(&name, bytes, checked.outcome);
                 let mut found = analysis::diagnostics(&a, |rel| (rel == name).then(|| uri.clone()));
                 Some(found.remove(&name).map(|(_, d)| d).unwrap_or_default())
             }));

@@ -5,66 +5,60 @@
 //! ([`output`], issue 21 item 3).
 
 use crate::check_cmd::CheckRun;
-use crate::codes::Code;
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
 use crate::render::{self, escape, human, Format};
+use crate::report::Report;
 use crate::verify::PackageOutcome;
 
-/// What `check FILE...` prints on stdout for `found`: each document in
-/// `format` ([`render_documents`]; `human`: its findings, its verdict line,
-/// then [`summary_line`]). The exit status is the run's
+/// What `check FILE...` prints on stdout for `found`: its report in
+/// `format` ([`render_documents`]; `human`: each document's findings, its
+/// verdict line, then [`summary_line`]). The exit status is the run's
 /// ([`CheckRun::exit_code`]), never this view's.
-pub fn output(found: CheckRun, format: Format, color: bool, deny_warnings: bool) -> String {
-    let checked = found.checked;
-    let verdicts: Vec<String> = checked
+pub fn output(found: &CheckRun, format: Format, color: bool) -> String {
+    let report = &found.report;
+    let deny_warnings = report.rule.deny_warnings;
+    let verdicts: Vec<String> = report
+        .entries
         .iter()
-        .map(|c| {
+        .zip(&found.documents)
+        .map(|(e, d)| {
             verdict_line(
-                &c.outcome,
-                c.kind,
-                c.api_version.as_deref(),
-                c.digest.as_deref(),
-                &c.shown,
+                &e.outcome,
+                d.kind,
+                d.api_version.as_deref(),
+                d.digest.as_deref(),
+                &e.name().display().to_string(),
                 deny_warnings,
             )
         })
         .collect();
-    let names: Vec<String> = checked.iter().map(|c| c.shown.clone()).collect();
-    let outcomes: Vec<PackageOutcome> = checked.into_iter().map(|c| c.outcome).collect();
-    let mut stdout = render_documents(&outcomes, &names, &verdicts, format, color, deny_warnings);
+    let mut stdout = render_documents(report, &verdicts, format, color);
     if format == Format::Human {
-        stdout.push_str(&summary_line(&outcomes, deny_warnings));
+        stdout.push_str(&summary_line(report));
     }
     stdout
 }
 
-/// Renders single-document outcomes in `format`; `names` are the documents'
-/// paths as given (one per outcome): the `path` of each `--format json`
-/// entry and the `name` of each JUnit testcase, so every document is
-/// identifiable (an outcome's `path` is the directory its findings' files
-/// are relative to); `verdicts` are the human verdict lines (one per
-/// outcome), used for `human` only.
+/// Renders a report of single documents (`check`'s, a revocation
+/// command's) in `format`: each entry is a document named by its path as
+/// given (the `path` of each `--format json` entry and the `name` of each
+/// JUnit testcase, so every document is identifiable, while an outcome's
+/// `path` is the directory its findings' files are relative to); whether
+/// the run could run (SARIF `executionSuccessful`) and `--deny-warnings`
+/// are the report's. `verdicts` are the human verdict lines (one per
+/// entry), used for `human` only.
 pub fn render_documents(
-    outcomes: &[PackageOutcome],
-    names: &[String],
+    report: &Report,
     verdicts: &[String],
     format: Format,
     color: bool,
-    deny_warnings: bool,
 ) -> String {
-    let mut run = render::RunView::documents(outcomes, names, deny_warnings);
-    // A FILE that could not be read makes the run exit 2: SARIF says the
-    // run did not complete (T2 F2), as it does for `verify`.
-    run.could_not_run = outcomes.iter().any(|o| {
-        o.diagnostics
-            .iter()
-            .any(|d| matches!(d.code, Code::PathNotFound | Code::UnreadableFile))
-    });
+    let run = render::RunView::of(report);
     let opts = render::Options {
         color,
         quiet: true,
-        deny_warnings,
+        deny_warnings: report.rule.deny_warnings,
         ..render::Options::here()
     };
     match format {
@@ -136,16 +130,17 @@ pub fn verdict_line(
 }
 
 /// The human closing line of a run over several documents
-/// (`N documents: A ok, B failed`, newline-terminated); empty for one.
-pub fn summary_line(outcomes: &[PackageOutcome], deny_warnings: bool) -> String {
-    if outcomes.len() <= 1 {
+/// (`N documents: A ok, B failed`, newline-terminated; a document fails by
+/// [`crate::report::Entry::fails`]); empty for one.
+pub fn summary_line(report: &Report) -> String {
+    let n = report.entries.len();
+    if n <= 1 {
         return String::new();
     }
-    let bad = outcomes.iter().filter(|o| o.fails(deny_warnings)).count();
-    format!(
-        "{} documents: {} ok, {} failed\n",
-        outcomes.len(),
-        outcomes.len() - bad,
-        bad
-    )
+    let bad = report
+        .entries
+        .iter()
+        .filter(|e| e.fails(report.rule.deny_warnings))
+        .count();
+    format!("{n} documents: {} ok, {bad} failed\n", n - bad)
 }

@@ -7,8 +7,6 @@
 use std::path::Path;
 
 use crate::conformance::{SuiteReport, SuiteResult};
-use crate::diag::Diagnostic;
-use crate::json::strict;
 use crate::render::escape;
 
 /// Output of `conformance`: one line per case and a summary, or one JSON document.
@@ -20,29 +18,8 @@ pub enum ConformanceFormat {
     Json,
 }
 
-/// A refused manifest as one entry of the report model: its findings,
-/// their files relative to the suite directory `dir` (`manifest.json`),
-/// and the manifest's bytes and spans, so each finding is located
-/// (`<dir>/manifest.json:line:column`) in every format as `verify`'s are.
-fn refused_outcome(
-    dir: &Path,
-    diags: &[Diagnostic],
-    manifest: &[u8],
-) -> crate::verify::PackageOutcome {
-    let source = crate::verify::Source {
-        spans: strict::parse(manifest).ok().map(|p| p.spans),
-        bytes: manifest.to_vec(),
-    };
-    crate::verify::PackageOutcome {
-        path: dir.to_path_buf(),
-        diagnostics: diags.to_vec(),
-        sources: std::collections::BTreeMap::from([("manifest.json".to_owned(), source)]),
-        ..Default::default()
-    }
-}
-
 /// The `--format json` document of a suite whose manifest was refused
-/// (`run`: its [`refused_outcome`]): `cases` empty, every count 0,
+/// (`run`: the view of its report): `cases` empty, every count 0,
 /// `manifestDiagnostics` the manifest's findings as `verify --format json`
 /// writes a finding (file `manifest.json`, line and column).
 fn refused_json(dir: &Path, run: &crate::render::RunView<'_>) -> String {
@@ -75,12 +52,8 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
     let results = match &report.result {
         SuiteResult::Ran(r) => r,
         SuiteResult::Unreadable(msg) => return (String::new(), escape::line(msg)),
-        SuiteResult::Refused {
-            diagnostics: diags,
-            manifest,
-        } => {
-            let outcome = [refused_outcome(dir, diags, manifest)];
-            let run = crate::render::RunView::new(&outcome, false);
+        SuiteResult::Refused(refused) => {
+            let run = crate::render::RunView::of(refused);
             // Each finding located as `check`'s and `verify`'s human
             // findings are (`<dir>/manifest.json:line:column`, the excerpt),
             // by the one human printer.
@@ -177,6 +150,7 @@ mod tests {
     use super::*;
     use crate::codes::Code;
     use crate::conformance::CaseResult;
+    use crate::diag::Diagnostic;
     use crate::json::pointer::JsonPointer;
     use std::path::PathBuf;
 
@@ -257,14 +231,23 @@ mod tests {
         )
         .in_file("manifest.json")
         .at(JsonPointer::root().child("schemaVersion"));
-        let refused = report(SuiteResult::Refused {
-            diagnostics: vec![finding],
-            manifest,
-        });
+        let refused = report(SuiteResult::refused(
+            Path::new("suite"),
+            vec![finding],
+            &manifest,
+        ));
+        // The operation builds the report: the manifest a document entry
+        // named by its path, and the run could not read its suite (exit 2).
+        let SuiteResult::Refused(r) = &refused.result else {
+            panic!("{:?}", refused.result)
+        };
+        let shown = Path::new("suite").join("manifest.json");
+        assert_eq!(r.entries[0].kind, crate::report::EntryKind::Document);
+        assert_eq!(r.entries[0].name(), shown);
+        assert!(r.could_not_read);
         let human = printed(&refused, ConformanceFormat::Human);
         assert_eq!(human.code, 2);
         assert!(human.stdout.is_empty());
-        let shown = Path::new("suite").join("manifest.json");
         assert!(
             human.stderr.starts_with(&format!(
                 "form-package: {}: not a conformance manifest\nFD640 conformance-manifest\n",

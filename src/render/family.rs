@@ -490,6 +490,17 @@ pub fn json(report: &Report) -> Value {
             "ok": !report.fails(),
         }
     });
+    // The walk's flags, when given (`--no-ignore`, `--exclude`).
+    let walk = &report.options.walk;
+    if let Some(o) = doc.get_mut("options").and_then(Value::as_object_mut) {
+        if walk.no_ignore {
+            o.insert("noIgnore".into(), json!(true));
+        }
+        if !walk.exclude.is_empty() {
+            let globs: Vec<&str> = walk.exclude.iter().map(|(_, g)| g.as_str()).collect();
+            o.insert("exclude".into(), json!(globs));
+        }
+    }
     if let (false, Some(o)) = (fam.skipped.is_empty(), doc.as_object_mut()) {
         o.insert(
             "skippedDirectories".into(),

@@ -26,6 +26,11 @@
 //!   becomes `%25`; in property values additionally `:` and `,` become
 //!   `%3A` and `%2C`.
 //!
+//! A configuration file in force is named by a first `::notice`, and the
+//! directories the walk skipped by a rule by one more: `::notice
+//! title=form-package skipped directories::1 directory skipped by a rule
+//! (…): not verified: ./.hidden (hidden)`.
+//!
 //! GitHub shows 10 annotations of each type per step: they are spread over
 //! the packages (every package with a finding of a type gets one before any
 //! gets a second), the other findings are printed in place as plain log
@@ -209,6 +214,23 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
             out,
             "::notice title=form-package configuration::configuration in force: {}",
             escape_data(&config.display().to_string())
+        );
+    }
+    // The directories the walk skipped by a rule: one notice naming each
+    // with its rule, so the run's page says what was not verified.
+    if !run.skipped.is_empty() {
+        let dirs: Vec<String> = run
+            .skipped
+            .iter()
+            .map(|(dir, rule)| format!("{} ({rule})", dir.display()))
+            .collect();
+        let _ = writeln!(
+            out,
+            "::notice title=form-package skipped directories::{}: not verified: {}",
+            super::skipped_text(&run.skipped, false)
+                .trim_end()
+                .trim_end_matches("; -v lists them"),
+            escape_data(&dirs.join(", "))
         );
     }
     let mut more = [0usize; 3];

@@ -8,7 +8,7 @@
 use crate::index::ProfileChoice;
 use crate::index_cmd::{IndexRun, Refused};
 use crate::render::{self, human};
-use crate::verify::PackageOutcome;
+use crate::report::Report;
 
 /// The text of an `index` run: (stdout, stderr). A refusal is its findings
 /// and the closing `form-package: index wrote nothing: …` (or `index
@@ -19,7 +19,7 @@ use crate::verify::PackageOutcome;
 pub fn report(run: &IndexRun) -> (String, String) {
     match run {
         IndexRun::Refused(refused) => {
-            let mut stderr = findings(std::slice::from_ref(&refused.outcome));
+            let mut stderr = findings(&refused.report);
             stderr.push_str(&wrote_nothing(refused));
             (String::new(), stderr)
         }
@@ -48,11 +48,11 @@ pub fn report(run: &IndexRun) -> (String, String) {
     }
 }
 
-/// The human rendering of `outcome` (one package: the directory `index`
+/// The human rendering of `report` (one package: the directory `index`
 /// was given, its findings and the sources they point into), without the
 /// summary line.
-fn findings(outcome: &[PackageOutcome]) -> String {
-    let run = render::RunView::new(outcome, false);
+fn findings(report: &Report) -> String {
+    let run = render::RunView::of(report);
     human::render_run(
         &run,
         &render::Options {
@@ -92,6 +92,8 @@ fn wrote_nothing(refused: &Refused) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::{Entry, EntryKind, ExitRule};
+    use crate::verify::PackageOutcome;
 
     /// A refusal closes with what it leaves: `--check` never writes, and an
     /// index that exists is unchanged while a missing one was not created.
@@ -100,7 +102,10 @@ mod tests {
     fn a_refusal_says_what_it_leaves() {
         let refused = |check, index_exists| {
             IndexRun::Refused(Box::new(Refused {
-                outcome: PackageOutcome::default(),
+                report: Report::new(
+                    vec![Entry::new(EntryKind::Package, PackageOutcome::default())],
+                    ExitRule::default(),
+                ),
                 check,
                 index: "p/package-index.json".into(),
                 index_exists,

@@ -3,8 +3,9 @@
 //!
 //! [`RunView::of`] builds the view of a run's [`Report`] (each entry's
 //! kind, name, selection, counts and verdict are the report's, never
-//! patched afterwards); [`RunView::new`] and [`RunView::documents`] that of
-//! plain outcomes (packages, `check`'s documents) with no selection.
+//! patched afterwards); [`RunView::new`] that of plain package outcomes
+//! with no selection (left for `relations` and `compat`, until they build
+//! a report, and for tests).
 //! Each walks each entry's findings once, builds one
 //! [`LineIndex`] per file that some finding needs (O(file size), once), and
 //! resolves each finding's JSON Pointer to a byte span
@@ -121,31 +122,6 @@ impl<'a> RunView<'a> {
             outcomes
                 .iter()
                 .map(|o| PackageView::new(o, deny_warnings))
-                .collect(),
-        )
-    }
-
-    /// Locates every finding of `outcomes`, each a single document
-    /// ([`EntryKind::Document`], `check`) named by the path given for it
-    /// (`names`, one per outcome), with no selection.
-    pub fn documents(
-        outcomes: &'a [PackageOutcome],
-        names: &[String],
-        deny_warnings: bool,
-    ) -> Self {
-        Self::of_views(
-            outcomes
-                .iter()
-                .enumerate()
-                .map(|(i, o)| {
-                    PackageView::located(
-                        o,
-                        EntryKind::Document,
-                        names.get(i).map(std::path::PathBuf::from),
-                        Hidden::default(),
-                        deny_warnings,
-                    )
-                })
                 .collect(),
         )
     }

@@ -45,26 +45,14 @@ pub fn output(run: RevocationRun, format: Option<Format>, color: bool) -> (Vec<u
         }
         RevocationRun::Fault(e) => (Vec::new(), escape::line(&e.to_string())),
         RevocationRun::Refused(r) => {
-            let errors = r
-                .outcome
-                .diagnostics
-                .iter()
-                .filter(|d| d.is_error())
-                .count();
+            let errors = r.report.findings().filter(|d| d.is_error()).count();
             let verdict = format!(
                 "FAIL {}: {errors} error{}\n",
                 escape::text(&r.display),
                 if errors == 1 { "" } else { "s" }
             );
             let f = format.unwrap_or(Format::Human);
-            let text = render_documents(
-                &[r.outcome],
-                std::slice::from_ref(&r.display),
-                &[verdict],
-                f,
-                color,
-                false,
-            );
+            let text = render_documents(&r.report, &[verdict], f, color);
             match f {
                 Format::Human => (
                     Vec::new(),
@@ -91,14 +79,7 @@ pub fn output(run: RevocationRun, format: Option<Format>, color: bool) -> (Vec<u
                 (text.into_bytes(), String::new())
             }
             Some(f) => {
-                let text = render_documents(
-                    &[v.outcome],
-                    std::slice::from_ref(&v.display),
-                    &[String::new()],
-                    f,
-                    color,
-                    false,
-                );
+                let text = render_documents(&v.report, &[String::new()], f, color);
                 (text.into_bytes(), String::new())
             }
         },
@@ -124,7 +105,7 @@ mod tests {
     use crate::check_cmd::document_outcome;
     use crate::codes::Code;
     use crate::diag::Diagnostic;
-    use crate::revocation_cmd::{Refusal, Valid};
+    use crate::revocation_cmd::{document_report, Refusal, Valid};
 
     #[test]
     fn reference_json_escapes_like_go() {
@@ -164,7 +145,7 @@ mod tests {
         }
         RevocationRun::Valid(Box::new(Valid {
             document,
-            outcome,
+            report: document_report("d/c.json", outcome),
             display: "d/c.json".into(),
         }))
     }
@@ -215,7 +196,10 @@ mod tests {
                 .in_file("d/p.json");
             RevocationRun::Refused(Box::new(Refusal {
                 reference_line: "Form Package revocation: bad".into(),
-                outcome: document_outcome("d/p.json", b"{}".to_vec(), vec![d]),
+                report: document_report(
+                    "d/p.json",
+                    document_outcome("d/p.json", b"{}".to_vec(), vec![d]),
+                ),
                 display: "d/p.json".into(),
             }))
         };

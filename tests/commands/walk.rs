@@ -3,9 +3,9 @@
 //! `verify`'s walk, with its rules (hidden directories, `.gitignore` inside
 //! a git repository, `--exclude`; `--no-ignore`), and every report says
 //! which directories a rule skipped: `verify`'s JSON (`skippedDirectories`),
-//! SARIF (`invocations[0].properties.skippedDirectories` and a note) and
-//! JUnit (a `skippedDirectory` suite property), and `family`'s human, JSON,
-//! DOT and Mermaid reports. Each way a rule skips, and the near miss that
+//! SARIF (`invocations[0].properties.skippedDirectories` and a note),
+//! JUnit (a `skippedDirectory` suite property) and GitHub (a notice), and
+//! `family`'s human, JSON, DOT and Mermaid reports. Each way a rule skips, and the near miss that
 //! walks it.
 
 use crate::common;
@@ -215,6 +215,23 @@ fn verify_junit_names_each_skipped_directory() {
     }
 }
 
+/// `verify --format github`: one notice names each skipped directory and
+/// its rule; none in the near miss.
+#[test]
+fn verify_github_names_each_skipped_directory() {
+    for way in Way::ALL {
+        let (out, near) = verify_both(way, "github");
+        let log = common::stdout(&out);
+        let notice = format!(
+            "::notice title=form-package skipped directories::1 directory skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them): not verified: ./{} ({})\n",
+            way.dir(),
+            way.rule()
+        );
+        assert!(log.starts_with(&notice), "{way:?}: {log}");
+        assert!(!common::stdout(&near).contains("skipped"), "{way:?}");
+    }
+}
+
 /// `family` walks as `verify` does (F14: it walked `.hidden/` and
 /// reported its package FAIL): the package and the contract under the
 /// skipped directory are not loaded, and each format says so; with the
@@ -238,6 +255,13 @@ fn family_skips_as_verify_does_and_says_so_in_every_format() {
         assert_eq!(doc["summary"]["failed"], 0, "{way:?}");
         assert_eq!(doc["summary"]["contracts"], 0, "{way:?}");
         assert!(schema.is_valid(&doc), "{way:?}");
+        // The flags of the walk are recorded when given.
+        let exclude = match way {
+            Way::Exclude => json!(["excluded"]),
+            _ => Value::Null,
+        };
+        assert_eq!(doc["options"]["exclude"], exclude, "{way:?}");
+        assert!(doc["options"].get("noIgnore").is_none(), "{way:?}");
         let human = common::stdout(&with("human", &flags));
         assert!(
             human.ends_with(&format!(
@@ -264,6 +288,11 @@ fn family_skips_as_verify_does_and_says_so_in_every_format() {
         assert_eq!(doc["summary"]["failed"], 1, "{way:?}");
         assert_eq!(doc["summary"]["contracts"], 1, "{way:?}");
         assert!(schema.is_valid(&doc), "{way:?}");
+        let no_ignore = match way {
+            Way::Exclude => Value::Null,
+            _ => json!(true),
+        };
+        assert_eq!(doc["options"]["noIgnore"], no_ignore, "{way:?}");
         for format in ["human", "dot", "mermaid"] {
             let text = common::stdout(&with(format, &near));
             assert!(!text.contains("skipped"), "{way:?} {format}: {text}");

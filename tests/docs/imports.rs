@@ -529,6 +529,72 @@ fn only_render_and_the_command_line_write_to_stdout_or_stderr() {
     assert!(stream_writing_lines(allowed).is_empty());
 }
 
+/// The lines of `text` (non-test, non-comment code) that build a render
+/// view other than from a report, or patch one afterwards: a call of
+/// `RunView::new`, `RunView::documents` or `PackageView::new` (views of
+/// bare outcomes), a `RunView { … }` or `PackageView { … }` literal, or an
+/// assignment to a view's `display` or `could_not_run`.
+fn view_building_lines(text: &str) -> Vec<String> {
+    const BUILDS: [&str; 5] = [
+        "RunView::new(",
+        "RunView::documents(",
+        "PackageView::new(",
+        "RunView {",
+        "PackageView {",
+    ];
+    const PATCHES: [&str; 2] = [".display", ".could_not_run"];
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| {
+            BUILDS.iter().any(|b| l.contains(b))
+                || PATCHES.iter().any(|p| {
+                    l.split(p).skip(1).any(|rest| {
+                        let rest = rest.trim_start();
+                        rest.starts_with('=') && !rest.starts_with("==")
+                    })
+                })
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Modules that still build a view from bare outcomes or patch one, each
+/// to return a `report::Report` its view is built from by `RunView::of`
+/// (the list may only shrink; `render/check` (`check` and the revocation
+/// commands), `render/conformance`, `render/index` and `lsp/analysis` left
+/// it when their operations built a report).
+const VIEW_PATCHES_LEFT: &[&str] = &["render/compat", "render/relations"];
+
+/// Issue 21 item 3: one report model, built complete. Outside
+/// `render/model.rs` (which defines the views), a render view is built only
+/// from a report (`RunView::of`) and nothing patches it afterwards: an
+/// entry's name, kind and selection and whether the run could run are set
+/// by the operation that builds the report (`Entry::named`,
+/// `Report::could_not_read`), never by a view.
+#[test]
+fn a_view_is_built_from_a_report_and_never_patched() {
+    let found = lines_per_module(|m, _| m == "render/model", view_building_lines);
+    let left: Vec<&str> = found.keys().map(String::as_str).collect();
+    assert_eq!(left, VIEW_PATCHES_LEFT, "{found:#?}");
+    // The rule is real: what `render/check` held before its operation
+    // built a report is found, in a function and not in its tests.
+    let before = "fn f() {\n    let mut run = render::RunView::documents(outcomes, names, deny);\n    run.could_not_run = outcomes.iter().any(|o| missing(o));\n    let v = PackageView::new(&a.outcome, false);\n    first.display = Some(name.into());\n}\n#[cfg(test)]\nmod t {\n    fn g() {\n        let run = RunView::new(&all, false);\n    }\n}\n";
+    assert_eq!(
+        view_building_lines(before),
+        [
+            "let mut run = render::RunView::documents(outcomes, names, deny);",
+            "run.could_not_run = outcomes.iter().any(|o| missing(o));",
+            "let v = PackageView::new(&a.outcome, false);",
+            "first.display = Some(name.into());"
+        ]
+    );
+    // Near misses: a view of a report, reading a view, a comparison.
+    let allowed = "let run = render::RunView::of(&report);\nlet name = p.display.as_deref();\nif run.could_not_run == true {}\nlet d = p.display();\n";
+    assert!(view_building_lines(allowed).is_empty());
+}
+
 /// The lines of `text` (non-test, non-comment code) that read a file or a
 /// stream by themselves: `std::fs::read`, `read_to_string`, `File::open`,
 /// `read_to_end`.

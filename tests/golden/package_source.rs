@@ -11,6 +11,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use form_package::render::{self, Format, RunView};
+use form_package::report::{Entry, EntryKind, ExitRule, Report};
 use form_package::source::MemorySource;
 use form_package::verify::{verify_package, verify_source};
 use rayon::prelude::*;
@@ -54,8 +55,8 @@ fn roots(corpus: &Path) -> Vec<PathBuf> {
 
 /// Every format's report of one outcome.
 fn reports(o: form_package::verify::PackageOutcome) -> Vec<String> {
-    let outcomes = [o];
-    let run = RunView::new(&outcomes, false);
+    let report = Report::new(vec![Entry::new(EntryKind::Package, o)], ExitRule::default());
+    let run = RunView::of(&report);
     let opts = render::Options::here();
     [
         Format::Human,

@@ -216,9 +216,8 @@ fn refused_name_is_one_finding_as_in_verify() -> Result<(), Failed> {
         std::fs::write(pkg.join(name), "{}\n").unwrap();
         let a = form_package::lsp::analysis::analyze(&pkg, &std::collections::BTreeMap::new());
         let mut ours: Vec<(String, Option<String>)> = a
-            .outcome
-            .diagnostics
-            .iter()
+            .report
+            .findings()
             .map(|d| (d.code.info().id.to_owned(), d.file.clone()))
             .collect();
         ours.sort();
