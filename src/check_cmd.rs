@@ -21,6 +21,7 @@
 //! package index it is the package digest, for any other document the digest
 //! a FormRef, InterfaceRef or checkpoint entry would name).
 
+use crate::diag::escape::quote;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -271,7 +272,7 @@ fn contract(display: &str, value: &Value) -> Result<Vec<Diagnostic>, Error> {
     let Some(row) = crate::profile::contract_profile(api) else {
         return Ok(vec![Diagnostic::new(
             Code::UnsupportedContractApiVersion,
-            format!("contract: unsupported apiVersion {api:?}"),
+            format!("contract: unsupported apiVersion {}", quote(api)),
         )
         .in_file(display)
         .at(JsonPointer::root().child("apiVersion"))]);

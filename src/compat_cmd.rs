@@ -53,7 +53,7 @@ impl CompatRun {
 
 /// The whole command: runs the request and writes the witnesses into
 /// `witnesses` when asked (refused, exit 2, inside a package:
-/// [`crate::compat::report::inside_package`]); nothing is printed
+/// [`crate::discover::inside_package`]); nothing is printed
 /// ([`crate::render::compat`] makes the text).
 ///
 /// # Errors
@@ -64,7 +64,7 @@ pub fn run(
     base: Option<&Path>,
     witnesses: Option<&Path>,
 ) -> Result<CompatRun, Error> {
-    if let Some(package) = witnesses.and_then(crate::compat::report::inside_package) {
+    if let Some(package) = witnesses.and_then(crate::discover::inside_package) {
         return Err(Error::Usage(format!(
             "--write-witnesses {} is inside the package {}: nothing is written to a package being verified; write the witnesses outside it",
             witnesses.map(Path::display).map(|d| d.to_string()).unwrap_or_default(),

@@ -33,6 +33,7 @@
 //! line per case and a summary, or one JSON document); exit 0 when every
 //! case passes, 1 otherwise.
 
+use crate::diag::escape::quote;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -245,7 +246,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             };
             if !names.insert(name.clone()) {
                 diags.push(manifest_error(
-                    format!("duplicate case name {name:?}"),
+                    format!("duplicate case name {}", quote(&name)),
                     at.child("name"),
                 ));
             }
@@ -253,7 +254,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             if let Some(p) = &path {
                 if let Err(reason) = case_path(p) {
                     diags.push(manifest_error(
-                        format!("case {name:?} path: {reason}"),
+                        format!("case {} path: {reason}", quote(&name)),
                         at.child("path"),
                     ));
                     continue;
@@ -268,7 +269,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
                         kind,
                     }),
                     _ => diags.push(manifest_error(
-                        format!("positive case {name:?} needs path and kind"),
+                        format!("positive case {} needs path and kind", quote(&name)),
                         at,
                     )),
                 }
@@ -277,7 +278,11 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             let operation = string(item, "operation").unwrap_or_default();
             if !OPERATIONS.contains(&operation.as_str()) {
                 diags.push(manifest_error(
-                    format!("negative case {name:?} has unknown operation {operation:?}"),
+                    format!(
+                        "negative case {} has unknown operation {}",
+                        quote(&name),
+                        quote(&operation)
+                    ),
                     at.child("operation"),
                 ));
                 continue;
@@ -285,7 +290,7 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             let value_member = string(item, "value");
             let Some(want_error) = string(item, "wantError").filter(|w| !w.is_empty()) else {
                 diags.push(manifest_error(
-                    format!("negative case {name:?} needs wantError"),
+                    format!("negative case {} needs wantError", quote(&name)),
                     at.child("wantError"),
                 ));
                 continue;
@@ -294,7 +299,8 @@ fn read_manifest(value: &Value) -> Result<(Vec<Positive>, Vec<Negative>), Vec<Di
             if (needs_value && value_member.is_none()) || (!needs_value && path.is_none()) {
                 diags.push(manifest_error(
                     format!(
-                        "negative case {name:?} needs {}",
+                        "negative case {} needs {}",
+                        quote(&name),
                         if needs_value { "value" } else { "path" }
                     ),
                     at,
@@ -499,9 +505,7 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
         .filter_map(|(name, path, at)| {
             let link = root.first_link(path)?;
             Some(manifest_error(
-                format!(
-                    "case {name:?} path: {link:?} is a symbolic link, never followed (it may lead outside the suite)"
-                ),
+                format!("case {} path: {} is a symbolic link, never followed (it may lead outside the suite)", quote(name), quote(&link)),
                 at.clone(),
             ))
         })
@@ -521,7 +525,7 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
         let errors = error_codes(&outcome.diagnostics);
         let (passed, detail) = match (&found, errors.is_empty()) {
             (Some(k), true) if *k == p.kind => (true, String::new()),
-            (Some(k), true) => (false, format!("verified, but its kind is {k:?}")),
+            (Some(k), true) => (false, format!("verified, but its kind is {}", quote(k))),
             _ => (
                 false,
                 format!(
@@ -557,14 +561,14 @@ fn run_suite(dir: &Path) -> Result<Vec<CaseResult>, SuiteResult> {
                 codes.sort_unstable();
                 codes.dedup();
                 let detail = match want {
-                    None => format!("no code corresponds to the gist {:?}", n.want_error),
+                    None => format!("no code corresponds to the gist {}", quote(&n.want_error)),
                     Some(_) if found.iter().any(|r| gist_matches(&n.want_error, r)) => {
                         String::new()
                     }
                     Some(_) if found.is_empty() => "accepted".to_owned(),
                     Some(w) => {
                         let why = if codes.contains(&w) {
-                            format!("refused, but not for {:?}", n.want_error)
+                            format!("refused, but not for {}", quote(&n.want_error))
                         } else {
                             "refused by another check".to_owned()
                         };

@@ -12,6 +12,7 @@
 //!
 //! Pure: no I/O, no printing.
 
+use crate::diag::escape::quote;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
@@ -42,7 +43,10 @@ pub fn walk<'a>(root: &'a Value, pointer: &str) -> Result<(&'a Map<String, Value
     for token in &raw {
         let name = unescape(token);
         if name.is_empty() || name == "*" {
-            return Err(format!("contains an invalid property token {token:?}"));
+            return Err(format!(
+                "contains an invalid property token {}",
+                quote(token)
+            ));
         }
         names.push(name);
     }

@@ -9,6 +9,7 @@
 //! Every finding points into the definition and carries no file (the
 //! caller sets the definition path).
 
+use crate::diag::escape::quote;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -112,7 +113,7 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
             out.push(
                 Diagnostic::new(
                     Code::DuplicateInterface,
-                    format!("Form Definition has duplicate Interface \"{id}\""),
+                    format!("Form Definition has duplicate Interface {}", quote(&id)),
                 )
                 .at(at.clone()),
             );
@@ -144,7 +145,8 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
                     Diagnostic::new(
                         Code::DuplicateFixtureName,
                         format!(
-                            "Form Definition has duplicate conformance fixture name \"{name}\""
+                            "Form Definition has duplicate conformance fixture name {}",
+                            quote(name)
                         ),
                     )
                     .at(at.child("name")),
@@ -156,7 +158,7 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
                         out.push(
                             Diagnostic::new(
                                 Code::InvalidFixturePath,
-                                format!("{label} \"{name}\" {key}: {reason}"),
+                                format!("{label} {} {key}: {reason}", quote(name)),
                             )
                             .at(at.child(key)),
                         );
@@ -175,7 +177,7 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
         Some(Value::Array(list)) => list.as_slice(),
         _ => &[],
     };
-    let prefix = format!("Form Definition Interface \"{id}\"");
+    let prefix = format!("Form Definition Interface {}", quote(id));
     let mut names = HashSet::new();
     let mut resource_inputs: Vec<(usize, &str)> = Vec::new();
     for (j, input) in inputs.iter().enumerate() {
@@ -188,7 +190,7 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
             |msg: String, ptr: JsonPointer| Diagnostic::new(Code::InterfaceInputRule, msg).at(ptr);
         if !names.insert(name) {
             out.push(rule(
-                format!("{prefix} has duplicate input \"{name}\""),
+                format!("{prefix} has duplicate input {}", quote(name)),
                 in_at.child("name"),
             ));
         }
@@ -196,14 +198,18 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
             "literal" => {
                 if !has_value {
                     out.push(rule(
-                        format!("{prefix} input \"{name}\" is a literal without a value"),
+                        format!(
+                            "{prefix} input {} is a literal without a value",
+                            quote(name)
+                        ),
                         in_at.clone(),
                     ));
                 }
                 if !pointer.is_empty() {
                     out.push(rule(
                         format!(
-                            "{prefix} input \"{name}\" is a literal and must not carry a pointer"
+                            "{prefix} input {} is a literal and must not carry a pointer",
+                            quote(name)
                         ),
                         in_at.child("pointer"),
                     ));
@@ -213,7 +219,9 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
                 if has_value {
                     out.push(rule(
                         format!(
-                            "{prefix} input \"{name}\" carries a value with source \"{source}\"; only a literal may"
+                            "{prefix} input {} carries a value with source {}; only a literal may",
+                            quote(name),
+                            quote(source)
                         ),
                         in_at.child("value"),
                     ));
@@ -223,7 +231,8 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
                     if !pointer.is_empty() {
                         out.push(rule(
                             format!(
-                                "{prefix} input \"{name}\" is a resource_uri and must not carry a pointer"
+                                "{prefix} input {} is a resource_uri and must not carry a pointer",
+                                quote(name)
                             ),
                             in_at.child("pointer"),
                         ));
@@ -238,10 +247,7 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
                 out.push(
                     Diagnostic::new(
                         Code::InterfaceInputRule,
-                        format!(
-                            "{prefix} resourceUriInput \"{marker}\" requires exactly one resource_uri input; found {}",
-                            resource_inputs.len()
-                        ),
+                        format!("{prefix} resourceUriInput {} requires exactly one resource_uri input; found {}", quote(marker), resource_inputs.len()),
                     )
                     .at(at.child("resourceUriInput")),
                 );
@@ -250,8 +256,9 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
                     Diagnostic::new(
                         Code::InterfaceInputRule,
                         format!(
-                            "{prefix} resourceUriInput \"{marker}\" does not name its resource_uri input \"{}\"",
-                            only.1
+                            "{prefix} resourceUriInput {} does not name its resource_uri input {}",
+                            quote(marker),
+                            quote(only.1)
                         ),
                     )
                     .at(at.child("resourceUriInput")),
@@ -263,9 +270,7 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
                 out.push(
                     Diagnostic::new(
                         Code::InterfaceInputRule,
-                        format!(
-                            "{prefix} input \"{name}\" has source resource_uri but the Interface sets no resourceUriInput"
-                        ),
+                        format!("{prefix} input {} has source resource_uri but the Interface sets no resourceUriInput", quote(name)),
                     )
                     .at(at.child("inputs").index(j).child("source")),
                 );

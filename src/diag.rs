@@ -6,6 +6,8 @@
 //! Renderers resolve pointers to byte spans through the strict reader's
 //! span map and spans to `line:column`.
 
+pub mod escape;
+
 use std::ops::Range;
 
 pub use crate::codes::Severity;
@@ -58,11 +60,16 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A finding with the code's default severity, at the document root of no
     /// file. Chain [`Diagnostic::in_file`], [`Diagnostic::at`], … to place it.
+    ///
+    /// Every character of `message` that [`escape::needs_escape`] is true
+    /// for is escaped ([`escape::text`]): a check quotes package text with
+    /// [`escape::quote`], and whatever still holds a control, bidi or
+    /// separator character raw reaches no format raw (breaker F13).
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Diagnostic {
             code,
             severity: code.info().severity,
-            message: message.into(),
+            message: escaped(message.into()),
             file: None,
             pointer: JsonPointer::root(),
             target: Target::Value,
@@ -112,15 +119,15 @@ impl Diagnostic {
         self
     }
 
-    /// Replaces the help line.
+    /// Replaces the help line (escaped as [`Diagnostic::new`] escapes the message).
     pub fn help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(escaped(help.into()));
         self
     }
 
-    /// Adds a note.
+    /// Adds a note (escaped as [`Diagnostic::new`] escapes the message).
     pub fn note(mut self, note: impl Into<String>) -> Self {
-        self.notes.push(note.into());
+        self.notes.push(escaped(note.into()));
         self
     }
 
@@ -157,6 +164,15 @@ impl Diagnostic {
     }
 }
 
+/// `s` with every character [`escape::needs_escape`] is true for escaped
+/// ([`escape::text`]); `s` itself (no copy) when none is.
+fn escaped(s: String) -> String {
+    match escape::text(&s) {
+        std::borrow::Cow::Borrowed(_) => s,
+        std::borrow::Cow::Owned(e) => e,
+    }
+}
+
 /// Sorts diagnostics deterministically and removes exact duplicates.
 pub fn finish(diags: &mut Vec<Diagnostic>) {
     diags.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
@@ -182,8 +198,12 @@ impl ParseError {
 
     /// The finding with `code` instead of the kind's own (a payload's syntax
     /// refusal is `invalid-json-payload`, as the reference classifies it).
+    /// The message is the detail with a quoted member name in
+    /// [`escape::quote`]'s notation.
     pub fn to_diagnostic_as(&self, code: Code) -> Diagnostic {
-        Diagnostic::new(code, self.detail.clone())
+        // The reader quotes a member name with Rust's `{:?}`; the finding
+        // spells it as every message does ([`escape::message`]).
+        Diagnostic::new(code, escape::message(&self.detail))
             .at(self.pointer.clone())
             .span(self.span.clone())
     }

@@ -92,6 +92,29 @@ pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, Error> {
     Ok(w.roots)
 }
 
+/// The package directory `dir` is in (or is), if any: the nearest
+/// directory from `dir` upward, resolved through its existing part, that
+/// holds a `package-index.json` ("nothing is written to a package": `init`
+/// and `compat --write-witnesses` refuse such a directory).
+pub fn inside_package(dir: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(dir).ok()?;
+    // Resolve the longest existing prefix (links included), keep the rest.
+    let mut existing = absolute.as_path();
+    let mut rest = Vec::new();
+    while std::fs::symlink_metadata(existing).is_err() {
+        rest.push(existing.file_name()?.to_owned());
+        existing = existing.parent()?;
+    }
+    let mut resolved = std::fs::canonicalize(existing).ok()?;
+    for part in rest.iter().rev() {
+        resolved.push(part);
+    }
+    resolved
+        .ancestors()
+        .find(|d| std::fs::symlink_metadata(d.join(INDEX_FILE)).is_ok())
+        .map(Path::to_path_buf)
+}
+
 /// Walks `path` for package roots under `rules`; see the module docs.
 pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     walk_with_files(path, rules, &|_| false)
@@ -514,5 +537,38 @@ mod tests {
         let link = dir.path().join("link");
         std::os::unix::fs::symlink(&real, &link).unwrap();
         assert_eq!(package_roots(&link).unwrap(), vec![link.clone()]);
+    }
+
+    /// `inside_package` (what `init` and `compat --write-witnesses` ask):
+    /// the package itself, a directory below it that does not exist yet
+    /// and a link from outside into it are inside it, each named by the
+    /// package's resolved path. Near miss: a sibling directory, a link to
+    /// it and a directory that does not exist outside every package are not.
+    #[cfg(unix)]
+    #[test]
+    fn a_path_inside_a_package_names_the_package() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir_all(pkg.join("fixtures")).unwrap();
+        std::fs::write(pkg.join(INDEX_FILE), "{}").unwrap();
+        let sibling = dir.path().join("sibling");
+        std::fs::create_dir(&sibling).unwrap();
+        std::os::unix::fs::symlink(pkg.join("fixtures"), dir.path().join("in")).unwrap();
+        std::os::unix::fs::symlink(&sibling, dir.path().join("out")).unwrap();
+        let real = std::fs::canonicalize(&pkg).unwrap();
+        for inside in [
+            pkg.clone(),
+            pkg.join("fixtures/not/yet"),
+            dir.path().join("in/new"),
+        ] {
+            assert_eq!(inside_package(&inside), Some(real.clone()), "{inside:?}");
+        }
+        for outside in [
+            sibling.clone(),
+            dir.path().join("out/new"),
+            dir.path().join("none/yet"),
+        ] {
+            assert_eq!(inside_package(&outside), None, "{outside:?}");
+        }
     }
 }

@@ -35,6 +35,7 @@
 //! - **E5/E6.** Unknown keywords are ignored; string lengths are code points
 //!   (both are the crate's behaviour, kept by tests).
 
+use crate::diag::escape::{json_message, quote};
 use jsonschema::{Draft, Keyword, ValidationError};
 use serde_json::{Map, Number, Value};
 
@@ -123,8 +124,8 @@ impl jsonschema::Retrieve for RefuseAll {
         uri: &jsonschema::Uri<String>,
     ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
         Err(format!(
-            "retrieval of \"{}\" is refused: inline schemas are compiled offline",
-            uri.as_str()
+            "retrieval of {} is refused: inline schemas are compiled offline",
+            quote(uri.as_str())
         )
         .into())
     }
@@ -143,8 +144,8 @@ impl<'i> Keyword<'i> for GoPattern {
             Ok(())
         } else {
             Err(ValidationError::custom(format!(
-                "{instance} does not match \"{}\"",
-                self.source
+                "{instance} does not match {}",
+                quote(&self.source)
             )))
         }
     }
@@ -171,7 +172,8 @@ fn pattern_factory<'a>(
             source: source.to_owned(),
         })),
         Err(reason) => Err(ValidationError::custom(format!(
-            "pattern \"{source}\" is not valid Go regexp syntax: {reason}"
+            "pattern {} is not valid Go regexp syntax: {reason}",
+            quote(source)
         ))),
     }
 }
@@ -235,7 +237,10 @@ fn walk_patterns(schema: &Value, at: &JsonPointer, out: &mut Vec<CompileError>) 
         if let Err(reason) = goregex::compile(p) {
             out.push(CompileError {
                 pointer: at.child("pattern"),
-                message: format!("pattern \"{p}\" is not valid Go regexp syntax: {reason}"),
+                message: format!(
+                    "pattern {} is not valid Go regexp syntax: {reason}",
+                    quote(p)
+                ),
             });
         }
     }
@@ -245,7 +250,8 @@ fn walk_patterns(schema: &Value, at: &JsonPointer, out: &mut Vec<CompileError>) 
                 out.push(CompileError {
                     pointer: at.child("patternProperties").child(name),
                     message: format!(
-                        "patternProperties name \"{name}\" is not valid Go regexp syntax: {reason}"
+                        "patternProperties name {} is not valid Go regexp syntax: {reason}",
+                        quote(name)
                     ),
                 });
             }
@@ -337,7 +343,7 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
             let pointer = JsonPointer::parse(e.instance_path().as_str()).unwrap_or_default();
             errors.push(CompileError {
                 pointer,
-                message: e.to_string(),
+                message: json_message(&e.to_string()).into_owned(),
             });
             Err(errors)
         }
@@ -442,7 +448,8 @@ impl CompiledSchema {
                         schema_pointer: schema_pointer.clone(),
                         target: Target::Key,
                         message: format!(
-                            "unexpected member \"{name}\" (additionalProperties is false)"
+                            "unexpected member {} (additionalProperties is false)",
+                            quote(name)
                         ),
                     });
                 }
@@ -452,7 +459,7 @@ impl CompiledSchema {
                 instance_pointer,
                 schema_pointer,
                 target: Target::Value,
-                message: e.to_string(),
+                message: json_message(&e.to_string()).into_owned(),
             });
         }
         (out, rest)

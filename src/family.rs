@@ -178,12 +178,15 @@ fn code_id<S: serde::Serializer>(c: &Code, s: S) -> Result<S::Ok, S::Error> {
 }
 
 impl Finding {
-    /// A finding with the code's default severity and help line.
+    /// A finding with the code's default severity and help line. Package
+    /// text in `message` is quoted with [`crate::diag::escape::quote`];
+    /// any control, bidi or separator character still raw in it is escaped
+    /// here ([`crate::diag::escape::text`], breaker F13).
     pub fn new(code: Code, step: Step, message: impl Into<String>) -> Self {
         Finding {
             code,
             severity: code.info().severity,
-            message: message.into(),
+            message: crate::diag::escape::text(&message.into()).into_owned(),
             step,
             source: None,
             relation: None,

@@ -16,6 +16,7 @@
 //! (violations, work budget, a negative that passed) carry the fixture's
 //! package path as `file`.
 
+use crate::diag::escape::quote;
 use serde_json::Value;
 
 use crate::codes::Code;
@@ -328,7 +329,7 @@ pub fn run_fixtures<'p>(
                     continue;
                 };
                 let path_at = at.child(&path_key);
-                let label = format!("conformance fixture \"{name}\"");
+                let label = format!("conformance fixture {}", quote(name));
                 let Some((doc, literals)) =
                     listed_json(&label, path, &path_at, payload, &mut run.diagnostics)
                 else {
@@ -338,9 +339,7 @@ pub fn run_fixtures<'p>(
                     run.diagnostics.push(
                         Diagnostic::new(
                             Code::FixtureStageWithoutSchema,
-                            format!(
-                                "conformance fixture \"{name}\" declares {path_key} but Form Definition has no {member}"
-                            ),
+                            format!("conformance fixture {} declares {path_key} but Form Definition has no {member}", quote(name)),
                         )
                         .at(path_at),
                     );
@@ -407,7 +406,7 @@ pub fn run_fixtures<'p>(
         for (i, fixture) in list.iter().enumerate() {
             let at = root.child("negativeConformanceFixtures").index(i);
             let name = fixture.get("name").and_then(Value::as_str).unwrap_or("");
-            let label = format!("negative conformance fixture \"{name}\"");
+            let label = format!("negative conformance fixture {}", quote(name));
             let mut ok = true;
             let path = fixture.get("inputPath").and_then(Value::as_str);
             let (doc, literals) = match path {
@@ -435,7 +434,8 @@ pub fn run_fixtures<'p>(
                         Diagnostic::new(
                             Code::UnsupportedNegativeStage,
                             format!(
-                                "{label} uses unsupported package-validation stage \"{stage}\""
+                                "{label} uses unsupported package-validation stage {}",
+                                quote(stage)
                             ),
                         )
                         .at(at.child("stage")),
@@ -449,7 +449,7 @@ pub fn run_fixtures<'p>(
                         run.diagnostics.push(
                             Diagnostic::new(
                                 Code::NegativeStageWithoutSchema,
-                                format!("{label} stage \"{stage}\" has no schema"),
+                                format!("{label} stage {} has no schema", quote(stage)),
                             )
                             .at(at.child("stage")),
                         );
@@ -466,10 +466,16 @@ pub fn run_fixtures<'p>(
                 run.diagnostics.push(
                     Diagnostic::new(
                         Code::UnsupportedExpectedFailure,
-                        format!("{label} has unsupported expectedFailure \"{expected}\""),
+                        format!(
+                            "{label} has unsupported expectedFailure {}",
+                            quote(expected)
+                        ),
                     )
                     .at(at.child("expectedFailure"))
-                    .help(format!("set expectedFailure to \"{EXPECTED_FAILURE}\"")),
+                    .help(format!(
+                        "set expectedFailure to {}",
+                        quote(EXPECTED_FAILURE)
+                    )),
                 );
                 ok = false;
             }
@@ -548,7 +554,7 @@ fn listed_json<'p>(
         diags.push(
             Diagnostic::new(
                 Code::FixtureUnlisted,
-                format!("{label} references unlisted payload \"{path}\""),
+                format!("{label} references unlisted payload {}", quote(path)),
             )
             .at(at.clone()),
         );
@@ -558,7 +564,10 @@ fn listed_json<'p>(
         diags.push(
             Diagnostic::new(
                 Code::FixtureMediaType,
-                format!("{label} payload \"{path}\" must use {FIXTURE_MEDIA_TYPE}"),
+                format!(
+                    "{label} payload {} must use {FIXTURE_MEDIA_TYPE}",
+                    quote(path)
+                ),
             )
             .at(at.clone())
             .note(format!("listed as {}", view.media_type)),

@@ -11,6 +11,7 @@
 //! descriptor, one component at a time, with `O_NOFOLLOW`; special files are
 //! classified from `lstat`-style metadata and never opened.
 
+use crate::diag::escape::quote;
 use std::ffi::{CStr, CString};
 use std::fs::File;
 use std::io::Read;
@@ -391,7 +392,7 @@ impl PackageRoot {
             Err(e) => {
                 inv.diagnostics.push(entry_diag(
                     Code::RootOpen,
-                    format!("inventory package: inspect {rel:?}: {}", io_text(e)),
+                    format!("inventory package: inspect {}: {}", quote(&rel), io_text(e)),
                     &rel,
                 ));
                 return None;
@@ -401,7 +402,10 @@ impl PackageRoot {
             EntryKind::Symlink => {
                 inv.diagnostics.push(entry_diag(
                     Code::SymlinkEntry,
-                    format!("inventory package: package entry {rel:?} is a symlink"),
+                    format!(
+                        "inventory package: package entry {} is a symlink",
+                        quote(&rel)
+                    ),
                     &rel,
                 ));
                 None
@@ -410,9 +414,7 @@ impl PackageRoot {
             EntryKind::Special => {
                 inv.diagnostics.push(entry_diag(
                     Code::SpecialFile,
-                    format!(
-                        "inventory package: package entry {rel:?} is not a regular file (devices, sockets, and pipes are forbidden)"
-                    ),
+                    format!("inventory package: package entry {} is not a regular file (devices, sockets, and pipes are forbidden)", quote(&rel)),
                     &rel,
                 ));
                 None
@@ -453,7 +455,11 @@ impl PackageRoot {
             Err(e) => {
                 inv.diagnostics.push(entry_diag(
                     Code::RootOpen,
-                    format!("inventory package: open directory {rel:?}: {}", io_text(e)),
+                    format!(
+                        "inventory package: open directory {}: {}",
+                        quote(rel),
+                        io_text(e)
+                    ),
                     rel,
                 ));
                 return None;
@@ -462,7 +468,10 @@ impl PackageRoot {
         if meta.kind() != EntryKind::Dir || !meta.same_file(seen) {
             inv.diagnostics.push(entry_diag(
                 Code::RootChanged,
-                format!("inventory package: package entry {rel:?} changed during inventory"),
+                format!(
+                    "inventory package: package entry {} changed during inventory",
+                    quote(rel)
+                ),
                 rel,
             ));
             return None;
@@ -481,7 +490,11 @@ impl PackageRoot {
             Err(e) => {
                 inv.diagnostics.push(entry_diag(
                     Code::RootOpen,
-                    format!("inventory package: read directory {rel:?}: {}", io_text(e)),
+                    format!(
+                        "inventory package: read directory {}: {}",
+                        quote(rel),
+                        io_text(e)
+                    ),
                     rel,
                 ));
                 None
@@ -597,7 +610,7 @@ impl PackageRoot {
         expected: Option<&StableMeta>,
     ) -> Result<Vec<u8>, Diagnostic> {
         let fail = |gist: String| read_failure(rel, gist);
-        let open_fail = |why: String| fail(format!("open package file {rel:?}: {why}"));
+        let open_fail = |why: String| fail(format!("open package file {}: {why}", quote(rel)));
         path_grammar(rel).map_err(|r| open_fail(r.to_owned()))?;
 
         let mut components: Vec<&str> = rel.split('/').collect();
@@ -661,13 +674,13 @@ impl PackageRoot {
         (&mut file)
             .take(limit.saturating_add(1))
             .read_to_end(&mut buf)
-            .map_err(|e| fail(format!("read package file {rel:?}: {e}")))?;
+            .map_err(|e| fail(format!("read package file {}: {e}", quote(rel))))?;
         if u64::try_from(buf.len()).unwrap_or(u64::MAX) > limit {
             return Err(fail(format!("file exceeds {limit} bytes while reading")));
         }
         let after = rustix::fs::fstat(&file)
             .map(|s| meta_of(&s))
-            .map_err(|e| fail(format!("read package file {rel:?}: {}", io_text(e))))?;
+            .map_err(|e| fail(format!("read package file {}: {}", quote(rel), io_text(e))))?;
         if !after.unchanged(&before) {
             return Err(fail(
                 "file identity or metadata changed while reading".into(),
@@ -687,7 +700,7 @@ pub fn read_failure(rel: &str, gist: String) -> Diagnostic {
     } else {
         Diagnostic::new(
             Code::UnreadablePayload,
-            format!("read payload {rel:?}: {gist}"),
+            format!("read payload {}: {gist}", quote(rel)),
         )
     };
     d.in_file(rel)
@@ -788,7 +801,10 @@ pub fn entry_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Dia
     if meta.is_executable() {
         return Some(entry_diag(
             Code::ExecutableMode,
-            format!("inventory package: package entry {rel:?} is executable"),
+            format!(
+                "inventory package: package entry {} is executable",
+                quote(rel)
+            ),
             rel,
         ));
     }
@@ -796,7 +812,10 @@ pub fn entry_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Dia
         return Some(
             entry_diag(
                 Code::ExecutableExtension,
-                format!("inventory package: package entry {rel:?} has executable-code extension"),
+                format!(
+                    "inventory package: package entry {} has executable-code extension",
+                    quote(rel)
+                ),
                 rel,
             )
             .note(format!("extension {ext}")),
@@ -810,7 +829,7 @@ pub fn entry_check(rel_bytes: &[u8], rel: &str, meta: &StableMeta) -> Option<Dia
         Ok(()) => None,
         Err(why) => Some(entry_diag(
             Code::InvalidEntryPath,
-            format!("inventory package: package entry {rel:?}: {why}"),
+            format!("inventory package: package entry {}: {why}", quote(rel)),
             rel,
         )),
     }

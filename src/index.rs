@@ -18,6 +18,7 @@
 //! executables, bad names) or when the new index would not satisfy its
 //! profile's published schema.
 
+use crate::diag::escape::quote;
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -222,7 +223,7 @@ fn build_from(
             refused.push(
                 Diagnostic::new(
                     Code::UnlistedFile,
-                    format!("{:?} cannot be listed in a package index: a package path holds only ASCII letters, digits, '.', '_', '-' and '/'", e.rel),
+                    format!("{} cannot be listed in a package index: a package path holds only ASCII letters, digits, '.', '_', '-' and '/'", quote(&e.rel)),
                 )
                 .in_file(e.rel.clone())
                 .help(crate::package::UNLISTABLE_HELP),
@@ -238,7 +239,7 @@ fn build_from(
                     refused.push(
                         Diagnostic::new(
                             Code::UnsupportedMediaType,
-                            format!("{:?} has no allowed media type (.json, .md, .markdown or .txt)", e.rel),
+                            format!("{} has no allowed media type (.json, .md, .markdown or .txt)", quote(&e.rel)),
                         )
                         .in_file(e.rel.clone())
                         .help("remove the file from the package directory, or give it a data extension"),
@@ -274,8 +275,8 @@ fn build_from(
                 Diagnostic::new(
                     Code::InvalidTextPayload,
                     format!(
-                        "text payload {:?} must be valid UTF-8 without NUL bytes",
-                        e.rel
+                        "text payload {} must be valid UTF-8 without NUL bytes",
+                        quote(&e.rel)
                     ),
                 )
                 .in_file(e.rel.clone()),
@@ -292,7 +293,10 @@ fn build_from(
                     refused.push(
                         Diagnostic::new(
                             Code::FixtureFileMissing,
-                            format!("fixture file {path:?} does not exist in the package"),
+                            format!(
+                                "fixture file {} does not exist in the package",
+                                quote(&path)
+                            ),
                         )
                         .in_file(previous.definition_path.clone())
                         .at(at),
@@ -494,7 +498,7 @@ fn path_of(entry: &Value) -> &str {
 fn no_definition(definition_path: &str) -> Refused {
     vec![Diagnostic::new(
         Code::DefinitionPathUnlisted,
-        format!("no Form Definition to index: {definition_path:?} is not a file of the package"),
+        format!("no Form Definition to index: {} is not a file of the package", quote(definition_path)),
     )
     .in_file(INDEX_FILE)
     .help("write the Form Definition as definition.json in the package directory, then run index again")]
@@ -553,7 +557,7 @@ fn check_lane(
     let Some(schema) = profile::definition_schema(api, p.family()) else {
         return Ok(vec![Diagnostic::new(
             Code::UnsupportedDefinitionApiVersion,
-            format!("a Form Definition of apiVersion {api:?} cannot live {under}"),
+            format!("a Form Definition of apiVersion {} cannot live {under}", quote(api)),
         )
         .in_file(definition_path)
         .at(at_api)
@@ -577,17 +581,11 @@ fn check_lane(
         if fits(crate::profile::Family::CurrentNeutral, &versionless)? == Some(true) {
             return Ok(vec![Diagnostic::new(
                 Code::DefinitionSchemaViolation,
-                format!(
-                    "Form Definition: apiVersion {api:?} carries a group version, but the rest of this definition is written for the current profile, whose groups are versionless ({under})"
-                ),
+                format!("Form Definition: apiVersion {} carries a group version, but the rest of this definition is written for the current profile, whose groups are versionless ({under})", quote(api)),
             )
             .in_file(definition_path)
             .at(at_api)
-            .help(format!(
-                "write \"apiVersion\": {:?} (a versionless group: index then writes {}), then run index again",
-                group,
-                IndexProfile::V1alpha5.api_version()
-            ))]);
+            .help(format!("write \"apiVersion\": {} (a versionless group: index then writes {}), then run index again", quote(group), IndexProfile::V1alpha5.api_version()))]);
         }
     }
     // Asked for or kept, but the definition fits the profile its own
@@ -637,7 +635,7 @@ fn check_schema(index: &Value) -> Result<Vec<Diagnostic>, Refused> {
     let Some(profile) = IndexProfile::from_api_version(api) else {
         return Ok(vec![Diagnostic::new(
             Code::UnsupportedIndexApiVersion,
-            format!("package index: unsupported apiVersion {api:?}"),
+            format!("package index: unsupported apiVersion {}", quote(api)),
         )
         .in_file(INDEX_FILE)
         .at(JsonPointer::root().child("apiVersion"))

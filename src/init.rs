@@ -225,7 +225,7 @@ pub fn init(
     // Nothing is written into a package: its index would not list the new
     // files (FD018). The check `--write-witnesses` makes (the nearest
     // directory from DIR upward holding a package index).
-    if let Some(package) = crate::compat::report::inside_package(dir) {
+    if let Some(package) = crate::discover::inside_package(dir) {
         return Err(usage(format!(
             "init: {} is inside the package {}: init never writes into a package (its index would not list the new files, FD018); choose a directory outside it",
             dir.display(),

@@ -12,6 +12,7 @@
 //!
 //! Pure: no I/O, no printing.
 
+use crate::diag::escape::quote;
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
@@ -195,9 +196,7 @@ impl Walk<'_> {
             };
             self.warn(
                 Code::TargetFormRefIdentity,
-                format!(
-                    "reference {pointer} lists target Form {target_api:?} {target_kind:?}, but its own apiVersion and kind consts are {api:?} {kind:?}: no target can satisfy it"
-                ),
+                format!("reference {pointer} lists target Form {} {}, but its own apiVersion and kind consts are {} {}: no target can satisfy it", quote(target_api), quote(target_kind), quote(api), quote(kind)),
                 at.index(i).child(field),
             );
         }
@@ -214,7 +213,10 @@ impl Walk<'_> {
         if depth > MAX_DEPTH {
             self.warn(
                 Code::RelationDepth,
-                format!("relation derivation exceeded depth {MAX_DEPTH} at {pointer:?}"),
+                format!(
+                    "relation derivation exceeded depth {MAX_DEPTH} at {}",
+                    quote(pointer)
+                ),
                 schema_ptr.clone(),
             );
             return;
@@ -253,10 +255,7 @@ impl Walk<'_> {
                         );
                     self.warn(
                         Code::NonConstReferenceIdentity,
-                        format!(
-                            "reference-shaped object {pointer:?} has no non-empty string const {}, so it is not a relation",
-                            missing.join(" or ")
-                        ),
+                        format!("reference-shaped object {} has no non-empty string const {}, so it is not a relation", quote(pointer), missing.join(" or ")),
                         at,
                     );
                 }
@@ -402,7 +401,8 @@ impl Walk<'_> {
                 self.warn(
                     Code::BindingNotAccepted,
                     format!(
-                        "x-takoform-binding {name:?} names a contract absent from acceptedBindings"
+                        "x-takoform-binding {} names a contract absent from acceptedBindings",
+                        quote(name)
                     ),
                     at.clone(),
                 );

@@ -60,6 +60,7 @@
 //!
 //! Definition members that are absent or not strings show as `""`.
 
+use crate::diag::escape::quote;
 use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
@@ -309,9 +310,9 @@ pub fn not_a_definition(value: &Value) -> Option<Diagnostic> {
     use crate::json::pointer::JsonPointer;
     let named = |v: &Value| {
         format!(
-            "apiVersion {:?}, kind {:?}",
-            str_member(v, "apiVersion"),
-            str_member(v, "kind")
+            "apiVersion {}, kind {}",
+            quote(&str_member(v, "apiVersion")),
+            quote(&str_member(v, "kind"))
         )
     };
     let what = match value {

@@ -16,6 +16,7 @@
 //! below reproduce; `render::revocation::reference_json` writes them as the
 //! reference does.
 
+use crate::diag::escape::quote;
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
@@ -202,7 +203,7 @@ fn profile(
             diags.push(
                 Diagnostic::new(
                     Code::UnsupportedRevocationApiVersion,
-                    format!("{prefix}: unsupported apiVersion {other:?}"),
+                    format!("{prefix}: unsupported apiVersion {}", quote(other)),
                 )
                 .in_file(file)
                 .at(at("apiVersion")),
@@ -360,8 +361,8 @@ pub fn validate_statement(file: &str, value: &Value) -> Result<Statement, Refuse
             Diagnostic::new(
                 Code::RevocationFormRefGroup,
                 format!(
-                    "{prefix}: FormRef apiVersion {:?} is reserved or unsupported",
-                    statement.form_ref.api_version
+                    "{prefix}: FormRef apiVersion {} is reserved or unsupported",
+                    quote(&statement.form_ref.api_version)
                 ),
             )
             .in_file(file)
@@ -431,8 +432,8 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
                 Code::CheckpointEntryFormRefGroup,
                 entry_at(i, "formRef").child("apiVersion"),
                 format!(
-                    "entries[{i}]: FormRef apiVersion {:?} is reserved or unsupported",
-                    e.form_ref.api_version
+                    "entries[{i}]: FormRef apiVersion {} is reserved or unsupported",
+                    quote(&e.form_ref.api_version)
                 ),
             ));
         }
@@ -455,7 +456,7 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
                     d(
                         code,
                         entry_at(i, member),
-                        format!("duplicate {member} {value:?}"),
+                        format!("duplicate {member} {}", quote(value)),
                     )
                     .note(format!("first used by entries[{first}]")),
                 );
@@ -472,8 +473,9 @@ pub fn validate_checkpoint(file: &str, value: &Value) -> Result<ValidCheckpoint,
                         "final statementVersion must equal checkpointVersion".into(),
                     )
                     .note(format!(
-                        "checkpointVersion is {:?}, the last entry's statementVersion is {:?}",
-                        checkpoint.checkpoint_version, last.statement_version
+                        "checkpointVersion is {}, the last entry's statementVersion is {}",
+                        quote(&checkpoint.checkpoint_version),
+                        quote(&last.statement_version)
                     )),
                 );
             }
@@ -604,7 +606,10 @@ fn parse_pin_at(file: &str, value: &Value, base: &JsonPointer) -> Result<Pin, Ve
                 diags.push(
                     bad(
                         here(k),
-                        format!("previous revocation checkpoint pin has unknown member {k:?}"),
+                        format!(
+                            "previous revocation checkpoint pin has unknown member {}",
+                            quote(k)
+                        ),
                     )
                     .at_key(here(k)),
                 );
@@ -639,7 +644,10 @@ fn parse_pin_at(file: &str, value: &Value, base: &JsonPointer) -> Result<Pin, Ve
         None | Some(LEGACY) | Some(CURRENT) => {}
         Some(other) => diags.push(bad(
             here("checkpointApiVersion"),
-            format!("previous revocation checkpoint pin has unsupported profile {other:?}"),
+            format!(
+                "previous revocation checkpoint pin has unsupported profile {}",
+                quote(other)
+            ),
         )),
     }
     for (k, v) in [
@@ -758,14 +766,14 @@ pub fn advance(
             let pinned = pin.checkpoint_api_version.as_deref().unwrap_or(LEGACY);
             if api != pinned {
                 let what = if pin.checkpoint_api_version.is_none() {
-                    format!("does not match pinned legacy profile {LEGACY:?}")
+                    format!("does not match pinned legacy profile {}", quote(LEGACY))
                 } else {
-                    format!("does not match pinned profile {pinned:?}")
+                    format!("does not match pinned profile {}", quote(pinned))
                 };
                 diags.push(d(
                     Code::CheckpointProfileMismatch,
                     at("apiVersion"),
-                    format!("revocation checkpoint apiVersion {api:?} {what}"),
+                    format!("revocation checkpoint apiVersion {} {what}", quote(api)),
                 ));
             } else {
                 let want = pin.sequence.checked_add(1);

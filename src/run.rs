@@ -16,7 +16,6 @@ use crate::discover;
 use crate::error::Error;
 use crate::fileread::{read_file, Reach};
 use crate::limits::CONFIG_BYTES;
-use crate::render::progress::Progress;
 use crate::render::{self, Format};
 use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::select::RuleArgs;
@@ -67,6 +66,23 @@ impl std::fmt::Display for Refusal {
     }
 }
 
+/// Who watches a verify run as it goes (the command line draws a progress
+/// bar on stderr, `render::progress`): the library itself never draws.
+/// Every method has a default that does nothing; `()` watches nothing.
+pub trait Observer: Sync {
+    /// The walk is over: `packages` package roots will be verified now.
+    fn start(&self, packages: usize) {
+        let _ = packages;
+    }
+    /// One package root verified (called from any thread, once a root).
+    fn package_done(&self) {}
+    /// Every package root verified (before the report is built).
+    fn finish(&self) {}
+}
+
+/// Nobody watches.
+impl Observer for () {}
+
 /// One thing a PATH yields: a package root to verify, or a finding of the
 /// walk (or of the configuration file) reported as an entry of its own.
 enum Item {
@@ -87,7 +103,8 @@ impl Item {
 /// `form-package.toml` and `rules` ([`crate::select`]), for a report in
 /// `format` (only human and JSON have a statistics form); `opts.cwd`
 /// names relative paths, `opts.deny_warnings` is the `--deny-warnings` of
-/// the report's [`ExitRule`].
+/// the report's [`ExitRule`]. `observer` is told the number of package
+/// roots once the walk is over and each root as it is verified.
 ///
 /// Nothing is skipped in silence (issue 14 items 1, 2, 7): a PATH that
 /// does not exist, a directory the walk cannot read and a symlink to a
@@ -104,6 +121,7 @@ pub fn verify_paths_with(
     format: Format,
     opts: &render::Options,
     rules: &RuleArgs,
+    observer: &dyn Observer,
 ) -> Result<Report, Refusal> {
     use crate::select;
     // Every package needs the meta-schema validator first: build it while walking.
@@ -244,11 +262,11 @@ pub fn verify_paths_with(
         items.extend(group);
     }
     let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
-    let progress = Progress::on_stderr(roots);
+    observer.start(roots);
     let one = |item: &Item| match item {
         Item::Root(r) => {
             let o = verify::verify_package(r);
-            progress.tick();
+            observer.package_done();
             o
         }
         Item::Finding(_, p, d) => PackageOutcome {
@@ -277,7 +295,7 @@ pub fn verify_paths_with(
     } else {
         items.par_iter().map(one).collect()
     };
-    progress.finish();
+    observer.finish();
     // A fault of the verifier is no finding about the package: exit 2.
     for o in &mut outcomes {
         if let Some(error) = o.fault.take() {
@@ -367,12 +385,54 @@ mod tests {
         }
     }
 
+    /// What an observer saw, in order: `start N`, `done`, `finish`.
+    #[derive(Default)]
+    struct Seen(std::sync::Mutex<Vec<String>>);
+
+    impl Observer for Seen {
+        fn start(&self, packages: usize) {
+            self.0.lock().unwrap().push(format!("start {packages}"));
+        }
+        fn package_done(&self) {
+            self.0.lock().unwrap().push("done".into());
+        }
+        fn finish(&self) {
+            self.0.lock().unwrap().push("finish".into());
+        }
+    }
+
+    /// The run tells its observer (the command line's progress bar) how
+    /// many package roots the walk found, each one verified and the end;
+    /// it draws nothing itself. Near miss: a missing PATH is an entry of
+    /// the report but no package verified, so it is not counted; a refused
+    /// run tells nothing.
+    #[test]
+    fn the_run_tells_its_observer_each_package() {
+        let other = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88");
+        let seen = Seen::default();
+        let paths = [package(), other, PathBuf::from("no/such/path")];
+        let report = verify_paths_with(&paths, Format::Json, &opts(), &isolated(), &seen).unwrap();
+        assert_eq!(report.entries.len(), 3);
+        assert_eq!(
+            *seen.0.lock().unwrap(),
+            ["start 2", "done", "done", "finish"]
+        );
+        let refused = Seen::default();
+        let rules = RuleArgs {
+            select: Some(vec!["XX".into()]),
+            ..isolated()
+        };
+        assert!(verify_paths_with(&[package()], Format::Json, &opts(), &rules, &refused).is_err());
+        assert!(refused.0.lock().unwrap().is_empty());
+    }
+
     /// A run that cannot start is a typed refusal, one of each kind, said
     /// as the command line says it; near miss: `--statistics` in JSON runs.
     #[test]
     fn a_run_that_cannot_start_is_a_typed_refusal() {
         let run = |format: Format, rules: RuleArgs| {
-            verify_paths_with(&[package()], format, &opts(), &rules)
+            verify_paths_with(&[package()], format, &opts(), &rules, &())
         };
         let warn = run(
             Format::Human,
@@ -438,6 +498,7 @@ mod tests {
             Format::Json,
             &opts(),
             &rules,
+            &(),
         )
         .unwrap();
         let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
@@ -458,14 +519,14 @@ mod tests {
         assert_eq!(report.entries[2].outcome.path, missing);
         assert!(report.could_not_run());
         assert_eq!(report.exit_code(), 2);
-        let report = verify_paths_with(&[package()], Format::Json, &opts(), &rules).unwrap();
+        let report = verify_paths_with(&[package()], Format::Json, &opts(), &rules, &()).unwrap();
         assert_eq!(report.entries.len(), 2);
         assert_eq!(report.exit_code(), 1);
         let ignored = RuleArgs {
             ignore: Some(vec!["FD903".into()]),
             ..rules
         };
-        let report = verify_paths_with(&[package()], Format::Json, &opts(), &ignored).unwrap();
+        let report = verify_paths_with(&[package()], Format::Json, &opts(), &ignored, &()).unwrap();
         let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind).collect();
         assert_eq!(kinds, [EntryKind::Package]);
         assert_eq!(report.exit_code(), 0);

@@ -11,6 +11,7 @@
 
 pub mod place;
 
+use crate::diag::escape::{json_message, quote};
 use std::sync::{LazyLock, OnceLock};
 
 use jsonschema::{Draft, Registry, Validator};
@@ -341,19 +342,24 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
                     out.push(Violation {
                         pointer: at.child(name),
                         key: true,
-                        message: format!("unexpected member {name:?} (the object is closed)"),
+                        message: format!(
+                            "unexpected member {} (the object is closed)",
+                            quote(name)
+                        ),
                         schema_path: schema_path.clone(),
                         not_shown: 0,
                     });
                 }
             }
             kind => out.push(Violation {
-                message: readable(
+                // The engine and `readable` quote values as JSON text.
+                message: json_message(&readable(
                     kind,
                     &err.to_string(),
                     &schema_path,
                     instance.pointer(at.as_str()),
-                ),
+                ))
+                .into_owned(),
                 pointer: at,
                 key: false,
                 schema_path,

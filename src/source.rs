@@ -17,6 +17,7 @@
 //! A package gives the same report from either source
 //! (`tests/golden/package_source.rs` on the whole corpus).
 
+use crate::diag::escape::quote;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -192,8 +193,9 @@ impl PackageSource for MemorySource {
         limit: u64,
         expected: Option<&StableMeta>,
     ) -> Result<Vec<u8>, Diagnostic> {
-        let open_fail =
-            |why: &str| fsread::read_failure(rel, format!("open package file {rel:?}: {why}"));
+        let open_fail = |why: &str| {
+            fsread::read_failure(rel, format!("open package file {}: {why}", quote(rel)))
+        };
         fsread::path_grammar(rel).map_err(open_fail)?;
         let Some((i, bytes)) = self
             .files

@@ -15,6 +15,7 @@
 //!
 //! Everything here is pure: no I/O, no printing.
 
+use crate::diag::escape::quote;
 use std::collections::HashSet;
 use std::sync::LazyLock;
 
@@ -164,8 +165,10 @@ impl Finding {
     /// `forbidden field "<name>" (<rule> "<matched>")`.
     pub fn message(&self) -> String {
         format!(
-            "forbidden field {:?} ({} {:?})",
-            self.name, self.rule, self.matched
+            "forbidden field {} ({} {})",
+            quote(&self.name),
+            self.rule,
+            quote(&self.matched)
         )
     }
 }

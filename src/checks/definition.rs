@@ -82,6 +82,7 @@
 //! decision 0015 rule 8 step 1; decision 0015 rule 2; verifier-rules.md §8.2;
 //! verifier-rules.md §8.3; verifier-rules.md §8.1.
 
+use crate::diag::escape::quote;
 use serde_json::Value;
 
 use crate::codes::Code;
@@ -141,7 +142,7 @@ fn locate(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
             diags.push(
                 Diagnostic::new(
                     Code::DefinitionPathUnlisted,
-                    format!("definitionPath {def_path:?} is not listed"),
+                    format!("definitionPath {} is not listed", quote(def_path)),
                 )
                 .at(at),
             );
@@ -152,8 +153,10 @@ fn locate(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 Diagnostic::new(
                     Code::DefinitionPathMediaType,
                     format!(
-                        "definitionPath {def_path:?} has media type {:?}, want {DEFINITION_MEDIA_TYPE:?}",
-                        l.media_type
+                        "definitionPath {} has media type {}, want {}",
+                        quote(def_path),
+                        quote(&l.media_type),
+                        quote(DEFINITION_MEDIA_TYPE)
                     ),
                 )
                 .at(at),
@@ -719,7 +722,7 @@ fn definition_schema_check(
         diags.push(
             Diagnostic::new(
                 Code::UnsupportedDefinitionApiVersion,
-                format!("Form Definition: unsupported apiVersion {api:?}"),
+                format!("Form Definition: unsupported apiVersion {}", quote(&api)),
             )
             .at(JsonPointer::root().child("apiVersion")),
         );

@@ -47,6 +47,7 @@
 //! §1.7 R1.23, §2.1; verifier-rules.md §2.1 J2-J6; verifier-rules.md §2.1 J7,
 //! §2.2; verifier-rules.md §1.7 R1.24.
 
+use crate::diag::escape::quote;
 use std::collections::BTreeSet;
 
 use crate::canonical::sha256_digest;
@@ -286,7 +287,10 @@ fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         {
             let d = Diagnostic::new(
                 Code::UnlistedFile,
-                format!("package file closure mismatch: {name:?} is not listed"),
+                format!(
+                    "package file closure mismatch: {} is not listed",
+                    quote(name)
+                ),
             )
             .in_file(name.clone());
             // A file no allowed media type fits, or whose name no index
@@ -309,7 +313,7 @@ fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     // A copy that lacks most of its files is one finding that lists them
     // (issue 26 item 4: 22 blocks for one package), not one per file.
     if missing.len() >= MOSTLY_MISSING_AT_LEAST && missing.len() * 2 > pkg.listed.len() {
-        let names: Vec<String> = missing.iter().map(|l| format!("{:?}", l.path)).collect();
+        let names: Vec<String> = missing.iter().map(|l| quote(&l.path)).collect();
         diags.push(
             Diagnostic::new(
                 Code::MissingListedFile,
@@ -329,8 +333,8 @@ fn closure(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
             Diagnostic::new(
                 Code::MissingListedFile,
                 format!(
-                    "package file closure mismatch: listed {:?} is not in the directory",
-                    l.path
+                    "package file closure mismatch: listed {} is not in the directory",
+                    quote(&l.path)
                 ),
             )
             .at(JsonPointer::root()
@@ -499,8 +503,8 @@ fn read_payload(
             Diagnostic::new(
                 Code::PayloadSizeMismatch,
                 format!(
-                    "payload {:?} size is {}, index says {}",
-                    l.path,
+                    "payload {} size is {}, index says {}",
+                    quote(&l.path),
                     bytes.len(),
                     l.size
                 ),
@@ -514,8 +518,9 @@ fn read_payload(
             Diagnostic::new(
                 Code::PayloadDigestMismatch,
                 format!(
-                    "payload {:?} digest is {actual}, index says {}",
-                    l.path, l.digest
+                    "payload {} digest is {actual}, index says {}",
+                    quote(&l.path),
+                    l.digest
                 ),
             )
             .at(at.child("digest")),
@@ -569,8 +574,8 @@ fn read_payload(
             Diagnostic::new(
                 Code::InvalidTextPayload,
                 format!(
-                    "text payload {:?} must be valid UTF-8 without NUL bytes",
-                    l.path
+                    "text payload {} must be valid UTF-8 without NUL bytes",
+                    quote(&l.path)
                 ),
             )
             .in_file(l.path.clone())

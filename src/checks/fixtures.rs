@@ -35,6 +35,7 @@
 //! verifier-rules.md §7.2 R7.7; verifier-rules.md §4.7; verifier-rules.md
 //! §7.3; verifier-rules.md §7.2 R7.8.
 
+use crate::diag::escape::quote;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -95,16 +96,21 @@ fn payload_names(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult 
     Ok(())
 }
 
+/// The entries of the definition's array member `list` (none when it is
+/// missing or not an array: the definition's schema check reports that).
+fn entries<'a>(definition: &'a Value, list: &str) -> impl Iterator<Item = &'a Value> {
+    definition
+        .get(list)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+}
+
 /// Paths used by desired-stage fixtures, and by any other stage.
 fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
     let mut desired = BTreeSet::new();
     let mut other = BTreeSet::new();
-    for f in definition
-        .get("conformanceFixtures")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for f in entries(definition, "conformanceFixtures") {
         if let Some(p) = f.get("desiredPath").and_then(Value::as_str) {
             desired.insert(p);
         }
@@ -114,12 +120,7 @@ fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
             }
         }
     }
-    for f in definition
-        .get("negativeConformanceFixtures")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
+    for f in entries(definition, "negativeConformanceFixtures") {
         if let Some(p) = f.get("inputPath").and_then(Value::as_str) {
             if f.get("stage").and_then(Value::as_str) == Some("desired") {
                 desired.insert(p);
@@ -245,7 +246,8 @@ fn missing_fixture_file<T>(
     }
     let message = format!("{}: the file does not exist in the package", d.message);
     let help = format!(
-        "add the file {path:?} to the package (then `form-package index DIR` lists it), or fix the path"
+        "add the file {} to the package (then `form-package index DIR` lists it), or fix the path",
+        quote(path)
     );
     Diagnostic { message, ..d }.help(help)
 }

@@ -28,6 +28,7 @@
 //! verifier-rules.md §1.1 step 14, §2.3 D3; verifier-rules.md §1.1 step 15;
 //! verifier-rules.md §0.2 S3; current-profile.md §2.5.
 
+use crate::diag::escape::quote;
 use serde_json::Value;
 
 use crate::canonical::{canonicalize, sha256_digest};
@@ -184,7 +185,7 @@ fn formref(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         FormRefSchema::Unsupported => diags.push(
             Diagnostic::new(
                 Code::InvalidFormRef,
-                format!("FormRef: unsupported apiVersion {api:?}"),
+                format!("FormRef: unsupported apiVersion {}", quote(api)),
             )
             .at(at.child("apiVersion")),
         ),

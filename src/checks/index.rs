@@ -42,6 +42,7 @@
 //! D1; verifier-rules.md §1.5 R1.17; verifier-rules.md §1.8;
 //! verifier-rules.md §1.6 R1.19.
 
+use crate::diag::escape::quote;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -182,7 +183,7 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         diags.push(
             Diagnostic::new(
                 Code::UnsupportedIndexApiVersion,
-                format!("package index: unsupported apiVersion {api:?}"),
+                format!("package index: unsupported apiVersion {}", quote(&api)),
             )
             .at(JsonPointer::root().child("apiVersion")),
         );
@@ -403,14 +404,18 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         if !seen.insert(path.clone()) {
             diags.push(d(
                 Code::DuplicatePayloadPath,
-                format!("duplicate payload path {path:?}"),
+                format!("duplicate payload path {}", quote(&path)),
                 "path",
             ));
         } else if let Some(prev) = &previous {
             if path.as_bytes() <= prev.as_bytes() {
                 diags.push(d(
                     Code::UnsortedPayloadPaths,
-                    format!("payload paths must be unique and sorted lexicographically: {path:?} follows {prev:?}"),
+                    format!(
+                        "payload paths must be unique and sorted lexicographically: {} follows {}",
+                        quote(&path),
+                        quote(prev)
+                    ),
                     "path",
                 ));
             }
@@ -419,7 +424,7 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         if !is_canonical_digest(&digest) {
             diags.push(d(
                 Code::NonCanonicalDigest,
-                format!("payload {path:?} has non-canonical digest"),
+                format!("payload {} has non-canonical digest", quote(&path)),
                 "digest",
             ));
         }
@@ -427,7 +432,8 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
             diags.push(d(
                 Code::PayloadSizeOutOfRange,
                 format!(
-                    "payload {path:?} size is outside 0..{} bytes",
+                    "payload {} size is outside 0..{} bytes",
+                    quote(&path),
                     fsread::PAYLOAD_LIMIT
                 ),
                 "size",
@@ -439,7 +445,8 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 diags.push(d(
                     Code::DefinitionTooLarge,
                     format!(
-                        "Form Definition payload {path:?} exceeds {} bytes",
+                        "Form Definition payload {} exceeds {} bytes",
+                        quote(&path),
                         fsread::DEFINITION_LIMIT
                     ),
                     "size",
@@ -448,7 +455,11 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         } else if is_json_media_type(&media_type) && size > fsread::JSON_LIMIT {
             diags.push(d(
                 Code::JsonPayloadTooLarge,
-                format!("JSON payload {path:?} exceeds {} bytes", fsread::JSON_LIMIT),
+                format!(
+                    "JSON payload {} exceeds {} bytes",
+                    quote(&path),
+                    fsread::JSON_LIMIT
+                ),
                 "size",
             ));
         }
@@ -495,7 +506,7 @@ fn media_check(path: &str, media_type: &str) -> Option<Diagnostic> {
     if fsread::executable_extension(path).is_some() {
         return Some(Diagnostic::new(
             Code::ExecutablePayloadExtension,
-            format!("payload {path:?} has executable-code extension"),
+            format!("payload {} has executable-code extension", quote(path)),
         ));
     }
     let ext = extension(path);
@@ -514,14 +525,18 @@ fn media_check(path: &str, media_type: &str) -> Option<Diagnostic> {
         _ => {
             return Some(Diagnostic::new(
                 Code::UnsupportedMediaType,
-                format!("payload {path:?} uses unsupported media type {media_type:?}"),
+                format!(
+                    "payload {} uses unsupported media type {}",
+                    quote(path),
+                    quote(media_type)
+                ),
             ));
         }
     };
     (!ok).then(|| {
         Diagnostic::new(
             Code::MediaTypeExtensionMismatch,
-            msg.replace("{p}", &format!("{path:?}")),
+            msg.replace("{p}", &quote(path)),
         )
     })
 }

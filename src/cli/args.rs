@@ -116,6 +116,24 @@ impl SelectArgs {
     }
 }
 
+/// The `--help` of `--profile P`, one text for `init`, `index` and
+/// `schema` (one parser, [`crate::profile::parse_option`], reads the flag
+/// of all three): the forms it accepts, an index `apiVersion` or its
+/// version token, every profile listed from the profile table, then the
+/// command's own `rest` (what the profile is for there, its default).
+pub fn profile_help(rest: &str) -> String {
+    let versions = crate::profile::api_versions();
+    let tokens: Vec<String> = versions
+        .iter()
+        .map(|v| format!("`{}`", v.trim_start_matches(crate::profile::INDEX_PREFIX)))
+        .collect();
+    format!(
+        "Index profile: an index `apiVersion` (`{}`) or its version token ({}). {rest}",
+        versions.last().map(String::as_str).unwrap_or_default(),
+        tokens.join(", ")
+    )
+}
+
 /// The renderer options of a command line: the SARIF root defaults to the
 /// working directory.
 pub fn render_options(

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::args;
 use crate::output::Output;
 
 /// `index`'s arguments.
@@ -13,10 +14,11 @@ pub struct Args {
     /// Only compare; exit 1 when the index would change.
     #[arg(long)]
     pub check: bool,
-    /// Index profile to write (e.g. `packages.forms.takoform.com/v1alpha5`), over the
-    /// existing index's; the definition must fit it. Default: the existing index's profile,
-    /// else the one the definition's lane gets.
-    #[arg(long)]
+    /// `--profile P`, the index profile to write ([`args::profile_help`]).
+    #[arg(long, value_name = "P", help = args::profile_help(
+        "The profile to write, over the existing index's; the definition must fit it. \
+         Default: the existing index's profile, else the one the definition's lane gets."
+    ))]
     pub profile: Option<String>,
 }
 

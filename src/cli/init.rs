@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::args;
 use crate::error::Refused;
 use crate::output::Output;
 
@@ -19,9 +20,10 @@ pub struct Args {
     /// The Form's `kind` (`EdgeCache`: an uppercase letter, then letters and digits).
     #[arg(long, value_name = "K")]
     pub kind: String,
-    /// Index profile (`packages.forms.takoform.com/v1alpha5` or `v1alpha5`). Default: the one
-    /// the group implies, as `index` infers it.
-    #[arg(long, value_name = "P")]
+    /// `--profile P`, the new index's profile ([`args::profile_help`]).
+    #[arg(long, value_name = "P", help = args::profile_help(
+        "Default: the one the group implies, as `index` infers it."
+    ))]
     pub profile: Option<String>,
 }
 

@@ -1,6 +1,7 @@
 //! `form-package schema WHICH [--profile P]`: a JSON Schema embedded in
 //! the binary ([`crate::schemas`]).
 
+use crate::cli::args;
 use crate::error::Error;
 use crate::output::Output;
 
@@ -10,10 +11,13 @@ pub struct Args {
     /// Which schema: `report` (`verify --format json`), `family` (`family --format json`), `compat` (`compat --format json`), or a profile's published `definition` or `index` schema.
     #[arg(value_enum)]
     pub which: SchemaName,
-    /// `definition` and `index`: the index profile (`packages.forms.takoform.com/v1alpha5` or
-    /// `v1alpha5`, the default). `definition` prints the schema of the profile's namespaced
-    /// groups (v1 for v1alpha5, v1beta1 for v1alpha4), or of its Legacy lane.
-    #[arg(long, value_name = "P")]
+    /// `--profile P`, the profile of `definition` and `index`
+    /// ([`args::profile_help`]).
+    #[arg(long, value_name = "P", help = args::profile_help(
+        "For `definition` and `index` only; `definition` prints the schema of the profile's \
+         namespaced groups (v1 for v1alpha5, v1beta1 for v1alpha4), or of its Legacy lane. \
+         Default: `v1alpha5`."
+    ))]
     pub profile: Option<String>,
 }
 

@@ -3,12 +3,14 @@
 //! ([`crate::render`]) or its refusal said.
 
 use std::path::PathBuf;
+use std::sync::OnceLock;
 
 use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs};
 use crate::output::Output;
+use crate::render::progress::Progress;
 use crate::render::{self, Format, RunView};
 use crate::report::Report;
-use crate::run::Refusal;
+use crate::run::{Observer, Refusal};
 
 /// `verify`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -44,11 +46,37 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, a.quiet, a.verbose, a.deny_warnings);
     let format = a.report.format;
-    let output = match crate::run::verify_paths_with(&a.paths, format, &opts, &a.rules.rules()) {
+    let bar = ProgressBar::default();
+    let run = crate::run::verify_paths_with(&a.paths, format, &opts, &a.rules.rules(), &bar);
+    let output = match run {
         Ok(report) => output(&report, format, &opts),
         Err(refusal) => refused(&refusal),
     };
     args::deliver(output, a.output.file())
+}
+
+/// The run's progress bar on stderr ([`Progress::on_stderr`]: drawn only
+/// when stderr is a terminal, the run has more than one package and has
+/// taken a second), made when the walk has counted the packages.
+#[derive(Default)]
+struct ProgressBar(OnceLock<Progress>);
+
+impl Observer for ProgressBar {
+    fn start(&self, packages: usize) {
+        let _ = self.0.set(Progress::on_stderr(packages));
+    }
+
+    fn package_done(&self) {
+        if let Some(bar) = self.0.get() {
+            bar.tick();
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = self.0.get() {
+            bar.finish();
+        }
+    }
 }
 
 /// The report in `format`: the statistics (human or JSON) with the

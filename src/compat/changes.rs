@@ -24,6 +24,8 @@
 //! - any other member (constraints, requiresHostApi, …): no rule proves it
 //!   compatible, so it counts as breaking (V3).
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
 use super::desired::{compare, Verdict};
@@ -89,10 +91,12 @@ impl Change {
     }
 }
 
-/// `"text"`: package text quoted in a message (as written: the renderers
-/// escape what they print, `render::escape`).
+/// `"text"`: package text quoted in a message, as every message quotes it
+/// ([`crate::diag::escape::quote`]: `"` and `\\` escaped, control, bidi and
+/// separator characters as Go's escapes), so the JSON report and a
+/// terminal show the same text.
 pub fn quoted(s: &str) -> String {
-    format!("\"{s}\"")
+    crate::diag::escape::quote(s)
 }
 
 /// The change records of OLD → NEW, given the desired verdict already
@@ -207,6 +211,13 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
     out.extend(super::meaning::relation_changes(old, new));
     if let (Some(oi), Some(ni)) = (&old.index, &new.index) {
         file_changes(&mut out, oi, ni, old, new);
+    }
+    // Package text a message names without [`quoted`] (a pointer, a
+    // relation's target) is escaped too (breaker F13).
+    for c in &mut out {
+        if let Cow::Owned(escaped) = crate::diag::escape::text(&c.message) {
+            c.message = escaped;
+        }
     }
     out
 }

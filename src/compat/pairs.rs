@@ -377,14 +377,16 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
 
 /// `group kind`, escaped.
 fn identity(s: &Side) -> String {
-    format!("{} {}", s.form_ref.api_version, s.form_ref.kind)
+    crate::diag::escape::text(&format!("{} {}", s.form_ref.api_version, s.form_ref.kind))
+        .into_owned()
 }
 
 /// FD671 for two copies of one (group, kind, definitionVersion).
 fn reused(o: &Side, n: &Side) -> Finding {
     Finding {
         code: Code::FormRefReused,
-        message: format!(
+        // The FormRef and the two directories, escaped (breaker F13).
+        message: crate::diag::escape::text(&format!(
             "{} names different bytes in {} and {} ({} {})",
             o.form_ref.label(),
             o.path.display(),
@@ -395,7 +397,8 @@ fn reused(o: &Side, n: &Side) -> Finding {
                 "different definitions:"
             },
             short(&o.digest) + " vs " + &short(&n.digest)
-        ),
+        ))
+        .into_owned(),
         old: Some(version_at()),
         new: Some(version_at()),
     }

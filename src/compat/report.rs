@@ -539,28 +539,6 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
     Ok(written)
 }
 
-/// The package directory `dir` is in (or is), if any: the nearest
-/// directory from `dir` upward, resolved through its existing part, that
-/// holds a `package-index.json` ("nothing is written to a package").
-pub fn inside_package(dir: &Path) -> Option<PathBuf> {
-    let absolute = std::path::absolute(dir).ok()?;
-    // Resolve the longest existing prefix (links included), keep the rest.
-    let mut existing = absolute.as_path();
-    let mut rest = Vec::new();
-    while std::fs::symlink_metadata(existing).is_err() {
-        rest.push(existing.file_name()?.to_owned());
-        existing = existing.parent()?;
-    }
-    let mut resolved = std::fs::canonicalize(existing).ok()?;
-    for part in rest.iter().rev() {
-        resolved.push(part);
-    }
-    resolved
-        .ancestors()
-        .find(|d| std::fs::symlink_metadata(d.join(crate::verify::INDEX_FILE)).is_ok())
-        .map(Path::to_path_buf)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -25,6 +25,7 @@
 //! Hand-rolled because no crate option does either: the crate has no hook
 //! for the `$ref` parser nor for validating reference targets.
 
+use crate::diag::escape::quote;
 use std::collections::{HashSet, VecDeque};
 use std::fmt::Write as _;
 
@@ -76,8 +77,9 @@ pub(crate) fn survey(root: &Value) -> Survey {
             out.errors.push(CompileError {
                 pointer: member,
                 message: format!(
-                    "{reference:?} is not valid against the Draft 2020-12 meta-schema: \
-                     $ref must be a \"uri-reference\" (it contains \\)"
+                    "{} is not valid against the Draft 2020-12 meta-schema: \
+                     $ref must be a \"uri-reference\" (it contains \\)",
+                    quote(&reference)
                 ),
             });
             continue;
@@ -97,10 +99,11 @@ pub(crate) fn survey(root: &Value) -> Survey {
             out.errors.push(CompileError {
                 pointer: member.clone(),
                 message: format!(
-                    "$ref target {reference:?} (at {}) is not valid against the \
-                     Draft 2020-12 meta-schema: at {:?}: {e}",
+                    "$ref target {} (at {}) is not valid against the \
+                     Draft 2020-12 meta-schema: at {}: {e}",
+                    quote(&reference),
                     display(&target.location),
-                    at
+                    quote(&at)
                 ),
             });
         }

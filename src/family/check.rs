@@ -11,6 +11,7 @@
 //! (`FD720`–`FD722`, and `FD702`/`FD703` when no allowed target kind is
 //! loaded).
 
+use crate::diag::escape::quote;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -660,7 +661,7 @@ fn source_steps<'a>(site: &Site<'_, 'a>) -> Result<Option<&'a Contract>, Box<Fin
                 Code::BindingNotAcceptedBySource,
                 Step::Rule8Step1,
                 annotation_at.as_ref().unwrap_or(schema_at),
-                format!("rule 8 step 1: acceptedBindings does not carry the binding contract {:?} this list is annotated with", r.binding),
+                format!("rule 8 step 1: acceptedBindings does not carry the binding contract {} this list is annotated with", quote(&r.binding)),
             ));
     };
     let entry_at = JsonPointer::root()
@@ -688,14 +689,15 @@ fn source_steps<'a>(site: &Site<'_, 'a>) -> Result<Option<&'a Contract>, Box<Fin
     let role = form.role.as_deref().unwrap_or("");
     if role != info.source_role {
         let mut f = site.fail(
-                Code::BindingSourceRole,
-                Step::Rule8Step3,
-                &JsonPointer::root().child("role"),
-                format!(
-                    "rule 8 step 3: the source Form's role {role:?} is not the Binding's sourceRole {:?}",
-                    info.source_role
-                ),
-            );
+            Code::BindingSourceRole,
+            Step::Rule8Step3,
+            &JsonPointer::root().child("role"),
+            format!(
+                "rule 8 step 3: the source Form's role {} is not the Binding's sourceRole {}",
+                quote(role),
+                quote(&info.source_role)
+            ),
+        );
         f.contract = Some(binding.doc.loc_str("/sourceRole"));
         return Err(f);
     }
@@ -861,11 +863,7 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
         if role != info.source_role {
             let mut f = base(
                 Code::AcceptedBindingRoleMismatch,
-                format!(
-                    "accepted binding {} has sourceRole {:?} but this Form's role is {role:?}: no binding of it can verify",
-                    accepted.label(),
-                    info.source_role
-                ),
+                format!("accepted binding {} has sourceRole {} but this Form's role is {}: no binding of it can verify", accepted.label(), quote(&info.source_role), quote(role)),
             );
             f.contract = Some(binding.doc.loc_str("/sourceRole"));
             findings.push(f);

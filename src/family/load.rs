@@ -15,6 +15,7 @@
 //! `definition.json` are contracts, those named `candidate-set*.json`
 //! candidate sets. Nothing is written anywhere.
 
+use crate::diag::escape::quote;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -626,9 +627,12 @@ fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
             Code::UnsupportedContractApiVersion,
             Step::Contract,
             if contract_group {
-                format!("{api:?} selects no contract schema (bindings.takoform.com/v1alpha1, v1alpha2 or interfaces.takoform.com/v1alpha1)")
+                format!("{} selects no contract schema (bindings.takoform.com/v1alpha1, v1alpha2 or interfaces.takoform.com/v1alpha1)", quote(api))
             } else {
-                format!("not a Binding or Interface Definition (apiVersion {api:?}); ignored")
+                format!(
+                    "not a Binding or Interface Definition (apiVersion {}); ignored",
+                    quote(api)
+                )
             },
         );
         if !contract_group {

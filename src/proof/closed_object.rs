@@ -13,6 +13,7 @@
 //! as `closed` for its parents, so one fault is reported once (at the node
 //! where it is). `$ref`s that F1 refused are skipped the same way.
 
+use crate::diag::escape::quote;
 use std::collections::HashMap;
 
 use serde_json::{Map, Value};
@@ -461,20 +462,20 @@ impl<'a, 'p> Prover<'a, 'p> {
                         mode = mode.intersect(o.mode);
                     }
                     Err(e) => {
-                        let d =
-                            Diagnostic::new(Code::UnresolvedRef, format!("`$ref` {text:?}: {e}"))
-                                .at(site.clone())
-                                .help(
-                                    match super::ref_closure::missing_member_help(self.root, text) {
-                                        Some(h) => {
-                                            format!("point `$ref` at an existing member: {h}")
-                                        }
-                                        None => {
-                                            "point `$ref` at an existing member, e.g. #/$defs/Name"
-                                                .to_owned()
-                                        }
-                                    },
-                                );
+                        let d = Diagnostic::new(
+                            Code::UnresolvedRef,
+                            format!("`$ref` {}: {e}", quote(text)),
+                        )
+                        .at(site.clone())
+                        .help(
+                            match super::ref_closure::missing_member_help(self.root, text) {
+                                Some(h) => {
+                                    format!("point `$ref` at an existing member: {h}")
+                                }
+                                None => "point `$ref` at an existing member, e.g. #/$defs/Name"
+                                    .to_owned(),
+                            },
+                        );
                         self.report(d, &format!("{}.$ref:", at.disp), &e.to_string());
                         mode = mode.intersect(Mode::Closed);
                     }
@@ -577,7 +578,8 @@ impl<'a, 'p> Prover<'a, 'p> {
                 let d = Diagnostic::new(Code::NestedDialect, format!("nested `$schema` {gist}"))
                     .at(at.loc.child("$schema"))
                     .help(format!(
-                        "use \"{DRAFT_2020_12}\" or remove the nested `$schema`"
+                        "use {} or remove the nested `$schema`",
+                        quote(DRAFT_2020_12)
                     ));
                 self.report(d, &format!("{}.$schema", at.disp), gist);
                 err = true;
@@ -734,12 +736,13 @@ impl<'a, 'p> Prover<'a, 'p> {
     ) {
         let d = Diagnostic::new(
             Code::ForbiddenSchemaName,
-            format!("forbidden field {name:?}"),
+            format!("forbidden field {}", quote(name)),
         )
         .note(reason.to_owned());
         let d = if key { d.at_key(loc) } else { d.at(loc) };
         self.diags.push(d.note(format!(
-            "reference message: forbidden field {name:?} at {disp}"
+            "reference message: forbidden field {} at {disp}",
+            quote(name)
         )));
     }
 
@@ -818,7 +821,11 @@ impl<'a, 'p> Prover<'a, 'p> {
                 err = true;
             }
             Some(pn) if !is_map_key_marker(pn) => {
-                let gist = format!("must be exactly type=string, pattern={MAP_KEY_PATTERN:?}, and x-takoform-fieldPolicy={MAP_KEY_MARKER:?}");
+                let gist = format!(
+                    "must be exactly type=string, pattern={}, and x-takoform-fieldPolicy={}",
+                    quote(MAP_KEY_PATTERN),
+                    quote(MAP_KEY_MARKER)
+                );
                 let d = Diagnostic::new(
                     Code::MapKeyPolicy,
                     "typed map propertyNames is not the reviewed portable map-key policy",
@@ -901,10 +908,10 @@ impl<'a, 'p> Prover<'a, 'p> {
                     if i != j && !declared {
                         let d = Diagnostic::new(
                             Code::UnsatisfiableAllOf,
-                            format!("allOf branch {i} requires {name:?}, which closed branch {j} does not declare: no object satisfies both"),
+                            format!("allOf branch {i} requires {}, which closed branch {j} does not declare: no object satisfies both", quote(name)),
                         )
                         .at(at.loc.child("allOf"))
-                        .help(format!("declare {name:?} in the properties of branch {j}, or drop it from branch {i}'s required"));
+                        .help(format!("declare {} in the properties of branch {j}, or drop it from branch {i}'s required", quote(name)));
                         self.diags.push(d);
                         return;
                     }

@@ -10,6 +10,7 @@
 //!
 //! Pure functions over `serde_json::Value`; no I/O.
 
+use crate::diag::escape::quote;
 use std::fmt;
 
 use serde_json::Value;
@@ -56,7 +57,7 @@ pub fn scan(schema: &Value) -> Vec<Diagnostic> {
                         );
                     } else if name == "$ref" && !is_local_ref(member) {
                         let found = match member {
-                            Value::String(s) => format!("found {s:?}"),
+                            Value::String(s) => format!("found {}", quote(s)),
                             other => format!("found a JSON {}, not a string", kind(other)),
                         };
                         out.push(
@@ -132,15 +133,21 @@ impl fmt::Display for ResolveError {
             ResolveError::NotFragment => {
                 f.write_str("only root or JSON Pointer fragments are supported")
             }
-            ResolveError::Decode(esc) => write!(f, "decode fragment: invalid URL escape {esc:?}"),
+            ResolveError::Decode(esc) => {
+                write!(f, "decode fragment: invalid URL escape {}", quote(esc))
+            }
             ResolveError::InvalidEscape => {
                 f.write_str("fragment contains invalid JSON Pointer escape")
             }
-            ResolveError::MissingToken(t) => write!(f, "fragment token {t:?} does not exist"),
-            ResolveError::InvalidArrayToken(t) => {
-                write!(f, "fragment array token {t:?} is invalid")
+            ResolveError::MissingToken(t) => {
+                write!(f, "fragment token {} does not exist", quote(t))
             }
-            ResolveError::OutOfRange(t) => write!(f, "fragment array token {t:?} is out of range"),
+            ResolveError::InvalidArrayToken(t) => {
+                write!(f, "fragment array token {} is invalid", quote(t))
+            }
+            ResolveError::OutOfRange(t) => {
+                write!(f, "fragment array token {} is out of range", quote(t))
+            }
             ResolveError::NonContainer => f.write_str("fragment traverses non-container"),
         }
     }
@@ -233,7 +240,10 @@ pub fn missing_member_help(root: &Value, reference: &str) -> Option<String> {
             t.value.as_object().map(|m| (p, m))
         })?;
     if parent.is_empty() {
-        return Some(format!("#{prefix} has no members: add {missing:?} there"));
+        return Some(format!(
+            "#{prefix} has no members: add {} there",
+            quote(&missing)
+        ));
     }
     let folded = missing.to_ascii_lowercase();
     let limit = (missing.chars().count() / 3).max(1);
@@ -269,7 +279,8 @@ pub fn missing_member_help(root: &Value, reference: &str) -> Option<String> {
             let names: Vec<String> = parent.keys().take(12).map(|k| escape(k)).collect();
             let more = if parent.len() > 12 { ", …" } else { "" };
             format!(
-                "#{prefix} has no member {missing:?}; it has: {}{more}",
+                "#{prefix} has no member {}; it has: {}{more}",
+                quote(&missing),
                 names.join(", ")
             )
         }

@@ -83,18 +83,11 @@ pub fn report(report: &Report, format: Format, opts: &Options) -> (String, Strin
 /// then one escaped path and its rule a line (compat has neither `-v`
 /// nor `--no-ignore`, so every one is listed); empty when none was.
 fn skipped(dirs: &[(PathBuf, String)]) -> String {
-    if dirs.is_empty() {
-        return String::new();
-    }
-    let mut text = format!(
-        "{} director{} skipped by a rule of verify's walk (hidden, .gitignore): not compared:\n",
-        dirs.len(),
-        if dirs.len() == 1 { "y" } else { "ies" },
-    );
-    for (dir, rule) in dirs {
-        let _ = writeln!(text, "  {} ({rule})", super::escape::path(dir));
-    }
-    text
+    super::skipped_lines(
+        dirs,
+        "of verify's walk (hidden, .gitignore): not compared:",
+        true,
+    )
 }
 
 /// Renders `report` in `format` (stdout only: see [`report`]).

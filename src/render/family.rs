@@ -586,49 +586,87 @@ fn edge_findings<'a>(report: &'a Report, e: &crate::family::check::Edge) -> Vec<
         .collect()
 }
 
-/// A Graphviz digraph.
+/// A Graphviz digraph: the family graph's one traversal spelled in DOT.
 pub fn dot(report: &Report) -> String {
-    let mut out = String::from("digraph family {\n");
-    out.push_str("  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f5f5f5\", fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n");
-    out.push_str(&package_comments(report, "//"));
-    for f in &report.findings {
-        let _ = writeln!(out, "  // finding: {}", comment_safe(&finding_line(f)));
-    }
-    for (c, (family, nodes)) in groups(report).iter().enumerate() {
+    graph::<Dot>(report)
+}
+
+/// A Mermaid flowchart: the same traversal as [`dot`] spelled in Mermaid,
+/// the same nodes, edges and comments.
+pub fn mermaid(report: &Report) -> String {
+    graph::<Mermaid>(report)
+}
+
+/// How a node is drawn: a loaded package that verifies, one that fails
+/// `verify` (its label ends `verify: FAIL`, red), or a target kind that is
+/// not loaded (dashed).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NodeStyle {
+    Plain,
+    Failed,
+    Missing,
+}
+
+/// One relation as a graph draws it: node ids, its (unquoted) label, its
+/// status and the lines of its findings.
+struct GraphEdge {
+    from: String,
+    to: String,
+    text: String,
+    status: EdgeStatus,
+    tips: Vec<String>,
+}
+
+/// The spellings of one graph language; [`graph`] is the one traversal
+/// that both languages share. Each method appends whole lines to `out`.
+trait Syntax {
+    /// The first lines (the graph's opening and default attributes).
+    const HEADER: &'static str;
+    /// What starts a comment line.
+    const COMMENT: &'static str;
+    /// The line that opens the group of the not-loaded target kinds.
+    const OPEN_MISSING: &'static str;
+    /// The line that closes a group.
+    const CLOSE_GROUP: &'static str;
+    /// The line that opens family group number `c`, titled `family`.
+    fn open_group(out: &mut String, c: usize, family: &str);
+    /// One node with its (unquoted) label.
+    fn node(out: &mut String, id: &str, label: &str, style: NodeStyle);
+    /// One edge (its findings' lines a tooltip where the language has one).
+    fn edge(out: &mut String, e: &GraphEdge);
+    /// What follows the edges (the closing brace, or styles by index).
+    fn footer(out: &mut String, report: &Report);
+}
+
+/// Graphviz DOT.
+struct Dot;
+
+impl Syntax for Dot {
+    const HEADER: &'static str = "digraph family {\n  rankdir=LR;\n  node [shape=box, style=\"rounded,filled\", fillcolor=\"#f5f5f5\", fontname=\"Helvetica\"];\n  edge [fontname=\"Helvetica\", fontsize=10];\n";
+    const COMMENT: &'static str = "//";
+    const OPEN_MISSING: &'static str =
+        "  subgraph cluster_missing {\n    label=\"not loaded\";\n    style=dashed;\n";
+    const CLOSE_GROUP: &'static str = "  }\n";
+
+    fn open_group(out: &mut String, c: usize, family: &str) {
         let _ = writeln!(
             out,
             "  subgraph cluster_{c} {{\n    label={};",
             dot_str(family)
         );
-        for (id, label, failed) in nodes {
-            if *failed {
-                let _ = writeln!(
-                    out,
-                    "    {id} [label={}, color=\"{RED}\", penwidth=2];",
-                    dot_str(&format!("{label}\nverify: FAIL"))
-                );
-            } else {
-                let _ = writeln!(out, "    {id} [label={}];", dot_str(label));
-            }
-        }
-        out.push_str("  }\n");
     }
-    if !report.missing.is_empty() {
-        out.push_str(
-            "  subgraph cluster_missing {\n    label=\"not loaded\";\n    style=dashed;\n",
-        );
-        for (i, (api, kind)) in report.missing.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "    {} [label={}, style=dashed];",
-                node_id(EdgeTarget::Missing(i)),
-                dot_str(&format!("{kind}\n{api}"))
-            );
-        }
-        out.push_str("  }\n");
+
+    fn node(out: &mut String, id: &str, label: &str, style: NodeStyle) {
+        let extra = match style {
+            NodeStyle::Plain => String::new(),
+            NodeStyle::Failed => format!(", color=\"{RED}\", penwidth=2"),
+            NodeStyle::Missing => ", style=dashed".to_owned(),
+        };
+        let _ = writeln!(out, "    {id} [label={}{extra}];", dot_str(label));
     }
-    for e in &report.edges {
-        let mut attrs = vec![format!("label={}", dot_str(&edge_text(e)))];
+
+    fn edge(out: &mut String, e: &GraphEdge) {
+        let mut attrs = vec![format!("label={}", dot_str(&e.text))];
         match e.status {
             EdgeStatus::Failed => {
                 attrs.push(format!("color=\"{RED}\", fontcolor=\"{RED}\", penwidth=2"));
@@ -636,22 +674,127 @@ pub fn dot(report: &Report) -> String {
             EdgeStatus::Unchecked | EdgeStatus::External => attrs.push("style=dashed".to_owned()),
             EdgeStatus::Ok => {}
         }
-        let tips: Vec<String> = edge_findings(report, e)
-            .iter()
-            .map(|f| finding_line(f))
-            .collect();
-        if !tips.is_empty() {
-            attrs.push(format!("tooltip={}", dot_str(&tips.join("\n"))));
+        if !e.tips.is_empty() {
+            attrs.push(format!("tooltip={}", dot_str(&e.tips.join("\n"))));
         }
+        let _ = writeln!(out, "  {} -> {} [{}];", e.from, e.to, attrs.join(", "));
+    }
+
+    fn footer(out: &mut String, _report: &Report) {
+        out.push_str("}\n");
+    }
+}
+
+/// A Mermaid flowchart.
+struct Mermaid;
+
+impl Syntax for Mermaid {
+    const HEADER: &'static str = "flowchart LR\n";
+    const COMMENT: &'static str = "%%";
+    const OPEN_MISSING: &'static str = "  subgraph missing[\"not loaded\"]\n";
+    const CLOSE_GROUP: &'static str = "  end\n";
+
+    fn open_group(out: &mut String, c: usize, family: &str) {
+        let _ = writeln!(out, "  subgraph family{c}[{}]", mermaid_str(family));
+    }
+
+    fn node(out: &mut String, id: &str, label: &str, _style: NodeStyle) {
+        let _ = writeln!(out, "    {id}[{}]", mermaid_str(label));
+    }
+
+    fn edge(out: &mut String, e: &GraphEdge) {
+        let arrow = match e.status {
+            EdgeStatus::Unchecked | EdgeStatus::External => "-.->",
+            _ => "-->",
+        };
         let _ = writeln!(
             out,
-            "  {} -> {} [{}];",
-            node_id(EdgeTarget::Form(e.from)),
-            node_id(e.to),
-            attrs.join(", ")
+            "  {} {arrow}|{}| {}",
+            e.from,
+            mermaid_str(&e.text),
+            e.to
         );
     }
-    out.push_str("}\n");
+
+    /// Mermaid styles edges by their index and nodes by their id after
+    /// the graph: failing edges and failing packages red.
+    fn footer(out: &mut String, report: &Report) {
+        let red: Vec<String> = (report.edges.iter().enumerate())
+            .filter(|(_, e)| e.status == EdgeStatus::Failed)
+            .map(|(i, _)| i.to_string())
+            .collect();
+        if !red.is_empty() {
+            let _ = writeln!(
+                out,
+                "  linkStyle {} stroke:{RED},stroke-width:3px,color:{RED}",
+                red.join(",")
+            );
+        }
+        for (i, p) in report.family.packages.iter().enumerate() {
+            if p.outcome.has_errors() {
+                let _ = writeln!(
+                    out,
+                    "  style {} stroke:{RED},stroke-width:3px",
+                    node_id(EdgeTarget::Form(i))
+                );
+            }
+        }
+    }
+}
+
+/// The one traversal of a family graph, spelled in `S`: comments with the
+/// packages' own findings and every family finding, a group per family
+/// with its Forms, a group of the target kinds that are not loaded, then
+/// every relation as an edge.
+fn graph<S: Syntax>(report: &Report) -> String {
+    let mut out = String::from(S::HEADER);
+    out.push_str(&package_comments(report, S::COMMENT));
+    for f in &report.findings {
+        let _ = writeln!(
+            out,
+            "  {} finding: {}",
+            S::COMMENT,
+            comment_safe(&finding_line(f))
+        );
+    }
+    for (c, (family, nodes)) in groups(report).iter().enumerate() {
+        S::open_group(&mut out, c, family);
+        for (id, label, failed) in nodes {
+            if *failed {
+                S::node(
+                    &mut out,
+                    id,
+                    &format!("{label}\nverify: FAIL"),
+                    NodeStyle::Failed,
+                );
+            } else {
+                S::node(&mut out, id, label, NodeStyle::Plain);
+            }
+        }
+        out.push_str(S::CLOSE_GROUP);
+    }
+    if !report.missing.is_empty() {
+        out.push_str(S::OPEN_MISSING);
+        for (i, (api, kind)) in report.missing.iter().enumerate() {
+            let id = node_id(EdgeTarget::Missing(i));
+            S::node(&mut out, &id, &format!("{kind}\n{api}"), NodeStyle::Missing);
+        }
+        out.push_str(S::CLOSE_GROUP);
+    }
+    for e in &report.edges {
+        let edge = GraphEdge {
+            from: node_id(EdgeTarget::Form(e.from)),
+            to: node_id(e.to),
+            text: edge_text(e),
+            status: e.status,
+            tips: edge_findings(report, e)
+                .iter()
+                .map(|f| finding_line(f))
+                .collect(),
+        };
+        S::edge(&mut out, &edge);
+    }
+    S::footer(&mut out, report);
     out
 }
 
@@ -662,71 +805,4 @@ fn mermaid_str(s: &str) -> String {
         .replace('<', "#lt;")
         .replace('>', "#gt;");
     format!("\"{}\"", escaped.replace('\n', "<br/>"))
-}
-
-/// A Mermaid flowchart.
-pub fn mermaid(report: &Report) -> String {
-    let mut out = String::from("flowchart LR\n");
-    out.push_str(&package_comments(report, "%%"));
-    for f in &report.findings {
-        let _ = writeln!(out, "  %% finding: {}", comment_safe(&finding_line(f)));
-    }
-    for (c, (family, nodes)) in groups(report).iter().enumerate() {
-        let _ = writeln!(out, "  subgraph family{c}[{}]", mermaid_str(family));
-        for (id, label, failed) in nodes {
-            let label = if *failed {
-                format!("{label}\nverify: FAIL")
-            } else {
-                label.clone()
-            };
-            let _ = writeln!(out, "    {id}[{}]", mermaid_str(&label));
-        }
-        out.push_str("  end\n");
-    }
-    if !report.missing.is_empty() {
-        out.push_str("  subgraph missing[\"not loaded\"]\n");
-        for (i, (api, kind)) in report.missing.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "    {}[{}]",
-                node_id(EdgeTarget::Missing(i)),
-                mermaid_str(&format!("{kind}\n{api}"))
-            );
-        }
-        out.push_str("  end\n");
-    }
-    let mut red = Vec::new();
-    for (i, e) in report.edges.iter().enumerate() {
-        let arrow = match e.status {
-            EdgeStatus::Unchecked | EdgeStatus::External => "-.->",
-            _ => "-->",
-        };
-        let _ = writeln!(
-            out,
-            "  {} {arrow}|{}| {}",
-            node_id(EdgeTarget::Form(e.from)),
-            mermaid_str(&edge_text(e)),
-            node_id(e.to)
-        );
-        if e.status == EdgeStatus::Failed {
-            red.push(i.to_string());
-        }
-    }
-    if !red.is_empty() {
-        let _ = writeln!(
-            out,
-            "  linkStyle {} stroke:{RED},stroke-width:3px,color:{RED}",
-            red.join(",")
-        );
-    }
-    for (i, p) in report.family.packages.iter().enumerate() {
-        if p.outcome.has_errors() {
-            let _ = writeln!(
-                out,
-                "  style {} stroke:{RED},stroke-width:3px",
-                node_id(EdgeTarget::Form(i))
-            );
-        }
-    }
-    out
 }

@@ -149,14 +149,25 @@ pub fn skipped(run: &RunView<'_>, opts: &Options) -> String {
 /// a line (without, the count line ends `; -v lists them`). Empty when
 /// `dirs` is. [`skipped`]'s text, and `family`'s human report's.
 pub fn skipped_text(dirs: &[(PathBuf, String)], list: bool) -> String {
+    let what = if list { ":" } else { "; -v lists them" };
+    skipped_lines(
+        dirs,
+        &format!("(hidden, .gitignore, exclude; --no-ignore searches them){what}"),
+        list,
+    )
+}
+
+/// `N director(y|ies) skipped by a rule <what>`, then with `list` one
+/// escaped path and its rule a line; empty when `dirs` is. The one text of
+/// every command's skipped directories (`verify`, `family`, `compat`).
+fn skipped_lines(dirs: &[(PathBuf, String)], what: &str, list: bool) -> String {
     if dirs.is_empty() {
         return String::new();
     }
     let mut text = format!(
-        "{} director{} skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them){}\n",
+        "{} director{} skipped by a rule {what}\n",
         dirs.len(),
         if dirs.len() == 1 { "y" } else { "ies" },
-        if list { ":" } else { "; -v lists them" }
     );
     if list {
         for (dir, rule) in dirs {

@@ -3,6 +3,7 @@
 //! inclusion proofs, and RFC 3161 timestamps. Parsing only; the checks are
 //! in [`super::verify`].
 
+use crate::diag::escape::quote;
 use der::Decode;
 use serde_json::{Map, Value};
 use x509_cert::Certificate;
@@ -108,7 +109,7 @@ fn int(m: &Map<String, Value>, k: &str, at: &str) -> Result<i64, TrustError> {
 
 fn unknown(m: &Map<String, Value>, known: &[&str], at: &str) -> Result<(), TrustError> {
     match m.keys().find(|k| !known.contains(&k.as_str())) {
-        Some(k) => bad(format!("{at}: unknown member {k:?}")),
+        Some(k) => bad(format!("{at}: unknown member {}", quote(k))),
         None => Ok(()),
     }
 }

@@ -122,12 +122,14 @@ pub struct TrustError {
 }
 
 impl TrustError {
-    /// A refusal with `code` (its class follows from it): exit 1.
+    /// A refusal with `code` (its class follows from it): exit 1. Any
+    /// control, bidi or separator character in `message` is escaped
+    /// ([`crate::diag::escape::text`], breaker F13).
     pub fn new(code: Code, message: impl Into<String>) -> Self {
         Self {
             code,
             class: ErrorClass::of_code(code),
-            message: message.into(),
+            message: crate::diag::escape::text(&message.into()).into_owned(),
             could_not_run: false,
         }
     }

@@ -5,6 +5,7 @@
 //! source repository; one exact `refs/<namespace>/<name>` without
 //! wildcards. Every comparison made with it is literal.
 
+use crate::diag::escape::quote;
 use serde_json::Value;
 
 use super::{fail, TrustError};
@@ -61,7 +62,7 @@ pub fn parse_policy(bytes: &[u8]) -> Result<PublisherPolicy, TrustError> {
         "ref",
     ];
     if let Some(extra) = map.keys().find(|k| !MEMBERS.contains(&k.as_str())) {
-        return bad(format!("unknown member {extra:?}"));
+        return bad(format!("unknown member {}", quote(extra)));
     }
     let get = |k: &str| -> Result<String, TrustError> {
         match map.get(k) {
@@ -73,12 +74,18 @@ pub fn parse_policy(bytes: &[u8]) -> Result<PublisherPolicy, TrustError> {
     let api = get("apiVersion")?;
     if api != POLICY_API_VERSION {
         return bad(format!(
-            "apiVersion is {api:?}, want {POLICY_API_VERSION:?}"
+            "apiVersion is {}, want {}",
+            quote(&api),
+            quote(POLICY_API_VERSION)
         ));
     }
     let kind = get("kind")?;
     if kind != POLICY_KIND {
-        return bad(format!("kind is {kind:?}, want {POLICY_KIND:?}"));
+        return bad(format!(
+            "kind is {}, want {}",
+            quote(&kind),
+            quote(POLICY_KIND)
+        ));
     }
     let policy = PublisherPolicy {
         oidc_issuer: get("oidcIssuer")?,

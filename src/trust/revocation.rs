@@ -6,6 +6,7 @@
 //! findings into the trust commands' refusals (one phrase, a class) and
 //! looks a package up in a validated checkpoint.
 
+use crate::diag::escape::quote;
 use serde_json::{Map, Value};
 
 use super::TrustError;
@@ -158,12 +159,14 @@ fn form_ref_of_profile(api: &str, form_ref: &Map<String, Value>) -> Result<(), S
     if api == CURRENT {
         if group.contains('/') || !dns(group) {
             return Err(format!(
-                "FormRef apiVersion {group:?} is not a versionless group of the current profile"
+                "FormRef apiVersion {} is not a versionless group of the current profile",
+                quote(group)
             ));
         }
         if group == "trust.forms.takoform.com" {
             return Err(format!(
-                "FormRef apiVersion {group:?} is reserved or unsupported"
+                "FormRef apiVersion {} is reserved or unsupported",
+                quote(group)
             ));
         }
     } else if !group
@@ -171,7 +174,8 @@ fn form_ref_of_profile(api: &str, form_ref: &Map<String, Value>) -> Result<(), S
         .is_some_and(|(g, v)| dns(g) && !v.is_empty())
     {
         return Err(format!(
-            "FormRef apiVersion {group:?} is not a legacy group/version"
+            "FormRef apiVersion {} is not a legacy group/version",
+            quote(group)
         ));
     }
     Ok(())

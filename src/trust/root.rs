@@ -3,6 +3,7 @@
 //! logs, Fulcio CAs, CT logs and timestamp authorities, each with its
 //! validity window. Read from the file only; nothing is fetched.
 
+use crate::diag::escape::quote;
 use der::Decode;
 use serde_json::{Map, Value};
 use x509_cert::Certificate;
@@ -182,7 +183,12 @@ pub fn parse_root(raw: &[u8]) -> Result<TrustedRoot, TrustError> {
     let m = obj(&v, "trusted root")?;
     match m.get("mediaType").and_then(Value::as_str) {
         Some(t) if ROOT_MEDIA_TYPES.contains(&t) => {}
-        Some(other) => return bad(format!("unsupported trusted root mediaType {other:?}")),
+        Some(other) => {
+            return bad(format!(
+                "unsupported trusted root mediaType {}",
+                quote(other)
+            ))
+        }
         None => return bad("the trusted root has no string mediaType"),
     }
     // Each member of the array `k`, parsed by `parse` at `k[i]`.

@@ -2,6 +2,7 @@
 //! report (the Core's `BundleVerification` members, in its order, plus our
 //! `evidence`).
 
+use crate::diag::escape::quote;
 use serde::Serialize;
 
 use super::bundle::parse_bundle;
@@ -234,8 +235,9 @@ pub fn verify_bundle(
         fail::<BundleReport>(
             Code::TrustIdentity,
             format!(
-                "certificate {what} mismatch: the certificate has {}, the policy wants {wanted:?}",
-                found.map_or_else(|| "none".to_owned(), |f| format!("{f:?}"))
+                "certificate {what} mismatch: the certificate has {}, the policy wants {}",
+                found.map_or_else(|| "none".to_owned(), quote),
+                quote(wanted)
             ),
         )
     };

@@ -348,6 +348,54 @@ fn index_creates_a_new_index_with_the_requested_profile() {
     assert_eq!(run(&["verify", d]).status.code(), Some(0));
 }
 
+/// Issue 21 (F15 follow-up): one parser reads `--profile P` of `init`,
+/// `index` and `schema`, and one text describes it in their help: both
+/// forms (an index `apiVersion` or its version token), every profile of
+/// the table. `index` takes the short form as it says (the index it writes
+/// is the one the long form writes); an unknown token is refused, exit 2,
+/// naming every profile.
+#[test]
+fn profile_help_is_one_text_for_init_index_and_schema() {
+    let versions = form_package::profile::api_versions();
+    assert_eq!(versions.len(), 5);
+    let tokens: Vec<String> = versions
+        .iter()
+        .map(|v| format!("`{}`", v.rsplit('/').next().unwrap()))
+        .collect();
+    let said = format!(
+        "Index profile: an index `apiVersion` (`packages.forms.takoform.com/v1alpha5`) or its version token ({}). ",
+        tokens.join(", ")
+    );
+    for command in ["init", "index", "schema"] {
+        let help = stdout(&run(&[command, "--help"]));
+        let line = help
+            .lines()
+            .skip_while(|l| !l.trim_start().starts_with("--profile <P>"))
+            .find(|l| l.contains("Index profile"))
+            .unwrap_or_else(|| panic!("{command}: {help}"));
+        assert!(line.trim_start().contains(&said), "{command}: {line}");
+    }
+    let (_tmp, dir) =
+        copy_package(&fixtures().join("packages/versionless/actor-namespace-0.2.0-6cb09560435e"));
+    let published = std::fs::read(dir.join("package-index.json")).unwrap();
+    std::fs::remove_file(dir.join("package-index.json")).unwrap();
+    let d = dir.to_str().unwrap();
+    let o = run(&["index", "--profile", "v9alpha9", d]);
+    common::assert_exit(&o, 2);
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains(&versions.join(", ")),
+        "{o:?}"
+    );
+    assert!(!dir.join("package-index.json").exists());
+    common::assert_exit(&run(&["index", "--profile", "v1alpha5", d]), 0);
+    let written: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("package-index.json")).unwrap()).unwrap();
+    assert_eq!(
+        written,
+        serde_json::from_slice::<Value>(&published).unwrap()
+    );
+}
+
 /// The human renderer with its fixed no-colour theme, pinned byte for byte
 /// (`tests/snapshots/open-object-schema.txt`; regenerate with `BLESS=1`).
 #[test]

@@ -1410,6 +1410,69 @@ fn dot_and_mermaid_carry_the_packages_own_findings() {
     }
 }
 
+/// Issue 21: `--format dot` and `--format mermaid` are one traversal in two
+/// spellings, so they draw the same graph: the same comment lines, the same
+/// nodes (family groups, a failing package, the target kinds not loaded) and
+/// the same edges (dashed where unchecked), in the same order. The v1beta1
+/// fixture family with module-worker removed (its relations unchecked under
+/// `--partial`) and one byte added to worker-version's definition (it fails
+/// `verify`).
+#[test]
+fn dot_and_mermaid_draw_the_same_graph() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/families/v1beta1-001"),
+        tmp.path(),
+    );
+    let packages = tmp.path().join("packages/v1beta1");
+    std::fs::remove_dir_all(packages.join("module-worker-0.1.0-812193fa7366")).unwrap();
+    let def = packages.join("worker-version-0.1.0-54e6d25738e7/definition.json");
+    let mut bytes = std::fs::read(&def).unwrap();
+    bytes.push(b'\n');
+    std::fs::write(&def, bytes).unwrap();
+    let report = run(tmp.path(), &partial());
+    let dot = graph::dot(&report);
+    let mermaid = graph::mermaid(&report);
+    // (comments, nodes, edges as "from -> to", dashed edges)
+    type Drawn = (Vec<String>, Vec<String>, Vec<String>, usize);
+    let drawn = |text: &str, comment: &str| -> Drawn {
+        let mut d: Drawn = Default::default();
+        for line in text.lines() {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let arrow = words
+                .get(1)
+                .is_some_and(|w| *w == "->" || w.starts_with("-->") || w.starts_with("-.->"));
+            if let Some(c) = line.trim_start().strip_prefix(comment) {
+                d.0.push(c.to_owned());
+            } else if arrow {
+                let to = if words[1] == "->" {
+                    words[2]
+                } else {
+                    words.last().unwrap()
+                };
+                d.2.push(format!("{} -> {to}", words[0]));
+                d.3 += usize::from(line.contains("style=dashed") || words[1].starts_with("-.->"));
+            } else if line.starts_with("    ") && (line.ends_with(']') || line.contains(" [label="))
+            {
+                d.1.push(words[0].split('[').next().unwrap().to_owned());
+            }
+        }
+        d
+    };
+    let (d, m) = (drawn(&dot, "//"), drawn(&mermaid, "%%"));
+    assert_eq!(d, m, "{dot}\n{mermaid}");
+    assert!(d.0.iter().any(|c| c.contains(": FAIL")), "{dot}");
+    assert!(
+        d.0.iter().any(|c| c.starts_with(" finding: FD703")),
+        "{dot}"
+    );
+    assert!(d.1.iter().any(|id| id == "m0"), "{dot}");
+    assert!(d.2.len() > 5 && d.3 > 0 && d.3 < d.2.len(), "{dot}");
+    assert_eq!(dot.matches("verify: FAIL").count(), 1);
+    assert_eq!(mermaid.matches("verify: FAIL").count(), 1);
+    assert_eq!(d.1.len(), dot.matches(" [label=").count() - d.2.len());
+}
+
 /// Issue 21 item 3: `family::run` is a typed operation. It returns the
 /// checked report, which carries the exit status (0 ok, 1 a finding, 2 a
 /// PATH missing: `FD900` beside the other PATHs), or a typed refusal (a

@@ -706,6 +706,43 @@ fn render_makes_text_and_never_decides_an_exit_status() {
     assert_eq!(exit_deciders(&breach), ["render/check"]);
 }
 
+/// The modules of `g` outside the command line (`cli/`, `main`) and
+/// `render/` that name `render/progress`, the progress bar drawn on stderr.
+fn progress_drawers(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    g.iter()
+        .filter(|(m, deps)| {
+            !matches!(m.split('/').next(), Some("main" | "cli" | "render"))
+                && deps.contains("render/progress")
+        })
+        .map(|(m, _)| m.clone())
+        .collect()
+}
+
+/// Issue 21: the library does not draw. The verify run (`run.rs`) tells
+/// an observer (`run::Observer`) how far it is; `cli/verify.rs` fills it
+/// with the progress bar of `render::progress` (`run` made the bar itself,
+/// `Progress::on_stderr`, until the observer took it). No library module
+/// outside `render/` and `cli/` names the bar.
+#[test]
+fn only_the_command_line_draws_the_progress_bar() {
+    let g = graph();
+    assert_eq!(progress_drawers(&g), Vec::<String>::new());
+    // The rule is real: `verify`'s command line names the bar, and what
+    // `run` held before is found.
+    assert!(g["cli/verify"].contains("render/progress"), "{g:?}");
+    assert!(!g["run"].contains("render/progress"), "{g:?}");
+    let mut before = g.clone();
+    before
+        .entry("run".into())
+        .or_default()
+        .insert("render/progress".into());
+    assert_eq!(progress_drawers(&before), ["run"]);
+    assert_eq!(
+        referenced("use crate::render::progress::Progress;"),
+        ["render/progress/Progress"]
+    );
+}
+
 /// For each module file of `src/` that `skip` (given the module and the
 /// file) does not leave out, the lines `pick` finds in its text; modules
 /// with none are not listed.

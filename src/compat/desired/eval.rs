@@ -121,10 +121,7 @@ impl<'a> Prover<'a> {
                 }
             }
             Value::String(s) => {
-                let len = i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
-                if count(m.get("minLength")).is_some_and(|c| len < c)
-                    || count(m.get("maxLength")).is_some_and(|c| len > c)
-                {
+                if outside(m, ("minLength", "maxLength"), s.chars().count()) {
                     return Some(false);
                 }
                 if let Some(Value::String(p)) = m.get("pattern") {
@@ -242,10 +239,7 @@ impl<'a> Prover<'a> {
         depth: u32,
         all: &mut All,
     ) -> bool {
-        let size = i64::try_from(o.len()).unwrap_or(i64::MAX);
-        if count(m.get("minProperties")).is_some_and(|c| size < c)
-            || count(m.get("maxProperties")).is_some_and(|c| size > c)
-        {
+        if outside(m, ("minProperties", "maxProperties"), o.len()) {
             return true;
         }
         if let Some(Value::Array(req)) = m.get("required") {
@@ -303,10 +297,7 @@ impl<'a> Prover<'a> {
         depth: u32,
         all: &mut All,
     ) -> bool {
-        let len = i64::try_from(a.len()).unwrap_or(i64::MAX);
-        if count(m.get("minItems")).is_some_and(|c| len < c)
-            || count(m.get("maxItems")).is_some_and(|c| len > c)
-        {
+        if outside(m, ("minItems", "maxItems"), a.len()) {
             return true;
         }
         let prefix: &[Value] = match m.get("prefixItems") {
@@ -384,4 +375,13 @@ pub(super) fn member_schemas<'a>(m: &'a Obj, name: &str) -> Vec<Member<'a>> {
         }
     }
     out
+}
+
+/// True when `n` (a string's length in code points, an object's member
+/// count, an array's length) is outside the bounds the schema `m` sets
+/// with the keyword pair `(min, max)` (`minLength`/`maxLength`,
+/// `minProperties`/`maxProperties`, `minItems`/`maxItems`).
+fn outside(m: &Obj, (min, max): (&str, &str), n: usize) -> bool {
+    let n = i64::try_from(n).unwrap_or(i64::MAX);
+    count(m.get(min)).is_some_and(|c| n < c) || count(m.get(max)).is_some_and(|c| n > c)
 }

@@ -24,6 +24,7 @@
 //! (kinds, `const`/`enum`, numeric and length ranges, a required member
 //! whose schemas are disjoint) or refuted by a generated common document.
 
+use crate::diag::escape::quote;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
@@ -629,7 +630,7 @@ impl<'a> Prover<'a> {
             return Out::Unk(
                 a0,
                 *at,
-                format!("the $ref \"{r}\" is not a local reference"),
+                format!("the $ref {} is not a local reference", quote(r)),
             );
         }
         if bf.never {
@@ -1103,7 +1104,7 @@ impl<'a> Prover<'a> {
                 return Out::No(Value::String(s), a0);
             }
         }
-        Out::Unk(a0, bm.addr(), format!("NEW's pattern {p:?}: {why}"))
+        Out::Unk(a0, bm.addr(), format!("NEW's pattern {}: {why}", quote(p)))
     }
 
     /// [`super::regular::included`], remembered, its work charged here.
@@ -1249,7 +1250,10 @@ impl<'a> Prover<'a> {
                 None => Out::Unk(
                     at,
                     a.addr(),
-                    format!("a counterexample for member {name:?} could not be placed in an object of OLD"),
+                    format!(
+                        "a counterexample for member {} could not be placed in an object of OLD",
+                        quote(name)
+                    ),
                 ),
             },
             other => other,
@@ -1268,7 +1272,10 @@ impl<'a> Prover<'a> {
                         None => Out::Unk(
                             a0,
                             bm.addr(),
-                            format!("NEW requires {r:?}; no object of OLD without it was built"),
+                            format!(
+                                "NEW requires {}; no object of OLD without it was built",
+                                quote(r)
+                            ),
                         ),
                     };
                 }
@@ -1348,7 +1355,10 @@ impl<'a> Prover<'a> {
                             None => Out::Unk(
                                 a0,
                                 bm.addr(),
-                                format!("members matching {p:?}: no member name of OLD was built"),
+                                format!(
+                                    "members matching {}: no member name of OLD was built",
+                                    quote(p)
+                                ),
                             ),
                         };
                     }
@@ -1420,7 +1430,7 @@ impl<'a> Prover<'a> {
                         return Out::Unk(
                             a0,
                             pn.addr(),
-                            format!("member name {name:?} could not be checked"),
+                            format!("member name {} could not be checked", quote(name)),
                         )
                     }
                 }
@@ -1487,7 +1497,11 @@ impl<'a> Prover<'a> {
                         None => Out::Unk(
                             a0,
                             bm.addr(),
-                            format!("NEW makes {q:?} depend on {p:?}; no object of OLD was built"),
+                            format!(
+                                "NEW makes {} depend on {}; no object of OLD was built",
+                                quote(q),
+                                quote(p)
+                            ),
                         ),
                     };
                 }
