@@ -117,7 +117,7 @@ impl Pair {
 
     /// A diagnostic at NEW's pointer (else OLD's) in the document `doc`,
     /// noting the other side's location (`old: file:line:column at
-    /// /pointer`, the package's text as it is) or that NEW has none, with
+    /// /pointer`, escaped as every note is) or that NEW has none, with
     /// the source of its file; a bare diagnostic when the side has no such
     /// document.
     fn placed(

@@ -610,13 +610,12 @@ mod tests {
         assert_eq!(r.exit_code(), 0);
     }
 
-    /// A side's file name is the package's text as it is in the pair's
-    /// entry (the note of a finding names OLD's location there), and
-    /// escaped wherever a terminal shows it: the human output holds no
-    /// control character. Near miss: the JSON-encoded formats carry it as
-    /// it is, like the side's `path`.
+    /// A side's file name is escaped in the note of a pair's finding that
+    /// names OLD's location (as every note escapes package text), so no
+    /// format shows a control character of it. Near miss: the side's own
+    /// `path` member in the JSON-encoded formats carries it as it is.
     #[test]
-    fn a_control_character_in_a_side_path_is_escaped_in_human_only() {
+    fn a_control_character_in_a_side_path_is_escaped_in_its_notes() {
         use crate::render::{compat::render, Format, Options};
         let tmp = tempfile::tempdir().unwrap();
         let old = definition_at(&tmp.path().join("e\u{1b}[31m"), "0.2.0");
@@ -626,7 +625,7 @@ mod tests {
         assert!(
             notes
                 .iter()
-                .any(|n| n.starts_with("old: ") && n.contains("e\u{1b}[31m")),
+                .any(|n| n.starts_with("old: ") && n.contains("e\\x1b[31m")),
             "{notes:?}"
         );
         let human = render(&r, Format::Human, &Options::default());
@@ -637,7 +636,9 @@ mod tests {
         );
         let sarif = render(&r, Format::Sarif, &Options::default());
         assert!(
-            sarif.contains("e\\u001b[31m") && !sarif.contains("\\x1b"),
+            sarif.contains("e\\u001b[31m")
+                && sarif.contains("old: ")
+                && sarif.contains("e\\\\x1b[31m"),
             "{sarif}"
         );
     }
