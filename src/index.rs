@@ -695,21 +695,16 @@ fn relocate(mut d: Diagnostic, index: &Value, definition_path: &str) -> Diagnost
     d
 }
 
-/// Writes `indexed` to `dir/package-index.json` atomically (a temporary
-/// `.package-index.json.tmp` renamed over it). The temporary file is
-/// removed on every failure path: left behind, it would be a file of the
-/// package that no index lists (FD115 on the next run).
+/// Writes `indexed` to `dir/package-index.json` atomically
+/// ([`crate::fswrite::replace`]: a temporary file created new in `dir`,
+/// never through a link planted there, renamed over it). The temporary
+/// file is removed on every failure path: left behind, it would be a file
+/// of the package that no index lists (FD115 on the next run).
 ///
 /// # Errors
 /// The I/O error of writing or renaming.
 pub fn write(dir: &Path, indexed: &Indexed) -> std::io::Result<()> {
-    let tmp = dir.join(".package-index.json.tmp");
-    let result = std::fs::write(&tmp, &indexed.bytes)
-        .and_then(|()| std::fs::rename(&tmp, dir.join(INDEX_FILE)));
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::fswrite::replace(&dir.join(INDEX_FILE), &indexed.bytes)
 }
 
 pub use crate::package::infer_media_type;
@@ -1074,7 +1069,7 @@ mod tests {
     }
 
     /// B3: a rename that fails (the index path is a directory) leaves no
-    /// `.package-index.json.tmp` in the package.
+    /// temporary file in the package.
     #[test]
     fn failed_write_removes_its_temporary_file() {
         let dir = tempfile::tempdir().unwrap();

@@ -39,6 +39,7 @@ pub mod family;
 pub mod fileread;
 pub mod fixtures;
 pub mod fsread;
+pub mod fswrite;
 pub mod index;
 pub mod index_cmd;
 pub mod init;

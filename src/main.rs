@@ -32,8 +32,15 @@ fn main() -> ExitCode {
     }
     let cli = match Cli::try_parse() {
         Ok(c) => c,
+        // A usage error quotes the arguments as given, a file name a glob
+        // found in a stranger's package among them: each is written as
+        // every `form-package:` line writes package text (breaker G5).
+        Err(e) if e.use_stderr() => {
+            let _ = std::io::stderr().write_all(usage_error(&e).as_bytes());
+            return ExitCode::from(2);
+        }
         Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
+            let code = 0;
             // `--help > /dev/full` is a lost page too (T1 B2); a closed pipe is not.
             return match e.print() {
                 Err(w) if w.kind() != std::io::ErrorKind::BrokenPipe => {
@@ -66,4 +73,39 @@ fn main() -> ExitCode {
     }
     let _ = std::io::stderr().write_all(stderr.as_bytes());
     ExitCode::from(code)
+}
+
+/// The text of clap's usage error `e`, plain (no colour), with every
+/// argument it quotes escaped by `render::escape::text` (`\x1b`, `\a`,
+/// `\n`, `\u202e`, ...) and every line escaped too. clap's plain
+/// rendering drops the ESC sequences of an argument and keeps its line
+/// breaks, so each quoted value (its context) is found in that rendering
+/// and replaced by its escaped whole.
+fn usage_error(e: &clap::Error) -> String {
+    use clap::error::ContextValue;
+    use form_package::render::escape;
+    let mut text = e.render().to_string();
+    let mut values: Vec<&str> = Vec::new();
+    for (_, v) in e.context() {
+        match v {
+            ContextValue::String(s) => values.push(s),
+            ContextValue::Strings(v) => values.extend(v.iter().map(String::as_str)),
+            _ => {}
+        }
+    }
+    for v in values
+        .into_iter()
+        .filter(|v| v.chars().any(escape::needs_escape))
+    {
+        let shown = clap::builder::StyledStr::from(v.to_owned()).to_string();
+        if !shown.is_empty() {
+            text = text.replace(&shown, &escape::text(v));
+        }
+    }
+    text.split_inclusive('\n')
+        .map(|l| match l.strip_suffix('\n') {
+            Some(body) => format!("{}\n", escape::text(body)),
+            None => escape::text(l).into_owned(),
+        })
+        .collect()
 }

@@ -229,7 +229,26 @@ pub fn refuse_output_args(output: &OutputArgs, paths: &[PathBuf]) -> Option<Outp
 /// with every regular file under each PATH (issue 22 item 5): a hard link
 /// to a package file is refused wherever it is named.
 fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output> {
-    let file = file?;
+    let (path, package) = written_inside(file?, paths)?;
+    Some(
+        Error::Usage(format!(
+            "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
+            file?.display(),
+            package.display(),
+            path.display()
+        ))
+        .into(),
+    )
+}
+
+/// Where a file the command would write (`--output-file`, `trust
+/// --pin-out`) lands inside a package under `paths`: `(the PATH, the
+/// package directory)`, or `None` when it lands outside every package.
+/// The rules are [`refuse_output_inside`]'s: both sides resolved, the
+/// file as named and through its symlinks, and an existing file with more
+/// than one hard link compared by device and inode with every regular file
+/// under each PATH.
+pub fn written_inside(file: &Path, paths: &[PathBuf]) -> Option<(PathBuf, PathBuf)> {
     let resolve = |p: &Path| {
         std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
     };
@@ -258,10 +277,26 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
             .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
             .map(Path::to_path_buf)
     };
-    let by_path = paths.iter().find_map(|p| {
+    // A PATH that is a package's own file (`compat OLD/definition.json
+    // NEW/definition.json`) stands for its package: the directory holding
+    // it, when that directory holds a `package-index.json` (breaker G9).
+    let root_of = |p: &Path| {
         let root = resolve(p);
+        match root.parent() {
+            Some(dir)
+                if root.is_file()
+                    && std::fs::symlink_metadata(dir.join(verify::INDEX_FILE)).is_ok() =>
+            {
+                dir.to_path_buf()
+            }
+            _ => root,
+        }
+    };
+    let by_path = paths.iter().find_map(|p| {
+        let named = resolve(p);
+        let root = root_of(p);
         targets.iter().find_map(|target| {
-            if *target == root {
+            if *target == named || *target == root {
                 return Some((p, root.clone()));
             }
             package_of(target, &root).map(|d| (p, d))
@@ -279,7 +314,7 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
             .filter(|m| m.is_file() && m.nlink() > 1)?;
         let id = (meta.dev(), meta.ino());
         paths.iter().find_map(|p| {
-            let root = resolve(p);
+            let root = root_of(p);
             walkdir::WalkDir::new(&root)
                 .follow_links(false)
                 .into_iter()
@@ -297,14 +332,7 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
                 })
         })
     };
-    let (path, package) = by_path.or_else(by_inode)?;
-    Some(
-        Error::Usage(format!(
-            "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
-            file.display(),
-            package.display(),
-            path.display()
-        ))
-        .into(),
-    )
+    by_path
+        .or_else(by_inode)
+        .map(|(path, package)| (path.clone(), package))
 }

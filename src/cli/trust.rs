@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::cli::args;
 use crate::codes::Code;
 use crate::output::Output;
 use crate::trust::cmd::{CheckpointInput, LookupInput, Subject, TrustFiles, TrustRequest};
@@ -190,6 +191,9 @@ impl TrustCommand {
 /// failure report on stderr ([`crate::render::trust::failure`]): exit 1,
 /// or 2 when the command could not run (a usage error, an unreadable input).
 pub fn run(a: &Args) -> Output {
+    if let Some(e) = pin_out_inside_package(&a.command) {
+        return refused(&e);
+    }
     let answer = match a
         .command
         .request()
@@ -219,6 +223,34 @@ pub fn run(a: &Args) -> Output {
         },
         Err(e) => refused(&e),
     }
+}
+
+/// "Nothing is written to a package being verified": a `--pin-out` FILE
+/// inside the `--package` DIR that `check-not-revoked` verifies (as
+/// named, through a symlink, or a hard link to one of its files;
+/// [`args::written_inside`]) is a usage error, exit 2, before anything is
+/// read (breaker G2: the pin went into the package and its next
+/// verification failed FD018).
+fn pin_out_inside_package(command: &TrustCommand) -> Option<TrustError> {
+    let TrustCommand::CheckNotRevoked(a) = command else {
+        return None;
+    };
+    let pin = a.checkpoint.pin_out.as_deref()?;
+    let dir = a.package.clone()?;
+    let (_, package) = args::written_inside(pin, std::slice::from_ref(&dir))?;
+    Some(
+        TrustError {
+            code: Code::TrustInputError,
+            class: ErrorClass::Usage,
+            message: format!(
+                "--pin-out {} is inside the package {} being verified (--package {}): nothing is written to a package being verified; write the pin outside it",
+                pin.display(),
+                package.display(),
+                dir.display()
+            ),
+            could_not_run: true,
+        },
+    )
 }
 
 /// A refusal: its failure report on stderr, exit 1 (2 when the command

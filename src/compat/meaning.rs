@@ -212,6 +212,44 @@ fn only_more_form_refs(o: &Relation, n: &Relation) -> bool {
         && a.iter().all(|f| b.contains(f))
 }
 
+/// The annotation naming the entrypoint a relation's target must provide
+/// (current-profile §7.2, a reviewed reference's optional member).
+const ENTRYPOINT: &str = "x-takoform-required-entrypoint";
+
+/// `FD669` for a relation kept in both whose `x-takoform-required-
+/// entrypoint` (at the reference's schema node `at`) differs (breaker
+/// G11: `"queue"` → `"scheduled"` passed as equivalent): added or changed
+/// is breaking (a target that served documents before may no longer
+/// qualify), removed a relaxation. `None` when both say the same.
+fn entrypoint_change(relation: &str, at: &JsonPointer, old: &Side, new: &Side) -> Option<Change> {
+    let key = at.child(ENTRYPOINT);
+    let of = |side: &Side| {
+        key.resolve(&side.definition)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    };
+    let (o, n) = (of(old), of(new));
+    if o == n {
+        return None;
+    }
+    let said = |e: &Option<String>| e.as_deref().map_or_else(|| "none".to_owned(), quoted);
+    let class = if n.is_none() {
+        Class::Relaxation
+    } else {
+        Class::Breaking
+    };
+    let located = |e: &Option<String>| if e.is_some() { key.clone() } else { at.clone() };
+    Some(Change {
+        message: format!(
+            "relation {} required entrypoint changed: {} → {}",
+            quoted(relation),
+            said(&o),
+            said(&n)
+        ),
+        ..record(Code::RelationChanged, class, located(&o), Some(located(&n)))
+    })
+}
+
 /// The records of the relations verification derived for OLD and NEW
 /// (matched by relation pointer), each located at the reference's schema
 /// node (at the annotation that changed when one did):
@@ -219,6 +257,8 @@ fn only_more_form_refs(o: &Relation, n: &Relation) -> bool {
 ///   interface`, `x-takoform-target-formrefs`, binding): breaking (a
 ///   document naming a resource there resolves to another contract, or to
 ///   none); only more target FormRefs listed: a relaxation;
+/// - its `x-takoform-required-entrypoint` added or changed: breaking;
+///   removed: a relaxation ([`entrypoint_change`]);
 /// - made required: breaking; made optional: a relaxation;
 /// - added where OLD has no schema node: an addition when optional (no
 ///   document valid before holds the member), breaking when required;
@@ -278,6 +318,9 @@ pub fn relation_changes(old: &Side, new: &Side) -> Vec<Change> {
                     Some(annotation(new)),
                 )
             });
+        }
+        if let Some(change) = entrypoint_change(&o.pointer, &at, old, new) {
+            out.push(change);
         }
         if o.required != n.required {
             let (class, what) = if n.required {

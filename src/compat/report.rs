@@ -371,6 +371,23 @@ fn reuse_findings(slot: &Slot, found: &mut Found) {
     reuse_among(&slot.copies, &slot.copies, "", found);
 }
 
+/// The slot a version `new` is compared with among `earlier` (the older
+/// slots of its line, in precedence order): a release is held to the newest
+/// older *release* — a pre-release carries no compatibility promise
+/// (SemVer 2.0.0 §9, FD673), so `1.0.0 → 1.0.1-rc.1 → 1.0.1` compares
+/// `1.0.1` with `1.0.0`, never only with its release candidate (breaker
+/// G8: a breaking change shipped as a patch behind an rc passed); a
+/// pre-release (or a release with no older release) with the newest older
+/// version. `None` when nothing is older.
+fn older_to_compare<'a>(earlier: &'a [Slot], new: &Version) -> Option<&'a Slot> {
+    let release = |s: &&Slot| s.version.pre.is_empty();
+    new.pre
+        .is_empty()
+        .then(|| earlier.iter().rev().find(release))
+        .flatten()
+        .or_else(|| earlier.last())
+}
+
 /// Compares each pair of `todo` (in parallel), in order.
 fn compare_all(todo: Vec<(Arc<Side>, Arc<Side>)>) -> Vec<Pair> {
     todo.into_par_iter()
@@ -391,10 +408,11 @@ pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error
         for slot in line {
             reuse_findings(slot, &mut found);
         }
-        for w in line.windows(2) {
-            if let [a, b] = w {
-                if let Some((a, b)) = closest(&a.copies, &b.copies) {
-                    todo.push((a, b));
+        for (i, new) in line.iter().enumerate() {
+            let earlier = line.get(..i).unwrap_or_default();
+            if let Some(old) = older_to_compare(earlier, &new.version) {
+                if let Some(pair) = closest(&old.copies, &new.copies) {
+                    todo.push(pair);
                 }
             }
         }
@@ -436,9 +454,11 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
                 continue;
             }
             let older = base_line.and_then(|l| {
-                l.iter()
-                    .rev()
-                    .find(|s| bump::increases(&s.version, &slot.version))
+                let end = l
+                    .iter()
+                    .position(|s| !bump::increases(&s.version, &slot.version))
+                    .unwrap_or(l.len());
+                older_to_compare(l.get(..end).unwrap_or_default(), &slot.version)
             });
             match older.and_then(|o| closest(&o.copies, std::slice::from_ref(new))) {
                 Some(pair) => todo.push(pair),
@@ -530,13 +550,44 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
         let mut bytes = serde_json::to_vec_pretty(witness)
             .map_err(|e| Error::Internal(format!("witness: {e}")))?;
         bytes.push(b'\n');
-        std::fs::write(&file, &bytes).map_err(|source| Error::Io {
-            path: file.clone(),
-            source,
-        })?;
+        write_witness(&file, &bytes)?;
         written.push(file);
     }
     Ok(written)
+}
+
+/// Writes one witness `file` as a new directory entry, never through what
+/// is there (breaker G1: a link planted in DIR pointed the write into a
+/// package): an existing entry that is a symbolic link, not a regular file,
+/// hard-linked elsewhere or read-only is refused ([`Error::Usage`], exit 2,
+/// nothing written); otherwise `bytes` replace it
+/// ([`crate::fswrite::replace`]: a temporary file created new in DIR,
+/// renamed over `file`).
+///
+/// # Errors
+/// The refusal above, or [`Error::Io`] when the file cannot be written.
+fn write_witness(file: &Path, bytes: &[u8]) -> Result<(), Error> {
+    use std::os::unix::fs::MetadataExt;
+    let io = |source| Error::Io {
+        path: file.to_path_buf(),
+        source,
+    };
+    let why = match std::fs::symlink_metadata(file) {
+        Ok(m) if m.file_type().is_symlink() => Some("is a symbolic link".to_owned()),
+        Ok(m) if !m.is_file() => Some("exists and is not a regular file".to_owned()),
+        Ok(m) if m.nlink() > 1 => Some(format!("has {} hard links", m.nlink())),
+        Ok(m) if m.permissions().readonly() => Some("is read-only".to_owned()),
+        Ok(_) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(io(e)),
+    };
+    if let Some(why) = why {
+        return Err(Error::Usage(format!(
+            "--write-witnesses: {} {why}: a witness is written only as a new file or over a plain one, never through a link (nothing is written into a package); remove it or name another DIR",
+            file.display()
+        )));
+    }
+    crate::fswrite::replace(file, bytes).map_err(io)
 }
 
 #[cfg(test)]

@@ -190,9 +190,10 @@ pub fn skipped_value(dirs: &[(PathBuf, String)]) -> serde_json::Value {
 
 /// Writes the report `bytes` to `--output-file` `path` without ever
 /// destroying what is there (T1 B1):
-/// - a new path: atomically, a temporary file in the same directory,
-///   flushed to disk, then renamed to it (readers see no file or the whole
-///   report, never a part);
+/// - a new path: atomically, a temporary file created new in the same
+///   directory (never through a link planted there, breaker G10), flushed
+///   to disk, then renamed to it ([`crate::fswrite::replace`]; readers see
+///   no file or the whole report, never a part);
 /// - an existing regular file: truncated and written in place, as a
 ///   shell's `>` does, so its permissions (a read-only file is refused),
 ///   owner and hard links are kept;
@@ -244,25 +245,7 @@ pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
         f.write_all(bytes)?;
         return f.flush();
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "output".to_owned());
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, &path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    crate::fswrite::replace(&path, bytes)
 }
 
 /// Where `--output-file` `path` writes: `path` itself, or, while it is a

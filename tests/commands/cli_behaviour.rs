@@ -98,6 +98,94 @@ fn output_file_inside_a_verified_path_is_refused() {
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
 }
 
+/// Breaker G9: a PATH that is a package's own file (`compat
+/// OLD/definition.json NEW/definition.json`) stands for its package: an
+/// `--output-file` in NEW (or through a link into it) is refused, exit 2,
+/// nothing written. Near miss: a lone definition (no index beside it) may
+/// have the report beside it.
+#[test]
+fn output_file_in_the_package_of_a_named_file_is_refused() {
+    let (tmp, pkg) = copy_package(&example_store());
+    let before = std::fs::read(pkg.join("fixtures/desired.json")).unwrap();
+    std::os::unix::fs::symlink(pkg.join("fixtures/x.json"), tmp.path().join("link.json")).unwrap();
+    for file in [
+        "pkg/fixtures/x.json",
+        "pkg/fixtures/desired.json",
+        "link.json",
+    ] {
+        let o = run_in(
+            tmp.path(),
+            &[
+                "compat",
+                "pkg/definition.json",
+                "pkg/definition.json",
+                "--output-file",
+                file,
+            ],
+        );
+        assert_eq!(o.status.code(), Some(2), "{file}: {}", text(&o.stderr));
+        assert!(text(&o.stderr).contains("being verified"), "{file}");
+    }
+    assert!(!pkg.join("fixtures/x.json").exists());
+    assert_eq!(
+        std::fs::read(pkg.join("fixtures/desired.json")).unwrap(),
+        before
+    );
+    let lone = tmp.path().join("lone");
+    std::fs::create_dir(&lone).unwrap();
+    std::fs::copy(pkg.join("definition.json"), lone.join("definition.json")).unwrap();
+    let o = run_in(
+        tmp.path(),
+        &[
+            "compat",
+            "lone/definition.json",
+            "lone/definition.json",
+            "--output-file",
+            "lone/report.txt",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert!(lone.join("report.txt").exists());
+}
+
+/// Breaker G10: symbolic links planted under the temporary names the
+/// report writer once used (`.NAME.<pid>.tmp` for the next process ids)
+/// are never followed: the file they point to keeps its bytes and the
+/// report is a plain file. Near miss: the report is written.
+#[test]
+fn planted_temporary_links_are_never_followed() {
+    let (tmp, _pkg) = copy_package(&example_store());
+    let victim = tmp.path().join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let next = std::fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .ok()
+        .and_then(|s| s.trim().parse::<u32>().ok())
+        .unwrap_or_else(std::process::id);
+    for pid in next..next + 2000 {
+        std::os::unix::fs::symlink(&victim, tmp.path().join(format!(".report.sarif.{pid}.tmp")))
+            .unwrap();
+    }
+    let o = run_in(
+        tmp.path(),
+        &[
+            "verify",
+            "pkg",
+            "--format",
+            "sarif",
+            "--output-file",
+            "report.sarif",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    let report = tmp.path().join("report.sarif");
+    assert!(!std::fs::symlink_metadata(&report)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert!(text(&std::fs::read(&report).unwrap()).contains("\"runs\""));
+}
+
 /// N1 §3.5: `--statistics` with a format that has no statistics form
 /// (SARIF, GitHub, JUnit) is a usage error (exit 2, nothing on stdout);
 /// `statistics = true` in `form-package.toml` leaves those formats'

@@ -514,3 +514,21 @@ fn family_keeps_plain_text() {
         assert!(!out.contains("\\u"), "{format}:\n{out}");
     }
 }
+
+/// Breaker G5: clap's usage error quotes the argument it refuses (a file
+/// name a glob found, `digest pkg/fixtures/*`): escaped like every other
+/// line, exit 2; near miss: a plain extra argument is quoted as it is.
+#[test]
+fn usage_errors_escape_the_arguments_they_quote() {
+    let o = common::run(&["digest", "a.json", HOSTILE]);
+    common::assert_exit(&o, 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_no_raw(&err, "digest usage error");
+    assert!(err.contains("unexpected argument"), "{err}");
+    assert!(err.contains(SHOWN), "{err}");
+    let o = common::run(&["digest", "a.json", "b.json"]);
+    common::assert_exit(&o, 2);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("unexpected argument 'b.json' found"), "{err}");
+    assert!(err.contains("Usage: form-package digest"), "{err}");
+}

@@ -607,6 +607,111 @@ fn cannot_run() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `--write-witnesses DIR` writes each witness as a new file or over a
+/// plain one, never through what DIR holds (breaker G1): a symbolic link
+/// or a hard link planted under the witness's name, pointing into NEW, is
+/// refused (exit 2) and the package file keeps its bytes; near miss: an
+/// existing plain witness file is replaced by the new witness (exit 1, the
+/// bump does not fit).
+fn witness_never_written_through_a_link() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let old = package(tmp.path(), "old", STORE, |_| {});
+    let new = package(tmp.path(), "new", STORE, |d| {
+        d["definitionVersion"] = json!("1.0.1");
+        d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(20);
+    });
+    let victim = new.join("fixtures/desired.json");
+    let before = std::fs::read(&victim).unwrap();
+    let dir = tmp.path().join("w");
+    std::fs::create_dir(&dir).unwrap();
+    let named = dir.join("ExampleStore-1.0.0-to-1.0.1.negative.json");
+    let args = ["compat", s(&old), s(&new), "--write-witnesses", s(&dir)];
+    for link in ["symbolic", "hard"] {
+        if link == "symbolic" {
+            std::os::unix::fs::symlink(&victim, &named).unwrap();
+        } else {
+            std::fs::hard_link(&victim, &named).unwrap();
+        }
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 2, "{link}: {err}");
+        assert!(err.contains("never through a link"), "{link}: {err}");
+        assert_eq!(std::fs::read(&victim).unwrap(), before, "{link}");
+        std::fs::remove_file(&named).unwrap();
+    }
+    std::fs::write(&named, "stale").unwrap();
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("wrote witness"), "{err}");
+    let witness: Value = serde_json::from_slice(&std::fs::read(&named).unwrap()).unwrap();
+    assert!(witness["name"].as_str().unwrap().len() > 20, "{witness}");
+    assert_eq!(std::fs::read(&victim).unwrap(), before);
+    Ok(())
+}
+
+/// Breaker G8: a release is compared with the newest older release, not
+/// with a release candidate between them: 1.0.0 → 1.0.1-rc.1 (identical)
+/// → 1.0.1 (a breaking change labelled patch) fails in `--history` and in
+/// `--baseline` with the rc in BASE. Near miss: the rc itself is still
+/// compared with the version before it (no promise, FD673).
+fn a_pre_release_never_stands_between_releases() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    package(&tree, "a", STORE, |_| {});
+    package(&tree, "b", STORE, |d| {
+        d["definitionVersion"] = json!("1.0.1-rc.1")
+    });
+    let new = package(tmp.path(), "new", STORE, |d| {
+        d["definitionVersion"] = json!("1.0.1");
+        d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(20);
+    });
+    let steps = |doc: &Value| -> Vec<(String, String, bool)> {
+        doc["pairs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["old"]["formRef"]["definitionVersion"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                    p["new"]["formRef"]["definitionVersion"]
+                        .as_str()
+                        .unwrap()
+                        .to_owned(),
+                    p["bumpOk"].as_bool().unwrap_or(false),
+                )
+            })
+            .collect()
+    };
+    let (code, doc) = json_run(&["compat", "--baseline", s(&tree), s(&new)]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        steps(&doc),
+        [("1.0.0".into(), "1.0.1".into(), false)],
+        "{doc}"
+    );
+    common::copy_dir(&new, &tree.join("c"));
+    let (code, doc) = json_run(&["compat", "--history", s(&tree)]);
+    assert_eq!(code, 1, "{doc}");
+    let steps = steps(&doc);
+    assert!(
+        steps.contains(&("1.0.0".into(), "1.0.1".into(), false)),
+        "{steps:?}"
+    );
+    assert!(
+        steps
+            .iter()
+            .any(|(o, n, _)| o == "1.0.0" && n == "1.0.1-rc.1"),
+        "{steps:?}"
+    );
+    assert!(
+        !steps.iter().any(|(o, _, _)| o == "1.0.1-rc.1"),
+        "{steps:?}"
+    );
+    Ok(())
+}
+
 /// `--history` over a tree with the same version twice with different
 /// bytes reports FD671 at both copies; a new kind under `--baseline` has
 /// nothing to compare (FD677, exit 0).
@@ -659,7 +764,15 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         Trial::test("table_of_change_kinds", table_of_change_kinds),
         Trial::test("every_format", every_format),
         Trial::test("cannot_run", cannot_run),
+        Trial::test(
+            "witness_never_written_through_a_link",
+            witness_never_written_through_a_link,
+        ),
         Trial::test("tree_modes", tree_modes),
+        Trial::test(
+            "a_pre_release_never_stands_between_releases",
+            a_pre_release_never_stands_between_releases,
+        ),
     ];
     let with_corpus =
         |name: &str, f: fn(&Path) -> Result<(), Failed>| common::corpus_trial(name, &corpus, f);

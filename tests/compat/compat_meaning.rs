@@ -291,6 +291,65 @@ fn relation_changes_are_breaking() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Breaker G11: a relation's `x-takoform-required-entrypoint` changed
+/// (`"queue"` → `"scheduled"`) or added is `FD669` breaking, located at the
+/// annotation, and a patch fails; removed, a relaxation. Near miss: the
+/// same entrypoint on both sides is no relation change (identical).
+fn relation_entrypoint_changes() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let with = |name: &str, version: &str, entry: Option<&str>| {
+        package(tmp.path(), name, CONSUMER, |d| {
+            d["definitionVersion"] = json!(version);
+            if let Some(e) = entry {
+                d["desiredSchema"]["properties"]["queue"]["x-takoform-required-entrypoint"] =
+                    json!(e);
+            }
+        })
+    };
+    let old = with("old", "0.2.0", Some("queue"));
+    let at = "/desiredSchema/properties/queue/x-takoform-required-entrypoint";
+    for (name, entry, class, message) in [
+        (
+            "changed",
+            Some("scheduled"),
+            "breaking",
+            "relation \"/queue\" required entrypoint changed: \"queue\" → \"scheduled\"",
+        ),
+        (
+            "removed",
+            None,
+            "relaxation",
+            "relation \"/queue\" required entrypoint changed: \"queue\" → none",
+        ),
+    ] {
+        let new = with(name, "0.2.1", entry);
+        let (status, doc) = json_run(&["compat", s(&old), s(&new)]);
+        assert_eq!(status, 1, "{name}: {doc}");
+        let p = &doc["pairs"][0];
+        let r = records(p, "FD669");
+        assert_eq!(r.len(), 1, "{name}: {p}");
+        assert_eq!(r[0]["class"], class, "{name}");
+        assert_eq!(r[0]["old"]["pointer"], at, "{name}");
+        assert_eq!(r[0]["message"], message, "{name}");
+    }
+    // Added where OLD had none: breaking, located at the reference in OLD.
+    let bare = with("bare", "0.2.0", None);
+    let (status, doc) = json_run(&[
+        "compat",
+        s(&bare),
+        s(&with("added", "0.2.1", Some("queue"))),
+    ]);
+    assert_eq!(status, 1, "{doc}");
+    let r = records(&doc["pairs"][0], "FD669");
+    assert_eq!(r[0]["class"], "breaking", "{doc}");
+    assert_eq!(r[0]["new"]["pointer"], at, "{doc}");
+    // Near miss: the same entrypoint, a patch: no relation change.
+    let (status, doc) = json_run(&["compat", s(&old), s(&with("same", "0.2.1", Some("queue")))]);
+    assert_eq!(status, 0, "{doc}");
+    assert!(records(&doc["pairs"][0], "FD669").is_empty(), "{doc}");
+    Ok(())
+}
+
 /// F12: a relation added on a new optional member is an addition (a
 /// minor: no document valid before holds the member); made optional, a
 /// relaxation. The near miss: an `x-` key beside the relation annotation
@@ -444,6 +503,7 @@ pub fn trials() -> Vec<Trial> {
             "relation_changes_are_breaking",
             relation_changes_are_breaking,
         ),
+        Trial::test("relation_entrypoint_changes", relation_entrypoint_changes),
         Trial::test(
             "relation_added_and_unrelated_x_key",
             relation_added_and_unrelated_x_key,

@@ -1216,6 +1216,54 @@ fn check_not_revoked_derives_and_cross_checks_the_package(corpus: &Path) {
     assert_eq!(run(&[]).status.code(), Some(2));
 }
 
+/// Breaker G2: `check-not-revoked --package DIR --pin-out FILE` with FILE
+/// inside DIR (named there, or through a symlink outside it) is refused,
+/// exit 2, nothing written, since nothing is written to a package being
+/// verified; near miss: a pin file beside the package is written (exit 0).
+fn the_pin_is_never_written_into_the_package_checked(corpus: &Path) {
+    let tmp = tempfile::tempdir().unwrap();
+    let pkg = tmp.path().join("object-bucket");
+    common::copy_dir(
+        &readme_fixtures().join("object-bucket-0.1.0-52a0cd0b11d3"),
+        &pkg,
+    );
+    let inside = pkg.join("pin.json");
+    let link = tmp.path().join("link.json");
+    std::os::unix::fs::symlink(&inside, &link).unwrap();
+    let run = |pin: &Path| {
+        on_genesis(
+            corpus,
+            &["check-not-revoked"],
+            &[
+                OsStr::new("--package"),
+                pkg.as_os_str(),
+                OsStr::new("--pin-out"),
+                pin.as_os_str(),
+            ],
+        )
+    };
+    for pin in [&inside, &link] {
+        let o = run(pin);
+        assert_eq!(o.status.code(), Some(2), "{}", pin.display());
+        let e: Value = serde_json::from_slice(&o.stderr).unwrap();
+        assert_eq!(e["code"], "usage", "{e}");
+        assert!(
+            e["message"]
+                .as_str()
+                .unwrap()
+                .contains("nothing is written to a package being verified"),
+            "{e}"
+        );
+        assert!(!inside.exists(), "{}", pin.display());
+    }
+    let beside = tmp.path().join("pin.json");
+    let o = run(&beside);
+    assert_eq!(verified(&o)["status"], "not-revoked");
+    let written: Value = serde_json::from_slice(&std::fs::read(&beside).unwrap()).unwrap();
+    assert!(written.is_object(), "{written}");
+    assert!(!inside.exists());
+}
+
 /// This file's trials, each listed as `[trust] name`. The corpus tests are
 /// ignored without the corpus; the three that need a tool are ignored without
 /// it, decided by a probe when the trials are listed: the agreement with
@@ -1299,6 +1347,10 @@ pub fn trials() -> Vec<Trial> {
         with_corpus(
             "check_not_revoked_derives_and_cross_checks_the_package",
             check_not_revoked_derives_and_cross_checks_the_package,
+        ),
+        with_corpus(
+            "the_pin_is_never_written_into_the_package_checked",
+            the_pin_is_never_written_into_the_package_checked,
         ),
     ]
 }
