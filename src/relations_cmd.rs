@@ -12,8 +12,11 @@
 //! `verify`).
 //!
 //! [`run`] is the operation: it returns the typed result ([`Derived`], or
-//! a [`Refusal`]) and prints nothing; [`crate::render::relations`] alone
-//! turns it into text (issue 21 item 3).
+//! a [`Refusal`]), each finding in a [`Report`] built complete (the
+//! entries of a bare definition, standard input and a refused `--instance`
+//! document named where they are made), and prints nothing;
+//! [`crate::render::relations`] alone turns it into text, and the exit
+//! status is the report's ([`exit_code`], issue 21 item 3).
 //!
 //! Exit status ([`exit_code`]): `0` the relations were derived (warnings
 //! allowed), `1` the definition (or the index naming it) cannot be read or
@@ -68,6 +71,7 @@ use crate::fsread;
 use crate::json::strict;
 use crate::package::{Source, INDEX_FILE};
 use crate::relations::{self, Instance, Relation};
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::verify::PackageOutcome;
 
 /// The version of the `--format json` document.
@@ -107,52 +111,44 @@ impl Definition {
 /// index naming it, or the `--instance` document) cannot be read or
 /// parsed, or is not what `relations` takes (FD630).
 #[derive(Debug)]
-pub struct Stop {
-    /// The finding, its file set.
-    pub diagnostic: Diagnostic,
-    /// The bytes of the finding's file (and its spans when it parsed), for
-    /// the excerpt; none when it could not be read.
-    pub source: Option<Source>,
-    /// The package directory the finding's file is relative to; empty for
-    /// a file named as given (a bare definition, standard input, the
-    /// `--instance` FILE).
-    pub package: PathBuf,
+pub struct Stopped {
     /// The document when it parsed but is not a Form Definition (FD630):
     /// its members name it in the `--format json` document.
     pub definition: Option<Definition>,
+    /// The report of the run: one entry, the finding's, as `verify`
+    /// reports a failing package (its path the package directory, or,
+    /// for a file named as given, named after that file).
+    pub report: Report,
 }
 
-impl Stop {
-    fn new(d: &Diagnostic, source: Option<Source>, package: &Path) -> Self {
-        Stop {
-            diagnostic: d.clone(),
-            source,
-            package: package.to_path_buf(),
-            definition: None,
-        }
-    }
-
-    /// The finding as the outcome of one package (its directory, or `""`
-    /// for a file named as given), as `verify` reports a failing package.
-    pub fn into_outcome(self) -> PackageOutcome {
-        let Stop {
-            diagnostic,
-            source,
-            package,
-            ..
-        } = self;
-        let sources = match (&diagnostic.file, source) {
-            (Some(file), Some(source)) => {
-                std::collections::BTreeMap::from([(file.clone(), source)])
-            }
-            _ => std::collections::BTreeMap::new(),
-        };
+/// The entry of a finding that stopped the command, as `verify` reports a
+/// failing package: its path is the package directory the finding's file
+/// is relative to (`""` for a file named as given: a bare definition,
+/// standard input, the `--instance` FILE, and the entry is then named
+/// after that file, so no JUnit testcase or JSON entry is named ""); its
+/// one source the bytes of the finding's file (and its spans when it
+/// parsed), for the excerpt, when it could be read.
+fn stop_entry(diagnostic: Diagnostic, source: Option<Source>, package: &Path) -> Entry {
+    let sources = match (&diagnostic.file, source) {
+        (Some(file), Some(source)) => std::collections::BTreeMap::from([(file.clone(), source)]),
+        _ => std::collections::BTreeMap::new(),
+    };
+    let name = diagnostic
+        .file
+        .clone()
+        .filter(|_| package.as_os_str().is_empty());
+    let entry = Entry::new(
+        EntryKind::Package,
         PackageOutcome {
-            path: package,
+            path: package.to_path_buf(),
             diagnostics: vec![diagnostic],
             sources,
             ..Default::default()
-        }
+        },
+    );
+    match name {
+        Some(name) => entry.named(name.into()),
+        None => entry,
     }
 }
 
@@ -161,23 +157,22 @@ impl Stop {
 pub enum Refusal {
     /// The command could not run (exit 2): PATH (or the `--instance` FILE)
     /// does not exist, is not a regular file or directory, or cannot be
-    /// read; standard input cannot be read. The message names the cause.
+    /// read; standard input cannot be read. The message names the cause;
+    /// there is no report (nothing goes to stdout, in any format).
     Usage(String),
     /// A finding stopped it (exit 1).
-    Stopped(Box<Stop>),
+    Stopped(Box<Stopped>),
 }
 
 impl Refusal {
     fn finding(d: &Diagnostic, source: Option<Source>, package: &Path) -> Self {
-        Refusal::Stopped(Box::new(Stop::new(d, source, package)))
-    }
-
-    /// The exit status: `2` the command could not run, `1` a finding.
-    pub fn code(&self) -> u8 {
-        match self {
-            Refusal::Usage(_) => 2,
-            Refusal::Stopped(_) => 1,
-        }
+        Refusal::Stopped(Box::new(Stopped {
+            definition: None,
+            report: Report::new(
+                vec![stop_entry(d.clone(), source, package)],
+                ExitRule::default(),
+            ),
+        }))
     }
 }
 
@@ -189,23 +184,24 @@ pub struct Derived {
     /// The relations, sorted by pointer (byte-wise).
     pub relations: Vec<Relation>,
     /// With `--instance`: the concrete instances in the desired document
-    /// (none when that document was refused, see `instance_refused`).
+    /// (none when that document was refused, see
+    /// [`Derived::instance_refused`]).
     pub instances: Option<Vec<Instance>>,
-    /// The definition's entry: its path is the package directory (empty
-    /// for a bare definition or standard input), its findings (warnings
+    /// The report of the run, built complete. Its first entry is the
+    /// definition's: its path is the package directory (empty for a bare
+    /// definition or standard input, and the entry is then named after the
+    /// definition: [`Definition::name`]), its findings (warnings
     /// FD500–FD507 and FD509, note FD508) sorted by (pointer, severity,
-    /// code), its one source the definition.
-    pub outcome: PackageOutcome,
-    /// A `--instance` document that does not parse or is not a JSON object
-    /// (FD012…, FD630): the run exits 1.
-    pub instance_refused: Option<Box<Stop>>,
+    /// code), its one source the definition. A second entry is a
+    /// `--instance` document that does not parse or is not a JSON object
+    /// (FD012…, FD630), named after the FILE as given: the run exits 1.
+    pub report: Report,
 }
 
 impl Derived {
-    /// The exit status: `1` when the `--instance` document was refused,
-    /// else `0` (warnings allowed).
-    pub fn code(&self) -> u8 {
-        u8::from(self.instance_refused.is_some())
+    /// The entry of the refused `--instance` document, if it was refused.
+    pub fn instance_refused(&self) -> Option<&Entry> {
+        self.report.entries.get(1)
     }
 }
 
@@ -430,9 +426,11 @@ pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
         (def_name, def)
     };
     if let Some(d) = not_a_definition(&def.value) {
-        let mut stop = Stop::new(&d.in_file(&def_name), Some(def.source), package);
-        stop.definition = Some(Definition::of("", &def.value));
-        return Err(Refusal::Stopped(Box::new(stop)));
+        let entry = stop_entry(d.in_file(&def_name), Some(def.source), package);
+        return Err(Refusal::Stopped(Box::new(Stopped {
+            definition: Some(Definition::of("", &def.value)),
+            report: Report::new(vec![entry], ExitRule::default()),
+        })));
     }
     let derivation = relations::derive(&def.value);
     let mut diagnostics: Vec<Diagnostic> = derivation
@@ -449,7 +447,7 @@ pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
     });
     // A bad --instance document: a finding (exit 1), reported beside the
     // derivation (T2 F3).
-    let mut instance_refused = None;
+    let mut instance_refused: Option<Entry> = None;
     let instances = match instance {
         Some(i) => {
             // An --instance FILE that cannot be read is the command
@@ -460,8 +458,8 @@ pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
             })?;
             match read_instance(bytes, &i.display().to_string()) {
                 Ok(doc) => Some(relations::resolve(&derivation.relations, &doc)),
-                Err(Refusal::Stopped(stop)) => {
-                    instance_refused = Some(stop);
+                Err(Refusal::Stopped(stopped)) => {
+                    instance_refused = stopped.report.entries.into_iter().next();
                     None
                 }
                 Err(usage) => return Err(usage),
@@ -474,17 +472,24 @@ pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
         value,
         source,
     } = def;
+    let outcome = PackageOutcome {
+        path: package.to_path_buf(),
+        diagnostics,
+        sources: std::collections::BTreeMap::from([(name.clone(), source)]),
+        ..Default::default()
+    };
+    let mut entry = Entry::new(EntryKind::Package, outcome);
+    if package.as_os_str().is_empty() {
+        // A bare definition file (or standard input) is no directory: the
+        // entry is named after it (a JUnit testcase, a JSON entry).
+        entry = entry.named(name.clone().into());
+    }
+    let entries = std::iter::once(entry).chain(instance_refused).collect();
     Ok(Derived {
         definition: Definition::of(&name, &value),
         relations: derivation.relations,
         instances,
-        outcome: PackageOutcome {
-            path: package.to_path_buf(),
-            diagnostics,
-            sources: std::collections::BTreeMap::from([(name, source)]),
-            ..Default::default()
-        },
-        instance_refused,
+        report: Report::new(entries, ExitRule::default()),
     })
 }
 
@@ -493,8 +498,9 @@ pub fn run(path: &Path, instance: Option<&Path>) -> Result<Derived, Refusal> {
 /// document, `2` it could not run.
 pub fn exit_code(result: &Result<Derived, Refusal>) -> u8 {
     match result {
-        Ok(derived) => derived.code(),
-        Err(refusal) => refusal.code(),
+        Ok(derived) => derived.report.exit_code(),
+        Err(Refusal::Usage(_)) => 2,
+        Err(Refusal::Stopped(stopped)) => stopped.report.exit_code(),
     }
 }
 
@@ -535,4 +541,86 @@ fn read_instance(bytes: Vec<u8>, name: &str) -> Result<Value, Refusal> {
     )
     .in_file(name);
     Err(Refusal::finding(&d, Some(doc.source), Path::new("")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn worker_version() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7")
+    }
+
+    fn names(report: &Report) -> Vec<Option<PathBuf>> {
+        report.entries.iter().map(|e| e.name.clone()).collect()
+    }
+
+    /// Issue 21 item 3 (`relations --format junit DEF.json` named its
+    /// testcase ""): the definition's entry is named where it is made, a
+    /// bare definition file after the file as given, a package directory
+    /// by its path (no name); a refused `--instance` document is a second
+    /// entry named after the FILE as given, and the run exits 1 by the
+    /// report's rule. Near miss: a valid `--instance` document adds no
+    /// entry, and the run exits 0.
+    #[test]
+    fn each_entry_is_named_where_it_is_made() {
+        let package = worker_version();
+        let definition = package.join("definition.json");
+        let derived = run(&package, None).unwrap();
+        assert_eq!(names(&derived.report), [None]);
+        assert_eq!(derived.report.entries[0].outcome.path, package);
+        let bare = run(&definition, Some(&package.join("fixtures/desired.json"))).unwrap();
+        assert_eq!(names(&bare.report), [Some(definition.clone())]);
+        assert!(bare.instance_refused().is_none());
+        assert_eq!(exit_code(&Ok(bare)), 0);
+        let tmp = tempfile::tempdir().unwrap();
+        let array = tmp.path().join("array.json");
+        std::fs::write(&array, b"[1]").unwrap();
+        let refused = run(&definition, Some(&array)).unwrap();
+        assert_eq!(
+            names(&refused.report),
+            [Some(definition.clone()), Some(array.clone())]
+        );
+        let entry = refused.instance_refused().unwrap();
+        assert_eq!(
+            entry.outcome.diagnostics[0].code,
+            Code::UnrecognizedDocument
+        );
+        assert_eq!(exit_code(&Ok(refused)), 1);
+    }
+
+    /// A finding that stopped the command is a report of one entry, as
+    /// `verify` reports a failing package: a bare file's entry is named
+    /// after it, a package's finding is under the package directory (no
+    /// name); exit 1 by the report's rule. Near miss: PATH that does not
+    /// exist is no report at all (exit 2).
+    #[test]
+    fn a_stop_is_a_report_of_one_named_entry() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dup = tmp.path().join("dup.json");
+        std::fs::write(&dup, b"{\"a\":1,\"a\":2}").unwrap();
+        let index = worker_version().join(INDEX_FILE);
+        for (path, name) in [(&dup, Some(dup.clone())), (&index, Some(index.clone()))] {
+            let result = run(path, None);
+            let Err(Refusal::Stopped(stopped)) = &result else {
+                panic!("{result:?}");
+            };
+            assert_eq!(names(&stopped.report), [name]);
+            assert_eq!(exit_code(&result), 1);
+        }
+        let package = tmp.path().join("package");
+        std::fs::create_dir(&package).unwrap();
+        std::fs::write(package.join(INDEX_FILE), b"{\"definitionPath\": 1}").unwrap();
+        let result = run(&package, None);
+        let Err(Refusal::Stopped(stopped)) = &result else {
+            panic!("{result:?}");
+        };
+        assert_eq!(names(&stopped.report), [None]);
+        assert_eq!(stopped.report.entries[0].outcome.path, package);
+        assert_eq!(exit_code(&result), 1);
+        let missing = run(&tmp.path().join("nope"), None);
+        assert!(matches!(missing, Err(Refusal::Usage(_))));
+        assert_eq!(exit_code(&missing), 2);
+    }
 }

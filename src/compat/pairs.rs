@@ -2,17 +2,21 @@
 //! and the bump the versions show against the bump the changes require
 //! (versioning-rules V1–V4).
 
+use std::collections::BTreeMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::bump::{self, Bump};
 use super::changes::{self, Change, Class};
 use super::desired::{compare, Verdict};
-use super::side::Side;
+use super::side::{Doc, Side};
 use crate::codes::Code;
-use crate::diag::Severity;
+use crate::diag::{Diagnostic, Severity};
 use crate::json::pointer::JsonPointer;
+use crate::report::{Entry, EntryKind};
+use crate::verify::{PackageOutcome, Source};
 
 /// A finding about a pair's versions (FD670–FD678), with where it is in
 /// OLD's and NEW's definition (`/definitionVersion` unless said).
@@ -64,6 +68,150 @@ impl Pair {
         self.old.form_ref.api_version != self.new.form_ref.api_version
             || self.old.form_ref.kind != self.new.form_ref.kind
     }
+}
+
+impl Pair {
+    /// The pair's name as an entry of the run's report: `compat <OLD's
+    /// label> -> <NEW's label>` ([`super::side::FormRef::label`]).
+    pub fn name(&self) -> String {
+        format!(
+            "compat {} -> {}",
+            self.old.form_ref.label(),
+            self.new.form_ref.label()
+        )
+    }
+
+    /// The pair's members shared by the `--format json` document and its
+    /// entry's [`PackageOutcome::extra`]: `old` and `new` (`formRef`,
+    /// `path`, `definition`), `compared`, `actualBump`, `requiredBump`,
+    /// `bumpOk` and `desired` (shapes: [`crate::render::compat`]).
+    pub fn summary(&self) -> Value {
+        json!({
+            "old": side_value(&self.old),
+            "new": side_value(&self.new),
+            "compared": self.desired.is_some(),
+            "actualBump": self.actual,
+            "requiredBump": self.required,
+            "bumpOk": self.bump_ok,
+            "desired": self.desired.as_ref().map_or(Value::Null, desired_value),
+        })
+    }
+
+    /// The findings of the pair (not its change records) as diagnostics,
+    /// each located in NEW (in OLD for what NEW lacks) with the other side's
+    /// location as a note, and the source of its file.
+    fn finding_diagnostics(&self) -> Vec<(Diagnostic, Option<&Source>)> {
+        self.findings
+            .iter()
+            .map(|f| {
+                self.placed(
+                    f.code,
+                    &f.message,
+                    Doc::Definition,
+                    f.old.as_ref(),
+                    f.new.as_ref(),
+                )
+            })
+            .collect()
+    }
+
+    /// A diagnostic at NEW's pointer (else OLD's) in the document `doc`,
+    /// noting the other side's location (`old: file:line:column at
+    /// /pointer`, escaped as every note is) or that NEW has none, with
+    /// the source of its file; a bare diagnostic when the side has no such
+    /// document.
+    fn placed(
+        &self,
+        code: Code,
+        message: &str,
+        doc: Doc,
+        old: Option<&JsonPointer>,
+        new: Option<&JsonPointer>,
+    ) -> (Diagnostic, Option<&Source>) {
+        let (side, ptr, other) = match (new, old) {
+            (Some(n), o) => (&self.new, n, o.map(|o| ("old", &self.old, o))),
+            (None, Some(o)) => (&self.old, o, None),
+            (None, None) => (&self.new, &JsonPointer::default(), None),
+        };
+        let Some((file, source)) = side.document(doc) else {
+            return (Diagnostic::new(code, message), None);
+        };
+        let mut d = Diagnostic::new(code, message).in_file(file).at(ptr.clone());
+        if let Some((label, s, o)) = other {
+            d = d.note(format!("{label}: {}", s.location(doc, o)));
+        } else if old.is_some() && new.is_none() {
+            d = d.note("old only: NEW has no counterpart");
+        }
+        (d, Some(source))
+    }
+
+    /// The pair as an entry of the run's report, built complete: named
+    /// [`Pair::name`], its findings its change records then the pair's
+    /// findings, each located in NEW (in OLD for what NEW lacks) with the other side's location as a note, the sources of
+    /// their files, and [`Pair::summary`] in [`PackageOutcome::extra`]
+    /// under its name. It fails ([`Entry::fails`]) exactly when the bump
+    /// does not fit ([`Pair::bump_ok`] is false: every finding that says
+    /// so is an error, every other finding and change record is a warning
+    /// or a note), so the run's verdict is the report's.
+    pub fn entry(&self) -> Entry {
+        let mut diagnostics = Vec::new();
+        let mut sources: BTreeMap<String, Source> = BTreeMap::new();
+        let changes = self
+            .changes
+            .iter()
+            .map(|c| self.placed(c.code, &c.message, c.doc, c.old.as_ref(), c.new.as_ref()));
+        for (d, s) in changes.chain(self.finding_diagnostics()) {
+            if let (Some(f), Some(s)) = (&d.file, s) {
+                sources.entry(f.clone()).or_insert_with(|| Source::clone(s));
+            }
+            diagnostics.push(d);
+        }
+        let name = self.name();
+        let mut extra = serde_json::Map::new();
+        extra.insert(name.clone(), self.summary());
+        Entry::new(
+            EntryKind::Package,
+            PackageOutcome {
+                path: PathBuf::new(),
+                diagnostics,
+                sources,
+                extra,
+                ..Default::default()
+            },
+        )
+        .named(name.into())
+    }
+}
+
+/// A side as its JSON object: `formRef`, `path`, `definition`.
+fn side_value(s: &Side) -> Value {
+    json!({
+        "formRef": s.form_ref,
+        "path": s.path.display().to_string(),
+        "definition": s.def_file,
+    })
+}
+
+/// The desired verdict as its JSON object: `verdict`, and `newlyAccepted`,
+/// `witness` or `pointer` and `reason` as the verdict has them.
+fn desired_value(v: &Verdict) -> Value {
+    let mut o = json!({"verdict": v.name()});
+    if let Some(m) = o.as_object_mut() {
+        match v {
+            Verdict::Widened { newly_accepted } => {
+                m.insert("newlyAccepted".to_owned(), newly_accepted.clone());
+            }
+            Verdict::Breaking { witness } => {
+                m.insert("witness".to_owned(), witness.clone());
+            }
+            Verdict::Unknown { pointer, reason } | Verdict::Compatible { pointer, reason } => {
+                m.insert("pointer".to_owned(), json!(pointer.as_str()));
+                m.insert("reason".to_owned(), json!(reason));
+            }
+            Verdict::Identical | Verdict::Equivalent => {}
+        }
+    }
+    o
 }
 
 /// The pointer of the version in a definition.

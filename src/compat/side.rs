@@ -108,6 +108,41 @@ impl Side {
         }
     }
 
+    /// `(line, column)` of `pointer` in one of this side's documents (of
+    /// the nearest ancestor that resolves; 1-based, as
+    /// [`crate::json::position::position`] counts), located as every
+    /// renderer locates a finding
+    /// ([`crate::package::resolve_span`]); `None` when the side has no such
+    /// document or the pointer does not resolve.
+    pub fn line_column(&self, doc: Doc, pointer: &JsonPointer) -> Option<(usize, usize)> {
+        let (file, source) = self.document(doc)?;
+        let d = Diagnostic::new(Code::DocumentationChanged, "")
+            .in_file(file)
+            .at(pointer.clone());
+        let span = crate::package::resolve_span(&d, Some(source))?;
+        let p = crate::json::position::position(&source.bytes, span.start);
+        Some((p.line, p.column))
+    }
+
+    /// `file:line:column at /pointer` (`file at /pointer` when the pointer
+    /// does not resolve; no ` at /pointer` for the root) in one of this
+    /// side's documents, the package's text as it is (a printer escapes
+    /// it); empty when the side has no such document.
+    pub fn location(&self, doc: Doc, pointer: &JsonPointer) -> String {
+        let Some((file, _)) = self.document(doc) else {
+            return String::new();
+        };
+        let at = if pointer.is_root() {
+            String::new()
+        } else {
+            format!(" at {pointer}")
+        };
+        match self.line_column(doc, pointer) {
+            Some((l, c)) => format!("{file}:{l}:{c}{at}"),
+            None => format!("{file}{at}"),
+        }
+    }
+
     /// True when both sides are the same bytes (the same digest).
     pub fn same_bytes(&self, other: &Side) -> bool {
         self.digest == other.digest

@@ -34,10 +34,9 @@
 //! - `sarif`, `github`, `junit`: each pair is an entry of `verify`'s run
 //!   (its records and findings are diagnostics located in NEW, or in OLD for
 //!   what NEW lacks, with the other side's location as a note; the pair's
-//!   verdict and bumps ride in [`PackageOutcome::extra`]), after the
+//!   verdict and bumps ride in [`crate::verify::PackageOutcome::extra`]), after the
 //!   outcomes outside the pairs.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -50,9 +49,8 @@ use crate::compat::desired::Verdict;
 use crate::compat::pairs::{Finding, Pair};
 use crate::compat::report::Report;
 use crate::compat::side::{Doc, Side};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::Severity;
 use crate::json::pointer::JsonPointer;
-use crate::verify::{PackageOutcome, Source};
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;
@@ -98,8 +96,7 @@ pub fn render(report: &Report, format: Format, opts: &Options) -> String {
         Format::Json => render_json(report),
         Format::Human => render_human(report, opts),
         Format::Github => {
-            let outcomes = outcomes(report);
-            let run = run_of(report, &outcomes, opts);
+            let run = RunView::of(&report.report);
             let quiet = Options {
                 quiet: true,
                 ..opts.clone()
@@ -110,11 +107,7 @@ pub fn render(report: &Report, format: Format, opts: &Options) -> String {
                 summary_line(report)
             )
         }
-        other => {
-            let outcomes = outcomes(report);
-            let run = run_of(report, &outcomes, opts);
-            super::render(other, &run, opts)
-        }
+        other => super::render(other, &RunView::of(&report.report), opts),
     }
 }
 
@@ -127,66 +120,21 @@ fn set(v: &mut Value, key: &str, x: Value) {
 
 /// A location in one document of a side.
 fn locate(side: &Side, doc: Doc, pointer: &JsonPointer) -> Value {
-    let Some((file, source)) = side.document(doc) else {
+    let Some((file, _)) = side.document(doc) else {
         return Value::Null;
     };
     let mut loc = json!({"file": file, "pointer": pointer.as_str()});
-    if let Some((line, column)) = line_column(file, source, pointer) {
+    if let Some((line, column)) = side.line_column(doc, pointer) {
         set(&mut loc, "line", json!(line));
         set(&mut loc, "column", json!(column));
     }
     loc
 }
 
-/// `line:column` of a pointer in a file (the nearest ancestor that
-/// resolves), through the one span and position machinery of the renderers.
-fn line_column(file: &str, source: &Source, pointer: &JsonPointer) -> Option<(usize, usize)> {
-    let d = Diagnostic::new(crate::codes::Code::DocumentationChanged, "")
-        .in_file(file)
-        .at(pointer.clone());
-    let span = super::resolve_span(&d, Some(source))?;
-    let p = super::position::position(&source.bytes, span.start);
-    Some((p.line, p.column))
-}
-
-/// `file:line:column at /pointer` (or `file at /pointer`).
+/// `file:line:column at /pointer` (or `file at /pointer`), escaped
+/// ([`Side::location`]).
 fn where_text(side: &Side, doc: Doc, pointer: &JsonPointer) -> String {
-    let Some((file, source)) = side.document(doc) else {
-        return String::new();
-    };
-    let at = if pointer.is_root() {
-        String::new()
-    } else {
-        format!(" at {pointer}")
-    };
-    let shown = super::escape::text(file);
-    match line_column(file, source, pointer) {
-        Some((l, c)) => format!("{shown}:{l}:{c}{}", super::escape::text(&at)),
-        None => format!("{shown}{}", super::escape::text(&at)),
-    }
-}
-
-/// The desired verdict as its JSON object.
-fn desired_value(v: &Verdict) -> Value {
-    let mut o = json!({"verdict": v.name()});
-    match v {
-        Verdict::Widened { newly_accepted } => set(&mut o, "newlyAccepted", newly_accepted.clone()),
-        Verdict::Breaking { witness } => set(&mut o, "witness", witness.clone()),
-        Verdict::Unknown { pointer, reason } | Verdict::Compatible { pointer, reason } => {
-            set(&mut o, "pointer", json!(pointer.as_str()));
-            set(&mut o, "reason", json!(reason));
-        }
-        Verdict::Identical | Verdict::Equivalent => {}
-    }
-    o
-}
-
-fn side_value(s: &Side) -> Value {
-    json!({
-        "formRef": s.form_ref,
-        "path": s.path.display().to_string(),
-        "definition": s.def_file,
-    })
+    super::escape::text(&side.location(doc, pointer)).into_owned()
 }
 
 fn change_value(p: &Pair, c: &Change) -> Value {
@@ -220,33 +168,17 @@ fn finding_value(p: &Pair, f: &Finding) -> Value {
     })
 }
 
-/// The pair's members shared by `json` and [`PackageOutcome::extra`].
-fn pair_summary(p: &Pair) -> Value {
-    json!({
-        "old": side_value(&p.old),
-        "new": side_value(&p.new),
-        "compared": p.desired.is_some(),
-        "actualBump": p.actual,
-        "requiredBump": p.required,
-        "bumpOk": p.bump_ok,
-        "desired": p.desired.as_ref().map_or(Value::Null, desired_value),
-    })
-}
-
-/// Counts of the summary: (errors, warnings, notes) over every finding.
+/// Counts of the summary: (errors, warnings, notes) over every finding
+/// of the report (a pair's change records and findings among them), each
+/// counted once.
 fn counts(report: &Report) -> (usize, usize, usize) {
     let mut c = (0, 0, 0);
-    let mut add = |s: Severity| match s {
-        Severity::Error => c.0 += 1,
-        Severity::Warning => c.1 += 1,
-        _ => c.2 += 1,
-    };
-    for p in &report.pairs {
-        p.changes.iter().for_each(|ch| add(ch.code.info().severity));
-        p.findings.iter().for_each(|f| add(f.severity()));
-    }
-    for o in &report.outcomes {
-        o.diagnostics.iter().for_each(|d| add(d.severity));
+    for d in report.report.findings() {
+        match d.severity {
+            Severity::Error => c.0 += 1,
+            Severity::Warning => c.1 += 1,
+            _ => c.2 += 1,
+        }
     }
     c
 }
@@ -256,7 +188,7 @@ fn render_json(report: &Report) -> String {
         .pairs
         .iter()
         .map(|p| {
-            let mut v = pair_summary(p);
+            let mut v = p.summary();
             set(
                 &mut v,
                 "changes",
@@ -270,10 +202,11 @@ fn render_json(report: &Report) -> String {
             v
         })
         .collect();
-    let run = RunView::new(&report.outcomes, false);
+    let run = RunView::of(&report.report);
     let outcomes: Vec<Value> = run
         .packages
         .iter()
+        .take(report.outside_pairs())
         .map(|p| {
             json!({
                 "path": p.path().display().to_string(),
@@ -369,8 +302,10 @@ fn pair_line(p: &Pair) -> String {
 }
 
 fn render_human(report: &Report, opts: &Options) -> String {
+    let run = RunView::of(&report.report);
+    let (outside, pair_views) = run.packages.split_at(report.outside_pairs());
     let mut out = String::new();
-    for p in &report.pairs {
+    for (p, view) in report.pairs.iter().zip(pair_views) {
         out.push_str(&pair_line(p));
         if let Some(Verdict::Breaking { witness }) = &p.desired {
             let _ = writeln!(
@@ -410,129 +345,23 @@ fn render_human(report: &Report, opts: &Options) -> String {
                 let _ = writeln!(out, "    new {}", where_text(&p.new, c.doc, ptr));
             }
         }
-        for (d, source) in finding_diagnostics(p) {
-            out.push_str(&human::render_diagnostic_in(&d, source, None, opts.color));
+        // The pair's findings, after its change records in its entry.
+        for f in view.findings.iter().skip(p.changes.len()) {
+            out.push_str(&human::render_diagnostic_in(
+                f.diag, f.source, None, opts.color,
+            ));
         }
         out.push('\n');
     }
-    if !report.outcomes.is_empty() {
-        let run = RunView::new(&report.outcomes, false);
-        out.push_str(&human::render_run(
-            &run,
-            &Options {
-                quiet: true,
-                ..opts.clone()
-            },
-        ));
+    let quiet = Options {
+        quiet: true,
+        ..opts.clone()
+    };
+    for view in outside {
+        out.push_str(&human::render_package(view, &quiet));
     }
     out.push_str(&summary_line(report));
     out
-}
-
-/// The findings of a pair as diagnostics located in NEW (in OLD when it is
-/// about OLD only), with the other side's location as a note.
-fn finding_diagnostics(p: &Pair) -> Vec<(Diagnostic, Option<&Source>)> {
-    p.findings
-        .iter()
-        .map(|f| {
-            placed(
-                p,
-                f.code,
-                &f.message,
-                Doc::Definition,
-                f.old.as_ref(),
-                f.new.as_ref(),
-            )
-        })
-        .collect()
-}
-
-/// A diagnostic at NEW's pointer (else OLD's), noting the other side.
-fn placed<'p>(
-    p: &'p Pair,
-    code: crate::codes::Code,
-    message: &str,
-    doc: Doc,
-    old: Option<&JsonPointer>,
-    new: Option<&JsonPointer>,
-) -> (Diagnostic, Option<&'p Source>) {
-    let (side, ptr, other) = match (new, old) {
-        (Some(n), o) => (&p.new, n, o.map(|o| ("old", &p.old, o))),
-        (None, Some(o)) => (&p.old, o, None),
-        (None, None) => (&p.new, &JsonPointer::default(), None),
-    };
-    let Some((file, source)) = side.document(doc) else {
-        return (Diagnostic::new(code, message), None);
-    };
-    let mut d = Diagnostic::new(code, message).in_file(file).at(ptr.clone());
-    if let Some((label, s, o)) = other {
-        d = d.note(format!("{label}: {}", where_text(s, doc, o)));
-    } else if old.is_some() && new.is_none() {
-        d = d.note("old only: NEW has no counterpart");
-    }
-    (d, Some(source))
-}
-
-/// Every pair as an outcome of `verify`'s model (see the module docs),
-/// after the outcomes outside the pairs.
-fn outcomes(report: &Report) -> Vec<PackageOutcome> {
-    let mut all: Vec<PackageOutcome> = report
-        .outcomes
-        .iter()
-        .map(|o| PackageOutcome {
-            path: o.path.clone(),
-            diagnostics: o.diagnostics.clone(),
-            sources: o.sources.clone(),
-            ..Default::default()
-        })
-        .collect();
-    for p in &report.pairs {
-        let mut diagnostics = Vec::new();
-        let mut sources: BTreeMap<String, Source> = BTreeMap::new();
-        let mut keep = |d: Diagnostic, s: Option<&Source>| {
-            if let (Some(f), Some(s)) = (&d.file, s) {
-                sources.entry(f.clone()).or_insert_with(|| Source::clone(s));
-            }
-            diagnostics.push(d);
-        };
-        for c in &p.changes {
-            let (d, s) = placed(p, c.code, &c.message, c.doc, c.old.as_ref(), c.new.as_ref());
-            keep(d, s);
-        }
-        for (d, s) in finding_diagnostics(p) {
-            keep(d, s);
-        }
-        let mut extra = serde_json::Map::new();
-        extra.insert(pair_name(p), pair_summary(p));
-        all.push(PackageOutcome {
-            path: PathBuf::new(),
-            diagnostics,
-            sources,
-            extra,
-            ..Default::default()
-        });
-    }
-    all
-}
-
-/// `compat <old label> -> <new version or label>`: a pair's entry name.
-fn pair_name(p: &Pair) -> String {
-    format!(
-        "compat {} -> {}",
-        p.old.form_ref.label(),
-        p.new.form_ref.label()
-    )
-}
-
-/// The located run of [`outcomes`], each pair named by [`pair_name`].
-fn run_of<'a>(report: &Report, outcomes: &'a [PackageOutcome], opts: &Options) -> RunView<'a> {
-    let mut run = RunView::new(outcomes, opts.deny_warnings);
-    run.could_not_run = report.could_not_run;
-    let first_pair = report.outcomes.len();
-    for (view, p) in run.packages.iter_mut().skip(first_pair).zip(&report.pairs) {
-        view.display = Some(PathBuf::from(pair_name(p)));
-    }
-    run
 }
 
 #[cfg(test)]

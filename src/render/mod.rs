@@ -33,9 +33,6 @@ pub mod trust;
 
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diagnostic;
-use crate::verify::Source;
-
 pub use model::{Counts, EntryKind, Located, PackageView, RunView};
 pub use position::{LineIndex, Position};
 
@@ -321,27 +318,10 @@ fn resolve_links(path: &Path, stop_at_fd_links: bool) -> std::io::Result<(PathBu
     )))
 }
 
-/// Byte span of a diagnostic in its file: the explicit span, else the
-/// pointer's key or value span, else the nearest ancestor that resolves.
-pub fn resolve_span(d: &Diagnostic, source: Option<&Source>) -> Option<std::ops::Range<usize>> {
-    if let Some(s) = &d.span {
-        return Some(s.clone());
-    }
-    let spans = source?.spans.as_ref()?;
-    if d.target == crate::diag::Target::Key {
-        if let Some(s) = spans.key_span(&d.pointer) {
-            return Some(s);
-        }
-    }
-    let mut p = Some(d.pointer.clone());
-    while let Some(ptr) = p {
-        if let Some(s) = spans.value_span(&ptr) {
-            return Some(s);
-        }
-        p = ptr.parent();
-    }
-    None
-}
+/// Byte span of a diagnostic in its file ([`crate::package::resolve_span`],
+/// written beside [`crate::verify::Source`] so that a library module locates a pointer
+/// the way every renderer does).
+pub use crate::package::resolve_span;
 
 #[cfg(test)]
 mod tests {

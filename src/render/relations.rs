@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use crate::diag::Diagnostic;
 use crate::relations::{Instance, Relation};
-use crate::relations_cmd::{Definition, Derived, Refusal, Stop, VERSION};
+use crate::relations_cmd::{Definition, Derived, Refusal, Stopped, VERSION};
 use crate::render::count;
 use crate::render::{self, escape, human, json as render_json, Format, RunView};
 
@@ -29,56 +29,50 @@ pub fn render(
     opts: &render::Options,
 ) -> (String, String) {
     match result {
-        Ok(Derived {
-            instance_refused: Some(stop),
-            ..
-        }) if format == Format::Human => (String::new(), render_stop(*stop, opts.color)),
-        Ok(derived) => (render_derived(derived, format, opts), String::new()),
-        Err(Refusal::Usage(msg)) => (String::new(), escape::line(&format!("relations: {msg}"))),
-        Err(Refusal::Stopped(stop)) if format == Format::Human => {
-            (String::new(), render_stop(*stop, opts.color))
+        Ok(derived) if format == Format::Human && derived.instance_refused().is_some() => {
+            let run = RunView::of(&derived.report);
+            (String::new(), render_stop(&run, 1, opts.color))
         }
-        Err(Refusal::Stopped(stop)) => (render_refusal(*stop, format, opts), String::new()),
+        Ok(derived) => (render_derived(&derived, format, opts), String::new()),
+        Err(Refusal::Usage(msg)) => (String::new(), escape::line(&format!("relations: {msg}"))),
+        Err(Refusal::Stopped(stopped)) if format == Format::Human => {
+            let run = RunView::of(&stopped.report);
+            (String::new(), render_stop(&run, 0, opts.color))
+        }
+        Err(Refusal::Stopped(stopped)) => (render_refusal(&stopped, format, opts), String::new()),
     }
 }
 
-/// A finding that stopped the command, for stderr (coloured when
-/// `color`), located as `<package>/<file>:line:column`.
-fn render_stop(stop: Stop, color: bool) -> String {
-    human::render_diagnostic_in(
-        &stop.diagnostic,
-        stop.source.as_ref(),
-        Some(&stop.package),
-        color,
-    )
+/// The finding of the entry `entry` of `run` that stopped the command, for
+/// stderr (coloured when `color`), located as
+/// `<package>/<file>:line:column`.
+fn render_stop(run: &RunView<'_>, entry: usize, color: bool) -> String {
+    run.packages
+        .get(entry)
+        .into_iter()
+        .flat_map(|p| {
+            p.findings
+                .iter()
+                .map(move |f| human::render_diagnostic_in(f.diag, f.source, Some(p.path()), color))
+        })
+        .collect()
 }
 
-/// A derivation in `format` (its `--instance` refusal, if any, reported
-/// as a second entry named after the FILE as given).
-fn render_derived(derived: Derived, format: Format, opts: &render::Options) -> String {
+/// A derivation in `format` (its `--instance` refusal, if any, is the
+/// report's second entry, named after the FILE as given).
+fn render_derived(derived: &Derived, format: Format, opts: &render::Options) -> String {
     let Derived {
         definition,
         relations,
         instances,
-        outcome,
-        instance_refused,
+        report,
     } = derived;
-    let mut outcome = vec![outcome];
-    outcome.extend(instance_refused.map(|stop| stop.into_outcome()));
-    let mut run = RunView::new(&outcome, opts.deny_warnings);
-    name_bare_entries(&mut run);
-    if let Some(first) = run.packages.first_mut() {
-        // A bare definition file (or standard input) is no directory: the
-        // entry is named after it (a JUnit testcase, a JSON entry).
-        if first.path().as_os_str().is_empty() {
-            first.display = Some(definition.name.clone().into());
-        }
-    }
+    let run = RunView::of(report);
     match format {
-        Format::Json => render_json_doc(&definition, &relations, &run, instances.as_deref()),
+        Format::Json => render_json_doc(definition, relations, &run, instances.as_deref()),
         Format::Human => render_human(
-            &definition,
-            &relations,
+            definition,
+            relations,
             &run,
             instances.as_deref(),
             opts.color,
@@ -296,22 +290,6 @@ fn render_json_doc(
     text
 }
 
-/// Names each entry of `run` that is no directory (a bare definition file,
-/// standard input, an `--instance` FILE: its path is empty) after the file
-/// its first finding is in, so no JUnit testcase or JSON entry is named ""
-/// (a bare definition without findings is named by the caller).
-fn name_bare_entries(run: &mut RunView<'_>) {
-    for p in &mut run.packages {
-        if p.path().as_os_str().is_empty() && p.display.is_none() {
-            p.display = p
-                .findings
-                .iter()
-                .find_map(|f| f.diag.file.as_deref())
-                .map(Into::into);
-        }
-    }
-}
-
 /// The findings of `run` as `verify --format github` writes them, without
 /// its package summary line (`relations` closes with its own count line).
 fn github_findings(run: &RunView<'_>, opts: &render::Options) -> String {
@@ -331,11 +309,9 @@ fn github_findings(run: &RunView<'_>, opts: &render::Options) -> String {
 /// document of the format asked for. `json` is the usual document with no
 /// relations (definition members from the definition when it parsed);
 /// `github` closes with a count line, as a derivation does.
-fn render_refusal(mut stop: Stop, format: Format, opts: &render::Options) -> String {
-    let definition = stop.definition.take().unwrap_or_default();
-    let outcome = vec![stop.into_outcome()];
-    let mut run = RunView::new(&outcome, opts.deny_warnings);
-    name_bare_entries(&mut run);
+fn render_refusal(stopped: &Stopped, format: Format, opts: &render::Options) -> String {
+    let definition = stopped.definition.clone().unwrap_or_default();
+    let run = RunView::of(&stopped.report);
     match format {
         Format::Json => render_json_doc(&definition, &[], &run, None),
         Format::Github => format!(

@@ -564,8 +564,10 @@ fn view_building_lines(text: &str) -> Vec<String> {
 /// to return a `report::Report` its view is built from by `RunView::of`
 /// (the list may only shrink; `render/check` (`check` and the revocation
 /// commands), `render/conformance`, `render/index` and `lsp/analysis` left
-/// it when their operations built a report).
-const VIEW_PATCHES_LEFT: &[&str] = &["render/compat", "render/relations"];
+/// it when their operations built a report, `render/relations` and
+/// `render/compat` when `relations_cmd` and `compat::report` did: it is
+/// empty).
+const VIEW_PATCHES_LEFT: &[&str] = &[];
 
 /// Issue 21 item 3: one report model, built complete. Outside
 /// `render/model.rs` (which defines the views), a render view is built only
