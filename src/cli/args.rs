@@ -244,7 +244,7 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
 /// Where a file the command would write (`--output-file`, `trust
 /// --pin-out`) lands inside a package under `paths`: `(the PATH, the
 /// package directory)`, or `None` when it lands outside every package.
-/// The rules are [`refuse_output_inside`]'s: both sides resolved, the
+/// The rules are `refuse_output_inside`'s: both sides resolved, the
 /// file as named and through its symlinks, and an existing file with more
 /// than one hard link compared by device and inode with every regular file
 /// under each PATH.

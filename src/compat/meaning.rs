@@ -258,7 +258,7 @@ fn entrypoint_change(relation: &str, at: &JsonPointer, old: &Side, new: &Side) -
 ///   document naming a resource there resolves to another contract, or to
 ///   none); only more target FormRefs listed: a relaxation;
 /// - its `x-takoform-required-entrypoint` added or changed: breaking;
-///   removed: a relaxation ([`entrypoint_change`]);
+///   removed: a relaxation (`entrypoint_change`);
 /// - made required: breaking; made optional: a relaxation;
 /// - added where OLD has no schema node: an addition when optional (no
 ///   document valid before holds the member), breaking when required;
