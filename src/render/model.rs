@@ -5,10 +5,9 @@
 //! kind, name, selection, counts and verdict are the report's, never
 //! patched afterwards; an entry's name and whether the run could run are
 //! read through [`PackageView::name`] and [`RunView::could_not_run`]).
-//! [`RunView::new`] builds a view of bare package outcomes, with no
-//! selection: left for `relations` and `compat` until they build a report,
-//! and for the unit tests.
-//! Each walks each entry's findings once, builds one
+//! It is the only way a command builds a view (`tests/docs/imports.rs`);
+//! `RunView::new`, a view of bare package outcomes, exists for the
+//! renderers' unit tests only. It walks each entry's findings once, builds one
 //! [`LineIndex`] per file that some finding needs (O(file size), once), and
 //! resolves each finding's JSON Pointer to a byte span
 //! ([`super::resolve_span`]) and the span to start/end [`Position`]s. Every
@@ -85,8 +84,8 @@ pub struct PackageView<'a> {
     /// is not the outcome's path ([`Entry::named`]: the configuration file
     /// as the run names it; `check`: each document's path as given, while
     /// its outcome's path is the directory its files are relative to).
-    /// Read through [`PackageView::name`].
-    pub display: Option<std::path::PathBuf>,
+    /// Read through [`PackageView::name`]; set only from the report.
+    display: Option<std::path::PathBuf>,
 }
 
 /// A whole run, located (see the module docs).
@@ -100,8 +99,9 @@ pub struct RunView<'a> {
     pub failed: usize,
     /// The run exits 2 (a PATH does not exist, an input named could not be
     /// read): SARIF `invocations[0].executionSuccessful` is false
-    /// ([`Report::could_not_run`]). Read through [`RunView::could_not_run`].
-    pub could_not_run: bool,
+    /// ([`Report::could_not_run`]). Read through [`RunView::could_not_run`];
+    /// set only from the report.
+    could_not_run: bool,
     /// The configuration file in force, as the run names it (found upward
     /// or `--config FILE`), named by every format: the human header, the
     /// JSON `configuration` member, SARIF `invocations[0].properties`, a
@@ -118,10 +118,11 @@ pub struct RunView<'a> {
 
 impl<'a> RunView<'a> {
     /// Locates every finding of `outcomes`, each a package entry with no
-    /// selection (a command's view is its report's, [`RunView::of`]; left
-    /// for `relations` and `compat` until they build one, and for the unit
-    /// tests). `deny_warnings`: a warning fails its package.
-    pub fn new(outcomes: &'a [PackageOutcome], deny_warnings: bool) -> Self {
+    /// selection: the renderers' unit tests only (every command's view is
+    /// its report's, `RunView::of`). `deny_warnings`: a warning fails its
+    /// package.
+    #[cfg(test)]
+    pub(crate) fn new(outcomes: &'a [PackageOutcome], deny_warnings: bool) -> Self {
         Self::of_views(
             outcomes
                 .iter()
@@ -232,6 +233,7 @@ impl<'a> PackageView<'a> {
 
     /// Locates the findings of one bare package outcome, with no selection
     /// ([`RunView::new`]).
+    #[cfg(test)]
     fn located(outcome: &'a PackageOutcome, deny_warnings: bool) -> Self {
         let counts = Counts::of(&outcome.diagnostics);
         PackageView {
