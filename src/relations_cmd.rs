@@ -553,7 +553,11 @@ mod tests {
     }
 
     fn names(report: &Report) -> Vec<Option<PathBuf>> {
-        report.entries.iter().map(|e| e.name.clone()).collect()
+        report
+            .entries
+            .iter()
+            .map(|e| e.given_name().map(Path::to_path_buf))
+            .collect()
     }
 
     /// Issue 21 item 3 (`relations --format junit DEF.json` named its
@@ -569,7 +573,7 @@ mod tests {
         let definition = package.join("definition.json");
         let derived = run(&package, None).unwrap();
         assert_eq!(names(&derived.report), [None]);
-        assert_eq!(derived.report.entries[0].outcome.path, package);
+        assert_eq!(derived.report.entries[0].outcome().path, package);
         let bare = run(&definition, Some(&package.join("fixtures/desired.json"))).unwrap();
         assert_eq!(names(&bare.report), [Some(definition.clone())]);
         assert!(bare.instance_refused().is_none());
@@ -584,7 +588,7 @@ mod tests {
         );
         let entry = refused.instance_refused().unwrap();
         assert_eq!(
-            entry.outcome.diagnostics[0].code,
+            entry.outcome().diagnostics[0].code,
             Code::UnrecognizedDocument
         );
         assert_eq!(exit_code(&Ok(refused)), 1);
@@ -617,7 +621,7 @@ mod tests {
             panic!("{result:?}");
         };
         assert_eq!(names(&stopped.report), [None]);
-        assert_eq!(stopped.report.entries[0].outcome.path, package);
+        assert_eq!(stopped.report.entries[0].outcome().path, package);
         assert_eq!(exit_code(&result), 1);
         let missing = run(&tmp.path().join("nope"), None);
         assert!(matches!(missing, Err(Refusal::Usage(_))));

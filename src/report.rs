@@ -147,17 +147,17 @@ impl EntryKind {
 #[derive(Debug)]
 pub struct Entry {
     /// What the entry is.
-    pub kind: EntryKind,
+    kind: EntryKind,
     /// The name a report gives the entry when it is not the outcome's path
     /// (the configuration file as the run names it, a document's path as
     /// given).
-    pub name: Option<PathBuf>,
+    name: Option<PathBuf>,
     /// What was learned about it, its findings after the selection.
-    pub outcome: PackageOutcome,
+    outcome: PackageOutcome,
     /// What the selection hid or demoted.
-    pub hidden: Hidden,
+    hidden: Hidden,
     /// Its findings (after the selection) by severity, weighted.
-    pub counts: Counts,
+    counts: Counts,
 }
 
 impl Entry {
@@ -225,6 +225,11 @@ impl Entry {
     /// Its findings (after the selection) by severity, weighted.
     pub fn counts(&self) -> Counts {
         self.counts
+    }
+
+    /// The name it was given ([`Entry::named`]), if any.
+    pub fn given_name(&self) -> Option<&Path> {
+        self.name.as_deref()
     }
 
     /// The entry's name in a report: the name it was given

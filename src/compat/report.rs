@@ -628,7 +628,7 @@ mod tests {
             assert_eq!((r.pairs.len(), r.outside_pairs()), (1, 0), "{r:?}");
             let entry = &r.report.entries[0];
             assert_eq!(
-                entry.name.as_deref(),
+                entry.given_name(),
                 Some(Path::new(&format!(
                     "compat edge.forms.takoform.com/v1beta1 WorkerVersion 0.1.0 -> edge.forms.takoform.com/v1beta1 WorkerVersion {version}"
                 )))
@@ -650,7 +650,7 @@ mod tests {
         assert!(r.report.could_not_read);
         assert_eq!(r.outside_pairs(), 1);
         assert_eq!(
-            r.report.entries[0].outcome.diagnostics[0].code,
+            r.report.entries[0].outcome().diagnostics[0].code,
             Code::PathNotFound
         );
         assert_eq!(r.exit_code(), 2);
