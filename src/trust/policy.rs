@@ -71,21 +71,11 @@ pub fn parse_policy(bytes: &[u8]) -> Result<PublisherPolicy, TrustError> {
             None => fail(Code::TrustInvalidPolicy, format!("{k} is missing")),
         }
     };
-    let api = get("apiVersion")?;
-    if api != POLICY_API_VERSION {
-        return bad(format!(
-            "apiVersion is {}, want {}",
-            quote(&api),
-            quote(POLICY_API_VERSION)
-        ));
-    }
-    let kind = get("kind")?;
-    if kind != POLICY_KIND {
-        return bad(format!(
-            "kind is {}, want {}",
-            quote(&kind),
-            quote(POLICY_KIND)
-        ));
+    for (member, want) in [("apiVersion", POLICY_API_VERSION), ("kind", POLICY_KIND)] {
+        let got = get(member)?;
+        if got != want {
+            return bad(format!("{member} is {}, want {}", quote(&got), quote(want)));
+        }
     }
     let policy = PublisherPolicy {
         oidc_issuer: get("oidcIssuer")?,
