@@ -514,7 +514,8 @@ pub fn run(
 /// `--write-witnesses DIR`: each breaking pair's witness (a desired
 /// document valid under OLD and refused by NEW) as
 /// `DIR/<kind>-<old>-to-<new>.negative.json` (names reduced to the package
-/// path grammar), pretty JSON with a final newline: a publisher adds it as
+/// path grammar; a name two pairs of the run share is prefixed with the
+/// group's `apiVersion`, `_` for `/`, then numbered `-2`, `-3`), pretty JSON with a final newline: a publisher adds it as
 /// a negative fixture of NEW (stage `desired`). Returns the files written.
 ///
 /// # Errors
@@ -531,21 +532,42 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
             })
             .collect()
     };
+    let breaking: Vec<(&Pair, &serde_json::Value)> = report
+        .pairs
+        .iter()
+        .filter_map(|p| match &p.desired {
+            Some(super::desired::Verdict::Breaking { witness }) => Some((p, witness)),
+            _ => None,
+        })
+        .collect();
+    let short = |p: &Pair| {
+        format!(
+            "{}-{}-to-{}",
+            safe(&p.new.form_ref.kind),
+            safe(&p.old.form_ref.definition_version),
+            safe(&p.new.form_ref.definition_version)
+        )
+    };
+    // Two Forms of one kind in different groups (or two copies of one step)
+    // would share a name (breaker G7: one witness lost, both said written):
+    // a name two pairs share is qualified by the group, then numbered.
+    let mut taken = std::collections::BTreeSet::new();
     let mut written = Vec::new();
-    for p in &report.pairs {
-        let Some(super::desired::Verdict::Breaking { witness }) = &p.desired else {
-            continue;
-        };
+    for (p, witness) in breaking.iter().copied() {
         std::fs::create_dir_all(dir).map_err(|source| Error::Io {
             path: dir.to_path_buf(),
             source,
         })?;
-        let name = format!(
-            "{}-{}-to-{}.negative.json",
-            safe(&p.new.form_ref.kind),
-            safe(&p.old.form_ref.definition_version),
-            safe(&p.new.form_ref.definition_version)
-        );
+        let mut stem = short(p);
+        if breaking.iter().filter(|(q, _)| short(q) == stem).count() > 1 {
+            stem = format!("{}-{stem}", safe(&p.new.form_ref.api_version));
+        }
+        let mut name = format!("{stem}.negative.json");
+        let mut n = 1;
+        while !taken.insert(name.clone()) {
+            n += 1;
+            name = format!("{stem}-{n}.negative.json");
+        }
         let file = dir.join(name);
         let mut bytes = serde_json::to_vec_pretty(witness)
             .map_err(|e| Error::Internal(format!("witness: {e}")))?;

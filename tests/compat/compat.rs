@@ -712,6 +712,55 @@ fn a_pre_release_never_stands_between_releases() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Breaker G7: one kind in two groups, each with a breaking step 0.2.0 →
+/// 0.2.1: the two witnesses would share `<kind>-<old>-to-<new>`; each is
+/// prefixed with its group and both are written (one was lost). Near
+/// miss: a lone breaking pair keeps the short name
+/// (`witness_never_written_through_a_link`).
+fn witnesses_of_two_groups_never_share_a_name() -> Result<(), Failed> {
+    const CONSUMER: &str = "fixtures/packages/versionless/queue-consumer-0.2.0-03c2f61a47b7";
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    for (group, prefix) in [
+        ("edge.forms.takoform.com", "a"),
+        ("other.forms.takoform.com", "b"),
+    ] {
+        package(&tree, &format!("{prefix}1"), CONSUMER, |d| {
+            d["apiVersion"] = json!(group)
+        });
+        package(&tree, &format!("{prefix}2"), CONSUMER, |d| {
+            d["apiVersion"] = json!(group);
+            d["definitionVersion"] = json!("0.2.1");
+            let max = &mut d["desiredSchema"]["properties"]["maxRetries"]["maximum"];
+            *max = json!(max.as_i64().unwrap() - 1);
+        });
+    }
+    let dir = tmp.path().join("w");
+    let (code, _, err) = run(&[
+        "compat",
+        "--history",
+        s(&tree),
+        "--write-witnesses",
+        s(&dir),
+    ]);
+    assert_eq!(code, 1, "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "edge.forms.takoform.com-QueueConsumer-0.2.0-to-0.2.1.negative.json",
+            "other.forms.takoform.com-QueueConsumer-0.2.0-to-0.2.1.negative.json"
+        ],
+        "{err}"
+    );
+    assert_eq!(err.matches("wrote witness").count(), 2, "{err}");
+    Ok(())
+}
+
 /// `--history` over a tree with the same version twice with different
 /// bytes reports FD671 at both copies; a new kind under `--baseline` has
 /// nothing to compare (FD677, exit 0).
@@ -769,6 +818,10 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
             witness_never_written_through_a_link,
         ),
         Trial::test("tree_modes", tree_modes),
+        Trial::test(
+            "witnesses_of_two_groups_never_share_a_name",
+            witnesses_of_two_groups_never_share_a_name,
+        ),
         Trial::test(
             "a_pre_release_never_stands_between_releases",
             a_pre_release_never_stands_between_releases,
