@@ -540,28 +540,34 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
             _ => None,
         })
         .collect();
-    let short = |p: &Pair| {
-        format!(
-            "{}-{}-to-{}",
-            safe(&p.new.form_ref.kind),
-            safe(&p.old.form_ref.definition_version),
-            safe(&p.new.form_ref.definition_version)
-        )
-    };
+    let stems: Vec<String> = breaking
+        .iter()
+        .map(|(p, _)| {
+            format!(
+                "{}-{}-to-{}",
+                safe(&p.new.form_ref.kind),
+                safe(&p.old.form_ref.definition_version),
+                safe(&p.new.form_ref.definition_version)
+            )
+        })
+        .collect();
+    if !breaking.is_empty() {
+        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+    }
     // Two Forms of one kind in different groups (or two copies of one step)
     // would share a name (breaker G7: one witness lost, both said written):
     // a name two pairs share is qualified by the group, then numbered.
     let mut taken = std::collections::BTreeSet::new();
     let mut written = Vec::new();
-    for (p, witness) in breaking.iter().copied() {
-        std::fs::create_dir_all(dir).map_err(|source| Error::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let mut stem = short(p);
-        if breaking.iter().filter(|(q, _)| short(q) == stem).count() > 1 {
-            stem = format!("{}-{stem}", safe(&p.new.form_ref.api_version));
-        }
+    for ((p, witness), short) in breaking.iter().copied().zip(&stems) {
+        let stem = if stems.iter().filter(|s| *s == short).count() > 1 {
+            format!("{}-{short}", safe(&p.new.form_ref.api_version))
+        } else {
+            short.clone()
+        };
         let mut name = format!("{stem}.negative.json");
         let mut n = 1;
         while !taken.insert(name.clone()) {
