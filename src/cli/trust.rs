@@ -236,8 +236,8 @@ fn pin_out_inside_package(command: &TrustCommand) -> Option<TrustError> {
         return None;
     };
     let pin = a.checkpoint.pin_out.as_deref()?;
-    let dir = a.package.clone()?;
-    let (_, package) = args::written_inside(pin, std::slice::from_ref(&dir))?;
+    let dir = a.package.as_ref()?;
+    let (_, package) = args::written_inside(pin, std::slice::from_ref(dir))?;
     Some(
         TrustError {
             code: Code::TrustInputError,
