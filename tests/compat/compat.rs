@@ -718,22 +718,29 @@ fn a_pre_release_never_stands_between_releases() -> Result<(), Failed> {
 /// miss: a lone breaking pair keeps the short name
 /// (`witness_never_written_through_a_link`).
 fn witnesses_of_two_groups_never_share_a_name() -> Result<(), Failed> {
-    const CONSUMER: &str = "fixtures/packages/versionless/queue-consumer-0.2.0-03c2f61a47b7";
     let tmp = tempfile::tempdir().unwrap();
     let tree = tmp.path().join("tree");
     for (group, prefix) in [
         ("edge.forms.takoform.com", "a"),
         ("other.forms.takoform.com", "b"),
     ] {
-        package(&tree, &format!("{prefix}1"), CONSUMER, |d| {
-            d["apiVersion"] = json!(group)
-        });
-        package(&tree, &format!("{prefix}2"), CONSUMER, |d| {
-            d["apiVersion"] = json!(group);
-            d["definitionVersion"] = json!("0.2.1");
-            let max = &mut d["desiredSchema"]["properties"]["maxRetries"]["maximum"];
-            *max = json!(max.as_i64().unwrap() - 1);
-        });
+        package(
+            &tree,
+            &format!("{prefix}1"),
+            crate::compat_meaning::CONSUMER,
+            |d| d["apiVersion"] = json!(group),
+        );
+        package(
+            &tree,
+            &format!("{prefix}2"),
+            crate::compat_meaning::CONSUMER,
+            |d| {
+                d["apiVersion"] = json!(group);
+                d["definitionVersion"] = json!("0.2.1");
+                let max = &mut d["desiredSchema"]["properties"]["maxRetries"]["maximum"];
+                *max = json!(max.as_i64().unwrap() - 1);
+            },
+        );
     }
     let dir = tmp.path().join("w");
     let (code, _, err) = run(&[

@@ -227,7 +227,7 @@ fn default_changes_are_breaking() -> Result<(), Failed> {
     Ok(())
 }
 
-const CONSUMER: &str = "fixtures/packages/versionless/queue-consumer-0.2.0-03c2f61a47b7";
+pub(crate) const CONSUMER: &str = "fixtures/packages/versionless/queue-consumer-0.2.0-03c2f61a47b7";
 
 /// F12: the tester's `cq/` case. OLD is the queue consumer 0.2.0 (the
 /// tester's `cq/old`, byte-identical to the fixture); `new` retargets the
