@@ -48,6 +48,18 @@ fn status_word(s: Status) -> &'static str {
 /// §10 / `current-profile.md` §13), then what the rule checks, why, a failing
 /// and a passing example, and the help line. Ends with a newline.
 pub fn explain(code: Code) -> String {
+    explain_text(code, true)
+}
+
+/// [`explain`] without the `module:` line (the source folders that emit the
+/// code): the text an editor's hover shows a package author, who has no
+/// use for our source paths.
+pub fn explain_for_authors(code: Code) -> String {
+    explain_text(code, false)
+}
+
+/// [`explain`]'s text, with the `module:` line when `modules` is set.
+fn explain_text(code: Code, modules: bool) -> String {
     let i = code.info();
     let e = explanation(code);
     let catalogue = if i.spec_code.is_empty() {
@@ -68,7 +80,7 @@ pub fn explain(code: Code) -> String {
          status: {status}\n\
          spec: {spec}\n\
          catalogue: {catalogue}\n\
-         module: {module}\n\
+         {module}\
          {removed}\n\
          What it checks:\n{checks}\n\n\
          Why:\n{why}\n\n\
@@ -85,7 +97,11 @@ pub fn explain(code: Code) -> String {
         failing = e.failing,
         passing = e.passing,
         help = i.help.unwrap_or("(none)"),
-        module = module_text(code),
+        module = if modules {
+            format!("module: {}\n", module_text(code))
+        } else {
+            String::new()
+        },
     ) + &vocabulary_text(code)
 }
 

@@ -186,6 +186,13 @@ pub fn file_path(uri: &Uri) -> Option<PathBuf> {
     if !path.starts_with('/') {
         return None;
     }
+    // An encoded `/` (`%2F`) or NUL (`%00`) decodes to a byte no file name
+    // holds: such a URI names no file (read as a path, `a%2Fb` would be
+    // the file `b` in the folder `a`).
+    let lower = path.to_ascii_lowercase();
+    if lower.contains("%2f") || lower.contains("%00") {
+        return None;
+    }
     let bytes: Vec<u8> = percent_decode_str(path).collect();
     Some(PathBuf::from(OsString::from_vec(bytes)))
 }
@@ -244,5 +251,13 @@ mod tests {
             None
         );
         assert_eq!(file_path(&Uri::from_str("file://host/x").unwrap()), None);
+        // An encoded slash or NUL names no file; near miss: an encoded space does.
+        assert_eq!(file_path(&Uri::from_str("file:///a%2Fdefinition.json").unwrap()), None);
+        assert_eq!(file_path(&Uri::from_str("file:///a%2fb/c.json").unwrap()), None);
+        assert_eq!(file_path(&Uri::from_str("file:///a%00.json").unwrap()), None);
+        assert_eq!(
+            file_path(&Uri::from_str("file:///a%20b/c.json").unwrap()).as_deref(),
+            Some(Path::new("/a b/c.json"))
+        );
     }
 }

@@ -43,68 +43,156 @@ pub enum Frame {
     Bad(String),
 }
 
-/// Reads one frame: header lines up to an empty line (LF or CR LF), then
-/// `Content-Length` bytes. `Ok(None)` at the end of the input (also when
-/// it ends inside a body).
+/// Reads frames from a byte stream: header lines up to an empty line (LF
+/// or CR LF), then `Content-Length` bytes.
 ///
-/// # Errors
-/// The reader's I/O errors.
-pub fn read_frame(r: &mut impl BufRead) -> io::Result<Option<Frame>> {
-    let mut len: Option<usize> = None;
-    let mut bad: Option<String> = None;
-    let mut seen = false;
-    loop {
+/// A header block with two `Content-Length` headers of different values
+/// leaves the body's end unknown (whichever one wins, the other would be
+/// right for some sender, and the wrong one swallows the next message):
+/// the frame is refused and reading resynchronises on the next line that
+/// starts with `Content-Length:`, which begins the next frame. Two equal
+/// values are refused too, after skipping the body they agree on.
+pub struct FrameReader<R> {
+    input: R,
+    /// A header line read while resynchronising: the first line of the
+    /// next frame.
+    pending: Option<Vec<u8>>,
+}
+
+impl<R: BufRead> FrameReader<R> {
+    /// A reader of the frames of `input`.
+    pub fn new(input: R) -> Self {
+        Self {
+            input,
+            pending: None,
+        }
+    }
+
+    /// One header line (with its line end), at most [`MAX_HEADER_LINE`]
+    /// bytes; empty at the end of the input.
+    fn line(&mut self) -> io::Result<Vec<u8>> {
+        if let Some(line) = self.pending.take() {
+            return Ok(line);
+        }
         let mut line = Vec::new();
-        let n = r
+        self.input
             .by_ref()
             .take(MAX_HEADER_LINE)
             .read_until(b'\n', &mut line)?;
-        if n == 0 {
-            return Ok(seen.then(|| Frame::Bad("input ended inside a header".into())));
-        }
-        seen = true;
-        if !line.ends_with(b"\n") {
-            bad.get_or_insert_with(|| "header line too long or unterminated".into());
-            continue;
-        }
-        let text = String::from_utf8_lossy(&line);
-        let text = text.trim_end_matches(['\r', '\n']);
-        if text.is_empty() {
-            break;
-        }
-        match text.split_once(':') {
-            Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
-                match value.trim().parse::<usize>() {
-                    Ok(n) => len = Some(n),
-                    Err(_) => {
-                        bad.get_or_insert_with(|| "Content-Length is not a number".into());
+        Ok(line)
+    }
+
+    /// Reads the next frame. `Ok(None)` at the end of the input (also when
+    /// it ends inside a body).
+    ///
+    /// # Errors
+    /// The reader's I/O errors.
+    pub fn next_frame(&mut self) -> io::Result<Option<Frame>> {
+        let mut lengths: Vec<usize> = Vec::new();
+        let mut bad: Option<String> = None;
+        let mut seen = false;
+        loop {
+            let line = self.line()?;
+            if line.is_empty() {
+                return Ok(seen.then(|| Frame::Bad("input ended inside a header".into())));
+            }
+            seen = true;
+            if !line.ends_with(b"\n") {
+                bad.get_or_insert_with(|| "header line too long or unterminated".into());
+                continue;
+            }
+            let text = String::from_utf8_lossy(&line);
+            let text = text.trim_end_matches(['\r', '\n']);
+            if text.is_empty() {
+                break;
+            }
+            match text.split_once(':') {
+                Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
+                    match value.trim().parse::<usize>() {
+                        Ok(n) => lengths.push(n),
+                        Err(_) => {
+                            bad.get_or_insert_with(|| "Content-Length is not a number".into());
+                        }
                     }
                 }
+                Some(_) => {}
+                None => {
+                    bad.get_or_insert_with(|| "malformed header line".into());
+                }
             }
-            Some(_) => {}
-            None => {
-                bad.get_or_insert_with(|| "malformed header line".into());
+        }
+        let len = match lengths.as_slice() {
+            [] => {
+                return Ok(Some(Frame::Bad(
+                    bad.unwrap_or_else(|| "no Content-Length header".into()),
+                )))
+            }
+            [len] => *len,
+            [first, rest @ ..] if rest.iter().all(|n| n == first) => {
+                bad = Some(format!("{} Content-Length headers", lengths.len()));
+                *first
+            }
+            _ => {
+                self.resynchronise()?;
+                let values = lengths
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return Ok(Some(Frame::Bad(format!(
+                    "{} Content-Length headers ({values}): the message was skipped up to the next header",
+                    lengths.len()
+                ))));
+            }
+        };
+        if len > MAX_BODY {
+            io::copy(&mut self.input.by_ref().take(len as u64), &mut io::sink())?;
+            return Ok(Some(Frame::Bad(format!(
+                "message of {len} bytes; maximum is {MAX_BODY}"
+            ))));
+        }
+        let mut body = vec![0; len];
+        match self.input.read_exact(&mut body) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
+            Err(e) => return Err(e),
+        }
+        Ok(Some(bad.map_or(Frame::Body(body), Frame::Bad)))
+    }
+
+    /// Skips input up to the next `Content-Length:` (any case), kept as the
+    /// next frame's first header line, or to the end. Frames follow each
+    /// other with no line end between a body and the next header, so the
+    /// name is looked for anywhere, not only at a line start.
+    fn resynchronise(&mut self) -> io::Result<()> {
+        const NAME: &[u8] = b"content-length:";
+        // Read in pieces of at most MAX_HEADER_LINE bytes (a body may hold
+        // no line end at all); the tail of a piece cut inside a line is
+        // carried over, so a name cut in two is still found.
+        let mut carry: Vec<u8> = Vec::new();
+        loop {
+            let mut piece = std::mem::take(&mut carry);
+            let n = self
+                .input
+                .by_ref()
+                .take(MAX_HEADER_LINE)
+                .read_until(b'\n', &mut piece)?;
+            if n == 0 {
+                return Ok(());
+            }
+            if let Some(at) = piece
+                .windows(NAME.len())
+                .position(|w| w.eq_ignore_ascii_case(NAME))
+            {
+                self.pending = Some(piece.split_off(at));
+                return Ok(());
+            }
+            if !piece.ends_with(b"\n") {
+                let keep = piece.len().saturating_sub(NAME.len() - 1);
+                carry = piece.split_off(keep);
             }
         }
     }
-    let Some(len) = len else {
-        return Ok(Some(Frame::Bad(
-            bad.unwrap_or_else(|| "no Content-Length header".into()),
-        )));
-    };
-    if len > MAX_BODY {
-        io::copy(&mut r.by_ref().take(len as u64), &mut io::sink())?;
-        return Ok(Some(Frame::Bad(format!(
-            "message of {len} bytes; maximum is {MAX_BODY}"
-        ))));
-    }
-    let mut body = vec![0; len];
-    match r.read_exact(&mut body) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
-        Err(e) => return Err(e),
-    }
-    Ok(Some(bad.map_or(Frame::Body(body), Frame::Bad)))
 }
 
 /// Writes `body` as one frame and flushes.
@@ -131,6 +219,22 @@ pub fn decode(body: &[u8]) -> Result<Message, Vec<u8>> {
         .map_err(|e| error_frame(Value::Null, PARSE_ERROR, &format!("parse error: {e}")))?;
     let id = match value.get("id") {
         Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
+        // JSON-RPC 2.0 §4: an id is a string, a number or null. Any other
+        // (an object, an array, a boolean) makes the message an Invalid
+        // Request, answered with a null id; it would otherwise read as a
+        // notification and get no reply.
+        Some(other @ (Value::Object(_) | Value::Array(_) | Value::Bool(_))) => {
+            let kind = match other {
+                Value::Object(_) => "an object",
+                Value::Array(_) => "an array",
+                _ => "a boolean",
+            };
+            return Err(error_frame(
+                Value::Null,
+                INVALID_REQUEST,
+                &format!("invalid request: its id is {kind}; an id is a string, a number or null"),
+            ));
+        }
         _ => Value::Null,
     };
     serde_json::from_value::<Message>(value)
@@ -145,7 +249,7 @@ pub fn decode(body: &[u8]) -> Result<Message, Vec<u8>> {
 /// `exit` notification), answers malformed ones itself and hands the rest
 /// to the server; the writer thread writes what the server sends. Both
 /// write whole frames under one lock.
-pub fn connect<R, W>(mut input: R, output: W) -> (Connection, JoinHandle<()>)
+pub fn connect<R, W>(input: R, output: W) -> (Connection, JoinHandle<()>)
 where
     R: BufRead + Send + 'static,
     W: Write + Send + 'static,
@@ -154,8 +258,9 @@ where
     let out: Arc<Mutex<W>> = Arc::new(Mutex::new(output));
     let reader_out = Arc::clone(&out);
     let to_server = client.sender;
+    let mut frames = FrameReader::new(input);
     std::thread::spawn(move || loop {
-        let decoded = match read_frame(&mut input) {
+        let decoded = match frames.next_frame() {
             Ok(Some(Frame::Body(b))) => decode(&b),
             Ok(Some(Frame::Bad(why))) => Err(error_frame(Value::Null, PARSE_ERROR, &why)),
             Ok(None) | Err(_) => break,
@@ -192,9 +297,9 @@ mod tests {
     use super::*;
 
     fn frames(input: &[u8]) -> Vec<Frame> {
-        let mut r = io::Cursor::new(input.to_vec());
+        let mut r = FrameReader::new(io::Cursor::new(input.to_vec()));
         let mut out = Vec::new();
-        while let Some(f) = read_frame(&mut r).unwrap() {
+        while let Some(f) = r.next_frame().unwrap() {
             out.push(f);
         }
         out
@@ -229,5 +334,51 @@ mod tests {
                 .unwrap();
         assert_eq!(e["error"]["code"], INVALID_REQUEST);
         assert_eq!(e["id"], 7);
+    }
+
+    #[test]
+    fn two_content_lengths_are_refused_and_reading_resynchronises() {
+        // The second header (50) would swallow the next message whole.
+        let got = frames(
+            b"Content-Length: 2\r\nContent-Length: 50\r\n\r\n{}Content-Length: 3\r\n\r\n[1]Content-Length: 2\r\n\r\n{}",
+        );
+        assert_eq!(
+            got,
+            [
+                Frame::Bad("2 Content-Length headers (2, 50): the message was skipped up to the next header".into()),
+                Frame::Body(b"[1]".to_vec()),
+                Frame::Body(b"{}".to_vec()),
+            ]
+        );
+        // Equal values: the body they agree on is skipped, the next read.
+        let got = frames(b"Content-Length: 2\r\ncontent-length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]");
+        assert_eq!(
+            got,
+            [
+                Frame::Bad("2 Content-Length headers".into()),
+                Frame::Body(b"[1]".to_vec()),
+            ]
+        );
+        // Near miss: one header and another named like it are one length.
+        let got = frames(b"Content-Length: 2\r\nContent-Length-X: 9\r\n\r\n{}");
+        assert_eq!(got, [Frame::Body(b"{}".to_vec())]);
+    }
+
+    #[test]
+    fn an_id_that_is_not_a_string_or_number_is_an_invalid_request() {
+        for body in [
+            &br#"{"jsonrpc":"2.0","id":{"a":1},"method":"shutdown"}"#[..],
+            br#"{"jsonrpc":"2.0","id":[1],"method":"shutdown"}"#,
+            br#"{"jsonrpc":"2.0","id":true,"method":"shutdown"}"#,
+        ] {
+            let e: Value = serde_json::from_slice(&decode(body).unwrap_err()).unwrap();
+            assert_eq!(e["error"]["code"], INVALID_REQUEST, "{e}");
+            assert_eq!(e["id"], Value::Null);
+        }
+        // Near miss: a string id is a request.
+        assert!(matches!(
+            decode(br#"{"jsonrpc":"2.0","id":"a","method":"shutdown"}"#),
+            Ok(Message::Request(_))
+        ));
     }
 }
