@@ -70,40 +70,71 @@ pub struct Analysis {
     pub disk_findings: Vec<Diagnostic>,
 }
 
-/// The files of the package at `root`: its files on disk read through the
-/// fenced reader, each open buffer (`buffers`: package path → bytes) over
-/// its file; and the disk's inventory findings and refused reads.
+/// The files of a package as last read from disk through the fenced
+/// reader ([`crate::source::open_disk`]), kept between edits: the language
+/// server reads a package's disk once and again only when a file of it is
+/// opened, saved or closed, or the client reports a change on disk
+/// (`workspace/didChangeWatchedFiles`), never on a keystroke (a package
+/// of many files, or a walk refused for too many files, costs one walk,
+/// not one per change).
+#[derive(Debug, Default)]
+pub struct DiskSnapshot {
+    /// The disk's inventory findings (links, special files, names, a walk
+    /// refused) and a root that could not be opened.
+    findings: Vec<Diagnostic>,
+    /// Package path → its bytes, or the finding that refused its read
+    /// (`None`: refused, but the inventory already has a finding for the
+    /// file, and one cause gets one finding, as in `verify`).
+    files: BTreeMap<String, Result<Vec<u8>, Option<Diagnostic>>>,
+}
+
+impl DiskSnapshot {
+    /// Reads the package at `root` from disk.
+    pub fn read(root: &Path) -> Self {
+        let mut snapshot = DiskSnapshot::default();
+        match crate::source::open_disk(root) {
+            Ok(disk) => {
+                let inv = disk.inventory();
+                let flagged: std::collections::BTreeSet<String> = inv
+                    .diagnostics
+                    .iter()
+                    .filter_map(|d| d.file.clone())
+                    .collect();
+                snapshot.findings.extend(inv.diagnostics);
+                for e in &inv.files {
+                    let read = disk
+                        .read(&e.rel, crate::limits::PAYLOAD_BYTES, Some(&e.meta))
+                        .map_err(|d| (!flagged.contains(&e.rel)).then_some(d));
+                    snapshot.files.insert(e.rel.clone(), read);
+                }
+            }
+            Err(d) => snapshot.findings.push(d),
+        }
+        snapshot
+    }
+}
+
+/// The files of the package: its files on disk as `disk` read them, each
+/// open buffer (`buffers`: package path → bytes) over its file; and the
+/// disk's inventory findings and refused reads (a buffered file's refused
+/// read is not kept: the buffer is what is verified).
 pub fn package_files(
-    root: &Path,
+    disk: &DiskSnapshot,
     buffers: &BTreeMap<String, Vec<u8>>,
 ) -> (BTreeMap<String, Vec<u8>>, Vec<Diagnostic>) {
     let mut files = BTreeMap::new();
-    let mut kept: Vec<Diagnostic> = Vec::new();
-    match crate::source::open_disk(root) {
-        Ok(disk) => {
-            let inv = disk.inventory();
-            // A file with an inventory finding whose read is refused too
-            // gets no second finding for one cause (as in `verify`).
-            let flagged: std::collections::BTreeSet<String> = inv
-                .diagnostics
-                .iter()
-                .filter_map(|d| d.file.clone())
-                .collect();
-            kept.extend(inv.diagnostics);
-            for e in &inv.files {
-                if buffers.contains_key(&e.rel) {
-                    continue;
-                }
-                match disk.read(&e.rel, crate::limits::PAYLOAD_BYTES, Some(&e.meta)) {
-                    Ok(bytes) => {
-                        files.insert(e.rel.clone(), bytes);
-                    }
-                    Err(d) if flagged.contains(&e.rel) => drop(d),
-                    Err(d) => kept.push(d),
-                }
-            }
+    let mut kept: Vec<Diagnostic> = disk.findings.clone();
+    for (rel, read) in &disk.files {
+        if buffers.contains_key(rel) {
+            continue;
         }
-        Err(d) => kept.push(d),
+        match read {
+            Ok(bytes) => {
+                files.insert(rel.clone(), bytes.clone());
+            }
+            Err(Some(d)) => kept.push(d.clone()),
+            Err(None) => {}
+        }
     }
     for (rel, bytes) in buffers {
         files.insert(rel.clone(), bytes.clone());
@@ -112,9 +143,9 @@ pub fn package_files(
 }
 
 /// Verifies the package at `root` with `buffers` (package path → bytes)
-/// over its files on disk (see the module docs).
-pub fn analyze(root: &Path, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
-    let (files, kept) = package_files(root, buffers);
+/// over its files on disk as `disk` holds them (see the module docs).
+pub fn analyze(root: &Path, disk: &DiskSnapshot, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
+    let (files, kept) = package_files(disk, buffers);
     let source = MemorySource::new(root, files.clone());
     let mut outcome = crate::verify::verify_source(Box::new(source) as Box<dyn PackageSource>);
     // The memory source gives the same findings for the names it holds:

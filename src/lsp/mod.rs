@@ -57,10 +57,18 @@
 //!   files where a package path goes, the strings a closed set admits;
 //!   found by a tolerant scan of a half-typed buffer and never verifying.
 //!
+//! - the disk: a package's files on disk are read once
+//!   ([`analysis::DiskSnapshot`]) and again only when one of its files is
+//!   opened, saved or closed, or the client reports files changed on disk
+//!   (`workspace/didChangeWatchedFiles`, as clients send it for their
+//!   file watchers); an edit is verified from the buffers over that
+//!   snapshot, so a keystroke never walks the tree (a stray
+//!   `package-index.json` at the top of a large tree costs one walk, and
+//!   its refusal for too many files is found once). A package with no
+//!   open file left drops its snapshot.
+//!
 //! Not yet (issue 24): a `codeDescription` link (no published
-//! documentation URL exists); watching files changed on disk by another
-//! program (a package is verified again only when one of its open files
-//! changes, is saved or closed); verification off the message thread and
+//! documentation URL exists); verification off the message thread and
 //! cancellation. The editor packages, the end-to-end client test and the
 //! latency benchmark are in `editors/`, `tests/lsp/lsp_e2e.rs` and
 //! `docs/src/benchmarks.md`.
@@ -80,7 +88,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
     CodeActionProviderCapability, CompletionOptions, CompletionParams, CompletionResponse,
-    DidChangeTextDocumentParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
     DidSaveTextDocumentParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
     HoverParams, HoverProviderCapability, InitializeResult, Location, LogMessageParams,
     MarkupContent, MarkupKind, MessageType, OneOf, PositionEncodingKind, PublishDiagnosticsParams,
@@ -134,6 +142,12 @@ struct Server {
     dirty: BTreeSet<PathBuf>,
     /// The last analysis of each package root.
     analyses: BTreeMap<PathBuf, analysis::Analysis>,
+    /// Each package's files as last read from disk (read again only when
+    /// the root is in `reread`, never on a keystroke).
+    disk: BTreeMap<PathBuf, analysis::DiskSnapshot>,
+    /// Package roots whose disk is read again at their next verification:
+    /// a file of theirs was opened, saved or closed, or changed on disk.
+    reread: BTreeSet<PathBuf>,
     /// Open documents in no package to check on their own, by URI text.
     lone_dirty: BTreeMap<String, Uri>,
     /// Documents in no package last published with findings, by URI text.
@@ -265,7 +279,7 @@ impl Server {
                 if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) {
                     let uri = p.text_document.uri;
                     self.docs.open(uri.clone(), p.text_document.text);
-                    self.touch(&uri);
+                    self.touch(&uri, true);
                 }
             }
             "textDocument/didChange" => {
@@ -274,27 +288,50 @@ impl Server {
                     let uri = p.text_document.uri;
                     if let Some(c) = p.content_changes.into_iter().last() {
                         if self.docs.change(&uri, c.text) {
-                            self.touch(&uri);
+                            self.touch(&uri, false);
                         }
                     }
                 }
             }
             "textDocument/didSave" => {
                 if let Ok(p) = serde_json::from_value::<DidSaveTextDocumentParams>(n.params) {
-                    self.touch(&p.text_document.uri);
+                    self.touch(&p.text_document.uri, true);
                 }
             }
             "textDocument/didClose" => {
                 if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(n.params) {
                     let uri = p.text_document.uri;
                     // Its package is verified again from the disk.
-                    self.touch(&uri);
+                    self.touch(&uri, true);
                     self.docs.close(&uri);
+                }
+            }
+            "workspace/didChangeWatchedFiles" => {
+                if let Ok(p) = serde_json::from_value::<DidChangeWatchedFilesParams>(n.params) {
+                    self.changed_on_disk(p.changes.iter().map(|c| &c.uri));
                 }
             }
             _ => {}
         }
         None
+    }
+
+    /// Files changed on disk by another program (the client's file
+    /// watcher): every package read so far that holds one is read again
+    /// and verified.
+    fn changed_on_disk<'a>(&mut self, uris: impl Iterator<Item = &'a Uri>) {
+        for path in uris.filter_map(documents::file_path) {
+            let roots: Vec<PathBuf> = self
+                .disk
+                .keys()
+                .filter(|root| path.starts_with(root))
+                .cloned()
+                .collect();
+            for root in roots {
+                self.reread.insert(root.clone());
+                self.dirty.insert(root);
+            }
+        }
     }
 
     /// The package root of an open document, if it is in one.
@@ -303,9 +340,13 @@ impl Server {
         analysis::package_root(&path, |p| self.docs.by_path(p).is_some())
     }
 
-    /// Marks the package of `uri` for verification.
-    fn touch(&mut self, uri: &Uri) {
+    /// Marks the package of `uri` for verification; with `reread`, its
+    /// files are read from disk again first (an open, a save, a close).
+    fn touch(&mut self, uri: &Uri, reread: bool) {
         if let Some(root) = self.root_of(uri) {
+            if reread {
+                self.reread.insert(root.clone());
+            }
             self.dirty.insert(root);
         } else if self.lone_shown.contains(uri.as_str())
             || self.docs.get(uri).is_some_and(|d| lone_kind(d).is_some())
@@ -401,8 +442,14 @@ impl Server {
             open.insert(rel.clone(), d.uri.clone());
             buffers.insert(rel, d.text.clone().into_bytes());
         }
+        if self.reread.remove(&root) || !self.disk.contains_key(&root) {
+            self.disk
+                .insert(root.clone(), analysis::DiskSnapshot::read(&root));
+        }
+        let disk = self.disk.get(&root);
         let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let a = analysis::analyze(&root, &buffers);
+            let empty = analysis::DiskSnapshot::default();
+            let a = analysis::analyze(&root, disk.unwrap_or(&empty), &buffers);
             let found = analysis::diagnostics(&a, |rel| {
                 open.get(rel)
                     .cloned()
@@ -441,6 +488,10 @@ impl Server {
                 now.insert(rel, uri.clone());
             }
             self.publish(conn, uri, diagnostics);
+        }
+        if open.is_empty() {
+            // No file of the package is open: nothing to keep its disk for.
+            self.disk.remove(&root);
         }
         self.published.insert(root, now);
     }
@@ -714,7 +765,7 @@ impl Server {
             let explained = self
                 .codes_at(at)
                 .iter()
-                .map(|c| crate::explain::explain(*c))
+                .map(|c| crate::explain::explain_for_authors(*c))
                 .collect::<Vec<_>>();
             let value = std::iter::once(relation_text(&relation))
                 .chain(explained)
@@ -724,7 +775,7 @@ impl Server {
         if let Some(value) = self.schema_digest_hover(doc, offset) {
             let codes = self.codes_at(at);
             let explained: Vec<String> =
-                codes.iter().map(|c| crate::explain::explain(*c)).collect();
+                codes.iter().map(|c| crate::explain::explain_for_authors(*c)).collect();
             let value = std::iter::once(value).chain(explained).collect::<Vec<_>>();
             return Some(plain(value.join("\n")));
         }
@@ -871,7 +922,7 @@ const HOVER_CHARS: usize = 8000;
 fn hover_text(codes: &[Code], range: Option<Range>) -> Hover {
     let value = codes
         .iter()
-        .map(|c| crate::explain::explain(*c))
+        .map(|c| crate::explain::explain_for_authors(*c))
         .collect::<Vec<_>>()
         .join("\n");
     Hover {

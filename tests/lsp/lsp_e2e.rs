@@ -214,7 +214,11 @@ fn refused_name_is_one_finding_as_in_verify() -> Result<(), Failed> {
     ] {
         let (_tmp, pkg) = common::copy_package(&base);
         std::fs::write(pkg.join(name), "{}\n").unwrap();
-        let a = form_package::lsp::analysis::analyze(&pkg, &std::collections::BTreeMap::new());
+        let a = form_package::lsp::analysis::analyze(
+            &pkg,
+            &form_package::lsp::analysis::DiskSnapshot::read(&pkg),
+            &std::collections::BTreeMap::new(),
+        );
         let mut ours: Vec<(String, Option<String>)> = a
             .report
             .findings()
