@@ -252,9 +252,18 @@ mod tests {
         );
         assert_eq!(file_path(&Uri::from_str("file://host/x").unwrap()), None);
         // An encoded slash or NUL names no file; near miss: an encoded space does.
-        assert_eq!(file_path(&Uri::from_str("file:///a%2Fdefinition.json").unwrap()), None);
-        assert_eq!(file_path(&Uri::from_str("file:///a%2fb/c.json").unwrap()), None);
-        assert_eq!(file_path(&Uri::from_str("file:///a%00.json").unwrap()), None);
+        assert_eq!(
+            file_path(&Uri::from_str("file:///a%2Fdefinition.json").unwrap()),
+            None
+        );
+        assert_eq!(
+            file_path(&Uri::from_str("file:///a%2fb/c.json").unwrap()),
+            None
+        );
+        assert_eq!(
+            file_path(&Uri::from_str("file:///a%00.json").unwrap()),
+            None
+        );
         assert_eq!(
             file_path(&Uri::from_str("file:///a%20b/c.json").unwrap()).as_deref(),
             Some(Path::new("/a b/c.json"))

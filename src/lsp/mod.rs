@@ -88,13 +88,13 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestI
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
     CodeActionProviderCapability, CompletionOptions, CompletionParams, CompletionResponse,
-    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
-    DidSaveTextDocumentParams, GotoDefinitionParams, GotoDefinitionResponse, Hover, HoverContents,
-    HoverParams, HoverProviderCapability, InitializeResult, Location, LogMessageParams,
-    MarkupContent, MarkupKind, MessageType, OneOf, PositionEncodingKind, PublishDiagnosticsParams,
-    Range, ServerCapabilities, ServerInfo, TextDocumentPositionParams, TextDocumentSyncCapability,
-    TextDocumentSyncKind, TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri,
-    WorkspaceEdit,
+    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams,
+    DidOpenTextDocumentParams, DidSaveTextDocumentParams, GotoDefinitionParams,
+    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
+    InitializeResult, Location, LogMessageParams, MarkupContent, MarkupKind, MessageType, OneOf,
+    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities, ServerInfo,
+    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
 };
 
 use crate::codes::Code;
@@ -774,8 +774,10 @@ impl Server {
         }
         if let Some(value) = self.schema_digest_hover(doc, offset) {
             let codes = self.codes_at(at);
-            let explained: Vec<String> =
-                codes.iter().map(|c| crate::explain::explain_for_authors(*c)).collect();
+            let explained: Vec<String> = codes
+                .iter()
+                .map(|c| crate::explain::explain_for_authors(*c))
+                .collect();
             let value = std::iter::once(value).chain(explained).collect::<Vec<_>>();
             return Some(plain(value.join("\n")));
         }

@@ -351,7 +351,8 @@ mod tests {
             ]
         );
         // Equal values: the body they agree on is skipped, the next read.
-        let got = frames(b"Content-Length: 2\r\ncontent-length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]");
+        let got =
+            frames(b"Content-Length: 2\r\ncontent-length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]");
         assert_eq!(
             got,
             [

@@ -357,7 +357,10 @@ fn explain(code: &str) -> String {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
-    let module = lines.iter().filter(|l| l.starts_with("module: src/")).count();
+    let module = lines
+        .iter()
+        .filter(|l| l.starts_with("module: src/"))
+        .count();
     assert_eq!(module, 1, "explain {code} names its module once: {text}");
     lines
         .into_iter()
@@ -405,8 +408,13 @@ fn diagnostics_follow_the_buffer(corpus: &Path) -> Result<(), Failed> {
     // Hover inside its range: the code's `explain` text.
     let h = c.hover(&def, open.3[0], open.3[1]);
     assert_eq!(h["result"]["contents"]["value"], explain("FD213"), "{h}");
-    let shown = h["result"]["contents"]["value"].as_str().unwrap_or_default();
-    assert!(!shown.contains("src/"), "a hover names no source path: {shown}");
+    let shown = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        !shown.contains("src/"),
+        "a hover names no source path: {shown}"
+    );
 
     // Undo: FD213 goes, and the findings are the original ones again.
     change_doc(&mut c, &def, 3, &original);
@@ -556,7 +564,11 @@ fn neovim_client_sees_what_verify_sees() -> Result<(), Failed> {
     let with_ref = with_local_ref(&original);
     assert_eq!(
         nvim_codes(&facts, "with_ref"),
-        on_definition(&verify_saved(&pristine, &scratch.path().join("b"), &with_ref)),
+        on_definition(&verify_saved(
+            &pristine,
+            &scratch.path().join("b"),
+            &with_ref
+        )),
         "{facts}"
     );
     let hover = facts["hover"].as_str().unwrap_or_default();
@@ -569,7 +581,11 @@ fn neovim_client_sees_what_verify_sees() -> Result<(), Failed> {
         "{facts}"
     );
     assert_eq!(nvim_codes(&facts, "saved"), Vec::new(), "{facts}");
-    assert_eq!(verify_findings(&pkg), Vec::new(), "saved by Neovim, verified");
+    assert_eq!(
+        verify_findings(&pkg),
+        Vec::new(),
+        "saved by Neovim, verified"
+    );
     let saved = std::fs::read_to_string(pkg.join("definition.json")).unwrap();
     assert!(saved.contains(r##""$ref":"#/$defs/n""##), "{saved}");
     Ok(())
