@@ -771,7 +771,7 @@ pub fn check_files(
 /// fault stopped ([`PackageOutcome::fault`], e.g. an embedded published
 /// schema that does not build): the command could not run, whatever the
 /// other documents say (the README's exit codes; `verify` does the same in
-/// [`crate::run`]). `None` when no document has a fault.
+/// [`crate::ops::verify`]). `None` when no document has a fault.
 fn fault_exit(checked: &[Checked]) -> Option<String> {
     checked.iter().find_map(|c| {
         c.outcome

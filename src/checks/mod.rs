@@ -156,7 +156,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
     ),
     ("src/select.rs", &[Code::ConfigInvalid]),
     (
-        "src/check_cmd.rs",
+        "src/document.rs",
         &[
             Code::UnrecognizedDocument,
             Code::ContractSchemaViolation,
@@ -167,8 +167,8 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::IndexWouldChange,
         ],
     ),
-    ("src/relations_cmd.rs", &[Code::UnrecognizedDocument]),
-    ("src/conformance.rs", &[Code::ConformanceManifest]),
+    ("src/ops/relations.rs", &[Code::UnrecognizedDocument]),
+    ("src/ops/conformance.rs", &[Code::ConformanceManifest]),
     (
         "src/compat/changes.rs",
         &[

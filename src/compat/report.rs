@@ -652,7 +652,7 @@ mod tests {
         let old = definition_at(&tmp.path().join("old"), "0.1.0");
         for (version, fits) in [("0.1.1", true), ("0.0.9", false)] {
             let new = definition_at(&tmp.path().join(version), version);
-            let r = pair(&old, &new, crate::compat_cmd::check_file).unwrap();
+            let r = pair(&old, &new, crate::ops::compat::check_file).unwrap();
             assert_eq!((r.pairs.len(), r.outside_pairs()), (1, 0), "{r:?}");
             let entry = &r.report.entries[0];
             assert_eq!(
@@ -674,7 +674,7 @@ mod tests {
     #[test]
     fn a_missing_tree_is_a_run_that_could_not_read() {
         let tmp = tempfile::tempdir().unwrap();
-        let r = history(&[tmp.path().join("nope")], crate::compat_cmd::check_file).unwrap();
+        let r = history(&[tmp.path().join("nope")], crate::ops::compat::check_file).unwrap();
         assert!(r.report.could_not_read);
         assert_eq!(r.outside_pairs(), 1);
         assert_eq!(
@@ -683,7 +683,7 @@ mod tests {
         );
         assert_eq!(r.exit_code(), 2);
         let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/packages/v1beta1");
-        let r = history(&[tree], crate::compat_cmd::check_file).unwrap();
+        let r = history(&[tree], crate::ops::compat::check_file).unwrap();
         assert!(!r.report.could_not_read);
         assert_eq!((r.pairs.len(), r.report.entries.len()), (0, 0), "{r:?}");
         assert_eq!(r.exit_code(), 0);
@@ -699,7 +699,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let old = definition_at(&tmp.path().join("e\u{1b}[31m"), "0.2.0");
         let new = definition_at(&tmp.path().join("new"), "0.1.0");
-        let r = pair(&old, &new, crate::compat_cmd::check_file).unwrap();
+        let r = pair(&old, &new, crate::ops::compat::check_file).unwrap();
         let notes: Vec<&String> = r.report.findings().flat_map(|d| &d.notes).collect();
         assert!(
             notes

@@ -4,7 +4,7 @@
 //! ([`crate::render::compat::render`]), write the witnesses.
 //!
 //! A lone definition file is verified by `check`'s pipeline
-//! ([`check_file`], over [`crate::check_cmd::check_document`]), handed to
+//! ([`check_file`], over [`crate::document::check_document`]), handed to
 //! the library so that `compat` itself never depends on a command module.
 
 use std::path::{Path, PathBuf};
@@ -20,7 +20,7 @@ use crate::error::Error;
 /// # Errors
 /// Why `check` could not run (exit 2).
 pub fn check_file(display: &str, bytes: Vec<u8>, beside: &Path) -> Result<CheckedFile, String> {
-    let checked = crate::check_cmd::check_document(display, bytes, Some(beside))?;
+    let checked = crate::document::check_document(display, bytes, Some(beside))?;
     Ok(CheckedFile {
         is_definition: checked.kind == Some(crate::doc_kind::DocKind::Definition),
         outcome: checked.outcome,

@@ -4,9 +4,9 @@
 //! documents ([`CheckRun`]); this module alone turns them into text
 //! ([`output`], issue 21 item 3).
 
-use crate::check_cmd::CheckRun;
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
+use crate::document::CheckRun;
 use crate::render::{self, escape, human, Format};
 use crate::report::Report;
 use crate::verify::PackageOutcome;

@@ -1,4 +1,4 @@
-//! The view of `form-package index`: what [`crate::index_cmd::run`] did,
+//! The view of `form-package index`: what [`crate::ops::index::run`] did,
 //! as text. The findings that stop it are rendered as `verify` renders
 //! them (human, quiet: no summary), then the line that says nothing was
 //! written; `--check` and a write say the profile chosen and what changed
@@ -6,7 +6,7 @@
 //! this module alone turns them into text (issue 21 item 3).
 
 use crate::index::ProfileChoice;
-use crate::index_cmd::{IndexRun, Refused};
+use crate::ops::index::{IndexRun, Refused};
 use crate::render::{self, human};
 use crate::report::Report;
 
