@@ -9,6 +9,7 @@
 //! `render/` never do (`tests/docs/imports.rs` holds the rule).
 
 pub mod canonicalize;
+pub mod check;
 pub mod compat;
 pub mod conformance;
 pub mod index;

@@ -6,7 +6,7 @@
 
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
-use crate::document::CheckRun;
+use crate::ops::check::CheckRun;
 use crate::render::{self, escape, human, Format};
 use crate::report::Report;
 use crate::verify::PackageOutcome;
