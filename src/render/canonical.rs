@@ -1,6 +1,6 @@
 //! The view of `form-package canonicalize FILE` and `digest FILE`: the
 //! canonical form or digest on stdout, or a refusal on stderr.
-//! `canonical_cmd` returns the bytes or its [`Refusal`]; this module alone
+//! `ops::canonicalize` returns the bytes or its [`Refusal`]; this module alone
 //! turns them into text (issue 21 item 3).
 
 use crate::ops::canonicalize::Refusal;

@@ -2,7 +2,7 @@
 //! as text. The findings that stop it are rendered as `verify` renders
 //! them (human, quiet: no summary), then the line that says nothing was
 //! written; `--check` and a write say the profile chosen and what changed
-//! or where the index went. `index_cmd` reads the files the findings name;
+//! or where the index went. `ops::index` reads the files the findings name;
 //! this module alone turns them into text (issue 21 item 3).
 
 use crate::index::ProfileChoice;

@@ -1,5 +1,5 @@
 //! The view of `form-package validate-revocation FILE` and
-//! `validate-revocation-checkpoint FILE`: `revocation_cmd` returns what it
+//! `validate-revocation-checkpoint FILE`: `ops::revocation` returns what it
 //! found ([`RevocationRun`], with its exit status); this module alone turns
 //! it into text (issue 21 item 3).
 //!

@@ -452,7 +452,7 @@ fn clap_parsing_lines(text: &str) -> Vec<String> {
 
 /// Issue 21 item 1: the library holds no clap argument struct; the
 /// command line is parsed in `src/cli/` (and `main.rs`), which hands each
-/// operation plain input types (`trust::cmd::TrustRequest`,
+/// operation plain input types (`ops::trust::TrustRequest`,
 /// `select::RuleArgs` from `cli::args::SelectArgs`, …). No module outside
 /// `cli/` is left (the last, `select`, lost its clap struct).
 #[test]
@@ -810,8 +810,8 @@ fn progress_drawers(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
         .collect()
 }
 
-/// Issue 21: the library does not draw. The verify run (`run.rs`) tells
-/// an observer (`run::Observer`) how far it is; `cli/verify.rs` fills it
+/// Issue 21: the library does not draw. The verify run (`ops/verify.rs`) tells
+/// an observer (`ops::verify::Observer`) how far it is; `cli/verify.rs` fills it
 /// with the progress bar of `render::progress` (`run` made the bar itself,
 /// `Progress::on_stderr`, until the observer took it). No library module
 /// outside `render/` and `cli/` names the bar.
@@ -945,7 +945,7 @@ fn view_patching_lines(text: &str) -> Vec<String> {
 /// Issue 21 item 3: one report model (`src/report.rs`), each entry built
 /// complete (its kind, its name, its findings after the selection and what
 /// the selection hid), and `src/render/` builds its views from it: no
-/// module of `src/render/` nor the verify run (`run.rs`) marks or patches
+/// module of `src/render/` nor the verify run (`ops/verify.rs`) marks or patches
 /// a view afterwards (`mark_configuration`, `mark_path` and the `hidden`
 /// vector zipped in were deleted).
 #[test]
