@@ -67,9 +67,9 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
 /// prints it.
 #[derive(Debug)]
 pub struct CheckRun {
-    /// The run's report, built complete: one [`EntryKind::Document`] entry
+    /// The run's report, built complete: one [`crate::report::EntryKind::Document`] entry
     /// per FILE in the order given, named by the path as given
-    /// ([`Entry::named`]; a FILE that could not be read has its finding,
+    /// ([`crate::report::Entry::named`]; a FILE that could not be read has its finding,
     /// `unreadable`), [`Report::could_not_read`] set when some FILE could
     /// not be read, and `--deny-warnings` in its [`ExitRule`].
     pub report: Report,
