@@ -43,6 +43,24 @@ pub fn replace(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     tmp.persist(path).map(drop).map_err(|e| e.error)
 }
 
+/// Appends `bytes` to the file `path`, created when missing (mode `0666`
+/// less the umask), as a shell's `>>` does: the one way this tool adds to
+/// a file it does not own whole (`--summary-file`, GitHub's
+/// `$GITHUB_STEP_SUMMARY`). A symbolic link under the name is followed,
+/// as for `--output-file`: the caller refuses a target inside a package
+/// first (`cli::args::written_inside`).
+///
+/// # Errors
+/// The I/O error of opening or writing.
+pub fn append(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)?;
+    f.write_all(bytes)?;
+    f.flush()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

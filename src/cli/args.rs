@@ -59,6 +59,56 @@ impl OutputArgs {
     }
 }
 
+/// `--summary-file FILE` (`verify`, `compat`): a Markdown job summary
+/// appended to FILE ([`render::summary`]; issue 37 item 2).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SummaryArgs {
+    /// Append a Markdown summary of the run (packages, verdicts, counts
+    /// per code, the first findings with links) to FILE, e.g.
+    /// `$GITHUB_STEP_SUMMARY`; whatever `--format` prints. Refused (exit 2)
+    /// inside a package, as `--output-file` is.
+    #[arg(long, value_name = "FILE")]
+    pub summary_file: Option<PathBuf>,
+}
+
+impl SummaryArgs {
+    /// Refused like `--output-file`: FILE inside a package under `paths`
+    /// (through a symlink or a hard link too).
+    pub fn refuse(&self, paths: &[PathBuf]) -> Option<Output> {
+        let file = self.summary_file.as_deref()?;
+        let (path, package) = written_inside(file, paths)?;
+        Some(
+            Error::Usage(format!(
+                "--summary-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the summary outside it",
+                file.display(),
+                package.display(),
+                path.display()
+            ))
+            .into(),
+        )
+    }
+
+    /// Appends `summary` to FILE (when given) unless the command could not
+    /// run; a failure to write is exit 2 with a `form-package: write FILE:
+    /// …` line.
+    pub fn deliver(&self, mut out: Output, summary: impl FnOnce() -> String) -> Output {
+        let Some(file) = self.summary_file.as_deref() else {
+            return out;
+        };
+        if out.code == 2 {
+            return out;
+        }
+        if let Err(e) = crate::fswrite::append(file, summary().as_bytes()) {
+            out.stderr.push_str(&render::escape::line(&format!(
+                "write {}: {e}",
+                file.display()
+            )));
+            out.code = 2;
+        }
+        out
+    }
+}
+
 /// Choosing what to see and where to look (issue 14 items 6, 7; ruff's
 /// meanings): the flags of `verify` (flattened by `cli/verify.rs`; the doc
 /// comments are their `--help`), handed to the run as a

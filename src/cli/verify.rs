@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs};
+use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs, SummaryArgs};
 use crate::output::Output;
 use crate::render::progress::Progress;
 use crate::render::{self, Format, RunView};
@@ -33,6 +33,9 @@ pub struct Args {
     /// `--output-file`, `--sarif-root`.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// `--summary-file`.
+    #[command(flatten)]
+    pub summary: SummaryArgs,
     /// `--select`, `--ignore`, `--warn`, `--exit-zero`, `--statistics`, `--config`, `--exclude`, `--no-ignore`.
     #[command(flatten)]
     pub rules: SelectArgs,
@@ -43,16 +46,33 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     if let Some(refused) = args::refuse_output_args(&a.output, &a.paths) {
         return refused;
     }
+    if let Some(refused) = a.summary.refuse(&a.paths) {
+        return refused;
+    }
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, a.quiet, a.verbose, a.deny_warnings);
     let format = a.report.format;
     let bar = ProgressBar::default();
     let run = crate::run::verify_paths_with(&a.paths, format, &opts, &a.rules.rules(), &bar);
-    let output = match run {
-        Ok(report) => output(&report, format, &opts),
-        Err(refusal) => refused(&refusal),
+    let output = match &run {
+        Ok(report) => output(report, format, &opts),
+        Err(refusal) => refused(refusal),
     };
-    args::deliver(output, a.output.file())
+    let output = args::deliver(output, a.output.file());
+    match &run {
+        Ok(report) => a.summary.deliver(output, || {
+            let view = RunView::of(report);
+            let line = render::human::summary_line(&view);
+            render::summary::render(
+                "verify",
+                &line,
+                &view,
+                &opts,
+                render::summary::blob_base().as_deref(),
+            )
+        }),
+        Err(_) => output,
+    }
 }
 
 /// The run's progress bar on stderr ([`Progress::on_stderr`]: drawn only

@@ -29,6 +29,7 @@ pub mod relations;
 pub mod revocation;
 pub mod sarif;
 pub mod statistics;
+pub mod summary;
 pub mod trust;
 
 use std::path::{Path, PathBuf};
