@@ -8,4 +8,5 @@ mod common;
 
 mod docs;
 mod imports;
+mod paths;
 mod test_rules;

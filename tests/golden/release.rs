@@ -17,8 +17,8 @@
 //! ignored. `.ci/run` leaves it off (see `docs/src/benchmarks.md`, *Issue 23*):
 //!
 //! ```sh
-//! FORM_PACKAGE_RELEASE_BUILD=/tmp/fp-release cargo test --locked --test golden -- --include-ignored linux_build_runs
-//! rm -rf /tmp/fp-release
+//! FORM_PACKAGE_RELEASE_BUILD=$TMPDIR/fp-release cargo test --locked --test golden -- --include-ignored linux_build_runs
+//! rm -rf "$TMPDIR"/fp-release
 //! ```
 
 use std::collections::BTreeMap;
