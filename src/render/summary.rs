@@ -84,7 +84,12 @@ pub fn render(
     blob: Option<&str>,
 ) -> String {
     let mut out = format!("### form-package {}\n\n", md(title));
-    let line = line.trim_end().trim_start_matches("form-package: ");
+    // The tool's own prefix, as `escape::line` writes it, is not repeated.
+    let prefix = super::escape::line("");
+    let line = line.trim_end();
+    let line = line
+        .strip_prefix(prefix.trim_end_matches('\n'))
+        .unwrap_or(line);
     let _ = writeln!(out, "{}\n", md(line));
     let entries: Vec<_> = run
         .packages
