@@ -108,15 +108,21 @@ fn output(report: &Report, format: Format, opts: &render::Options) -> Output {
         // The statistics are the one document on stdout: the skipped
         // directories are said on stderr.
         (
-            render::statistics::output(report.findings(), format == Format::Json),
+            render::statistics::render(&run, format == Format::Json),
             render::skipped(&run, opts),
         )
     } else {
         render::report(format, &run, opts)
     };
+    // What the run says about its settings comes first on stderr.
+    let notes: String = report
+        .notes
+        .iter()
+        .map(|n| render::escape::line(n))
+        .collect();
     Output {
         stdout: stdout.into_bytes(),
-        stderr,
+        stderr: notes + &stderr,
         code: report.exit_code(),
     }
 }
