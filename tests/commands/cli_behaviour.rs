@@ -209,14 +209,18 @@ fn statistics_with_a_machine_format_is_a_usage_error() {
     }
     let human = run_in(tmp.path(), &["verify", "--statistics", "pkg"]);
     assert_eq!(human.status.code(), Some(1));
-    assert_eq!(text(&human.stdout), "1\tFD018\tunlisted-file\n");
+    assert_eq!(
+        text(&human.stdout),
+        "1\tFD018\tunlisted-file\nform-package: 1 package (0 verified, 1 failed), 1 error, 0 warnings, 0 notes\n"
+    );
     let json = run_in(
         tmp.path(),
         &["verify", "--statistics", "--format", "json", "pkg"],
     );
     assert_eq!(json.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(v[0]["code"], "FD018", "{v}");
+    assert_eq!(v["statistics"][0]["code"], "FD018", "{v}");
+    assert_eq!(v["summary"]["failed"], 1, "{v}");
     // The configuration file's `statistics = true`: SARIF still gets SARIF.
     let cfg = tmp.path().join("form-package.toml");
     std::fs::write(&cfg, "statistics = true\n").unwrap();

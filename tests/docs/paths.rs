@@ -72,4 +72,3 @@ fn docs_name_no_absolute_machine_path() {
         found.join("\n")
     );
 }
-
