@@ -1,4 +1,4 @@
-//! Every file this tool writes, through one writer with one rule ([`write`],
+//! Every file this tool writes, through one writer with one rule ([`write()`],
 //! [`written_inside`]: nothing is written into a package, through a
 //! symbolic or a hard link neither; issue 37 item 8), and the ways it
 //! writes: [`write_output`] (a report or a pin), [`append`] (a job
@@ -197,7 +197,7 @@ fn resolve_links(path: &Path, stop_at_fd_links: bool) -> std::io::Result<(PathBu
     )))
 }
 
-/// How [`write`] puts its bytes in the file.
+/// How [`write()`] puts its bytes in the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum How {
     /// The whole file: [`write_output`] (a new path atomically, an
@@ -207,7 +207,7 @@ pub enum How {
     Append,
 }
 
-/// Why [`write`] wrote nothing.
+/// Why [`write()`] wrote nothing.
 #[derive(Debug)]
 pub enum WriteError {
     /// The file would land inside a package ([`written_inside`]).

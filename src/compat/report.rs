@@ -592,7 +592,7 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
 }
 
 /// Writes one witness `file` through the one writer
-/// ([`crate::fswrite::write`]: never into a package, through a symbolic or
+/// ([`crate::fswrite::write()`]: never into a package, through a symbolic or
 /// a hard link neither; `guard`, the packages of the run's pairs, are
 /// searched for a hard link's other names; breaker G1: a link planted in
 /// DIR pointed the write into a package); a file there outside every

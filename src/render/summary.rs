@@ -45,7 +45,7 @@ pub const FIRST_FINDINGS: usize = 20;
 /// entities, math, table cells, autolinks' `:` and `@`).
 const MARKUP: &str = "\\`*_[]<>()|~&!$:@{}";
 
-/// Backslash-escapes each [`MARKUP`] character of `s` (GitHub Markdown's
+/// Backslash-escapes each `MARKUP` character of `s` (GitHub Markdown's
 /// escapes), after [`super::escape::text`]: package text neither ends a
 /// table row nor opens markup, a link or an autolink.
 pub fn md(s: &str) -> String {
