@@ -299,6 +299,11 @@ pub struct Report {
     /// operation that builds the report, which also reports why as an
     /// entry's finding.
     pub could_not_read: bool,
+    /// What the run says about its settings on stderr, one line each
+    /// (`form-package: note: …`): a selector of a configuration file found
+    /// upward that leaves an integrity code alone
+    /// ([`crate::select::discovered_notes`]).
+    pub notes: Vec<String>,
 }
 
 impl Report {

@@ -314,6 +314,44 @@ fn best(code: Code, sels: &[String]) -> Option<usize> {
     sels.iter().filter_map(|s| specificity(code, s)).max()
 }
 
+/// What a run says about a configuration file found upward (issue 37
+/// item 5): one note for each of its `ignore` and `warn` selectors that
+/// matches an integrity code ([`Code::is_integrity`]), which it then
+/// leaves alone, naming those codes and how to apply the selector (name
+/// the file with `--config`). `file` is the file as the run names it.
+/// Empty when the settings did not come from a discovered file.
+pub fn discovered_notes(settings: &Settings, file: &Path) -> Vec<String> {
+    let d = settings.discovered;
+    let mut notes = Vec::new();
+    for (key, from_file, list) in [
+        ("ignore", d.ignore, &settings.ignore),
+        ("warn", d.warn, &settings.warn),
+    ] {
+        if !from_file {
+            continue;
+        }
+        for sel in list {
+            let codes: Vec<&str> = TABLE
+                .iter()
+                .filter(|i| i.code.is_integrity() && specificity(i.code, sel).is_some())
+                .map(|i| i.id)
+                .collect();
+            if codes.is_empty() {
+                continue;
+            }
+            let verb = if key == "ignore" { "hides" } else { "demotes" };
+            notes.push(format!(
+                "note: {} found upward: `{key}` {sel:?} does not apply to the integrity code{} {} (a configuration file found upward never {verb} an integrity finding); name it with `--config {}` to apply it",
+                file.display(),
+                if codes.len() == 1 { "" } else { "s" },
+                codes.join(", "),
+                file.display()
+            ));
+        }
+    }
+    notes
+}
+
 /// The lists of `settings` that apply to `code`: a discovered file's list
 /// is empty for an integrity code.
 fn lists(settings: &Settings, code: Code) -> [&[String]; 3] {

@@ -10,7 +10,10 @@ use crate::error::Error;
 use crate::output::Output;
 use crate::render::{self, human::Color, Format};
 use crate::select;
-use crate::verify;
+
+/// Where a written file lands inside a package: the one rule, in
+/// [`crate::fswrite`].
+pub use crate::fswrite::written_inside;
 
 /// How a report is printed, shared by every command that reports findings
 /// in the five formats (`verify`, `relations`, `check`).
@@ -56,6 +59,57 @@ impl OutputArgs {
     /// the clap/ripgrep convention for standard output).
     pub fn file(&self) -> Option<&Path> {
         self.output_file.as_deref().filter(|f| f.as_os_str() != "-")
+    }
+}
+
+/// `--summary-file FILE` (`verify`, `compat`): a Markdown job summary
+/// appended to FILE ([`render::summary`]; issue 37 item 2).
+#[derive(Debug, Clone, Default, clap::Args)]
+pub struct SummaryArgs {
+    /// Append a Markdown summary of the run (packages, verdicts, counts
+    /// per code, the first findings with links) to FILE, e.g.
+    /// `$GITHUB_STEP_SUMMARY`; whatever `--format` prints. Refused (exit 2)
+    /// inside a package, as `--output-file` is.
+    #[arg(long, value_name = "FILE")]
+    pub summary_file: Option<PathBuf>,
+}
+
+impl SummaryArgs {
+    /// Refused like `--output-file`: FILE inside a package under `paths`
+    /// (through a symlink or a hard link too).
+    pub fn refuse(&self, paths: &[PathBuf]) -> Option<Output> {
+        let file = self.summary_file.as_deref()?;
+        let (path, package) = written_inside(file, paths)?;
+        Some(
+            Error::Usage(format!(
+                "--summary-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the summary outside it",
+                file.display(),
+                package.display(),
+                path.display()
+            ))
+            .into(),
+        )
+    }
+
+    /// Appends `summary` to FILE (when given) unless the command could not
+    /// run; a failure to write is exit 2 with a `form-package: write FILE:
+    /// …` line.
+    pub fn deliver(&self, mut out: Output, summary: impl FnOnce() -> String) -> Output {
+        let Some(file) = self.summary_file.as_deref() else {
+            return out;
+        };
+        if out.code == 2 {
+            return out;
+        }
+        let bytes = summary().into_bytes();
+        if let Err(e) = crate::fswrite::write(file, &bytes, crate::fswrite::How::Append, &[]) {
+            out.stderr.push_str(&render::escape::line(&format!(
+                "write {}: {e}",
+                file.display()
+            )));
+            out.code = 2;
+        }
+        out
     }
 }
 
@@ -175,7 +229,7 @@ pub fn deliver(mut out: Output, output_file: Option<&Path>) -> Output {
         }
         None => {}
     }
-    match render::write_output(file, &out.stdout) {
+    match crate::fswrite::write(file, &out.stdout, crate::fswrite::How::Whole, &[]) {
         Ok(()) => out.stdout.clear(),
         Err(e) => {
             out.stderr.push_str(&crate::render::escape::line(&format!(
@@ -239,100 +293,4 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
         ))
         .into(),
     )
-}
-
-/// Where a file the command would write (`--output-file`, `trust
-/// --pin-out`) lands inside a package under `paths`: `(the PATH, the
-/// package directory)`, or `None` when it lands outside every package.
-/// The rules are `refuse_output_inside`'s: both sides resolved, the
-/// file as named and through its symlinks, and an existing file with more
-/// than one hard link compared by device and inode with every regular file
-/// under each PATH.
-pub fn written_inside(file: &Path, paths: &[PathBuf]) -> Option<(PathBuf, PathBuf)> {
-    let resolve = |p: &Path| {
-        std::fs::canonicalize(p).unwrap_or_else(|_| std::path::absolute(p).unwrap_or(p.into()))
-    };
-    let located = |f: &Path| match (f.parent(), f.file_name()) {
-        (Some(parent), Some(name)) => {
-            let parent = if parent.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                parent
-            };
-            resolve(parent).join(name)
-        }
-        _ => resolve(f),
-    };
-    let mut targets = vec![located(file)];
-    if let Ok(t) = render::output_target(file) {
-        if t != file {
-            targets.push(located(&t));
-        }
-    }
-    let package_of = |target: &Path, root: &Path| {
-        target
-            .parent()?
-            .ancestors()
-            .take_while(|d| d.starts_with(root))
-            .find(|d| std::fs::symlink_metadata(d.join(verify::INDEX_FILE)).is_ok())
-            .map(Path::to_path_buf)
-    };
-    // A PATH that is a package's own file (`compat OLD/definition.json
-    // NEW/definition.json`) stands for its package: the directory holding
-    // it, when that directory holds a `package-index.json` (breaker G9).
-    let root_of = |p: &Path| {
-        let root = resolve(p);
-        match root.parent() {
-            Some(dir)
-                if root.is_file()
-                    && std::fs::symlink_metadata(dir.join(verify::INDEX_FILE)).is_ok() =>
-            {
-                dir.to_path_buf()
-            }
-            _ => root,
-        }
-    };
-    let by_path = paths.iter().find_map(|p| {
-        let named = resolve(p);
-        let root = root_of(p);
-        targets.iter().find_map(|target| {
-            if *target == named || *target == root {
-                return Some((p, root.clone()));
-            }
-            package_of(target, &root).map(|d| (p, d))
-        })
-    });
-    // A hard link is the same file under another name: compared by device
-    // and inode, a link outside every package to a file inside one is
-    // refused too (issue 22 item 5). Only an existing regular file with
-    // more than one link needs the walk.
-    let by_inode = || {
-        use std::os::unix::fs::MetadataExt;
-        let meta = targets
-            .iter()
-            .find_map(|t| std::fs::metadata(t).ok())
-            .filter(|m| m.is_file() && m.nlink() > 1)?;
-        let id = (meta.dev(), meta.ino());
-        paths.iter().find_map(|p| {
-            let root = root_of(p);
-            walkdir::WalkDir::new(&root)
-                .follow_links(false)
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .find_map(|e| {
-                    let m = e.metadata().ok()?;
-                    if (m.dev(), m.ino()) != id {
-                        return None;
-                    }
-                    if e.path() == root {
-                        return Some((p, root.clone()));
-                    }
-                    package_of(e.path(), &root).map(|d| (p, d))
-                })
-        })
-    };
-    by_path
-        .or_else(by_inode)
-        .map(|(path, package)| (path.clone(), package))
 }

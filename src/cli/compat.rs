@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::cli::args::{self, OutputArgs, ReportArgs};
+use crate::cli::args::{self, OutputArgs, ReportArgs, SummaryArgs};
 use crate::output::Output;
 
 /// `compat`'s arguments.
@@ -33,6 +33,9 @@ pub struct Args {
     /// `--output-file`, `--sarif-root`.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// `--summary-file`.
+    #[command(flatten)]
+    pub summary: SummaryArgs,
 }
 
 /// Runs `compat`; `is_terminal`: whether stdout is a terminal.
@@ -42,8 +45,12 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     if let Some(refused) = args::refuse_output_args(&a.output, &guarded) {
         return refused;
     }
+    if let Some(refused) = a.summary.refuse(&guarded) {
+        return refused;
+    }
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, false, false, false);
+    let mut summary = None;
     let out = match crate::ops::compat::run(
         &a.paths,
         a.history,
@@ -52,6 +59,17 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     ) {
         Err(e) => e.into(),
         Ok(run) => {
+            if a.summary.summary_file.is_some() {
+                let view = crate::render::RunView::of(&run.report.report);
+                let line = crate::render::compat::summary_line(&run.report);
+                summary = Some(crate::render::summary::render(
+                    "compat",
+                    &line,
+                    &view,
+                    &opts,
+                    crate::render::summary::blob_base().as_deref(),
+                ));
+            }
             let code = run.exit_code();
             let (stdout, skipped) =
                 crate::render::compat::report(&run.report, a.report.format, &opts);
@@ -69,5 +87,9 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
             }
         }
     };
-    args::deliver(out, a.output.file())
+    let out = args::deliver(out, a.output.file());
+    match summary {
+        Some(text) => a.summary.deliver(out, || text),
+        None => out,
+    }
 }

@@ -174,6 +174,14 @@ impl TrustCommand {
         })
     }
 
+    /// The package `check-not-revoked --package DIR` verifies, if any.
+    fn package(&self) -> Option<PathBuf> {
+        match self {
+            TrustCommand::CheckNotRevoked(a) => a.package.clone(),
+            _ => None,
+        }
+    }
+
     /// Where `--pin-out` asks the pin to be written, if it does.
     fn pin_out(&self) -> Option<&Path> {
         match self {
@@ -205,7 +213,8 @@ pub fn run(a: &Args) -> Output {
     let pin_out = a.command.pin_out();
     let written = match (pin_out, answer.pin()) {
         (Some(path), Some(pin)) => crate::ops::trust::pin_file(pin).and_then(|bytes| {
-            crate::render::write_output(path, &bytes).map_err(|e| {
+            let guard: Vec<PathBuf> = a.command.package().into_iter().collect();
+            crate::fswrite::write(path, &bytes, crate::fswrite::How::Whole, &guard).map_err(|e| {
                 TrustError::new(
                     Code::TrustInputError,
                     format!("write pin file {}: {e}", path.display()),
@@ -232,21 +241,18 @@ pub fn run(a: &Args) -> Output {
 /// read (breaker G2: the pin went into the package and its next
 /// verification failed FD018).
 fn pin_out_inside_package(command: &TrustCommand) -> Option<TrustError> {
-    let TrustCommand::CheckNotRevoked(a) = command else {
-        return None;
-    };
-    let pin = a.checkpoint.pin_out.as_deref()?;
-    let dir = a.package.as_ref()?;
-    let (_, package) = args::written_inside(pin, std::slice::from_ref(dir))?;
+    let pin = command.pin_out()?;
+    let guard: Vec<PathBuf> = command.package().into_iter().collect();
+    let (path, package) = args::written_inside(pin, &guard)?;
     Some(
         TrustError {
             code: Code::TrustInputError,
             class: ErrorClass::Usage,
             message: format!(
-                "--pin-out {} is inside the package {} being verified (--package {}): nothing is written to a package being verified; write the pin outside it",
+                "--pin-out {} is inside the package {} (under {}): nothing is written to a package being verified or any other (through a symbolic or a hard link neither); write the pin outside it",
                 pin.display(),
                 package.display(),
-                dir.display()
+                path.display()
             ),
             could_not_run: true,
         },

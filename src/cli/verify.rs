@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs};
+use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs, SummaryArgs};
 use crate::ops::verify::{Observer, Printed, Refusal};
 use crate::output::Output;
 use crate::render::progress::Progress;
@@ -33,6 +33,9 @@ pub struct Args {
     /// `--output-file`, `--sarif-root`.
     #[command(flatten)]
     pub output: OutputArgs,
+    /// `--summary-file`.
+    #[command(flatten)]
+    pub summary: SummaryArgs,
     /// `--select`, `--ignore`, `--warn`, `--exit-zero`, `--statistics`, `--config`, `--exclude`, `--no-ignore`.
     #[command(flatten)]
     pub rules: SelectArgs,
@@ -41,6 +44,9 @@ pub struct Args {
 /// Runs `verify`; `is_terminal`: whether stdout is a terminal.
 pub fn run(a: Args, is_terminal: bool) -> Output {
     if let Some(refused) = args::refuse_output_args(&a.output, &a.paths) {
+        return refused;
+    }
+    if let Some(refused) = a.summary.refuse(&a.paths) {
         return refused;
     }
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
@@ -53,11 +59,25 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
         without_statistics: format.without_statistics(),
     };
     let run = crate::ops::verify::verify_paths_with(&a.paths, &printed, &a.rules.rules(), &bar);
-    let output = match run {
-        Ok(report) => output(&report, format, &opts),
-        Err(refusal) => refused(&refusal),
+    let output = match &run {
+        Ok(report) => output(report, format, &opts),
+        Err(refusal) => refused(refusal),
     };
-    args::deliver(output, a.output.file())
+    let output = args::deliver(output, a.output.file());
+    match &run {
+        Ok(report) => a.summary.deliver(output, || {
+            let view = RunView::of(report);
+            let line = render::human::summary_line(&view);
+            render::summary::render(
+                "verify",
+                &line,
+                &view,
+                &opts,
+                render::summary::blob_base().as_deref(),
+            )
+        }),
+        Err(_) => output,
+    }
 }
 
 /// The run's progress bar on stderr ([`Progress::on_stderr`]: drawn only
@@ -93,15 +113,21 @@ fn output(report: &Report, format: Format, opts: &render::Options) -> Output {
         // The statistics are the one document on stdout: the skipped
         // directories are said on stderr.
         (
-            render::statistics::output(report.findings(), format == Format::Json),
+            render::statistics::render(&run, format == Format::Json),
             render::skipped(&run, opts),
         )
     } else {
         render::report(format, &run, opts)
     };
+    // What the run says about its settings comes first on stderr.
+    let notes: String = report
+        .notes
+        .iter()
+        .map(|n| render::escape::line(n))
+        .collect();
     Output {
         stdout: stdout.into_bytes(),
-        stderr,
+        stderr: notes + &stderr,
         code: report.exit_code(),
     }
 }

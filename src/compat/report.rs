@@ -553,6 +553,13 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
     // Two Forms of one kind in different groups (or two copies of one step)
     // would share a name (breaker G7: one witness lost, both said written):
     // a name two pairs share is qualified by the group, then numbered.
+    // The packages of the run's pairs: where a hard link's other names are
+    // looked for.
+    let guard: Vec<PathBuf> = report
+        .pairs
+        .iter()
+        .flat_map(|p| [p.old.path.clone(), p.new.path.clone()])
+        .collect();
     let mut taken = std::collections::BTreeSet::new();
     let mut written = Vec::new();
     for ((p, witness), short) in breaking.iter().copied().zip(&stems) {
@@ -571,44 +578,35 @@ pub fn write_witnesses(report: &Report, dir: &Path) -> Result<Vec<PathBuf>, Erro
         let mut bytes = serde_json::to_vec_pretty(witness)
             .map_err(|e| Error::Internal(format!("witness: {e}")))?;
         bytes.push(b'\n');
-        write_witness(&file, &bytes)?;
+        write_witness(&file, &bytes, &guard)?;
         written.push(file);
     }
     Ok(written)
 }
 
-/// Writes one witness `file` as a new directory entry, never through what
-/// is there (breaker G1: a link planted in DIR pointed the write into a
-/// package): an existing entry that is a symbolic link, not a regular file,
-/// hard-linked elsewhere or read-only is refused ([`Error::Usage`], exit 2,
-/// nothing written); otherwise `bytes` replace it
-/// ([`crate::fswrite::replace`]: a temporary file created new in DIR,
-/// renamed over `file`).
+/// Writes one witness `file` through the one writer
+/// ([`crate::fswrite::write()`]: never into a package, through a symbolic or
+/// a hard link neither; `guard`, the packages of the run's pairs, are
+/// searched for a hard link's other names; breaker G1: a link planted in
+/// DIR pointed the write into a package); a file there outside every
+/// package is written as `--output-file` writes a report.
 ///
 /// # Errors
-/// The refusal above, or [`Error::Io`] when the file cannot be written.
-fn write_witness(file: &Path, bytes: &[u8]) -> Result<(), Error> {
-    use std::os::unix::fs::MetadataExt;
-    let io = |source| Error::Io {
-        path: file.to_path_buf(),
-        source,
-    };
-    let why = match std::fs::symlink_metadata(file) {
-        Ok(m) if m.file_type().is_symlink() => Some("is a symbolic link".to_owned()),
-        Ok(m) if !m.is_file() => Some("exists and is not a regular file".to_owned()),
-        Ok(m) if m.nlink() > 1 => Some(format!("has {} hard links", m.nlink())),
-        Ok(m) if m.permissions().readonly() => Some("is read-only".to_owned()),
-        Ok(_) => None,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io(e)),
-    };
-    if let Some(why) = why {
-        return Err(Error::Usage(format!(
-            "--write-witnesses: {} {why}: a witness is written only as a new file or over a plain one, never through a link (nothing is written into a package); remove it or name another DIR",
+/// [`Error::Usage`] when it would land inside a package (exit 2, nothing
+/// written), or [`Error::Io`] when the file cannot be written.
+fn write_witness(file: &Path, bytes: &[u8], guard: &[PathBuf]) -> Result<(), Error> {
+    use crate::fswrite::{How, WriteError};
+    match crate::fswrite::write(file, bytes, How::Whole, guard) {
+        Ok(()) => Ok(()),
+        Err(e @ WriteError::Inside { .. }) => Err(Error::Usage(format!(
+            "--write-witnesses: {} {e}",
             file.display()
-        )));
+        ))),
+        Err(WriteError::Io(source)) => Err(Error::Io {
+            path: file.to_path_buf(),
+            source,
+        }),
     }
-    crate::fswrite::replace(file, bytes).map_err(io)
 }
 
 #[cfg(test)]

@@ -206,11 +206,15 @@ pub fn verify_paths_with(
     settings.statistics |= rules.statistics;
     settings.statistics &= printed.without_statistics.is_none();
     settings.no_ignore |= rules.no_ignore;
+    // The file's `exclude` globs are relative to the file's directory
+    // however its path is spelled (`--config form-package.toml` has the
+    // empty parent, `./form-package.toml` has `.`: both are the working
+    // directory; issue 37 item 5).
     let config_dir = loaded
         .path
         .as_deref()
         .and_then(Path::parent)
-        .map(Path::to_path_buf)
+        .map(|d| printed.cwd.join(d))
         .unwrap_or_default();
     let mut walk_rules = discover::WalkRules {
         no_ignore: settings.no_ignore,
@@ -345,6 +349,10 @@ pub fn verify_paths_with(
             (!hidden_whole).then_some(entry)
         })
         .collect();
+    let notes = match &loaded.path {
+        Some(_) => select::discovered_notes(&settings, &config_name),
+        None => Vec::new(),
+    };
     Ok(Report {
         entries,
         config: loaded.path.is_some().then_some(config_name),
@@ -356,6 +364,7 @@ pub fn verify_paths_with(
             discovered_exit_zero: settings.discovered.exit_zero,
         },
         could_not_read: false,
+        notes,
     })
 }
 

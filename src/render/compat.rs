@@ -243,7 +243,7 @@ fn render_json(report: &Report) -> String {
 }
 
 /// `form-package compat: N pairs (K fit, F do not), E errors, W warnings, N notes`.
-fn summary_line(report: &Report) -> String {
+pub fn summary_line(report: &Report) -> String {
     let (errors, warnings, notes) = counts(report);
     let ok = report.pairs.iter().filter(|p| p.bump_ok).count();
     let n = |k: usize, w: &str| {

@@ -1,6 +1,7 @@
 //! `--format github`: GitHub Actions workflow commands, one line per
-//! diagnostic (packages in the order given, diagnostics in their sorted
-//! order), then one plain summary line:
+//! diagnostic (errors first, then warnings, then notes; within each,
+//! packages in the order given, diagnostics in their sorted order), then
+//! one plain summary line:
 //!
 //! ```text
 //! ::error file=<pkg>/definition.json,line=3,col=5,title=FD213 open-object-schema::<message> (at /desiredSchema)
@@ -235,7 +236,13 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
     }
     let mut more = [0usize; 3];
     let annotated = spread(run);
-    for (i, (p, f)) in run.findings().enumerate() {
+    // Errors first, then warnings, then notes (a stable sort: packages in
+    // order within each), so a run's many notes never come before what
+    // fails it (issue 37 item 6); the ordering of every command's GitHub
+    // output, compat's included.
+    let mut ordered: Vec<_> = run.findings().enumerate().collect();
+    ordered.sort_by_key(|(_, (_, f))| slot(f.diag.severity));
+    for (i, (p, f)) in ordered {
         let slot = slot(f.diag.severity);
         let (Some(n), Some(m)) = (shown.get_mut(slot), more.get_mut(slot)) else {
             continue;
@@ -414,6 +421,33 @@ mod tests {
             "::warning file=pkg,title=FD223 unsatisfiable-all-of::w\n\
              ::notice file=pkg/a.json,title=FD003 root-changed::n\n"
         );
+    }
+
+    /// Issue 37 item 6: errors first, then warnings, then notes, whatever
+    /// the packages' order (notes of a first package never come before a
+    /// later package's error); near miss: within a type, packages keep
+    /// their order.
+    #[test]
+    fn errors_then_warnings_then_notes() {
+        let note = |m: &str| {
+            Diagnostic::new(Code::RootChanged, m)
+                .in_file("a.json")
+                .severity(Severity::Note)
+        };
+        let w = Diagnostic::new(Code::UnsatisfiableAllOf, "w").severity(Severity::Warning);
+        let e1 = Diagnostic::new(Code::UnlistedFile, "e1").in_file("x.json");
+        let e2 = Diagnostic::new(Code::UnlistedFile, "e2").in_file("y.json");
+        let all = [
+            outcome("a", vec![note("n1"), note("n2")]),
+            outcome("b", vec![w, e1]),
+            outcome("c", vec![e2]),
+        ];
+        let text = render_all(&all, false, true);
+        let order: Vec<&str> = text
+            .lines()
+            .map(|l| l.rsplit("::").next().unwrap())
+            .collect();
+        assert_eq!(order, ["e1", "e2", "w", "n1", "n2"], "{text}");
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod relations;
 pub mod revocation;
 pub mod sarif;
 pub mod statistics;
+pub mod summary;
 pub mod trust;
 
 use std::path::{Path, PathBuf};
@@ -198,135 +199,9 @@ pub fn skipped_value(dirs: &[(PathBuf, String)]) -> serde_json::Value {
         .collect()
 }
 
-/// Writes the report `bytes` to `--output-file` `path` without ever
-/// destroying what is there (T1 B1):
-/// - a new path: atomically, a temporary file created new in the same
-///   directory (never through a link planted there, breaker G10), flushed
-///   to disk, then renamed to it ([`crate::fswrite::replace`]; readers see
-///   no file or the whole report, never a part);
-/// - an existing regular file: truncated and written in place, as a
-///   shell's `>` does, so its permissions (a read-only file is refused),
-///   owner and hard links are kept;
-/// - a symlink: followed ([`output_target`]), its target written as above
-///   (a dangling link's target is created); a link to an open descriptor
-///   (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/N`) is opened and
-///   appended to, so a shell redirection's file is never replaced;
-/// - anything else that exists (a character device such as `/dev/null` or
-///   `/dev/stderr`, a FIFO, a socket): opened for writing and written in
-///   place, never unlinked or replaced (a FIFO waits for its reader, as a
-///   shell redirection does);
-/// - a directory: an error, nothing written.
-///
-/// `-` is standard output: the caller handles it (`cli::args::OutputArgs::file`).
-///
-/// # Errors
-/// The I/O error of resolving, creating, writing, syncing or renaming;
-/// the temporary file is removed on every failure path.
-pub fn write_output(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    use std::io::Write;
-    let (path, fd_link) = resolve_links(path, true)?;
-    if fd_link {
-        // `/dev/stdout`, `/dev/fd/3`: appended through the descriptor's
-        // file, so what the shell's redirection already holds is kept.
-        let mut f = std::fs::OpenOptions::new().append(true).open(&path)?;
-        f.write_all(bytes)?;
-        return f.flush();
-    }
-    let existing = match std::fs::metadata(&path) {
-        Ok(m) => Some(m),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(e),
-    };
-    if let Some(m) = &existing {
-        if m.is_dir() {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::IsADirectory,
-                "is a directory",
-            ));
-        }
-        // A regular file is truncated and written in place, as a shell's
-        // `>` does (T2 F1): its mode, owner and hard links are honoured,
-        // and a read-only one is refused. A device, FIFO or socket is
-        // written in place too, never replaced.
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .truncate(m.is_file())
-            .open(&path)?;
-        f.write_all(bytes)?;
-        return f.flush();
-    }
-    crate::fswrite::replace(&path, bytes)
-}
-
-/// Where `--output-file` `path` writes: `path` itself, or, while it is a
-/// symlink, the link's target (a relative target read against the link's
-/// directory, as the kernel does; at most 40 links, `ELOOP`'s bound). The
-/// directories on the way are left to the kernel. A path that does not
-/// exist is returned as is. Used to check where a report would land.
-///
-/// # Errors
-/// More than 40 links, or a link that cannot be read.
-pub fn output_target(path: &Path) -> std::io::Result<PathBuf> {
-    resolve_links(path, false).map(|(p, _)| p)
-}
-
-/// Which standard stream of this process `--output-file` `path` names
-/// (Linux: `/dev/stdout`, `/dev/stderr`, `/dev/fd/1`, `/proc/self/fd/2`):
-/// `Some(1)` or `Some(2)`. The report then goes through that descriptor
-/// itself, in order with the rest of the stream and at its offset
-/// (reopening `/proc/self/fd/1` would start a new offset at 0 and
-/// overwrite what the shell's `> file` already holds).
-pub fn standard_stream(path: &Path) -> Option<u8> {
-    let (p, fd_link) = resolve_links(path, true).ok()?;
-    if !fd_link {
-        return None;
-    }
-    let dir = std::fs::canonicalize(p.parent()?).ok()?;
-    if dir
-        != Path::new("/proc")
-            .join(std::process::id().to_string())
-            .join("fd")
-    {
-        return None;
-    }
-    match p.file_name()?.to_str()? {
-        "1" => Some(1),
-        "2" => Some(2),
-        _ => None,
-    }
-}
-
-/// [`output_target`]; with `stop_at_fd_links`, the walk stops at a link in
-/// `/proc` (`/dev/stdout` → `/proc/self/fd/1`, `/dev/fd/N`) and says so:
-/// such a link names an open file description of this process (the
-/// shell's redirection), which is written through, never replaced.
-fn resolve_links(path: &Path, stop_at_fd_links: bool) -> std::io::Result<(PathBuf, bool)> {
-    let mut p = path.to_path_buf();
-    for _ in 0..40 {
-        match std::fs::symlink_metadata(&p) {
-            Ok(m) if m.file_type().is_symlink() => {
-                let parent = p.parent().filter(|d| !d.as_os_str().is_empty());
-                if stop_at_fd_links
-                    && parent
-                        .and_then(|d| std::fs::canonicalize(d).ok())
-                        .is_some_and(|d| d.starts_with("/proc"))
-                {
-                    return Ok((p, true));
-                }
-                let link = std::fs::read_link(&p)?;
-                p = match parent {
-                    Some(d) => d.join(link),
-                    None => link,
-                };
-            }
-            _ => return Ok((p, false)),
-        }
-    }
-    Err(std::io::Error::other(format!(
-        "{}: too many levels of symbolic links",
-        path.display()
-    )))
-}
+/// The `--output-file` writer and where it lands, in [`crate::fswrite`]
+/// (every file the tool writes goes through that module).
+pub use crate::fswrite::{output_target, standard_stream, write_output};
 
 /// Byte span of a diagnostic in its file ([`crate::package::resolve_span`],
 /// written beside [`crate::verify::Source`] so that a library module locates a pointer

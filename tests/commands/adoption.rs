@@ -283,7 +283,19 @@ fn select_ignore_warn_exit_zero_statistics() {
         &["verify", "broken", "--statistics", "--format", "json"],
     ));
     let v: Value = serde_json::from_str(&stats_json).unwrap();
-    assert_eq!(v[0]["code"], code.as_str());
+    assert_eq!(v["statistics"][0]["code"], code.as_str());
+    // The package summary comes with the statistics (issue 37 item 6).
+    assert_eq!(v["summary"]["packages"], 1);
+    assert_eq!(v["summary"]["failed"], 1);
+    assert!(v.get("configuration").is_none());
+    assert!(
+        stats
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("form-package: 1 package (0 verified, 1 failed), "),
+        "{stats}"
+    );
     let bad = run(tmp.path(), &["verify", "broken", "--select", "FD9999"]);
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("no code"));
@@ -295,7 +307,7 @@ fn warn_downgrades_to_a_warning() {
     broken(tmp.path());
     let codes: Vec<String> = text(&run(tmp.path(), &["verify", "broken", "--statistics"]))
         .lines()
-        .map(|l| l.split('\t').nth(1).unwrap().to_owned())
+        .filter_map(|l| Some(l.split('\t').nth(1)?.to_owned()))
         .collect();
     let warn = codes.join(",");
     let out = run(tmp.path(), &["verify", "broken", "--warn", &warn]);
@@ -617,4 +629,88 @@ fn a_configuration_finding_is_not_counted_as_a_package() {
         "{}",
         text(&o)
     );
+}
+
+/// Issue 37 item 5: `form-package.toml` means what it says. Its `exclude`
+/// globs are relative to the file however its path is spelled
+/// (`--config form-package.toml`, `./form-package.toml`, `tree/…` from the
+/// parent); near miss: without the glob every package is verified.
+#[test]
+fn config_exclude_is_relative_to_the_file_however_spelled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("tree");
+    for d in ["keep/pkg", "skip-1/pkg", "skip-2/pkg"] {
+        copy_dir(&fixtures().join(STORE), &t.join(d));
+    }
+    std::fs::create_dir(t.join(".git")).unwrap();
+    let cfg = "exclude = [\"skip-*\"]\nstatistics = false\n";
+    std::fs::write(t.join("form-package.toml"), cfg).unwrap();
+    let packages = |cwd: &Path, args: &[&str]| -> u64 {
+        let mut a = vec!["verify", "--format", "json"];
+        a.extend_from_slice(args);
+        let o = run(cwd, &a);
+        let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["summary"]["packages"].as_u64().unwrap()
+    };
+    assert_eq!(packages(&t, &["--config", "form-package.toml", "."]), 1);
+    assert_eq!(packages(&t, &["--config", "./form-package.toml", "."]), 1);
+    assert_eq!(packages(&t, &["."]), 1, "found upward");
+    assert_eq!(
+        packages(tmp.path(), &["--config", "tree/form-package.toml", "tree"]),
+        1
+    );
+    assert_eq!(packages(&t, &["--isolated", "."]), 3, "near miss: no file");
+}
+
+/// Issue 37 item 5: a discovered file's `ignore` of an integrity code
+/// (FD019) does not apply, and a note on stderr names the code and
+/// `--config`; named with `--config`, it applies and no note is printed.
+/// Near miss: a non-integrity code in `ignore` gets no note.
+#[test]
+fn discovered_ignore_of_an_integrity_code_is_said() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("tree");
+    copy_dir(&fixtures().join(STORE), &t.join("pkg"));
+    std::fs::remove_file(t.join("pkg/fixtures/desired.json")).unwrap();
+    std::fs::create_dir(t.join(".git")).unwrap();
+    std::fs::write(t.join("form-package.toml"), "ignore = [\"FD019\"]\n").unwrap();
+    let found = run(&t, &["verify", "."]);
+    assert_eq!(found.status.code(), Some(1));
+    assert!(text(&found).contains("FD019"), "not hidden");
+    let err = String::from_utf8_lossy(&found.stderr);
+    assert!(
+        err.contains("form-package: note: form-package.toml found upward: `ignore` \"FD019\" does not apply to the integrity code FD019")
+            && err.contains("`--config form-package.toml`"),
+        "{err}"
+    );
+    let named = run(&t, &["verify", "--config", "form-package.toml", "."]);
+    assert_eq!(named.status.code(), Some(0), "{}", text(&named));
+    assert!(!String::from_utf8_lossy(&named.stderr).contains("note:"));
+    std::fs::write(t.join("form-package.toml"), "ignore = [\"FD213\"]\n").unwrap();
+    let other = run(&t, &["verify", "."]);
+    assert!(!String::from_utf8_lossy(&other.stderr).contains("note:"));
+}
+
+/// Issue 37 item 5: with `statistics = true` the configuration file in
+/// force is named, by a first line (human) and a `configuration` member
+/// (JSON); near miss: `--isolated` names none.
+#[test]
+fn statistics_name_the_configuration() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().join("tree");
+    copy_dir(&fixtures().join(STORE), &t.join("pkg"));
+    std::fs::create_dir(t.join(".git")).unwrap();
+    std::fs::write(t.join("form-package.toml"), "statistics = true\n").unwrap();
+    let human = text(&run(&t, &["verify", "."]));
+    assert_eq!(
+        human,
+        "form-package: configuration form-package.toml\nform-package: 1 package (1 verified, 0 failed), 0 errors, 0 warnings, 0 notes\n"
+    );
+    let json: Value =
+        serde_json::from_str(&text(&run(&t, &["verify", "--format", "json", "."]))).unwrap();
+    assert_eq!(json["configuration"], "form-package.toml");
+    assert_eq!(json["statistics"], serde_json::json!([]));
+    assert_eq!(json["summary"]["verified"], 1);
+    let isolated = text(&run(&t, &["verify", "--isolated", "--statistics", "."]));
+    assert!(!isolated.contains("configuration"), "{isolated}");
 }

@@ -209,14 +209,18 @@ fn statistics_with_a_machine_format_is_a_usage_error() {
     }
     let human = run_in(tmp.path(), &["verify", "--statistics", "pkg"]);
     assert_eq!(human.status.code(), Some(1));
-    assert_eq!(text(&human.stdout), "1\tFD018\tunlisted-file\n");
+    assert_eq!(
+        text(&human.stdout),
+        "1\tFD018\tunlisted-file\nform-package: 1 package (0 verified, 1 failed), 1 error, 0 warnings, 0 notes\n"
+    );
     let json = run_in(
         tmp.path(),
         &["verify", "--statistics", "--format", "json", "pkg"],
     );
     assert_eq!(json.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(v[0]["code"], "FD018", "{v}");
+    assert_eq!(v["statistics"][0]["code"], "FD018", "{v}");
+    assert_eq!(v["summary"]["failed"], 1, "{v}");
     // The configuration file's `statistics = true`: SARIF still gets SARIF.
     let cfg = tmp.path().join("form-package.toml");
     std::fs::write(&cfg, "statistics = true\n").unwrap();
@@ -238,7 +242,14 @@ fn statistics_with_a_machine_format_is_a_usage_error() {
         tmp.path(),
         &["verify", "--config", cfg.to_str().unwrap(), "pkg"],
     );
-    assert_eq!(text(&o.stdout), "1\tFD018\tunlisted-file\n");
+    // Human statistics: the file in force named first (issue 37 item 5).
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].starts_with("form-package: configuration "), "{out}");
+    assert!(lines[0].ends_with("form-package.toml"), "{out}");
+    assert_eq!(lines[1], "1\tFD018\tunlisted-file");
+    assert!(lines[2].starts_with("form-package: 1 package (0 verified, 1 failed)"));
 }
 
 /// N1 §3.2: a selection that hides (or demotes) a package's only error

@@ -8,4 +8,6 @@ mod common;
 
 mod docs;
 mod imports;
+mod install;
+mod paths;
 mod test_rules;

@@ -404,3 +404,93 @@ fn an_invalid_exclude_glob_is_refused() {
     let o = run_in(tmp.path(), &["verify", "pkg"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
 }
+
+/// Issue 37 item 8: every file the tool writes goes through one writer
+/// with one rule, nothing into a package, through a hard link or a
+/// symbolic link neither: `trust verify-checkpoint --pin-out`,
+/// `--summary-file`, `--output-file` of a run over another PATH and
+/// `compat --write-witnesses` are refused (exit 2) when the file is a hard
+/// link (beside the package) or a symlink to a package file, and the
+/// package still verifies. Near miss: the same names as plain files, or a
+/// hard link between two files outside every package, are written.
+#[test]
+fn one_writer_never_writes_into_a_package() {
+    let (tmp, pkg) = copy_package(&example_store());
+    let dir = tmp.path();
+    let index = pkg.join("package-index.json");
+    let before = std::fs::read(&index).unwrap();
+    common::copy_dir(&example_store(), &dir.join("other"));
+    let pkg_rel = pkg.file_name().unwrap().to_str().unwrap().to_owned();
+    let writers = |name: &str| -> Vec<Vec<String>> {
+        vec![
+            vec![
+                "trust".into(),
+                "verify-checkpoint".into(),
+                "--checkpoint".into(),
+                "c.json".into(),
+                "--bundle".into(),
+                "b.json".into(),
+                "--trusted-root".into(),
+                "r.json".into(),
+                "--policy".into(),
+                "p.json".into(),
+                "--pin-out".into(),
+                name.into(),
+            ],
+            vec![
+                "verify".into(),
+                "other".into(),
+                "--summary-file".into(),
+                name.into(),
+            ],
+            vec![
+                "verify".into(),
+                "other".into(),
+                "--output-file".into(),
+                name.into(),
+            ],
+        ]
+    };
+    for link in ["hard", "symbolic"] {
+        let name = format!("{link}.json");
+        let path = dir.join(&name);
+        if link == "hard" {
+            std::fs::hard_link(&index, &path).unwrap();
+        } else {
+            std::os::unix::fs::symlink(&index, &path).unwrap();
+        }
+        for args in writers(&name) {
+            let o = bin().args(&args).current_dir(dir).output().unwrap();
+            assert_eq!(
+                o.status.code(),
+                Some(2),
+                "{link} {args:?}: {}",
+                text(&o.stderr)
+            );
+            let err = text(&o.stderr);
+            assert!(err.contains("inside the package"), "{link} {args:?}: {err}");
+            assert_eq!(std::fs::read(&index).unwrap(), before, "{link} {args:?}");
+        }
+        std::fs::remove_file(&path).unwrap();
+    }
+    let o = bin()
+        .args(["verify", &pkg_rel])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stdout));
+    // Near miss: two names of one file outside every package are written.
+    std::fs::write(dir.join("a.md"), "old\n").unwrap();
+    std::fs::hard_link(dir.join("a.md"), dir.join("b.md")).unwrap();
+    let o = bin()
+        .args(["verify", &pkg_rel, "--summary-file", "a.md"])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let summary = std::fs::read_to_string(dir.join("b.md")).unwrap();
+    assert!(
+        summary.starts_with("old\n### form-package verify\n"),
+        "{summary}"
+    );
+}

@@ -523,7 +523,10 @@ fn violations_past_the_cap_are_counted_and_said() {
     assert!(human.contains("FAIL many: 150 errors"), "{human}");
     assert!(human.contains("150 errors, 0 warnings"), "{human}");
     let stats = stdout(&run(tmp.path(), &["verify", "many", "--statistics"]));
-    assert_eq!(stats, "150\tFD410\tfixture-schema-violation\n");
+    assert_eq!(
+        stats,
+        "150\tFD410\tfixture-schema-violation\nform-package: 1 package (0 verified, 1 failed), 150 errors, 0 warnings, 0 notes\n"
+    );
     for format in ["sarif", "github", "junit"] {
         let out = stdout(&run(tmp.path(), &["verify", "many", "--format", format]));
         assert!(out.contains(said), "{format}: {out}");
