@@ -219,6 +219,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::FormRefReused,
             Code::InvalidDefinitionVersion,
             Code::NothingToCompare,
+            Code::PublishedVersionRemoved,
         ],
     ),
     ("src/compat/side.rs", &[Code::UnrecognizedDocument]),

@@ -7,9 +7,12 @@
 //!   definitionVersion) present twice with different bytes is FD671 at
 //!   both copies;
 //! - [`baseline`]: `compat --baseline BASE PATH...`: each package under a
-//!   PATH compared with the newest older version of its (group, kind) in
-//!   BASE; the same version with different bytes in both is FD671; a kind
-//!   BASE lacks has nothing to compare (FD677).
+//!   PATH whose version BASE lacks compared with its published neighbours
+//!   (the newest older version of its (group, kind) in BASE, and each
+//!   newer one it would stand before); the same
+//!   version with different bytes in both is FD671; a published version
+//!   the PATHs lack is FD679; a kind BASE lacks has nothing to compare
+//!   (FD677).
 //!
 //! A side refused by verification is reported with its own findings (in
 //! [`Report::report`]) and never compared; in a tree it keeps its place
@@ -380,12 +383,50 @@ fn reuse_findings(slot: &Slot, found: &mut Found) {
 /// pre-release (or a release with no older release) with the newest older
 /// version. `None` when nothing is older.
 fn older_to_compare<'a>(earlier: &'a [Slot], new: &Version) -> Option<&'a Slot> {
-    let release = |s: &&Slot| s.version.pre.is_empty();
+    older_to_compare_by(earlier, new, |s| &s.version)
+}
+
+/// [`older_to_compare`] over any items of a version line (`version` reads
+/// each one's version): the one rule of which older version a version is
+/// held to, shared by the slots of a tree and by the versions of BASE with
+/// one candidate inserted ([`newer_neighbours`]).
+fn older_to_compare_by<'a, T>(
+    earlier: &'a [T],
+    new: &Version,
+    version: impl Fn(&T) -> &Version,
+) -> Option<&'a T> {
     new.pre
         .is_empty()
-        .then(|| earlier.iter().rev().find(release))
+        .then(|| earlier.iter().rev().find(|s| version(s).pre.is_empty()))
         .flatten()
         .or_else(|| earlier.last())
+}
+
+/// The published slots of `line` (BASE's versions of one (group, kind), in
+/// precedence order) that `candidate`, a version BASE lacks, would stand
+/// before once published: each newer slot that, in BASE with the candidate
+/// inserted, is compared with the candidate by [`older_to_compare`] (issue
+/// 35 item 2: BASE 1.0.0 (`a`), 1.2.0 (`a`, `b`) and a new 1.1.0 (`a`,
+/// `c`) make the published 1.1.0 → 1.2.0 minor breaking, which `--history`
+/// over the merged tree finds). A pre-release never stands between
+/// releases: a new `1.1.0-rc.1` is no neighbour of a published `1.1.0`
+/// after a published `1.0.0`; the oldest newer release is a neighbour of a
+/// new release, and so is a pre-release between them.
+fn newer_neighbours<'a>(line: &'a [Slot], candidate: &Version) -> Vec<&'a Slot> {
+    use std::cmp::Ordering::Less;
+    line.iter()
+        .filter(|p| candidate.cmp_precedence(&p.version) == Less)
+        .filter(|p| {
+            let mut earlier: Vec<(&Version, bool)> = line
+                .iter()
+                .filter(|o| o.version.cmp_precedence(&p.version) == Less)
+                .map(|o| (&o.version, false))
+                .collect();
+            earlier.push((candidate, true));
+            earlier.sort_by(|a, b| a.0.cmp_precedence(b.0));
+            older_to_compare_by(&earlier, &p.version, |e| e.0).is_some_and(|e| e.1)
+        })
+        .collect()
 }
 
 /// Compares each pair of `todo` (in parallel), in order.
@@ -433,6 +474,29 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
     let mut todo = Vec::new();
     for (key, line) in &candidates {
         let base_line = published.get(key);
+        for gone in base_line.into_iter().flatten().filter(|p| {
+            !line
+                .iter()
+                .any(|s| s.version.cmp_precedence(&p.version) == std::cmp::Ordering::Equal)
+        }) {
+            let Some(side) = gone.representative() else {
+                continue;
+            };
+            found.outcomes.push(side_finding(
+                side,
+                Code::PublishedVersionRemoved,
+                format!(
+                    "BASE {} published {} and no package under {} is that version: a published release was removed (its neighbours are no longer checked against it)",
+                    base.display(),
+                    side.form_ref.label(),
+                    paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
         for slot in line {
             reuse_findings(slot, &mut found);
             let Some(new) = slot.representative() else {
@@ -460,9 +524,17 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
                     .unwrap_or(l.len());
                 older_to_compare(l.get(..end).unwrap_or_default(), &slot.version)
             });
-            match older.and_then(|o| closest(&o.copies, std::slice::from_ref(new))) {
-                Some(pair) => todo.push(pair),
-                None => found.outcomes.push(side_finding(
+            let newer: Vec<_> = base_line
+                .map(|l| newer_neighbours(l, &slot.version))
+                .unwrap_or_default();
+            let older = older.and_then(|o| closest(&o.copies, std::slice::from_ref(new)));
+            let after = newer
+                .iter()
+                .filter_map(|p| closest(std::slice::from_ref(new), &p.copies));
+            let before = todo.len();
+            todo.extend(older.into_iter().chain(after));
+            if todo.len() == before {
+                found.outcomes.push(side_finding(
                     new,
                     Code::NothingToCompare,
                     format!(
@@ -471,7 +543,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
                         new.form_ref.kind,
                         base.display()
                     ),
-                )),
+                ));
             }
         }
     }
