@@ -61,7 +61,7 @@ impl CompatRun {
 pub fn run(
     paths: &[PathBuf],
     history_mode: bool,
-    base: Option<&Path>,
+    base: Option<crate::compat::report::Base>,
     witnesses: Option<&Path>,
 ) -> Result<CompatRun, Error> {
     if let Some(package) = witnesses.and_then(crate::discover::inside_package) {

@@ -392,6 +392,15 @@ pub fn run_source(source: Box<dyn crate::source::PackageSource>) -> (Package, Ru
     run_checks(pkg, CHECKS)
 }
 
+/// [`run_source`], keeping each document's span map (as
+/// [`run_keeping_spans`] does for a directory).
+pub fn run_source_keeping_spans(source: Box<dyn crate::source::PackageSource>) -> (Package, Run) {
+    let mut pkg = Package::new(source.path().to_path_buf());
+    pkg.root = Some(source);
+    pkg.keep_spans = true;
+    run_checks(pkg, CHECKS)
+}
+
 /// Runs `checks`, in order, over the package `pkg` (a path, and its source
 /// when it has one).
 fn run_checks(mut pkg: Package, checks: &[Check]) -> (Package, Run) {

@@ -1,10 +1,11 @@
 //! `form-package compat OLD NEW | --history PATH... | --baseline BASE
-//! PATH...`: did a Form change the way its new definitionVersion says
+//! PATH... | --baseline-rev REV PATH...`: did a Form change the way its new definitionVersion says
 //! ([`crate::compat_cmd::run`]).
 
 use std::path::PathBuf;
 
 use crate::cli::args::{self, OutputArgs, ReportArgs};
+use crate::compat::report::Base;
 use crate::output::Output;
 
 /// `compat`'s arguments.
@@ -14,15 +15,22 @@ use crate::output::Output;
 )))]
 pub struct Args {
     /// OLD NEW (each a package directory or a definition.json); with
-    /// --history or --baseline, the trees to walk.
+    /// --history, --baseline or --baseline-rev, the trees to walk.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Compare each consecutive version of every (group, kind) under the PATHs.
     #[arg(long, conflicts_with = "baseline")]
     pub history: bool,
-    /// Compare each package under the PATHs with the newest older version of its kind in BASE.
+    /// Compare each package under the PATHs whose version BASE lacks with
+    /// its published neighbours in BASE (the newest older and the next
+    /// newer versions of its kind).
     #[arg(long, value_name = "BASE")]
     pub baseline: Option<PathBuf>,
+    /// As --baseline, BASE being the packages under the same PATHs at the
+    /// git revision REV of their repository (read from git, no checkout;
+    /// nothing is fetched).
+    #[arg(long, value_name = "REV", conflicts_with_all = ["baseline", "history"])]
+    pub baseline_rev: Option<String>,
     /// Write each breaking pair's witness into DIR as a JSON file a
     /// publisher can add as a negative fixture (never inside a package).
     #[arg(long, value_name = "DIR")]
@@ -47,7 +55,11 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     let out = match crate::compat_cmd::run(
         &a.paths,
         a.history,
-        a.baseline.as_deref(),
+        match (&a.baseline, &a.baseline_rev) {
+            (Some(dir), _) => Some(Base::Dir(dir)),
+            (None, Some(rev)) => Some(Base::Rev(rev)),
+            (None, None) => None,
+        },
         a.write_witnesses.as_deref(),
     ) {
         Err(e) => e.into(),

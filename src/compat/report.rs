@@ -49,6 +49,54 @@ pub enum Mode {
     Baseline,
 }
 
+/// Where `--baseline` reads BASE, the published tree.
+#[derive(Clone, Copy, Debug)]
+pub enum Base<'a> {
+    /// `--baseline BASE`: a directory.
+    Dir(&'a Path),
+    /// `--baseline-rev REV`: the packages under the same PATHs at the git
+    /// revision REV of the repository they live in ([`super::baserev`]).
+    Rev(&'a str),
+}
+
+impl Base<'_> {
+    /// BASE as messages name it: the directory, or the revision.
+    fn label(&self) -> String {
+        match self {
+            Base::Dir(p) => p.display().to_string(),
+            Base::Rev(rev) => (*rev).to_owned(),
+        }
+    }
+}
+
+/// Every package of BASE at a revision ([`super::baserev::packages_at`]),
+/// verified in memory and read in parallel (order kept); a package
+/// refused, or refused unread, is counted in `found`.
+fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<Side>>, Error> {
+    let packages = super::baserev::packages_at(rev, paths)?;
+    let loaded: Vec<Result<Option<Loaded>, Error>> = packages
+        .into_par_iter()
+        .map(|p| match p.files {
+            Err(_) => Ok(None),
+            Ok(files) => {
+                let source = crate::source::MemorySource::new(p.display, files);
+                super::side::load_source(Box::new(source)).map(Some)
+            }
+        })
+        .collect();
+    let mut sides = Vec::new();
+    for l in loaded {
+        match l? {
+            Some(Loaded::Side(s)) => {
+                found.base_refused += usize::from(s.refused.is_some());
+                sides.push(Arc::from(s));
+            }
+            Some(Loaded::Refused(_)) | None => found.base_refused += 1,
+        }
+    }
+    Ok(sides)
+}
+
 /// Everything one `compat` run found.
 #[derive(Debug)]
 pub struct Report {
@@ -461,13 +509,18 @@ pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error
     Ok(found.finish(compare_all(todo)))
 }
 
-/// `compat --baseline BASE PATH...`.
+/// `compat --baseline BASE PATH...` and `compat --baseline-rev REV
+/// PATH...`.
 ///
 /// # Errors
-/// A fault of the verifier (exit 2).
-pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
+/// BASE at REV cannot be read ([`super::baserev::packages_at`], exit 2); a
+/// fault of the verifier (exit 2).
+pub fn baseline(base: Base, paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
     let mut found = Found::new(Mode::Baseline);
-    let published = sides_under(&[base.to_path_buf()], &mut found, false, check_file)?;
+    let published = match base {
+        Base::Dir(dir) => sides_under(&[dir.to_path_buf()], &mut found, false, check_file)?,
+        Base::Rev(rev) => sides_at(rev, paths, &mut found)?,
+    };
     let published = lines(published, &mut found);
     let candidates = sides_under(paths, &mut found, true, check_file)?;
     let candidates = lines(candidates, &mut found);
@@ -487,7 +540,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
                 Code::PublishedVersionRemoved,
                 format!(
                     "BASE {} published {} and no package under {} is that version: a published release was removed (its neighbours are no longer checked against it)",
-                    base.display(),
+                    base.label(),
                     side.form_ref.label(),
                     paths
                         .iter()
@@ -541,7 +594,7 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
                         "no older version of {} {} in BASE {}: nothing to compare",
                         new.form_ref.api_version,
                         new.form_ref.kind,
-                        base.display()
+                        base.label()
                     ),
                 ));
             }
@@ -551,25 +604,29 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
 }
 
 /// Runs the command line's request: `--history` over `paths`,
-/// `--baseline BASE` over `paths`, else the pair `paths` = [OLD, NEW].
+/// `--baseline BASE` (or `--baseline-rev REV`) over `paths`, else the pair
+/// `paths` = [OLD, NEW].
 ///
 /// # Errors
-/// [`Error::Usage`] for a pair that is not exactly two PATHs or a PATH that
-/// does not exist; a fault of the verifier.
+/// [`Error::Usage`] for a pair that is not exactly two PATHs, a PATH or
+/// BASE that does not exist, BASE at REV that cannot be read; a fault of
+/// the verifier.
 pub fn run(
     paths: &[PathBuf],
     history_mode: bool,
-    base: Option<&Path>,
+    base: Option<Base>,
     check_file: CheckFile,
 ) -> Result<Report, Error> {
     match (history_mode, base) {
         (true, _) => history(paths, check_file),
         (false, Some(b)) => {
-            if std::fs::symlink_metadata(b).is_err() {
-                return Err(Error::Usage(format!(
-                    "--baseline {}: no such file or directory",
-                    b.display()
-                )));
+            if let Base::Dir(dir) = b {
+                if std::fs::symlink_metadata(dir).is_err() {
+                    return Err(Error::Usage(format!(
+                        "--baseline {}: no such file or directory",
+                        dir.display()
+                    )));
+                }
             }
             baseline(b, paths, check_file)
         }

@@ -836,6 +836,164 @@ fn baseline_warns_of_a_removed_published_version() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `git ARGS` in `dir` (no user or system configuration; an author set):
+/// its stdout, trimmed; panics when it fails.
+fn git(dir: &Path, args: &[&str]) -> String {
+    let o = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "protocol.file.allow=always",
+        ])
+        .args(args)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).trim().to_owned()
+}
+
+/// Runs the binary with `args` in `dir`; (exit status, stdout, stderr).
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let o = Command::new(crate::common::BIN)
+        .current_dir(dir)
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("GIT_CEILING_DIRECTORIES", dir.parent().unwrap())
+        .env_remove("GITHUB_WORKSPACE")
+        .output()
+        .unwrap();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Issue 35 item 3: `--baseline-rev REV PATH` reads BASE from the git
+/// revision REV of the repository PATH is in, with no checkout: the
+/// packages under `packages` at the commit `published` (1.0.0, 1.2.0 `b`)
+/// against the working tree that adds 1.1.0 (`c`): the published 1.1.0 →
+/// 1.2.0 step breaks (exit 1), BASE's sides named `REV:PATH/…` as PATH was
+/// given; nothing is written to the repository. Near miss: a 1.1.0 that
+/// holds `b` fits (exit 0).
+fn baseline_rev_reads_base_from_git() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    store_with(&tree, "a", "1.0.0", &[]);
+    store_with(&tree, "b", "1.2.0", &["b"]);
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "published"]);
+    git(&repo, &["tag", "published"]);
+    let files = |dir: &Path| {
+        let mut all: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+            .into_iter()
+            .map(|e| e.unwrap().path().to_path_buf())
+            .collect();
+        all.sort();
+        all
+    };
+    store_with(&tree, "c", "1.1.0", &["c"]);
+    let before = files(&repo);
+    let (code, out, err) = run_in(
+        &repo,
+        &[
+            "compat",
+            "--baseline-rev",
+            "published",
+            "packages",
+            "--format",
+            "json",
+        ],
+    );
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    assert_eq!(code, 1, "{doc}{err}");
+    assert_eq!(
+        steps_of(&doc),
+        [
+            ("1.0.0".into(), "1.1.0".into(), true),
+            ("1.1.0".into(), "1.2.0".into(), false)
+        ],
+        "{doc}"
+    );
+    assert_eq!(
+        doc["pairs"][0]["old"]["path"], "published:packages/a",
+        "{doc}"
+    );
+    assert_eq!(
+        doc["pairs"][1]["new"]["path"], "published:packages/b",
+        "{doc}"
+    );
+    assert_eq!(doc["pairs"][1]["old"]["path"], "packages/c", "{doc}");
+    assert_eq!(files(&repo), before, "nothing written to the repository");
+    assert_eq!(git(&repo, &["worktree", "list"]).lines().count(), 1);
+    std::fs::remove_dir_all(tree.join("c")).unwrap();
+    store_with(&tree, "c", "1.1.0", &["b"]);
+    let (code, out, err) = run_in(
+        &repo,
+        &["compat", "--baseline-rev", "published", "packages"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    Ok(())
+}
+
+/// Issue 35 item 3: `--baseline-rev` cannot run (exit 2) and says why and
+/// how to fetch: an unknown revision (`git fetch origin REV`), a shallow
+/// clone that lacks it (`git fetch --deepen`), no repository. Near miss:
+/// the revision the shallow clone holds runs (exit 0).
+fn baseline_rev_that_cannot_be_read() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    store_with(&repo.join("packages"), "a", "1.0.0", &[]);
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "one"]);
+    let first = git(&repo, &["rev-parse", "HEAD"]);
+    store_with(&repo.join("packages"), "b", "1.0.1", &[]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "two"]);
+
+    let (code, _, err) = run_in(&repo, &["compat", "--baseline-rev", "nope", "packages"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("unknown revision") && err.contains("git fetch origin nope"),
+        "{err}"
+    );
+
+    let url = format!("file://{}", repo.display());
+    git(
+        tmp.path(),
+        &["clone", "-q", "--depth", "1", &url, "shallow"],
+    );
+    let shallow = tmp.path().join("shallow");
+    let (code, _, err) = run_in(&shallow, &["compat", "--baseline-rev", &first, "packages"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("shallow clone") && err.contains("git fetch --deepen"),
+        "{err}"
+    );
+    let (code, out, err) = run_in(&shallow, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 0, "{out}{err}");
+
+    let plain = tmp.path().join("plain");
+    store_with(&plain, "a", "1.0.0", &[]);
+    let (code, _, err) = run_in(&plain, &["compat", "--baseline-rev", "HEAD", "."]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not in a git repository"), "{err}");
+    Ok(())
+}
+
 /// Breaker G7: one kind in two groups, each with a breaking step 0.2.0 →
 /// 0.2.1: the two witnesses would share `<kind>-<old>-to-<new>`; each is
 /// prefixed with its group and both are written (one was lost). Near
@@ -938,6 +1096,7 @@ fn tree_modes() -> Result<(), Failed> {
 /// This file's trials, run by the binary's `main`.
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
+    let has_git = Command::new("git").arg("--version").output().is_ok();
     let mut trials = vec![
         Trial::test("identical_pair_is_silent", identical_pair_is_silent),
         Trial::test("index_changes_are_located", index_changes_are_located),
@@ -961,6 +1120,17 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
             "baseline_warns_of_a_removed_published_version",
             baseline_warns_of_a_removed_published_version,
         ),
+        // Reported ignored, not passed, where git is not installed.
+        Trial::test(
+            "baseline_rev_reads_base_from_git",
+            baseline_rev_reads_base_from_git,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "baseline_rev_that_cannot_be_read",
+            baseline_rev_that_cannot_be_read,
+        )
+        .with_ignored_flag(!has_git),
         Trial::test(
             "a_pre_release_never_stands_between_releases",
             a_pre_release_never_stands_between_releases,
