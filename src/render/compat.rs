@@ -96,16 +96,16 @@ pub fn render(report: &Report, format: Format, opts: &Options) -> String {
         Format::Json => render_json(report),
         Format::Human => render_human(report, opts),
         Format::Github => {
+            // The findings of failing pairs are annotated first (issue 35
+            // item 7): GitHub's 10 annotations per type go to the FD670
+            // that fails the step before other packages' findings; the
+            // rest are log lines, counted after the summary as `verify`
+            // counts them.
             let run = RunView::of(&report.report);
-            let quiet = Options {
-                quiet: true,
-                ..opts.clone()
-            };
-            format!(
-                "{}{}",
-                super::render(Format::Github, &run, &quiet),
-                summary_line(report)
-            )
+            let outside = report.outside_pairs();
+            let failing = |i: usize| i >= outside && run.packages.get(i).is_some_and(|p| p.failed);
+            let (lines, more) = super::github::annotations(&run, opts, &failing);
+            format!("{lines}{}{more}", summary_line(report))
         }
         other => super::render(other, &RunView::of(&report.report), opts),
     }

@@ -994,6 +994,56 @@ fn baseline_rev_that_cannot_be_read() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Issue 35 item 7: `--format github` spends GitHub's 10 error
+/// annotations on the failing pair first: 12 refused packages of other
+/// kinds (an unlisted file each) and one breaking patch annotate the pair's
+/// FD670, print the rest as log lines and say how many are in the log only,
+/// as `verify` does. Near miss: the failing pair alone is annotated and
+/// nothing is said past the limit.
+fn github_annotates_failing_pairs_first() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    package(&tree, "a", STORE, |_| {});
+    package(&tree, "b", STORE, |d| {
+        d["definitionVersion"] = json!("1.0.1");
+        d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(20);
+    });
+    let github = |tree: &Path| {
+        let (code, out, err) = run(&["compat", "--history", s(tree), "--format", "github"]);
+        assert_eq!(code, 1, "{out}{err}");
+        out
+    };
+    let alone = github(&tree);
+    let annotated = |out: &str| {
+        out.lines()
+            .filter(|l| l.starts_with("::error"))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    assert!(
+        annotated(&alone).iter().any(|l| l.contains("FD670")),
+        "{alone}"
+    );
+    assert!(!alone.contains("annotations per type"), "{alone}");
+    for n in 0..12 {
+        let dir = package(&tree, &format!("broken-{n:02}"), STORE, |d| {
+            d["kind"] = json!(format!("Broken{n:02}"));
+        });
+        std::fs::write(dir.join("unlisted.json"), "{}").unwrap();
+    }
+    let out = github(&tree);
+    let errors = annotated(&out);
+    assert_eq!(errors.len(), 10, "{out}");
+    assert!(errors.iter().any(|l| l.contains("FD670")), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(
+        last.starts_with("form-package: GitHub shows 10 annotations per type; ")
+            && last.contains("more errors are in this log only"),
+        "{out}"
+    );
+    Ok(())
+}
+
 /// Breaker G7: one kind in two groups, each with a breaking step 0.2.0 →
 /// 0.2.1: the two witnesses would share `<kind>-<old>-to-<new>`; each is
 /// prefixed with its group and both are written (one was lost). Near
@@ -1131,6 +1181,10 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
             baseline_rev_that_cannot_be_read,
         )
         .with_ignored_flag(!has_git),
+        Trial::test(
+            "github_annotates_failing_pairs_first",
+            github_annotates_failing_pairs_first,
+        ),
         Trial::test(
             "a_pre_release_never_stands_between_releases",
             a_pre_release_never_stands_between_releases,
