@@ -10,8 +10,18 @@ use crate::output::Output;
 
 /// `compat`'s arguments.
 #[derive(Debug, clap::Args)]
-#[command(mut_arg("format", |a| a.help(
-    "Output format (`json`: its JSON Schema is `form-package schema compat`)"
+// One schema command for `--format json` (issue 35 item 5): the shared
+// `Format` values name `schema report` (verify's document), so compat
+// lists its own.
+#[command(mut_arg("format", |a| a.hide_possible_values(true).help(
+    "Output format: human, json (its JSON Schema: `form-package schema compat`), sarif, github or junit"
+).long_help(
+    "Output format:\n\
+     - human:  the verdict of each pair, its change records and findings, then a summary\n\
+     - json:   one JSON document for the whole run (its JSON Schema: `form-package schema compat`)\n\
+     - sarif:  SARIF 2.1.0, one rule per code\n\
+     - github: GitHub Actions workflow commands, the failing pairs' findings annotated first\n\
+     - junit:  JUnit XML, one testcase per pair and per package outside the pairs"
 )))]
 pub struct Args {
     /// OLD NEW (each a package directory or a definition.json); with
