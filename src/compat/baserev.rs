@@ -25,7 +25,7 @@
 //! (never read).
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
@@ -76,21 +76,15 @@ fn git(
         })),
         _ => None,
     };
-    let mut out = Vec::new();
-    let mut err = Vec::new();
-    if let Some(mut o) = child.stdout.take() {
-        o.read_to_end(&mut out)
-            .map_err(|e| Error::Internal(format!("git {}: {e}", args.join(" "))))?;
-    }
-    if let Some(mut e) = child.stderr.take() {
-        let _ = e.read_to_end(&mut err);
-    }
+    // Both pipes are drained together by the standard library (no deadlock
+    // on a large answer); no file is read here.
+    let output = child
+        .wait_with_output()
+        .map_err(|e| Error::Internal(format!("git {}: {e}", args.join(" "))))?;
     if let Some(w) = writer {
         let _ = w.join();
     }
-    let status = child
-        .wait()
-        .map_err(|e| Error::Internal(format!("git {}: {e}", args.join(" "))))?;
+    let (status, out, err) = (output.status, output.stdout, output.stderr);
     Ok(if status.success() {
         Ok(out)
     } else {
