@@ -986,6 +986,44 @@ fn baseline_rev_that_cannot_be_read() -> Result<(), Failed> {
     let (code, out, err) = run_in(&shallow, &["compat", "--baseline-rev", "HEAD", "packages"]);
     assert_eq!(code, 0, "{out}{err}");
 
+    // A package at REV holding an executable file is one verify refuses
+    // on disk (FD006): counted as a refused package of BASE, never a
+    // baseline. Near miss: the revision before it has none.
+    let (_, doc) = {
+        let (code, out, err) = run_in(
+            &repo,
+            &[
+                "compat",
+                "--baseline-rev",
+                "HEAD",
+                "packages",
+                "--format",
+                "json",
+            ],
+        );
+        assert_eq!(code, 0, "{out}{err}");
+        (code, serde_json::from_str::<Value>(&out).unwrap())
+    };
+    assert_eq!(doc["summary"]["baseRefused"], 0, "{doc}");
+    git(
+        &repo,
+        &["update-index", "--chmod=+x", "packages/b/definition.json"],
+    );
+    git(&repo, &["commit", "-qm", "executable"]);
+    let (_, out, err) = run_in(
+        &repo,
+        &[
+            "compat",
+            "--baseline-rev",
+            "HEAD",
+            "packages",
+            "--format",
+            "json",
+        ],
+    );
+    let doc: Value = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}{err}"));
+    assert_eq!(doc["summary"]["baseRefused"], 1, "{doc}");
+
     let plain = tmp.path().join("plain");
     store_with(&plain, "a", "1.0.0", &[]);
     let (code, _, err) = run_in(&plain, &["compat", "--baseline-rev", "HEAD", "."]);
