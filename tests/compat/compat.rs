@@ -951,7 +951,8 @@ fn baseline_rev_reads_base_from_git() -> Result<(), Failed> {
 /// Issue 35 item 3: `--baseline-rev` cannot run (exit 2) and says why and
 /// how to fetch: an unknown revision (`git fetch origin REV`), a shallow
 /// clone that lacks it (`git fetch --deepen`), no repository. Near miss:
-/// the revision the shallow clone holds runs (exit 0).
+/// the revision the shallow clone holds runs (exit 0). A package at REV
+/// with an executable file is counted as a refused package of BASE.
 fn baseline_rev_that_cannot_be_read() -> Result<(), Failed> {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
@@ -989,21 +990,19 @@ fn baseline_rev_that_cannot_be_read() -> Result<(), Failed> {
     // A package at REV holding an executable file is one verify refuses
     // on disk (FD006): counted as a refused package of BASE, never a
     // baseline. Near miss: the revision before it has none.
-    let (_, doc) = {
-        let (code, out, err) = run_in(
-            &repo,
-            &[
-                "compat",
-                "--baseline-rev",
-                "HEAD",
-                "packages",
-                "--format",
-                "json",
-            ],
-        );
-        assert_eq!(code, 0, "{out}{err}");
-        (code, serde_json::from_str::<Value>(&out).unwrap())
-    };
+    let (code, out, err) = run_in(
+        &repo,
+        &[
+            "compat",
+            "--baseline-rev",
+            "HEAD",
+            "packages",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["summary"]["baseRefused"], 0, "{doc}");
     git(
         &repo,
