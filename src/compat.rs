@@ -7,6 +7,7 @@
 //!   backed by a proof or by a concrete document re-checked by
 //!   [`crate::engine`].
 //!
+//! - [`baserev`]: BASE read from a git revision (`--baseline-rev`);
 //! - [`side`]: one side (a package or a bare definition), verified first;
 //! - [`changes`]: the change records of the rest of the definition;
 //! - [`meaning`]: the changes of meaning the accepted documents do not
@@ -17,6 +18,7 @@
 //!   `--history`, `--baseline`) and the report `render::compat` prints
 //!   (the command itself is `ops::compat`).
 
+pub mod baserev;
 pub mod bump;
 pub mod changes;
 pub mod desired;

@@ -115,6 +115,29 @@ pub fn inside_package(dir: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// `package` (a resolved directory, as [`inside_package`] gives it) named
+/// as the user named it: the nearest of `given`'s own ancestors (itself
+/// included, `.` for an empty one) that resolves to `package`, so a
+/// refusal shows `n`, not `/home/…/n` (issue 35 item 5); `package` itself
+/// when none does (a link climbed out of what was given).
+pub fn as_given(given: &Path, package: &Path) -> PathBuf {
+    let mut named = given;
+    loop {
+        let shown = if named.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            named
+        };
+        if std::fs::canonicalize(shown).is_ok_and(|r| r == package) {
+            return shown.to_path_buf();
+        }
+        match named.parent() {
+            Some(up) if !named.as_os_str().is_empty() => named = up,
+            _ => return package.to_path_buf(),
+        }
+    }
+}
+
 /// Walks `path` for package roots under `rules`; see the module docs.
 pub fn walk(path: &Path, rules: &WalkRules) -> Walk {
     walk_with_files(path, rules, &|_| false)

@@ -133,7 +133,17 @@ impl ReadDefinition {
 /// once with its span map (`family` and `compat` read and parse nothing
 /// again).
 pub fn verify_package_keeping_definition(path: &Path) -> Verified {
-    let (mut pkg, run) = crate::checks::run_keeping_spans(path);
+    keeping_definition(crate::checks::run_keeping_spans(path))
+}
+
+/// [`verify_package_keeping_definition`] over the package whose files
+/// `source` gives (in memory: `compat --baseline-rev` reads BASE from git).
+pub fn verify_source_keeping_definition(source: Box<dyn crate::source::PackageSource>) -> Verified {
+    keeping_definition(crate::checks::run_source_keeping_spans(source))
+}
+
+/// The [`Verified`] of one run of the checks, keeping spans.
+fn keeping_definition((mut pkg, run): (crate::package::Package, crate::checks::Run)) -> Verified {
     // The outcome keeps a file only when a finding names it: a document
     // no finding names is moved out, not copied.
     let keep = |pkg: &mut crate::package::Package, file: &str| {

@@ -221,6 +221,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::FormRefReused,
             Code::InvalidDefinitionVersion,
             Code::NothingToCompare,
+            Code::PublishedVersionRemoved,
         ],
     ),
     ("src/compat/side.rs", &[Code::UnrecognizedDocument]),
@@ -390,6 +391,15 @@ pub fn run_keeping_spans(path: &Path) -> (Package, Run) {
 pub fn run_source(source: Box<dyn crate::source::PackageSource>) -> (Package, Run) {
     let mut pkg = Package::new(source.path().to_path_buf());
     pkg.root = Some(source);
+    run_checks(pkg, CHECKS)
+}
+
+/// [`run_source`], keeping each document's span map (as
+/// [`run_keeping_spans`] does for a directory).
+pub fn run_source_keeping_spans(source: Box<dyn crate::source::PackageSource>) -> (Package, Run) {
+    let mut pkg = Package::new(source.path().to_path_buf());
+    pkg.root = Some(source);
+    pkg.keep_spans = true;
     run_checks(pkg, CHECKS)
 }
 

@@ -288,7 +288,7 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
         Error::Usage(format!(
             "--output-file {} is inside the package {} being verified (PATH {}): nothing is written to a package being verified; write the report outside it",
             file?.display(),
-            package.display(),
+            crate::discover::as_given(file?, &package).display(),
             path.display()
         ))
         .into(),

@@ -1,28 +1,46 @@
 //! `form-package compat OLD NEW | --history PATH... | --baseline BASE
-//! PATH...`: did a Form change the way its new definitionVersion says
+//! PATH... | --baseline-rev REV PATH...`: did a Form change the way its new definitionVersion says
 //! ([`crate::ops::compat::run`]).
 
 use std::path::PathBuf;
 
 use crate::cli::args::{self, OutputArgs, ReportArgs, SummaryArgs};
+use crate::compat::report::Base;
 use crate::output::Output;
 
 /// `compat`'s arguments.
 #[derive(Debug, clap::Args)]
-#[command(mut_arg("format", |a| a.help(
-    "Output format (`json`: its JSON Schema is `form-package schema compat`)"
+// One schema command for `--format json` (issue 35 item 5): the shared
+// `Format` values name `schema report` (verify's document), so compat
+// lists its own.
+#[command(mut_arg("format", |a| a.hide_possible_values(true).help(
+    "Output format: human, json (its JSON Schema: `form-package schema compat`), sarif, github or junit"
+).long_help(
+    "Output format:\n\
+     - human:  the verdict of each pair, its change records and findings, then a summary\n\
+     - json:   one JSON document for the whole run (its JSON Schema: `form-package schema compat`)\n\
+     - sarif:  SARIF 2.1.0, one rule per code\n\
+     - github: GitHub Actions workflow commands, the failing pairs' findings annotated first\n\
+     - junit:  JUnit XML, one testcase per pair and per package outside the pairs"
 )))]
 pub struct Args {
     /// OLD NEW (each a package directory or a definition.json); with
-    /// --history or --baseline, the trees to walk.
+    /// --history, --baseline or --baseline-rev, the trees to walk.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Compare each consecutive version of every (group, kind) under the PATHs.
     #[arg(long, conflicts_with = "baseline")]
     pub history: bool,
-    /// Compare each package under the PATHs with the newest older version of its kind in BASE.
+    /// Compare each package under the PATHs whose version BASE lacks with
+    /// its published neighbours in BASE (the newest older and the next
+    /// newer versions of its kind).
     #[arg(long, value_name = "BASE")]
     pub baseline: Option<PathBuf>,
+    /// As --baseline, BASE being the packages under the same PATHs at the
+    /// git revision REV of their repository (read from git, no checkout;
+    /// nothing is fetched).
+    #[arg(long, value_name = "REV", conflicts_with_all = ["baseline", "history"])]
+    pub baseline_rev: Option<String>,
     /// Write each breaking pair's witness into DIR as a JSON file a
     /// publisher can add as a negative fixture (never inside a package).
     #[arg(long, value_name = "DIR")]
@@ -54,7 +72,11 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     let out = match crate::ops::compat::run(
         &a.paths,
         a.history,
-        a.baseline.as_deref(),
+        match (&a.baseline, &a.baseline_rev) {
+            (Some(dir), _) => Some(Base::Dir(dir)),
+            (None, Some(rev)) => Some(Base::Rev(rev)),
+            (None, None) => None,
+        },
         a.write_witnesses.as_deref(),
     ) {
         Err(e) => e.into(),

@@ -71,6 +71,24 @@ pub fn required(old: &Version, changes: &[Change]) -> Bump {
     }
 }
 
+/// Why the `changes` of a pair require the bump they do, in one line
+/// (issue 35 item 5): the rule of OLD's major line and the class that
+/// decides, e.g. `0.x: a breaking change needs a minor`, `1.x: an addition
+/// needs a minor`, `documentation only: a patch`, `no change`.
+pub fn reason(old: &Version, changes: &[Change]) -> String {
+    let line = format!("{}.x", old.major);
+    match changes.iter().map(|c| c.class).max() {
+        None => "no change: any later version fits".to_owned(),
+        Some(Class::Documentation) => "documentation only: a patch".to_owned(),
+        Some(Class::Relaxation) => format!("{line}: a relaxation needs a minor"),
+        Some(Class::Addition) => format!("{line}: an addition needs a minor"),
+        Some(Class::Breaking) if old.major == 0 => {
+            "0.x: a breaking change needs a minor".to_owned()
+        }
+        Some(Class::Breaking) => format!("{line}: a breaking change needs a major"),
+    }
+}
+
 /// True when `new` follows `old` in SemVer precedence (build metadata
 /// ignored, §10–11).
 pub fn increases(old: &Version, new: &Version) -> bool {
@@ -127,6 +145,30 @@ mod tests {
             Bump::Patch
         );
         assert_eq!(required(&v("1.0.0"), &[]), Bump::None);
+    }
+
+    /// Issue 35 item 5: one line says why, by OLD's major line and the
+    /// class that decides. Near miss: the same breaking change in 2.x
+    /// needs a major.
+    #[test]
+    fn the_reason_names_the_major_line_and_the_deciding_class() {
+        let breaking = [change(Class::Documentation), change(Class::Breaking)];
+        assert_eq!(
+            reason(&v("0.3.1"), &breaking),
+            "0.x: a breaking change needs a minor"
+        );
+        assert_eq!(
+            reason(&v("2.0.0"), &breaking),
+            "2.x: a breaking change needs a major"
+        );
+        assert_eq!(
+            reason(&v("1.0.0"), &[change(Class::Addition)]),
+            "1.x: an addition needs a minor"
+        );
+        assert_eq!(
+            reason(&v("1.0.0"), &[change(Class::Documentation)]),
+            "documentation only: a patch"
+        );
     }
 
     #[test]

@@ -119,7 +119,7 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
         match key.as_str() {
             "apiVersion" | "kind" | "definitionVersion" => {}
             "desiredSchema" => {
-                out.extend(desired_record(desired, &at));
+                out.extend(desired_record(desired, &at, a, b));
                 if let (Some(a), Some(b)) = (a, b) {
                     out.extend(super::meaning::default_changes(a, b, &at));
                 }
@@ -239,16 +239,95 @@ fn shown(v: Option<&Value>) -> String {
     }
 }
 
-/// The record of the desired verdict (none for `identical`).
-fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
+/// The longest prefix of `pointer` (relative to `schema`) that resolves
+/// in `schema`: the node itself, or its nearest ancestor there.
+fn nearest(schema: &Value, pointer: &JsonPointer) -> JsonPointer {
+    let mut at = pointer.clone();
+    while at.resolve(schema).is_none() {
+        match at.parent() {
+            Some(p) => at = p,
+            None => return JsonPointer::root(),
+        }
+    }
+    at
+}
+
+/// The keyword of `refusing` (a whole desired schema) that refuses
+/// `document`, by the engine's re-check (issue 35 item 5: the record
+/// points at `/desiredSchema/properties/a/maxLength`, not at
+/// `/desiredSchema`), relative to the schema and resolved in it
+/// ([`nearest`]); `None` when the schema does not compile or accepts it.
+fn refusing_keyword(refusing: &Value, document: &Value) -> Option<JsonPointer> {
+    let engine = crate::engine::compile_shared(refusing).ok()?;
+    let first = engine.violations(document, 1).into_iter().next()?;
+    Some(nearest(refusing, &first.schema_pointer))
+}
+
+/// `pointer` (relative to a desired schema) below `at` (the desired
+/// schema's pointer in the definition).
+fn under(at: &JsonPointer, pointer: &JsonPointer) -> JsonPointer {
+    JsonPointer::from(format!("{}{}", at.as_str(), pointer.as_str()).as_str())
+}
+
+/// Where a desired record points in both files (issue 35 item 5): at the
+/// keyword of the refusing side (`refuser`, true: NEW) that refuses
+/// `document`, and at the same place in the other side's schema (its
+/// nearest node there); `/desiredSchema` in both when no keyword is found.
+fn deciding(
+    at: &JsonPointer,
+    old: Option<&Value>,
+    new: Option<&Value>,
+    document: &Value,
+    refuser_is_new: bool,
+) -> (JsonPointer, JsonPointer) {
+    let (refusing, other) = if refuser_is_new {
+        (new, old)
+    } else {
+        (old, new)
+    };
+    let Some((refusing, other)) = refusing.zip(other) else {
+        return (at.clone(), at.clone());
+    };
+    let Some(keyword) = refusing_keyword(refusing, document) else {
+        return (at.clone(), at.clone());
+    };
+    let there = nearest(other, &keyword);
+    let (k, t) = (under(at, &keyword), under(at, &there));
+    if refuser_is_new {
+        (t, k)
+    } else {
+        (k, t)
+    }
+}
+
+/// The record of the desired verdict (none for `identical`), located at
+/// the keyword that decides it in both files: the keyword that refuses
+/// the witness (in NEW) or the newly accepted document (in OLD), by the
+/// engine's re-check, and the same place in the other side; for an
+/// undecided verdict the node in OLD and the same node in NEW.
+fn desired_record(
+    desired: &Verdict,
+    at: &JsonPointer,
+    old: Option<&Value>,
+    new: Option<&Value>,
+) -> Option<Change> {
     let both = |code, class| rec(code, class, Some(at.clone()), Some(at.clone()));
+    let located = |code, class, document: &Value, refuser_is_new| {
+        let (o, n) = deciding(at, old, new, document, refuser_is_new);
+        rec(code, class, Some(o), Some(n))
+    };
     Some(match desired {
         Verdict::Identical => return None,
         Verdict::Equivalent => both(Code::DesiredSchemaEquivalent, Class::Documentation).says(
             "desiredSchema changed bytes but accepts the same documents (both inclusions proved)",
         ),
-        Verdict::Widened { newly_accepted } => both(Code::DesiredSchemaWidened, Class::Addition)
-            .says(format!(
+        Verdict::Widened { newly_accepted } => located(
+            Code::DesiredSchemaWidened,
+            Class::Addition,
+            newly_accepted,
+            false,
+        )
+        .says(format!(
             "desiredSchema widened: every old document is still accepted, and NEW also accepts {}",
             compact(newly_accepted)
         )),
@@ -257,6 +336,7 @@ fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
             Class::Addition,
             at,
             pointer,
+            new,
             |node| {
                 format!(
                 "desiredSchema compatible: every old document is still accepted (proved); whether NEW accepts more is undecided at {node}: {reason} (counted as a possible addition)"
@@ -264,7 +344,7 @@ fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
             },
         ),
         Verdict::Breaking { witness } => {
-            both(Code::DesiredSchemaBreaking, Class::Breaking).says(format!(
+            located(Code::DesiredSchemaBreaking, Class::Breaking, witness, true).says(format!(
                 "desiredSchema refuses a document the old one accepts: {}",
                 compact(witness)
             ))
@@ -274,6 +354,7 @@ fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
             Class::Breaking,
             at,
             pointer,
+            new,
             |node| {
                 format!(
                     "desiredSchema inclusion undecided at {node}: {reason} (counted as breaking)"
@@ -284,18 +365,22 @@ fn desired_record(desired: &Verdict, at: &JsonPointer) -> Option<Change> {
 }
 
 /// The record of a verdict with an undecided node: located at that node
-/// of OLD (`pointer`, relative to the desired schema at `at`) and at `at`
-/// in NEW; `says` gets the node's pointer from the definition's root.
+/// of OLD (`pointer`, relative to the desired schema at `at`) and at the
+/// same node in NEW (`new`, its desired schema; the nearest node there, so
+/// both files show where); `says` gets the node's pointer from the
+/// definition's root.
 fn undecided(
     code: Code,
     class: Class,
     at: &JsonPointer,
     pointer: &JsonPointer,
+    new: Option<&Value>,
     says: impl FnOnce(&JsonPointer) -> String,
 ) -> Change {
-    let node = JsonPointer::from(format!("{}{}", at.as_str(), pointer.as_str()).as_str());
+    let node = under(at, pointer);
+    let in_new = new.map_or_else(|| at.clone(), |n| under(at, &nearest(n, pointer)));
     let text = says(&node);
-    rec(code, class, Some(node), Some(at.clone())).says(text)
+    rec(code, class, Some(node), Some(in_new)).says(text)
 }
 
 /// Compact JSON of a document (control characters escaped by serde_json),

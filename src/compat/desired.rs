@@ -457,10 +457,51 @@ fn run(old: &Value, new: &Value, budget: Budget) -> Outcome {
             }
             prove::Out::Unk(a, b, why) => {
                 let ptr = at(b).or_else(|| at(a)).unwrap_or_default();
-                Outcome::WidenedUnknown(ptr, why)
+                Outcome::WidenedUnknown(ptr, swap_sides(&why))
             }
         },
     }
+}
+
+/// A reason of the prover's second direction (NEW ⊆ OLD) told from the
+/// pair's side: the prover words every reason as "OLD ⊆ NEW" (its first
+/// argument OLD), so the words `OLD` and `NEW` are swapped outside quoted
+/// package text (issue 35 item 5: FD667 said "NEW asserts `format:
+/// regex`" when OLD does).
+fn swap_sides(why: &str) -> String {
+    let mut out = String::with_capacity(why.len());
+    let mut quoted = false;
+    let mut escaped = false;
+    let mut rest = why;
+    while let Some(c) = rest.chars().next() {
+        if !quoted {
+            let word_start = !out.chars().next_back().is_some_and(char::is_alphanumeric);
+            let swap = [("OLD", "NEW"), ("NEW", "OLD")].into_iter().find(|(w, _)| {
+                word_start
+                    && rest.starts_with(w)
+                    && !rest
+                        .get(w.len()..)
+                        .and_then(|r| r.chars().next())
+                        .is_some_and(char::is_alphanumeric)
+            });
+            if let Some((w, by)) = swap {
+                out.push_str(by);
+                rest = rest.get(w.len()..).unwrap_or_default();
+                continue;
+            }
+        }
+        if quoted && c == '\\' {
+            escaped = !escaped;
+        } else {
+            if c == '"' && !escaped {
+                quoted = !quoted;
+            }
+            escaped = false;
+        }
+        out.push(c);
+        rest = rest.get(c.len_utf8()..).unwrap_or_default();
+    }
+    out
 }
 
 /// The pointer of the node at address `addr` inside `root`, if it is one
@@ -486,6 +527,25 @@ fn pointer_of(root: &Value, addr: usize) -> Option<JsonPointer> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod side_tests {
+    /// Issue 35 item 5: a reason of NEW ⊆ OLD names the side that asserts
+    /// it. Near miss: the words inside quoted package text stay as written.
+    #[test]
+    fn swap_sides_swaps_the_words_outside_quotes() {
+        assert_eq!(
+            super::swap_sides(
+                "NEW asserts `format: regex`, which OLD's strings were not proved to meet"
+            ),
+            "OLD asserts `format: regex`, which NEW's strings were not proved to meet"
+        );
+        assert_eq!(
+            super::swap_sides(r#"NEW's pattern "OLD\"NEW": too big; NEWS"#),
+            r#"OLD's pattern "OLD\"NEW": too big; NEWS"#
+        );
+    }
 }
 
 mod eval;

@@ -56,6 +56,12 @@ pub struct Pair {
     /// The bump the changes require (`none` for a re-identification: no
     /// bump is asked); `None` when the pair was not compared (FD678).
     pub required: Option<Bump>,
+    /// Why the changes require [`Pair::required`], in one line
+    /// ([`bump::reason`] and the codes that decide, e.g. `0.x: a breaking
+    /// change needs a minor (FD650 desired-schema-breaking)`); `None` when
+    /// no bump is asked (not compared, a re-identification, NEW not after
+    /// OLD, the same version).
+    pub required_reason: Option<String>,
     /// True when the versions say truthfully what changed: no error finding.
     pub bump_ok: bool,
     /// The findings about the versions.
@@ -92,6 +98,7 @@ impl Pair {
             "compared": self.desired.is_some(),
             "actualBump": self.actual,
             "requiredBump": self.required,
+            "requiredBumpReason": self.required_reason,
             "bumpOk": self.bump_ok,
             "desired": self.desired.as_ref().map_or(Value::Null, desired_value),
         })
@@ -229,6 +236,7 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
         changes: Vec::new(),
         actual: Bump::None,
         required: Some(Bump::None),
+        required_reason: None,
         bump_ok: false,
         findings: Vec::new(),
     };
@@ -321,11 +329,22 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             old: Some(version_at()),
             new: Some(version_at()),
         });
+        // No bump can fit a version that goes back: none is required
+        // (issue 35 item 5: no "bump none, required none").
+        pair.required = None;
         return pair;
     }
     pair.actual = bump::actual(&ov, &nv);
     let required = bump::required(&ov, &pair.changes);
     pair.required = Some(required);
+    pair.required_reason = Some(match required {
+        Bump::None => bump::reason(&ov, &pair.changes),
+        _ => format!(
+            "{} ({})",
+            bump::reason(&ov, &pair.changes),
+            why(&pair.changes, required, ov.major == 0)
+        ),
+    });
     let fits = pair.actual >= required;
     let pre_release = !ov.pre.is_empty() || !nv.pre.is_empty();
     if pre_release {

@@ -7,9 +7,12 @@
 //!   definitionVersion) present twice with different bytes is FD671 at
 //!   both copies;
 //! - [`baseline`]: `compat --baseline BASE PATH...`: each package under a
-//!   PATH compared with the newest older version of its (group, kind) in
-//!   BASE; the same version with different bytes in both is FD671; a kind
-//!   BASE lacks has nothing to compare (FD677).
+//!   PATH whose version BASE lacks compared with its published neighbours
+//!   (the newest older version of its (group, kind) in BASE, and each
+//!   newer one it would stand before); the same
+//!   version with different bytes in both is FD671; a published version
+//!   the PATHs lack is FD679; a kind BASE lacks has nothing to compare
+//!   (FD677).
 //!
 //! A side refused by verification is reported with its own findings (in
 //! [`Report::report`]) and never compared; in a tree it keeps its place
@@ -44,6 +47,54 @@ pub enum Mode {
     History,
     /// `compat --baseline BASE PATH...`.
     Baseline,
+}
+
+/// Where `--baseline` reads BASE, the published tree.
+#[derive(Clone, Copy, Debug)]
+pub enum Base<'a> {
+    /// `--baseline BASE`: a directory.
+    Dir(&'a Path),
+    /// `--baseline-rev REV`: the packages under the same PATHs at the git
+    /// revision REV of the repository they live in ([`super::baserev`]).
+    Rev(&'a str),
+}
+
+impl Base<'_> {
+    /// BASE as messages name it: the directory, or the revision.
+    fn label(&self) -> String {
+        match self {
+            Base::Dir(p) => p.display().to_string(),
+            Base::Rev(rev) => (*rev).to_owned(),
+        }
+    }
+}
+
+/// Every package of BASE at a revision ([`super::baserev::packages_at`]),
+/// verified in memory and read in parallel (order kept); a package
+/// refused, or refused unread, is counted in `found`.
+fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<Side>>, Error> {
+    let packages = super::baserev::packages_at(rev, paths)?;
+    let loaded: Vec<Result<Option<Loaded>, Error>> = packages
+        .into_par_iter()
+        .map(|p| match p.files {
+            Err(_) => Ok(None),
+            Ok(files) => {
+                let source = crate::source::MemorySource::new(p.display, files);
+                super::side::load_source(Box::new(source)).map(Some)
+            }
+        })
+        .collect();
+    let mut sides = Vec::new();
+    for l in loaded {
+        match l? {
+            Some(Loaded::Side(s)) => {
+                found.base_refused += usize::from(s.refused.is_some());
+                sides.push(Arc::from(s));
+            }
+            Some(Loaded::Refused(_)) | None => found.base_refused += 1,
+        }
+    }
+    Ok(sides)
 }
 
 /// Everything one `compat` run found.
@@ -378,12 +429,50 @@ fn reuse_findings(slot: &Slot, found: &mut Found) {
 /// pre-release (or a release with no older release) with the newest older
 /// version. `None` when nothing is older.
 fn older_to_compare<'a>(earlier: &'a [Slot], new: &Version) -> Option<&'a Slot> {
-    let release = |s: &&Slot| s.version.pre.is_empty();
+    older_to_compare_by(earlier, new, |s| &s.version)
+}
+
+/// [`older_to_compare`] over any items of a version line (`version` reads
+/// each one's version): the one rule of which older version a version is
+/// held to, shared by the slots of a tree and by the versions of BASE with
+/// one candidate inserted ([`newer_neighbours`]).
+fn older_to_compare_by<'a, T>(
+    earlier: &'a [T],
+    new: &Version,
+    version: impl Fn(&T) -> &Version,
+) -> Option<&'a T> {
     new.pre
         .is_empty()
-        .then(|| earlier.iter().rev().find(release))
+        .then(|| earlier.iter().rev().find(|s| version(s).pre.is_empty()))
         .flatten()
         .or_else(|| earlier.last())
+}
+
+/// The published slots of `line` (BASE's versions of one (group, kind), in
+/// precedence order) that `candidate`, a version BASE lacks, would stand
+/// before once published: each newer slot that, in BASE with the candidate
+/// inserted, is compared with the candidate by [`older_to_compare`] (issue
+/// 35 item 2: BASE 1.0.0 (`a`), 1.2.0 (`a`, `b`) and a new 1.1.0 (`a`,
+/// `c`) make the published 1.1.0 → 1.2.0 minor breaking, which `--history`
+/// over the merged tree finds). A pre-release never stands between
+/// releases: a new `1.1.0-rc.1` is no neighbour of a published `1.1.0`
+/// after a published `1.0.0`; the oldest newer release is a neighbour of a
+/// new release, and so is a pre-release between them.
+fn newer_neighbours<'a>(line: &'a [Slot], candidate: &Version) -> Vec<&'a Slot> {
+    use std::cmp::Ordering::Less;
+    line.iter()
+        .filter(|p| candidate.cmp_precedence(&p.version) == Less)
+        .filter(|p| {
+            let mut earlier: Vec<(&Version, bool)> = line
+                .iter()
+                .filter(|o| o.version.cmp_precedence(&p.version) == Less)
+                .map(|o| (&o.version, false))
+                .collect();
+            earlier.push((candidate, true));
+            earlier.sort_by(|a, b| a.0.cmp_precedence(b.0));
+            older_to_compare_by(&earlier, &p.version, |e| e.0).is_some_and(|e| e.1)
+        })
+        .collect()
 }
 
 /// Compares each pair of `todo` (in parallel), in order.
@@ -418,19 +507,47 @@ pub fn history(paths: &[PathBuf]) -> Result<Report, Error> {
     Ok(found.finish(compare_all(todo)))
 }
 
-/// `compat --baseline BASE PATH...`.
+/// `compat --baseline BASE PATH...` and `compat --baseline-rev REV
+/// PATH...`.
 ///
 /// # Errors
-/// A fault of the verifier (exit 2).
-pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
+/// BASE at REV cannot be read ([`super::baserev::packages_at`], exit 2); a
+/// fault of the verifier (exit 2).
+pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
     let mut found = Found::new(Mode::Baseline);
-    let published = sides_under(&[base.to_path_buf()], &mut found, false)?;
+    let published = match base {
+        Base::Dir(dir) => sides_under(&[dir.to_path_buf()], &mut found, false)?,
+        Base::Rev(rev) => sides_at(rev, paths, &mut found)?,
+    };
     let published = lines(published, &mut found);
     let candidates = sides_under(paths, &mut found, true)?;
     let candidates = lines(candidates, &mut found);
     let mut todo = Vec::new();
     for (key, line) in &candidates {
         let base_line = published.get(key);
+        for gone in base_line.into_iter().flatten().filter(|p| {
+            !line
+                .iter()
+                .any(|s| s.version.cmp_precedence(&p.version) == std::cmp::Ordering::Equal)
+        }) {
+            let Some(side) = gone.representative() else {
+                continue;
+            };
+            found.outcomes.push(side_finding(
+                side,
+                Code::PublishedVersionRemoved,
+                format!(
+                    "BASE {} published {} and no package under {} is that version: a published release was removed (its neighbours are no longer checked against it)",
+                    base.label(),
+                    side.form_ref.label(),
+                    paths
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
         for slot in line {
             reuse_findings(slot, &mut found);
             let Some(new) = slot.representative() else {
@@ -458,18 +575,26 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
                     .unwrap_or(l.len());
                 older_to_compare(l.get(..end).unwrap_or_default(), &slot.version)
             });
-            match older.and_then(|o| closest(&o.copies, std::slice::from_ref(new))) {
-                Some(pair) => todo.push(pair),
-                None => found.outcomes.push(side_finding(
+            let newer: Vec<_> = base_line
+                .map(|l| newer_neighbours(l, &slot.version))
+                .unwrap_or_default();
+            let older = older.and_then(|o| closest(&o.copies, std::slice::from_ref(new)));
+            let after = newer
+                .iter()
+                .filter_map(|p| closest(std::slice::from_ref(new), &p.copies));
+            let before = todo.len();
+            todo.extend(older.into_iter().chain(after));
+            if todo.len() == before {
+                found.outcomes.push(side_finding(
                     new,
                     Code::NothingToCompare,
                     format!(
                         "no older version of {} {} in BASE {}: nothing to compare",
                         new.form_ref.api_version,
                         new.form_ref.kind,
-                        base.display()
+                        base.label()
                     ),
-                )),
+                ));
             }
         }
     }
@@ -477,20 +602,24 @@ pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
 }
 
 /// Runs the command line's request: `--history` over `paths`,
-/// `--baseline BASE` over `paths`, else the pair `paths` = [OLD, NEW].
+/// `--baseline BASE` (or `--baseline-rev REV`) over `paths`, else the pair
+/// `paths` = [OLD, NEW].
 ///
 /// # Errors
-/// [`Error::Usage`] for a pair that is not exactly two PATHs or a PATH that
-/// does not exist; a fault of the verifier.
-pub fn run(paths: &[PathBuf], history_mode: bool, base: Option<&Path>) -> Result<Report, Error> {
+/// [`Error::Usage`] for a pair that is not exactly two PATHs, a PATH or
+/// BASE that does not exist, BASE at REV that cannot be read; a fault of
+/// the verifier.
+pub fn run(paths: &[PathBuf], history_mode: bool, base: Option<Base>) -> Result<Report, Error> {
     match (history_mode, base) {
         (true, _) => history(paths),
         (false, Some(b)) => {
-            if std::fs::symlink_metadata(b).is_err() {
-                return Err(Error::Usage(format!(
-                    "--baseline {}: no such file or directory",
-                    b.display()
-                )));
+            if let Base::Dir(dir) = b {
+                if std::fs::symlink_metadata(dir).is_err() {
+                    return Err(Error::Usage(format!(
+                        "--baseline {}: no such file or directory",
+                        dir.display()
+                    )));
+                }
             }
             baseline(b, paths)
         }

@@ -179,7 +179,25 @@ pub fn load(path: &Path) -> Result<Loaded, Error> {
 /// A package directory: `verify`, then its index and definition as verify
 /// read them.
 fn load_package(path: &Path) -> Result<Loaded, Error> {
-    let verified = crate::verify::verify_package_keeping_definition(path);
+    from_verified(path, crate::verify::verify_package_keeping_definition(path))
+}
+
+/// A package held in memory (`compat --baseline-rev`: BASE read from
+/// git), named by its source's path: `verify`, then its index and
+/// definition as verify read them, as for a directory.
+///
+/// # Errors
+/// A fault of the verifier (exit 2).
+pub fn load_source(source: Box<dyn crate::source::PackageSource>) -> Result<Loaded, Error> {
+    let path = source.path().to_path_buf();
+    from_verified(
+        &path,
+        crate::verify::verify_source_keeping_definition(source),
+    )
+}
+
+/// A side from what verification of the package `path` kept.
+fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loaded, Error> {
     let outcome = verified.outcome;
     if let Some(fault) = outcome.fault {
         return Err(fault);

@@ -43,15 +43,17 @@ impl CompatRun {
 pub fn run(
     paths: &[PathBuf],
     history_mode: bool,
-    base: Option<&Path>,
+    base: Option<crate::compat::report::Base>,
     witnesses: Option<&Path>,
 ) -> Result<CompatRun, Error> {
-    if let Some(package) = witnesses.and_then(crate::discover::inside_package) {
-        return Err(Error::Usage(format!(
-            "--write-witnesses {} is inside the package {}: nothing is written to a package being verified; write the witnesses outside it",
-            witnesses.map(Path::display).map(|d| d.to_string()).unwrap_or_default(),
-            package.display()
-        )));
+    if let Some(dir) = witnesses {
+        if let Some(package) = crate::discover::inside_package(dir) {
+            return Err(Error::Usage(format!(
+                "--write-witnesses {} is inside the package {}: nothing is written to a package being verified; write the witnesses outside it",
+                dir.display(),
+                crate::discover::as_given(dir, &package).display()
+            )));
+        }
     }
     let report = crate::compat::report::run(paths, history_mode, base)?;
     let witnesses = witnesses.map(|dir| crate::compat::report::write_witnesses(&report, dir));

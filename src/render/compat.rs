@@ -12,7 +12,8 @@
 //!       "new": { … },
 //!       "compared": true | false,
 //!       "actualBump": "none|patch|minor|major",
-//!       "requiredBump": "none|patch|minor|major" | null,   (null: not compared)
+//!       "requiredBump": "none|patch|minor|major" | null,   (null: not compared, or FD675)
+//!       "requiredBumpReason": "0.x: a breaking change needs a minor (FD650 …)" | null,
 //!       "bumpOk": true | false,
 //!       "desired": null | { "verdict": "identical|equivalent|widened|compatible|breaking|unknown",
 //!                           "witness"?: <document>, "newlyAccepted"?: <document>,
@@ -56,12 +57,53 @@ use crate::json::pointer::JsonPointer;
 pub const VERSION: u32 = 1;
 
 /// `compat --write-witnesses`' stderr: `form-package: wrote witness
-/// <path>`, one line per file written.
+/// <path>`, one line per file written, each followed by the
+/// `negativeConformanceFixtures` entry to paste into NEW's definition once
+/// the file is copied to NEW's `fixtures/` (issue 35 item 5; [`negative_entry`]).
 pub fn wrote_witnesses(written: &[PathBuf]) -> String {
     written
         .iter()
-        .map(|w| super::escape::line(&format!("wrote witness {}", w.display())))
+        .map(|w| {
+            super::escape::line(&format!("wrote witness {}", w.display()))
+                + &super::escape::line(&format!(
+                    "add it to NEW as a negative fixture (copied to its fixtures/), this entry in negativeConformanceFixtures: {}",
+                    negative_entry(w)
+                ))
+        })
         .collect()
+}
+
+/// The `negativeConformanceFixtures` entry of a witness file written by
+/// `--write-witnesses`: `name` its stem lowercased (the definition's name
+/// grammar `^[a-z0-9][a-z0-9._-]{0,127}$`), `stage` `desired`,
+/// `inputPath` `fixtures/<file name>`, `expectedFailure`
+/// `schema_validation_failed`; compact JSON.
+pub fn negative_entry(witness: &std::path::Path) -> String {
+    let file = witness
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = file.strip_suffix(".negative.json").unwrap_or(&file);
+    let name: String = stem
+        .chars()
+        .map(|c| c.to_ascii_lowercase())
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .skip_while(|c| !c.is_ascii_alphanumeric())
+        .take(128)
+        .collect();
+    json!({
+        "name": name,
+        "stage": "desired",
+        "inputPath": format!("fixtures/{file}"),
+        "expectedFailure": "schema_validation_failed"
+    })
+    .to_string()
 }
 
 /// The whole report in `format`: (stdout, stderr). Stdout is [`render`]'s;
@@ -96,16 +138,16 @@ pub fn render(report: &Report, format: Format, opts: &Options) -> String {
         Format::Json => render_json(report),
         Format::Human => render_human(report, opts),
         Format::Github => {
+            // The findings of failing pairs are annotated first (issue 35
+            // item 7): GitHub's 10 annotations per type go to the FD670
+            // that fails the step before other packages' findings; the
+            // rest are log lines, counted after the summary as `verify`
+            // counts them.
             let run = RunView::of(&report.report);
-            let quiet = Options {
-                quiet: true,
-                ..opts.clone()
-            };
-            format!(
-                "{}{}",
-                super::render(Format::Github, &run, &quiet),
-                summary_line(report)
-            )
+            let outside = report.outside_pairs();
+            let failing = |i: usize| i >= outside && run.packages.get(i).is_some_and(|p| p.failed);
+            let (lines, more) = super::github::annotations(&run, opts, &failing);
+            format!("{lines}{}{more}", summary_line(report))
         }
         other => super::render(other, &RunView::of(&report.report), opts),
     }
@@ -291,14 +333,31 @@ fn pair_line(p: &Pair) -> String {
         )
     };
     let desired = p.desired.as_ref().map_or("not compared", Verdict::name);
-    format!(
-        "{} {name}: desired {desired}; bump {}, required {}\n  old {}\n  new {}\n",
+    let backwards = p
+        .findings
+        .iter()
+        .any(|f| f.code == crate::codes::Code::VersionNotIncreasing);
+    // A version that goes back has no bump to show or require: FD675 says
+    // it (issue 35 item 5).
+    let bump = if backwards {
+        "NEW's version does not follow OLD's (FD675)".to_owned()
+    } else {
+        format!(
+            "bump {}, required {}",
+            p.actual.name(),
+            p.required.map_or("not compared", Bump::name)
+        )
+    };
+    let mut line = format!(
+        "{} {name}: desired {desired}; {bump}\n  old {}\n  new {}\n",
         if p.bump_ok { "ok" } else { "FAIL" },
-        p.actual.name(),
-        p.required.map_or("not compared", Bump::name),
         super::escape::path(&p.old.path),
         super::escape::path(&p.new.path),
-    )
+    );
+    if let (Some(required), Some(reason)) = (p.required, &p.required_reason) {
+        let _ = writeln!(line, "  required {}: {reason}", required.name());
+    }
+    line
 }
 
 fn render_human(report: &Report, opts: &Options) -> String {
@@ -368,19 +427,28 @@ fn render_human(report: &Report, opts: &Options) -> String {
 mod tests {
     use super::*;
 
-    /// One line per witness written; none written, nothing said.
+    /// One line per witness written, then the entry to paste (issue 35
+    /// item 5); none written, nothing said.
     #[test]
-    fn each_witness_written_is_one_line() {
+    fn each_witness_written_is_one_line_and_its_entry() {
         assert_eq!(wrote_witnesses(&[]), "");
+        let entry = |file: &str, name: &str| {
+            format!(
+                "form-package: add it to NEW as a negative fixture (copied to its fixtures/), this entry in negativeConformanceFixtures: {{\"name\":\"{name}\",\"stage\":\"desired\",\"inputPath\":\"fixtures/{file}\",\"expectedFailure\":\"schema_validation_failed\"}}\n"
+            )
+        };
+        let a = "Store-1.0.0-to-2.0.0.negative.json";
         assert_eq!(
-            wrote_witnesses(&[PathBuf::from("w/a.json"), PathBuf::from("w/b.json")]),
-            "form-package: wrote witness w/a.json\nform-package: wrote witness w/b.json\n"
+            wrote_witnesses(&[PathBuf::from(format!("w/{a}")), PathBuf::from("w/b.json")]),
+            format!(
+                "form-package: wrote witness w/{a}\n{}form-package: wrote witness w/b.json\n{}",
+                entry(a, "store-1.0.0-to-2.0.0"),
+                entry("b.json", "b.json")
+            )
         );
         // A control character in the path (a directory the user named) is
         // escaped, never sent to the terminal.
-        assert_eq!(
-            wrote_witnesses(&[PathBuf::from("w\u{1b}[2J/a.json")]),
-            "form-package: wrote witness w\\x1b[2J/a.json\n"
-        );
+        assert!(wrote_witnesses(&[PathBuf::from("w\u{1b}[2J/a.json")])
+            .starts_with("form-package: wrote witness w\\x1b[2J/a.json\n"));
     }
 }

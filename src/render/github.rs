@@ -152,18 +152,23 @@ fn slot(s: Severity) -> usize {
 /// a second (round robin, packages in order, each package's findings in
 /// their sorted order; issue 26 item 4: the first failing package took all
 /// ten).
-fn spread(run: &RunView<'_>) -> std::collections::BTreeSet<usize> {
-    // (type, rank within its package and type, package, index), the index
-    // counting as `RunView::findings` does: packages in order, each
+/// The packages `first` names (by index) are served before the others:
+/// `compat` annotates the findings of failing pairs first (issue 35 item
+/// 7: the FD670 that failed the step was a plain log line behind other
+/// packages' errors).
+fn spread(run: &RunView<'_>, first: &dyn Fn(usize) -> bool) -> std::collections::BTreeSet<usize> {
+    // (type, tier, rank within its package and type, package, index), the
+    // index counting as `RunView::findings` does: packages in order, each
     // package's findings in order.
     let mut ranked = Vec::new();
     let mut i = 0usize;
     for (package, p) in run.packages.iter().enumerate() {
         let mut rank = [0usize; 3];
+        let tier = usize::from(!first(package));
         for f in &p.findings {
             let t = slot(f.diag.severity);
             if let Some(r) = rank.get_mut(t) {
-                ranked.push((t, *r, package, i));
+                ranked.push((t, tier, *r, package, i));
                 *r += 1;
             }
             i += 1;
@@ -193,7 +198,33 @@ fn spread(run: &RunView<'_>) -> std::collections::BTreeSet<usize> {
 /// `form-package: GitHub shows 10 annotations per type; 7 more errors, 2
 /// more warnings are in this log only`. Every line ends with `\n`.
 pub fn render(run: &RunView<'_>, opts: &Options) -> String {
-    let quiet = opts.quiet;
+    let (mut out, more) = annotations(run, opts, &|_| false);
+    if opts.quiet {
+        return out;
+    }
+    let unverified = run.unverified_note();
+    out.push_str(&super::escape::line(&format!(
+        "{}, {} verified{unverified}, {} failed, {}, {}",
+        count(run.package_count(), "package"),
+        run.verified(),
+        run.failed,
+        count(run.counts.errors, "error"),
+        count(run.counts.warnings, "warning"),
+    )));
+    out + &more
+}
+
+/// [`render`]'s lines before its summary: the notices, then every finding
+/// as a workflow command or, past [`ANNOTATIONS_PER_TYPE`] of its type, a
+/// [`plain_line`], the packages `first` names served first; and the line
+/// that says how many findings of each type are in the log only (empty
+/// when none is), which [`render`] prints after its summary and `compat`
+/// after its own.
+pub fn annotations(
+    run: &RunView<'_>,
+    opts: &Options,
+    first: &dyn Fn(usize) -> bool,
+) -> (String, String) {
     let base = opts.workspace.as_deref().unwrap_or(&opts.cwd);
     let mut out = String::new();
     // errors, warnings, notices annotated so far
@@ -235,7 +266,7 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
         );
     }
     let mut more = [0usize; 3];
-    let annotated = spread(run);
+    let annotated = spread(run, first);
     // Errors first, then warnings, then notes (a stable sort: packages in
     // order within each), so a run's many notes never come before what
     // fails it (issue 37 item 6); the ordering of every command's GitHub
@@ -259,18 +290,6 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
         }
         out.push('\n');
     }
-    if quiet {
-        return out;
-    }
-    let unverified = run.unverified_note();
-    out.push_str(&super::escape::line(&format!(
-        "{}, {} verified{unverified}, {} failed, {}, {}",
-        count(run.package_count(), "package"),
-        run.verified(),
-        run.failed,
-        count(run.counts.errors, "error"),
-        count(run.counts.warnings, "warning"),
-    )));
     let parts: Vec<String> = more
         .iter()
         .zip(["error", "warning", "notice"])
@@ -286,13 +305,15 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
             )
         })
         .collect();
-    if !parts.is_empty() {
-        out.push_str(&super::escape::line(&format!(
+    let more = if parts.is_empty() {
+        String::new()
+    } else {
+        super::escape::line(&format!(
             "GitHub shows {ANNOTATIONS_PER_TYPE} annotations per type; {} are in this log only",
             parts.join(", ")
-        )));
-    }
-    out
+        ))
+    };
+    (out, more)
 }
 
 #[cfg(test)]
