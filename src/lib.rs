@@ -40,6 +40,7 @@ pub mod fileread;
 pub mod fixtures;
 pub mod fsread;
 pub mod fswrite;
+pub mod host;
 pub mod index;
 pub mod index_cmd;
 pub mod init;
