@@ -48,6 +48,7 @@ pub mod json;
 pub mod keywords;
 pub mod limits;
 pub mod lsp;
+pub mod ops;
 pub mod output;
 pub mod package;
 pub mod profile;

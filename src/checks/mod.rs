@@ -168,6 +168,18 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         ],
     ),
     ("src/relations_cmd.rs", &[Code::UnrecognizedDocument]),
+    (
+        "src/ops/desired.rs",
+        &[
+            Code::DesiredFormNotServed,
+            Code::DesiredFormAmbiguous,
+            Code::DesiredDocumentInvalid,
+            Code::DesiredRefInvalid,
+            Code::DesiredSetNotCompiled,
+            Code::PathNotFound,
+            Code::UnreadableFile,
+        ],
+    ),
     ("src/conformance.rs", &[Code::ConformanceManifest]),
     (
         "src/compat/changes.rs",

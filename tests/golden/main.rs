@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod desired;
 mod golden;
 mod package_source;
 mod reference_cli;
@@ -18,6 +19,7 @@ mod speed;
 
 fn main() {
     common::run_trials(vec![
+        ("desired", desired::trials()),
         ("golden", golden::trials()),
         ("package_source", package_source::trials()),
         ("reference_cli", reference_cli::trials()),
