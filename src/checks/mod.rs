@@ -208,6 +208,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         "src/compat/meaning.rs",
         &[
             Code::DesiredDefaultChanged,
+            Code::DesiredDefaultNotInserted,
             Code::RelationChanged,
             Code::DocumentationChanged,
         ],
