@@ -82,7 +82,13 @@ pub fn run(a: &Args, is_terminal: bool) -> Output {
     match crate::ops::desired::run(mode, dirs, &reference, file, &opts) {
         Ok(run) => {
             let color = crate::render::human::use_color(inputs.color, is_terminal);
-            let (stdout, stderr) = crate::render::desired::output(&run, inputs.format, color);
+            let view = crate::render::desired::Desired {
+                report: &run.report,
+                materialize: mode == Mode::Materialize,
+                form: run.form.as_deref(),
+                materialized: run.materialized.as_deref(),
+            };
+            let (stdout, stderr) = crate::render::desired::output(&view, inputs.format, color);
             Output {
                 stdout,
                 stderr,

@@ -1,6 +1,6 @@
-//! The view of `form-package desired validate|materialize`: `ops::desired`
-//! returns what it found ([`DesiredRun`]); this module alone turns it into
-//! text.
+//! The view of `form-package desired validate|materialize`: the operation
+//! returns what it found, the command line hands it here as a [`Desired`];
+//! this module alone turns it into text.
 //!
 //! - `validate`: the report in `--format` (default `human`: each entry's
 //!   findings and one verdict line per entry) on stdout.
@@ -12,13 +12,27 @@
 //!   document entry's member; SARIF: the run's property bag; JUnit: a
 //!   testcase property; GitHub: a notice).
 
-use crate::ops::desired::{DesiredRun, Mode};
 use crate::render::check::render_documents;
 use crate::render::{escape, Format};
-use crate::report::EntryKind;
+use crate::report::{EntryKind, Report};
+
+/// What a `desired` run hands its view: the report, what was asked, the
+/// Form found and the materialized bytes (read from the operation's result
+/// by the command line, so this view imports no operation).
+#[derive(Clone, Copy, Debug)]
+pub struct Desired<'a> {
+    /// Every entry with its findings.
+    pub report: &'a Report,
+    /// `materialize` (else `validate`).
+    pub materialize: bool,
+    /// The exact Form's subject, when REF was found.
+    pub form: Option<&'a str>,
+    /// The materialized document's RFC 8785 bytes, when it was valid.
+    pub materialized: Option<&'a [u8]>,
+}
 
 /// The verdict line of each entry of `run`'s report (human output).
-fn verdicts(run: &DesiredRun) -> Vec<String> {
+fn verdicts(run: &Desired) -> Vec<String> {
     let deny = run.report.rule.deny_warnings;
     run.report
         .entries
@@ -26,17 +40,15 @@ fn verdicts(run: &DesiredRun) -> Vec<String> {
         .map(|e| {
             let name = escape::path(e.name());
             let errors = e.counts().errors;
-            let what = match (e.kind(), run.mode) {
-                (EntryKind::Document, Mode::Validate) if e.fails(deny) => "not valid".to_owned(),
-                (EntryKind::Document, Mode::Materialize) if e.fails(deny) => {
-                    "not materialized".to_owned()
-                }
-                (EntryKind::Document, Mode::Validate) => "valid".to_owned(),
-                (EntryKind::Document, Mode::Materialize) => "materialized".to_owned(),
+            let what = match (e.kind(), run.materialize) {
+                (EntryKind::Document, false) if e.fails(deny) => "not valid".to_owned(),
+                (EntryKind::Document, true) if e.fails(deny) => "not materialized".to_owned(),
+                (EntryKind::Document, false) => "valid".to_owned(),
+                (EntryKind::Document, true) => "materialized".to_owned(),
                 _ if e.fails(deny) => "refused".to_owned(),
                 _ => "verified".to_owned(),
             };
-            let against = match (e.kind(), &run.form) {
+            let against = match (e.kind(), run.form) {
                 (EntryKind::Document, Some(f)) => format!(" against {}", escape::text(f)),
                 _ => String::new(),
             };
@@ -57,16 +69,15 @@ fn verdicts(run: &DesiredRun) -> Vec<String> {
 /// What `desired` prints for `run`, as (stdout, stderr), in `format`
 /// (`None`: the default of the mode, see the module docs); `color`
 /// colours human findings. The exit status is the operation's
-/// ([`DesiredRun::exit_code`]), never this view's.
-pub fn output(run: &DesiredRun, format: Option<Format>, color: bool) -> (Vec<u8>, String) {
+/// (`DesiredRun::exit_code`), never this view's.
+pub fn output(run: &Desired, format: Option<Format>, color: bool) -> (Vec<u8>, String) {
     let lines = verdicts(run);
-    match (run.mode, format.unwrap_or(Format::Human)) {
-        (Mode::Materialize, Format::Human) => {
+    match (run.materialize, format.unwrap_or(Format::Human)) {
+        (true, Format::Human) => {
             let stdout = run
                 .materialized
-                .as_ref()
                 .map(|b| {
-                    let mut b = b.clone();
+                    let mut b = b.to_vec();
                     b.push(b'\n');
                     b
                 })
@@ -75,12 +86,12 @@ pub fn output(run: &DesiredRun, format: Option<Format>, color: bool) -> (Vec<u8>
             let stderr = if quiet {
                 String::new()
             } else {
-                render_documents(&run.report, &lines, Format::Human, color)
+                render_documents(run.report, &lines, Format::Human, color)
             };
             (stdout, stderr)
         }
         (_, f) => (
-            render_documents(&run.report, &lines, f, color).into_bytes(),
+            render_documents(run.report, &lines, f, color).into_bytes(),
             String::new(),
         ),
     }
