@@ -26,7 +26,7 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::changes::{compact as shown, quoted, Change, Class};
 use super::side::{Doc, Side};
@@ -197,6 +197,52 @@ fn shown_path(path: &[Step]) -> String {
     s
 }
 
+/// A document valid under both `old` and `new` that reaches the last
+/// member of `path` through items, maps or discriminated branches and
+/// lacks it: the minimal document of both ([`super::desired::omitting`]
+/// with no member left out) with, along `path`, an empty object at each
+/// member, one item, one member `a` of a map, and the discriminator's tag
+/// at a branch. Re-checked by the engine against both schemas; `None`
+/// when it is not valid under both (a required member inside, a
+/// `propertyNames` that refuses `a`): the record is then unproved.
+fn through(old: &Value, new: &Value, path: &[Step]) -> Option<Value> {
+    let (Step::Member(_), rest) = path.split_last()? else {
+        return None;
+    };
+    let mut doc = super::desired::omitting(old, new, &[], "")?;
+    let mut at: &mut Value = &mut doc;
+    for step in rest {
+        at = match step {
+            Step::Member(m) => {
+                let o = at.as_object_mut()?;
+                o.entry(m.clone())
+                    .or_insert_with(|| Value::Object(Map::new()))
+            }
+            Step::AnyMember => {
+                let o = at.as_object_mut()?;
+                o.entry("a").or_insert_with(|| Value::Object(Map::new()))
+            }
+            Step::Item => {
+                *at = Value::Array(vec![Value::Object(Map::new())]);
+                at.get_mut(0)?
+            }
+            Step::Branch(d, tag) => {
+                at.as_object_mut()?
+                    .insert(d.clone(), Value::String(tag.clone()));
+                at
+            }
+        };
+    }
+    if let Some(Step::Member(m)) = path.last() {
+        at.as_object_mut()?.remove(m);
+    }
+    let (o, n) = (
+        crate::engine::compile(old).ok()?,
+        crate::engine::compile(new).ok()?,
+    );
+    (o.is_valid(&doc) && n.is_valid(&doc)).then_some(doc)
+}
+
 /// The RFC 8785 text of a value (its compact JSON when it has none).
 fn canonical_text(v: &Value) -> String {
     crate::canonical::canonicalize(v)
@@ -284,10 +330,12 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
                 _ => None,
             })
             .collect();
-        let witness = names.as_ref().and_then(|p| {
-            let (member, parents) = p.split_last()?;
-            super::desired::omitting(old, new, parents, member)
-        });
+        let witness = match names.as_ref() {
+            Some(p) => p
+                .split_last()
+                .and_then(|(member, parents)| super::desired::omitting(old, new, parents, member)),
+            None => through(old, new, path),
+        };
         let shown_witness = witness.as_ref().and_then(|w| {
             let (mo, mn) = (
                 crate::host::materialize::insert_defaults(old, w),
