@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::check_cmd::{document_entry, document_outcome};
+use crate::document::{document_entry, document_outcome};
 use crate::codes::Code;
 use crate::diag::escape::quote;
 use crate::diag::{self, Diagnostic};
