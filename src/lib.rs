@@ -37,6 +37,7 @@ pub mod fileread;
 pub mod fixtures;
 pub mod fsread;
 pub mod fswrite;
+pub mod host;
 pub mod index;
 pub mod json;
 pub mod keywords;

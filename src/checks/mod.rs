@@ -170,6 +170,18 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         &[Code::PathNotFound, Code::UnreadableFile],
     ),
     ("src/ops/relations.rs", &[Code::UnrecognizedDocument]),
+    (
+        "src/ops/desired.rs",
+        &[
+            Code::DesiredFormNotServed,
+            Code::DesiredFormAmbiguous,
+            Code::DesiredDocumentInvalid,
+            Code::DesiredRefInvalid,
+            Code::DesiredSetNotCompiled,
+            Code::PathNotFound,
+            Code::UnreadableFile,
+        ],
+    ),
     ("src/ops/conformance.rs", &[Code::ConformanceManifest]),
     (
         "src/compat/changes.rs",
@@ -198,6 +210,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         "src/compat/meaning.rs",
         &[
             Code::DesiredDefaultChanged,
+            Code::DesiredDefaultNotInserted,
             Code::RelationChanged,
             Code::DocumentationChanged,
         ],

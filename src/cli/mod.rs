@@ -15,6 +15,7 @@ pub mod check;
 pub mod compat;
 pub mod completions;
 pub mod conformance;
+pub mod desired;
 pub mod explain;
 pub mod family;
 pub mod index;
@@ -117,6 +118,9 @@ pub enum Command {
     Trust(trust::Args),
     /// Language server over standard input and output: findings while you type, hover on codes.
     Lsp(lsp::Args),
+    /// Validate or materialize one desired document against an exact Form, as a host does
+    /// (the Core's `Validate`/`Materialize`): `desired validate|materialize DIR... REF FILE`.
+    Desired(desired::Args),
 }
 
 /// Runs a parsed command line: hands each subcommand's arguments to its
@@ -143,5 +147,6 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Family(a) => family::run(a),
         Command::Trust(a) => trust::run(&a),
         Command::Lsp(a) => lsp::run(&a),
+        Command::Desired(a) => desired::run(&a, is_terminal),
     }
 }

@@ -1,29 +1,37 @@
 //! Changes of the desired contract's meaning that the two sets of accepted
 //! documents do not show (versioning-rules V2, V3: a patch leaves "the
 //! desired schema and its portable meaning" unchanged; a minor changes the
-//! meaning of no document valid before):
+//! meaning of no document valid before). Meaning is what hosts store
+//! (issue 35 item 1):
 //!
-//! - a `default` of the desired schema added, removed or changed
-//!   ([`default_changes`], `FD668`): a document that omits the member
-//!   means something else. The prover reads `default` as an annotation
-//!   (it constrains nothing), so the verdict alone would call it
-//!   `equivalent`;
-//! - a relation (decision 0015: the `x-takoform-*` annotations of a
-//!   reference, as verification derived them, [`crate::relations`])
-//!   removed, retargeted, made required or added ([`relation_changes`],
-//!   `FD669`): a host resolves each document's references by them.
+//! - defaults ([`default_changes`]): the current Core's `Materialize`
+//!   ([`crate::host::materialize`], `host-rules.md` §1.6) decides what a
+//!   default means. A change of meaning exists when some document valid
+//!   under both schemas materializes differently; its witness is that
+//!   document with both materialized forms (`FD668`, breaking). A default
+//!   the Core never inserts (on `$defs`, the root, behind `$ref`, `allOf`,
+//!   `anyOf`, `if`/`then`, a `type` array, …), added, removed or changed,
+//!   is a note (`FD680`): never silent, never breaking. The prover reads
+//!   `default` as an annotation (it constrains nothing), so the verdict
+//!   alone would call either `equivalent`;
+//! - relations (decision 0015: the `x-takoform-*` annotations of a
+//!   reference, as verification derived them, [`crate::relations`]): the
+//!   derived relations are compared, so a rewrite that keeps every derived
+//!   relation is equivalent; one removed, retargeted, made required or
+//!   added is `FD669` ([`relation_changes`]): a host resolves each
+//!   document's references by them.
 //!
 //! `examples`, `title`, `description`, `$comment` and every other `x-`
 //! key stay documentation (the verdict's `equivalent`, `FD653`).
 
 use std::collections::BTreeMap;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::changes::{compact as shown, quoted, Change, Class};
 use super::side::{Doc, Side};
 use crate::codes::Code;
-use crate::json::pointer::{unescape, JsonPointer};
+use crate::json::pointer::JsonPointer;
 use crate::relations::Relation;
 
 fn record(code: Code, class: Class, old: JsonPointer, new: Option<JsonPointer>) -> Change {
@@ -39,112 +47,349 @@ fn record(code: Code, class: Class, old: JsonPointer, new: Option<JsonPointer>) 
     }
 }
 
-/// Every `default` of a schema document by the pointer of the schema node
-/// that holds it ([`super::desired::schema_objects`]: walked as a schema).
-fn defaults(schema: &Value) -> BTreeMap<String, &Value> {
+/// One step from a value to a value inside it, as the Core's default
+/// insertion walks (`host-rules.md` §1.6): a named member, any member (an
+/// object `additionalProperties`), an array item, or the `oneOf` branch a
+/// discriminator selects (its name and tag).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Step {
+    Member(String),
+    AnyMember,
+    Item,
+    Branch(String, String),
+}
+
+/// One place where the Core's `Materialize` inserts a default: the
+/// instance path it is reached by, the default, the pointer of the schema
+/// node that holds it, and whether the member is listed in `required`
+/// beside it (no valid document omits it).
+struct Site<'a> {
+    default: &'a Value,
+    at: String,
+    required: bool,
+}
+
+/// Every default the Core inserts for `schema` (a whole desired schema),
+/// by instance path: walked exactly as
+/// [`crate::host::materialize::insert_defaults`] walks a document (the
+/// first branch of each discriminator tag, `properties` members whose
+/// schema is an object, object `additionalProperties`, object `items`);
+/// nothing behind `$ref`, `allOf`, `anyOf`, `if`, a `type` array.
+fn inserted(schema: &Value) -> BTreeMap<Vec<Step>, Site<'_>> {
+    let mut out = BTreeMap::new();
+    let mut stack: Vec<(&Value, Vec<Step>, String)> = vec![(schema, Vec::new(), String::new())];
+    while let Some((node, path, at)) = stack.pop() {
+        let Some(node) = node.as_object() else {
+            continue;
+        };
+        if let Some(d) = node
+            .get("x-takoform-discriminator")
+            .and_then(Value::as_str)
+            .filter(|d| !d.is_empty())
+        {
+            let mut tags = std::collections::BTreeSet::new();
+            for (i, branch) in node
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let tag = branch
+                    .pointer(&format!(
+                        "/properties/{}/const",
+                        crate::json::pointer::escape(d)
+                    ))
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                if tags.insert(tag.to_owned()) {
+                    let mut p = path.clone();
+                    p.push(Step::Branch(d.to_owned(), tag.to_owned()));
+                    stack.push((branch, p, format!("{at}/oneOf/{i}")));
+                }
+            }
+            continue;
+        }
+        match node.get("type").and_then(Value::as_str) {
+            Some("object") => {
+                let required = |m: &str| {
+                    node.get("required")
+                        .and_then(Value::as_array)
+                        .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(m)))
+                };
+                for (name, member) in node
+                    .get("properties")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                {
+                    let Some(m) = member.as_object() else {
+                        continue;
+                    };
+                    let mut p = path.clone();
+                    p.push(Step::Member(name.clone()));
+                    let member_at =
+                        format!("{at}/properties/{}", crate::json::pointer::escape(name));
+                    if let Some(default) = m.get("default") {
+                        out.insert(
+                            p.clone(),
+                            Site {
+                                default,
+                                at: member_at.clone(),
+                                required: required(name),
+                            },
+                        );
+                    }
+                    stack.push((member, p, member_at));
+                }
+                if let Some(extra) = node.get("additionalProperties").filter(|a| a.is_object()) {
+                    let mut p = path.clone();
+                    p.push(Step::AnyMember);
+                    stack.push((extra, p, format!("{at}/additionalProperties")));
+                }
+            }
+            Some("array") => {
+                if let Some(items) = node.get("items").filter(|i| i.is_object()) {
+                    let mut p = path;
+                    p.push(Step::Item);
+                    stack.push((items, p, format!("{at}/items")));
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Every `default` of a schema document the Core never inserts, by the
+/// pointer of the schema node that holds it ([`super::desired::schema_objects`]:
+/// walked as a schema, less the nodes of `inserted`).
+fn never_inserted<'a>(
+    schema: &'a Value,
+    inserted: &BTreeMap<Vec<Step>, Site<'_>>,
+) -> BTreeMap<String, &'a Value> {
+    let reached: std::collections::BTreeSet<&str> =
+        inserted.values().map(|s| s.at.as_str()).collect();
     super::desired::schema_objects(schema)
         .into_iter()
         .filter_map(|(m, at)| Some((at.as_str().to_owned(), m.get("default")?)))
+        .filter(|(at, _)| !reached.contains(at.as_str()))
         .collect()
 }
 
-/// The member path of a schema node reached through `properties` alone
-/// (`/properties/a/properties/b` → `["a", "b"]`); `None` for any other
-/// keyword on the way (`items`, `$defs`, `allOf`, …) or the root.
-fn member_path(node: &str) -> Option<Vec<String>> {
-    let tokens: Vec<&str> = node.strip_prefix('/')?.split('/').collect();
-    let mut names = Vec::new();
-    for pair in tokens.chunks(2) {
-        match pair {
-            ["properties", name] => names.push(unescape(name)),
-            _ => return None,
+/// The instance path as a JSON Pointer pattern (`/limits/size`,
+/// `/list/*`, `/map/*`, a branch as `[kind=a]`).
+fn shown_path(path: &[Step]) -> String {
+    let mut s = String::new();
+    for step in path {
+        match step {
+            Step::Member(m) => {
+                s.push('/');
+                s.push_str(&crate::json::pointer::escape(m));
+            }
+            Step::AnyMember | Step::Item => s.push_str("/*"),
+            Step::Branch(d, t) => s.push_str(&format!("[{d}={t}]")),
         }
     }
-    Some(names)
+    if s.is_empty() {
+        s.push('/');
+    }
+    s
 }
 
-/// The records of the `default`s that differ between the desired schemas
-/// `old` and `new` (`at`: the pointer of `desiredSchema` in both
-/// definitions), one per schema node both schemas hold (a default on a
-/// node only one side has is part of that node's addition or removal,
-/// which the verdict classes):
-/// - the member is listed in `required` beside it in OLD: no document
-///   valid before omits it, so nothing changes meaning: documentation
-///   (`FD665`);
-/// - else breaking (`FD668`), with a counterexample when one is built
-///   ([`super::desired::omitting`]: valid under both schemas, omitting the
-///   member, re-checked by the engine); a default on a node that is not a
-///   member reached through `properties` (the root, `items`, `$defs`, a
-///   branch of `allOf`, …) has none, and counts as breaking unproved (V3).
+/// A document valid under both `old` and `new` that reaches the last
+/// member of `path` through items, maps or discriminated branches and
+/// lacks it: the minimal document of both ([`super::desired::omitting`]
+/// with no member left out) with, along `path`, an empty object at each
+/// member, one item, one member `a` of a map, and the discriminator's tag
+/// at a branch. Re-checked by the engine against both schemas; `None`
+/// when it is not valid under both (a required member inside, a
+/// `propertyNames` that refuses `a`): the record is then unproved.
+fn through(old: &Value, new: &Value, path: &[Step]) -> Option<Value> {
+    let (Step::Member(_), rest) = path.split_last()? else {
+        return None;
+    };
+    let mut doc = super::desired::omitting(old, new, &[], "")?;
+    let mut at: &mut Value = &mut doc;
+    for step in rest {
+        at = match step {
+            Step::Member(m) => {
+                let o = at.as_object_mut()?;
+                o.entry(m.clone())
+                    .or_insert_with(|| Value::Object(Map::new()))
+            }
+            Step::AnyMember => {
+                let o = at.as_object_mut()?;
+                o.entry("a").or_insert_with(|| Value::Object(Map::new()))
+            }
+            Step::Item => {
+                *at = Value::Array(vec![Value::Object(Map::new())]);
+                at.get_mut(0)?
+            }
+            Step::Branch(d, tag) => {
+                at.as_object_mut()?
+                    .insert(d.clone(), Value::String(tag.clone()));
+                at
+            }
+        };
+    }
+    if let Some(Step::Member(m)) = path.last() {
+        at.as_object_mut()?.remove(m);
+    }
+    let (o, n) = (
+        crate::engine::compile(old).ok()?,
+        crate::engine::compile(new).ok()?,
+    );
+    (o.is_valid(&doc) && n.is_valid(&doc)).then_some(doc)
+}
+
+/// The RFC 8785 text of a value (its compact JSON when it has none).
+fn canonical_text(v: &Value) -> String {
+    crate::canonical::canonicalize(v)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_else(|| v.to_string())
+}
+
+/// The change records of the desired schemas `old` and `new` (`at`: the
+/// pointer of `desiredSchema` in both definitions) by what hosts store
+/// (issue 35 item 1): the meaning axis is the Core's `Materialize`
+/// ([`crate::host::materialize`]).
+///
+/// - A default the Core inserts (reached through `properties` of an object
+///   schema, object `additionalProperties`, `items`, a discriminated
+///   branch), added, removed or changed at an instance path: a change of
+///   meaning exists when some document valid under both schemas
+///   materializes differently. The witness is built
+///   ([`super::desired::omitting`]: valid under both, re-checked by the
+///   engine, the member absent), materialized under both schemas, and
+///   given with both materialized forms: breaking (`FD668`). A member
+///   listed in `required` beside it (on either side) is omitted by no
+///   document valid under both: documentation (`FD665`). No witness built
+///   (a path through items, a map or a branch; a generator that gave up):
+///   breaking, unproved.
+/// - A default the Core never inserts (on `$defs`, the root, behind
+///   `$ref`, `allOf`, `anyOf`, `if`/`then`, a `type` array, …) added,
+///   removed or changed at a pointer: a note (`FD680`), never breaking and
+///   never silent: editors may show it, hosts ignore it.
 pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change> {
-    let (a, b) = (defaults(old), defaults(new));
-    let mut nodes: Vec<&String> = a.keys().chain(b.keys()).collect();
+    let (a, b) = (inserted(old), inserted(new));
+    let mut out = Vec::new();
+    let mut paths: Vec<&Vec<Step>> = a.keys().chain(b.keys()).collect();
+    paths.sort();
+    paths.dedup();
+    let under = |p: &str| JsonPointer::from(format!("{}{p}", at.as_str()).as_str());
+    for path in paths {
+        let (x, y) = (a.get(path), b.get(path));
+        if x.map(|s| s.default) == y.map(|s| s.default) {
+            continue;
+        }
+        // Each side's place: its `default`, else the node the other side's
+        // default is on when this side has it, else the desired schema.
+        let place =
+            |mine: Option<&Site>, theirs: Option<&Site>, schema: &Value| match (mine, theirs) {
+                (Some(s), _) => under(&s.at).child("default"),
+                (None, Some(t)) if schema.pointer(&t.at).is_some() => under(&t.at),
+                _ => at.clone(),
+            };
+        let (po, pn) = (place(x, y, old), place(y, x, new));
+        let what = match (x, y) {
+            (None, Some(y)) => format!("added ({})", shown(y.default)),
+            (Some(x), None) => format!("removed (it was {})", shown(x.default)),
+            (Some(x), Some(y)) => {
+                format!("changed from {} to {}", shown(x.default), shown(y.default))
+            }
+            (None, None) => continue,
+        };
+        let member = match path.last() {
+            Some(Step::Member(m)) => Some(m.clone()),
+            _ => None,
+        };
+        let subject = match &member {
+            Some(m) => format!(
+                "default of member {} at {} (inserted by hosts at {})",
+                quoted(m),
+                x.or(y).map_or_else(|| at.clone(), |s| under(&s.at)),
+                shown_path(path)
+            ),
+            None => format!("default inserted at {}", shown_path(path)),
+        };
+        if x.is_some_and(|s| s.required) || y.is_some_and(|s| s.required) {
+            out.push(Change {
+                message: format!(
+                    "{subject} {what}: the member is required, so no document valid under both omits it (documentation)"
+                ),
+                ..record(Code::DocumentationChanged, Class::Documentation, po, Some(pn))
+            });
+            continue;
+        }
+        let names: Option<Vec<String>> = path
+            .iter()
+            .map(|s| match s {
+                Step::Member(m) => Some(m.clone()),
+                _ => None,
+            })
+            .collect();
+        let witness = match names.as_ref() {
+            Some(p) => p
+                .split_last()
+                .and_then(|(member, parents)| super::desired::omitting(old, new, parents, member)),
+            None => through(old, new, path),
+        };
+        let shown_witness = witness.as_ref().and_then(|w| {
+            let (mo, mn) = (
+                crate::host::materialize::insert_defaults(old, w),
+                crate::host::materialize::insert_defaults(new, w),
+            );
+            let (mo, mn) = (canonical_text(&mo), canonical_text(&mn));
+            (mo != mn).then(|| (canonical_text(w), mo, mn))
+        });
+        let message = match &shown_witness {
+            Some((w, mo, mn)) => format!(
+                "{subject} {what}: hosts store another document, e.g. {w} (valid under OLD and NEW) materializes as {mo} under OLD and as {mn} under NEW"
+            ),
+            None => format!(
+                "{subject} {what}: a document that omits it may materialize differently; no such document was built (counted as breaking: compatibility not proved)"
+            ),
+        };
+        out.push(Change {
+            message,
+            witness: shown_witness.and(witness),
+            ..record(Code::DesiredDefaultChanged, Class::Breaking, po, Some(pn))
+        });
+    }
+    let (c, d) = (never_inserted(old, &a), never_inserted(new, &b));
+    let mut nodes: Vec<&String> = c.keys().chain(d.keys()).collect();
     nodes.sort();
     nodes.dedup();
-    let mut out = Vec::new();
     for node in nodes {
-        let (x, y) = (a.get(node).copied(), b.get(node).copied());
+        let (x, y) = (c.get(node).copied(), d.get(node).copied());
         if x == y {
             continue;
         }
-        let in_both = |s: &Value| s.pointer(node).is_some_and(Value::is_object);
-        if !in_both(old) || !in_both(new) {
-            continue;
-        }
-        let schema_at = JsonPointer::from(format!("{}{node}", at.as_str()).as_str());
-        let located = |v: Option<&Value>| match v {
-            Some(_) => schema_at.child("default"),
-            None => schema_at.clone(),
+        let schema_at = under(node);
+        let place = |v: Option<&Value>, schema: &Value| match v {
+            Some(_) => Some(schema_at.child("default")),
+            None => schema.pointer(node).map(|_| schema_at.clone()),
         };
-        let (po, pn) = (located(x), located(y));
-        let path = member_path(node);
-        let member = path.as_ref().and_then(|p| p.last()).cloned();
         let what = match (x, y) {
             (None, Some(y)) => format!("added ({})", shown(y)),
             (Some(x), None) => format!("removed (it was {})", shown(x)),
             (Some(x), Some(y)) => format!("changed from {} to {}", shown(x), shown(y)),
             (None, None) => continue,
         };
-        let subject = match &member {
-            Some(m) => format!("default of member {} at {schema_at}", quoted(m)),
-            None => format!("default at {schema_at}"),
-        };
-        // The node holding the member (its parent object's schema).
-        let parent = node
-            .rsplit_once("/properties/")
-            .map_or("", |(parent, _)| parent);
-        let required_in_old = member.as_ref().is_some_and(|m| {
-            old.pointer(parent)
-                .and_then(|p| p.get("required"))
-                .and_then(Value::as_array)
-                .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(m)))
-        });
-        if required_in_old {
-            out.push(Change {
-                message: format!(
-                    "{subject} {what}: OLD requires the member, so no document valid before omits it (documentation)"
-                ),
-                ..record(Code::DocumentationChanged, Class::Documentation, po, Some(pn))
-            });
-            continue;
-        }
-        let witness = path.as_ref().and_then(|p| {
-            let (member, parents) = p.split_last()?;
-            super::desired::omitting(old, new, parents, member)
-        });
-        let message = match &witness {
-            Some(w) => format!(
-                "{subject} {what}: a document that omits it means something else now, e.g. {} (valid under OLD and NEW)",
-                shown(w)
-            ),
-            None => format!(
-                "{subject} {what}: a document that omits it may mean something else; no such document was built (counted as breaking: compatibility not proved)"
-            ),
-        };
+        let (po, pn) = (place(x, old), place(y, new));
         out.push(Change {
-            message,
-            witness,
-            ..record(Code::DesiredDefaultChanged, Class::Breaking, po, Some(pn))
+            code: Code::DesiredDefaultNotInserted,
+            class: Class::Documentation,
+            doc: Doc::Definition,
+            old: po,
+            new: pn,
+            message: format!(
+                "default at {schema_at} {what}: the Core never inserts it (hosts ignore it; a note)"
+            ),
+            inference: false,
+            witness: None,
         });
     }
     out

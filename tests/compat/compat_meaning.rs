@@ -495,6 +495,287 @@ fn refused_side_and_help() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A current-profile package with no Interface (`tests/cases/desired`'s
+/// Widget), so the snapshot oracle compiles it alone.
+const WIDGET: &str = "tests/cases/desired/packages/widget-0.1.0";
+
+/// The Widget at `version` with the desired schema `{name (required), m}`
+/// where `m` is `member`, and `$defs` `defs`.
+fn widget(tmp: &Path, name: &str, version: &str, member: Value, defs: Value) -> PathBuf {
+    package(tmp, name, WIDGET, |d| {
+        d["definitionVersion"] = json!(version);
+        d["desiredSchema"] = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object", "additionalProperties": false, "required": ["name"],
+            "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 63}, "m": member},
+            "$defs": defs});
+    })
+}
+
+/// The pairs of issue 35 item 1: (name, OLD m, OLD $defs, NEW m, NEW
+/// $defs, whether hosts store another document).
+fn meaning_pairs() -> Vec<(&'static str, Value, Value, Value, Value, bool)> {
+    let s = |d: &str| json!({"type": "string", "default": d});
+    vec![
+        (
+            "a default behind $ref changed (M x -> M2 y)",
+            json!({"$ref": "#/$defs/M"}),
+            json!({"M": s("x")}),
+            json!({"$ref": "#/$defs/M2"}),
+            json!({"M2": s("y")}),
+            false,
+        ),
+        (
+            "a defaulted member moved into $defs",
+            s("x"),
+            json!({}),
+            json!({"$ref": "#/$defs/M"}),
+            json!({"M": s("x")}),
+            true,
+        ),
+        (
+            "a defaulted member moved into a one-branch allOf",
+            s("x"),
+            json!({}),
+            json!({"allOf": [s("x")]}),
+            json!({}),
+            true,
+        ),
+        (
+            "a default on a member reached through properties changed",
+            s("x"),
+            json!({}),
+            s("y"),
+            json!({}),
+            true,
+        ),
+        (
+            "a default reached through items changed",
+            items(s("x")),
+            json!({}),
+            items(s("y")),
+            json!({}),
+            true,
+        ),
+        (
+            "a default reached through a typed map changed",
+            map(s("x")),
+            json!({}),
+            map(s("y")),
+            json!({}),
+            true,
+        ),
+        (
+            "a default of a discriminated branch changed",
+            branch(s("x")),
+            json!({}),
+            branch(s("y")),
+            json!({}),
+            true,
+        ),
+    ]
+}
+
+/// A closed object whose one member `d` is `d`.
+fn closed_d(d: Value) -> Value {
+    json!({"type": "object", "additionalProperties": false, "properties": {"d": d}})
+}
+
+/// An array of at most two closed objects whose member `d` is `d`.
+fn items(d: Value) -> Value {
+    json!({"type": "array", "maxItems": 2, "items": closed_d(d)})
+}
+
+/// The reviewed typed map of closed objects whose member `d` is `d`.
+fn map(d: Value) -> Value {
+    json!({"type": "object", "maxProperties": 4,
+        "propertyNames": {"type": "string", "pattern": "^[A-Za-z][A-Za-z0-9._-]{0,63}$",
+            "x-takoform-fieldPolicy": "portable-data-only-v1"},
+        "additionalProperties": closed_d(d)})
+}
+
+/// An object discriminated by `k` with one branch (`k` = "a") whose member
+/// `d` is `d`.
+fn branch(d: Value) -> Value {
+    json!({"type": "object", "additionalProperties": false, "x-takoform-discriminator": "k",
+        "properties": {"k": {"type": "string"}, "d": {"type": "string"}},
+        "oneOf": [{"type": "object", "additionalProperties": false, "required": ["k"],
+            "properties": {"k": {"const": "a"}, "d": d}}]})
+}
+
+/// Issue 35 item 1: meaning is what hosts materialize. A default behind
+/// `$ref` changed (OLD `m -> #/$defs/M` default "x", NEW 1.0.1 `m ->
+/// #/$defs/M2` default "y") is equivalent with notes (`FD680`, never
+/// silent), exit 0; moving a defaulted member into `$defs` or a one-branch
+/// `allOf` is a change of meaning (`FD668`, breaking) whose witness is a
+/// document valid under both with both materialized forms, each equal to
+/// what `desired materialize` prints for that side, also for a default
+/// reached through `items`, a typed map and a discriminated branch (near
+/// miss: the unchanged pair has no record).
+fn meaning_is_what_hosts_materialize() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    for (i, (name, om, od, nm, nd, changes)) in meaning_pairs().into_iter().enumerate() {
+        let a = widget(
+            tmp.path(),
+            &format!("a{i}"),
+            "1.0.0",
+            om.clone(),
+            od.clone(),
+        );
+        let b = widget(tmp.path(), &format!("b{i}"), "1.0.1", nm, nd);
+        let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+        let p = &doc["pairs"][0];
+        let meaning = records(p, "FD668");
+        if !changes {
+            assert_eq!(status, 0, "{name}: {doc}");
+            assert_eq!(p["requiredBump"], "patch", "{name}: {p}");
+            assert!(meaning.is_empty(), "{name}: {p}");
+            let notes = records(p, "FD680");
+            assert_eq!(notes.len(), 2, "{name}: {p}");
+            for n in notes {
+                assert_eq!(n["class"], "documentation", "{name}");
+                assert!(
+                    n["message"].as_str().unwrap().contains("never inserts"),
+                    "{n}"
+                );
+            }
+            continue;
+        }
+        assert_eq!(status, 1, "{name}: {doc}");
+        assert_eq!(p["requiredBump"], "major", "{name}: {p}");
+        assert_eq!(meaning.len(), 1, "{name}: {p}");
+        let r = meaning[0];
+        let w = &r["witness"];
+        assert!(valid_under(&a, w) && valid_under(&b, w), "{name}: {w}");
+        // Both materialized forms, as `desired materialize` prints them.
+        let file = tmp.path().join(format!("w{i}.json"));
+        std::fs::write(&file, w.to_string()).unwrap();
+        let message = r["message"].as_str().unwrap();
+        for (dir, version, side) in [(&a, "1.0.0", "OLD"), (&b, "1.0.1", "NEW")] {
+            let (code, out, err) = run(&[
+                "desired",
+                "materialize",
+                s(dir),
+                &format!("example.forms.takoform.com/Widget@{version}"),
+                s(&file),
+            ]);
+            assert_eq!(code, 0, "{name}: {err}");
+            let form = out.trim_end();
+            assert!(
+                message.contains(&format!("as {form} under {side}")),
+                "{name}: {side} {form} not in {message}"
+            );
+        }
+    }
+    // Near miss: the same pair twice.
+    let a = widget(
+        tmp.path(),
+        "same-a",
+        "1.0.0",
+        json!({"type": "string", "default": "x"}),
+        json!({}),
+    );
+    let b = widget(
+        tmp.path(),
+        "same-b",
+        "1.0.1",
+        json!({"type": "string", "default": "x"}),
+        json!({}),
+    );
+    let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+    assert_eq!(status, 0, "{doc}");
+    assert!(records(&doc["pairs"][0], "FD668").is_empty());
+    assert!(records(&doc["pairs"][0], "FD680").is_empty());
+    Ok(())
+}
+
+/// The snapshot oracle: beside `FORM_PACKAGE_CORPUS`, else
+/// `../shared/oracle/snapshot-oracle`.
+fn snapshot_oracle() -> Result<PathBuf, String> {
+    let p = std::env::var_os("FORM_PACKAGE_CORPUS")
+        .map(|c| PathBuf::from(c).join("../oracle/snapshot-oracle"))
+        .unwrap_or_else(|| repo("../shared/oracle/snapshot-oracle"));
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(format!("no snapshot oracle at {}", p.display()))
+    }
+}
+
+/// Each witness of a change of meaning, materialized by the Core
+/// (`snapshot-oracle materialize`) under OLD and under NEW: the two forms
+/// the record prints, and they differ.
+fn meaning_witnesses_agree_with_the_core(oracle: &Path) {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut confirmed = 0;
+    for (i, (name, om, od, nm, nd, changes)) in meaning_pairs().into_iter().enumerate() {
+        if !changes {
+            continue;
+        }
+        let a = widget(tmp.path(), &format!("a{i}"), "1.0.0", om, od);
+        let b = widget(tmp.path(), &format!("b{i}"), "1.0.1", nm, nd);
+        let (_, doc) = json_run(&["compat", s(&a), s(&b)]);
+        let r = records(&doc["pairs"][0], "FD668")[0].clone();
+        let file = tmp.path().join(format!("w{i}.json"));
+        std::fs::write(&file, r["witness"].to_string()).unwrap();
+        let mut forms = Vec::new();
+        for (dir, version, side) in [(&a, "1.0.0", "OLD"), (&b, "1.0.1", "NEW")] {
+            let o = std::process::Command::new(oracle)
+                .arg("materialize")
+                .arg(format!("dirs:{}", s(dir)))
+                .arg(format!("example.forms.takoform.com/Widget@{version}"))
+                .arg(&file)
+                .output()
+                .unwrap();
+            assert_eq!(o.status.code(), Some(0), "{name}: {o:?}");
+            let form = String::from_utf8(o.stdout).unwrap().trim_end().to_owned();
+            assert!(
+                r["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains(&format!("as {form} under {side}")),
+                "{name}: the Core materializes {form} under {side}: {r}"
+            );
+            forms.push(form);
+        }
+        assert_ne!(forms[0], forms[1], "{name}");
+        confirmed += 1;
+    }
+    assert_eq!(confirmed, 6);
+}
+
+/// Relations are compared as `relations` derives them (decision 0015):
+/// NEW adds under `$defs` a reference annotated with another Interface (an
+/// annotation derivation never reaches): every derived relation kept, no
+/// `FD669`, a patch fits. Near miss: the same retarget on the derived
+/// reference (`properties.queue`) is `FD669`.
+fn a_rewrite_keeping_every_derived_relation_is_equivalent() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let other = json!({"apiVersion": "interfaces.takoform.com/v1alpha1", "name": "edge.other",
+        "schemaDigest": format!("sha256:{}", "a".repeat(64)), "version": "1.0.0"});
+    let a = package(tmp.path(), "a", CONSUMER, |_| {});
+    let o = other.clone();
+    let b = package(tmp.path(), "b", CONSUMER, move |d| {
+        let mut q = d["desiredSchema"]["properties"]["queue"].clone();
+        q["x-takoform-required-interface"] = o;
+        d["desiredSchema"]["$defs"] = json!({"unused": q});
+        d["definitionVersion"] = json!("0.2.1");
+    });
+    let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+    let p = &doc["pairs"][0];
+    assert_eq!(status, 0, "{doc}");
+    assert!(records(p, "FD669").is_empty(), "{p}");
+    assert_eq!(p["requiredBump"], "patch", "{p}");
+    let c = package(tmp.path(), "c", CONSUMER, move |d| {
+        d["desiredSchema"]["properties"]["queue"]["x-takoform-required-interface"] = other;
+        d["definitionVersion"] = json!("0.2.1");
+    });
+    let (status, doc) = json_run(&["compat", s(&a), s(&c)]);
+    assert_eq!(status, 1, "{doc}");
+    assert_eq!(records(&doc["pairs"][0], "FD669").len(), 1, "{doc}");
+    Ok(())
+}
+
 /// This file's trials, run by the binary's `main`.
 pub fn trials() -> Vec<Trial> {
     vec![
@@ -510,5 +791,24 @@ pub fn trials() -> Vec<Trial> {
         ),
         Trial::test("skipped_directories_are_said", skipped_directories_are_said),
         Trial::test("refused_side_and_help", refused_side_and_help),
+        Trial::test(
+            "meaning_is_what_hosts_materialize",
+            meaning_is_what_hosts_materialize,
+        ),
+        Trial::test(
+            "a_rewrite_keeping_every_derived_relation_is_equivalent",
+            a_rewrite_keeping_every_derived_relation_is_equivalent,
+        ),
+        crate::common::needs_tool(
+            "meaning_witnesses_agree_with_the_core",
+            snapshot_oracle(),
+            "CI",
+            |o| {
+                Trial::test("meaning_witnesses_agree_with_the_core", move || {
+                    meaning_witnesses_agree_with_the_core(&o);
+                    Ok(())
+                })
+            },
+        ),
     ]
 }

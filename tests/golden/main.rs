@@ -11,6 +11,7 @@
 mod common;
 
 mod action;
+mod desired;
 mod golden;
 mod package_source;
 mod reference_cli;
@@ -20,6 +21,7 @@ mod speed;
 fn main() {
     common::run_trials(vec![
         ("action", action::trials()),
+        ("desired", desired::trials()),
         ("golden", golden::trials()),
         ("package_source", package_source::trials()),
         ("reference_cli", reference_cli::trials()),
