@@ -1,0 +1,16 @@
+//! What a host checks before it serves a set of Form Packages (issue 39),
+//! as the current Core (`tako0614/takoform@9bf48fd9`) does it, restated in
+//! `../shared/spec/host-rules.md`:
+//!
+//! - [`snapshot`]: the Snapshot compiler, staged as the Core stages it
+//!   (lane, package pins, duplicate identity, contracts, Form ↔ contract
+//!   closure, `requiresHostApi`, target FormRefs, default-create pins),
+//!   every finding of the stage that stops it, and on success the
+//!   Snapshot digest ([`snapshot::digest`]) and roster. Pure: it reads
+//!   nothing; `ops::snapshot` verifies and reads the inputs.
+//!
+//! The bar is `../shared/oracle/snapshot-oracle` (a build of the Core's
+//! compiler): `tests/hosts/` compares verdicts, findings and digests with
+//! it.
+
+pub mod snapshot;

@@ -1,0 +1,5 @@
+//! Operations: one module per command, each the one operation its
+//! `src/cli/<command>.rs` face calls, returning a report that `render/`
+//! alone prints.
+
+pub mod snapshot;
