@@ -131,6 +131,9 @@ pub enum EntryKind {
     /// package: a PATH that does not exist (`FD900`), a directory the walk
     /// cannot read (`FD901`) or will not follow (`FD902`).
     Path,
+    /// A set compiled by `snapshot` (the Core's Snapshot compiler): its
+    /// findings and, when it compiled, its digest and roster.
+    Snapshot,
 }
 
 impl EntryKind {

@@ -25,6 +25,7 @@ pub mod man;
 pub mod relations;
 pub mod revocation;
 pub mod schema;
+pub mod snapshot;
 pub mod trust;
 pub mod verify;
 pub mod version;
@@ -114,6 +115,10 @@ pub enum Command {
     /// contract, decision 0015 rule 8 for every binding, every accepted
     /// Binding, candidate sets; draw the graph.
     Family(family::Args),
+    /// Compile the set a host will serve as the current Core does: every package verified, then
+    /// the Snapshot compiler's stages (lane, duplicates, contracts, closure, requiresHostApi,
+    /// target FormRefs, default-create pins); on success the Snapshot digest and roster.
+    Snapshot(snapshot::Args),
     /// Publisher trust, offline: verify a package's Sigstore bundle and its revocation status.
     Trust(trust::Args),
     /// Language server over standard input and output: findings while you type, hover on codes.
@@ -145,6 +150,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Schema(a) => schema::run(&a),
         Command::Conformance(a) => conformance::run(&a),
         Command::Family(a) => family::run(a),
+        Command::Snapshot(a) => snapshot::run(a, is_terminal),
         Command::Trust(a) => trust::run(&a),
         Command::Lsp(a) => lsp::run(&a),
         Command::Desired(a) => desired::run(&a, is_terminal),

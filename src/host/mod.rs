@@ -1,6 +1,19 @@
-//! What a host does with the Form Packages it serves (issue 39): the
-//! current Core's rules restated in `../shared/spec/host-rules.md`.
-//! [`materialize`]: one desired document validated and materialized as the
-//! Core's `Validate`/`Materialize` do.
+//! What a host does with the Form Packages it serves (issue 39), as the
+//! current Core (`tako0614/takoform@9bf48fd9`) does it, restated in
+//! `../shared/spec/host-rules.md`:
+//!
+//! - [`snapshot`]: the Snapshot compiler, staged as the Core stages it
+//!   (lane, package pins, duplicate identity, contracts, Form ↔ contract
+//!   closure, `requiresHostApi`, target FormRefs, default-create pins),
+//!   every finding of the stage that stops it, and on success the
+//!   Snapshot digest ([`snapshot::digest`]) and roster. Pure: it reads
+//!   nothing; `ops::snapshot` verifies and reads the inputs.
+//! - [`materialize`]: one desired document validated and materialized as
+//!   the Core's `Validate`/`Materialize` do.
+//!
+//! The bar is `../shared/oracle/snapshot-oracle` (a build of the Core's
+//! compiler): `tests/hosts/` compares verdicts, findings and digests with
+//! it, and the desired tests its materialized bytes.
 
 pub mod materialize;
+pub mod snapshot;

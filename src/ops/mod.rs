@@ -18,5 +18,6 @@ pub mod index;
 pub mod init;
 pub mod relations;
 pub mod revocation;
+pub mod snapshot;
 pub mod trust;
 pub mod verify;

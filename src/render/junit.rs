@@ -95,6 +95,7 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
         EntryKind::Package | EntryKind::Document => "form-package",
         EntryKind::Configuration => "configuration",
         EntryKind::Path => "path",
+        EntryKind::Snapshot => "snapshot",
     });
     for (key, value) in &p.outcome.extra {
         case.add_property((

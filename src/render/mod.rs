@@ -29,6 +29,7 @@ pub mod progress;
 pub mod relations;
 pub mod revocation;
 pub mod sarif;
+pub mod snapshot;
 pub mod statistics;
 pub mod summary;
 pub mod trust;
