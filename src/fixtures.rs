@@ -129,8 +129,20 @@ fn compile_one(
 /// and what an older draft's form there meant (`exclusiveMaximum: true`).
 /// `None` (the code's general help) for anything else.
 fn keyword_help(schema: &Value, pointer: &JsonPointer) -> Option<String> {
-    let tokens = pointer.tokens();
+    let mut tokens = pointer.tokens();
+    // A refused item of a `type` array (`/type/0`) is the `type` keyword's.
+    if let Some((last, parent)) = tokens.split_last() {
+        if last.parse::<usize>().is_ok() && crate::keywords::keyword_at(parent) == Some("type") {
+            tokens.pop();
+        }
+    }
     let keyword = crate::keywords::keyword_at(&tokens)?;
+    if keyword == "type" {
+        let at = tokens.iter().fold(JsonPointer::root(), |p, t| p.child(t));
+        if let Some(hint) = crate::keywords::type_name_hint(at.resolve(schema)?) {
+            return Some(format!("`type` is a type name or an array of them: {hint}"));
+        }
+    }
     let shape = crate::keywords::value_shape(keyword)?;
     let value = pointer.resolve(schema)?;
     if crate::keywords::value_fits(keyword, value) {
@@ -304,6 +316,37 @@ pub fn named_fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
 ///   the definition's raw stage schema against the fixture document
 ///   (saturating; compared against [`WORK_LIMIT`]).
 ///
+/// For a member `additionalProperties: false` refused (target `Key`),
+/// `did you mean "instances"?` when the closed object declares a member of
+/// a near spelling ([`crate::checks::nearest`]) that the document lacks
+/// (issue 36 item 6).
+fn misspelt_member(schema: &Value, instance: &Value, v: &engine::Violation) -> Option<String> {
+    if v.target != Target::Key {
+        return None;
+    }
+    let (node_at, last) = v.schema_pointer.as_str().rsplit_once('/')?;
+    if last != "additionalProperties" {
+        return None;
+    }
+    let declared = schema.pointer(node_at)?.get("properties")?.as_object()?;
+    let object = v
+        .instance_pointer
+        .parent()?
+        .resolve(instance)?
+        .as_object()?;
+    let member = v.instance_pointer.tokens().pop()?;
+    let absent = declared
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !object.contains_key(*k));
+    let near = crate::checks::nearest(&member, absent)?;
+    Some(format!(
+        "did you mean {}? the schema declares that member; rename {} in the fixture",
+        quote(near),
+        quote(&member)
+    ))
+}
+
 /// The `required` names a closed object cannot have (FD226), quoted and
 /// joined, when the keyword at `keyword` (a `required` or an
 /// `additionalProperties` of `schema`, a stage schema) belongs to such an
@@ -499,7 +542,10 @@ pub fn run_fixtures<'p>(
                                     ));
                                     d
                                 }
-                                None => d,
+                                None => match misspelt_member(schema_value, instance, &v) {
+                                    Some(help) => d.help(help),
+                                    None => d,
+                                },
                             };
                             let d = if more > 0 {
                                 d.note(format!("{more} more schema path(s) fail the same way"))
@@ -804,6 +850,43 @@ mod tests {
         assert!(run.diagnostics.iter().all(|d| d.help.as_deref()
             != Some("fix the schema, not the fixture: declare \"name\" under properties or drop it from required")
             && !d.notes.iter().any(|n| n.starts_with("the schema is at fault"))));
+    }
+
+    #[test]
+    fn a_refused_member_one_edit_from_a_declared_one_names_it() {
+        let def = json!({"desiredSchema": closed_name(),
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
+        let files = BTreeMap::from([(
+            "f/d.json",
+            ("application/json", json!({"nmae": 1, "zzz": 2})),
+        )]);
+        let (run, _) = run_with(&def, &files, 10);
+        let d = &run.diagnostics;
+        assert_eq!(codes(d), vec![Code::FixtureSchemaViolation; 3]);
+        let help = |p: &str| {
+            d.iter()
+                .find(|d| d.pointer.as_str() == p)
+                .and_then(|d| d.help.clone())
+        };
+        assert_eq!(
+            help("/nmae").as_deref(),
+            Some("did you mean \"name\"? the schema declares that member; rename \"nmae\" in the fixture")
+        );
+        // Near misses: a member near no declared one keeps the general
+        // help; so does one whose near member the document has too.
+        assert_eq!(
+            help("/zzz").as_deref(),
+            Code::FixtureSchemaViolation.info().help
+        );
+        let files = BTreeMap::from([(
+            "f/d.json",
+            ("application/json", json!({"name": "x", "nmae": 1})),
+        )]);
+        let (run, _) = run_with(&def, &files, 10);
+        assert_eq!(
+            run.diagnostics[0].help.as_deref(),
+            Code::FixtureSchemaViolation.info().help
+        );
     }
 
     #[test]
