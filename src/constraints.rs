@@ -69,6 +69,41 @@ pub fn walk<'a>(root: &'a Value, pointer: &str) -> Result<(&'a Map<String, Value
     }
 }
 
+/// The member pointers that exist in `desired` (the desired schema), as
+/// `immutableFields` and constraints name them: every property path through `properties` members whose value
+/// is an object, as the verifier's own pointer walk into the desired
+/// schema resolves them ([`walk`],
+/// `current-profile.md` §6.2: no `$ref`, `allOf` or `items` followed),
+/// in document order, at most [`MAX_POINTERS`]; `true` in the second
+/// place when more were left out.
+pub fn declared_pointers(desired: &Value) -> (Vec<String>, bool) {
+    fn go(node: &Value, at: &str, depth: usize, out: &mut Vec<String>) -> bool {
+        let Some(props) = node.get("properties").and_then(Value::as_object) else {
+            return false;
+        };
+        for (name, child) in props.iter().filter(|(_, c)| c.is_object()) {
+            if out.len() >= MAX_POINTERS {
+                return true;
+            }
+            let p = format!("{at}/{}", escape(name));
+            out.push(p.clone());
+            if depth < crate::limits::CONSTRAINT_RELATION_DEPTH && go(child, &p, depth + 1, out) {
+                return true;
+            }
+        }
+        false
+    }
+    let mut out = Vec::new();
+    let more = go(desired, "", 0, &mut out);
+    // Each is what the verifier's walk resolves (empty names and `*` are
+    // not property tokens there).
+    out.retain(|p| walk(desired, p).is_ok());
+    (out, more)
+}
+
+/// The most pointers [`declared_pointers`] lists at once.
+pub const MAX_POINTERS: usize = 1000;
+
 /// `v` is an array of strings containing `name` (a non-string entry makes the
 /// list unusable).
 fn string_list_contains(v: Option<&Value>, name: &str) -> bool {

@@ -129,8 +129,20 @@ fn compile_one(
 /// and what an older draft's form there meant (`exclusiveMaximum: true`).
 /// `None` (the code's general help) for anything else.
 fn keyword_help(schema: &Value, pointer: &JsonPointer) -> Option<String> {
-    let tokens = pointer.tokens();
+    let mut tokens = pointer.tokens();
+    // A refused item of a `type` array (`/type/0`) is the `type` keyword's.
+    if let Some((last, parent)) = tokens.split_last() {
+        if last.parse::<usize>().is_ok() && crate::keywords::keyword_at(parent) == Some("type") {
+            tokens.pop();
+        }
+    }
     let keyword = crate::keywords::keyword_at(&tokens)?;
+    if keyword == "type" {
+        let at = tokens.iter().fold(JsonPointer::root(), |p, t| p.child(t));
+        if let Some(hint) = crate::keywords::type_name_hint(at.resolve(schema)?) {
+            return Some(format!("`type` is a type name or an array of them: {hint}"));
+        }
+    }
     let shape = crate::keywords::value_shape(keyword)?;
     let value = pointer.resolve(schema)?;
     if crate::keywords::value_fits(keyword, value) {
@@ -304,6 +316,140 @@ pub fn named_fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
 ///   the definition's raw stage schema against the fixture document
 ///   (saturating; compared against [`WORK_LIMIT`]).
 ///
+/// For a member `additionalProperties: false` refused (target `Key`),
+/// `did you mean "instances"?` when the closed object declares a member of
+/// a near spelling ([`crate::checks::nearest`]) that the document lacks
+/// (issue 36 item 6).
+fn misspelt_member(schema: &Value, instance: &Value, v: &engine::Violation) -> Option<String> {
+    if v.target != Target::Key {
+        return None;
+    }
+    let (node_at, last) = v.schema_pointer.as_str().rsplit_once('/')?;
+    if last != "additionalProperties" {
+        return None;
+    }
+    let declared = schema.pointer(node_at)?.get("properties")?.as_object()?;
+    let object = v
+        .instance_pointer
+        .parent()?
+        .resolve(instance)?
+        .as_object()?;
+    let member = v.instance_pointer.tokens().pop()?;
+    let absent = declared
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !object.contains_key(*k));
+    let near = crate::checks::nearest(&member, absent)?;
+    Some(format!(
+        "did you mean {}? the schema declares that member; rename {} in the fixture",
+        quote(near),
+        quote(&member)
+    ))
+}
+
+/// The `required` names a closed object cannot have (FD226), quoted and
+/// joined, when the keyword at `keyword` (a `required` or an
+/// `additionalProperties` of `schema`, a stage schema) belongs to such an
+/// object: the fixture failed because of the schema (issue 36 item 4).
+fn unsatisfiable_at(schema: &Value, keyword: &JsonPointer) -> Option<String> {
+    let (node_at, last) = keyword.as_str().rsplit_once('/')?;
+    if !matches!(last, "required" | "additionalProperties") {
+        return None;
+    }
+    let node = schema.pointer(node_at)?;
+    if node.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return None;
+    }
+    let declared = node.get("properties").and_then(Value::as_object);
+    let names: Vec<String> = node
+        .get("required")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|n| !declared.is_some_and(|m| m.contains_key(*n)))
+        .map(quote)
+        .collect();
+    (!names.is_empty()).then(|| names.join(", "))
+}
+
+/// FD421 for a negative fixture refused only by the stage schema's root
+/// `required` (a member it lacks) and root `additionalProperties` (a
+/// member it has that is not declared), both at once, where an undeclared
+/// member is a near spelling of a missing one ([`crate::checks::nearest`]):
+/// the usual sign of a misspelt member (issue 36 item 10). `None` when any
+/// other keyword refused it, when only one of the two did (a fixture
+/// written to lack a member, or to carry an extra one, is refused for what
+/// it was named for), or when no undeclared member is near a missing one.
+fn root_only(
+    schema: &CompiledSchema,
+    schema_value: &Value,
+    instance: &Value,
+    literals: Option<&crate::engine::numbers::Literals>,
+    label: &str,
+    stage: &str,
+) -> Option<Diagnostic> {
+    let violations = schema.violations_with(instance, literals, MAX_VIOLATIONS);
+    let keyword = |v: &engine::Violation| v.schema_pointer.as_str().to_owned();
+    if violations.is_empty()
+        || !violations
+            .iter()
+            .all(|v| matches!(keyword(v).as_str(), "/required" | "/additionalProperties"))
+        || !violations.iter().any(|v| keyword(v) == "/required")
+        || !violations
+            .iter()
+            .any(|v| keyword(v) == "/additionalProperties")
+    {
+        return None;
+    }
+    let members = instance.as_object()?;
+    let declared = schema_value.get("properties").and_then(Value::as_object);
+    let missing: Vec<&str> = schema_value
+        .get("required")
+        .and_then(Value::as_array)?
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|n| !members.contains_key(*n))
+        .collect();
+    let extra: Vec<&str> = members
+        .keys()
+        .map(String::as_str)
+        .filter(|k| !declared.is_some_and(|m| m.contains_key(*k)))
+        .collect();
+    let guesses: Vec<String> = extra
+        .iter()
+        .filter_map(|e| {
+            crate::checks::nearest(e, missing.iter().copied())
+                .map(|m| format!("{} for {}", quote(m), quote(e)))
+        })
+        .collect();
+    if guesses.is_empty() {
+        return None;
+    }
+    let list = |names: &[&str]| {
+        names
+            .iter()
+            .map(|n| quote(n))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut d = Diagnostic::new(
+        Code::NegativeFixtureRootOnly,
+        format!(
+            "{label} {stage} is refused only at the document root, for lacking {} and for carrying {}, which the schema does not declare: the usual sign of a misspelt member, not of the violation the fixture was written for",
+            list(&missing),
+            list(&extra)
+        ),
+    );
+    if let Some(first) = extra.first() {
+        d = d.at_key(JsonPointer::root().child(first));
+    }
+    d.help = Some(format!(
+        "did you mean {}? spell the member as the schema declares it, so that the fixture is refused for the violation it was written for",
+        guesses.join(", ")
+    ));
+    Some(d)
+}
+
 /// A failing positive fixture reports every violation (up to
 /// [`MAX_VIOLATIONS`]) as `FixtureSchemaViolation` (FD410) in the fixture
 /// file at the instance pointer, with a note naming the schema keyword
@@ -383,6 +529,24 @@ pub fn run_fixtures<'p>(
                             .in_file(path)
                             .note(format!("schema keyword: {schema_at}"))
                             .note(format!("fixture entry: {}", path_at.as_str()));
+                            let d = match unsatisfiable_at(schema_value, &v.schema_pointer) {
+                                Some(names) => {
+                                    let mut d = d.note(format!(
+                                        "the schema is at fault: {} requires {names}, which its closed object does not declare (FD226 unsatisfiable-required): no document satisfies it",
+                                        schema_at
+                                            .rsplit_once('/')
+                                            .map_or(schema_at.as_str(), |(node, _)| node)
+                                    ));
+                                    d.help = Some(format!(
+                                        "fix the schema, not the fixture: declare {names} under properties or drop it from required"
+                                    ));
+                                    d
+                                }
+                                None => match misspelt_member(schema_value, instance, &v) {
+                                    Some(help) => d.help(help),
+                                    None => d,
+                                },
+                            };
                             let d = if more > 0 {
                                 d.note(format!("{more} more schema path(s) fail the same way"))
                             } else {
@@ -502,6 +666,13 @@ pub fn run_fixtures<'p>(
                 );
             }
             if let Outcome::Failed = outcome {
+                if let Some(d) = root_only(schema, schema_value, instance, literals, &label, stage)
+                {
+                    run.diagnostics.push(
+                        d.in_file(path)
+                            .note(format!("fixture entry: {}", at.as_str())),
+                    );
+                }
                 if let Some(v) = schema
                     .violations_with(instance, literals, 1)
                     .into_iter()
@@ -639,6 +810,127 @@ mod tests {
 
     fn codes(d: &[Diagnostic]) -> Vec<Code> {
         d.iter().map(|d| d.code).collect()
+    }
+
+    #[test]
+    fn a_fixture_failing_on_an_unsatisfiable_required_points_at_the_schema() {
+        // Issue 36 item 4: `sizes` is required but the closed object does
+        // not declare it; the fixture is not at fault.
+        let schema = json!({"$schema": S, "type": "object", "additionalProperties": false,
+            "properties": {"count": {"type": "integer"}}, "required": ["count", "sizes"]});
+        let def = json!({"desiredSchema": schema,
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
+        for doc in [json!({"count": 1}), json!({"count": 1, "sizes": 2})] {
+            let files = BTreeMap::from([("f/d.json", ("application/json", doc))]);
+            let (run, _) = run_with(&def, &files, 10);
+            let d = &run.diagnostics;
+            assert_eq!(codes(d), vec![Code::FixtureSchemaViolation]);
+            assert!(
+                d[0].notes
+                    .iter()
+                    .any(|n| n
+                        .starts_with("the schema is at fault: /desiredSchema requires \"sizes\"")),
+                "{:?}",
+                d[0].notes
+            );
+            assert!(d[0]
+                .help
+                .as_deref()
+                .unwrap()
+                .starts_with("fix the schema, not the fixture"));
+        }
+        // Near miss: a satisfiable closed object; the fixture is at fault.
+        let files = BTreeMap::from([("f/d.json", ("application/json", json!({"name": 1})))]);
+        let (run, _) = run_with(
+            &json!({"desiredSchema": closed_name(),
+                "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]}),
+            &files,
+            10,
+        );
+        assert!(run.diagnostics.iter().all(|d| d.help.as_deref()
+            != Some("fix the schema, not the fixture: declare \"name\" under properties or drop it from required")
+            && !d.notes.iter().any(|n| n.starts_with("the schema is at fault"))));
+    }
+
+    #[test]
+    fn a_refused_member_one_edit_from_a_declared_one_names_it() {
+        let def = json!({"desiredSchema": closed_name(),
+            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
+        let files = BTreeMap::from([(
+            "f/d.json",
+            ("application/json", json!({"nmae": 1, "zzz": 2})),
+        )]);
+        let (run, _) = run_with(&def, &files, 10);
+        let d = &run.diagnostics;
+        assert_eq!(codes(d), vec![Code::FixtureSchemaViolation; 3]);
+        let help = |p: &str| {
+            d.iter()
+                .find(|d| d.pointer.as_str() == p)
+                .and_then(|d| d.help.clone())
+        };
+        assert_eq!(
+            help("/nmae").as_deref(),
+            Some("did you mean \"name\"? the schema declares that member; rename \"nmae\" in the fixture")
+        );
+        // Near misses: a member near no declared one keeps the general
+        // help; so does one whose near member the document has too.
+        assert_eq!(
+            help("/zzz").as_deref(),
+            Code::FixtureSchemaViolation.info().help
+        );
+        let files = BTreeMap::from([(
+            "f/d.json",
+            ("application/json", json!({"name": "x", "nmae": 1})),
+        )]);
+        let (run, _) = run_with(&def, &files, 10);
+        assert_eq!(
+            run.diagnostics[0].help.as_deref(),
+            Code::FixtureSchemaViolation.info().help
+        );
+    }
+
+    #[test]
+    fn a_negative_fixture_refused_only_for_a_misspelt_member_gets_a_note() {
+        let def = |input: &str| {
+            json!({"desiredSchema": closed_name(),
+                "negativeConformanceFixtures": [{"name": "neg", "stage": "desired",
+                    "inputPath": input, "expectedFailure": "schema_validation_failed"}]})
+        };
+        let files = BTreeMap::from([
+            ("f/typo.json", ("application/json", json!({"nmae": "x"}))),
+            ("f/missing.json", ("application/json", json!({}))),
+            (
+                "f/extra.json",
+                ("application/json", json!({"name": "x", "other": 1})),
+            ),
+            ("f/type.json", ("application/json", json!({"name": 1}))),
+            (
+                "f/other.json",
+                ("application/json", json!({"unexpected": 1})),
+            ),
+        ]);
+        let (run, _) = run_with(&def("f/typo.json"), &files, 10);
+        let d = &run.diagnostics;
+        assert_eq!(codes(d), vec![Code::NegativeFixtureRootOnly]);
+        assert_eq!(d[0].severity, crate::diag::Severity::Note);
+        assert_eq!((d[0].pointer.as_str(), d[0].target), ("/nmae", Target::Key));
+        assert!(d[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .starts_with("did you mean \"name\" for \"nmae\"?"));
+        // Near misses: a fixture written to lack a member, to carry an
+        // extra one, or to hold a wrong value is refused for that.
+        // and one lacking a member while carrying an unrelated one.
+        for input in [
+            "f/missing.json",
+            "f/extra.json",
+            "f/type.json",
+            "f/other.json",
+        ] {
+            let (run, _) = run_with(&def(input), &files, 10);
+            assert!(run.diagnostics.is_empty(), "{input}: {:?}", run.diagnostics);
+        }
     }
 
     #[test]

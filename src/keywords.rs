@@ -157,6 +157,50 @@ pub fn older_draft_hint(keyword: &str, value: &serde_json::Value) -> Option<&'st
     })
 }
 
+/// The seven JSON Schema type names.
+pub const TYPE_NAMES: [&str; 7] = [
+    "null", "boolean", "object", "array", "number", "string", "integer",
+];
+
+/// What an author who wrote the `type` value `value` most likely meant
+/// (issue 36 item 6): for each string that is not one of the seven
+/// [`TYPE_NAMES`], the nearest name ([`crate::checks::nearest`]: `int` →
+/// `integer`) or another language's name for one (`float` → `number`,
+/// `bool` → `boolean`, `dict` → `object`, `list` → `array`). `None` when
+/// every name is one of the seven, or none is near.
+pub fn type_name_hint(value: &serde_json::Value) -> Option<String> {
+    use serde_json::Value;
+    let names: Vec<&str> = match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        _ => return None,
+    };
+    let guesses: Vec<String> = names
+        .into_iter()
+        .filter(|n| !TYPE_NAMES.contains(n))
+        .filter_map(|n| {
+            let meant = match n.to_ascii_lowercase().as_str() {
+                "float" | "double" | "decimal" | "real" => Some("number"),
+                "int" | "long" | "int32" | "int64" => Some("integer"),
+                "bool" => Some("boolean"),
+                "dict" | "map" | "hash" | "record" => Some("object"),
+                "list" | "tuple" => Some("array"),
+                "str" | "text" => Some("string"),
+                "nil" | "none" => Some("null"),
+                _ => crate::checks::nearest(n, TYPE_NAMES),
+            }?;
+            Some(format!("{meant} for {}", crate::diag::escape::quote(n)))
+        })
+        .collect();
+    (!guesses.is_empty()).then(|| {
+        format!(
+            "did you mean {}? the seven type names: {}",
+            guesses.join(", "),
+            TYPE_NAMES.join(", ")
+        )
+    })
+}
+
 /// The keyword `pointer` (into a schema) ends at, when its last token is in
 /// keyword position: each token after a schema is a keyword, the member of
 /// a [`MAP`] keyword and the item of an [`ARRAY`] keyword are schemas again,
@@ -327,6 +371,27 @@ fn walk(tokens: &[String]) -> (At, Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 36 item 6: a misspelt or foreign type name names the one
+    /// meant; near misses: the seven names, and a name near none of them.
+    #[test]
+    fn a_wrong_type_name_says_which_was_meant() {
+        use serde_json::json;
+        let hint = |v| type_name_hint(&v);
+        assert_eq!(
+            hint(json!("int")).as_deref(),
+            Some("did you mean integer for \"int\"? the seven type names: null, boolean, object, array, number, string, integer")
+        );
+        assert!(hint(json!(["strin", "null"]))
+            .unwrap()
+            .starts_with("did you mean string for \"strin\"?"));
+        assert!(hint(json!("float"))
+            .unwrap()
+            .starts_with("did you mean number"));
+        assert_eq!(hint(json!("integer")), None);
+        assert_eq!(hint(json!(["string", "null"])), None);
+        assert_eq!(hint(json!("xyzzy")), None);
+    }
 
     #[test]
     fn every_keyword_has_one_shape() {

@@ -8,7 +8,9 @@
 //! A finding is shown when the most specific selector matching its code
 //! comes from `select` (an empty `select` selects everything) and not from
 //! `ignore`; at equal specificity `ignore` wins. `warn` downgrades a
-//! matching error to a warning (it then fails only with `--deny-warnings`).
+//! matching error to a warning (it then fails only with `--deny-warnings`)
+//! and raises a matching note to one (FD227 `non-portable-pattern` is a
+//! note by default, a warning when selected so; issue 36 item 5).
 //! A code's name is the most specific selector of all.
 //!
 //! The file: TOML with exactly the keys `select`, `ignore`, `warn`,
@@ -47,7 +49,7 @@ pub struct RuleArgs {
     pub select: Option<Vec<String>>,
     /// `--ignore`: hide these selectors.
     pub ignore: Option<Vec<String>>,
-    /// `--warn`: report these selectors' errors as warnings.
+    /// `--warn`: report these selectors' errors and notes as warnings.
     pub warn: Option<Vec<String>>,
     /// `--exit-zero`: exit 0 even when a finding fails a package.
     pub exit_zero: bool,
@@ -74,7 +76,7 @@ pub struct Settings {
     pub select: Vec<String>,
     /// Selectors hidden.
     pub ignore: Vec<String>,
-    /// Selectors downgraded from error to warning.
+    /// Selectors reported as warnings (errors downgraded, notes raised).
     pub warn: Vec<String>,
     /// Exit 0 even when findings fail a package (2 still means the command could not run).
     pub exit_zero: bool,
@@ -389,12 +391,15 @@ impl Settings {
     }
 
     /// Applies `select`/`ignore`/`warn` to one package's findings (a
-    /// discovered file's `warn` never demotes an integrity error).
+    /// discovered file's `warn` never demotes an integrity error): `warn`
+    /// makes a matching error or note a warning.
     pub fn apply(&self, diags: &mut Vec<Diagnostic>) {
         diags.retain(|d| self.shows(d.code));
         for d in diags.iter_mut() {
             let [_, _, warn] = lists(self, d.code);
-            if d.severity == Severity::Error && best(d.code, warn).is_some() {
+            if matches!(d.severity, Severity::Error | Severity::Note)
+                && best(d.code, warn).is_some()
+            {
                 d.severity = Severity::Warning;
             }
         }

@@ -11,7 +11,8 @@
 //!   `negative-stage-without-schema`, FD407 `unsupported-negative-stage`, FD408
 //!   `unsupported-expected-failure`, FD409 `fixture-work-exceeded`, FD410
 //!   `fixture-schema-violation`, FD411 `negative-fixture-passed`, FD419
-//!   `negative-fixture-over-budget` (a note)
+//!   `negative-fixture-over-budget` (a note), FD421
+//!   `negative-fixture-root-only` (a note)
 //!
 //! # Why
 //!
@@ -162,6 +163,10 @@ fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
 ///   failing only because its instance work estimate exceeds the budget, not
 ///   because it was found to violate its schema (a note; verifier-rules.md
 ///   §4.7, §7.2 R7.8)
+/// - FD421 `negative-fixture-root-only`: a negative fixture is refused only
+///   at the document root, by a required member it lacks and an undeclared
+///   member of a near spelling it has: the usual sign of a misspelt member
+///   name (a note; verifier-rules.md §7.2 R7.8 (ours))
 ///
 /// **Failing** (FD403): `definition conformanceFixtures[]: {"name":"other","desiredPath":"fixtures/missing.json"}   (not in files[])`
 ///
@@ -180,6 +185,7 @@ pub(super) const FIXTURES: Check = Check {
         Code::FixtureSchemaViolation,
         Code::NegativeFixturePassed,
         Code::NegativeFixtureOverBudget,
+        Code::NegativeFixtureRootOnly,
     ],
     needs: &[Need::Fact(Fact::Proven), Need::Fact(Fact::Compiled)],
     establishes: None,

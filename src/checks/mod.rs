@@ -34,12 +34,14 @@ use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::package::{Fact, Package, INDEX_FILE};
 
+mod authoring;
 mod definition;
 mod files;
 mod fixtures;
 mod identity;
 mod index;
 
+pub use authoring::{nearest, unportable_constructs};
 pub use definition::{inline_schemas, proof_name_policy};
 pub use index::limit_findings;
 
@@ -116,6 +118,7 @@ pub static CHECKS: &[Check] = &[
     definition::RULES,
     definition::CONSTRAINTS,
     definition::RELATIONS,
+    authoring::LINTS,
     identity::SCHEMA_DIGEST,
     identity::IDENTITY,
     identity::FORMREF,
@@ -566,6 +569,7 @@ mod tests {
         include_str!("definition.rs"),
         include_str!("identity.rs"),
         include_str!("fixtures.rs"),
+        include_str!("authoring.rs"),
     ];
 
     /// Doc lines without their `//!` / `///` prefix, joined by spaces with

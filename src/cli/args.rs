@@ -127,7 +127,7 @@ pub struct SelectArgs {
     /// Hide these codes (the more specific of --select and --ignore wins).
     #[arg(long, value_delimiter = ',', value_name = "CODE")]
     pub ignore: Option<Vec<String>>,
-    /// Report these codes' errors as warnings.
+    /// Report these codes' errors and notes as warnings.
     #[arg(long, value_delimiter = ',', value_name = "CODE")]
     pub warn: Option<Vec<String>>,
     /// Exit 0 even when a finding fails a package (2 still means the command could not run).

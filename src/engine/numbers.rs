@@ -627,6 +627,28 @@ fn equals_schema(inst: &Value, want: &SchemaValue) -> bool {
     }
 }
 
+/// Whether two schema values (two `enum` items, say) are one value to the
+/// engine (§12 E6): numbers compared by value after the binary64 pass of
+/// schema keyword values (E4), so `1` and `1.0` are equal; strings, booleans
+/// and null by value; arrays item by item; objects member by member.
+pub fn schema_values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Number(n), Value::Number(m)) => schema_rat(n) == schema_rat(m),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| schema_values_equal(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, p)| y.get(k).is_some_and(|q| schema_values_equal(p, q)))
+        }
+        _ => false,
+    }
+}
+
 /// Go `equals(a, b)` of two instance values, `a` the left operand.
 fn equals_instance(a: &Value, b: &Value) -> bool {
     match (a, b) {

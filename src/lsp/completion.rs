@@ -21,8 +21,6 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::json::pointer::escape;
-
 /// Whether the cursor is where a member name goes or inside a value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Role {
@@ -406,36 +404,11 @@ pub fn cursor(text: &str, offset: usize) -> Option<Cursor> {
     Some(c)
 }
 
-/// The `immutableFields` pointers that exist in `desired` (the desired
-/// schema): every property path through `properties` members whose value
-/// is an object, as the verifier's own pointer walk into the desired
-/// schema resolves them ([`crate::constraints::walk`],
-/// `current-profile.md` §6.2: no `$ref`, `allOf` or `items` followed),
-/// in document order, at most [`MAX_POINTERS`]; `true` in the second
-/// place when more were left out.
+/// The `immutableFields` pointers that exist in `desired`
+/// ([`crate::constraints::declared_pointers`], at most [`MAX_POINTERS`]);
+/// `true` in the second place when more were left out.
 pub fn immutable_pointers(desired: &Value) -> (Vec<String>, bool) {
-    fn go(node: &Value, at: &str, depth: usize, out: &mut Vec<String>) -> bool {
-        let Some(props) = node.get("properties").and_then(Value::as_object) else {
-            return false;
-        };
-        for (name, child) in props.iter().filter(|(_, c)| c.is_object()) {
-            if out.len() >= MAX_POINTERS {
-                return true;
-            }
-            let p = format!("{at}/{}", escape(name));
-            out.push(p.clone());
-            if depth < crate::limits::CONSTRAINT_RELATION_DEPTH && go(child, &p, depth + 1, out) {
-                return true;
-            }
-        }
-        false
-    }
-    let mut out = Vec::new();
-    let more = go(desired, "", 0, &mut out);
-    // Each is what the verifier's walk resolves (empty names and `*` are
-    // not property tokens there).
-    out.retain(|p| crate::constraints::walk(desired, p).is_ok());
-    (out, more)
+    crate::constraints::declared_pointers(desired)
 }
 
 /// The schema of the stage a fixture at package path `rel` is listed for
@@ -475,7 +448,7 @@ pub fn fixture_stage<'a>(definition: &'a Value, rel: &str) -> Option<&'a Value> 
 
 /// The most `immutableFields` pointers offered at once (the list says
 /// when more exist: `isIncomplete`).
-pub const MAX_POINTERS: usize = 1000;
+pub const MAX_POINTERS: usize = crate::constraints::MAX_POINTERS;
 
 /// Which published schema a document follows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

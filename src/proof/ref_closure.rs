@@ -219,8 +219,8 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Result<Target<'a>, Resol
 /// A help line for a local `$ref` whose last resolvable object lacks the
 /// member it names (issue 26 item 5): `did you mean #/$defs/Origin?` when
 /// an existing member is within a small edit distance of the missing token
-/// (Levenshtein, `strsim`; at most a third of the token's length, at least
-/// 1; ASCII case differences count 0), else the members that exist there
+/// ([`crate::checks::nearest`]), or the token is the older drafts'
+/// `definitions` beside a `$defs` (issue 36 item 6), else the members that exist there
 /// (at most 12, in document order). `None` when `reference` resolves or
 /// fails otherwise (a bad escape, an array index, a scalar).
 pub fn missing_member_help(root: &Value, reference: &str) -> Option<String> {
@@ -245,20 +245,16 @@ pub fn missing_member_help(root: &Value, reference: &str) -> Option<String> {
             quote(&missing)
         ));
     }
-    let folded = missing.to_ascii_lowercase();
-    let limit = (missing.chars().count() / 3).max(1);
-    let best = parent
-        .keys()
-        .map(|k| {
-            let d = if k.to_ascii_lowercase() == folded {
-                0
-            } else {
-                strsim::levenshtein(&missing, k)
-            };
-            (d, k)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d);
+    // Draft 2019-09 and earlier kept definitions under `definitions`: a
+    // `$ref` spelt that way beside a `$defs` means it (issue 36 item 6).
+    let older = missing == "definitions" && parent.contains_key("$defs");
+    let best = if older {
+        parent.get_key_value("$defs").map(|(k, _)| (0, k))
+    } else {
+        crate::checks::nearest(&missing, parent.keys().map(String::as_str))
+            .and_then(|n| parent.get_key_value(n))
+            .map(|(k, _)| (0, k))
+    };
     Some(match best {
         Some((_, name)) => {
             // Keep what followed the missing token when the whole
@@ -508,6 +504,11 @@ mod tests {
         assert_eq!(
             help("#/$defs/Zone").as_deref(),
             Some("#/$defs has no member \"Zone\"; it has: Origin, Backend, a~1b")
+        );
+        // Issue 36 item 6: the older drafts' `definitions` beside `$defs`.
+        assert_eq!(
+            help("#/definitions/Origin").as_deref(),
+            Some("did you mean #/$defs/Origin?")
         );
         assert_eq!(help("#/$defs/Origin"), None);
         assert_eq!(help("#/items/7"), None);

@@ -428,6 +428,107 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
     );
 }
 
+/// docs/src/authoring.md § 4 shows what each authoring warning prints
+/// (issue 36 items 1–5, 10): each case is one edit to the package `init`
+/// writes, re-indexed, then `verify` (the page shows the output up to the
+/// last line, exit 0).
+#[test]
+fn the_authoring_page_shows_each_warning_as_printed() {
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/authoring.md"),
+    )
+    .unwrap();
+    let cases: [(&str, &str, Value); 6] = [
+        (
+            "with \"origin\": {\"type\": \"string\", \"format\": \"hostnme\"}",
+            "/desiredSchema/properties/origin",
+            json!({"type": "string", "format": "hostnme"}),
+        ),
+        (
+            "with an \"engine\" property and \"immutableFields\": [\"/engin\"]",
+            "/desiredSchema/properties/engine",
+            json!({"type": "string", "enum": ["nginx", "varnish"]}),
+        ),
+        (
+            "with \"size\": {\"type\": \"string\", \"enum\": [\"small\", \"medium\", \"large\", \"small\"]}",
+            "/desiredSchema/properties/size",
+            json!({"type": "string", "enum": ["small", "medium", "large", "small"]}),
+        ),
+        (
+            "with \"limits\": {\"type\": \"object\", \"additionalProperties\": false, \"properties\": {\"count\": …, \"size\": …}, \"required\": [\"count\", \"sizes\"]}",
+            "/desiredSchema/properties/limits",
+            json!({"type": "object", "additionalProperties": false,
+                "properties": {"count": {"type": "integer"}, "size": {"type": "integer"}},
+                "required": ["count", "sizes"]}),
+        ),
+        (
+            "with \"shard\": {\"type\": \"string\", \"pattern\": \"^[[:digit:]]+\\\\z\"}",
+            "/desiredSchema/properties/shard",
+            json!({"type": "string", "pattern": "^[[:digit:]]+\\z"}),
+        ),
+        (
+            "with fixtures/negative-empty-name.json {\"nmae\": \"\"}",
+            "",
+            Value::Null,
+        ),
+    ];
+    for (label, pointer, value) in cases {
+        let tmp = tempfile::tempdir().unwrap();
+        let run = |args: &[&str]| {
+            Command::new(crate::common::BIN)
+                .args(args)
+                .env("NO_COLOR", "1")
+                .current_dir(tmp.path())
+                .output()
+                .unwrap()
+        };
+        assert_eq!(run(&crate::init::INIT_EDGE_CACHE).status.code(), Some(0));
+        let pkg = tmp.path().join("edge-cache");
+        let def_path = pkg.join("definition.json");
+        let mut def: Value =
+            serde_json::from_str(&std::fs::read_to_string(&def_path).unwrap()).unwrap();
+        if pointer.is_empty() {
+            std::fs::write(
+                pkg.join("fixtures/negative-empty-name.json"),
+                "{\"nmae\": \"\"}\n",
+            )
+            .unwrap();
+        } else {
+            let (parent, name) = pointer.rsplit_once('/').unwrap();
+            def.pointer_mut(parent).unwrap()[name] = value;
+            if label.contains("immutableFields") {
+                def["immutableFields"] = json!(["/engin"]);
+            }
+            std::fs::write(
+                &def_path,
+                serde_json::to_string_pretty(&def).unwrap() + "\n",
+            )
+            .unwrap();
+        }
+        assert_eq!(run(&["index", "edge-cache"]).status.code(), Some(0));
+        let o = run(&["verify", "edge-cache"]);
+        assert_eq!(o.status.code(), Some(0), "{label}");
+        let shown = String::from_utf8(o.stdout).unwrap();
+        assert!(
+            page.contains(&format!(
+                "$ form-package verify edge-cache      # {label}\n{shown}"
+            )),
+            "docs/src/authoring.md is stale for {label}:\n{shown}"
+        );
+        assert_eq!(
+            run(&["verify", "--deny-warnings", "edge-cache"])
+                .status
+                .code(),
+            Some(if label.contains("pattern") || label.contains("nmae") {
+                0
+            } else {
+                1
+            }),
+            "{label}: a warning fails only under --deny-warnings; a note never"
+        );
+    }
+}
+
 /// Near miss of FD633: `check definition.json` beside an index that is up
 /// to date says nothing about it.
 #[test]

@@ -1,0 +1,731 @@
+//! Authoring lints (issue 36 items 1–5): schemas the reference accepts but
+//! that silently switch off a check the author believes is on. Every
+//! finding here is a warning or a note: the verdict stays the reference's
+//! (exit 0 unless `--deny-warnings`), and each says what was meant.
+//!
+//! # What it checks
+//!
+//! - FD224 `unknown-format`: a `format` the profile does not assert
+//!   (`verifier-rules.md` §12 E3), with the nearest asserted one;
+//! - FD225 `duplicate-enum-value`: an `enum` value listed twice, by the
+//!   engine's equality (§12 E6), at the second occurrence;
+//! - FD226 `unsatisfiable-required`: a closed object requiring a member it
+//!   does not declare;
+//! - FD227 `non-portable-pattern` (a note): a pattern Go compiles that
+//!   ECMA-262 reads otherwise or refuses, with the portable spelling;
+//! - FD420 `unknown-immutable-field`: an `immutableFields` pointer naming
+//!   no member of the desired schema, with the nearest one that exists.
+//!
+//! # Why
+//!
+//! The reference says `ok` to each of these, and so must we; but each one
+//! asserts nothing where the author wrote an assertion.
+//!
+//! # Example
+//!
+//! Failing (FD224 `unknown-format`): `desiredSchema.properties.host = {"type":"string","format":"hostnme"}`
+//!
+//! Passing: `desiredSchema.properties.host = {"type":"string","format":"hostname"}`
+//!
+//! Every code's own failing and passing example: `form-package explain CODE`.
+//!
+//! # Spec rule
+//!
+//! verifier-rules.md §12 E3 (ours); verifier-rules.md §12 E6 (ours);
+//! verifier-rules.md §4.3 (ours); verifier-rules.md §12 E2 (ours);
+//! verifier-rules.md §3.5 (ours).
+
+use serde_json::{Map, Value};
+
+use crate::codes::Code;
+use crate::diag::escape::quote;
+use crate::diag::Diagnostic;
+use crate::engine::ASSERTED_FORMATS;
+use crate::json::pointer::{unescape, JsonPointer};
+use crate::keywords::{self, Shape};
+use crate::package::{Fact, Package};
+
+use super::{Check, CheckResult, FileRole, Need};
+
+/// Authoring lints over the inline schemas and `immutableFields`
+/// (issue 36 items 1–5); findings are warnings and notes.
+///
+/// **Why:** A schema the reference accepts can still assert nothing where
+/// its author wrote an assertion (a misspelt format, a pointer to no
+/// member): the verdict stays `ok`, the author learns what was meant.
+///
+/// **Codes** (`src/codes.rs`; spec rule in parentheses):
+///
+/// - FD224 `unknown-format`: a format this profile does not assert: it
+///   accepts every string (verifier-rules.md §12 E3 (ours))
+/// - FD225 `duplicate-enum-value`: an enum lists a value twice (by the
+///   engine's equality: numbers by value) (verifier-rules.md §12 E6 (ours))
+/// - FD226 `unsatisfiable-required`: a closed object requires a member it
+///   does not declare: no object satisfies it (verifier-rules.md §4.3 (ours))
+/// - FD227 `non-portable-pattern`: a pattern Go reads, but ECMA-262 consumers
+///   (editors, browsers, other hosts) read differently or refuse
+///   (verifier-rules.md §12 E2 (ours))
+/// - FD420 `unknown-immutable-field`: an immutableFields pointer names no
+///   member of the desired schema (verifier-rules.md §3.5 (ours))
+///
+/// **Failing** (FD224): `desiredSchema.properties.host = {"type":"string","format":"hostnme"}`
+///
+/// **Passing:** `desiredSchema.properties.host = {"type":"string","format":"hostname"}`
+pub(super) const LINTS: Check = Check {
+    name: "authoring-lints",
+    module: "src/checks/authoring.rs",
+    codes: &[
+        Code::UnknownFormat,
+        Code::DuplicateEnumValue,
+        Code::UnsatisfiableRequired,
+        Code::NonPortablePattern,
+        Code::UnknownImmutableField,
+    ],
+    needs: &[Need::Fact(Fact::DefinitionValid)],
+    establishes: None,
+    file: FileRole::Definition,
+    run: lints,
+};
+
+fn lints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
+    let Some(definition) = pkg.definition() else {
+        return Ok(());
+    };
+    for (ptr, schema, _) in super::inline_schemas(definition) {
+        walk(schema, &ptr, diags);
+    }
+    if let (Some(list), Some(desired)) = (
+        definition.get("immutableFields").and_then(Value::as_array),
+        definition.get("desiredSchema"),
+    ) {
+        diags.extend(immutable_fields(list, desired));
+    }
+    Ok(())
+}
+
+/// Lints one schema node and every subschema under it (structurally: a
+/// `$ref` is linted where its target is).
+fn walk(schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    if let Some(Value::String(format)) = map.get("format") {
+        if let Some(d) = unknown_format(format) {
+            out.push(d.at(at.child("format")));
+        }
+    }
+    if let Some(Value::Array(items)) = map.get("enum") {
+        out.extend(duplicate_enum_values(items, &at.child("enum")));
+    }
+    out.extend(unsatisfiable_required(map, at));
+    if let Some(Value::String(p)) = map.get("pattern") {
+        if let Some(d) = non_portable_pattern(p) {
+            out.push(d.at(at.child("pattern")));
+        }
+    }
+    for (k, v) in map {
+        let k = k.as_str();
+        match keywords::shape(k) {
+            Some(Shape::Single) => walk(v, &at.child(k), out),
+            Some(Shape::Map) => {
+                if let Value::Object(m) = v {
+                    for (name, sub) in m {
+                        walk(sub, &at.child(k).child(name), out);
+                    }
+                }
+            }
+            Some(Shape::Array) => {
+                if let Value::Array(items) = v {
+                    for (i, sub) in items.iter().enumerate() {
+                        walk(sub, &at.child(k).index(i), out);
+                    }
+                }
+            }
+            None => {}
+        }
+    }
+}
+
+/// The nearest of `candidates` to `word` (edit distance with adjacent
+/// transpositions, `strsim::osa_distance`; ASCII
+/// case differences count 0, a candidate `word` abbreviates (3 characters
+/// or more) counts 1), when within a third of `word`'s length (at least 1).
+pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let folded = word.to_ascii_lowercase();
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| {
+            let d = if c.to_ascii_lowercase() == folded {
+                0
+            } else if word.chars().count() >= 3 && c.starts_with(word) {
+                1
+            } else {
+                strsim::osa_distance(word, c)
+            };
+            (d, c)
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
+/// Draft 2020-12 formats the reference's engine leaves unasserted (§12 E3).
+const UNASSERTED_STANDARD: &[&str] = &["idn-email", "idn-hostname"];
+
+/// FD224 for a `format` value, or `None` when the profile asserts it.
+fn unknown_format(format: &str) -> Option<Diagnostic> {
+    if ASSERTED_FORMATS.contains(&format) {
+        return None;
+    }
+    let what = if UNASSERTED_STANDARD.contains(&format) {
+        "a Draft 2020-12 format this profile does not assert"
+    } else {
+        "not a format this profile knows"
+    };
+    let mut d = Diagnostic::new(
+        Code::UnknownFormat,
+        format!(
+            "format {} is {what}: it asserts nothing, every string passes",
+            quote(format)
+        ),
+    );
+    let list = ASSERTED_FORMATS.join(", ");
+    let near = nearest(format, ASSERTED_FORMATS.iter().copied())
+        .filter(|_| !UNASSERTED_STANDARD.contains(&format));
+    d.help = Some(match near {
+        Some(n) => format!(
+            "did you mean {}? the formats this profile asserts: {list}",
+            quote(n)
+        ),
+        None => format!("the formats this profile asserts: {list}; or drop the format"),
+    });
+    Some(d)
+}
+
+/// FD225 at each `enum` item equal (by the engine) to an earlier one.
+fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (j, item) in items.iter().enumerate() {
+        let first = items
+            .iter()
+            .take(j)
+            .position(|earlier| crate::engine::numbers::schema_values_equal(earlier, item));
+        if let Some(i) = first {
+            out.push(
+                Diagnostic::new(
+                    Code::DuplicateEnumValue,
+                    format!(
+                        "enum value {j} ({}) repeats value {i}: the list allows one value fewer than it shows",
+                        excerpt(item)
+                    ),
+                )
+                .at(at.index(j)),
+            );
+        }
+    }
+    out
+}
+
+/// A short rendering of a schema value for a message (JSON text, cut at
+/// 60 characters; [`Diagnostic::new`] escapes what it must).
+fn excerpt(value: &Value) -> String {
+    let text = value.to_string();
+    let short: String = text.chars().take(60).collect();
+    if short.len() < text.len() {
+        format!("{short}…")
+    } else {
+        text
+    }
+}
+
+/// FD226 at each `required` name a closed object cannot have.
+fn unsatisfiable_required(map: &Map<String, Value>, at: &JsonPointer) -> Vec<Diagnostic> {
+    if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+        return Vec::new();
+    }
+    let Some(Value::Array(required)) = map.get("required") else {
+        return Vec::new();
+    };
+    let declared = map.get("properties").and_then(Value::as_object);
+    let names: Vec<&str> = declared
+        .map(|m| m.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for (i, name) in required.iter().enumerate() {
+        let Some(name) = name.as_str() else { continue };
+        if declared.is_some_and(|m| m.contains_key(name)) {
+            continue;
+        }
+        let mut d = Diagnostic::new(
+            Code::UnsatisfiableRequired,
+            format!(
+                "required names {}, which this closed object does not declare: additionalProperties false refuses it, so no object satisfies the schema",
+                quote(name)
+            ),
+        )
+        .at(at.child("required").index(i));
+        if let Some(n) = nearest(name, names.iter().copied()) {
+            d.help = Some(format!(
+                "did you mean {}? declare the member under properties, or drop it from required",
+                quote(n)
+            ));
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// The constructs of `pattern` that Go's regexp reads but ECMA-262 reads
+/// otherwise or refuses: (what it is, the portable spelling), in order.
+/// Patterns Go refuses are FD222's, not this lint's.
+pub fn unportable_constructs(pattern: &str) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let chars: Vec<char> = pattern.chars().collect();
+    let mut i = 0;
+    let mut class = false;
+    while let Some(&c) = chars.get(i) {
+        let next = chars.get(i + 1).copied();
+        match c {
+            '\\' => {
+                match next {
+                    Some('A') if !class => {
+                        found.push(("\\A (start of text)".into(), "^".into()));
+                    }
+                    Some('z') if !class => {
+                        found.push(("\\z (end of text)".into(), "$".into()));
+                    }
+                    Some('Q') => {
+                        found.push((
+                            "\\Q…\\E (a quoted literal)".into(),
+                            "each metacharacter escaped with \\".into(),
+                        ));
+                        // Everything up to `\E` (or the end) is literal.
+                        let mut j = i + 2;
+                        while j < chars.len()
+                            && !(chars.get(j) == Some(&'\\') && chars.get(j + 1) == Some(&'E'))
+                        {
+                            j += 1;
+                        }
+                        i = j + 2;
+                        continue;
+                    }
+                    _ => {}
+                }
+                i += 2;
+                continue;
+            }
+            '[' if !class => {
+                class = true;
+                // A leading `^` and a leading `]` belong to the class.
+                let mut j = i + 1;
+                if chars.get(j) == Some(&'^') {
+                    j += 1;
+                }
+                if chars.get(j) == Some(&']') {
+                    j += 1;
+                }
+                i = j;
+                continue;
+            }
+            '[' if class && next == Some(':') => {
+                let rest: String = chars.get(i + 2..).unwrap_or_default().iter().collect();
+                if let Some(end) = rest.find(":]") {
+                    let name = rest.get(..end).unwrap_or_default();
+                    let name = name.strip_prefix('^').unwrap_or(name);
+                    if let Some(portable) = posix_class(name) {
+                        found.push((
+                            format!("the POSIX class [:{name}:]"),
+                            format!("{portable} in its place ([[:{name}:]] is [{portable}])"),
+                        ));
+                        i += 2 + end + 2;
+                        continue;
+                    }
+                }
+            }
+            ']' if class => class = false,
+            '(' if !class && next == Some('?') => {
+                let after = chars.get(i + 2).copied();
+                match after {
+                    Some('P') if chars.get(i + 3) == Some(&'<') => {
+                        found.push(("the named group (?P<name>…)".into(), "(?<name>…)".into()));
+                    }
+                    Some(f) if f.is_ascii_alphabetic() || f == '-' => {
+                        let flags: String = chars
+                            .get(i + 2..)
+                            .unwrap_or_default()
+                            .iter()
+                            .take_while(|c| c.is_ascii_alphabetic() || **c == '-')
+                            .collect();
+                        let portable = if flags.contains('i') {
+                            "both cases in a class, [Aa] for a"
+                        } else {
+                            "no flags (ECMA-262 schema patterns are read without any)"
+                        };
+                        found.push((format!("the inline flags (?{flags})"), portable.to_owned()));
+                    }
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    found
+}
+
+/// The portable spelling of a POSIX class inside brackets.
+fn posix_class(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "alnum" => "A-Za-z0-9",
+        "alpha" => "A-Za-z",
+        "ascii" => "\\x00-\\x7F",
+        "blank" => " \\t",
+        "cntrl" => "\\x00-\\x1F\\x7F",
+        "digit" => "0-9",
+        "graph" => "!-~",
+        "lower" => "a-z",
+        "print" => " -~",
+        "punct" => "!-/:-@[-`{-~",
+        "space" => " \\t\\n\\v\\f\\r",
+        "upper" => "A-Z",
+        "word" => "A-Za-z0-9_",
+        "xdigit" => "0-9A-Fa-f",
+        _ => return None,
+    })
+}
+
+/// FD227 for a pattern Go compiles but ECMA-262 reads otherwise.
+fn non_portable_pattern(pattern: &str) -> Option<Diagnostic> {
+    crate::engine::goregex::compile(pattern).ok()?;
+    let found = unportable_constructs(pattern);
+    if found.is_empty() {
+        return None;
+    }
+    let what: Vec<&str> = found.iter().map(|(w, _)| w.as_str()).collect();
+    let mut d = Diagnostic::new(
+        Code::NonPortablePattern,
+        format!(
+            "pattern {} uses {}, which Go reads but ECMA-262 (editors, browsers, other hosts) reads differently or refuses",
+            quote(pattern),
+            what.join(", ")
+        ),
+    );
+    let fixes: Vec<String> = found
+        .iter()
+        .map(|(w, p)| format!("for {w} write {p}"))
+        .collect();
+    d.help = Some(fixes.join("; "));
+    Some(d)
+}
+
+/// FD420 for each `immutableFields` entry that names no member of `desired`.
+fn immutable_fields(list: &[Value], desired: &Value) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let existing = crate::constraints::declared_pointers(desired).0;
+    for (i, entry) in list.iter().enumerate() {
+        let Some(pointer) = entry.as_str() else {
+            continue;
+        };
+        if names_member(desired, desired, pointer) {
+            continue;
+        }
+        let mut d = Diagnostic::new(
+            Code::UnknownImmutableField,
+            format!(
+                "immutableFields pointer {} names no member of the desired schema: it makes nothing immutable",
+                quote(pointer)
+            ),
+        )
+        .at(JsonPointer::root().child("immutableFields").index(i));
+        if let Some(n) = nearest(pointer, existing.iter().map(String::as_str)) {
+            d.help = Some(format!("did you mean {}?", quote(n)));
+        } else if !existing.is_empty() {
+            let shown: Vec<String> = existing.iter().take(12).map(|p| quote(p)).collect();
+            let more = if existing.len() > 12 { ", …" } else { "" };
+            d.help = Some(format!(
+                "write the pointer of a member the desired schema declares: {}{more}",
+                shown.join(", ")
+            ));
+        }
+        out.push(d);
+    }
+    out
+}
+
+/// The most `$ref` hops and branches [`names_member`] follows (a bound,
+/// not a rule: beyond it a pointer counts as naming a member).
+const MEMBER_BUDGET: usize = 4096;
+
+/// Whether `pointer` (an instance pointer) can name a member of documents
+/// `schema` admits: through `properties`, a typed map's
+/// `additionalProperties`, `items`/`prefixItems` for an array index,
+/// local `$ref`s and `allOf`/`anyOf`/`oneOf` branches. Any doubt (a
+/// pointer that is not one, a `$ref` that does not resolve, the budget)
+/// counts as naming one: the lint warns only when certain.
+fn names_member(root: &Value, schema: &Value, pointer: &str) -> bool {
+    let Some(rest) = pointer.strip_prefix('/') else {
+        return true;
+    };
+    let tokens: Vec<String> = rest.split('/').map(unescape).collect();
+    let mut budget = MEMBER_BUDGET;
+    reaches(root, schema, &tokens, &mut budget)
+}
+
+fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) -> bool {
+    if *budget == 0 {
+        return true;
+    }
+    *budget -= 1;
+    let Some((first, rest)) = tokens.split_first() else {
+        return true;
+    };
+    let map = match schema {
+        Value::Object(m) => m,
+        // `true` admits anything; `false` admits nothing.
+        Value::Bool(b) => return *b,
+        _ => return true,
+    };
+    if let Some(Value::String(r)) = map.get("$ref") {
+        match crate::proof::ref_closure::resolve(root, r) {
+            Ok(t) if reaches(root, t.value, tokens, budget) => return true,
+            Ok(_) => {}
+            Err(_) => return true,
+        }
+    }
+    for k in ["allOf", "anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = map.get(k) {
+            if branches.iter().any(|b| reaches(root, b, tokens, budget)) {
+                return true;
+            }
+        }
+    }
+    for k in ["if", "then", "else"] {
+        if let Some(sub) = map.get(k) {
+            if sub.is_object() && reaches(root, sub, tokens, budget) {
+                return true;
+            }
+        }
+    }
+    if let Some(child) = map
+        .get("properties")
+        .and_then(Value::as_object)
+        .and_then(|p| p.get(first.as_str()))
+    {
+        if reaches(root, child, rest, budget) {
+            return true;
+        }
+    }
+    match map.get("additionalProperties") {
+        // An open object admits any member (a `$ref` or a branch, which
+        // were followed above, says what it admits instead).
+        None | Some(Value::Bool(true))
+            if !["$ref", "allOf", "anyOf", "oneOf"]
+                .iter()
+                .any(|k| map.contains_key(*k)) =>
+        {
+            return true
+        }
+        Some(extra) if extra.is_object() && reaches(root, extra, rest, budget) => return true,
+        _ => {}
+    }
+    if let Ok(index) = first.parse::<usize>() {
+        if let Some(Value::Array(prefix)) = map.get("prefixItems") {
+            if let Some(item) = prefix.get(index) {
+                if reaches(root, item, rest, budget) {
+                    return true;
+                }
+            }
+        }
+        if let Some(items) = map.get("items").filter(|v| v.is_object()) {
+            if reaches(root, items, rest, budget) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+    use super::*;
+    use serde_json::json;
+
+    fn lint(schema: Value) -> Vec<Diagnostic> {
+        let mut out = Vec::new();
+        walk(
+            &schema,
+            &JsonPointer::root().child("desiredSchema"),
+            &mut out,
+        );
+        out
+    }
+
+    fn codes(d: &[Diagnostic]) -> Vec<(Code, String)> {
+        d.iter()
+            .map(|d| (d.code, d.pointer.as_str().to_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn unknown_format_names_the_nearest_asserted_one() {
+        let d = lint(json!({"type": "string", "format": "hostnme"}));
+        assert_eq!(
+            codes(&d),
+            vec![(Code::UnknownFormat, "/desiredSchema/format".to_owned())]
+        );
+        let help = d[0].help.as_deref().unwrap();
+        assert!(help.starts_with("did you mean \"hostname\"?"), "{help}");
+        assert!(help.contains("uri-template, semver"), "{help}");
+        // Near miss: a correct spelling gives no warning.
+        assert!(lint(json!({"type": "string", "format": "hostname"})).is_empty());
+        // A standard format the profile leaves unasserted is named so.
+        let d = lint(json!({"type": "string", "format": "idn-hostname"}));
+        assert!(d[0]
+            .message
+            .contains("a Draft 2020-12 format this profile does not assert"));
+        // A property named "format" is a member, not the keyword.
+        let named = json!({"type": "object", "additionalProperties": false,
+            "properties": {"format": {"type": "string"}}});
+        assert!(lint(named).is_empty());
+    }
+
+    #[test]
+    fn duplicate_enum_values_by_the_engine_equality() {
+        let d = lint(json!({"enum": ["small", "medium", "large", "small"]}));
+        assert_eq!(
+            codes(&d),
+            vec![(Code::DuplicateEnumValue, "/desiredSchema/enum/3".to_owned())]
+        );
+        assert!(d[0].message.contains("repeats value 0"), "{}", d[0].message);
+        // Numbers by value: 1 and 1.0 are one value.
+        let d = lint(json!({"enum": [1, 2, 1.0]}));
+        assert_eq!(
+            codes(&d),
+            vec![(Code::DuplicateEnumValue, "/desiredSchema/enum/2".to_owned())]
+        );
+        // Near misses: distinct values; a string and a number; objects
+        // differing in one member.
+        assert!(lint(json!({"enum": ["small", "medium", "large", "xlarge"]})).is_empty());
+        assert!(lint(json!({"enum": ["1", 1]})).is_empty());
+        assert!(lint(json!({"enum": [{"a": 1}, {"a": 2}]})).is_empty());
+    }
+
+    #[test]
+    fn unsatisfiable_required_in_a_closed_object() {
+        let closed = json!({"type": "object", "additionalProperties": false,
+            "properties": {"count": {"type": "integer"}, "size": {"type": "integer"}},
+            "required": ["count", "sizes"]});
+        let d = lint(closed);
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::UnsatisfiableRequired,
+                "/desiredSchema/required/1".to_owned()
+            )]
+        );
+        assert!(d[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .starts_with("did you mean \"size\"?"));
+        // Near misses: the member declared; a typed map (a schema, not false).
+        let declared = json!({"type": "object", "additionalProperties": false,
+            "properties": {"count": {"type": "integer"}, "sizes": {"type": "integer"}},
+            "required": ["count", "sizes"]});
+        assert!(lint(declared).is_empty());
+        let map = json!({"type": "object", "additionalProperties": {"type": "string"},
+            "required": ["anything"]});
+        assert!(lint(map).is_empty());
+        // Nested: found under properties.
+        let nested = json!({"type": "object", "additionalProperties": false,
+            "properties": {"x": {"type": "object", "additionalProperties": false, "required": ["y"]}}});
+        assert_eq!(
+            codes(&lint(nested)),
+            vec![(
+                Code::UnsatisfiableRequired,
+                "/desiredSchema/properties/x/required/0".to_owned()
+            )]
+        );
+    }
+
+    #[test]
+    fn non_portable_patterns_and_near_misses() {
+        let names = |p: &str| -> Vec<String> {
+            unportable_constructs(p)
+                .into_iter()
+                .map(|(w, _)| w)
+                .collect()
+        };
+        assert_eq!(names("(?i)^abc$"), vec!["the inline flags (?i)"]);
+        assert_eq!(names("^[[:digit:]]+$"), vec!["the POSIX class [:digit:]"]);
+        assert_eq!(
+            names("\\Aabc\\z"),
+            vec!["\\A (start of text)", "\\z (end of text)"]
+        );
+        assert_eq!(names("\\Qa.b\\E"), vec!["\\Q…\\E (a quoted literal)"]);
+        assert_eq!(names("(?P<x>a)"), vec!["the named group (?P<name>…)"]);
+        // Near misses: portable spellings, an escaped backslash before A,
+        // a non-capturing group, a plain bracket class.
+        for p in ["^[0-9]+$", "\\\\A", "(?:ab)+", "[a-z:]", "^a$", "(?<x>a)"] {
+            assert!(names(p).is_empty(), "{p}: {:?}", names(p));
+        }
+        let d = lint(json!({"type": "string", "pattern": "^[[:digit:]]+\\z"}));
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::NonPortablePattern,
+                "/desiredSchema/pattern".to_owned()
+            )]
+        );
+        assert_eq!(d[0].severity, crate::diag::Severity::Note);
+        assert!(d[0]
+            .help
+            .as_deref()
+            .unwrap()
+            .contains("[[:digit:]] is [0-9]"));
+        // A pattern Go refuses is FD222's, not a note.
+        assert!(lint(json!({"type": "string", "pattern": "a*+"})).is_empty());
+    }
+
+    #[test]
+    fn immutable_fields_name_members() {
+        let desired = json!({"type": "object", "additionalProperties": false,
+        "$defs": {"Engine": {"type": "object", "additionalProperties": false,
+            "properties": {"version": {"type": "string"}}}},
+        "properties": {
+            "engine": {"$ref": "#/$defs/Engine"},
+            "ports": {"type": "array", "items": {"type": "object", "additionalProperties": false,
+                "properties": {"port": {"type": "integer"}}}},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "mix": {"allOf": [{"type": "object", "additionalProperties": false,
+                "properties": {"a": {"type": "string"}}}]}
+        }});
+        let list: Vec<Value> = [
+            "/engin",
+            "/engine",
+            "/engine/version",
+            "/engine/versoin",
+            "/ports/0/port",
+            "/labels/anything",
+            "/mix/a",
+            "/mix/b",
+        ]
+        .iter()
+        .map(|p| json!(p))
+        .collect();
+        let d = immutable_fields(&list, &desired);
+        let at: Vec<&str> = d.iter().map(|d| d.pointer.as_str()).collect();
+        assert_eq!(
+            at,
+            vec![
+                "/immutableFields/0",
+                "/immutableFields/3",
+                "/immutableFields/7"
+            ]
+        );
+        assert_eq!(d[0].help.as_deref(), Some("did you mean \"/engine\"?"));
+        assert!(d.iter().all(|d| d.code == Code::UnknownImmutableField));
+    }
+}
