@@ -43,11 +43,11 @@ use crate::diag::Target;
 use crate::json::pointer::JsonPointer;
 
 pub mod cache;
+mod custom;
 pub mod goregex;
 pub mod numbers;
-pub mod values;
-mod custom;
 mod refs;
+pub mod values;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";

@@ -7,13 +7,10 @@
 use jsonschema::{Keyword, ValidationError, ValidationOptions};
 use num_rational::BigRational;
 use num_traits::Zero;
-use serde_json::{Map, Number, Value};
+use serde_json::{Map, Value};
 
 use super::numbers::{go_int, instance_rat, schema_rat, schema_text, shown};
-use super::values::{
-    equals_schema, has_duplicates, instance_type, is_integer, type_bit, SchemaValue, INTEGER,
-};
-
+use super::values::{equals_schema, has_duplicates, kind_of, type_mask, SchemaValue, ValueSet};
 // ---------------------------------------------------------------------------
 // Keywords.
 // ---------------------------------------------------------------------------
@@ -36,22 +33,16 @@ impl<'i, C: Check> Keyword<'i> for Custom<C> {
 }
 
 /// `type` (Go: the instance's type is listed, or `integer` is listed and
-/// the number is an integral rational).
+/// the number is an integral rational): the instance's kind is among the
+/// kinds the names admit ([`type_mask`], [`kind_of`]).
 struct Type {
-    types: u8,
+    kinds: u8,
     names: String,
 }
 
 impl Check for Type {
     fn check(&self, instance: &Value) -> Result<(), String> {
-        if self.types == 0 {
-            return Ok(());
-        }
-        let t = instance_type(instance);
-        let ok = self.types & t != 0
-            || (self.types & INTEGER != 0
-                && matches!(instance, Value::Number(n) if is_integer(instance, n)));
-        if ok {
+        if self.kinds & kind_of(instance) != 0 {
             Ok(())
         } else {
             Err(format!("{} is not of type {}", shown(instance), self.names))
@@ -75,16 +66,13 @@ impl Check for Const {
 }
 
 struct Enum {
-    values: Vec<SchemaValue>,
-    types: u8,
+    values: ValueSet,
     text: String,
 }
 
 impl Check for Enum {
     fn check(&self, instance: &Value) -> Result<(), String> {
-        let ok = self.types & instance_type(instance) != 0
-            && self.values.iter().any(|w| equals_schema(instance, w));
-        if ok {
+        if self.values.contains(instance) {
             Ok(())
         } else {
             Err(format!("{} is not one of {}", shown(instance), self.text))
@@ -225,16 +213,10 @@ fn boxed<C: Check + 'static>(c: C) -> Boxed {
     Box::new(Custom(c))
 }
 
-/// `type`: the bits of the type names it lists.
+/// `type`: the kinds of the type names it lists (every kind when none).
 fn type_keyword(value: &Value) -> Boxed {
-    let names: Vec<&str> = match value {
-        Value::String(s) => vec![s.as_str()],
-        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
-        _ => Vec::new(),
-    };
-    let types = names.iter().fold(0u8, |acc, n| acc | type_bit(n));
     boxed(Type {
-        types,
+        kinds: type_mask(value),
         names: value.to_string(),
     })
 }
@@ -252,11 +234,8 @@ fn enum_keyword(value: &Value) -> Boxed {
     let Value::Array(items) = value else {
         return boxed(Inert);
     };
-    let values: Vec<SchemaValue> = items.iter().map(SchemaValue::new).collect();
-    let types = values.iter().fold(0u8, |acc, v| acc | v.json_type());
     boxed(Enum {
-        values,
-        types,
+        values: ValueSet::new(items),
         text: value.to_string(),
     })
 }
@@ -393,4 +372,3 @@ pub fn rewrite_contains_counts(schema: &mut Value) {
         }
     }
 }
-

@@ -26,6 +26,7 @@
 
 use crate::diag::escape::quote;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -35,6 +36,7 @@ use super::model::{
     FRAC, INT, KINDS, NULL, OBJ, STR,
 };
 use super::Budget;
+use crate::engine::values::ValueSet;
 use crate::engine::ASSERTED_FORMATS;
 
 /// The outcome of one inclusion question.
@@ -160,6 +162,9 @@ pub(super) struct Prover<'a> {
     /// Pattern inclusions decided so far: the same question comes back for
     /// every case and every use of a `$defs` entry.
     patterns: HashMap<(Vec<String>, i64, Option<i64>, String), super::regular::Incl>,
+    /// The engine's sets of the `enum`s met so far, by the address of the
+    /// array ([`Prover::value_set`]).
+    sets: HashMap<usize, Rc<ValueSet>>,
     _roots: std::marker::PhantomData<&'a Value>,
 }
 
@@ -176,6 +181,7 @@ impl<'a> Prover<'a> {
             assumed: HashMap::new(),
             local_only: false,
             patterns: HashMap::new(),
+            sets: HashMap::new(),
             _roots: std::marker::PhantomData,
         }
     }
@@ -284,7 +290,7 @@ impl<'a> Prover<'a> {
     }
 
     /// The kinds a flattened conjunction admits (ignoring disjunctions).
-    pub fn kinds(&self, flat: &Flat<'a>) -> u8 {
+    pub fn kinds(&mut self, flat: &Flat<'a>) -> u8 {
         if flat.never {
             return 0;
         }
@@ -296,11 +302,25 @@ impl<'a> Prover<'a> {
             if let Some(c) = m.get("const") {
                 k &= const_kinds(c);
             }
-            if let Some(Value::Array(items)) = m.get("enum") {
-                k &= items.iter().fold(0, |acc, v| acc | const_kinds(v));
+            if let Some(e @ Value::Array(_)) = m.get("enum") {
+                k &= self.value_set(e).kinds();
             }
         }
         k
+    }
+
+    /// The engine's set of the `enum` array `e` ([`ValueSet`]), built once
+    /// per array (its building charged one step per value).
+    pub fn value_set(&mut self, e: &'a Value) -> Rc<ValueSet> {
+        let key = std::ptr::from_ref(e) as usize;
+        if let Some(s) = self.sets.get(&key) {
+            return Rc::clone(s);
+        }
+        let items = e.as_array().map_or(&[][..], Vec::as_slice);
+        self.charge(items.len() as u64);
+        let s = Rc::new(ValueSet::new(items));
+        self.sets.insert(key, Rc::clone(&s));
+        s
     }
 
     /// True when `flat` provably admits no instance of `kind` (by its
@@ -347,6 +367,9 @@ impl<'a> Prover<'a> {
         }
         let vals = vals?;
         let mut out = Vec::new();
+        // Values already offered, by their JSON text: a set, not a scan of
+        // `out` (an `enum` of n values costs n, not n², issue 35 item 4).
+        let mut seen: HashSet<String> = HashSet::new();
         for v in vals {
             // A string that Go reads as a number also stands for that
             // number: offer both forms.
@@ -361,7 +384,7 @@ impl<'a> Prover<'a> {
                 if super::model::kind_of(&f) != kind {
                     continue;
                 }
-                if self.holds_flat(flat, &f, 0) != Some(false) && !out.contains(&f) {
+                if self.holds_flat(flat, &f, 0) != Some(false) && seen.insert(f.to_string()) {
                     out.push(f);
                 }
             }
@@ -846,17 +869,7 @@ impl<'a> Prover<'a> {
                 return self.no_gen(a, t, lvl, bm);
             }
         }
-        let mut avoid: Vec<Value> = Vec::new();
-        let mut finite_b = false;
-        if let Some(c) = m.get("const") {
-            avoid.push(c.clone());
-            finite_b = true;
-        }
-        if let Some(Value::Array(items)) = m.get("enum") {
-            avoid.extend(items.iter().cloned());
-            finite_b = true;
-        }
-        if finite_b {
+        if m.contains_key("const") || matches!(m.get("enum"), Some(Value::Array(_))) {
             // A is infinite here (finite A was decided by values).
             for v in self.gen_many(a, t, lvl, 8) {
                 if self.holds(bm, &v, lvl) == Some(false) {
