@@ -527,6 +527,7 @@ fn pointer_of(root: &Value, addr: usize) -> Option<JsonPointer> {
 
 mod eval;
 mod gen;
+mod literal;
 mod model;
 mod prove;
 mod regular;

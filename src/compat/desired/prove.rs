@@ -740,6 +740,7 @@ impl<'a> Prover<'a> {
         match ch.kind {
             ChoiceKind::Any => {
                 let mut first: Option<Out> = None;
+                let mut found: Vec<Value> = Vec::new();
                 for (pos, neg) in &ch.alts {
                     let r = self.sub_t_all(a, t, pos, lvl);
                     let r = if r.is_yes() {
@@ -750,6 +751,9 @@ impl<'a> Prover<'a> {
                     if r.is_yes() {
                         return Out::Yes;
                     }
+                    if let Out::No(w, _) = &r {
+                        found.push(w.clone());
+                    }
                     if first.is_none()
                         || matches!(first, Some(Out::Unk(..))) && matches!(r, Out::No(..))
                     {
@@ -757,7 +761,20 @@ impl<'a> Prover<'a> {
                     }
                 }
                 // No branch holds all of A: a counterexample of one branch
-                // may still be accepted by another; the re-check decides.
+                // may still be accepted by another. Keep the first one no
+                // branch is proved to accept, among the branches' and then
+                // A's own examples (issue 35, item 6); else the first
+                // outcome. The re-check decides either way.
+                if let Some(w) = found.first().cloned() {
+                    if ch.alts.len() > 1 && self.accepted_by_some(ch, &w, lvl) {
+                        let more = self.gen_many(a, t, lvl, 8);
+                        for w in found.into_iter().skip(1).chain(more) {
+                            if !self.accepted_by_some(ch, &w, lvl) {
+                                return Out::No(w, a0);
+                            }
+                        }
+                    }
+                }
                 first.unwrap_or_else(|| self.no_gen(a, t, lvl, ch.at))
             }
             ChoiceKind::One => {
@@ -825,6 +842,32 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// True when some alternative of `ch` is proved to accept `w` (each of
+    /// its nodes holds, none of its negated nodes does).
+    fn accepted_by_some(&mut self, ch: &Choice<'a>, w: &Value, lvl: u32) -> bool {
+        for (pos, neg) in &ch.alts {
+            let mut accepted = true;
+            for p in pos {
+                if self.holds(*p, w, lvl) != Some(true) {
+                    accepted = false;
+                    break;
+                }
+            }
+            if accepted {
+                for q in neg {
+                    if self.holds(*q, w, lvl) != Some(false) {
+                        accepted = false;
+                        break;
+                    }
+                }
+            }
+            if accepted {
+                return true;
+            }
+        }
+        false
+    }
+
     /// `A|kind` is disjoint from every node of `xs`.
     fn disj_all(&mut self, a: &Flat<'a>, t: u8, xs: &[Node<'a>], lvl: u32) -> Out {
         for x in xs {
@@ -873,6 +916,11 @@ impl<'a> Prover<'a> {
             // A is infinite here (finite A was decided by values).
             for v in self.gen_many(a, t, lvl, 8) {
                 if self.holds(bm, &v, lvl) == Some(false) {
+                    return Out::No(v, a0);
+                }
+            }
+            if t == STR {
+                if let Some(v) = self.string_outside(a, bm, lvl) {
                     return Out::No(v, a0);
                 }
             }
@@ -1034,6 +1082,9 @@ impl<'a> Prover<'a> {
                         return Out::No(Value::String(s), a0);
                     }
                 }
+                if let Some(s) = self.format_breaker(a, f, alo, ahi) {
+                    return Out::No(Value::String(s), a0);
+                }
                 return Out::Unk(
                     a0,
                     bm.addr(),
@@ -1099,6 +1150,10 @@ impl<'a> Prover<'a> {
             .objs()
             .filter_map(|o| o.get("pattern").and_then(Value::as_str))
             .collect();
+        // Prefix, suffix and literal reasoning first: no automaton.
+        if super::literal::implies(&olds, p) {
+            return Out::Yes;
+        }
         let decided = self.included(&olds, alo, ahi, p);
         let why = match decided {
             super::regular::Incl::Yes => return Out::Yes,
@@ -1121,7 +1176,7 @@ impl<'a> Prover<'a> {
     }
 
     /// [`super::regular::included`], remembered, its work charged here.
-    fn included(
+    pub(super) fn included(
         &mut self,
         olds: &[&str],
         lo: i64,
