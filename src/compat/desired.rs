@@ -34,7 +34,15 @@
 //! was not decided (it may widen, so a minor fits).
 //!
 //! `pattern` inclusion is regular-language inclusion over Go's syntax
-//! (`regular`: automata built from the engine's own parse tree).
+//! (`regular`: automata built from the engine's own parse tree), after a
+//! cheaper test that needs no automaton (`literal`: a NEW literal, `^L` or
+//! `L$` implied by OLD's prefix, suffix or literal runs).
+//!
+//! The prover asks the engine's own semantics ([`crate::engine::values`]:
+//! the kinds `type` tells apart and Go's equality), and an `enum` is the
+//! engine's hashed set of its values, so comparing two `enum`s of `n`
+//! values costs `n`, not `n²`; the [`Budget`] grows with the size of the
+//! pair, so such a pair is decided, not given up.
 //!
 //! Not yet decided (always `unknown` when NEW has them and they changed):
 //! `unevaluatedProperties`, `unevaluatedItems`, `dependentSchemas`,
