@@ -352,7 +352,8 @@ pub struct ValueSet {
     /// The JSON types of the values (`enum` first requires the instance's).
     types: u8,
     null: bool,
-    bools: [bool; 2],
+    falses: bool,
+    trues: bool,
     strings: HashSet<String>,
     /// Numbers and strings Go reads as numbers, as rationals.
     numbers: OnceLock<HashSet<BigRational>>,
@@ -371,7 +372,8 @@ impl ValueSet {
             types: values.iter().fold(0u8, |acc, v| acc | v.json_type()),
             values: Vec::new(),
             null: false,
-            bools: [false; 2],
+            falses: false,
+            trues: false,
             strings: HashSet::new(),
             numbers: OnceLock::new(),
             containers: OnceLock::new(),
@@ -380,7 +382,8 @@ impl ValueSet {
         for v in &values {
             match v {
                 SchemaValue::Null => set.null = true,
-                SchemaValue::Bool(b) => set.bools[usize::from(*b)] = true,
+                SchemaValue::Bool(true) => set.trues = true,
+                SchemaValue::Bool(false) => set.falses = true,
                 SchemaValue::String(s, _) => {
                     set.strings.insert(s.clone());
                 }
@@ -409,7 +412,8 @@ impl ValueSet {
         }
         match inst {
             Value::Null => self.null,
-            Value::Bool(b) => self.bools[usize::from(*b)],
+            Value::Bool(true) => self.trues,
+            Value::Bool(false) => self.falses,
             Value::String(s) => self.strings.contains(s),
             Value::Number(n) => instance_rat(inst, n).is_some_and(|r| self.numbers().contains(&*r)),
             Value::Array(_) | Value::Object(_) => {
