@@ -8,6 +8,7 @@
 //!   [`crate::engine`].
 //!
 //! - [`side`]: one side (a package or a bare definition), verified first;
+//! - [`change`]: one change record and its class;
 //! - [`changes`]: the change records of the rest of the definition;
 //! - [`meaning`]: the changes of meaning the accepted documents do not
 //!   show (a `default`, a relation);
@@ -18,6 +19,7 @@
 //!   (the command itself is `compat_cmd`).
 
 pub mod bump;
+pub mod change;
 pub mod changes;
 pub mod desired;
 pub mod meaning;
