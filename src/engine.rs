@@ -30,7 +30,7 @@
 //!   strict reader's), so `1.0000000000000001` is not an integer and `1e24`
 //!   is a multiple of `1e23`. `type`, `const`, `enum`, `uniqueItems`, the
 //!   numeric bounds, `multipleOf` and the count keywords are this crate's
-//!   own keywords ([`custom`]); count keywords wrap like a Go
+//!   own keywords (`engine::custom`); count keywords wrap like a Go
 //!   `int`.
 //! - **E5/E6.** Unknown keywords are ignored; string lengths are code points
 //!   (both are the crate's behaviour, kept by tests).

@@ -49,14 +49,14 @@
 //!    is borrowed, the crate's own `NodeIdentity` notion), and makes the
 //!    table current for this thread until the scope ends.
 //! 3. Every keyword whose answer depends on a number's value is replaced by
-//!    a custom keyword ([`super::custom::register`]) that reads instance
+//!    a custom keyword (`engine::custom::register`) that reads instance
 //!    numbers through that table ([`instance_rat`]) and schema numbers from
 //!    their shortest binary64 text ([`schema_rat`]), and compares them as
 //!    `num_rational::BigRational` (maintained crates do the arithmetic; only
 //!    Go's `SetString` grammar, [`go_rat`], is ours because no crate parses
 //!    it). `minContains`/`maxContains` stay the crate's (they need the
 //!    `contains` subschema), with their values replaced by Go's `int` first
-//!    ([`super::custom::rewrite_contains_counts`]).
+//!    (`engine::custom::rewrite_contains_counts`).
 //!
 //! An integer `Value` (`u64`/`i64`) is always exact — the strict reader
 //! makes one only from a plain integer literal of that value — so it is read

@@ -334,7 +334,7 @@ fn nested_number_text(v: &SchemaValue) -> bool {
 
 /// The values of an `enum`, indexed so that Go's `enum` test of one
 /// instance (some value of the instance's JSON type, and one value it
-/// equals: [`equals_schema`], the instance on the left) is a hash lookup,
+/// equals: Go's `equals`, the instance on the left) is a hash lookup,
 /// not a scan: a set of `n` values against `n` instances costs `n`, not
 /// `n²` (issue 35, item 4). Exact, with Go's quirks:
 ///
