@@ -9,6 +9,7 @@
 //!
 //! - [`baserev`]: BASE read from a git revision (`--baseline-rev`);
 //! - [`side`]: one side (a package or a bare definition), verified first;
+//! - [`change`]: one change record and its class;
 //! - [`changes`]: the change records of the rest of the definition;
 //! - [`meaning`]: the changes of meaning the accepted documents do not
 //!   show (a `default`, a relation);
@@ -20,6 +21,7 @@
 
 pub mod baserev;
 pub mod bump;
+pub mod change;
 pub mod changes;
 pub mod desired;
 pub mod meaning;

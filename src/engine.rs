@@ -30,7 +30,7 @@
 //!   strict reader's), so `1.0000000000000001` is not an integer and `1e24`
 //!   is a multiple of `1e23`. `type`, `const`, `enum`, `uniqueItems`, the
 //!   numeric bounds, `multipleOf` and the count keywords are this crate's
-//!   own keywords ([`numbers::register`]); count keywords wrap like a Go
+//!   own keywords (`engine::custom`); count keywords wrap like a Go
 //!   `int`.
 //! - **E5/E6.** Unknown keywords are ignored; string lengths are code points
 //!   (both are the crate's behaviour, kept by tests).
@@ -43,9 +43,11 @@ use crate::diag::Target;
 use crate::json::pointer::JsonPointer;
 
 pub mod cache;
+mod custom;
 pub mod goregex;
 pub mod numbers;
 mod refs;
+pub mod values;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
@@ -301,7 +303,7 @@ fn options() -> jsonschema::ValidationOptions<'static> {
     for name in ["idn-email", "idn-hostname"] {
         options = options.with_format(name, |_: &str| true);
     }
-    numbers::register(options)
+    custom::register(options)
 }
 
 /// Compiles one inline schema (Draft 2020-12, offline, §12).
@@ -328,7 +330,7 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     let survey = refs::survey(&schema);
     refs::encode_refs(&mut schema, &survey.refs);
     let mut errors = survey.errors;
-    numbers::rewrite_contains_counts(&mut schema);
+    custom::rewrite_contains_counts(&mut schema);
     // The options are the same for every inline schema: built once per
     // thread (about 40 format and keyword registrations), not per schema.
     thread_local! {

@@ -210,7 +210,7 @@ fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
         let first = items
             .iter()
             .take(j)
-            .position(|earlier| crate::engine::numbers::schema_values_equal(earlier, item));
+            .position(|earlier| crate::engine::values::schema_values_equal(earlier, item));
         if let Some(i) = first {
             out.push(
                 Diagnostic::new(

@@ -4,7 +4,7 @@
 
 use semver::Version;
 
-use super::changes::{Change, Class};
+use super::change::{Change, Class};
 
 /// A version step, ordered: `none < patch < minor < major`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]

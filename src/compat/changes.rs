@@ -28,76 +28,12 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use super::change::{compact, rec};
+pub use super::change::{quoted, Change, Class};
 use super::desired::{compare, Verdict};
 use super::side::{Doc, Side};
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
-
-/// What a change means for the version (versioning-rules V2, V3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Class {
-    /// Documentation only: a patch.
-    Documentation,
-    /// A relaxed constraint: a minor.
-    Relaxation,
-    /// Added optional data or capability: a minor.
-    Addition,
-    /// Removed data, tightened constraint, changed meaning, or unproved: a
-    /// major in 1.x, a minor in 0.x.
-    Breaking,
-}
-
-/// One difference of a pair.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Change {
-    /// Its code (FD650–FD666).
-    pub code: Code,
-    /// Its class.
-    pub class: Class,
-    /// The document both pointers are into.
-    pub doc: Doc,
-    /// Where it is in OLD (`None`: NEW only).
-    pub old: Option<JsonPointer>,
-    /// Where it is in NEW (`None`: OLD only).
-    pub new: Option<JsonPointer>,
-    /// One phrase; package text in it is escaped.
-    pub message: String,
-    /// True for the observed/output readings of versioning-rules V5.
-    pub inference: bool,
-    /// The counterexample of a meaning change (`FD668`): a desired
-    /// document valid under both schemas whose meaning changed, re-checked
-    /// by the engine ([`super::desired::omitting`]).
-    pub witness: Option<Value>,
-}
-
-fn rec(code: Code, class: Class, old: Option<JsonPointer>, new: Option<JsonPointer>) -> Change {
-    Change {
-        code,
-        class,
-        doc: Doc::Definition,
-        old,
-        new,
-        message: String::new(),
-        inference: false,
-        witness: None,
-    }
-}
-
-impl Change {
-    fn says(mut self, message: impl Into<String>) -> Self {
-        self.message = message.into();
-        self
-    }
-}
-
-/// `"text"`: package text quoted in a message, as every message quotes it
-/// ([`crate::diag::escape::quote`]: `"` and `\\` escaped, control, bidi and
-/// separator characters as Go's escapes), so the JSON report and a
-/// terminal show the same text.
-pub fn quoted(s: &str) -> String {
-    crate::diag::escape::quote(s)
-}
 
 /// The change records of OLD → NEW, given the desired verdict already
 /// decided (in member order: OLD's members, then NEW's new ones).
@@ -381,17 +317,6 @@ fn undecided(
     let in_new = new.map_or_else(|| at.clone(), |n| under(at, &nearest(n, pointer)));
     let text = says(&node);
     rec(code, class, Some(node), Some(in_new)).says(text)
-}
-
-/// Compact JSON of a document (control characters escaped by serde_json),
-/// cut at 200 characters for a message (the whole one is in the report).
-pub(super) fn compact(v: &Value) -> String {
-    let text = v.to_string();
-    if text.chars().count() > 200 {
-        format!("{}…", text.chars().take(200).collect::<String>())
-    } else {
-        text
-    }
 }
 
 /// The strings of a JSON array with their indexes (other items ignored:

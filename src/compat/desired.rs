@@ -34,7 +34,15 @@
 //! was not decided (it may widen, so a minor fits).
 //!
 //! `pattern` inclusion is regular-language inclusion over Go's syntax
-//! (`regular`: automata built from the engine's own parse tree).
+//! (`regular`: automata built from the engine's own parse tree), after a
+//! cheaper test that needs no automaton (`literal`: a NEW literal, `^L` or
+//! `L$` implied by OLD's prefix, suffix or literal runs).
+//!
+//! The prover asks the engine's own semantics ([`crate::engine::values`]:
+//! the kinds `type` tells apart and Go's equality), and an `enum` is the
+//! engine's hashed set of its values, so comparing two `enum`s of `n`
+//! values costs `n`, not `n²`; the [`Budget`] grows with the size of the
+//! pair, so such a pair is decided, not given up.
 //!
 //! Not yet decided (always `unknown` when NEW has them and they changed):
 //! `unevaluatedProperties`, `unevaluatedItems`, `dependentSchemas`,
@@ -118,7 +126,8 @@ impl Verdict {
 /// The work limits of one comparison (both directions share them).
 ///
 /// Every step of the prover (a node pair visited, a flattening, a value
-/// checked, a candidate built) counts one; when `steps` run out the
+/// checked, a candidate built, a value of an `enum` indexed) counts one;
+/// when `steps` (with `per_value` for each value of the inputs) run out the
 /// undecided node is [`Verdict::Unknown`] with a reason, so a hostile pair
 /// (nested `anyOf` × `oneOf`, deep recursion) ends, never hangs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,6 +144,41 @@ pub struct Budget {
     /// edges followed; default 4,000,000, a few tens of milliseconds),
     /// charged to `steps` as one step per thousand.
     pub regex_work: u64,
+    /// Steps added to `steps` for each JSON value of the two schemas
+    /// (default 8): the work allowed grows with the input, so a large but
+    /// plain pair (an `enum` of 80,000 values, each checked once per
+    /// direction) is decided, while the work stays linear in its size
+    /// (issue 35, item 4).
+    pub per_value: u64,
+}
+
+impl Budget {
+    /// This budget for comparing `old` with `new`: `steps` plus
+    /// `per_value` for each JSON value of both.
+    fn for_pair(&self, old: &Value, new: &Value) -> Budget {
+        let values = values(old).saturating_add(values(new));
+        Budget {
+            steps: self
+                .steps
+                .saturating_add(self.per_value.saturating_mul(values)),
+            ..*self
+        }
+    }
+}
+
+/// How many JSON values `v` holds, itself included (iterative).
+fn values(v: &Value) -> u64 {
+    let mut n = 0u64;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Value::Object(m) => stack.extend(m.values()),
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    n
 }
 
 impl Default for Budget {
@@ -144,6 +188,7 @@ impl Default for Budget {
             max_depth: 64,
             max_items: 256,
             regex_work: 4_000_000,
+            per_value: 8,
         }
     }
 }
@@ -224,7 +269,7 @@ pub fn omitting(old: &Value, new: &Value, parents: &[String], member: &str) -> O
             crate::engine::through_binary64(old),
             crate::engine::through_binary64(new),
         );
-        let mut p = prove::Prover::new(Budget::default());
+        let mut p = prove::Prover::new(Budget::default().for_pair(&old_b, &new_b));
         let nodes = [
             model::Node {
                 root: &old_b,
@@ -338,7 +383,7 @@ fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
     };
     let old_b = crate::engine::through_binary64(old);
     let new_b = crate::engine::through_binary64(new);
-    let outcome = run(&old_b, &new_b, budget);
+    let outcome = run(&old_b, &new_b, budget.for_pair(&old_b, &new_b));
     let valid = |engine: &crate::engine::CompiledSchema, doc: &Value| engine.is_valid(doc);
     match outcome {
         Outcome::Unknown(pointer, reason) => unknown(pointer, reason),
@@ -550,6 +595,7 @@ mod side_tests {
 
 mod eval;
 mod gen;
+mod literal;
 mod model;
 mod prove;
 mod regular;

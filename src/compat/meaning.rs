@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::changes::{compact as shown, quoted, Change, Class};
+use super::change::{compact as shown, quoted, Change, Class};
 use super::side::{Doc, Side};
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;

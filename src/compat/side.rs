@@ -86,7 +86,7 @@ pub struct Side {
     /// The relations verification derived from the desired schema
     /// (decision 0015; empty when its relations check did not run: a
     /// legacy lane, a refused definition), compared by
-    /// [`super::meaning::relation_changes`].
+    /// `meaning::relation_changes`.
     pub relations: Vec<crate::relations::Relation>,
 }
 

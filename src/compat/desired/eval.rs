@@ -8,8 +8,9 @@
 
 use serde_json::Value;
 
-use super::model::{count, inst_eq, json_kind, kind_of, rat, type_mask, Node, Obj, FRAC, INT};
+use super::model::{count, kind_of, rat, type_mask, Node, Obj, FRAC, INT};
 use super::prove::Prover;
+use crate::engine::values::{equals_instance, has_duplicates};
 use crate::engine::{formats, goregex, ASSERTED_FORMATS};
 
 /// Keywords the engine asserts that this prover does not model.
@@ -94,14 +95,13 @@ impl<'a> Prover<'a> {
             }
         }
         if let Some(c) = m.get("const") {
-            if !inst_eq(v, c) {
+            if !equals_instance(v, c) {
                 return Some(false);
             }
         }
-        if let Some(Value::Array(items)) = m.get("enum") {
-            let ok = items.iter().any(|e| json_kind(e) & kind != 0)
-                && items.iter().any(|e| inst_eq(v, e));
-            if !ok {
+        if let Some(e @ Value::Array(_)) = m.get("enum") {
+            // The engine's own set: a hash lookup, not a scan.
+            if !self.value_set(e).contains(v) {
                 return Some(false);
             }
         }
@@ -313,12 +313,8 @@ impl<'a> Prover<'a> {
                 }
             }
         }
-        if m.get("uniqueItems") == Some(&Value::Bool(true)) {
-            for (i, x) in a.iter().enumerate() {
-                if a.iter().take(i).any(|y| inst_eq(x, y)) {
-                    return true;
-                }
-            }
+        if m.get("uniqueItems") == Some(&Value::Bool(true)) && has_duplicates(a) != Ok(false) {
+            return true;
         }
         if let Some(c) = m.get("contains") {
             let mut hits = 0i64;

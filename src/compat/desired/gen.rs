@@ -3,6 +3,8 @@
 //! minimal valid document around it). Candidates are filtered by
 //! [`Prover::holds_flat`]; the engine re-checks the final document.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value};
 
 use super::model::{kind_of, Node, NumSet, ALL, ARR, BOOL, FRAC, INT, KINDS, NULL, OBJ, STR};
@@ -13,6 +15,29 @@ use crate::engine::goregex::{self, Kind};
 const EXTRA_REPEATS: [u32; 16] = [
     0, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610, 1000,
 ];
+
+/// Strings no asserted `format` accepts (the first three also kept
+/// around an example: `(`, `[` and a trailing `\\` break a Go pattern).
+const FORMAT_BREAKERS: [&str; 8] = ["(", "[", "\\", "*", ")", "%", " ", ""];
+
+/// The characters a varied string is written with.
+const ALPHABET: &str = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+/// Most listed strings turned into one pattern for the automata.
+const MAX_LISTED_PATTERN: usize = 64;
+
+/// `s` as a Go pattern matching exactly it: ASCII punctuation escaped
+/// (Go reads `\` before any of them as that character), the rest as is.
+fn go_literal(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if c.is_ascii_punctuation() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// Member names tried for members no schema names.
 const NAMES: [&str; 6] = ["x", "other", "zz", "a1", "extra", "k"];
@@ -153,6 +178,131 @@ impl<'a> Prover<'a> {
             }
         }
         out
+    }
+
+    /// A string of `a` that no asserted `format` named `f` accepts (an
+    /// unclosed group or class, a trailing escape, a lone quantifier, …),
+    /// placed around `a`'s own examples so that its patterns may keep it:
+    /// the witness of `format` added (issue 35, item 6), re-checked by the
+    /// engine like every other.
+    pub fn format_breaker(
+        &mut self,
+        a: &Flat<'a>,
+        f: &str,
+        lo: i64,
+        hi: Option<i64>,
+    ) -> Option<String> {
+        let mut bases: Vec<String> = FORMAT_BREAKERS.iter().map(|s| (*s).to_owned()).collect();
+        for e in self.gen_strings(a, lo, hi, 4) {
+            for b in FORMAT_BREAKERS.iter().take(3) {
+                bases.push(format!("{e}{b}"));
+                bases.push(format!("{b}{e}"));
+            }
+        }
+        for base in bases {
+            let len = i64::try_from(base.chars().count()).unwrap_or(i64::MAX);
+            let pad = "a".repeat(usize::try_from(lo - len).unwrap_or(0));
+            for s in [format!("{base}{pad}"), format!("{pad}{base}")] {
+                if !self.tick() {
+                    return None;
+                }
+                let l = i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
+                if l < lo || hi.is_some_and(|h| l > h) || super::eval::format_ok(f, &s) {
+                    continue;
+                }
+                if self.holds_flat(a, &Value::String(s.clone()), 0) != Some(false) {
+                    return Some(s);
+                }
+            }
+        }
+        None
+    }
+
+    /// A string of `a` that `bm` refuses, where `bm` lists the values it
+    /// allows (`enum`/`const`): `a`'s examples varied one character at a
+    /// time; for `a` without a pattern, more distinct strings of one length
+    /// than `bm` lists (so one is outside); for `a` with patterns, the
+    /// automata's string of `a` outside the listed strings (issue 35, item
+    /// 6). Each candidate is checked against `a` and `bm` here and the
+    /// document by the engine.
+    pub fn string_outside(&mut self, a: &Flat<'a>, bm: Node<'a>, lvl: u32) -> Option<Value> {
+        let (lo, hi) = lengths(a, "minLength", "maxLength");
+        let fits = |s: &str| {
+            let l = i64::try_from(s.chars().count()).unwrap_or(i64::MAX);
+            l >= lo && hi.is_none_or(|h| l <= h)
+        };
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut cands: Vec<String> = Vec::new();
+        for base in self.gen_strings(a, lo, hi, 8) {
+            for c in ALPHABET.chars() {
+                let mut replaced: String = base.chars().collect();
+                if replaced.pop().is_some() {
+                    replaced.push(c);
+                    cands.push(replaced);
+                }
+                cands.push(format!("{base}{c}"));
+                cands.push(format!("{c}{base}"));
+            }
+        }
+        let listed: Vec<&'a str> = match bm.obj() {
+            Some(m) => m
+                .get("enum")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .chain(m.get("const"))
+                .filter_map(Value::as_str)
+                .collect(),
+            None => Vec::new(),
+        };
+        let patterns: Vec<&'a str> = a
+            .objs()
+            .filter_map(|o| o.get("pattern").and_then(Value::as_str))
+            .collect();
+        if patterns.is_empty() {
+            // More distinct strings of one length than `bm` lists.
+            let n = listed.len() + 1;
+            let mut width = 1usize;
+            while ALPHABET.len().checked_pow(u32::try_from(width).ok()?)? < n {
+                width += 1;
+            }
+            let width = width.max(usize::try_from(lo).unwrap_or(0));
+            for k in 0..n {
+                let mut digits = vec![b'a'; width];
+                let mut x = k;
+                for d in digits.iter_mut().rev() {
+                    *d = *ALPHABET.as_bytes().get(x % ALPHABET.len())?;
+                    x /= ALPHABET.len();
+                }
+                cands.push(String::from_utf8(digits).ok()?);
+            }
+        }
+        for s in cands {
+            if !self.tick() {
+                return None;
+            }
+            if !fits(&s) || !seen.insert(s.clone()) {
+                continue;
+            }
+            let v = Value::String(s);
+            if self.holds_flat(a, &v, 0) != Some(false) && self.holds(bm, &v, lvl) == Some(false) {
+                return Some(v);
+            }
+        }
+        if patterns.is_empty() || listed.is_empty() || listed.len() > MAX_LISTED_PATTERN {
+            return None;
+        }
+        // The automata: a string of `a`'s patterns that is none of them.
+        let alternatives: Vec<String> = listed.iter().map(|s| go_literal(s)).collect();
+        let pattern = format!("^(?:{})$", alternatives.join("|"));
+        match self.included(&patterns, lo, hi, &pattern) {
+            super::regular::Incl::No(s) => {
+                let v = Value::String(s);
+                (self.holds_flat(a, &v, 0) != Some(false) && self.holds(bm, &v, lvl) == Some(false))
+                    .then_some(v)
+            }
+            _ => None,
+        }
     }
 
     /// Up to `n` strings of `a` whose length is in `[lo, hi]`.

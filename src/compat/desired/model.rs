@@ -1,5 +1,6 @@
 //! Shared vocabulary of the prover: schema nodes tied to their root, the
-//! seven instance kinds the proof splits on, and exact numbers.
+//! seven instance kinds the proof splits on (the engine's,
+//! [`crate::engine::values`]), and exact numbers.
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
@@ -55,87 +56,13 @@ impl<'a> Node<'a> {
     }
 }
 
-/// `null`.
-pub(super) const NULL: u8 = 1;
-/// `true` / `false`.
-pub(super) const BOOL: u8 = 2;
-/// An integral number.
-pub(super) const INT: u8 = 4;
-/// A number that is not integral.
-pub(super) const FRAC: u8 = 8;
-/// A string.
-pub(super) const STR: u8 = 16;
-/// An array.
-pub(super) const ARR: u8 = 32;
-/// An object.
-pub(super) const OBJ: u8 = 64;
-/// Every kind.
-pub(super) const ALL: u8 = 127;
+/// The kinds of instances (the engine's own, [`crate::engine::values`]:
+/// one implementation of Go's `type` for the engine and the prover).
+pub(super) use crate::engine::values::{
+    const_kinds, kind_of, type_mask, ALL, ARR, BOOL, FRAC, INT, NULL, OBJ, STR,
+};
 /// The kinds in the order the prover visits them.
 pub(super) const KINDS: [u8; 7] = [NULL, BOOL, INT, STR, OBJ, ARR, FRAC];
-
-/// The kinds a `type` keyword value admits (`ALL` for a value that is not
-/// a type name or list: the engine ignores it).
-pub(super) fn type_mask(v: &Value) -> u8 {
-    fn one(s: &str) -> u8 {
-        match s {
-            "null" => NULL,
-            "boolean" => BOOL,
-            "integer" => INT,
-            "number" => INT | FRAC,
-            "string" => STR,
-            "array" => ARR,
-            "object" => OBJ,
-            _ => 0,
-        }
-    }
-    let m = match v {
-        Value::String(s) => one(s),
-        Value::Array(items) => items
-            .iter()
-            .filter_map(Value::as_str)
-            .fold(0, |m, s| m | one(s)),
-        _ => 0,
-    };
-    if m == 0 {
-        ALL
-    } else {
-        m
-    }
-}
-
-/// The kind of an instance value (numbers read as the engine reads a
-/// generated document: from their shortest binary64 text).
-pub(super) fn kind_of(v: &Value) -> u8 {
-    match v {
-        Value::Null => NULL,
-        Value::Bool(_) => BOOL,
-        Value::Number(n) => {
-            if numbers::schema_rat(n).is_integer() {
-                INT
-            } else {
-                FRAC
-            }
-        }
-        Value::String(_) => STR,
-        Value::Array(_) => ARR,
-        Value::Object(_) => OBJ,
-    }
-}
-
-/// The kinds of instances an `enum`/`const` value can equal: its own, and
-/// for a string Go can read as a number, that number's kind (the engine's
-/// one-sided number/string equality, `engine::numbers`).
-pub(super) fn const_kinds(v: &Value) -> u8 {
-    match v {
-        Value::String(s) => match numbers::go_rat(s) {
-            Some(r) if r.is_integer() => STR | INT,
-            Some(_) => STR | FRAC,
-            None => STR,
-        },
-        other => kind_of(other),
-    }
-}
 
 /// The exact value of a number as the engine reads it.
 pub(super) fn rat(v: &Value) -> Option<BigRational> {
@@ -163,38 +90,6 @@ pub(super) fn json_number(r: &BigRational) -> Option<Value> {
     }
     let f = r.to_f64()?;
     Number::from_f64(f).map(Value::Number)
-}
-
-/// Go's equality of an instance value `inst` (left) and a schema value
-/// `want` (`const`, an `enum` item): numbers as rationals, and a number
-/// equal to a string Go reads as the same rational.
-pub(super) fn inst_eq(inst: &Value, want: &Value) -> bool {
-    match (inst, want) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(a), Value::Bool(b)) => a == b,
-        (Value::String(a), Value::String(b)) => a == b,
-        (Value::Number(_), Value::Number(_)) => rat(inst) == rat(want),
-        (Value::Number(_), Value::String(s)) => {
-            numbers::go_rat(s).is_some_and(|r| rat(inst).as_ref() == Some(&r))
-        }
-        (Value::Array(a), Value::Array(b)) => {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| inst_eq(x, y))
-        }
-        (Value::Object(a), Value::Object(b)) => {
-            a.len() == b.len()
-                && a.iter()
-                    .all(|(k, x)| b.get(k).is_some_and(|y| inst_eq(x, y)))
-        }
-        _ => false,
-    }
-}
-
-/// The JSON kind of a value as `enum` groups them (numbers one kind).
-pub(super) fn json_kind(v: &Value) -> u8 {
-    match v {
-        Value::Number(_) => INT | FRAC,
-        other => kind_of(other),
-    }
 }
 
 /// A lower or upper numeric bound.

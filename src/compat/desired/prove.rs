@@ -26,6 +26,7 @@
 
 use crate::diag::escape::quote;
 use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
 
 use serde_json::Value;
 
@@ -35,6 +36,7 @@ use super::model::{
     FRAC, INT, KINDS, NULL, OBJ, STR,
 };
 use super::Budget;
+use crate::engine::values::ValueSet;
 use crate::engine::ASSERTED_FORMATS;
 
 /// The outcome of one inclusion question.
@@ -160,6 +162,9 @@ pub(super) struct Prover<'a> {
     /// Pattern inclusions decided so far: the same question comes back for
     /// every case and every use of a `$defs` entry.
     patterns: HashMap<(Vec<String>, i64, Option<i64>, String), super::regular::Incl>,
+    /// The engine's sets of the `enum`s met so far, by the address of the
+    /// array ([`Prover::value_set`]).
+    sets: HashMap<usize, Rc<ValueSet>>,
     _roots: std::marker::PhantomData<&'a Value>,
 }
 
@@ -176,6 +181,7 @@ impl<'a> Prover<'a> {
             assumed: HashMap::new(),
             local_only: false,
             patterns: HashMap::new(),
+            sets: HashMap::new(),
             _roots: std::marker::PhantomData,
         }
     }
@@ -284,7 +290,7 @@ impl<'a> Prover<'a> {
     }
 
     /// The kinds a flattened conjunction admits (ignoring disjunctions).
-    pub fn kinds(&self, flat: &Flat<'a>) -> u8 {
+    pub fn kinds(&mut self, flat: &Flat<'a>) -> u8 {
         if flat.never {
             return 0;
         }
@@ -296,11 +302,25 @@ impl<'a> Prover<'a> {
             if let Some(c) = m.get("const") {
                 k &= const_kinds(c);
             }
-            if let Some(Value::Array(items)) = m.get("enum") {
-                k &= items.iter().fold(0, |acc, v| acc | const_kinds(v));
+            if let Some(e @ Value::Array(_)) = m.get("enum") {
+                k &= self.value_set(e).kinds();
             }
         }
         k
+    }
+
+    /// The engine's set of the `enum` array `e` ([`ValueSet`]), built once
+    /// per array (its building charged one step per value).
+    pub fn value_set(&mut self, e: &'a Value) -> Rc<ValueSet> {
+        let key = std::ptr::from_ref(e) as usize;
+        if let Some(s) = self.sets.get(&key) {
+            return Rc::clone(s);
+        }
+        let items = e.as_array().map_or(&[][..], Vec::as_slice);
+        self.charge(items.len() as u64);
+        let s = Rc::new(ValueSet::new(items));
+        self.sets.insert(key, Rc::clone(&s));
+        s
     }
 
     /// True when `flat` provably admits no instance of `kind` (by its
@@ -347,6 +367,9 @@ impl<'a> Prover<'a> {
         }
         let vals = vals?;
         let mut out = Vec::new();
+        // Values already offered, by their JSON text: a set, not a scan of
+        // `out` (an `enum` of n values costs n, not n², issue 35 item 4).
+        let mut seen: HashSet<String> = HashSet::new();
         for v in vals {
             // A string that Go reads as a number also stands for that
             // number: offer both forms.
@@ -361,7 +384,7 @@ impl<'a> Prover<'a> {
                 if super::model::kind_of(&f) != kind {
                     continue;
                 }
-                if self.holds_flat(flat, &f, 0) != Some(false) && !out.contains(&f) {
+                if self.holds_flat(flat, &f, 0) != Some(false) && seen.insert(f.to_string()) {
                     out.push(f);
                 }
             }
@@ -717,6 +740,7 @@ impl<'a> Prover<'a> {
         match ch.kind {
             ChoiceKind::Any => {
                 let mut first: Option<Out> = None;
+                let mut found: Vec<Value> = Vec::new();
                 for (pos, neg) in &ch.alts {
                     let r = self.sub_t_all(a, t, pos, lvl);
                     let r = if r.is_yes() {
@@ -727,6 +751,9 @@ impl<'a> Prover<'a> {
                     if r.is_yes() {
                         return Out::Yes;
                     }
+                    if let Out::No(w, _) = &r {
+                        found.push(w.clone());
+                    }
                     if first.is_none()
                         || matches!(first, Some(Out::Unk(..))) && matches!(r, Out::No(..))
                     {
@@ -734,7 +761,20 @@ impl<'a> Prover<'a> {
                     }
                 }
                 // No branch holds all of A: a counterexample of one branch
-                // may still be accepted by another; the re-check decides.
+                // may still be accepted by another. Keep the first one no
+                // branch is proved to accept, among the branches' and then
+                // A's own examples (issue 35, item 6); else the first
+                // outcome. The re-check decides either way.
+                if let Some(w) = found.first().cloned() {
+                    if ch.alts.len() > 1 && self.accepted_by_some(ch, &w, lvl) {
+                        let more = self.gen_many(a, t, lvl, 8);
+                        for w in found.into_iter().skip(1).chain(more) {
+                            if !self.accepted_by_some(ch, &w, lvl) {
+                                return Out::No(w, a0);
+                            }
+                        }
+                    }
+                }
                 first.unwrap_or_else(|| self.no_gen(a, t, lvl, ch.at))
             }
             ChoiceKind::One => {
@@ -802,6 +842,32 @@ impl<'a> Prover<'a> {
         }
     }
 
+    /// True when some alternative of `ch` is proved to accept `w` (each of
+    /// its nodes holds, none of its negated nodes does).
+    fn accepted_by_some(&mut self, ch: &Choice<'a>, w: &Value, lvl: u32) -> bool {
+        for (pos, neg) in &ch.alts {
+            let mut accepted = true;
+            for p in pos {
+                if self.holds(*p, w, lvl) != Some(true) {
+                    accepted = false;
+                    break;
+                }
+            }
+            if accepted {
+                for q in neg {
+                    if self.holds(*q, w, lvl) != Some(false) {
+                        accepted = false;
+                        break;
+                    }
+                }
+            }
+            if accepted {
+                return true;
+            }
+        }
+        false
+    }
+
     /// `A|kind` is disjoint from every node of `xs`.
     fn disj_all(&mut self, a: &Flat<'a>, t: u8, xs: &[Node<'a>], lvl: u32) -> Out {
         for x in xs {
@@ -846,20 +912,15 @@ impl<'a> Prover<'a> {
                 return self.no_gen(a, t, lvl, bm);
             }
         }
-        let mut avoid: Vec<Value> = Vec::new();
-        let mut finite_b = false;
-        if let Some(c) = m.get("const") {
-            avoid.push(c.clone());
-            finite_b = true;
-        }
-        if let Some(Value::Array(items)) = m.get("enum") {
-            avoid.extend(items.iter().cloned());
-            finite_b = true;
-        }
-        if finite_b {
+        if m.contains_key("const") || matches!(m.get("enum"), Some(Value::Array(_))) {
             // A is infinite here (finite A was decided by values).
             for v in self.gen_many(a, t, lvl, 8) {
                 if self.holds(bm, &v, lvl) == Some(false) {
+                    return Out::No(v, a0);
+                }
+            }
+            if t == STR {
+                if let Some(v) = self.string_outside(a, bm, lvl) {
                     return Out::No(v, a0);
                 }
             }
@@ -1021,6 +1082,9 @@ impl<'a> Prover<'a> {
                         return Out::No(Value::String(s), a0);
                     }
                 }
+                if let Some(s) = self.format_breaker(a, f, alo, ahi) {
+                    return Out::No(Value::String(s), a0);
+                }
                 return Out::Unk(
                     a0,
                     bm.addr(),
@@ -1086,6 +1150,10 @@ impl<'a> Prover<'a> {
             .objs()
             .filter_map(|o| o.get("pattern").and_then(Value::as_str))
             .collect();
+        // Prefix, suffix and literal reasoning first: no automaton.
+        if super::literal::implies(&olds, p) {
+            return Out::Yes;
+        }
         let decided = self.included(&olds, alo, ahi, p);
         let why = match decided {
             super::regular::Incl::Yes => return Out::Yes,
@@ -1108,7 +1176,7 @@ impl<'a> Prover<'a> {
     }
 
     /// [`super::regular::included`], remembered, its work charged here.
-    fn included(
+    pub(super) fn included(
         &mut self,
         olds: &[&str],
         lo: i64,

@@ -1,0 +1,578 @@
+//! JSON values as the reference's engine tells them apart (E4): Go's
+//! equality of `const`, `enum` and `uniqueItems` (numbers as exact
+//! rationals, a number equal to a string Go reads as the same rational).
+//! Moved here from [`super::numbers`]; the prover of `compat` calls the
+//! same functions (issue 34, item 3).
+
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+use num_rational::BigRational;
+use serde_json::Value;
+
+use super::numbers::{go_rat, instance_rat, schema_rat};
+
+// ---------------------------------------------------------------------------
+// Kinds (Go `type`).
+// ---------------------------------------------------------------------------
+
+/// `null`.
+pub const NULL: u8 = 1;
+/// `true` / `false`.
+pub const BOOL: u8 = 2;
+/// An integral number (Go: an integral `big.Rat`; `1.0` is one).
+pub const INT: u8 = 4;
+/// A number that is not integral (or one Go cannot read).
+pub const FRAC: u8 = 8;
+/// A string.
+pub const STR: u8 = 16;
+/// An array.
+pub const ARR: u8 = 32;
+/// An object.
+pub const OBJ: u8 = 64;
+/// Every kind.
+pub const ALL: u8 = 127;
+/// Every number.
+pub const NUMBER: u8 = INT | FRAC;
+
+/// The kinds a `type` name admits (0 for a name that is none).
+fn type_name_kinds(name: &str) -> u8 {
+    match name {
+        "null" => NULL,
+        "boolean" => BOOL,
+        "integer" => INT,
+        "number" => NUMBER,
+        "string" => STR,
+        "array" => ARR,
+        "object" => OBJ,
+        _ => 0,
+    }
+}
+
+/// The kinds a `type` keyword value admits: the union of the names it
+/// lists; [`ALL`] when it lists none (Go ignores such a value, and the
+/// meta-schema has refused it already).
+pub fn type_mask(v: &Value) -> u8 {
+    let m = match v {
+        Value::String(s) => type_name_kinds(s),
+        Value::Array(items) => items
+            .iter()
+            .filter_map(Value::as_str)
+            .fold(0, |m, s| m | type_name_kinds(s)),
+        _ => 0,
+    };
+    if m == 0 {
+        ALL
+    } else {
+        m
+    }
+}
+
+/// The kind of an instance value: a number is [`INT`] when its exact
+/// value ([`instance_rat`]: its literal text in a [`super::numbers::Scope`],
+/// else its binary64 value) is integral, else [`FRAC`].
+pub fn kind_of(v: &Value) -> u8 {
+    match v {
+        Value::Null => NULL,
+        Value::Bool(_) => BOOL,
+        Value::Number(n) => {
+            if instance_rat(v, n).is_some_and(|r| r.is_integer()) {
+                INT
+            } else {
+                FRAC
+            }
+        }
+        Value::String(_) => STR,
+        Value::Array(_) => ARR,
+        Value::Object(_) => OBJ,
+    }
+}
+
+/// The JSON type of a value as `enum` groups them (every number one type,
+/// [`NUMBER`]).
+pub fn json_kind(v: &Value) -> u8 {
+    match v {
+        Value::Number(_) => NUMBER,
+        other => kind_of(other),
+    }
+}
+
+/// The kinds of instances a schema value (`const`, an `enum` item) can
+/// equal: its own, and for a string Go reads as a number, that number's
+/// kind (the one-sided number/string equality, [`equals_instance`]).
+pub fn const_kinds(v: &Value) -> u8 {
+    match v {
+        Value::String(s) => match go_rat(s) {
+            Some(r) if r.is_integer() => STR | INT,
+            Some(_) => STR | FRAC,
+            None => STR,
+        },
+        other => kind_of(other),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Equality (Go `equals`, `duplicates`).
+// ---------------------------------------------------------------------------
+
+/// A schema value (`const`, an `enum` item), numbers already rational and
+/// strings' rationals read on first use.
+pub(crate) enum SchemaValue {
+    Null,
+    Bool(bool),
+    Number(BigRational),
+    String(String, OnceLock<Option<BigRational>>),
+    Array(Vec<SchemaValue>),
+    Object(HashMap<String, SchemaValue>),
+}
+
+impl SchemaValue {
+    pub(super) fn new(v: &Value) -> Self {
+        match v {
+            Value::Null => Self::Null,
+            Value::Bool(b) => Self::Bool(*b),
+            Value::Number(n) => Self::Number(schema_rat(n)),
+            Value::String(s) => Self::String(s.clone(), OnceLock::new()),
+            Value::Array(items) => Self::Array(items.iter().map(Self::new).collect()),
+            Value::Object(map) => {
+                Self::Object(map.iter().map(|(k, v)| (k.clone(), Self::new(v))).collect())
+            }
+        }
+    }
+
+    /// Its JSON type ([`json_kind`]).
+    pub(super) fn json_type(&self) -> u8 {
+        match self {
+            Self::Null => NULL,
+            Self::Bool(_) => BOOL,
+            Self::Number(_) => NUMBER,
+            Self::String(..) => STR,
+            Self::Array(_) => ARR,
+            Self::Object(_) => OBJ,
+        }
+    }
+
+    /// For a string, the rational Go reads from it (read once).
+    fn string_rat(&self) -> Option<&BigRational> {
+        match self {
+            Self::String(s, rat) => rat.get_or_init(|| go_rat(s)).as_ref(),
+            _ => None,
+        }
+    }
+}
+
+/// Go `equals(instance, want)`: the instance is the left operand.
+pub(super) fn equals_schema(inst: &Value, want: &SchemaValue) -> bool {
+    match (inst, want) {
+        (Value::Null, SchemaValue::Null) => true,
+        (Value::Bool(a), SchemaValue::Bool(b)) => a == b,
+        (Value::String(a), SchemaValue::String(b, _)) => a == b,
+        (Value::Array(a), SchemaValue::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| equals_schema(x, y))
+        }
+        (Value::Object(a), SchemaValue::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, x)| b.get(k).is_some_and(|y| equals_schema(x, y)))
+        }
+        (Value::Number(n), SchemaValue::Number(w)) => {
+            instance_rat(inst, n).is_some_and(|r| *r == *w)
+        }
+        (Value::Number(n), SchemaValue::String(..)) => {
+            instance_rat(inst, n).is_some_and(|r| want.string_rat() == Some(&*r))
+        }
+        _ => false,
+    }
+}
+
+/// Whether two schema values (two `enum` items, say) are one value to the
+/// engine (§12 E6): numbers compared by value after the binary64 pass of
+/// schema keyword values (E4), so `1` and `1.0` are equal; strings, booleans
+/// and null by value; arrays item by item; objects member by member.
+pub fn schema_values_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Number(n), Value::Number(m)) => {
+            super::numbers::schema_rat(n) == super::numbers::schema_rat(m)
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| schema_values_equal(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, p)| y.get(k).is_some_and(|q| schema_values_equal(p, q)))
+        }
+        _ => false,
+    }
+}
+
+/// Go `equals(a, b)` of two instance values, `a` the left operand (each
+/// number read by [`instance_rat`]; outside a [`super::numbers::Scope`], as
+/// in the `compat` prover, `b` may be a schema value: its numbers are then
+/// read as the engine reads a schema's).
+pub fn equals_instance(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equals_instance(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, p)| y.get(k).is_some_and(|q| equals_instance(p, q)))
+        }
+        (Value::Number(n), Value::Number(m)) => match (instance_rat(a, n), instance_rat(b, m)) {
+            (Some(p), Some(q)) => p == q,
+            _ => false,
+        },
+        (Value::Number(n), Value::String(s)) => {
+            instance_rat(a, n).is_some_and(|r| go_rat(s).as_ref() == Some(&*r))
+        }
+        _ => false,
+    }
+}
+
+/// A type-strict key of an instance value (numbers as reduced rationals,
+/// object members sorted); `None` when it holds a number Go cannot read.
+fn strict_key(v: &Value, out: &mut String) -> Option<()> {
+    match v {
+        Value::Null | Value::Bool(_) => out.push_str(&v.to_string()),
+        Value::String(s) => out.push_str(&Value::String(s.clone()).to_string()),
+        Value::Number(n) => {
+            let r = instance_rat(v, n)?;
+            out.push_str(&format!("n{}/{}", r.numer(), r.denom()));
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                strict_key(item, out)?;
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for k in keys {
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                strict_key(map.get(k.as_str())?, out)?;
+                out.push(',');
+            }
+            out.push('}');
+        }
+    }
+    Some(())
+}
+
+/// Largest array the reference deduplicates pairwise (with the
+/// number/string rule); longer ones go through a type-tagged hash.
+const PAIRWISE_MAX: usize = 20;
+
+/// Go `duplicates`: `Ok(true)` when two items are equal, `Err(())` where
+/// the reference crashes (an unreadable number in a hashed array).
+#[allow(clippy::result_unit_err)]
+pub fn has_duplicates(items: &[Value]) -> Result<bool, ()> {
+    if items.len() <= PAIRWISE_MAX {
+        for (i, later) in items.iter().enumerate() {
+            for earlier in items.iter().take(i) {
+                if equals_instance(later, earlier) {
+                    return Ok(true);
+                }
+            }
+        }
+        return Ok(false);
+    }
+    let mut seen = HashSet::new();
+    for item in items {
+        let mut key = String::new();
+        strict_key(item, &mut key).ok_or(())?;
+        if !seen.insert(key) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+// ---------------------------------------------------------------------------
+// Sets of values (`enum`), looked up by hashing.
+// ---------------------------------------------------------------------------
+
+/// The strict key of a schema value, in [`strict_key`]'s form (a number as
+/// its reduced rational, a string as its JSON text, object members sorted).
+fn schema_key(v: &SchemaValue, out: &mut String) {
+    match v {
+        SchemaValue::Null => out.push_str("null"),
+        SchemaValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        SchemaValue::String(s, _) => out.push_str(&Value::String(s.clone()).to_string()),
+        SchemaValue::Number(r) => out.push_str(&format!("n{}/{}", r.numer(), r.denom())),
+        SchemaValue::Array(items) => {
+            out.push('[');
+            for item in items {
+                schema_key(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        SchemaValue::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for k in keys {
+                out.push_str(&Value::String(k.clone()).to_string());
+                out.push(':');
+                if let Some(x) = map.get(k.as_str()) {
+                    schema_key(x, out);
+                }
+                out.push(',');
+            }
+            out.push('}');
+        }
+    }
+}
+
+/// True when `v` holds, below its top level, a string Go reads as a
+/// number (an instance number there may equal it: no strict key finds it).
+fn nested_number_text(v: &SchemaValue) -> bool {
+    let mut stack: Vec<&SchemaValue> = match v {
+        SchemaValue::Array(items) => items.iter().collect(),
+        SchemaValue::Object(map) => map.values().collect(),
+        _ => return false,
+    };
+    while let Some(x) = stack.pop() {
+        match x {
+            SchemaValue::String(..) if x.string_rat().is_some() => return true,
+            SchemaValue::Array(items) => stack.extend(items),
+            SchemaValue::Object(map) => stack.extend(map.values()),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The values of an `enum`, indexed so that Go's `enum` test of one
+/// instance (some value of the instance's JSON type, and one value it
+/// equals: Go's `equals`, the instance on the left) is a hash lookup,
+/// not a scan: a set of `n` values against `n` instances costs `n`, not
+/// `n²` (issue 35, item 4). Exact, with Go's quirks:
+///
+/// - a string instance equals exactly the same string;
+/// - a number instance equals a number of the same rational and a string Go
+///   reads as that rational (`16` equals `"0x10"`): one set of rationals
+///   holds both, built on the first number looked up;
+/// - an array or object instance is looked up by its strict key (numbers as
+///   rationals, members sorted); the few container values that hold a
+///   string Go reads as a number are compared one by one, as Go does.
+///
+/// The engine's `enum` keyword and the `compat` prover both ask it.
+pub struct ValueSet {
+    values: Vec<SchemaValue>,
+    /// The JSON types of the values (`enum` first requires the instance's).
+    types: u8,
+    null: bool,
+    falses: bool,
+    trues: bool,
+    strings: HashSet<String>,
+    /// Numbers and strings Go reads as numbers, as rationals.
+    numbers: OnceLock<HashSet<BigRational>>,
+    /// Strict keys of the container values, and the indices of those that
+    /// hold a string Go reads as a number.
+    containers: OnceLock<(HashSet<String>, Vec<usize>)>,
+    /// The union of [`const_kinds`] of the values.
+    kinds: OnceLock<u8>,
+}
+
+impl ValueSet {
+    /// The set of an `enum`'s `items`.
+    pub fn new(items: &[Value]) -> Self {
+        let values: Vec<SchemaValue> = items.iter().map(SchemaValue::new).collect();
+        let mut set = ValueSet {
+            types: values.iter().fold(0u8, |acc, v| acc | v.json_type()),
+            values: Vec::new(),
+            null: false,
+            falses: false,
+            trues: false,
+            strings: HashSet::new(),
+            numbers: OnceLock::new(),
+            containers: OnceLock::new(),
+            kinds: OnceLock::new(),
+        };
+        for v in &values {
+            match v {
+                SchemaValue::Null => set.null = true,
+                SchemaValue::Bool(true) => set.trues = true,
+                SchemaValue::Bool(false) => set.falses = true,
+                SchemaValue::String(s, _) => {
+                    set.strings.insert(s.clone());
+                }
+                _ => {}
+            }
+        }
+        set.values = values;
+        set
+    }
+
+    /// How many values (repeats counted).
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True when the `enum` lists no value (nothing passes it).
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// Go's `enum` test: `inst` has the JSON type of some value and equals
+    /// one of them.
+    pub fn contains(&self, inst: &Value) -> bool {
+        if self.types & json_kind(inst) == 0 {
+            return false;
+        }
+        match inst {
+            Value::Null => self.null,
+            Value::Bool(true) => self.trues,
+            Value::Bool(false) => self.falses,
+            Value::String(s) => self.strings.contains(s),
+            Value::Number(n) => instance_rat(inst, n).is_some_and(|r| self.numbers().contains(&*r)),
+            Value::Array(_) | Value::Object(_) => {
+                let (exact, quirky) = self.containers.get_or_init(|| {
+                    let mut exact = HashSet::new();
+                    let mut quirky = Vec::new();
+                    for (i, v) in self.values.iter().enumerate() {
+                        if !matches!(v, SchemaValue::Array(_) | SchemaValue::Object(_)) {
+                            continue;
+                        }
+                        if nested_number_text(v) {
+                            quirky.push(i);
+                        } else {
+                            let mut key = String::new();
+                            schema_key(v, &mut key);
+                            exact.insert(key);
+                        }
+                    }
+                    (exact, quirky)
+                });
+                let mut key = String::new();
+                strict_key(inst, &mut key).is_some() && exact.contains(&key)
+                    || quirky
+                        .iter()
+                        .filter_map(|&i| self.values.get(i))
+                        .any(|w| equals_schema(inst, w))
+            }
+        }
+    }
+
+    fn numbers(&self) -> &HashSet<BigRational> {
+        self.numbers.get_or_init(|| {
+            let mut out = HashSet::new();
+            for v in &self.values {
+                match v {
+                    SchemaValue::Number(r) => {
+                        out.insert(r.clone());
+                    }
+                    SchemaValue::String(..) => {
+                        if let Some(r) = v.string_rat() {
+                            out.insert(r.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            out
+        })
+    }
+
+    /// The kinds of the instances some value can equal (the union of
+    /// [`const_kinds`]).
+    pub fn kinds(&self) -> u8 {
+        *self.kinds.get_or_init(|| {
+            self.values.iter().fold(0u8, |acc, v| {
+                acc | match v {
+                    SchemaValue::String(..) => match v.string_rat() {
+                        Some(r) if r.is_integer() => STR | INT,
+                        Some(_) => STR | FRAC,
+                        None => STR,
+                    },
+                    SchemaValue::Number(r) if r.is_integer() => INT,
+                    SchemaValue::Number(_) => FRAC,
+                    other => other.json_type(),
+                }
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The set answers as Go's `enum` does, quirks included, and as the
+    /// linear scan it replaces ([`equals_schema`] over every value).
+    #[test]
+    fn value_set_is_gos_enum() {
+        let items = vec![
+            json!("0x10"),
+            json!(1.5),
+            json!("a"),
+            json!([1, "2"]),
+            json!({"k": 3}),
+            json!(null),
+            json!(false),
+        ];
+        let set = ValueSet::new(&items);
+        let scan = |inst: &Value| {
+            let types = items.iter().fold(0u8, |a, v| a | json_kind(v));
+            types & json_kind(inst) != 0
+                && items
+                    .iter()
+                    .any(|w| equals_schema(inst, &SchemaValue::new(w)))
+        };
+        for (inst, want) in [
+            (json!(16), true),     // a number equals a string Go reads as it
+            (json!(16.0), true),   // 16.0 is 16
+            (json!("16"), false),  // one-sided: a string never equals "0x10"'s number
+            (json!("0x10"), true), // the string itself
+            (json!(1.5), true),
+            (json!(3), false),
+            (json!("a"), true),
+            (json!("b"), false),
+            (json!([1, 2]), true), // 2 equals "2" inside an array
+            (json!([1, "2"]), true),
+            (json!([1, "02"]), false),
+            (json!({"k": 3.0}), true),
+            (json!({"k": 3, "l": 1}), false),
+            (json!(null), true),
+            (json!(false), true),
+            (json!(true), false),
+        ] {
+            assert_eq!(set.contains(&inst), want, "{inst}");
+            assert_eq!(scan(&inst), want, "scan {inst}");
+        }
+        // Go's `enum` first asks for a value of the instance's JSON type:
+        // with no number listed, 16 is refused though it equals "0x10".
+        let strings = ValueSet::new(&[json!("0x10")]);
+        assert!(!strings.contains(&json!(16)));
+        assert_eq!(strings.kinds(), STR | INT);
+        assert_eq!(set.kinds(), STR | INT | FRAC | ARR | OBJ | NULL | BOOL);
+    }
+
+    /// `type`'s kinds: `integer` admits integral numbers (`1.0` too),
+    /// `number` every number; a value listing no type name admits all.
+    #[test]
+    fn type_kinds() {
+        assert_eq!(type_mask(&json!("integer")), INT);
+        assert_eq!(type_mask(&json!(["number", "null"])), INT | FRAC | NULL);
+        assert_eq!(type_mask(&json!("bogus")), ALL);
+        assert_eq!(kind_of(&json!(1.0)), INT);
+        assert_eq!(kind_of(&json!(1.5)), FRAC);
+        assert_eq!(const_kinds(&json!("0x10")), STR | INT);
+        assert_eq!(const_kinds(&json!("0.5")), STR | FRAC);
+    }
+}
