@@ -44,6 +44,7 @@ use crate::engine::ASSERTED_FORMATS;
 use crate::json::pointer::{unescape, JsonPointer};
 use crate::keywords::{self, Shape};
 use crate::package::{Fact, Package};
+use crate::suggest::nearest;
 
 use super::{Check, CheckResult, FileRole, Need};
 
@@ -144,30 +145,6 @@ fn walk(schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
             None => {}
         }
     }
-}
-
-/// The nearest of `candidates` to `word` (edit distance with adjacent
-/// transpositions, `strsim::osa_distance`; ASCII
-/// case differences count 0, a candidate `word` abbreviates (3 characters
-/// or more) counts 1), when within a third of `word`'s length (at least 1).
-pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
-    let folded = word.to_ascii_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| {
-            let d = if c.to_ascii_lowercase() == folded {
-                0
-            } else if word.chars().count() >= 3 && c.starts_with(word) {
-                1
-            } else {
-                strsim::osa_distance(word, c)
-            };
-            (d, c)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
 }
 
 /// Draft 2020-12 formats the reference's engine leaves unasserted (§12 E3).

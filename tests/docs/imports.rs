@@ -349,6 +349,7 @@ const RENDER_OPS_LEFT: &[&str] = &[
     "render/index -> ops/index",
     "render/relations -> ops/relations",
     "render/revocation -> ops/revocation",
+    "render/snapshot -> ops/snapshot",
     "render/trust -> ops/trust",
 ];
 
