@@ -148,7 +148,7 @@ fn repository_of(path: &Path, rev: &str) -> Result<(PathBuf, String), Error> {
 /// The commit REV names in the repository `top`, or why it names none:
 /// no such revision, or a shallow clone that lacks it, each with the
 /// command that fetches it (nothing is fetched here).
-fn commit_of(top: &Path, rev: &str) -> Result<String, Error> {
+fn commit_of(top: &Path, given: &Path, rev: &str) -> Result<String, Error> {
     let spec = format!("{rev}^{{commit}}");
     if let Ok(out) = git(
         top,
@@ -168,13 +168,13 @@ fn commit_of(top: &Path, rev: &str) -> Result<String, Error> {
         .unwrap_or(false);
     Err(Error::Usage(if shallow {
         format!(
-            "--baseline-rev {rev}: the revision is not in this shallow clone of {} (its history was cut): fetch it with `git fetch --deepen=<N>` (or `git fetch origin {rev}`), or clone with the full history (actions/checkout: `fetch-depth: 0`); nothing is fetched by compat",
-            top.display()
+            "--baseline-rev {rev}: the revision is not in this shallow clone (the repository of {}; its history was cut): fetch it with `git fetch --deepen=<N>` (or `git fetch origin {rev}`), or clone with the full history (actions/checkout: `fetch-depth: 0`); nothing is fetched by compat",
+            given.display()
         )
     } else {
         format!(
-            "--baseline-rev {rev}: unknown revision in the repository {}: fetch it with `git fetch origin {rev}` (a branch of a remote is named `origin/<branch>`); nothing is fetched by compat",
-            top.display()
+            "--baseline-rev {rev}: unknown revision in the repository of {}: fetch it with `git fetch origin {rev}` (a branch of a remote is named `origin/<branch>`); nothing is fetched by compat",
+            given.display()
         )
     }))
 }
@@ -268,7 +268,7 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Erro
     let mut all = Vec::new();
     for given in paths {
         let (top, prefix) = repository_of(given, rev)?;
-        let commit = commit_of(&top, rev)?;
+        let commit = commit_of(&top, given, rev)?;
         let below = |p: &str| -> Option<String> {
             if prefix.is_empty() {
                 Some(p.to_owned())

@@ -968,9 +968,12 @@ fn baseline_rev_that_cannot_be_read() -> Result<(), Failed> {
     let (code, _, err) = run_in(&repo, &["compat", "--baseline-rev", "nope", "packages"]);
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("unknown revision") && err.contains("git fetch origin nope"),
+        err.contains("unknown revision in the repository of packages:")
+            && err.contains("git fetch origin nope"),
         "{err}"
     );
+    // Paths as given, never absolute (issue 35 item 5).
+    assert!(!err.contains(s(tmp.path())), "{err}");
 
     let url = format!("file://{}", repo.display());
     git(
