@@ -15,6 +15,9 @@
 //! ([`crate::render::RunView`], built from the report) and
 //! [`PackageOutcome::fails`] use too.
 
+pub mod canonicalize;
+pub mod check;
+
 use std::path::{Path, PathBuf};
 
 use crate::codes::Code;
