@@ -17,6 +17,7 @@
 
 pub mod canonicalize;
 pub mod check;
+pub mod conformance;
 pub mod index;
 
 use std::path::{Path, PathBuf};
