@@ -19,6 +19,7 @@ pub mod canonicalize;
 pub mod check;
 pub mod conformance;
 pub mod index;
+pub mod relations;
 
 use std::path::{Path, PathBuf};
 

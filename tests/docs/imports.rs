@@ -343,7 +343,6 @@ fn ops_breaches(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
 /// returns, each to read the report model instead (issue 34 item 2; the
 /// list may only shrink).
 const RENDER_OPS_LEFT: &[&str] = &[
-    "render/relations -> ops/relations",
     "render/revocation -> ops/revocation",
     "render/trust -> ops/trust",
 ];
