@@ -20,6 +20,7 @@ pub mod check;
 pub mod conformance;
 pub mod index;
 pub mod relations;
+pub mod revocation;
 
 use std::path::{Path, PathBuf};
 

@@ -342,10 +342,7 @@ fn ops_breaches(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
 /// Render modules that still name an operation for the result types it
 /// returns, each to read the report model instead (issue 34 item 2; the
 /// list may only shrink).
-const RENDER_OPS_LEFT: &[&str] = &[
-    "render/revocation -> ops/revocation",
-    "render/trust -> ops/trust",
-];
+const RENDER_OPS_LEFT: &[&str] = &["render/trust -> ops/trust"];
 
 /// Issue 34 item 1: the operations have one home, `src/ops/<command>.rs`
 /// beside `src/cli/<command>.rs` (no `*_cmd.rs` file is left), and only
