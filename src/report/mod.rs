@@ -21,6 +21,7 @@ pub mod conformance;
 pub mod index;
 pub mod relations;
 pub mod revocation;
+pub mod trust;
 
 use std::path::{Path, PathBuf};
 
