@@ -116,6 +116,9 @@ pub struct Loaded {
     /// Findings about the file (`FD903`), package-relative file name
     /// [`CONFIG_FILE`]'s file name.
     pub findings: Vec<Diagnostic>,
+    /// The file's bytes as read (empty when none was read): a finding's
+    /// `line:column` is shown from them, never from a second read.
+    pub bytes: Vec<u8>,
 }
 
 /// The `form-package.toml` in force for a run over `start` when none is
@@ -167,12 +170,13 @@ pub fn find_upward(start: &Path, cwd: &Path) -> Option<PathBuf> {
 pub fn load(path: &Path, reach: Reach) -> Result<Loaded, String> {
     let fail = |e: &dyn std::fmt::Display| format!("read {}: {e}", path.display());
     let bytes = read_file(path, reach, crate::limits::CONFIG_BYTES).map_err(|e| fail(&e))?;
-    let text = String::from_utf8(bytes).map_err(|_| fail(&"stream did not contain valid UTF-8"))?;
+    let text =
+        std::str::from_utf8(&bytes).map_err(|_| fail(&"stream did not contain valid UTF-8"))?;
     let name = path.file_name().map_or_else(
         || CONFIG_FILE.to_owned(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let (settings, findings) = parse(&text);
+    let (settings, findings) = parse(text);
     Ok(Loaded {
         path: Some(path.to_path_buf()),
         settings,
@@ -180,6 +184,7 @@ pub fn load(path: &Path, reach: Reach) -> Result<Loaded, String> {
             .into_iter()
             .map(|d| d.in_file(name.clone()))
             .collect(),
+        bytes,
     })
 }
 

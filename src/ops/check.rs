@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 use crate::codes::Code;
 use crate::diag::{self, Diagnostic};
-use crate::document::{check_document, document_entry, split, Checked, DocKind};
+use crate::document::{check_document, document_entry, split, Checked};
 use crate::error::Error;
 use crate::fileread::{read_file, read_stdin, FileRefusal, Reach};
 use crate::report::{ExitRule, Report};
@@ -63,64 +63,30 @@ fn unread(display: String, finding: Diagnostic) -> Checked {
     }
 }
 
-/// What `check FILE...` found ([`check_files`]); `render::check::output`
-/// prints it.
-#[derive(Debug)]
-pub struct CheckRun {
-    /// The run's report, built complete: one [`crate::report::EntryKind::Document`] entry
-    /// per FILE in the order given, named by the path as given
-    /// ([`crate::report::Entry::named`]; a FILE that could not be read has its finding,
-    /// `unreadable`), [`Report::could_not_read`] set when some FILE could
-    /// not be read, and `--deny-warnings` in its [`ExitRule`].
-    pub report: Report,
-    /// What each document is, one per entry of `report` in its order.
-    pub documents: Vec<DocumentFacts>,
-}
+pub use crate::report::check::{CheckRun, DocumentFacts};
 
-/// What a checked document is, beside its entry in [`CheckRun::report`]:
-/// what its human verdict line says.
-#[derive(Debug, Default)]
-pub struct DocumentFacts {
-    /// What the document is, when recognised.
-    pub kind: Option<DocKind>,
-    /// The `apiVersion` it names, if any.
-    pub api_version: Option<String>,
-    /// `sha256:` of its RFC 8785 form, when it canonicalized.
-    pub digest: Option<String>,
-}
-
-impl CheckRun {
-    /// The run's exit status, its report's ([`Report::exit_code`]): 2 when
-    /// a FILE could not be read, else 1 when a document fails (an error; a
-    /// warning too under `--deny-warnings`), else 0. `cli/check.rs` passes
-    /// it through.
-    pub fn exit_code(&self) -> u8 {
-        self.report.exit_code()
+/// The report of `checked` (one document entry each, named by the path
+/// as given) and what each document is.
+fn check_run(checked: Vec<Checked>, could_not_read: bool, deny_warnings: bool) -> CheckRun {
+    let mut documents = Vec::with_capacity(checked.len());
+    let mut entries = Vec::with_capacity(checked.len());
+    for c in checked {
+        documents.push(DocumentFacts {
+            kind: c.kind,
+            api_version: c.api_version,
+            digest: c.digest,
+        });
+        entries.push(document_entry(&c.shown, c.outcome));
     }
-
-    /// The report of `checked` (one document entry each, named by the path
-    /// as given) and what each document is.
-    fn of(checked: Vec<Checked>, could_not_read: bool, deny_warnings: bool) -> Self {
-        let mut documents = Vec::with_capacity(checked.len());
-        let mut entries = Vec::with_capacity(checked.len());
-        for c in checked {
-            documents.push(DocumentFacts {
-                kind: c.kind,
-                api_version: c.api_version,
-                digest: c.digest,
-            });
-            entries.push(document_entry(&c.shown, c.outcome));
-        }
-        let mut report = Report::new(
-            entries,
-            ExitRule {
-                deny_warnings,
-                ..ExitRule::default()
-            },
-        );
-        report.could_not_read = could_not_read;
-        CheckRun { report, documents }
-    }
+    let mut report = Report::new(
+        entries,
+        ExitRule {
+            deny_warnings,
+            ..ExitRule::default()
+        },
+    );
+    report.could_not_read = could_not_read;
+    CheckRun { report, documents }
 }
 
 /// `check FILE... [--stdin-filename NAME]`: `-` reads standard input (at
@@ -183,7 +149,7 @@ pub fn check_files(
     if let Some(fault) = fault_exit(&checked) {
         return Err(fault);
     }
-    Ok(CheckRun::of(checked, could_not_read, deny_warnings))
+    Ok(check_run(checked, could_not_read, deny_warnings))
 }
 
 /// The exit-2 message naming the first document whose checks an internal

@@ -14,8 +14,7 @@ use rayon::prelude::*;
 use crate::diag::Diagnostic;
 use crate::discover;
 use crate::error::Error;
-use crate::fileread::{read_file, Reach};
-use crate::limits::CONFIG_BYTES;
+use crate::fileread::Reach;
 use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::select::RuleArgs;
 use crate::verify::{self, PackageOutcome, Source};
@@ -286,21 +285,21 @@ pub fn verify_paths_with(
             observer.package_done();
             o
         }
-        Item::Finding(_, p, d) => PackageOutcome {
+        Item::Finding(kind, p, d) => PackageOutcome {
             path: p.clone(),
             diagnostics: vec![(**d).clone()],
-            // A configuration finding names its file: keep its bytes, so the
-            // finding's span shows as line:column (TOML has no JSON spans).
+            // A configuration finding names its file: its bytes as
+            // `select::load` read them (once), so the finding's span shows
+            // as line:column (TOML has no JSON spans). A walk finding names
+            // no file.
             sources: d
                 .file
                 .as_deref()
-                .and_then(|f| {
-                    // Read again for its line:column (as `select::load`
-                    // read it: bounded, a regular file).
-                    let bytes = read_file(&p.join(f), Reach::Named, CONFIG_BYTES).ok()?;
-                    Some((f.to_owned(), bytes))
+                .filter(|_| *kind == EntryKind::Configuration)
+                .map(|f| {
+                    let bytes = loaded.bytes.clone();
+                    (f.to_owned(), Source { bytes, spans: None })
                 })
-                .map(|(f, bytes)| (f, Source { bytes, spans: None }))
                 .into_iter()
                 .collect(),
             ..Default::default()
@@ -543,6 +542,22 @@ mod tests {
             report.entries[0].outcome().diagnostics[0].code,
             Code::ConfigInvalid
         );
+        // The file's finding shows its line:column from the bytes the one
+        // read of the file gave (`select::Loaded::bytes`); a walk finding
+        // names no file and carries none.
+        let sources = &report.entries[0].outcome().sources;
+        let shown: Vec<(&str, &[u8])> = sources
+            .iter()
+            .map(|(name, s)| (name.as_str(), s.bytes.as_slice()))
+            .collect();
+        assert_eq!(
+            shown,
+            [(
+                "form-package.toml",
+                b"select = [\"FD2\"]\nbogus = 1\n".as_slice()
+            )]
+        );
+        assert!(report.entries[2].outcome().sources.is_empty());
         assert_eq!(report.entries[2].outcome().path, missing);
         assert!(report.could_not_run());
         assert_eq!(report.exit_code(), 2);

@@ -3,8 +3,8 @@
 //! `ops::canonicalize` returns the bytes or its [`Refusal`]; this module alone
 //! turns them into text (issue 21 item 3).
 
-use crate::ops::canonicalize::Refusal;
 use crate::render::{escape, human};
+use crate::report::canonicalize::Refusal;
 
 /// What `canonicalize`/`digest` prints for `result`, as (stdout, stderr):
 /// - the canonical bytes or digest and a newline on stdout;
@@ -13,7 +13,7 @@ use crate::render::{escape, human};
 ///   on stderr;
 /// - a file that cannot be read: `form-package: <path>: <cause>`.
 ///
-/// The exit status is the operation's ([`crate::ops::canonicalize::exit_code`]),
+/// The exit status is the operation's ([`crate::report::canonicalize::exit_code`]),
 /// never this view's.
 pub fn output(result: Result<Vec<u8>, Refusal>) -> (Vec<u8>, String) {
     match result {
@@ -37,7 +37,7 @@ mod tests {
     use super::*;
     use crate::codes::Code;
     use crate::diag::Diagnostic;
-    use crate::ops::canonicalize::Invalid;
+    use crate::report::canonicalize::Invalid;
     use crate::verify::Source;
 
     #[test]

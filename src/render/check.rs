@@ -6,8 +6,8 @@
 
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
-use crate::ops::check::CheckRun;
 use crate::render::{self, escape, human, Format};
+use crate::report::check::CheckRun;
 use crate::report::Report;
 use crate::verify::PackageOutcome;
 

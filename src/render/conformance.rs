@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
-use crate::ops::conformance::{SuiteReport, SuiteResult};
 use crate::render::escape;
+use crate::report::conformance::{SuiteReport, SuiteResult};
 
 /// Output of `conformance`: one line per case and a summary, or one JSON document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -151,7 +151,7 @@ mod tests {
     use crate::codes::Code;
     use crate::diag::Diagnostic;
     use crate::json::pointer::JsonPointer;
-    use crate::ops::conformance::CaseResult;
+    use crate::report::conformance::CaseResult;
     use std::path::PathBuf;
 
     /// What `cli/conformance.rs` prints: this view's text, the report's

@@ -6,8 +6,8 @@
 //! this module alone turns them into text (issue 21 item 3).
 
 use crate::index::ProfileChoice;
-use crate::ops::index::{IndexRun, Refused};
 use crate::render::{self, human};
+use crate::report::index::{IndexRun, Refused};
 use crate::report::Report;
 
 /// The text of an `index` run: (stdout, stderr). A refusal is its findings

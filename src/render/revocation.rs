@@ -17,9 +17,9 @@
 
 use serde::Serialize;
 
-use crate::ops::revocation::{Document, RevocationRun};
 use crate::render::check::render_documents;
 use crate::render::{escape, Format};
+use crate::report::revocation::{Document, RevocationRun};
 use crate::revocation::{Checkpoint, Pin};
 
 /// `{"checkpoint", "pin", "unchanged"?}`: what an advance prints, member
@@ -105,7 +105,8 @@ mod tests {
     use crate::codes::Code;
     use crate::diag::Diagnostic;
     use crate::document::document_outcome;
-    use crate::ops::revocation::{document_report, Refusal, Valid};
+    use crate::ops::revocation::document_report;
+    use crate::report::revocation::{Refusal, Valid};
 
     #[test]
     fn reference_json_escapes_like_go() {

@@ -15,6 +15,14 @@
 //! ([`crate::render::RunView`], built from the report) and
 //! [`PackageOutcome::fails`] use too.
 
+pub mod canonicalize;
+pub mod check;
+pub mod conformance;
+pub mod index;
+pub mod relations;
+pub mod revocation;
+pub mod trust;
+
 use std::path::{Path, PathBuf};
 
 use crate::codes::Code;
