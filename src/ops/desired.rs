@@ -29,10 +29,10 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 use serde_json::Value;
 
-use crate::document::{document_entry, document_outcome};
 use crate::codes::Code;
 use crate::diag::escape::quote;
 use crate::diag::{self, Diagnostic};
+use crate::document::{document_entry, document_outcome};
 use crate::fileread::{read_file, FileRefusal, Reach};
 use crate::host::materialize;
 use crate::json::pointer::JsonPointer;
