@@ -13,4 +13,5 @@
 //! compiler): `tests/hosts/` compares verdicts, findings and digests with
 //! it.
 
+pub mod locator;
 pub mod snapshot;

@@ -2,4 +2,5 @@
 //! `src/cli/<command>.rs` face calls, returning a report that `render/`
 //! alone prints.
 
+pub mod locator;
 pub mod snapshot;
