@@ -536,9 +536,9 @@ pub fn compile_manifest(path: &Path) -> SetRun {
         .at(pointer)
     };
     let refused = |findings: Vec<Diagnostic>, bytes: Vec<u8>, could_not_read: bool| {
-        let outcome = crate::check_cmd::document_outcome(&display, bytes, findings);
+        let outcome = crate::document::document_outcome(&display, bytes, findings);
         let mut report = Report::new(
-            vec![crate::check_cmd::document_entry(&display, outcome)],
+            vec![crate::document::document_entry(&display, outcome)],
             ExitRule::default(),
         );
         report.could_not_read = could_not_read;
@@ -727,8 +727,8 @@ pub fn compile_manifest(path: &Path) -> SetRun {
         snapshots.push((set_name, snapshot));
     }
     if !manifest_findings.is_empty() {
-        let outcome = crate::check_cmd::document_outcome(&display, bytes, manifest_findings);
-        entries.insert(0, crate::check_cmd::document_entry(&display, outcome));
+        let outcome = crate::document::document_outcome(&display, bytes, manifest_findings);
+        entries.insert(0, crate::document::document_entry(&display, outcome));
     }
     let mut report = Report::new(entries, ExitRule::default());
     report.could_not_read = could_not_read;
