@@ -533,6 +533,7 @@ fn as_package(
         sources,
         fault: verified.fault,
         extra: serde_json::Map::new(),
+        locator: None,
     })
 }
 

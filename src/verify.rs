@@ -50,6 +50,11 @@ pub struct PackageOutcome {
     /// run's property bag, `junit` as testcase properties (compact JSON),
     /// `github` as a notice line. Empty for `verify`.
     pub extra: serde_json::Map<String, Value>,
+    /// The publication locator of a verified package
+    /// ([`crate::host::locator::for_index`]): `--format json` carries it
+    /// (`packages[].locator`, issue 39 item 3); `None` for a package with
+    /// an error, or one the locator is not defined for.
+    pub locator: Option<Value>,
 }
 
 impl PackageOutcome {
@@ -215,7 +220,16 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
         sources: pkg.sources,
         fault: run.fault,
         extra: serde_json::Map::new(),
+        locator: None,
     };
+    if !out.has_errors() {
+        out.locator = pkg
+            .index
+            .as_ref()
+            .zip(pkg.package_digest.as_deref())
+            .and_then(|(index, digest)| crate::host::locator::for_index(index, digest).ok())
+            .map(|l| l.to_value());
+    }
     // Renderers look sources up only through a diagnostic's file.
     let named: BTreeSet<&str> = out
         .diagnostics

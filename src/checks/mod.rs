@@ -364,6 +364,15 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         ],
     ),
     (
+        "src/host/locator.rs",
+        &[
+            Code::LocatorTagInvalid,
+            Code::LocatorReleaseIdNotCanonical,
+            Code::LocatorFamilySemver,
+            Code::LocatorTagAmbiguous,
+        ],
+    ),
+    (
         "src/ops/snapshot.rs",
         &[
             Code::DefaultPinUnmatched,

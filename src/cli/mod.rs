@@ -20,6 +20,7 @@ pub mod explain;
 pub mod family;
 pub mod index;
 pub mod init;
+pub mod locator;
 pub mod lsp;
 pub mod man;
 pub mod relations;
@@ -119,6 +120,9 @@ pub enum Command {
     /// the Snapshot compiler's stages (lane, duplicates, contracts, closure, requiresHostApi,
     /// target FormRefs, default-create pins); on success the Snapshot digest and roster.
     Snapshot(snapshot::Args),
+    /// Print each verified package's publication locator (release id, artifact id, tag,
+    /// source path), or read a tag back with the Core's grammar (`--parse TAG`).
+    Locator(locator::Args),
     /// Publisher trust, offline: verify a package's Sigstore bundle and its revocation status.
     Trust(trust::Args),
     /// Language server over standard input and output: findings while you type, hover on codes.
@@ -151,6 +155,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Conformance(a) => conformance::run(&a),
         Command::Family(a) => family::run(a),
         Command::Snapshot(a) => snapshot::run(a, is_terminal),
+        Command::Locator(a) => locator::run(a, is_terminal),
         Command::Trust(a) => trust::run(&a),
         Command::Lsp(a) => lsp::run(&a),
         Command::Desired(a) => desired::run(&a, is_terminal),

@@ -58,7 +58,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
         color: a.report.use_color(is_terminal),
         ..crate::render::Options::here()
     };
-    let (stdout, stderr) = crate::render::snapshot::output(&run, a.report.format, &opts);
+    let (stdout, stderr) = crate::render::snapshot::output(&run.report, a.report.format, &opts);
     Output {
         stdout: stdout.into_bytes(),
         stderr,

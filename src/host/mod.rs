@@ -8,6 +8,8 @@
 //!   every finding of the stage that stops it, and on success the
 //!   Snapshot digest ([`snapshot::digest`]) and roster. Pure: it reads
 //!   nothing; `ops::snapshot` verifies and reads the inputs.
+//! - [`locator`]: the publication locator (release id, artifact id, tag,
+//!   source path) and its tag grammar, as the Core parses it.
 //! - [`materialize`]: one desired document validated and materialized as
 //!   the Core's `Validate`/`Materialize` do.
 //!
@@ -15,5 +17,6 @@
 //! compiler): `tests/hosts/` compares verdicts, findings and digests with
 //! it, and the desired tests its materialized bytes.
 
+pub mod locator;
 pub mod materialize;
 pub mod snapshot;

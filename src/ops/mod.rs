@@ -16,6 +16,7 @@ pub mod desired;
 pub mod family;
 pub mod index;
 pub mod init;
+pub mod locator;
 pub mod relations;
 pub mod revocation;
 pub mod snapshot;

@@ -390,8 +390,12 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
         out.push_str(&format!("  skipped {}\n", escape::text(s)));
     }
     let path = escape::path(p.name());
-    if p.kind == super::EntryKind::Configuration {
-        // The configuration file's entry is no package: no figures (T2 F8).
+    if matches!(
+        p.kind,
+        super::EntryKind::Configuration | super::EntryKind::Snapshot
+    ) {
+        // The configuration file's entry is no package: no figures (T2 F8);
+        // nor is a compiled set's (`snapshot`), whose roster follows.
         let parts: Vec<String> = [
             (p.counts.errors, "error"),
             (p.counts.warnings, "warning"),
@@ -401,10 +405,14 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
         .filter(|(n, _)| *n > 0)
         .map(|(n, w)| count(n, w))
         .collect();
-        out.push_str(&format!(
-            "{} {path}: {}\n",
-            if p.failed { "FAIL" } else { "ok" },
+        let said = if parts.is_empty() && p.kind == super::EntryKind::Snapshot {
+            "no finding".to_owned()
+        } else {
             parts.join(", ")
+        };
+        out.push_str(&format!(
+            "{} {path}: {said}\n",
+            if p.failed { "FAIL" } else { "ok" }
         ));
         return out;
     }

@@ -20,7 +20,8 @@
 //!           "message": "…", "file": "definition.json" | null, "pointer": "/desiredSchema",
 //!           "target": "value" | "key", "line"?: n, "column"?: n,
 //!           "span"?: { "start": n, "end": n }, "help"?: "…", "notes": ["…"] } ],
-//!       "relations": [ … ] } ],
+//!       "relations": [ … ],
+//!       "locator"?: { "apiVersion", "releaseId", "artifactId", "tag", "sourcePath" } } ],  // a verified package's
 //!   "summary": { "packages": n, "verified": n, "failed": n, "errors": n, "warnings": n } }
 //! ```
 //! Diagnostics are sorted by (file, pointer, severity, code); packages by path.
@@ -78,6 +79,10 @@ struct Package<'a> {
     skipped: &'a [String],
     diagnostics: Vec<Diag<'a>>,
     relations: &'a [Value],
+    /// The publication locator of a verified package
+    /// ([`crate::verify::PackageOutcome::locator`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    locator: Option<&'a Value>,
     /// [`crate::verify::PackageOutcome::extra`], as members of this object.
     #[serde(flatten)]
     extra: &'a serde_json::Map<String, Value>,
@@ -169,6 +174,7 @@ pub fn render(run: &RunView<'_>) -> String {
                 skipped: &o.skipped,
                 diagnostics: p.findings.iter().map(diag).collect(),
                 relations: &o.relations,
+                locator: o.locator.as_ref(),
                 extra: &o.extra,
             }
         })

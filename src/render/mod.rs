@@ -23,6 +23,7 @@ pub mod human;
 pub mod index;
 pub mod json;
 pub mod junit;
+pub mod locator;
 pub mod model;
 pub use crate::json::position;
 pub mod progress;

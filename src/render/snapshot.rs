@@ -1,5 +1,5 @@
 //! The view of `form-package snapshot`: the report of
-//! [`crate::ops::snapshot`] in any `--format` ([`super::report`]: every
+//! `ops::snapshot` in any `--format` ([`super::report`]: every
 //! package, every finding, and the set entry whose members carry the
 //! status, the Snapshot digest and the roster), and in `human` after it
 //! the roster of each compiled set as text.
@@ -7,14 +7,14 @@
 use serde_json::Value;
 
 use super::{escape, Format, Options, RunView};
-use crate::ops::snapshot::SetRun;
+use crate::report::Report;
 
 /// What `snapshot` prints, as (stdout, stderr).
-pub fn output(run: &SetRun, format: Format, opts: &Options) -> (String, String) {
-    let view = RunView::of(&run.report);
+pub fn output(report: &Report, format: Format, opts: &Options) -> (String, String) {
+    let view = RunView::of(report);
     let (mut stdout, stderr) = super::report(format, &view, opts);
     if format == Format::Human {
-        for e in &run.report.entries {
+        for e in &report.entries {
             if e.kind() == crate::report::EntryKind::Snapshot {
                 stdout.push_str(&roster(&e.name().display().to_string(), &e.outcome().extra));
             }

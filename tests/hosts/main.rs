@@ -6,9 +6,13 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod locator;
 mod oracle;
 mod snapshot;
 
 fn main() {
-    common::run_trials(vec![("snapshot", snapshot::trials())]);
+    common::run_trials(vec![
+        ("snapshot", snapshot::trials()),
+        ("locator", locator::trials()),
+    ]);
 }
