@@ -533,9 +533,15 @@ fn pointer_of(root: &Value, addr: usize) -> Option<JsonPointer> {
     None
 }
 
+mod applicators;
+mod arrays;
 mod eval;
 mod gen;
 mod literal;
 mod model;
+mod numbers;
+mod objects;
 mod prove;
+mod references;
 mod regular;
+mod strings;
