@@ -538,6 +538,7 @@ mod arrays;
 mod eval;
 mod gen;
 mod literal;
+mod meter;
 mod model;
 mod numbers;
 mod objects;

@@ -30,8 +30,8 @@ use std::rc::Rc;
 
 use serde_json::Value;
 
-use super::eval::UNMODELLED;
-use super::model::{count, type_mask, Node, Obj, ARR, FRAC, INT, KINDS, OBJ, STR};
+use super::meter::Meter;
+use super::model::{count, type_mask, Node, Obj, ARR, FRAC, INT, KINDS, OBJ, STR, UNMODELLED};
 use super::Budget;
 use crate::engine::values::ValueSet;
 
@@ -131,9 +131,8 @@ pub(super) enum Guard {
 /// The prover's state: budget accounting and coinductive assumptions.
 pub(super) struct Prover<'a> {
     pub budget: Budget,
-    pub(super) steps: u64,
-    pub(super) exhausted: bool,
-    pub(super) stack: u32,
+    /// Steps spent and nesting entered.
+    pub(super) meter: Meter,
     pub(super) assumed: HashMap<GuardKey, u32>,
     /// While set, [`Prover::disj`] looks for a local conflict only (no
     /// inclusion sub-question, no generated document): see
@@ -155,9 +154,7 @@ impl<'a> Prover<'a> {
     pub fn new(budget: Budget) -> Self {
         Prover {
             budget,
-            steps: 0,
-            exhausted: false,
-            stack: 0,
+            meter: Meter::new(&budget),
             assumed: HashMap::new(),
             local_only: false,
             patterns: HashMap::new(),
@@ -168,20 +165,17 @@ impl<'a> Prover<'a> {
 
     /// Counts one step; false once the budget is spent.
     pub fn tick(&mut self) -> bool {
-        self.steps += 1;
-        if self.steps > self.budget.steps {
-            self.exhausted = true;
-        }
-        !self.exhausted
+        self.meter.tick()
     }
 
+    /// Enters one level of nesting (false: too deep; leave it anyway).
     pub(super) fn enter(&mut self) -> bool {
-        self.stack += 1;
-        self.stack <= self.budget.max_depth.saturating_mul(4)
+        self.meter.enter()
     }
 
+    /// Leaves a level [`Prover::enter`] entered.
     pub(super) fn leave(&mut self) {
-        self.stack = self.stack.saturating_sub(1);
+        self.meter.leave();
     }
 
     // -----------------------------------------------------------------
@@ -435,10 +429,7 @@ impl<'a> Prover<'a> {
 
     /// Charges `n` steps (work done by a sub-procedure).
     pub fn charge(&mut self, n: u64) {
-        self.steps = self.steps.saturating_add(n);
-        if self.steps > self.budget.steps {
-            self.exhausted = true;
-        }
+        self.meter.charge(n);
     }
 }
 

@@ -182,7 +182,7 @@ impl<'a> Prover<'a> {
         if let Some(r) = self.patterns.get(&key) {
             return r.clone();
         }
-        if self.exhausted {
+        if self.meter.exhausted() {
             return super::regular::Incl::Unknown(SPENT.to_owned());
         }
         let mut used = 0u64;
