@@ -593,9 +593,16 @@ mod side_tests {
     }
 }
 
+mod applicators;
+mod arrays;
 mod eval;
 mod gen;
 mod literal;
+mod meter;
 mod model;
+mod numbers;
+mod objects;
 mod prove;
+mod references;
 mod regular;
+mod strings;

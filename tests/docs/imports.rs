@@ -1031,3 +1031,71 @@ fn every_form_package_line_is_made_by_escape_line() {
         ]
     );
 }
+
+/// The sibling graph of one folder: each file of `dir` (under `src/`) →
+/// the siblings its non-test code names as `super::X` (a `use super::{…}`
+/// group included) or as `crate::<module>::X`, where `<module>` is `dir`
+/// as a path. The crate-wide graph counts `super::` as one unit; inside
+/// a folder the files must not import each other in a circle either.
+fn sibling_graph(dir: &str) -> BTreeMap<String, BTreeSet<String>> {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("src").join(dir);
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for e in std::fs::read_dir(&folder).unwrap().flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "rs") {
+            names.insert(p.file_stem().unwrap().to_str().unwrap().to_owned());
+        }
+    }
+    let word = |s: &str| -> String {
+        s.chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let prefixes = [
+        "super::".to_owned(),
+        format!("crate::{}::", dir.replace('/', "::")),
+    ];
+    let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for name in &names {
+        let text = std::fs::read_to_string(folder.join(format!("{name}.rs"))).unwrap();
+        let deps = g.entry(name.clone()).or_default();
+        for line in non_test_lines(&text) {
+            let code = line.trim_start();
+            if code.starts_with("//") {
+                continue;
+            }
+            for prefix in &prefixes {
+                for (i, _) in code.match_indices(prefix.as_str()) {
+                    let rest = &code[i + prefix.len()..];
+                    let mut found = vec![word(rest)];
+                    if let Some(group) = rest.strip_prefix('{') {
+                        found.extend(group.split(',').map(|p| word(p.trim())));
+                    }
+                    for dep in found {
+                        if names.contains(&dep) && dep != *name {
+                            deps.insert(dep);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    g
+}
+
+/// `compat/` and `compat/desired/` have no file-level import circle
+/// (issue 34 item 3: `changes` ↔ `meaning`, `meaning` ↔ `side`, `eval` ↔
+/// `prove` were); the near miss, the graph read with a circle added back,
+/// is found.
+#[test]
+fn compat_files_have_no_circle() {
+    for dir in ["compat", "compat/desired"] {
+        let g = sibling_graph(dir);
+        assert_eq!(cycle(&g), None, "import circle in src/{dir}: {g:?}");
+    }
+    let mut g = sibling_graph("compat/desired");
+    // The graph is real: the evaluator names the prover's state.
+    assert!(g["eval"].contains("prove"), "{g:?}");
+    g.get_mut("prove").unwrap().insert("eval".to_owned());
+    assert!(cycle(&g).is_some());
+}

@@ -8,19 +8,10 @@
 
 use serde_json::Value;
 
-use super::model::{count, kind_of, rat, type_mask, Node, Obj, FRAC, INT};
+use super::model::{count, kind_of, rat, type_mask, Node, Obj, FRAC, INT, UNMODELLED};
 use super::prove::Prover;
 use crate::engine::values::{equals_instance, has_duplicates};
 use crate::engine::{formats, goregex, ASSERTED_FORMATS};
-
-/// Keywords the engine asserts that this prover does not model.
-pub(super) const UNMODELLED: &[&str] = &[
-    "unevaluatedProperties",
-    "unevaluatedItems",
-    "$dynamicRef",
-    "$recursiveRef",
-    "dependentSchemas",
-];
 
 /// Three-valued conjunction accumulator.
 struct All {

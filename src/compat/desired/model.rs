@@ -61,6 +61,15 @@ impl<'a> Node<'a> {
 pub(super) use crate::engine::values::{
     const_kinds, kind_of, type_mask, ALL, ARR, BOOL, FRAC, INT, NULL, OBJ, STR,
 };
+/// Keywords the engine asserts that this prover does not model.
+pub(super) const UNMODELLED: &[&str] = &[
+    "unevaluatedProperties",
+    "unevaluatedItems",
+    "$dynamicRef",
+    "$recursiveRef",
+    "dependentSchemas",
+];
+
 /// The kinds in the order the prover visits them.
 pub(super) const KINDS: [u8; 7] = [NULL, BOOL, INT, STR, OBJ, ARR, FRAC];
 
