@@ -531,6 +531,7 @@ fn as_package(
         sources,
         fault: verified.fault,
         extra: serde_json::Map::new(),
+        elapsed: None,
     })
 }
 
@@ -1028,7 +1029,8 @@ mod tests {
             "{junit}"
         );
         assert!(junit.contains("<testcase name=\"c.json\""), "{junit}");
-        assert!(junit.contains("classname=\"form-package\""), "{junit}");
+        // A class per document (issue 37 item 6).
+        assert!(junit.contains("classname=\"c.json\""), "{junit}");
     }
 
     #[test]

@@ -50,6 +50,9 @@ pub struct PackageOutcome {
     /// run's property bag, `junit` as testcase properties (compact JSON),
     /// `github` as a notice line. Empty for `verify`.
     pub extra: serde_json::Map<String, Value>,
+    /// How long verifying the package took (`verify`'s walk sets it;
+    /// JUnit's testcase `time`), `None` for an entry no check ran on.
+    pub elapsed: Option<std::time::Duration>,
 }
 
 impl PackageOutcome {
@@ -205,6 +208,7 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
         sources: pkg.sources,
         fault: run.fault,
         extra: serde_json::Map::new(),
+        elapsed: None,
     };
     // Renderers look sources up only through a diagnostic's file.
     let named: BTreeSet<&str> = out

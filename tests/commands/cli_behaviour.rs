@@ -246,7 +246,10 @@ fn statistics_with_a_machine_format_is_a_usage_error() {
     let out = text(&o.stdout);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 3, "{out}");
-    assert!(lines[0].starts_with("form-package: configuration "), "{out}");
+    assert!(
+        lines[0].starts_with("form-package: configuration "),
+        "{out}"
+    );
     assert!(lines[0].ends_with("form-package.toml"), "{out}");
     assert_eq!(lines[1], "1\tFD018\tunlisted-file");
     assert!(lines[2].starts_with("form-package: 1 package (0 verified, 1 failed)"));
