@@ -534,6 +534,7 @@ fn as_package(
         fault: verified.fault,
         extra: serde_json::Map::new(),
         locator: None,
+        elapsed: None,
     })
 }
 

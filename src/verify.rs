@@ -55,6 +55,9 @@ pub struct PackageOutcome {
     /// (`packages[].locator`, issue 39 item 3); `None` for a package with
     /// an error, or one the locator is not defined for.
     pub locator: Option<Value>,
+    /// How long verifying the package took (`verify`'s walk sets it;
+    /// JUnit's testcase `time`), `None` for an entry no check ran on.
+    pub elapsed: Option<std::time::Duration>,
 }
 
 impl PackageOutcome {
@@ -221,6 +224,7 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
         fault: run.fault,
         extra: serde_json::Map::new(),
         locator: None,
+        elapsed: None,
     };
     if !out.has_errors() {
         out.locator = pkg

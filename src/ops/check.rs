@@ -395,7 +395,8 @@ mod tests {
             "{junit}"
         );
         assert!(junit.contains("<testcase name=\"c.json\""), "{junit}");
-        assert!(junit.contains("classname=\"form-package\""), "{junit}");
+        // A class per document (issue 37 item 6).
+        assert!(junit.contains("classname=\"c.json\""), "{junit}");
     }
 
     #[test]

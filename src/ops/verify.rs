@@ -281,7 +281,9 @@ pub fn verify_paths_with(
     observer.start(roots);
     let one = |item: &Item| match item {
         Item::Root(r) => {
-            let o = verify::verify_package(r);
+            let start = std::time::Instant::now();
+            let mut o = verify::verify_package(r);
+            o.elapsed = Some(start.elapsed());
             observer.package_done();
             o
         }

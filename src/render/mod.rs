@@ -4,8 +4,8 @@
 //! every finding's span and `line:column` once per file ([`position`]: one
 //! column unit, Unicode code points), then [`render`] dispatches on
 //! [`Format`] to `human` (miette, default), `json` (our versioned contract,
-//! see [`json`]), `sarif` (typed SARIF 2.1.0), `github` (workflow commands)
-//! or `junit` (JUnit XML). `verify` and `relations` share the enum and the
+//! see [`json`]), `sarif` (typed SARIF 2.1.0), `github` (workflow commands),
+//! `junit` (JUnit XML) or `concise` (one line per finding). `verify` and `relations` share the enum and the
 //! dispatch; [`write_output`] writes `--output-file` (a new file
 //! atomically, an existing one in place; never replacing a link, device or
 //! FIFO). Checks never
@@ -14,6 +14,7 @@
 pub mod canonical;
 pub mod check;
 pub mod compat;
+pub mod concise;
 pub mod conformance;
 pub mod desired;
 pub mod escape;
@@ -63,6 +64,8 @@ pub enum Format {
     Github,
     /// JUnit XML: one testcase per package, a failure for each failing one.
     Junit,
+    /// One line per finding, `path:line:col: CODE message`, then the summary.
+    Concise,
 }
 
 impl Format {
@@ -124,6 +127,7 @@ pub fn render(format: Format, run: &RunView<'_>, opts: &Options) -> String {
         Format::Sarif => sarif::render(run, opts),
         Format::Github => github::render(run, opts),
         Format::Junit => junit::render(run),
+        Format::Concise => concise::render(run, opts),
     }
 }
 

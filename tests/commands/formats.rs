@@ -585,12 +585,21 @@ fn sarif_meets_github_code_scanning_requirements_and_is_stable() {
     assert_github_accepts(&third);
 }
 
+/// `text` with JUnit's `time` attributes (how long a package took: the
+/// one value that differs between runs) written `time="<seconds>"`.
+fn untimed(text: &str) -> String {
+    regex::Regex::new(r#" time="[0-9.]+""#)
+        .unwrap()
+        .replace_all(text, r#" time="<seconds>""#)
+        .into_owned()
+}
+
 /// `--output-file`: the report goes to the file (atomically: no temporary
 /// file is left), stdout stays empty, and the exit status is unchanged.
 #[test]
 fn output_file_is_written_atomically_in_every_format() {
     let tmp = broken_package();
-    for format in ["human", "json", "sarif", "github", "junit"] {
+    for format in ["human", "json", "sarif", "github", "junit", "concise"] {
         let file = tmp.path().join(format!("out.{format}"));
         std::fs::write(&file, "old").unwrap();
         let o = common::verify_to_file(tmp.path(), "pkg", format, file.to_str().unwrap());
@@ -598,8 +607,8 @@ fn output_file_is_written_atomically_in_every_format() {
         assert!(o.stdout.is_empty(), "{format}");
         let written = std::fs::read(&file).unwrap();
         assert_eq!(
-            written,
-            verify(tmp.path(), "pkg", format).stdout,
+            untimed(&String::from_utf8_lossy(&written)),
+            untimed(&stdout(&verify(tmp.path(), "pkg", format))),
             "{format}"
         );
     }
@@ -646,10 +655,11 @@ fn junit_has_one_testcase_per_package_and_one_line_per_error() {
 fn every_renderer_is_pinned_on_the_same_findings() {
     let tmp = broken_package();
     let dir = manifest().join("tests/snapshots/formats");
-    for format in ["human", "json", "sarif", "github", "junit"] {
+    for format in ["human", "json", "sarif", "github", "junit", "concise"] {
         let o = verify(tmp.path(), "pkg", &format!("{format} --color never"));
         assert_eq!(o.status.code(), Some(1), "{format}");
         let got = stdout(&o).replace(env!("CARGO_PKG_VERSION"), "<version>");
+        let got = untimed(&got);
         let file = dir.join(format!("broken.{format}.txt"));
         if std::env::var_os("BLESS").is_some() {
             std::fs::create_dir_all(&dir).unwrap();
@@ -972,4 +982,52 @@ fn check_and_revocation_json_validate_against_the_report_schema() {
     let mut pin = advanced;
     pin["packages"][0]["pin"]["extra"] = 1.into();
     assert!(!v.is_valid(&pin));
+}
+
+/// Issue 37 item 6: JUnit gives each package its own `classname` (the
+/// package path, as `name`) and a `time` (seconds, a decimal number);
+/// `--format concise` prints one `path:line:col: CODE message` line per
+/// finding and the summary line. Near miss: a package that verifies has
+/// no concise line but is counted in the summary.
+#[test]
+fn junit_classname_and_time_per_package_and_concise_lines() {
+    let tmp = broken_package();
+    copy_dir(
+        &manifest().join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632"),
+        &tmp.path().join("good"),
+    );
+    let o = bin_in(tmp.path(), &["verify", "--format", "junit", "pkg", "good"]);
+    let xml = stdout(&o);
+    let doc = roxmltree::Document::parse(&xml).unwrap();
+    let cases: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
+    assert_eq!(cases.len(), 2, "{xml}");
+    for (case, name) in cases.iter().zip(["pkg", "good"]) {
+        assert_eq!(case.attribute("name"), Some(name));
+        assert_eq!(case.attribute("classname"), Some(name));
+        let t: f64 = case.attribute("time").unwrap().parse().unwrap();
+        assert!(t >= 0.0, "{xml}");
+    }
+    let o = bin_in(
+        tmp.path(),
+        &["verify", "--format", "concise", "pkg", "good"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let text = stdout(&o);
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines.contains(
+            &"pkg/extra.json: FD018 package file closure mismatch: \"extra.json\" is not listed"
+        ),
+        "{text}"
+    );
+    let located = regex::Regex::new(r"^pkg/definition\.json:\d+:\d+: FD213 ").unwrap();
+    assert!(lines.iter().any(|l| located.is_match(l)), "{text}");
+    assert!(!text.contains("good/"), "{text}");
+    assert_eq!(
+        lines.last().copied(),
+        Some("form-package: 2 packages (1 verified, 1 failed), 8 errors, 0 warnings, 0 notes")
+    );
 }
