@@ -11,6 +11,8 @@
 mod common;
 
 mod golden;
+mod native;
+mod native_gen;
 mod package_source;
 mod reference_cli;
 mod release;
@@ -19,6 +21,8 @@ mod speed;
 fn main() {
     common::run_trials(vec![
         ("golden", golden::trials()),
+        ("native", native::trials()),
+        ("native_gen", native_gen::trials()),
         ("package_source", package_source::trials()),
         ("reference_cli", reference_cli::trials()),
         ("release", release::trials()),
