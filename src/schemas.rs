@@ -9,7 +9,7 @@
 //! validators are built `offline()`). Spec: `verifier-rules.md` §2.4–§2.6,
 //! §3, §12 E7; `current-profile.md` §3–§5, §14.
 
-pub mod native;
+mod native;
 pub mod place;
 
 use crate::diag::escape::{json_message, quote};
@@ -242,10 +242,10 @@ pub fn prewarm(refs: &[SchemaRef]) {
             // A schema validated by generated code builds nothing.
             !native::enabled(&id)
                 && PUBLISHED
-                .iter()
-                .position(|p| p.id == id)
-                .and_then(|i| VALIDATORS.get(i))
-                .is_some_and(|slot| slot.get().is_none())
+                    .iter()
+                    .position(|p| p.id == id)
+                    .and_then(|i| VALIDATORS.get(i))
+                    .is_some_and(|slot| slot.get().is_none())
         })
         .collect();
     if pending.is_empty() {
@@ -490,12 +490,7 @@ fn findings(raw: impl IntoIterator<Item = native::RawError>, instance: &Value) -
 /// failure says the value is refused, `anyOf`/`oneOf` name their keyword,
 /// a large quoted instance is shortened to 80 characters (so the reason
 /// after it stays), and any message is cut to 240 characters.
-fn readable(
-    kind: &native::Kind,
-    engine: &str,
-    schema_path: &str,
-    value: Option<&Value>,
-) -> String {
+fn readable(kind: &native::Kind, engine: &str, schema_path: &str, value: Option<&Value>) -> String {
     use native::Kind as K;
     let shown = |v: Option<&Value>| {
         let t = v.map(Value::to_string).unwrap_or_default();
@@ -700,12 +695,22 @@ mod tests {
         let err = validator.iter_errors(&big).next().unwrap();
         let engine = err.to_string();
         assert!(engine.chars().count() > 240, "{engine}");
-        let m = readable(&raw_error(&err, false).kind, &engine, "/maxItems", Some(&big));
+        let m = readable(
+            &raw_error(&err, false).kind,
+            &engine,
+            "/maxItems",
+            Some(&big),
+        );
         assert!(m.ends_with("has more than 0 items"), "{m}");
         assert!(m.chars().count() < 160, "{m}");
         let small = serde_json::json!([1]);
         let err = validator.iter_errors(&small).next().unwrap();
-        let m = readable(&raw_error(&err, false).kind, &err.to_string(), "/maxItems", Some(&small));
+        let m = readable(
+            &raw_error(&err, false).kind,
+            &err.to_string(),
+            "/maxItems",
+            Some(&small),
+        );
         assert_eq!(m, "[1] has more than 0 items");
     }
 

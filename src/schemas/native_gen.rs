@@ -7,6 +7,28 @@ use std::sync::{LazyLock, OnceLock};
 
 /// The schemas validated by this code at run time (the rest by the crate).
 pub(super) const ENABLED: &[&str] = &[
+    "https://forms.takoform.com/schemas/v1alpha1/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha2/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha3/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha4/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha5/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha2/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha3/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1beta1/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha2/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha3/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1beta1/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1beta2/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-package-revocation.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-package-revocation.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-package-revocation-checkpoint.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-package-revocation-checkpoint.schema.json",
+    "https://forms.takoform.com/schemas/bindings/v1alpha1/binding-definition.schema.json",
+    "https://forms.takoform.com/schemas/bindings/v1alpha2/binding-definition.schema.json",
 ];
 
 /// The generated validator of the schema `id`.
@@ -1126,7 +1148,7 @@ fn s73(v: &Value, c: &mut Ctx) {
 
 /// `form-definition-v1.schema.json#/allOf/0`
 fn s74(v: &Value, c: &mut Ctx) {
-    if c.valid(v, s240) { s241(v, c); } else {  }
+    if c.valid(v, s240) { s241(v, c); }
 }
 
 /// `form-definition-v1alpha2.schema.json#/properties/apiVersion`
@@ -1315,7 +1337,7 @@ fn s102(v: &Value, c: &mut Ctx) {
 
 /// `form-definition-v1alpha3.schema.json#/allOf/0`
 fn s103(v: &Value, c: &mut Ctx) {
-    if c.valid(v, s256) { s257(v, c); } else {  }
+    if c.valid(v, s256) { s257(v, c); }
 }
 
 /// `form-definition-v1beta1.schema.json#/properties/apiVersion`
@@ -1420,7 +1442,7 @@ fn s118(v: &Value, c: &mut Ctx) {
 
 /// `form-definition-v1beta1.schema.json#/allOf/0`
 fn s119(v: &Value, c: &mut Ctx) {
-    if c.valid(v, s266) { s267(v, c); } else {  }
+    if c.valid(v, s266) { s267(v, c); }
 }
 
 /// `form-definition.schema.json#/properties/apiVersion`

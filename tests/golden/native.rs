@@ -21,7 +21,9 @@ use serde_json::{json, Value};
 
 const INDEX: [&str; 5] = ["v1alpha1", "v1alpha2", "v1alpha3", "v1alpha4", "v1alpha5"];
 const DEFINITION: [&str; 5] = ["v1alpha1", "v1alpha2", "v1alpha3", "v1beta1", "v1"];
-const FORMREF: [&str; 5] = ["v1alpha1", "v1alpha2", "v1alpha3", "v1beta1", "v1beta2"];
+const FORMREF: [&str; 6] = [
+    "v1alpha1", "v1alpha2", "v1alpha3", "v1beta1", "v1beta2", "v1",
+];
 const TRUST: [&str; 2] = ["v1alpha1", "v1"];
 
 /// Every schema a document of this shape is validated against here.
@@ -141,7 +143,12 @@ fn corpus_documents(corpus: &Path) -> Result<(), Failed> {
         }
     }
     assert!(docs > 1000, "only {docs} documents compared");
-    assert!(stats.compared > 5000 && stats.failing > 500, "compared {} ({} failing)", stats.compared, stats.failing);
+    assert!(
+        stats.compared > 5000 && stats.failing > 500,
+        "compared {} ({} failing)",
+        stats.compared,
+        stats.failing
+    );
     eprintln!(
         "native: {docs} documents, {} comparisons ({} with findings, {} deferred to the crate)",
         stats.compared, stats.failing, stats.deferred
@@ -280,7 +287,11 @@ fn collect_pointers(v: &Value, at: String, out: &mut Vec<String>) {
     match v {
         Value::Object(m) => {
             for (k, x) in m {
-                collect_pointers(x, format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")), out);
+                collect_pointers(
+                    x,
+                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    out,
+                );
             }
         }
         Value::Array(a) => {
@@ -425,7 +436,9 @@ fn patterns_agree() -> Result<(), Failed> {
             let want = crate_validator.is_valid(&Value::from(t));
             match schemas::native_pattern(p, t) {
                 Some(got) if got == want => Ok(()),
-                got => Err(format!("pattern {p:?} on {t:?}: generated {got:?}, crate {want}")),
+                got => Err(format!(
+                    "pattern {p:?} on {t:?}: generated {got:?}, crate {want}"
+                )),
             }
         };
         for t in &texts {
@@ -444,7 +457,10 @@ fn patterns_agree() -> Result<(), Failed> {
             .map_err(|e| e.to_string())?;
     }
     assert!(checked > 10_000, "{checked}");
-    assert!(absent.len() <= 3, "patterns without a generated matcher: {absent:?}");
+    assert!(
+        absent.len() <= 3,
+        "patterns without a generated matcher: {absent:?}"
+    );
     Ok(())
 }
 
@@ -452,7 +468,15 @@ pub fn trials() -> Vec<Trial> {
     let corpus = common::corpus();
     vec![
         Trial::test("native_patterns_agree_with_the_crate", patterns_agree),
-        common::corpus_trial("native_findings_equal_the_crate_on_the_corpus", &corpus, corpus_documents),
-        common::corpus_trial("native_findings_equal_the_crate_on_structural_edits", &corpus, structural_edits),
+        common::corpus_trial(
+            "native_findings_equal_the_crate_on_the_corpus",
+            &corpus,
+            corpus_documents,
+        ),
+        common::corpus_trial(
+            "native_findings_equal_the_crate_on_structural_edits",
+            &corpus,
+            structural_edits,
+        ),
     ]
 }

@@ -20,8 +20,33 @@ use libtest_mimic::{Failed, Trial};
 use serde_json::Value;
 
 /// The schemas switched over to the generated code (the rest are generated
-/// and tested but the crate still validates them at run time).
-const ENABLED: &[&str] = &[];
+/// and tested but the crate still validates them at run time): every
+/// schema `verify`, `check`, `index`, `init` and the trust commands
+/// validate against whose findings `native.rs` proves identical.
+const ENABLED: &[&str] = &[
+    "https://forms.takoform.com/schemas/v1alpha1/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha2/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha3/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha4/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha5/package-index.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha2/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha3/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1beta1/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-definition.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha2/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha3/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1beta1/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1beta2/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-ref.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-package-revocation.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-package-revocation.schema.json",
+    "https://forms.takoform.com/schemas/v1alpha1/form-package-revocation-checkpoint.schema.json",
+    "https://forms.takoform.com/schemas/v1/form-package-revocation-checkpoint.schema.json",
+    "https://forms.takoform.com/schemas/bindings/v1alpha1/binding-definition.schema.json",
+    "https://forms.takoform.com/schemas/bindings/v1alpha2/binding-definition.schema.json",
+];
 
 const OUTPUT: &str = "src/schemas/native_gen.rs";
 
@@ -253,7 +278,12 @@ impl<'a> Gen<'a> {
                             format!("!equal(v, &C{n})")
                         }
                     };
-                    writeln!(b, "    if {test} {{ c.fail(Kind::Other, {sp}, || {}.to_owned()); }}", rust_str(&msg)).unwrap();
+                    writeln!(
+                        b,
+                        "    if {test} {{ c.fail(Kind::Other, {sp}, || {}.to_owned()); }}",
+                        rust_str(&msg)
+                    )
+                    .unwrap();
                 }
                 "enum" => {
                     let options = value.as_array().ok_or("enum is not an array")?;
@@ -345,7 +375,9 @@ impl<'a> Gen<'a> {
                     writeln!(b, "    }}").unwrap();
                 }
                 "patternProperties" => {
-                    let props = value.as_object().ok_or("patternProperties is not an object")?;
+                    let props = value
+                        .as_object()
+                        .ok_or("patternProperties is not an object")?;
                     writeln!(b, "    if let Value::Object(o) = v {{").unwrap();
                     for (p, _) in props {
                         let child = format!("{ptr}/patternProperties/{}", escape_token(p));
@@ -380,7 +412,8 @@ impl<'a> Gen<'a> {
                     match value {
                         Value::Bool(false) => {
                             writeln!(b, "    if let Value::Object(o) = v {{").unwrap();
-                            writeln!(b, "        let mut unexpected: Vec<String> = Vec::new();").unwrap();
+                            writeln!(b, "        let mut unexpected: Vec<String> = Vec::new();")
+                                .unwrap();
                             writeln!(b, "        for k in o.keys() {{ if !({test}) {{ unexpected.push(k.clone()); }} }}").unwrap();
                             writeln!(b, "        if !unexpected.is_empty() {{ let m = additional_message(&unexpected); c.fail(Kind::AdditionalProperties(unexpected), {sp}, || m); }}").unwrap();
                             writeln!(b, "    }}").unwrap();
@@ -406,7 +439,14 @@ impl<'a> Gen<'a> {
                     let min = map.get("minContains").map(Value::as_u64);
                     let max = map.get("maxContains").map(Value::as_u64);
                     let (min, min_at) = match min {
-                        None => (1, if max.is_some() { at("minContains") } else { at("contains") }),
+                        None => (
+                            1,
+                            if max.is_some() {
+                                at("minContains")
+                            } else {
+                                at("contains")
+                            },
+                        ),
                         Some(Some(m)) => (m, at("minContains")),
                         Some(None) => return Err("minContains is not a u64".into()),
                     };
@@ -463,7 +503,20 @@ impl<'a> Gen<'a> {
                         .map(|_| self.node(&doc, &format!("{ptr}/else")));
                     let then = then.map_or(String::new(), |n| format!("s{n}(v, c);"));
                     let other = other.map_or(String::new(), |n| format!("s{n}(v, c);"));
-                    writeln!(b, "    if c.valid(v, s{cond}) {{ {then} }} else {{ {other} }}").unwrap();
+                    match (then.is_empty(), other.is_empty()) {
+                        (true, true) => {}
+                        (false, true) => {
+                            writeln!(b, "    if c.valid(v, s{cond}) {{ {then} }}").unwrap()
+                        }
+                        (true, false) => {
+                            writeln!(b, "    if !c.valid(v, s{cond}) {{ {other} }}").unwrap()
+                        }
+                        (false, false) => writeln!(
+                            b,
+                            "    if c.valid(v, s{cond}) {{ {then} }} else {{ {other} }}"
+                        )
+                        .unwrap(),
+                    }
                 }
                 "$ref" => {
                     let r = value.as_str().ok_or("$ref is not a string")?;
@@ -531,7 +584,9 @@ fn simple_pattern(p: &str) -> Option<(Vec<Atom>, bool)> {
                     if !c.is_ascii() || c == b'[' {
                         return None;
                     }
-                    if bytes.get(j + 1) == Some(&b'-') && bytes.get(j + 2).is_some_and(|&e| e != b']') {
+                    if bytes.get(j + 1) == Some(&b'-')
+                        && bytes.get(j + 2).is_some_and(|&e| e != b']')
+                    {
                         let e = bytes[j + 2];
                         if !e.is_ascii() || e == b'\\' || e == b'[' || e < c {
                             return None;
@@ -638,12 +693,23 @@ fn emit_pattern(out: &mut String, i: usize, p: &str) {
                 // A run of single literal bytes: one comparison.
                 let lit: Vec<u8> = atoms[k..]
                     .iter()
-                    .take_while(|a| !a.negated && a.min == 1 && a.max == 1 && a.members.len() == 1 && a.members[0].0 == a.members[0].1)
+                    .take_while(|a| {
+                        !a.negated
+                            && a.min == 1
+                            && a.max == 1
+                            && a.members.len() == 1
+                            && a.members[0].0 == a.members[0].1
+                    })
                     .map(|a| a.members[0].0)
                     .collect();
                 if lit.len() > 1 {
                     let text = String::from_utf8(lit.clone()).unwrap();
-                    writeln!(out, "    if !b.get(i..).is_some_and(|r| r.starts_with({})) {{ return false; }}", format!("b{}", rust_str(&text))).unwrap();
+                    writeln!(
+                        out,
+                        "    if !b.get(i..).is_some_and(|r| r.starts_with(b{})) {{ return false; }}",
+                        rust_str(&text)
+                    )
+                    .unwrap();
                     writeln!(out, "    let i = i + {};", lit.len()).unwrap();
                     k += lit.len();
                     continue;
@@ -676,7 +742,11 @@ fn emit_pattern(out: &mut String, i: usize, p: &str) {
         }
         None => {
             writeln!(out, "fn p{i}(s: &str, c: &mut Ctx) -> bool {{").unwrap();
-            writeln!(out, "    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();").unwrap();
+            writeln!(
+                out,
+                "    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();"
+            )
+            .unwrap();
             writeln!(out, "    regex_match(&R, {}, s, c)", rust_str(p)).unwrap();
             writeln!(out, "}}\n").unwrap();
         }
@@ -706,7 +776,9 @@ pub fn generate() -> String {
     run(&mut g, &ok_roots).unwrap();
     let mut out = String::new();
     out.push_str("// @generated by tests/golden/native_gen.rs from schemas/*.json; do not edit.\n");
-    out.push_str("// `BLESS=1 cargo test --test golden native_validators_are_current` rewrites it.\n");
+    out.push_str(
+        "// `BLESS=1 cargo test --test golden native_validators_are_current` rewrites it.\n",
+    );
     for (file, why) in &skipped {
         writeln!(out, "// Not generated: {file}: {why}").unwrap();
     }
@@ -719,7 +791,9 @@ pub fn generate() -> String {
     }
     out.push_str("];\n\n");
     out.push_str("/// The generated validator of the schema `id`.\n");
-    out.push_str("pub(super) fn root(id: &str) -> Option<fn(&Value, &mut Ctx)> {\n    Some(match id {\n");
+    out.push_str(
+        "pub(super) fn root(id: &str) -> Option<fn(&Value, &mut Ctx)> {\n    Some(match id {\n",
+    );
     for id in &ok_roots {
         let n = g.index[&((*id).to_owned(), String::new())];
         writeln!(out, "        {} => s{n},", rust_str(id)).unwrap();
