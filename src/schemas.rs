@@ -9,6 +9,7 @@
 //! validators are built `offline()`). Spec: `verifier-rules.md` §2.4–§2.6,
 //! §3, §12 E7; `current-profile.md` §3–§5, §14.
 
+mod native;
 pub mod place;
 
 use crate::diag::escape::{json_message, quote};
@@ -238,11 +239,13 @@ pub fn prewarm(refs: &[SchemaRef]) {
         .copied()
         .filter(|r| {
             let id = r.id();
-            PUBLISHED
-                .iter()
-                .position(|p| p.id == id)
-                .and_then(|i| VALIDATORS.get(i))
-                .is_some_and(|slot| slot.get().is_none())
+            // A schema validated by generated code builds nothing.
+            !native::enabled(&id)
+                && PUBLISHED
+                    .iter()
+                    .position(|p| p.id == id)
+                    .and_then(|i| VALIDATORS.get(i))
+                    .is_some_and(|slot| slot.get().is_none())
         })
         .collect();
     if pending.is_empty() {
@@ -314,6 +317,21 @@ pub const MAX_SHOWN: usize = 100;
 /// `Err` only when the embedded schema set itself is broken (an internal
 /// error, never a finding about the package).
 pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, String> {
+    let id = schema.id();
+    // The generated validator when the schema is switched over and it can
+    // decide alone (issue 38 item 1); else the crate's.
+    match native::errors(&id, instance, MAX_SHOWN) {
+        Some(raw) => Ok(findings(raw, instance)),
+        None => validate_with_crate(schema, instance),
+    }
+}
+
+/// [`validate`] by the `jsonschema` crate alone (the oracle of the
+/// generated validators; `tests/golden/native.rs`).
+///
+/// # Errors
+/// As [`validate`].
+pub fn validate_with_crate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, String> {
     let validator = match cached(schema) {
         Some(Ok(v)) => v,
         Some(Err(e)) => return Err(e.clone()),
@@ -322,29 +340,112 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
     if validator.is_valid(instance) {
         return Ok(Vec::new());
     }
+    // Messages only for the errors a report shows (the rest are counted).
+    let raw = validator
+        .iter_errors(instance)
+        .enumerate()
+        .map(|(i, err)| raw_error(&err, i < MAX_SHOWN));
+    Ok(findings(raw, instance))
+}
+
+/// [`validate`] by the generated validator alone, switched over or not;
+/// `None` when there is none for `schema` or it defers to the crate (more
+/// than [`MAX_SHOWN`] errors, a pattern that would not build).
+pub fn validate_native(schema: SchemaRef, instance: &Value) -> Option<Vec<Violation>> {
+    native::errors_of(&schema.id(), instance, MAX_SHOWN).map(|raw| findings(raw, instance))
+}
+
+/// Each error of `instance` under `schema` as `[kind, instance pointer,
+/// schema keyword location, message]`, in the order the crate
+/// (`native == false`) or the generated validator gives them; `None`
+/// when there is no such validator.
+pub fn raw_errors(schema: SchemaRef, instance: &Value, native: bool) -> Option<Vec<[String; 4]>> {
+    let raw: Vec<native::RawError> = if native {
+        native::errors_of(&schema.id(), instance, usize::MAX)?
+    } else {
+        let validator = cached(schema)?.as_ref().ok()?;
+        validator
+            .iter_errors(instance)
+            .map(|e| raw_error(&e, true))
+            .collect()
+    };
+    Some(
+        raw.into_iter()
+            .map(|r| {
+                [
+                    format!("{:?}", r.kind),
+                    r.instance_path,
+                    r.schema_path,
+                    r.message,
+                ]
+            })
+            .collect(),
+    )
+}
+
+/// Whether the generated matcher of the published `pattern` matches `text`
+/// (`None` when no published schema has that pattern); the tests compare
+/// it with the crate's `pattern`.
+pub fn native_pattern(pattern: &str, text: &str) -> Option<bool> {
+    native::pattern_matches(pattern, text)
+}
+
+/// Whether `schema` is validated by generated code at run time.
+pub fn is_native(schema: SchemaRef) -> bool {
+    native::enabled(&schema.id())
+}
+
+/// One crate error as the report needs it (its message only when asked).
+fn raw_error(err: &jsonschema::ValidationError<'_>, message: bool) -> native::RawError {
+    use jsonschema::error::ValidationErrorKind as K;
+    let kind = match err.kind() {
+        K::AdditionalProperties { unexpected } => {
+            native::Kind::AdditionalProperties(unexpected.clone())
+        }
+        K::Contains => native::Kind::Contains,
+        K::Pattern { pattern } => native::Kind::Pattern(pattern.clone()),
+        K::Not { .. } => native::Kind::Not,
+        K::AnyOf { .. } => native::Kind::AnyOf,
+        K::OneOfNotValid { .. } => native::Kind::OneOfNotValid,
+        _ => native::Kind::Other,
+    };
+    native::RawError {
+        message: if message {
+            err.to_string()
+        } else {
+            String::new()
+        },
+        kind,
+        instance_path: err.instance_path().as_str().to_owned(),
+        schema_path: err.schema_path().as_str().to_owned(),
+    }
+}
+
+/// The violations of a validation's errors (in the engine's order): those
+/// of the first [`MAX_SHOWN`] errors with each unexpected member its own,
+/// sorted by pointer and message, and one more that counts the rest.
+fn findings(raw: impl IntoIterator<Item = native::RawError>, instance: &Value) -> Vec<Violation> {
     let mut out = Vec::new();
     let mut rest: usize = 0;
-    for (i, err) in validator.iter_errors(instance).enumerate() {
+    for (i, err) in raw.into_iter().enumerate() {
         if i >= MAX_SHOWN {
-            rest = rest.saturating_add(match err.kind() {
-                jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
-                    unexpected.len()
-                }
+            rest = rest.saturating_add(match &err.kind {
+                native::Kind::AdditionalProperties(unexpected) => unexpected.len(),
                 _ => 1,
             });
             continue;
         }
-        let at = JsonPointer::from(err.instance_path().as_str());
-        let schema_path = err.schema_path().as_str().to_owned();
-        match err.kind() {
-            jsonschema::error::ValidationErrorKind::AdditionalProperties { unexpected } => {
+        let at = JsonPointer::from(err.instance_path.as_str());
+        let schema_path = err.schema_path;
+        match err.kind {
+            native::Kind::AdditionalProperties(unexpected) => {
                 for name in unexpected {
                     out.push(Violation {
-                        pointer: at.child(name),
+                        pointer: at.child(&name),
                         key: true,
                         message: format!(
                             "unexpected member {} (the object is closed)",
-                            quote(name)
+                            quote(&name)
                         ),
                         schema_path: schema_path.clone(),
                         not_shown: 0,
@@ -354,8 +455,8 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
             kind => out.push(Violation {
                 // The engine and `readable` quote values as JSON text.
                 message: json_message(&readable(
-                    kind,
-                    &err.to_string(),
+                    &kind,
+                    &err.message,
                     &schema_path,
                     instance.pointer(at.as_str()),
                 ))
@@ -381,7 +482,7 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
             not_shown: rest - 1,
         });
     }
-    Ok(out)
+    out
 }
 
 /// The engine's message, made readable where it is not: a `contains`
@@ -389,13 +490,8 @@ pub fn validate(schema: SchemaRef, instance: &Value) -> Result<Vec<Violation>, S
 /// failure says the value is refused, `anyOf`/`oneOf` name their keyword,
 /// a large quoted instance is shortened to 80 characters (so the reason
 /// after it stays), and any message is cut to 240 characters.
-fn readable(
-    kind: &jsonschema::error::ValidationErrorKind,
-    engine: &str,
-    schema_path: &str,
-    value: Option<&Value>,
-) -> String {
-    use jsonschema::error::ValidationErrorKind as K;
+fn readable(kind: &native::Kind, engine: &str, schema_path: &str, value: Option<&Value>) -> String {
+    use native::Kind as K;
     let shown = |v: Option<&Value>| {
         let t = v.map(Value::to_string).unwrap_or_default();
         if t.chars().count() > 80 {
@@ -419,16 +515,16 @@ fn readable(
                 .unwrap_or(0);
             format!("files must list exactly one application/vnd.takoform.form-definition.v1+json entry; found {n}")
         }
-        K::Pattern { pattern } => match value.and_then(|v| plain_pattern(pattern, v)) {
+        K::Pattern(pattern) => match value.and_then(|v| plain_pattern(pattern, v)) {
             Some(plain) => plain,
             None => engine.to_owned(),
         },
-        K::Not { .. } => format!("the value {} is one the schema refuses here", shown(value)),
-        K::AnyOf { .. } => format!(
+        K::Not => format!("the value {} is one the schema refuses here", shown(value)),
+        K::AnyOf => format!(
             "the value {} matches none of the allowed shapes (anyOf)",
             shown(value)
         ),
-        K::OneOfNotValid { .. } => format!(
+        K::OneOfNotValid => format!(
             "the value {} matches none of the allowed shapes (oneOf)",
             shown(value)
         ),
@@ -599,12 +695,22 @@ mod tests {
         let err = validator.iter_errors(&big).next().unwrap();
         let engine = err.to_string();
         assert!(engine.chars().count() > 240, "{engine}");
-        let m = readable(err.kind(), &engine, "/maxItems", Some(&big));
+        let m = readable(
+            &raw_error(&err, false).kind,
+            &engine,
+            "/maxItems",
+            Some(&big),
+        );
         assert!(m.ends_with("has more than 0 items"), "{m}");
         assert!(m.chars().count() < 160, "{m}");
         let small = serde_json::json!([1]);
         let err = validator.iter_errors(&small).next().unwrap();
-        let m = readable(err.kind(), &err.to_string(), "/maxItems", Some(&small));
+        let m = readable(
+            &raw_error(&err, false).kind,
+            &err.to_string(),
+            "/maxItems",
+            Some(&small),
+        );
         assert_eq!(m, "[1] has more than 0 items");
     }
 

@@ -13,6 +13,8 @@ mod common;
 mod action;
 mod desired;
 mod golden;
+mod native;
+mod native_gen;
 mod package_source;
 mod reference_cli;
 mod release;
@@ -23,6 +25,8 @@ fn main() {
         ("action", action::trials()),
         ("desired", desired::trials()),
         ("golden", golden::trials()),
+        ("native", native::trials()),
+        ("native_gen", native_gen::trials()),
         ("package_source", package_source::trials()),
         ("reference_cli", reference_cli::trials()),
         ("release", release::trials()),
