@@ -196,6 +196,20 @@ impl ParseError {
         self.to_diagnostic_as(code)
     }
 
+    /// The finding for a listed JSON payload (the definition, a fixture):
+    /// [`Code::InvalidUtf8`] for bad UTF-8, else
+    /// [`Code::InvalidJsonPayload`], as the reference classifies it
+    /// (PAYLOAD_IJSON). `verify` and `index` give the same bytes this one
+    /// code (issue 36 item 7).
+    pub fn to_payload_diagnostic(&self) -> Diagnostic {
+        match self.kind {
+            crate::json::strict::ParseErrorKind::InvalidUtf8 => self.to_diagnostic(),
+            crate::json::strict::ParseErrorKind::Syntax => {
+                self.to_diagnostic_as(Code::InvalidJsonPayload)
+            }
+        }
+    }
+
     /// The finding with `code` instead of the kind's own (a payload's syntax
     /// refusal is `invalid-json-payload`, as the reference classifies it).
     /// The message is the detail with a quoted member name in

@@ -266,7 +266,7 @@ fn build_from(
                     _ => {}
                 },
                 Err(err) if strict_checks || e.rel == previous.definition_path => {
-                    refused.push(err.to_diagnostic().in_file(e.rel.clone()))
+                    refused.push(err.to_payload_diagnostic().in_file(e.rel.clone()))
                 }
                 Err(_) => {}
             }

@@ -529,6 +529,53 @@ fn the_authoring_page_shows_each_warning_as_printed() {
     }
 }
 
+/// Issue 36 item 7: a byte-order mark and a trailing comma are named as
+/// what they are, with the text around a comma, and `verify` and `index`
+/// give the same bytes the same code (FD020 for a payload). Near miss: the
+/// same file without them indexes and verifies.
+#[test]
+fn a_bom_and_a_trailing_comma_are_named_and_coded_alike_by_verify_and_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    author_package(&dir);
+    let def = dir.join("definition.json");
+    let text = std::fs::read_to_string(&def).unwrap();
+    let cases: [(Vec<u8>, &str); 2] = [
+        (
+            [&[0xEF, 0xBB, 0xBF][..], text.as_bytes()].concat(),
+            "byte-order mark at offset 0: ",
+        ),
+        (
+            text.replacen("\"delete\"\n  ]", "\"delete\",\n  ]", 1).into_bytes(),
+            "trailing comma before ']' at offset ",
+        ),
+    ];
+    for (bytes, starts) in cases {
+        assert_ne!(bytes, text.as_bytes(), "{starts}: the edit applies");
+        std::fs::write(&def, &bytes).unwrap();
+        let o = run_str(&["verify", "--format", "json"], &dir);
+        assert_eq!(o.status.code(), Some(1));
+        let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let found = report["packages"][0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["file"] == "definition.json" && d["code"] == "FD020")
+            .unwrap_or_else(|| panic!("{report}"));
+        let message = found["message"].as_str().unwrap();
+        assert!(message.starts_with(starts), "{message}");
+        let o = run_str(&["index"], &dir);
+        assert_eq!(o.status.code(), Some(1));
+        let stderr = String::from_utf8(o.stderr).unwrap();
+        assert!(stderr.contains("FD020 invalid-json-payload"), "{stderr}");
+        assert!(stderr.contains(starts), "{stderr}");
+        assert!(!stderr.contains("FD012"), "{stderr}");
+    }
+    std::fs::write(&def, text).unwrap();
+    assert_eq!(run_str(&["index"], &dir).status.code(), Some(0));
+    assert_eq!(run_str(&["verify"], &dir).status.code(), Some(0));
+}
+
 /// Near miss of FD633: `check definition.json` beside an index that is up
 /// to date says nothing about it.
 #[test]
