@@ -15,7 +15,7 @@
 //! - [`pairs`]: one pair compared;
 //! - [`report`]: the operations of `form-package compat` (a pair,
 //!   `--history`, `--baseline`) and the report `render::compat` prints
-//!   (the command itself is `compat_cmd`).
+//!   (the command itself is `ops::compat`).
 
 pub mod bump;
 pub mod changes;

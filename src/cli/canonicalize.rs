@@ -1,7 +1,7 @@
 //! `form-package canonicalize FILE` and `form-package digest FILE`
-//! ([`crate::canonical_cmd::run`], printed by
+//! ([`crate::ops::canonicalize::run`], printed by
 //! [`crate::render::canonical::output`]; the exit status is the operation's,
-//! [`crate::canonical_cmd::exit_code`]).
+//! [`crate::ops::canonicalize::exit_code`]).
 
 use std::path::PathBuf;
 
@@ -16,8 +16,8 @@ pub struct Args {
 
 /// Prints the canonical form (`digest` false) or its digest (true).
 pub fn run(a: &Args, digest: bool) -> Output {
-    let result = crate::canonical_cmd::run(&a.file, digest);
-    let code = crate::canonical_cmd::exit_code(&result);
+    let result = crate::ops::canonicalize::run(&a.file, digest);
+    let code = crate::ops::canonicalize::exit_code(&result);
     let (stdout, stderr) = crate::render::canonical::output(result);
     Output {
         stdout,

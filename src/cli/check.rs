@@ -1,7 +1,7 @@
 //! `form-package check FILE...`: single JSON documents checked by what
-//! they are ([`crate::check_cmd::check_files`]), then printed
+//! they are ([`crate::ops::check::check_files`]), then printed
 //! ([`crate::render::check::output`]); the exit status is the run's
-//! ([`crate::check_cmd::CheckRun::exit_code`]).
+//! ([`crate::ops::check::CheckRun::exit_code`]).
 
 use std::path::PathBuf;
 
@@ -27,7 +27,7 @@ pub struct Args {
 
 /// Runs `check`; `is_terminal`: whether stdout is a terminal.
 pub fn run(a: &Args, is_terminal: bool) -> Output {
-    match crate::check_cmd::check_files(&a.files, a.stdin_filename.as_deref(), a.deny_warnings) {
+    match crate::ops::check::check_files(&a.files, a.stdin_filename.as_deref(), a.deny_warnings) {
         Ok(found) => Output {
             code: found.exit_code(),
             stdout: crate::render::check::output(

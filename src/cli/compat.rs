@@ -1,6 +1,6 @@
 //! `form-package compat OLD NEW | --history PATH... | --baseline BASE
 //! PATH...`: did a Form change the way its new definitionVersion says
-//! ([`crate::compat_cmd::run`]).
+//! ([`crate::ops::compat::run`]).
 
 use std::path::PathBuf;
 
@@ -44,7 +44,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     }
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
     let opts = args::render_options(&a.output, color, false, false, false);
-    let out = match crate::compat_cmd::run(
+    let out = match crate::ops::compat::run(
         &a.paths,
         a.history,
         a.baseline.as_deref(),

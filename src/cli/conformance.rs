@@ -1,7 +1,7 @@
 //! `form-package conformance DIR`: the reference's conformance suite run
-//! through verify's checks ([`crate::conformance::run`]), then printed
+//! through verify's checks ([`crate::ops::conformance::run`]), then printed
 //! ([`crate::render::conformance::output`]); the exit status is the
-//! report's ([`crate::conformance::SuiteReport::exit_code`]).
+//! report's ([`crate::ops::conformance::SuiteReport::exit_code`]).
 
 use std::path::PathBuf;
 
@@ -20,7 +20,7 @@ pub struct Args {
 
 /// Runs the suite.
 pub fn run(a: &Args) -> Output {
-    let report = crate::conformance::run(&a.dir);
+    let report = crate::ops::conformance::run(&a.dir);
     let (stdout, stderr) = crate::render::conformance::output(&report, a.format);
     Output {
         stdout: stdout.into_bytes(),

@@ -1,5 +1,5 @@
 //! `form-package family PATH...`: a whole Form Family checked
-//! ([`crate::family::run`]), then printed ([`crate::render::family::output`]);
+//! ([`crate::ops::family::run`]), then printed ([`crate::render::family::output`]);
 //! the exit status is the report's ([`crate::family::check::Report::exit_code`]).
 
 use std::path::PathBuf;
@@ -43,7 +43,7 @@ pub fn run(a: Args) -> Output {
             exclude: a.exclude.into_iter().map(|g| (cwd.clone(), g)).collect(),
         },
     };
-    match crate::family::run(&a.paths, &options) {
+    match crate::ops::family::run(&a.paths, &options) {
         Ok(report) => Output {
             stdout: crate::render::family::output(&report, a.format).into_bytes(),
             code: report.exit_code(),

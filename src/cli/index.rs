@@ -1,4 +1,4 @@
-//! `form-package index DIR` ([`crate::index_cmd::run`], printed by
+//! `form-package index DIR` ([`crate::ops::index::run`], printed by
 //! [`crate::render::index::report`]).
 
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ pub struct Args {
 /// Runs `index`: the operation, then its view ([`crate::render::index::report`]),
 /// with the operation's exit status.
 pub fn run(a: &Args) -> Output {
-    match crate::index_cmd::run(&a.dir, a.check, a.profile.as_deref()) {
+    match crate::ops::index::run(&a.dir, a.check, a.profile.as_deref()) {
         Ok(run) => {
             let (stdout, stderr) = crate::render::index::report(&run);
             Output {

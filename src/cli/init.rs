@@ -1,5 +1,5 @@
 //! `form-package init DIR --group G --kind K [--profile P]`
-//! ([`crate::init::init`]): start a Form Package that verifies.
+//! ([`crate::ops::init::init`]): start a Form Package that verifies.
 
 use std::path::PathBuf;
 
@@ -29,7 +29,7 @@ pub struct Args {
 
 /// Runs `init`: the files written, the profile and why, and what to do next.
 pub fn run(a: &Args) -> Output {
-    match crate::init::init(&a.dir, &a.group, &a.kind, a.profile.as_deref()) {
+    match crate::ops::init::init(&a.dir, &a.group, &a.kind, a.profile.as_deref()) {
         Ok(done) => {
             // DIR as given, escaped: a name can hold a control character.
             let dir = crate::render::escape::path(&done.dir);

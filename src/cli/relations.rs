@@ -1,5 +1,5 @@
 //! `form-package relations PATH`: the relations of a Definition's desired
-//! schema ([`crate::relations_cmd::run`], rendered by
+//! schema ([`crate::ops::relations::run`], rendered by
 //! [`crate::render::relations::render`]).
 
 use std::path::{Path, PathBuf};
@@ -35,7 +35,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     // PATH, the package a bare definition file sits in, and the
     // --instance document (never overwritten by the report, T3 C9).
     let guarded: Vec<_> = std::iter::once(a.path.clone())
-        .chain(crate::relations_cmd::enclosing_package(&a.path))
+        .chain(crate::ops::relations::enclosing_package(&a.path))
         .chain(a.instance.clone())
         .collect();
     if let Some(refused) = args::refuse_output_args(&a.output, &guarded) {
@@ -52,15 +52,15 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
 /// Derives the relations of `path` (resolved against the `instance`
 /// desired document when given) and renders them in `format`: what
 /// `relations` prints, before `--output-file` (exit status and shapes:
-/// [`crate::relations_cmd`]).
+/// [`crate::ops::relations`]).
 pub fn report(
     path: &Path,
     format: Format,
     instance: Option<&Path>,
     opts: &render::Options,
 ) -> Output {
-    let result = crate::relations_cmd::run(path, instance);
-    let code = crate::relations_cmd::exit_code(&result);
+    let result = crate::ops::relations::run(path, instance);
+    let code = crate::ops::relations::exit_code(&result);
     let (stdout, stderr) = render::relations::render(result, format, opts);
     Output {
         stdout: stdout.into_bytes(),

@@ -1,15 +1,15 @@
 //! `form-package validate-revocation FILE` and
 //! `form-package validate-revocation-checkpoint FILE`: one operation each
-//! ([`crate::revocation_cmd::statement`],
-//! [`crate::revocation_cmd::checkpoint`]), printed by
+//! ([`crate::ops::revocation::statement`],
+//! [`crate::ops::revocation::checkpoint`]), printed by
 //! [`crate::render::revocation::output`]; the exit status is the
-//! operation's ([`crate::revocation_cmd::RevocationRun::exit_code`]).
+//! operation's ([`crate::ops::revocation::RevocationRun::exit_code`]).
 
 use std::path::PathBuf;
 
+use crate::ops::revocation::RevocationRun;
 use crate::output::Output;
 use crate::render::{human::Color, Format};
-use crate::revocation_cmd::RevocationRun;
 
 /// `validate-revocation`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -53,13 +53,13 @@ pub struct CheckpointArgs {
 
 /// Runs `validate-revocation`; `is_terminal`: whether stdout is a terminal.
 pub fn statement(a: &StatementArgs, is_terminal: bool) -> Output {
-    let run = crate::revocation_cmd::statement(&a.file);
+    let run = crate::ops::revocation::statement(&a.file);
     output(run, a.format, a.color, is_terminal)
 }
 
 /// Runs `validate-revocation-checkpoint`; `is_terminal`: whether stdout is a terminal.
 pub fn checkpoint(a: &CheckpointArgs, is_terminal: bool) -> Output {
-    let run = crate::revocation_cmd::checkpoint(
+    let run = crate::ops::revocation::checkpoint(
         &a.file,
         a.advance,
         a.previous_pin.as_deref(),

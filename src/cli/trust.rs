@@ -1,14 +1,14 @@
 //! `form-package trust …`: publisher trust, offline. Parses the
 //! subcommand's arguments into a plain [`TrustRequest`] for
-//! [`crate::trust::cmd::answer`] (summarized by `render::trust`), and
+//! [`crate::ops::trust::answer`] (summarized by `render::trust`), and
 //! writes `--pin-out`.
 
 use std::path::{Path, PathBuf};
 
 use crate::cli::args;
 use crate::codes::Code;
+use crate::ops::trust::{CheckpointInput, LookupInput, Subject, TrustFiles, TrustRequest};
 use crate::output::Output;
-use crate::trust::cmd::{CheckpointInput, LookupInput, Subject, TrustFiles, TrustRequest};
 use crate::trust::{ErrorClass, TrustError};
 
 /// `trust`'s arguments.
@@ -197,14 +197,14 @@ pub fn run(a: &Args) -> Output {
     let answer = match a
         .command
         .request()
-        .and_then(|r| crate::trust::cmd::answer(&r))
+        .and_then(|r| crate::ops::trust::answer(&r))
     {
         Ok(answer) => answer,
         Err(e) => return refused(&e),
     };
     let pin_out = a.command.pin_out();
     let written = match (pin_out, answer.pin()) {
-        (Some(path), Some(pin)) => crate::trust::cmd::pin_file(pin).and_then(|bytes| {
+        (Some(path), Some(pin)) => crate::ops::trust::pin_file(pin).and_then(|bytes| {
             crate::render::write_output(path, &bytes).map_err(|e| {
                 TrustError::new(
                     Code::TrustInputError,

@@ -1,16 +1,16 @@
 //! `form-package verify PATH...`: every Form Package under each PATH
-//! ([`crate::run::verify_paths_with`]), its report rendered
+//! ([`crate::ops::verify::verify_paths_with`]), its report rendered
 //! ([`crate::render`]) or its refusal said.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs};
+use crate::ops::verify::{Observer, Printed, Refusal};
 use crate::output::Output;
 use crate::render::progress::Progress;
 use crate::render::{self, Format, RunView};
 use crate::report::Report;
-use crate::run::{Observer, Refusal};
 
 /// `verify`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -47,7 +47,12 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
     let opts = args::render_options(&a.output, color, a.quiet, a.verbose, a.deny_warnings);
     let format = a.report.format;
     let bar = ProgressBar::default();
-    let run = crate::run::verify_paths_with(&a.paths, format, &opts, &a.rules.rules(), &bar);
+    let printed = Printed {
+        cwd: opts.cwd.clone(),
+        deny_warnings: a.deny_warnings,
+        without_statistics: format.without_statistics(),
+    };
+    let run = crate::ops::verify::verify_paths_with(&a.paths, &printed, &a.rules.rules(), &bar);
     let output = match run {
         Ok(report) => output(&report, format, &opts),
         Err(refusal) => refused(&refusal),

@@ -25,7 +25,7 @@ use semver::Version;
 
 use super::bump;
 use super::pairs::{compare_pair, Pair};
-use super::side::{load, CheckFile, Loaded, Side};
+use super::side::{load, Loaded, Side};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::discover::{walk, WalkRules};
@@ -150,9 +150,9 @@ impl Found {
 ///
 /// # Errors
 /// [`Error::Usage`] when OLD or NEW does not exist; a fault of the verifier.
-pub fn pair(old: &Path, new: &Path, check_file: CheckFile) -> Result<Report, Error> {
+pub fn pair(old: &Path, new: &Path) -> Result<Report, Error> {
     let mut found = Found::new(Mode::Pair);
-    let (a, b) = (load(old, check_file)?, load(new, check_file)?);
+    let (a, b) = (load(old)?, load(new)?);
     let mut pairs = Vec::new();
     match (a, b) {
         (Loaded::Side(a), Loaded::Side(b)) => {
@@ -190,7 +190,6 @@ fn sides_under(
     paths: &[PathBuf],
     found: &mut Found,
     list_refused: bool,
-    check_file: CheckFile,
 ) -> Result<Vec<Arc<Side>>, Error> {
     let mut roots = Vec::new();
     for path in paths {
@@ -206,8 +205,7 @@ fn sides_under(
         }
         roots.extend(w.roots);
     }
-    let loaded: Vec<Result<Loaded, Error>> =
-        roots.par_iter().map(|r| load(r, check_file)).collect();
+    let loaded: Vec<Result<Loaded, Error>> = roots.par_iter().map(|r| load(r)).collect();
     let mut sides = Vec::new();
     for l in loaded {
         match l? {
@@ -399,9 +397,9 @@ fn compare_all(todo: Vec<(Arc<Side>, Arc<Side>)>) -> Vec<Pair> {
 ///
 /// # Errors
 /// A fault of the verifier (exit 2).
-pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
+pub fn history(paths: &[PathBuf]) -> Result<Report, Error> {
     let mut found = Found::new(Mode::History);
-    let sides = sides_under(paths, &mut found, true, check_file)?;
+    let sides = sides_under(paths, &mut found, true)?;
     let groups = lines(sides, &mut found);
     let mut todo = Vec::new();
     for line in groups.values() {
@@ -424,11 +422,11 @@ pub fn history(paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error
 ///
 /// # Errors
 /// A fault of the verifier (exit 2).
-pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result<Report, Error> {
+pub fn baseline(base: &Path, paths: &[PathBuf]) -> Result<Report, Error> {
     let mut found = Found::new(Mode::Baseline);
-    let published = sides_under(&[base.to_path_buf()], &mut found, false, check_file)?;
+    let published = sides_under(&[base.to_path_buf()], &mut found, false)?;
     let published = lines(published, &mut found);
-    let candidates = sides_under(paths, &mut found, true, check_file)?;
+    let candidates = sides_under(paths, &mut found, true)?;
     let candidates = lines(candidates, &mut found);
     let mut todo = Vec::new();
     for (key, line) in &candidates {
@@ -484,14 +482,9 @@ pub fn baseline(base: &Path, paths: &[PathBuf], check_file: CheckFile) -> Result
 /// # Errors
 /// [`Error::Usage`] for a pair that is not exactly two PATHs or a PATH that
 /// does not exist; a fault of the verifier.
-pub fn run(
-    paths: &[PathBuf],
-    history_mode: bool,
-    base: Option<&Path>,
-    check_file: CheckFile,
-) -> Result<Report, Error> {
+pub fn run(paths: &[PathBuf], history_mode: bool, base: Option<&Path>) -> Result<Report, Error> {
     match (history_mode, base) {
-        (true, _) => history(paths, check_file),
+        (true, _) => history(paths),
         (false, Some(b)) => {
             if std::fs::symlink_metadata(b).is_err() {
                 return Err(Error::Usage(format!(
@@ -499,10 +492,10 @@ pub fn run(
                     b.display()
                 )));
             }
-            baseline(b, paths, check_file)
+            baseline(b, paths)
         }
         (false, None) => match paths {
-            [old, new] => pair(old, new, check_file),
+            [old, new] => pair(old, new),
             _ => Err(Error::Usage(format!(
                 "compat takes OLD and NEW ({} PATHs given); use --history or --baseline BASE for trees",
                 paths.len()
@@ -652,7 +645,7 @@ mod tests {
         let old = definition_at(&tmp.path().join("old"), "0.1.0");
         for (version, fits) in [("0.1.1", true), ("0.0.9", false)] {
             let new = definition_at(&tmp.path().join(version), version);
-            let r = pair(&old, &new, crate::compat_cmd::check_file).unwrap();
+            let r = pair(&old, &new).unwrap();
             assert_eq!((r.pairs.len(), r.outside_pairs()), (1, 0), "{r:?}");
             let entry = &r.report.entries[0];
             assert_eq!(
@@ -674,7 +667,7 @@ mod tests {
     #[test]
     fn a_missing_tree_is_a_run_that_could_not_read() {
         let tmp = tempfile::tempdir().unwrap();
-        let r = history(&[tmp.path().join("nope")], crate::compat_cmd::check_file).unwrap();
+        let r = history(&[tmp.path().join("nope")]).unwrap();
         assert!(r.report.could_not_read);
         assert_eq!(r.outside_pairs(), 1);
         assert_eq!(
@@ -683,7 +676,7 @@ mod tests {
         );
         assert_eq!(r.exit_code(), 2);
         let tree = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/packages/v1beta1");
-        let r = history(&[tree], crate::compat_cmd::check_file).unwrap();
+        let r = history(&[tree]).unwrap();
         assert!(!r.report.could_not_read);
         assert_eq!((r.pairs.len(), r.report.entries.len()), (0, 0), "{r:?}");
         assert_eq!(r.exit_code(), 0);
@@ -699,7 +692,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let old = definition_at(&tmp.path().join("e\u{1b}[31m"), "0.2.0");
         let new = definition_at(&tmp.path().join("new"), "0.1.0");
-        let r = pair(&old, &new, crate::compat_cmd::check_file).unwrap();
+        let r = pair(&old, &new).unwrap();
         let notes: Vec<&String> = r.report.findings().flat_map(|d| &d.notes).collect();
         assert!(
             notes

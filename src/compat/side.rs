@@ -11,10 +11,10 @@ use serde_json::Value;
 use crate::canonical::{canonicalize, sha256_digest};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::document::{check_document, DocKind};
 use crate::error::Error;
 use crate::fileread::{read_file, Reach};
 use crate::json::pointer::JsonPointer;
-use crate::json::strict;
 use crate::limits::DEFINITION_BYTES;
 use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 
@@ -159,40 +159,20 @@ pub enum Loaded {
     Refused(Box<PackageOutcome>),
 }
 
-/// How a lone definition file is verified: `check`'s pipeline (the
-/// definition as the only payload of a package held in memory, with the
-/// fixtures beside it), handed in by the command so that this library
-/// module never depends on the `check` command's module (which renders).
-/// Arguments: the file as named, its bytes, the directory its fixtures sit
-/// in; returns what it found ([`CheckedFile`]), or why it could not run.
-pub type CheckFile = fn(&str, Vec<u8>, &Path) -> Result<CheckedFile, String>;
-
-/// What [`CheckFile`] found of a lone file.
-#[derive(Debug)]
-pub struct CheckedFile {
-    /// Its findings, as an outcome.
-    pub outcome: PackageOutcome,
-    /// Whether it is a Form Definition.
-    pub is_definition: bool,
-    /// Its one parse (value and span map), the one the checks ran on, when
-    /// it is strict I-JSON: the side is read from it, never parsed again
-    /// (as a package's definition is read from `verify`'s own parse).
-    pub parsed: Option<strict::Parsed>,
-}
-
 /// Verifies and reads the package directory or definition file `path`
-/// (a file through `check_file`).
+/// (a file through the lone-document check,
+/// [`crate::document::check_document`]).
 ///
 /// # Errors
 /// [`Error::Usage`] when `path` does not exist; a fault of the verifier
 /// itself (exit 2).
-pub fn load(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
+pub fn load(path: &Path) -> Result<Loaded, Error> {
     let meta = std::fs::symlink_metadata(path)
         .map_err(|e| Error::Usage(format!("{}: {e}", path.display())))?;
     if meta.is_dir() {
         load_package(path)
     } else {
-        load_file(path, check_file)
+        load_file(path)
     }
 }
 
@@ -257,7 +237,7 @@ fn load_package(path: &Path) -> Result<Loaded, Error> {
 /// A bare definition file: `check`'s pipeline (the definition verified as
 /// the only payload of a private package), then the document itself, as
 /// that pipeline parsed it (value and span map from its one parse).
-fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
+fn load_file(path: &Path) -> Result<Loaded, Error> {
     let display = path.display().to_string();
     // A FILE named on the command line ([`crate::fileread`]): the user's
     // own link is followed, only a regular file of at most the Form
@@ -265,12 +245,14 @@ fn load_file(path: &Path, check_file: CheckFile) -> Result<Loaded, Error> {
     let bytes = read_file(path, Reach::Named, DEFINITION_BYTES)
         .map_err(|e| Error::Usage(format!("{display}: cannot read: {e}")))?;
     let beside = path.parent().filter(|p| !p.as_os_str().is_empty());
-    let CheckedFile {
-        mut outcome,
-        is_definition,
-        parsed,
-    } = check_file(&display, bytes.clone(), beside.unwrap_or(Path::new(".")))
-        .map_err(Error::Internal)?;
+    let checked = check_document(
+        &display,
+        bytes.clone(),
+        Some(beside.unwrap_or(Path::new("."))),
+    )
+    .map_err(Error::Internal)?;
+    let is_definition = checked.kind == Some(DocKind::Definition);
+    let (mut outcome, parsed) = (checked.outcome, checked.parsed);
     if let Some(fault) = outcome.fault.take() {
         return Err(fault);
     }

@@ -135,12 +135,12 @@ pub fn analyze(root: &Path, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
 impl Analysis {
     /// The analysis of a lone document `name` (its `bytes`, as checked:
     /// `outcome`), one [`EntryKind::Document`] entry named `name`
-    /// ([`crate::check_cmd::document_entry`]).
+    /// ([`crate::document::document_entry`]).
     pub fn document(name: &str, bytes: Vec<u8>, outcome: PackageOutcome) -> Self {
         Analysis {
             root: PathBuf::new(),
             report: Report::new(
-                vec![crate::check_cmd::document_entry(name, outcome)],
+                vec![crate::document::document_entry(name, outcome)],
                 ExitRule::default(),
             ),
             files: [(name.to_owned(), bytes)].into(),

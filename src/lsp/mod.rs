@@ -28,7 +28,7 @@
 //!   positions carried over the edit; a request that panics in the server
 //!   (a bug) gets `InternalError` and the server goes on;
 //! - a Binding or Interface Definition in no package is checked on its
-//!   own as `check` checks it ([`crate::check_cmd::check_document`]), from
+//!   own as `check` checks it ([`crate::document::check_document`]), from
 //!   its buffer; any other file in no package gets nothing;
 //! - hover: on a code (`FD213`) in any open document, or anywhere in the
 //!   range of a published diagnostic, the code's `explain` text
@@ -326,7 +326,7 @@ impl Server {
     }
 
     /// Checks an open Binding or Interface Definition in no package as
-    /// `check` checks one document ([`crate::check_cmd::check_document`]:
+    /// `check` checks one document ([`crate::document::check_document`]:
     /// strict I-JSON, its published schema, FD631/FD632) and publishes the
     /// findings on it; a document that was published and is now closed, or
     /// is no longer such a definition, is cleared.
@@ -340,7 +340,7 @@ impl Server {
             );
             let bytes = doc.text.clone().into_bytes();
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let checked = crate::check_cmd::check_document(&name, bytes.clone(), None).ok()?;
+                let checked = crate::document::check_document(&name, bytes.clone(), None).ok()?;
                 let a = analysis::Analysis::document(&name, bytes, checked.outcome);
                 let mut found = analysis::diagnostics(&a, |rel| (rel == name).then(|| uri.clone()));
                 Some(found.remove(&name).map(|(_, d)| d).unwrap_or_default())

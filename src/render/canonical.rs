@@ -1,9 +1,9 @@
 //! The view of `form-package canonicalize FILE` and `digest FILE`: the
 //! canonical form or digest on stdout, or a refusal on stderr.
-//! `canonical_cmd` returns the bytes or its [`Refusal`]; this module alone
+//! `ops::canonicalize` returns the bytes or its [`Refusal`]; this module alone
 //! turns them into text (issue 21 item 3).
 
-use crate::canonical_cmd::Refusal;
+use crate::ops::canonicalize::Refusal;
 use crate::render::{escape, human};
 
 /// What `canonicalize`/`digest` prints for `result`, as (stdout, stderr):
@@ -13,7 +13,7 @@ use crate::render::{escape, human};
 ///   on stderr;
 /// - a file that cannot be read: `form-package: <path>: <cause>`.
 ///
-/// The exit status is the operation's ([`crate::canonical_cmd::exit_code`]),
+/// The exit status is the operation's ([`crate::ops::canonicalize::exit_code`]),
 /// never this view's.
 pub fn output(result: Result<Vec<u8>, Refusal>) -> (Vec<u8>, String) {
     match result {
@@ -35,9 +35,9 @@ pub fn output(result: Result<Vec<u8>, Refusal>) -> (Vec<u8>, String) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::canonical_cmd::Invalid;
     use crate::codes::Code;
     use crate::diag::Diagnostic;
+    use crate::ops::canonicalize::Invalid;
     use crate::verify::Source;
 
     #[test]

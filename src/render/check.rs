@@ -1,12 +1,12 @@
 //! The views of `form-package check` (and of `revocation`, which prints
 //! its documents the same way): the per-document rendering in every
-//! [`Format`] and the human verdict lines. `check_cmd` returns the checked
+//! [`Format`] and the human verdict lines. `ops::check` returns the checked
 //! documents ([`CheckRun`]); this module alone turns them into text
 //! ([`output`], issue 21 item 3).
 
-use crate::check_cmd::CheckRun;
 use crate::diag::Severity;
 use crate::doc_kind::DocKind;
+use crate::ops::check::CheckRun;
 use crate::render::{self, escape, human, Format};
 use crate::report::Report;
 use crate::verify::PackageOutcome;

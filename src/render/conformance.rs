@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::conformance::{SuiteReport, SuiteResult};
+use crate::ops::conformance::{SuiteReport, SuiteResult};
 use crate::render::escape;
 
 /// Output of `conformance`: one line per case and a summary, or one JSON document.
@@ -149,9 +149,9 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
 mod tests {
     use super::*;
     use crate::codes::Code;
-    use crate::conformance::CaseResult;
     use crate::diag::Diagnostic;
     use crate::json::pointer::JsonPointer;
+    use crate::ops::conformance::CaseResult;
     use std::path::PathBuf;
 
     /// What `cli/conformance.rs` prints: this view's text, the report's

@@ -5,7 +5,7 @@
 //! edges are red and unchecked/external ones dashed. Every format carries
 //! every finding with its source, relation, target, step and
 //! `file:line:column` locations (DOT and Mermaid as comments and edge
-//! tooltips). Pure: returns text; [`crate::family::run`] returns the
+//! tooltips). Pure: returns text; [`crate::ops::family::run`] returns the
 //! checked report, [`output`] turns it into the chosen format's text and
 //! `cli/family.rs` builds the process output (issue 21 item 3).
 

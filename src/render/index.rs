@@ -1,12 +1,12 @@
-//! The view of `form-package index`: what [`crate::index_cmd::run`] did,
+//! The view of `form-package index`: what [`crate::ops::index::run`] did,
 //! as text. The findings that stop it are rendered as `verify` renders
 //! them (human, quiet: no summary), then the line that says nothing was
 //! written; `--check` and a write say the profile chosen and what changed
-//! or where the index went. `index_cmd` reads the files the findings name;
+//! or where the index went. `ops::index` reads the files the findings name;
 //! this module alone turns them into text (issue 21 item 3).
 
 use crate::index::ProfileChoice;
-use crate::index_cmd::{IndexRun, Refused};
+use crate::ops::index::{IndexRun, Refused};
 use crate::render::{self, human};
 use crate::report::Report;
 

@@ -61,6 +61,16 @@ pub enum Format {
     Junit,
 }
 
+impl Format {
+    /// `None` when the format has a statistics form (human: a table; JSON:
+    /// a member), else its name as `--format` takes it: a CI step parses
+    /// SARIF, GitHub commands and JUnit, so `--statistics` is refused with
+    /// them (what `verify`'s operation is told: `Printed::without_statistics`).
+    pub fn without_statistics(self) -> Option<String> {
+        (!matches!(self, Format::Human | Format::Json)).then(|| format!("{self:?}").to_lowercase())
+    }
+}
+
 /// What every renderer may need besides the findings.
 #[derive(Clone, Debug, Default)]
 pub struct Options {

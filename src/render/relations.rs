@@ -2,15 +2,15 @@
 //! relations table (`human`), the versioned `--format json` document, and
 //! the derivation's findings as `verify` reports a package's (`sarif`,
 //! `junit`, `github` closing with the human count line). The shapes, the
-//! exit statuses and the refusals are documented in [`crate::relations_cmd`],
-//! whose [`run`](crate::relations_cmd::run) returns the typed result this
+//! exit statuses and the refusals are documented in [`crate::ops::relations`],
+//! whose [`run`](crate::ops::relations::run) returns the typed result this
 //! module alone turns into text (issue 21 item 3).
 
 use serde_json::{json, Value};
 
 use crate::diag::Diagnostic;
+use crate::ops::relations::{Definition, Derived, Refusal, Stopped, VERSION};
 use crate::relations::{Instance, Relation};
-use crate::relations_cmd::{Definition, Derived, Refusal, Stopped, VERSION};
 use crate::render::count;
 use crate::render::{self, escape, human, json as render_json, Format, RunView};
 
@@ -331,7 +331,7 @@ fn render_refusal(stopped: &Stopped, format: Format, opts: &render::Options) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::relations_cmd::{exit_code, run};
+    use crate::ops::relations::{exit_code, run};
     use std::path::Path;
 
     fn worker_version() -> std::path::PathBuf {

@@ -1,5 +1,5 @@
 //! The view of `form-package validate-revocation FILE` and
-//! `validate-revocation-checkpoint FILE`: `revocation_cmd` returns what it
+//! `validate-revocation-checkpoint FILE`: `ops::revocation` returns what it
 //! found ([`RevocationRun`], with its exit status); this module alone turns
 //! it into text (issue 21 item 3).
 //!
@@ -17,10 +17,10 @@
 
 use serde::Serialize;
 
+use crate::ops::revocation::{Document, RevocationRun};
 use crate::render::check::render_documents;
 use crate::render::{escape, Format};
 use crate::revocation::{Checkpoint, Pin};
-use crate::revocation_cmd::{Document, RevocationRun};
 
 /// `{"checkpoint", "pin", "unchanged"?}`: what an advance prints, member
 /// order as the reference's.
@@ -102,10 +102,10 @@ pub fn reference_json<T: Serialize>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check_cmd::document_outcome;
     use crate::codes::Code;
     use crate::diag::Diagnostic;
-    use crate::revocation_cmd::{document_report, Refusal, Valid};
+    use crate::document::document_outcome;
+    use crate::ops::revocation::{document_report, Refusal, Valid};
 
     #[test]
     fn reference_json_escapes_like_go() {

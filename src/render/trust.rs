@@ -12,7 +12,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::escape;
-use crate::trust::cmd::{Answer, CheckpointReport, NotRevokedReport, PackageSummary};
+use crate::ops::trust::{Answer, CheckpointReport, NotRevokedReport, PackageSummary};
 use crate::trust::verify::BundleReport;
 use crate::trust::TrustError;
 

@@ -39,7 +39,6 @@
 //! read, and the policy.
 
 pub mod bundle;
-pub mod cmd;
 pub(crate) mod keys;
 pub mod policy;
 pub mod revocation;

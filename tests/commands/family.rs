@@ -17,6 +17,7 @@ use std::path::{Path, PathBuf};
 
 use form_package::family::check::{EdgeStatus, Report};
 use form_package::family::{self, load, Options};
+use form_package::ops::family as family_op;
 use form_package::render::family as graph;
 use serde_json::Value;
 
@@ -1473,7 +1474,7 @@ fn dot_and_mermaid_draw_the_same_graph() {
     assert_eq!(d.1.len(), dot.matches(" [label=").count() - d.2.len());
 }
 
-/// Issue 21 item 3: `family::run` is a typed operation. It returns the
+/// Issue 21 item 3: `ops::family::run` is a typed operation. It returns the
 /// checked report, which carries the exit status (0 ok, 1 a finding, 2 a
 /// PATH missing: `FD900` beside the other PATHs), or a typed refusal (a
 /// PATH that is no family member; PATHs holding nothing) whose text is the
@@ -1485,12 +1486,12 @@ fn family_run_returns_the_report_and_its_exit_status() {
         .join("fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88");
     let tmp = tempfile::tempdir().unwrap();
     let missing = tmp.path().join("nonexist");
-    let clean = family::run(std::slice::from_ref(&package), &Options::default()).unwrap();
+    let clean = family_op::run(std::slice::from_ref(&package), &Options::default()).unwrap();
     assert_eq!(clean.family.packages.len(), 1);
     assert!(!clean.fails());
     assert_eq!(clean.exit_code(), 0);
     let with_missing =
-        family::run(&[package.clone(), missing.clone()], &Options::default()).unwrap();
+        family_op::run(&[package.clone(), missing.clone()], &Options::default()).unwrap();
     assert_eq!(
         with_missing.family.packages.len(),
         1,
@@ -1501,7 +1502,7 @@ fn family_run_returns_the_report_and_its_exit_status() {
         .iter()
         .any(|f| f.code.info().id == "FD900" && f.step == family::Step::Path));
     assert_eq!(with_missing.exit_code(), 2);
-    let alone = family::run(std::slice::from_ref(&missing), &Options::default()).unwrap();
+    let alone = family_op::run(std::slice::from_ref(&missing), &Options::default()).unwrap();
     assert_eq!(
         alone.exit_code(),
         2,
@@ -1515,14 +1516,17 @@ fn family_run_returns_the_report_and_its_exit_status() {
     let mut text = std::fs::read_to_string(&def).unwrap();
     text.push(' ');
     std::fs::write(&def, text).unwrap();
-    let failing = family::run(std::slice::from_ref(&broken), &Options::default()).unwrap();
+    let failing = family_op::run(std::slice::from_ref(&broken), &Options::default()).unwrap();
     assert!(failing.fails());
     assert_eq!(failing.exit_code(), 1);
     // Refusals: typed, the reason alone.
     let empty = tmp.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    let refused = family::run(std::slice::from_ref(&empty), &Options::default()).unwrap_err();
-    assert!(matches!(refused, family::Refusal::Empty(..)), "{refused:?}");
+    let refused = family_op::run(std::slice::from_ref(&empty), &Options::default()).unwrap_err();
+    assert!(
+        matches!(refused, family_op::Refusal::Empty(..)),
+        "{refused:?}"
+    );
     assert_eq!(
         refused.to_string(),
         format!(
@@ -1530,8 +1534,11 @@ fn family_run_returns_the_report_and_its_exit_status() {
             empty.display()
         )
     );
-    let refused = family::run(&[PathBuf::from("/dev/null")], &Options::default()).unwrap_err();
-    assert!(matches!(refused, family::Refusal::Load(_)), "{refused:?}");
+    let refused = family_op::run(&[PathBuf::from("/dev/null")], &Options::default()).unwrap_err();
+    assert!(
+        matches!(refused, family_op::Refusal::Load(_)),
+        "{refused:?}"
+    );
     assert!(
         refused
             .to_string()

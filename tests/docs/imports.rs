@@ -275,7 +275,7 @@ fn the_command_line_is_a_layer_of_its_own() {
     let g = graph();
     // The layer is real: verify has its file and uses the shared groups.
     assert!(g["cli/verify"].contains("cli/args"), "{g:?}");
-    assert!(g["cli/verify"].contains("run"), "{g:?}");
+    assert!(g["cli/verify"].contains("ops/verify"), "{g:?}");
     assert_eq!(layer_breaches(&g), Vec::<String>::new());
 }
 
@@ -291,13 +291,13 @@ fn a_layer_breach_is_found() {
     let mut edges = vec![
         ("cli", "cli/verify"),
         ("cli/verify", "cli/args"),
-        ("cli/verify", "run"),
+        ("cli/verify", "ops/verify"),
     ];
     assert!(layer_breaches(&graph_of(&edges)).is_empty());
     edges.extend([
         ("cli/check", "cli/verify"),
         ("cli/args", "cli"),
-        ("run", "cli/args"),
+        ("ops/verify", "cli/args"),
     ]);
     let g = graph_of(&edges);
     assert_eq!(
@@ -305,8 +305,100 @@ fn a_layer_breach_is_found() {
         [
             "cli/args -> cli",
             "cli/check -> cli/verify",
-            "run -> cli/args"
+            "ops/verify -> cli/args"
         ]
+    );
+}
+
+/// The files of `src/` named like a command module of the old layout
+/// (`check_cmd.rs`, …): an operation lives in `src/ops/<command>.rs`.
+fn cmd_files(files: &[PathBuf]) -> Vec<String> {
+    files
+        .iter()
+        .filter_map(|f| f.file_name()?.to_str())
+        .filter(|n| n.ends_with("_cmd.rs"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The breaches of the operations layer in `g`: a module outside the
+/// command line (`cli`, `cli/…`, `main`) naming an operation (`ops`,
+/// `ops/…`), as `"m -> d"`. An operation naming another is a breach too:
+/// what two operations share is library code.
+fn ops_breaches(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let is_op = |m: &str| m == "ops" || m.starts_with("ops/");
+    let may_import = |m: &str| m == "main" || m == "cli" || m.starts_with("cli/");
+    let mut out = Vec::new();
+    for (m, deps) in g {
+        for d in deps.iter().filter(|d| is_op(d)) {
+            if !may_import(m) {
+                out.push(format!("{m} -> {d}"));
+            }
+        }
+    }
+    out
+}
+
+/// Render modules that still name an operation for the result types it
+/// returns, each to read the report model instead (issue 34 item 2; the
+/// list may only shrink).
+const RENDER_OPS_LEFT: &[&str] = &[
+    "render/canonical -> ops/canonicalize",
+    "render/check -> ops/check",
+    "render/conformance -> ops/conformance",
+    "render/index -> ops/index",
+    "render/relations -> ops/relations",
+    "render/revocation -> ops/revocation",
+    "render/trust -> ops/trust",
+];
+
+/// Issue 34 item 1: the operations have one home, `src/ops/<command>.rs`
+/// beside `src/cli/<command>.rs` (no `*_cmd.rs` file is left), and only
+/// the command line imports one: the library (the lone-document check is
+/// `document`, which `compat`, `conformance`, the revocation commands and
+/// the language server call) and `render/` never do.
+#[test]
+fn operations_live_in_ops_and_only_the_command_line_imports_them() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    assert_eq!(cmd_files(&files), Vec::<String>::new());
+    let g = graph();
+    let found = ops_breaches(&g);
+    assert_eq!(
+        found, RENDER_OPS_LEFT,
+        "modules outside src/cli/ naming an operation"
+    );
+    // The rule is real: each command's face names its operation, the
+    // lone-document check is library code that compat calls, and what the
+    // old layout held is found.
+    for (face, op) in [
+        ("cli/verify", "ops/verify"),
+        ("cli/check", "ops/check"),
+        ("cli/family", "ops/family"),
+    ] {
+        assert!(g[face].contains(op), "{face}: {g:?}");
+    }
+    assert!(g["compat/side"].contains("document"), "{g:?}");
+    let mut before = g.clone();
+    before
+        .entry("lsp/analysis".into())
+        .or_default()
+        .insert("ops/check".into());
+    before
+        .entry("compat/report".into())
+        .or_default()
+        .insert("ops/compat".into());
+    let mut want: Vec<String> = RENDER_OPS_LEFT.iter().map(|s| (*s).to_owned()).collect();
+    want.extend([
+        "compat/report -> ops/compat".into(),
+        "lsp/analysis -> ops/check".into(),
+    ]);
+    want.sort();
+    assert_eq!(ops_breaches(&before), want);
+    assert_eq!(
+        cmd_files(&[src.join("check_cmd.rs"), src.join("ops/check.rs")]),
+        ["check_cmd.rs"]
     );
 }
 
@@ -360,7 +452,7 @@ fn clap_parsing_lines(text: &str) -> Vec<String> {
 
 /// Issue 21 item 1: the library holds no clap argument struct; the
 /// command line is parsed in `src/cli/` (and `main.rs`), which hands each
-/// operation plain input types (`trust::cmd::TrustRequest`,
+/// operation plain input types (`ops::trust::TrustRequest`,
 /// `select::RuleArgs` from `cli::args::SelectArgs`, …). No module outside
 /// `cli/` is left (the last, `select`, lost its clap struct).
 #[test]
@@ -718,8 +810,8 @@ fn progress_drawers(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
         .collect()
 }
 
-/// Issue 21: the library does not draw. The verify run (`run.rs`) tells
-/// an observer (`run::Observer`) how far it is; `cli/verify.rs` fills it
+/// Issue 21: the library does not draw. The verify run (`ops/verify.rs`) tells
+/// an observer (`ops::verify::Observer`) how far it is; `cli/verify.rs` fills it
 /// with the progress bar of `render::progress` (`run` made the bar itself,
 /// `Progress::on_stderr`, until the observer took it). No library module
 /// outside `render/` and `cli/` names the bar.
@@ -730,13 +822,13 @@ fn only_the_command_line_draws_the_progress_bar() {
     // The rule is real: `verify`'s command line names the bar, and what
     // `run` held before is found.
     assert!(g["cli/verify"].contains("render/progress"), "{g:?}");
-    assert!(!g["run"].contains("render/progress"), "{g:?}");
+    assert!(!g["ops/verify"].contains("render/progress"), "{g:?}");
     let mut before = g.clone();
     before
-        .entry("run".into())
+        .entry("ops/verify".into())
         .or_default()
         .insert("render/progress".into());
-    assert_eq!(progress_drawers(&before), ["run"]);
+    assert_eq!(progress_drawers(&before), ["ops/verify"]);
     assert_eq!(
         referenced("use crate::render::progress::Progress;"),
         ["render/progress/Progress"]
@@ -853,13 +945,13 @@ fn view_patching_lines(text: &str) -> Vec<String> {
 /// Issue 21 item 3: one report model (`src/report.rs`), each entry built
 /// complete (its kind, its name, its findings after the selection and what
 /// the selection hid), and `src/render/` builds its views from it: no
-/// module of `src/render/` nor the verify run (`run.rs`) marks or patches
+/// module of `src/render/` nor the verify run (`ops/verify.rs`) marks or patches
 /// a view afterwards (`mark_configuration`, `mark_path` and the `hidden`
 /// vector zipped in were deleted).
 #[test]
 fn the_report_is_built_complete_and_its_views_never_patched() {
     let found = lines_per_module(
-        |m, _| !(m == "run" || m.starts_with("render")),
+        |m, _| !(m == "ops/verify" || m.starts_with("render")),
         view_patching_lines,
     );
     assert_eq!(

@@ -13,8 +13,8 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use form_package::check_cmd::{self, DocKind};
 use form_package::codes::Code;
+use form_package::document::{self, DocKind};
 use form_package::profile::IndexProfile;
 use serde_json::Value;
 
@@ -73,7 +73,7 @@ fn check_agrees_with_verify_on_every_corpus_definition() {
                 .unwrap_or("definition.json");
             let bytes = std::fs::read(dir.join(def_path)).ok()?;
             let display = dir.join(def_path).display().to_string();
-            let checked = check_cmd::check_document(&display, bytes, Some(dir)).unwrap();
+            let checked = document::check_document(&display, bytes, Some(dir)).unwrap();
             let unrecognised = checked
                 .outcome
                 .diagnostics

@@ -1,6 +1,6 @@
 //! The `trust` operations on a plain [`TrustRequest`] (`cli/trust.rs`
 //! parses the command line into it): read the files, call
-//! [`super::verify`] and [`super::revocation`], answer one JSON document
+//! [`crate::trust::verify`] and [`crate::trust::revocation`], answer one JSON document
 //! ([`Answer`], stdout, exit 0) or refuse with a [`TrustError`] (its
 //! failure report, the Core's plus our code, is `render::trust::failure`:
 //! exit 1, or 2 for a usage error or an input file that could not be read).
@@ -10,11 +10,11 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::policy::{parse_policy, PublisherPolicy};
-use super::revocation::{self, Lookup, Pin};
-use super::verify::{self, verify_bundle, BundleReport};
-use super::TrustError;
 use crate::codes::Code;
+use crate::trust::policy::{parse_policy, PublisherPolicy};
+use crate::trust::revocation::{self, Lookup, Pin};
+use crate::trust::verify::{self, verify_bundle, BundleReport};
+use crate::trust::TrustError;
 
 /// What a `trust` operation is asked to do: the inputs of one
 /// subcommand, as plain data (`cli/trust.rs` parses the command line into

@@ -388,7 +388,7 @@ fn run_operation(root: &PackageRoot, case: &Negative) -> Result<Vec<Refusal>, St
             .diagnostics
         }
         _ => {
-            let checked = crate::check_cmd::check_document(rel, bytes, None)?;
+            let checked = crate::document::check_document(rel, bytes, None)?;
             checked.outcome.diagnostics
         }
     };

@@ -3,30 +3,12 @@
 //! the request ([`crate::compat::report::run`]), render the report
 //! ([`crate::render::compat::render`]), write the witnesses.
 //!
-//! A lone definition file is verified by `check`'s pipeline
-//! ([`check_file`], over [`crate::check_cmd::check_document`]), handed to
-//! the library so that `compat` itself never depends on a command module.
+//! A lone definition file is verified by the lone-document check `check`
+//! runs ([`crate::document::check_document`], called by the library).
 
 use std::path::{Path, PathBuf};
 
-use crate::compat::side::CheckedFile;
 use crate::error::Error;
-
-/// [`crate::compat::side::CheckFile`] over `check`: the document's
-/// findings (a definition is verified as the only payload of a package held
-/// in memory, with the fixtures beside it), whether it is a Form
-/// Definition, and its one parse.
-///
-/// # Errors
-/// Why `check` could not run (exit 2).
-pub fn check_file(display: &str, bytes: Vec<u8>, beside: &Path) -> Result<CheckedFile, String> {
-    let checked = crate::check_cmd::check_document(display, bytes, Some(beside))?;
-    Ok(CheckedFile {
-        is_definition: checked.kind == Some(crate::doc_kind::DocKind::Definition),
-        outcome: checked.outcome,
-        parsed: checked.parsed,
-    })
-}
 
 /// What one `compat` run did: its report, and with `--write-witnesses`
 /// the witness files written or why writing them failed.
@@ -71,7 +53,7 @@ pub fn run(
             package.display()
         )));
     }
-    let report = crate::compat::report::run(paths, history_mode, base, check_file)?;
+    let report = crate::compat::report::run(paths, history_mode, base)?;
     let witnesses = witnesses.map(|dir| crate::compat::report::write_witnesses(&report, dir));
     Ok(CompatRun { report, witnesses })
 }

@@ -16,7 +16,6 @@ use crate::discover;
 use crate::error::Error;
 use crate::fileread::{read_file, Reach};
 use crate::limits::CONFIG_BYTES;
-use crate::render::{self, Format};
 use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::select::RuleArgs;
 use crate::verify::{self, PackageOutcome, Source};
@@ -36,8 +35,8 @@ pub enum Refusal {
     /// An `--exclude` glob does not parse (its message).
     Exclude(String),
     /// `--statistics` with a format that has no statistics form (SARIF,
-    /// GitHub commands, JUnit; N1 §3.5).
-    Statistics(Format),
+    /// GitHub commands, JUnit; N1 §3.5): the format's name.
+    Statistics(String),
     /// A fault of the verifier itself stopped a package's checks: no
     /// finding about the package.
     Fault {
@@ -58,12 +57,27 @@ impl std::fmt::Display for Refusal {
             Refusal::Exclude(m) => write!(f, "--exclude: {m}"),
             Refusal::Statistics(format) => write!(
                 f,
-                "--statistics has no {} form (only human and json); drop --statistics or use --format json",
-                format!("{format:?}").to_lowercase()
+                "--statistics has no {format} form (only human and json); drop --statistics or use --format json"
             ),
             Refusal::Fault { path, error } => write!(f, "{}: {error}", path.display()),
         }
     }
+}
+
+/// What the run needs to know of how its report will be printed: the
+/// command line fills it from its options and `--format`
+/// ([`crate::render::Format::without_statistics`]); the operation never
+/// names a renderer.
+#[derive(Clone, Debug, Default)]
+pub struct Printed {
+    /// The working directory: relative paths are named against it.
+    pub cwd: PathBuf,
+    /// `--deny-warnings`: the report's [`ExitRule`].
+    pub deny_warnings: bool,
+    /// The `--format` value's name when that format has no statistics
+    /// form (SARIF, GitHub commands, JUnit): `--statistics` is then
+    /// refused; `None` for human and JSON.
+    pub without_statistics: Option<String>,
 }
 
 /// Who watches a verify run as it goes (the command line draws a progress
@@ -101,9 +115,9 @@ impl Item {
 /// Verifies every package under `paths` (in parallel; the report's order
 /// and content do not depend on the thread count) under the settings of
 /// `form-package.toml` and `rules` ([`crate::select`]), for a report in
-/// `format` (only human and JSON have a statistics form); `opts.cwd`
-/// names relative paths, `opts.deny_warnings` is the `--deny-warnings` of
-/// the report's [`ExitRule`]. `observer` is told the number of package
+/// `printed` (only human and JSON have a statistics form); `printed.cwd`
+/// names relative paths, `printed.deny_warnings` is the `--deny-warnings`
+/// of the report's [`ExitRule`]. `observer` is told the number of package
 /// roots once the walk is over and each root as it is verified.
 ///
 /// Nothing is skipped in silence (issue 14 items 1, 2, 7): a PATH that
@@ -118,8 +132,7 @@ impl Item {
 /// statistics form, or a fault of the verifier.
 pub fn verify_paths_with(
     paths: &[PathBuf],
-    format: Format,
-    opts: &render::Options,
+    printed: &Printed,
     rules: &RuleArgs,
     observer: &dyn Observer,
 ) -> Result<Report, Refusal> {
@@ -134,7 +147,7 @@ pub fn verify_paths_with(
         None if rules.isolated => None,
         None => paths
             .first()
-            .and_then(|p| select::find_upward(p, &opts.cwd)),
+            .and_then(|p| select::find_upward(p, &printed.cwd)),
     };
     let discovered = rules.config.is_none();
     let reach = if discovered {
@@ -186,12 +199,12 @@ pub fn verify_paths_with(
     // never text the consumer cannot read (N1 §3.5). The file's
     // `statistics = true` applies to human and JSON; the other formats
     // render their report as asked.
-    if rules.statistics && !matches!(format, Format::Human | Format::Json) {
-        return Err(Refusal::Statistics(format));
+    if let (true, Some(format)) = (rules.statistics, &printed.without_statistics) {
+        return Err(Refusal::Statistics(format.clone()));
     }
     settings.exit_zero |= rules.exit_zero;
     settings.statistics |= rules.statistics;
-    settings.statistics &= matches!(format, Format::Human | Format::Json);
+    settings.statistics &= printed.without_statistics.is_none();
     settings.no_ignore |= rules.no_ignore;
     let config_dir = loaded
         .path
@@ -210,7 +223,7 @@ pub fn verify_paths_with(
     if let Some(globs) = &rules.exclude {
         walk_rules.exclude = globs
             .iter()
-            .map(|g| (opts.cwd.clone(), g.clone()))
+            .map(|g| (printed.cwd.clone(), g.clone()))
             .collect();
     }
 
@@ -223,7 +236,7 @@ pub fn verify_paths_with(
         // The file's directory as the run names paths: relative to the
         // working directory when under it (found upward, it is absolute).
         let dir = p.parent().unwrap_or(Path::new("."));
-        let dir = match dir.strip_prefix(&opts.cwd) {
+        let dir = match dir.strip_prefix(&printed.cwd) {
             Ok(rel) if rel.as_os_str().is_empty() => Path::new(".").to_path_buf(),
             Ok(rel) => rel.to_path_buf(),
             Err(_) => dir.to_path_buf(),
@@ -338,7 +351,7 @@ pub fn verify_paths_with(
         skipped,
         statistics: settings.statistics,
         rule: ExitRule {
-            deny_warnings: opts.deny_warnings,
+            deny_warnings: printed.deny_warnings,
             exit_zero: settings.exit_zero,
             discovered_exit_zero: settings.discovered.exit_zero,
         },
@@ -365,16 +378,22 @@ fn identity(root: &Path) -> std::path::PathBuf {
 mod tests {
     use super::*;
     use crate::codes::Code;
+    use crate::render::Format;
 
     fn package() -> PathBuf {
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7")
     }
 
-    fn opts() -> render::Options {
-        render::Options {
+    fn opts() -> Printed {
+        printed(Format::Json)
+    }
+
+    fn printed(format: Format) -> Printed {
+        Printed {
             cwd: env!("CARGO_MANIFEST_DIR").into(),
-            ..render::Options::default()
+            without_statistics: format.without_statistics(),
+            ..Printed::default()
         }
     }
 
@@ -412,7 +431,7 @@ mod tests {
             .join("fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88");
         let seen = Seen::default();
         let paths = [package(), other, PathBuf::from("no/such/path")];
-        let report = verify_paths_with(&paths, Format::Json, &opts(), &isolated(), &seen).unwrap();
+        let report = verify_paths_with(&paths, &opts(), &isolated(), &seen).unwrap();
         assert_eq!(report.entries.len(), 3);
         assert_eq!(
             *seen.0.lock().unwrap(),
@@ -423,7 +442,7 @@ mod tests {
             select: Some(vec!["XX".into()]),
             ..isolated()
         };
-        assert!(verify_paths_with(&[package()], Format::Json, &opts(), &rules, &refused).is_err());
+        assert!(verify_paths_with(&[package()], &opts(), &rules, &refused).is_err());
         assert!(refused.0.lock().unwrap().is_empty());
     }
 
@@ -432,7 +451,7 @@ mod tests {
     #[test]
     fn a_run_that_cannot_start_is_a_typed_refusal() {
         let run = |format: Format, rules: RuleArgs| {
-            verify_paths_with(&[package()], format, &opts(), &rules, &())
+            verify_paths_with(&[package()], &printed(format), &rules, &())
         };
         let warn = run(
             Format::Human,
@@ -459,7 +478,7 @@ mod tests {
         };
         let sarif = run(Format::Sarif, statistics.clone());
         assert!(
-            matches!(sarif, Err(Refusal::Statistics(Format::Sarif))),
+            matches!(&sarif, Err(Refusal::Statistics(f)) if f == "sarif"),
             "{sarif:?}"
         );
         assert_eq!(
@@ -495,7 +514,6 @@ mod tests {
         let missing = PathBuf::from("no/such/path");
         let report = verify_paths_with(
             &[package(), package(), missing.clone()],
-            Format::Json,
             &opts(),
             &rules,
             &(),
@@ -519,14 +537,14 @@ mod tests {
         assert_eq!(report.entries[2].outcome().path, missing);
         assert!(report.could_not_run());
         assert_eq!(report.exit_code(), 2);
-        let report = verify_paths_with(&[package()], Format::Json, &opts(), &rules, &()).unwrap();
+        let report = verify_paths_with(&[package()], &opts(), &rules, &()).unwrap();
         assert_eq!(report.entries.len(), 2);
         assert_eq!(report.exit_code(), 1);
         let ignored = RuleArgs {
             ignore: Some(vec!["FD903".into()]),
             ..rules
         };
-        let report = verify_paths_with(&[package()], Format::Json, &opts(), &ignored, &()).unwrap();
+        let report = verify_paths_with(&[package()], &opts(), &ignored, &()).unwrap();
         let kinds: Vec<EntryKind> = report.entries.iter().map(|e| e.kind()).collect();
         assert_eq!(kinds, [EntryKind::Package]);
         assert_eq!(report.exit_code(), 0);

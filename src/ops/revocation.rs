@@ -10,8 +10,8 @@
 
 use std::path::Path;
 
-use crate::check_cmd::{document_entry, document_outcome};
 use crate::diag::Diagnostic;
+use crate::document::{document_entry, document_outcome};
 use crate::error::{Error, Refused};
 use crate::fileread::FileRefusal;
 use crate::json::strict;
