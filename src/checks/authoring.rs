@@ -146,30 +146,6 @@ fn walk(schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// The nearest of `candidates` to `word` (edit distance with adjacent
-/// transpositions, `strsim::osa_distance`; ASCII
-/// case differences count 0, a candidate `word` abbreviates (3 characters
-/// or more) counts 1), when within a third of `word`'s length (at least 1).
-pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
-    let folded = word.to_ascii_lowercase();
-    let limit = (word.chars().count() / 3).max(1);
-    candidates
-        .into_iter()
-        .map(|c| {
-            let d = if c.to_ascii_lowercase() == folded {
-                0
-            } else if word.chars().count() >= 3 && c.starts_with(word) {
-                1
-            } else {
-                strsim::osa_distance(word, c)
-            };
-            (d, c)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, c)| c)
-}
-
 /// Draft 2020-12 formats the reference's engine leaves unasserted (§12 E3).
 const UNASSERTED_STANDARD: &[&str] = &["idn-email", "idn-hostname"];
 
@@ -191,7 +167,7 @@ fn unknown_format(format: &str) -> Option<Diagnostic> {
         ),
     );
     let list = ASSERTED_FORMATS.join(", ");
-    let near = nearest(format, ASSERTED_FORMATS.iter().copied())
+    let near = crate::diag::nearest(format, ASSERTED_FORMATS.iter().copied())
         .filter(|_| !UNASSERTED_STANDARD.contains(&format));
     d.help = Some(match near {
         Some(n) => format!(
@@ -265,7 +241,7 @@ fn unsatisfiable_required(map: &Map<String, Value>, at: &JsonPointer) -> Vec<Dia
             ),
         )
         .at(at.child("required").index(i));
-        if let Some(n) = nearest(name, names.iter().copied()) {
+        if let Some(n) = crate::diag::nearest(name, names.iter().copied()) {
             d.help = Some(format!(
                 "did you mean {}? declare the member under properties, or drop it from required",
                 quote(n)
@@ -438,7 +414,7 @@ fn immutable_fields(list: &[Value], desired: &Value) -> Vec<Diagnostic> {
             ),
         )
         .at(JsonPointer::root().child("immutableFields").index(i));
-        if let Some(n) = nearest(pointer, existing.iter().map(String::as_str)) {
+        if let Some(n) = crate::diag::nearest(pointer, existing.iter().map(String::as_str)) {
             d.help = Some(format!("did you mean {}?", quote(n)));
         } else if !existing.is_empty() {
             let shown: Vec<String> = existing.iter().take(12).map(|p| quote(p)).collect();

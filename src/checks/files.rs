@@ -608,7 +608,6 @@ fn text_fault(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

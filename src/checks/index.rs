@@ -67,12 +67,12 @@ const MODULE: &str = "src/checks/index.rs";
 const NOT_VALID: &str = "package-index.json is not a valid index";
 
 /// The profile the index's `formRef.apiVersion` implies
-/// ([`crate::index::profile_for_definition`]), when it is not `profile`
+/// ([`crate::profile::profile_for_definition`]), when it is not `profile`
 /// and it accepts this index with only its `apiVersion` changed (issue 36
 /// item 9): the index names the wrong profile.
 fn profile_the_form_ref_fits(index: &Value, profile: IndexProfile) -> Option<IndexProfile> {
     let form_api = index.pointer("/formRef/apiVersion")?.as_str()?;
-    let implied = crate::index::profile_for_definition(form_api);
+    let implied = crate::profile::profile_for_definition(form_api);
     if implied == profile {
         return None;
     }

@@ -41,7 +41,7 @@ mod fixtures;
 mod identity;
 mod index;
 
-pub use authoring::{nearest, unportable_constructs};
+pub use authoring::unportable_constructs;
 pub use definition::{inline_schemas, proof_name_policy};
 pub use index::limit_findings;
 
@@ -495,9 +495,8 @@ fn mark_consequences(pkg: &Package, diags: &mut [Diagnostic]) {
             Code::PayloadSizeMismatch | Code::PayloadDigestMismatch
         ) && entry_names_definition(d));
         if follows {
-            d.message.push_str(&format!(
-                " (a consequence: {def_path} is refused, {cause})"
-            ));
+            d.message
+                .push_str(&format!(" (a consequence: {def_path} is refused, {cause})"));
             d.help = Some(format!(
                 "fix {def_path} first ({cause}), then `form-package index {dir}`"
             ));

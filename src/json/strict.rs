@@ -1339,11 +1339,14 @@ mod tests {
             e.detail,
             "trailing comma before ']' at offset 6: `[1, ]`: remove the comma after the last item (the reference reads it as an invalid number at offset 6)"
         );
-        assert_eq!(e.reference_line(), "invalid I-JSON: invalid number at offset 6");
+        assert_eq!(
+            e.reference_line(),
+            "invalid I-JSON: invalid number at offset 6"
+        );
         let e = err(br#"{"name": "a very long member value here",}"#);
         assert!(
             e.detail.starts_with(
-                "trailing comma before '}' at offset 41: `…long member value here\",}`"
+                "trailing comma before '\u{7d}' at offset 41: `…long member value here\",\u{7d}`"
             ),
             "{}",
             e.detail
@@ -1381,7 +1384,10 @@ mod tests {
             "{}",
             e.detail
         );
-        assert_eq!(e.reference_line(), "invalid I-JSON: invalid number at offset 0");
+        assert_eq!(
+            e.reference_line(),
+            "invalid I-JSON: invalid number at offset 0"
+        );
         assert_eq!(e.span, 0..3);
         // Near misses: U+FEFF inside a string, multi-byte text.
         assert_eq!(ok("[\"\u{feff}é😀\"]"), json!(["\u{feff}é😀"]));
