@@ -12,6 +12,7 @@ pub mod canonicalize;
 pub mod check;
 pub mod compat;
 pub mod conformance;
+pub mod digest;
 pub mod family;
 pub mod index;
 pub mod init;

@@ -15,6 +15,7 @@ pub mod canonical;
 pub mod check;
 pub mod compat;
 pub mod conformance;
+pub mod digest;
 pub mod escape;
 pub mod family;
 pub mod github;

@@ -546,7 +546,8 @@ fn a_bom_and_a_trailing_comma_are_named_and_coded_alike_by_verify_and_index() {
             "byte-order mark at offset 0: ",
         ),
         (
-            text.replacen("\"delete\"\n  ]", "\"delete\",\n  ]", 1).into_bytes(),
+            text.replacen("\"delete\"\n  ]", "\"delete\",\n  ]", 1)
+                .into_bytes(),
             "trailing comma before ']' at offset ",
         ),
     ];
@@ -574,6 +575,81 @@ fn a_bom_and_a_trailing_comma_are_named_and_coded_alike_by_verify_and_index() {
     std::fs::write(&def, text).unwrap();
     assert_eq!(run_str(&["index"], &dir).status.code(), Some(0));
     assert_eq!(run_str(&["verify"], &dir).status.code(), Some(0));
+}
+
+/// Issue 36 item 14: `digest DIR` prints the package's FormRef (canonical
+/// JSON, the index's formRef) and its package digest after verifying it;
+/// `digest --form-ref definition.json` the FormRef index would write;
+/// `--format json` both. A refused package or definition is exit 1 with its
+/// findings and nothing on stdout. Near miss: `digest FILE` is still the
+/// reference's `sha256:…` of the file.
+#[test]
+fn digest_of_a_package_prints_its_form_ref_and_package_digest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    author_package(&dir);
+    let index = read_json(&dir.join("package-index.json"));
+    let form_ref_line = form_package::canonical::canonicalize(&index["formRef"]).unwrap();
+    let form_ref_line = String::from_utf8(form_ref_line).unwrap();
+    let file_digest = |f: &str| {
+        let o = run_str(&["digest"], &dir.join(f));
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let package_digest = file_digest("package-index.json");
+    let o = run_str(&["digest"], &dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{form_ref_line}\n{package_digest}")
+    );
+    let o = run_str(&["digest", "--format", "json"], &dir);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["formRef"], index["formRef"]);
+    assert_eq!(
+        v["packageDigest"].as_str().unwrap(),
+        package_digest.trim_end()
+    );
+    let def = dir.join("definition.json");
+    let o = run_str(&["digest", "--form-ref"], &def);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{form_ref_line}\n")
+    );
+    let o = run_str(&["digest", "--form-ref", "--format", "json"], &def);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["formRef"], index["formRef"]);
+    assert_eq!(v["profile"], "packages.forms.takoform.com/v1alpha5");
+    // The schemaDigest is the digest of the definition file.
+    assert_eq!(
+        index["formRef"]["schemaDigest"].as_str().unwrap(),
+        file_digest("definition.json").trim_end()
+    );
+    // Refused: a definition its profile refuses.
+    let mut d = read_json(&def);
+    d["definitionVersion"] = json!("0.1");
+    write_json(&def, &d);
+    for args in [&["digest"][..], &["digest", "--form-ref"][..]] {
+        let target = if args.len() == 1 {
+            dir.clone()
+        } else {
+            def.clone()
+        };
+        let o = run_str(args, &target);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            stderr.contains("FD121 definition-schema-violation"),
+            "{stderr}"
+        );
+    }
 }
 
 /// Near miss of FD633: `check definition.json` beside an index that is up
