@@ -57,6 +57,30 @@ pub struct Diagnostic {
     pub not_shown: usize,
 }
 
+/// The nearest of `candidates` to `word` (edit distance with adjacent
+/// transpositions, `strsim::osa_distance`; ASCII
+/// case differences count 0, a candidate `word` abbreviates (3 characters
+/// or more) counts 1), when within a third of `word`'s length (at least 1).
+pub fn nearest<'c>(word: &str, candidates: impl IntoIterator<Item = &'c str>) -> Option<&'c str> {
+    let folded = word.to_ascii_lowercase();
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .map(|c| {
+            let d = if c.to_ascii_lowercase() == folded {
+                0
+            } else if word.chars().count() >= 3 && c.starts_with(word) {
+                1
+            } else {
+                strsim::osa_distance(word, c)
+            };
+            (d, c)
+        })
+        .filter(|(d, _)| *d <= limit)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, c)| c)
+}
+
 impl Diagnostic {
     /// A finding with the code's default severity, at the document root of no
     /// file. Chain [`Diagnostic::in_file`], [`Diagnostic::at`], … to place it.
@@ -194,6 +218,20 @@ impl ParseError {
             crate::json::strict::ParseErrorKind::Syntax => Code::InvalidIJson,
         };
         self.to_diagnostic_as(code)
+    }
+
+    /// The finding for a listed JSON payload (the definition, a fixture):
+    /// [`Code::InvalidUtf8`] for bad UTF-8, else
+    /// [`Code::InvalidJsonPayload`], as the reference classifies it
+    /// (PAYLOAD_IJSON). `verify` and `index` give the same bytes this one
+    /// code (issue 36 item 7).
+    pub fn to_payload_diagnostic(&self) -> Diagnostic {
+        match self.kind {
+            crate::json::strict::ParseErrorKind::InvalidUtf8 => self.to_diagnostic(),
+            crate::json::strict::ParseErrorKind::Syntax => {
+                self.to_diagnostic_as(Code::InvalidJsonPayload)
+            }
+        }
     }
 
     /// The finding with `code` instead of the kind's own (a payload's syntax

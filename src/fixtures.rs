@@ -318,7 +318,7 @@ pub fn named_fixture_paths(definition: &Value) -> Vec<(JsonPointer, String)> {
 ///
 /// For a member `additionalProperties: false` refused (target `Key`),
 /// `did you mean "instances"?` when the closed object declares a member of
-/// a near spelling ([`crate::suggest::nearest`]) that the document lacks
+/// a near spelling ([`crate::diag::nearest`]) that the document lacks
 /// (issue 36 item 6).
 fn misspelt_member(schema: &Value, instance: &Value, v: &engine::Violation) -> Option<String> {
     if v.target != Target::Key {
@@ -339,7 +339,7 @@ fn misspelt_member(schema: &Value, instance: &Value, v: &engine::Violation) -> O
         .keys()
         .map(String::as_str)
         .filter(|k| !object.contains_key(*k));
-    let near = crate::suggest::nearest(&member, absent)?;
+    let near = crate::diag::nearest(&member, absent)?;
     Some(format!(
         "did you mean {}? the schema declares that member; rename {} in the fixture",
         quote(near),
@@ -375,7 +375,7 @@ fn unsatisfiable_at(schema: &Value, keyword: &JsonPointer) -> Option<String> {
 /// FD421 for a negative fixture refused only by the stage schema's root
 /// `required` (a member it lacks) and root `additionalProperties` (a
 /// member it has that is not declared), both at once, where an undeclared
-/// member is a near spelling of a missing one ([`crate::suggest::nearest`]):
+/// member is a near spelling of a missing one ([`crate::diag::nearest`]):
 /// the usual sign of a misspelt member (issue 36 item 10). `None` when any
 /// other keyword refused it, when only one of the two did (a fixture
 /// written to lack a member, or to carry an extra one, is refused for what
@@ -418,7 +418,7 @@ fn root_only(
     let guesses: Vec<String> = extra
         .iter()
         .filter_map(|e| {
-            crate::suggest::nearest(e, missing.iter().copied())
+            crate::diag::nearest(e, missing.iter().copied())
                 .map(|m| format!("{} for {}", quote(m), quote(e)))
         })
         .collect();

@@ -266,7 +266,7 @@ fn build_from(
                     _ => {}
                 },
                 Err(err) if strict_checks || e.rel == previous.definition_path => {
-                    refused.push(err.to_diagnostic().in_file(e.rel.clone()))
+                    refused.push(err.to_payload_diagnostic().in_file(e.rel.clone()))
                 }
                 Err(_) => {}
             }
@@ -709,18 +709,48 @@ pub fn write(dir: &Path, indexed: &Indexed) -> std::io::Result<()> {
 
 pub use crate::package::infer_media_type;
 
-/// The index profile a new index gets from its definition's `apiVersion`:
-/// Legacy → v1alpha2 (content-addressed, no `packageVersion` to invent),
-/// `forms.takoform.com/v1alpha2` → v1alpha3, a versioned group → v1alpha4,
-/// a versionless group → v1alpha5 (`verifier-rules.md` §0.1,
-/// `current-profile.md` §2.1).
-pub fn profile_for_definition(api_version: &str) -> IndexProfile {
-    match profile::legacy_lane(api_version) {
-        Some(lane) => lane.new_index,
-        None if api_version.contains('/') => IndexProfile::V1alpha4,
-        None => IndexProfile::V1alpha5,
+/// The FormRef a package index would carry for `definition` (issue 36
+/// item 14, `digest --form-ref`): its `apiVersion`, `definitionVersion`,
+/// `kind` and the RFC 8785 `schemaDigest`, after the definition was checked
+/// against the definition schema of the profile its `apiVersion` implies
+/// ([`profile_for_definition`]), as `index` checks it before writing;
+/// with that profile.
+///
+/// # Errors
+/// [`Refused::Findings`] in `definition_path` when the definition does not
+/// fit its profile or has no canonical form; [`Refused::Fault`] when an
+/// embedded schema does not build.
+pub fn form_ref_of(
+    definition: &Value,
+    definition_path: &str,
+) -> Result<(Value, ProfileChoice), Refused> {
+    let api = definition
+        .get("apiVersion")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let choice = ProfileChoice {
+        api_version: profile_for_definition(api).api_version(),
+        source: ProfileSource::Definition(api.to_owned()),
+    };
+    let refused = check_lane(
+        &choice,
+        Some(&choice.api_version),
+        definition,
+        definition_path,
+    )?;
+    if !refused.is_empty() {
+        return Err(refused.into());
     }
+    let canonical = canonicalize(definition).map_err(|d| vec![d.in_file(definition_path)])?;
+    let mut form_ref = Map::new();
+    for m in ["apiVersion", "definitionVersion", "kind"] {
+        form_ref.insert(m.into(), definition.get(m).cloned().unwrap_or(Value::Null));
+    }
+    form_ref.insert("schemaDigest".into(), json!(sha256_digest(&canonical)));
+    Ok((Value::Object(form_ref), choice))
 }
+
+pub use crate::profile::profile_for_definition;
 
 /// Human-readable differences between an old and a new index.
 fn differences(old: &Value, new: &Value) -> Vec<String> {

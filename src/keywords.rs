@@ -164,7 +164,7 @@ pub const TYPE_NAMES: [&str; 7] = [
 
 /// What an author who wrote the `type` value `value` most likely meant
 /// (issue 36 item 6): for each string that is not one of the seven
-/// [`TYPE_NAMES`], the nearest name ([`crate::suggest::nearest`]: `int` →
+/// [`TYPE_NAMES`], the nearest name ([`crate::diag::nearest`]: `int` →
 /// `integer`) or another language's name for one (`float` → `number`,
 /// `bool` → `boolean`, `dict` → `object`, `list` → `array`). `None` when
 /// every name is one of the seven, or none is near.
@@ -187,7 +187,7 @@ pub fn type_name_hint(value: &serde_json::Value) -> Option<String> {
                 "list" | "tuple" => Some("array"),
                 "str" | "text" => Some("string"),
                 "nil" | "none" => Some("null"),
-                _ => crate::suggest::nearest(n, TYPE_NAMES),
+                _ => crate::diag::nearest(n, TYPE_NAMES),
             }?;
             Some(format!("{meant} for {}", crate::diag::escape::quote(n)))
         })

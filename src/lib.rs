@@ -55,7 +55,6 @@ pub mod revocation;
 pub mod schemas;
 pub mod select;
 pub mod source;
-pub mod suggest;
 #[cfg(test)]
 mod testing;
 pub mod trust;

@@ -369,6 +369,19 @@ pub fn formref_schema(api_version: &str, family: Family) -> FormRefSchema {
     }
 }
 
+/// The index profile a new index gets from its definition's `apiVersion`:
+/// Legacy → v1alpha2 (content-addressed, no `packageVersion` to invent),
+/// `forms.takoform.com/v1alpha2` → v1alpha3, a versioned group → v1alpha4,
+/// a versionless group → v1alpha5 (`verifier-rules.md` §0.1,
+/// `current-profile.md` §2.1).
+pub fn profile_for_definition(api_version: &str) -> IndexProfile {
+    match legacy_lane(api_version) {
+        Some(lane) => lane.new_index,
+        None if api_version.contains('/') => IndexProfile::V1alpha4,
+        None => IndexProfile::V1alpha5,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -44,7 +44,6 @@ use crate::engine::ASSERTED_FORMATS;
 use crate::json::pointer::{unescape, JsonPointer};
 use crate::keywords::{self, Shape};
 use crate::package::{Fact, Package};
-use crate::suggest::nearest;
 
 use super::{Check, CheckResult, FileRole, Need};
 
@@ -168,7 +167,7 @@ fn unknown_format(format: &str) -> Option<Diagnostic> {
         ),
     );
     let list = ASSERTED_FORMATS.join(", ");
-    let near = nearest(format, ASSERTED_FORMATS.iter().copied())
+    let near = crate::diag::nearest(format, ASSERTED_FORMATS.iter().copied())
         .filter(|_| !UNASSERTED_STANDARD.contains(&format));
     d.help = Some(match near {
         Some(n) => format!(
@@ -242,7 +241,7 @@ fn unsatisfiable_required(map: &Map<String, Value>, at: &JsonPointer) -> Vec<Dia
             ),
         )
         .at(at.child("required").index(i));
-        if let Some(n) = nearest(name, names.iter().copied()) {
+        if let Some(n) = crate::diag::nearest(name, names.iter().copied()) {
             d.help = Some(format!(
                 "did you mean {}? declare the member under properties, or drop it from required",
                 quote(n)
@@ -415,7 +414,7 @@ fn immutable_fields(list: &[Value], desired: &Value) -> Vec<Diagnostic> {
             ),
         )
         .at(JsonPointer::root().child("immutableFields").index(i));
-        if let Some(n) = nearest(pointer, existing.iter().map(String::as_str)) {
+        if let Some(n) = crate::diag::nearest(pointer, existing.iter().map(String::as_str)) {
             d.help = Some(format!("did you mean {}?", quote(n)));
         } else if !existing.is_empty() {
             let shown: Vec<String> = existing.iter().take(12).map(|p| quote(p)).collect();

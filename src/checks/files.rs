@@ -566,7 +566,7 @@ fn read_payload(
                         Err(d) => diags.push(d.in_file(l.path.clone())),
                     }
                 }
-                Err(e) => diags.push(payload_parse_diagnostic(&e).in_file(l.path.clone())),
+                Err(e) => diags.push(e.to_payload_diagnostic().in_file(l.path.clone())),
             }
         }
     } else if let Some(fault) = text_fault(&bytes) {
@@ -605,13 +605,6 @@ fn text_fault(bytes: &[u8]) -> Option<std::ops::Range<usize>> {
     match (invalid, nul) {
         (Some(a), Some(b)) => Some(if a.start < b.start { a } else { b }),
         (a, b) => a.or(b),
-    }
-}
-
-fn payload_parse_diagnostic(e: &strict::ParseError) -> Diagnostic {
-    match e.kind {
-        strict::ParseErrorKind::InvalidUtf8 => e.to_diagnostic(),
-        strict::ParseErrorKind::Syntax => e.to_diagnostic_as(Code::InvalidJsonPayload),
     }
 }
 

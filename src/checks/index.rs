@@ -7,7 +7,8 @@
 //! - `index` (`DOCUMENT`): FD010 `unreadable-package-index`, FD011
 //!   `invalid-utf8`, FD012 `invalid-i-json`, FD013 `scalar-top-level`, FD100
 //!   `unsupported-index-api-version`, FD101 `index-schema-violation`, FD102
-//!   `index-decode`, FD103 `too-many-files`, FD104 `index-identity`
+//!   `index-decode`, FD103 `too-many-files`, FD104 `index-identity`, FD127
+//!   `index-profile-mismatch` (a note)
 //! - `index-entries` (`ENTRIES`): FD105 `invalid-payload-path`, FD106
 //!   `index-lists-itself`, FD107 `duplicate-payload-path`, FD108
 //!   `unsorted-payload-paths`, FD109 `non-canonical-digest`, FD110
@@ -65,6 +66,26 @@ use super::{Check, CheckResult, FileRole, Need, FAULT};
 const MODULE: &str = "src/checks/index.rs";
 const NOT_VALID: &str = "package-index.json is not a valid index";
 
+/// The profile the index's `formRef.apiVersion` implies
+/// ([`crate::profile::profile_for_definition`]), when it is not `profile`
+/// and it accepts this index with only its `apiVersion` changed (issue 36
+/// item 9): the index names the wrong profile.
+fn profile_the_form_ref_fits(index: &Value, profile: IndexProfile) -> Option<IndexProfile> {
+    let form_api = index.pointer("/formRef/apiVersion")?.as_str()?;
+    let implied = crate::profile::profile_for_definition(form_api);
+    if implied == profile {
+        return None;
+    }
+    let mut moved = index.clone();
+    moved
+        .as_object_mut()?
+        .insert("apiVersion".into(), Value::String(implied.api_version()));
+    match schemas::validate(implied.index_schema(), &moved) {
+        Ok(v) if v.is_empty() => Some(implied),
+        _ => None,
+    }
+}
+
 /// Steps 4–7: read, parse, canonicalize, select the profile, validate the
 /// index schema and the typed decode.
 ///
@@ -94,6 +115,10 @@ const NOT_VALID: &str = "package-index.json is not a valid index";
 ///   (verifier-rules.md §1.4)
 /// - FD104 `index-identity`: index apiVersion/kind is not an accepted package
 ///   identity (verifier-rules.md §1.1 step 7)
+/// - FD127 `index-profile-mismatch`: the index names a profile that does not
+///   take its FormRef's apiVersion, and another profile would: the index's
+///   apiVersion is what is wrong (a note; verifier-rules.md §0.1,
+///   current-profile.md §2.1 (ours))
 ///
 /// **Failing** (FD010): `store/package-index.json   (4194305 bytes: "file is 4194305 bytes; maximum is 4194304")`
 ///
@@ -108,6 +133,7 @@ pub(super) const DOCUMENT: Check = Check {
         Code::ScalarTopLevel,
         Code::UnsupportedIndexApiVersion,
         Code::IndexSchemaViolation,
+        Code::IndexProfileMismatch,
         Code::IndexDecode,
         Code::TooManyFiles,
         Code::IndexIdentity,
@@ -195,12 +221,39 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     match schemas::validate(profile.index_schema(), &index) {
         Ok(v) if v.is_empty() => {}
         Ok(v) => {
-            diags.extend(schemas::to_diagnostics(
-                v,
-                Code::IndexSchemaViolation,
-                INDEX_FILE,
-                "package index",
-            ));
+            let mut found =
+                schemas::to_diagnostics(v, Code::IndexSchemaViolation, INDEX_FILE, "package index");
+            if let Some(fits) = profile_the_form_ref_fits(&index, profile) {
+                let fits = fits.api_version();
+                for d in found
+                    .iter_mut()
+                    .filter(|d| d.pointer.as_str().starts_with("/formRef/"))
+                {
+                    d.help = Some(format!(
+                        "the index's apiVersion is what is wrong, not the FormRef's: this FormRef fits {fits} (FD127 at /apiVersion)"
+                    ));
+                }
+                let dir = crate::diag::escape::text(&pkg.path.display().to_string()).into_owned();
+                let form_api = index
+                    .pointer("/formRef/apiVersion")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                found.push(
+                    Diagnostic::new(
+                        Code::IndexProfileMismatch,
+                        format!(
+                            "index profile {} does not take the FormRef's apiVersion {}; it fits {fits}, the profile that apiVersion implies",
+                            quote(&api),
+                            quote(form_api)
+                        ),
+                    )
+                    .at(JsonPointer::root().child("apiVersion"))
+                    .help(format!(
+                        "write \"apiVersion\": \"{fits}\", or run `form-package index --profile {fits} {dir}`"
+                    )),
+                );
+            }
+            diags.extend(found);
             return Err(NOT_VALID);
         }
         Err(e) => {

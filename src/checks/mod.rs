@@ -134,6 +134,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
     (
         "src/index.rs",
         &[
+            Code::InvalidJsonPayload,
             Code::UnsupportedMediaType,
             Code::InvalidTextPayload,
             Code::UnsupportedIndexApiVersion,
@@ -516,11 +517,64 @@ fn run_checks(mut pkg: Package, checks: &[Check]) -> (Package, Run) {
             out.diagnostics.push(d);
         }
     }
+    mark_consequences(&pkg, &mut out.diagnostics);
     out.skipped = skipped
         .into_iter()
         .map(|(reason, names)| format!("{}: {reason}", names.join(", ")))
         .collect();
     (pkg, out)
+}
+
+/// The codes that refuse the definition itself.
+const DEFINITION_REFUSED: &[Code] = &[
+    Code::UnsupportedDefinitionApiVersion,
+    Code::DefinitionSchemaViolation,
+    Code::DefinitionDecode,
+];
+
+/// One cause, one message (issue 36 item 8): when the definition itself is
+/// refused (FD120–FD122), the index findings that follow from editing it —
+/// the definition's size and digest (FD015, FD016, at its index entry) and the FormRef
+/// (FD123, FD124) — stay findings (the reference's first error may be
+/// among them), but their message says they are a consequence, in every
+/// format, and their help says what to do in order, with the package's
+/// real path: `index` refuses until the definition passes.
+fn mark_consequences(pkg: &Package, diags: &mut [Diagnostic]) {
+    let def = Some(pkg.def_path.as_str());
+    let Some(cause) = diags
+        .iter()
+        .find(|d| DEFINITION_REFUSED.contains(&d.code) && d.file.as_deref() == def)
+        .map(|d| d.code.info().id)
+    else {
+        return;
+    };
+    let def_path = crate::diag::escape::text(&pkg.def_path).into_owned();
+    let dir = crate::diag::escape::text(&pkg.path.display().to_string()).into_owned();
+    // FD015/FD016 are at the index entry (`/files/i/size`) of the file.
+    let entry_names_definition = |d: &Diagnostic| {
+        let entry = d.pointer.parent().map(|p| p.child("path"));
+        entry
+            .zip(pkg.index.as_ref())
+            .and_then(|(p, index)| p.resolve(index))
+            .and_then(serde_json::Value::as_str)
+            == def
+    };
+    for d in diags.iter_mut() {
+        let follows = matches!(
+            d.code,
+            Code::SchemaDigestMismatch | Code::FormRefIdentityMismatch
+        ) || (matches!(
+            d.code,
+            Code::PayloadSizeMismatch | Code::PayloadDigestMismatch
+        ) && entry_names_definition(d));
+        if follows {
+            d.message
+                .push_str(&format!(" (a consequence: {def_path} is refused, {cause})"));
+            d.help = Some(format!(
+                "fix {def_path} first ({cause}), then `form-package index {dir}`"
+            ));
+        }
+    }
 }
 
 /// Why `check` cannot run, if it cannot: the reason of the first fact it

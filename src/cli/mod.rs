@@ -16,6 +16,7 @@ pub mod compat;
 pub mod completions;
 pub mod conformance;
 pub mod desired;
+pub mod digest;
 pub mod explain;
 pub mod family;
 pub mod index;
@@ -61,8 +62,9 @@ pub enum Command {
     Verify(verify::Args),
     /// Print the RFC 8785 canonical form of a JSON file, then a newline.
     Canonicalize(canonicalize::Args),
-    /// Print `sha256:<64 hex>` of the RFC 8785 canonical form of a JSON file.
-    Digest(canonicalize::Args),
+    /// Print `sha256:<64 hex>` of the RFC 8785 canonical form of a JSON file; of a
+    /// package directory, its FormRef and package digest (after verifying it).
+    Digest(digest::Args),
     /// Show the relations derived from a Definition's desired schema (decision 0015).
     Relations(relations::Args),
     /// Write (or with `--check` only compare) an author's `package-index.json`.
@@ -138,7 +140,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
     match cli.command {
         Command::Verify(a) => verify::run(a, is_terminal),
         Command::Canonicalize(a) => canonicalize::run(&a, false),
-        Command::Digest(a) => canonicalize::run(&a, true),
+        Command::Digest(a) => digest::run(&a),
         Command::Relations(a) => relations::run(a, is_terminal),
         Command::Index(a) => index::run(&a),
         Command::Init(a) => init::run(&a),

@@ -94,9 +94,25 @@ fn reference_detail(detail: &str) -> String {
     if let Some(rest) = detail.strip_prefix("object name: ") {
         return format!("object name: {}", reference_detail(rest));
     }
-    // `… (trailing comma before ']')`, `…: input starts with a … (BOM)`.
+    // What the reference meets first at a trailing comma or a byte-order
+    // mark (our detail names the cause, then the reference's reading).
+    let number_at = |rest: &str| rest.split(':').next().and_then(|n| n.parse::<usize>().ok());
+    if let Some(at) = detail
+        .strip_prefix("trailing comma before ']' at offset ")
+        .and_then(number_at)
+    {
+        return format!("invalid number at offset {at}");
+    }
+    if let Some(at) = detail
+        .strip_prefix("trailing comma before '}' at offset ")
+        .and_then(number_at)
+    {
+        return format!("object name: expected string at offset {at}");
+    }
+    if detail.starts_with("byte-order mark at offset 0") {
+        return "invalid number at offset 0".to_owned();
+    }
     let d = detail.split(" (").next().unwrap_or(detail);
-    let d = d.split(": input starts").next().unwrap_or(d);
     let offset_of = |s: &str| -> Option<usize> { s.rsplit(" at offset ").next()?.parse().ok() };
     for plain in [
         "fraction has no digits",
@@ -372,7 +388,7 @@ fn parse_impl(
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ParseError {
             kind: ParseErrorKind::Syntax,
-            detail: "invalid number at offset 0: input starts with a UTF-8 byte-order mark (BOM)"
+            detail: "byte-order mark at offset 0: the input starts with the UTF-8 byte-order mark EF BB BF, which I-JSON does not allow: save the file without it (the reference reads it as an invalid number at offset 0)"
                 .to_owned(),
             span: 0..3,
             pointer: JsonPointer::root(),
@@ -529,6 +545,22 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The text around a trailing comma for its message: up to 24 bytes
+    /// before the comma at `comma` (from a character boundary) through the
+    /// closing bracket at `close`, each run of whitespace one space, in
+    /// backticks (`` `"large", ]` ``).
+    fn excerpt(&self, comma: usize, close: usize) -> String {
+        let mut from = comma.saturating_sub(24);
+        while from > 0 && self.src.get(from).is_some_and(|b| (0x80..0xC0).contains(b)) {
+            from -= 1;
+        }
+        let bytes = self.src.get(from..=close).unwrap_or_default();
+        let text = String::from_utf8_lossy(bytes);
+        let flat: Vec<&str> = text.split_whitespace().collect();
+        let more = if from > 0 { "…" } else { "" };
+        format!("`{more}{}`", flat.join(" "))
+    }
+
     /// Length in bytes of the UTF-8 character starting at `at` (input is
     /// known valid UTF-8; 1 at the end).
     fn char_len(&self, at: usize) -> usize {
@@ -636,9 +668,10 @@ impl<'a> Parser<'a> {
                                 self.skip_ws();
                                 if self.peek() == Some(b']') {
                                     let at = self.pos;
+                                    let near = self.excerpt(comma, at);
                                     return Err(self.err(
                                         format!(
-                                            "invalid number at offset {at} (trailing comma before ']')"
+                                            "trailing comma before ']' at offset {at}: {near}: remove the comma after the last item (the reference reads it as an invalid number at offset {at})"
                                         ),
                                         comma..comma + 1,
                                     ));
@@ -854,12 +887,15 @@ impl<'a> Parser<'a> {
             Some(b) => {
                 let at = self.pos;
                 return Err(match comma {
-                    Some(c) if b == b'}' => self.err(
-                        format!(
-                            "object name: expected string at offset {at} (trailing comma before '}}')"
-                        ),
-                        c..c + 1,
-                    ),
+                    Some(c) if b == b'}' => {
+                        let near = self.excerpt(c, at);
+                        self.err(
+                            format!(
+                                "trailing comma before '}}' at offset {at}: {near}: remove the comma after the last member (the reference reads it as object name: expected string at offset {at})"
+                            ),
+                            c..c + 1,
+                        )
+                    }
                     _ => self.err(
                         format!("object name: expected string at offset {at}"),
                         at..at + self.char_len(at),
@@ -1298,6 +1334,27 @@ mod tests {
         assert_eq!(e.span, 2..3);
         let e = syntax("[1,\n  ]", "trailing comma");
         assert_eq!(e.span, 2..3);
+        // Issue 36 item 7: the cause first, with the text around it.
+        assert_eq!(
+            e.detail,
+            "trailing comma before ']' at offset 6: `[1, ]`: remove the comma after the last item (the reference reads it as an invalid number at offset 6)"
+        );
+        assert_eq!(
+            e.reference_line(),
+            "invalid I-JSON: invalid number at offset 6"
+        );
+        let e = err(br#"{"name": "a very long member value here",}"#);
+        assert!(
+            e.detail.starts_with(
+                "trailing comma before '\u{7d}' at offset 41: `…long member value here\",\u{7d}`"
+            ),
+            "{}",
+            e.detail
+        );
+        assert_eq!(
+            e.reference_line(),
+            "invalid I-JSON: object name: expected string at offset 41"
+        );
         // Near miss.
         assert_eq!(ok("[1, 2]"), json!([1, 2]));
     }
@@ -1322,7 +1379,15 @@ mod tests {
             ParseErrorKind::Syntax,
             "a BOM is a bad first token, as the reference sees it"
         );
-        assert!(e.detail.contains("BOM"), "{}", e.detail);
+        assert!(
+            e.detail.starts_with("byte-order mark at offset 0: "),
+            "{}",
+            e.detail
+        );
+        assert_eq!(
+            e.reference_line(),
+            "invalid I-JSON: invalid number at offset 0"
+        );
         assert_eq!(e.span, 0..3);
         // Near misses: U+FEFF inside a string, multi-byte text.
         assert_eq!(ok("[\"\u{feff}é😀\"]"), json!(["\u{feff}é😀"]));

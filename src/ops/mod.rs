@@ -13,6 +13,7 @@ pub mod check;
 pub mod compat;
 pub mod conformance;
 pub mod desired;
+pub mod digest;
 pub mod family;
 pub mod index;
 pub mod init;

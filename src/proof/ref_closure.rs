@@ -219,7 +219,7 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Result<Target<'a>, Resol
 /// A help line for a local `$ref` whose last resolvable object lacks the
 /// member it names (issue 26 item 5): `did you mean #/$defs/Origin?` when
 /// an existing member is within a small edit distance of the missing token
-/// ([`crate::suggest::nearest`]), or the token is the older drafts'
+/// ([`crate::diag::nearest`]), or the token is the older drafts'
 /// `definitions` beside a `$defs` (issue 36 item 6), else the members that exist there
 /// (at most 12, in document order). `None` when `reference` resolves or
 /// fails otherwise (a bad escape, an array index, a scalar).
@@ -251,7 +251,7 @@ pub fn missing_member_help(root: &Value, reference: &str) -> Option<String> {
     let best = if older {
         parent.get_key_value("$defs").map(|(k, _)| (0, k))
     } else {
-        crate::suggest::nearest(&missing, parent.keys().map(String::as_str))
+        crate::diag::nearest(&missing, parent.keys().map(String::as_str))
             .and_then(|n| parent.get_key_value(n))
             .map(|(k, _)| (0, k))
     };

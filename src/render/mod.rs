@@ -17,6 +17,7 @@ pub mod compat;
 pub mod concise;
 pub mod conformance;
 pub mod desired;
+pub mod digest;
 pub mod escape;
 pub mod family;
 pub mod github;

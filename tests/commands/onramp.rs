@@ -529,6 +529,129 @@ fn the_authoring_page_shows_each_warning_as_printed() {
     }
 }
 
+/// Issue 36 item 7: a byte-order mark and a trailing comma are named as
+/// what they are, with the text around a comma, and `verify` and `index`
+/// give the same bytes the same code (FD020 for a payload). Near miss: the
+/// same file without them indexes and verifies.
+#[test]
+fn a_bom_and_a_trailing_comma_are_named_and_coded_alike_by_verify_and_index() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    author_package(&dir);
+    let def = dir.join("definition.json");
+    let text = std::fs::read_to_string(&def).unwrap();
+    let cases: [(Vec<u8>, &str); 2] = [
+        (
+            [&[0xEF, 0xBB, 0xBF][..], text.as_bytes()].concat(),
+            "byte-order mark at offset 0: ",
+        ),
+        (
+            text.replacen("\"delete\"\n  ]", "\"delete\",\n  ]", 1)
+                .into_bytes(),
+            "trailing comma before ']' at offset ",
+        ),
+    ];
+    for (bytes, starts) in cases {
+        assert_ne!(bytes, text.as_bytes(), "{starts}: the edit applies");
+        std::fs::write(&def, &bytes).unwrap();
+        let o = run_str(&["verify", "--format", "json"], &dir);
+        assert_eq!(o.status.code(), Some(1));
+        let report: Value = serde_json::from_slice(&o.stdout).unwrap();
+        let found = report["packages"][0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["file"] == "definition.json" && d["code"] == "FD020")
+            .unwrap_or_else(|| panic!("{report}"));
+        let message = found["message"].as_str().unwrap();
+        assert!(message.starts_with(starts), "{message}");
+        let o = run_str(&["index"], &dir);
+        assert_eq!(o.status.code(), Some(1));
+        let stderr = String::from_utf8(o.stderr).unwrap();
+        assert!(stderr.contains("FD020 invalid-json-payload"), "{stderr}");
+        assert!(stderr.contains(starts), "{stderr}");
+        assert!(!stderr.contains("FD012"), "{stderr}");
+    }
+    std::fs::write(&def, text).unwrap();
+    assert_eq!(run_str(&["index"], &dir).status.code(), Some(0));
+    assert_eq!(run_str(&["verify"], &dir).status.code(), Some(0));
+}
+
+/// Issue 36 item 14: `digest DIR` prints the package's FormRef (canonical
+/// JSON, the index's formRef) and its package digest after verifying it;
+/// `digest --form-ref definition.json` the FormRef index would write;
+/// `--format json` both. A refused package or definition is exit 1 with its
+/// findings and nothing on stdout. Near miss: `digest FILE` is still the
+/// reference's `sha256:…` of the file.
+#[test]
+fn digest_of_a_package_prints_its_form_ref_and_package_digest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("p");
+    author_package(&dir);
+    let index = read_json(&dir.join("package-index.json"));
+    let form_ref_line = form_package::canonical::canonicalize(&index["formRef"]).unwrap();
+    let form_ref_line = String::from_utf8(form_ref_line).unwrap();
+    let file_digest = |f: &str| {
+        let o = run_str(&["digest"], &dir.join(f));
+        assert_eq!(o.status.code(), Some(0));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    let package_digest = file_digest("package-index.json");
+    let o = run_str(&["digest"], &dir);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{form_ref_line}\n{package_digest}")
+    );
+    let o = run_str(&["digest", "--format", "json"], &dir);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["formRef"], index["formRef"]);
+    assert_eq!(
+        v["packageDigest"].as_str().unwrap(),
+        package_digest.trim_end()
+    );
+    let def = dir.join("definition.json");
+    let o = run_str(&["digest", "--form-ref"], &def);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("{form_ref_line}\n")
+    );
+    let o = run_str(&["digest", "--form-ref", "--format", "json"], &def);
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["formRef"], index["formRef"]);
+    assert_eq!(v["profile"], "packages.forms.takoform.com/v1alpha5");
+    // The schemaDigest is the digest of the definition file.
+    assert_eq!(
+        index["formRef"]["schemaDigest"].as_str().unwrap(),
+        file_digest("definition.json").trim_end()
+    );
+    // Refused: a definition its profile refuses.
+    let mut d = read_json(&def);
+    d["definitionVersion"] = json!("0.1");
+    write_json(&def, &d);
+    for args in [&["digest"][..], &["digest", "--form-ref"][..]] {
+        let target = if args.len() == 1 {
+            dir.clone()
+        } else {
+            def.clone()
+        };
+        let o = run_str(args, &target);
+        assert_eq!(o.status.code(), Some(1), "{args:?}");
+        assert!(o.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(o.stderr).unwrap();
+        assert!(
+            stderr.contains("FD121 definition-schema-violation"),
+            "{stderr}"
+        );
+    }
+}
+
 /// Near miss of FD633: `check definition.json` beside an index that is up
 /// to date says nothing about it.
 #[test]

@@ -232,3 +232,47 @@ fn a_schema_with_a_non_local_ref_is_named_as_not_compiled() {
     assert!(found.is_empty(), "{found:?}");
     assert!(!skipped.contains("compile"), "{skipped}");
 }
+
+/// Issue 36 item 8: one cause, one message. A definition refused by its
+/// schema and edited after indexing gives FD121 and the index findings that
+/// follow (the definition's size and digest, the FormRef): all kept, those
+/// marked as consequences in the message (every format shows it) with the
+/// help to fix the definition first, naming the real path. Near miss: the
+/// same stale index without a refused definition says nothing of the sort.
+#[test]
+fn index_findings_that_follow_from_a_refused_definition_say_so() {
+    let base = fixtures().join("packages/versionless/queue-consumer-0.2.0-03c2f61a47b7");
+    let (tmp, pkg) = copy_package(&base);
+    let path = pkg.join("definition.json");
+    let mut v: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    v["definitionVersion"] = Value::from("0.1");
+    std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let out = run_in(tmp.path(), &["verify", "--format", "json", "pkg"]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let diags = report["packages"][0]["diagnostics"].as_array().unwrap();
+    let codes: Vec<&str> = diags.iter().map(|d| d["code"].as_str().unwrap()).collect();
+    for c in ["FD121", "FD015", "FD016", "FD123", "FD124"] {
+        assert!(codes.contains(&c), "{codes:?}");
+    }
+    for d in diags.iter().filter(|d| d["code"] != "FD121") {
+        let message = d["message"].as_str().unwrap();
+        assert!(
+            message.ends_with("(a consequence: definition.json is refused, FD121)"),
+            "{message}"
+        );
+        assert_eq!(
+            d["help"].as_str(),
+            Some("fix definition.json first (FD121), then `form-package index pkg`")
+        );
+    }
+    let fd121 = diags.iter().find(|d| d["code"] == "FD121").unwrap();
+    assert!(!fd121["message"].as_str().unwrap().contains("consequence"));
+
+    // Near miss: a valid edit, the index stale: no consequence marks.
+    v["definitionVersion"] = Value::from("0.3.0");
+    std::fs::write(&path, serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let out = run_in(tmp.path(), &["verify", "--format", "json", "pkg"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("FD016"), "{text}");
+    assert!(!text.contains("a consequence"), "{text}");
+}
