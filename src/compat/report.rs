@@ -568,13 +568,25 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
                 );
                 continue;
             }
-            let older = base_line.and_then(|l| {
-                let end = l
-                    .iter()
-                    .position(|s| !bump::increases(&s.version, &slot.version))
-                    .unwrap_or(l.len());
-                older_to_compare(l.get(..end).unwrap_or_default(), &slot.version)
-            });
+            // The older neighbour is taken from the merged line, BASE's
+            // versions with the PR's new ones (breaker F1): two new
+            // versions of one PR (1.1.0 adds `c`, 1.2.0 retypes it) are
+            // held to each other, as `--history` over the merged tree
+            // holds them, never each to BASE alone.
+            let mut earlier: Vec<&Slot> = base_line
+                .into_iter()
+                .flatten()
+                .chain(line.iter().filter(|s| {
+                    !base_line.is_some_and(|l| {
+                        l.iter().any(|p| {
+                            p.version.cmp_precedence(&s.version) == std::cmp::Ordering::Equal
+                        })
+                    })
+                }))
+                .filter(|s| bump::increases(&s.version, &slot.version))
+                .collect();
+            earlier.sort_by(|a, b| a.version.cmp_precedence(&b.version));
+            let older = older_to_compare_by(&earlier, &slot.version, |s| &s.version).copied();
             let newer: Vec<_> = base_line
                 .map(|l| newer_neighbours(l, &slot.version))
                 .unwrap_or_default();

@@ -799,6 +799,50 @@ fn baseline_checks_both_published_neighbours() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Breaker F1: two new versions of one PR are held to each other, as
+/// `--history` over the merged tree holds them: BASE 1.0.0; the PR adds
+/// 1.1.0 (`c`) and 1.2.0 (without `c`): 1.1.0 → 1.2.0 is a breaking minor
+/// and the run fails (it passed when each new version was compared with
+/// BASE alone). Near miss: a 1.2.0 that keeps `c` and adds `d` fits.
+fn baseline_holds_new_versions_to_each_other() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    store_with(&base, "a", "1.0.0", &[]);
+    let pr = tmp.path().join("pr");
+    common::copy_dir(&base, &pr);
+    store_with(&pr, "b", "1.1.0", &["c"]);
+    store_with(&pr, "c", "1.2.0", &[]);
+    let (code, doc) = json_run(&["compat", "--baseline", s(&base), s(&pr)]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        steps_of(&doc),
+        [
+            ("1.0.0".into(), "1.1.0".into(), true),
+            ("1.1.0".into(), "1.2.0".into(), false)
+        ],
+        "{doc}"
+    );
+    let (code, merged) = json_run(&["compat", "--history", s(&pr)]);
+    assert_eq!(code, 1, "{merged}");
+    assert_eq!(steps_of(&merged), steps_of(&doc), "{merged}");
+
+    let fits = tmp.path().join("fits");
+    common::copy_dir(&base, &fits);
+    store_with(&fits, "b", "1.1.0", &["c"]);
+    store_with(&fits, "c", "1.2.0", &["c", "d"]);
+    let (code, doc) = json_run(&["compat", "--baseline", s(&base), s(&fits)]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(
+        steps_of(&doc),
+        [
+            ("1.0.0".into(), "1.1.0".into(), true),
+            ("1.1.0".into(), "1.2.0".into(), true)
+        ],
+        "{doc}"
+    );
+    Ok(())
+}
+
 /// Issue 35 item 2: a PR tree that lacks a version BASE published (of a
 /// kind the tree holds) gets FD679 (a warning, exit 0) at BASE's copy;
 /// the removed version is still a neighbour BASE checks against. Near
@@ -1438,6 +1482,10 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         Trial::test(
             "baseline_checks_both_published_neighbours",
             baseline_checks_both_published_neighbours,
+        ),
+        Trial::test(
+            "baseline_holds_new_versions_to_each_other",
+            baseline_holds_new_versions_to_each_other,
         ),
         Trial::test(
             "baseline_warns_of_a_removed_published_version",
