@@ -61,7 +61,8 @@ function explain(server, code) {
 }
 
 /** Fails unless a hover at the start of `finding`'s range names its code
- * with the `explain` text. */
+ * with the `explain` text, less its `module:` line (a source path of ours,
+ * which a hover never shows: issue 36 item 12; asserted absent). */
 async function checkCodeHover(c, server, uri, finding) {
   const h = await c.request(P.HoverRequest.type, {
     textDocument: { uri },
@@ -71,8 +72,11 @@ async function checkCodeHover(c, server, uri, finding) {
   const lines = explain(server, finding.code)
     .split('\n')
     .map((l) => l.trim())
-    .filter((l) => l.length > 0);
+    .filter((l) => l.length > 0 && !l.startsWith('module: '));
   const missing = lines.filter((l) => !text.includes(l));
+  if (text.includes('module: src/')) {
+    fail(`hover on ${finding.code} names a source path:\n${text}`);
+  }
   if (lines.length < 3 || missing.length) {
     fail(
       `hover on ${finding.code} at ${JSON.stringify(finding.range.start)} lacks ${missing.length} ` +
