@@ -206,7 +206,7 @@ fn utf16_units(mut bytes: &[u8]) -> usize {
 /// UTF-16 code units (LSP 3.17 default `utf-16` position encoding). Lines
 /// end at LF, CR LF or a lone CR, as in [`crate::render::position`];
 /// invalid UTF-8 counts one unit per replaced sequence, a lone surrogate
-/// one ([`utf16_units`]). Offsets past the end are clamped.
+/// one (in its WTF-8 form). Offsets past the end are clamped.
 pub fn lsp_position(text: &[u8], offset: usize) -> Position {
     let offset = offset.min(text.len());
     let before = text.get(..offset).unwrap_or(text);
