@@ -436,7 +436,7 @@ fn a_cycle_is_found() {
 /// clap: `use clap`, an argument struct's derive (`clap::Args`,
 /// `clap::Parser`, `clap::Subcommand`) or attributes (`#[arg]`,
 /// `#[command]`, `#[group]`). A `clap::ValueEnum` derive on a value type
-/// (its variants are the values a flag takes, e.g. `render::Format`) is not
+/// (its variants are the values a flag takes, e.g. `render::human::Color`) is not
 /// argument parsing.
 fn clap_parsing_lines(text: &str) -> Vec<String> {
     non_test_lines(text)
@@ -489,6 +489,64 @@ fn clap_parses_arguments_only_in_the_command_line_layer() {
         clap_parsing_lines(breach),
         ["use clap::Args;", "#[arg(long)]"]
     );
+}
+
+/// The lines of `text` (non-test, non-comment code) that give a command
+/// an output format of its own: an `enum` named `…Format`, or a
+/// `--format` flag parsed by clap's `value_enum` (rather than the one
+/// `render::Format` through a `cli::args::Formats` table). `render/mod.rs`
+/// declares the one enum and is not read.
+fn own_format_lines(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let format_enum = l.split_once("enum ").is_some_and(|(_, rest)| {
+            rest.split([' ', '{', '<'])
+                .next()
+                .is_some_and(|n| n.ends_with("Format"))
+        });
+        let value_enum_flag = l.starts_with("pub format:")
+            && i > 0
+            && lines[i - 1].starts_with("#[arg(")
+            && lines[i - 1].contains("value_enum");
+        if format_enum {
+            out.push((*l).to_owned());
+        }
+        if value_enum_flag {
+            out.push(format!("{} {l}", lines[i - 1]));
+        }
+    }
+    out
+}
+
+/// Issue 34 item 2: one `Format` (`render::Format`) for every command:
+/// no module declares an output format of its own (`render::family` and
+/// `render::conformance` had one, `cli/digest` a third), and every
+/// `--format` parses into it through the values its command takes.
+#[test]
+fn every_command_prints_in_the_one_format() {
+    let found = lines_per_module(|m, _| m == "render", own_format_lines);
+    assert_eq!(found, BTreeMap::new(), "output formats of their own");
+    // The rule is real: the one enum is found where it lives, and what
+    // `render/family.rs` and `cli/digest.rs` held before is found; a
+    // value type that is no format and a flag parsed by a table are not.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let one = std::fs::read_to_string(src.join("render/mod.rs")).unwrap();
+    assert_eq!(own_format_lines(&one), ["pub enum Format {"]);
+    let before = "#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]\npub enum DigestFormat {\n    Text,\n}\n/// Output format.\n#[arg(long, value_enum, default_value_t = Format::Human)]\npub format: Format,\n";
+    assert_eq!(
+        own_format_lines(before),
+        [
+            "pub enum DigestFormat {",
+            "#[arg(long, value_enum, default_value_t = Format::Human)] pub format: Format,"
+        ]
+    );
+    let allowed = "pub enum Color {\n    Auto,\n}\n#[arg(long, value_parser = FORMATS, default_value = \"human\")]\npub format: Format,\n#[arg(long, value_enum)]\npub color: Color,\n";
+    assert!(own_format_lines(allowed).is_empty());
 }
 
 /// The format-specific renderers of `src/render/` (`render::human`,
