@@ -136,10 +136,9 @@ fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<Verify
         .iter()
         .map(|d: &'a Diagnostic| {
             let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
-            let (line, column) = match (crate::render::resolve_span(d, source), source) {
-                (Some(span), Some(src)) => crate::json::strict::line_col(&src.bytes, span.start),
-                _ => (1, 1),
-            };
+            let (line, column) = crate::locate::finding(d, source)
+                .start
+                .map_or((1, 1), |p| (p.line, p.column));
             VerifyFinding {
                 code: d.code.info().id,
                 name: d.code.info().name,

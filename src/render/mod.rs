@@ -243,11 +243,6 @@ pub fn skipped_value(dirs: &[(PathBuf, String)]) -> serde_json::Value {
 /// (every file the tool writes goes through that module).
 pub use crate::fswrite::{output_target, standard_stream, write_output};
 
-/// Byte span of a diagnostic in its file ([`crate::package::resolve_span`],
-/// written beside [`crate::verify::Source`] so that a library module locates a pointer
-/// the way every renderer does).
-pub use crate::package::resolve_span;
-
 #[cfg(test)]
 mod tests {
     use super::*;
