@@ -549,6 +549,56 @@ fn every_command_prints_in_the_one_format() {
     assert!(own_format_lines(allowed).is_empty());
 }
 
+/// The lines of `text` (non-test, non-comment code) that turn a byte
+/// offset or a pointer into `line:column` themselves: a call of the
+/// position rule (`position::position(…)`, `strict::line_col(…)`, a line
+/// index's `.position(&…)` or `.line_col(…)`) or of the span rule
+/// (`resolve_span`).
+fn locating_lines(text: &str) -> Vec<String> {
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| {
+            [
+                "position::position(",
+                "line_col(",
+                ".position(&",
+                "resolve_span(",
+            ]
+            .iter()
+            .any(|c| l.contains(c))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 34 item 2: a finding is located (`file:line:column`, the span an
+/// excerpt is drawn from) once, in one place: `src/locate.rs`, over the
+/// position rule of `src/json/` (the strict reader's, which places what it
+/// refuses). `render/model.rs`, `render/human.rs`, `compat/side.rs` (through
+/// a made-up `Diagnostic`), `family/load.rs` and `render/family.rs` each did
+/// it. The language server counts UTF-16 units for its protocol (`lsp/`).
+#[test]
+fn findings_are_located_in_one_place() {
+    let found = lines_per_module(
+        |m, f| {
+            matches!(
+                m.split('/').next(),
+                Some("json" | "locate" | "lsp" | "testing")
+            ) || f.file_name().is_some_and(|n| n == "tests.rs")
+        },
+        locating_lines,
+    );
+    assert_eq!(found, BTreeMap::new(), "locating outside src/locate.rs");
+    // The rule is real: what `compat/side.rs` and `family/load.rs` held is
+    // found; a call of the one place, a comment and a test are not.
+    let before = "let span = crate::package::resolve_span(&d, Some(source))?;\nlet p = crate::json::position::position(&source.bytes, span.start);\nlet (line, column) = self.lines.line_col(&self.bytes, at);\nlet at = idx.position(&src.bytes, s.start);\n";
+    assert_eq!(locating_lines(before).len(), 4);
+    let allowed = "let p = crate::locate::pointer_position(source, pointer)?;\n// position::position(bytes, at)\n#[cfg(test)]\nmod t {\n    fn f() { position::position(b, 0); }\n}\n";
+    assert!(locating_lines(allowed).is_empty());
+}
+
 /// The format-specific renderers of `src/render/` (`render::human`,
 /// `render::json`, …, and `render::family`, the four views of `family`)
 /// named by a non-test, non-comment line of `text`
