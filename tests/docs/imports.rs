@@ -436,7 +436,7 @@ fn a_cycle_is_found() {
 /// clap: `use clap`, an argument struct's derive (`clap::Args`,
 /// `clap::Parser`, `clap::Subcommand`) or attributes (`#[arg]`,
 /// `#[command]`, `#[group]`). A `clap::ValueEnum` derive on a value type
-/// (its variants are the values a flag takes, e.g. `render::Format`) is not
+/// (its variants are the values a flag takes, e.g. `render::human::Color`) is not
 /// argument parsing.
 fn clap_parsing_lines(text: &str) -> Vec<String> {
     non_test_lines(text)
@@ -489,6 +489,114 @@ fn clap_parses_arguments_only_in_the_command_line_layer() {
         clap_parsing_lines(breach),
         ["use clap::Args;", "#[arg(long)]"]
     );
+}
+
+/// The lines of `text` (non-test, non-comment code) that give a command
+/// an output format of its own: an `enum` named `…Format`, or a
+/// `--format` flag parsed by clap's `value_enum` (rather than the one
+/// `render::Format` through a `cli::args::Formats` table). `render/mod.rs`
+/// declares the one enum and is not read.
+fn own_format_lines(text: &str) -> Vec<String> {
+    let lines: Vec<&str> = non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let format_enum = l.split_once("enum ").is_some_and(|(_, rest)| {
+            rest.split([' ', '{', '<'])
+                .next()
+                .is_some_and(|n| n.ends_with("Format"))
+        });
+        let value_enum_flag = l.starts_with("pub format:")
+            && i > 0
+            && lines[i - 1].starts_with("#[arg(")
+            && lines[i - 1].contains("value_enum");
+        if format_enum {
+            out.push((*l).to_owned());
+        }
+        if value_enum_flag {
+            out.push(format!("{} {l}", lines[i - 1]));
+        }
+    }
+    out
+}
+
+/// Issue 34 item 2: one `Format` (`render::Format`) for every command:
+/// no module declares an output format of its own (`render::family` and
+/// `render::conformance` had one, `cli/digest` a third), and every
+/// `--format` parses into it through the values its command takes.
+#[test]
+fn every_command_prints_in_the_one_format() {
+    let found = lines_per_module(|m, _| m == "render", own_format_lines);
+    assert_eq!(found, BTreeMap::new(), "output formats of their own");
+    // The rule is real: the one enum is found where it lives, and what
+    // `render/family.rs` and `cli/digest.rs` held before is found; a
+    // value type that is no format and a flag parsed by a table are not.
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let one = std::fs::read_to_string(src.join("render/mod.rs")).unwrap();
+    assert_eq!(own_format_lines(&one), ["pub enum Format {"]);
+    let before = "#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]\npub enum DigestFormat {\n    Text,\n}\n/// Output format.\n#[arg(long, value_enum, default_value_t = Format::Human)]\npub format: Format,\n";
+    assert_eq!(
+        own_format_lines(before),
+        [
+            "pub enum DigestFormat {",
+            "#[arg(long, value_enum, default_value_t = Format::Human)] pub format: Format,"
+        ]
+    );
+    let allowed = "pub enum Color {\n    Auto,\n}\n#[arg(long, value_parser = FORMATS, default_value = \"human\")]\npub format: Format,\n#[arg(long, value_enum)]\npub color: Color,\n";
+    assert!(own_format_lines(allowed).is_empty());
+}
+
+/// The lines of `text` (non-test, non-comment code) that turn a byte
+/// offset or a pointer into `line:column` themselves: a call of the
+/// position rule (`position::position(…)`, `strict::line_col(…)`, a line
+/// index's `.position(&…)` or `.line_col(…)`) or of the span rule
+/// (`resolve_span`).
+fn locating_lines(text: &str) -> Vec<String> {
+    non_test_lines(text)
+        .into_iter()
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//"))
+        .filter(|l| {
+            [
+                "position::position(",
+                "line_col(",
+                ".position(&",
+                "resolve_span(",
+            ]
+            .iter()
+            .any(|c| l.contains(c))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 34 item 2: a finding is located (`file:line:column`, the span an
+/// excerpt is drawn from) once, in one place: `src/locate.rs`, over the
+/// position rule of `src/json/` (the strict reader's, which places what it
+/// refuses). `render/model.rs`, `render/human.rs`, `compat/side.rs` (through
+/// a made-up `Diagnostic`), `family/load.rs` and `render/family.rs` each did
+/// it. The language server counts UTF-16 units for its protocol (`lsp/`).
+#[test]
+fn findings_are_located_in_one_place() {
+    let found = lines_per_module(
+        |m, f| {
+            matches!(
+                m.split('/').next(),
+                Some("json" | "locate" | "lsp" | "testing")
+            ) || f.file_name().is_some_and(|n| n == "tests.rs")
+        },
+        locating_lines,
+    );
+    assert_eq!(found, BTreeMap::new(), "locating outside src/locate.rs");
+    // The rule is real: what `compat/side.rs` and `family/load.rs` held is
+    // found; a call of the one place, a comment and a test are not.
+    let before = "let span = crate::package::resolve_span(&d, Some(source))?;\nlet p = crate::json::position::position(&source.bytes, span.start);\nlet (line, column) = self.lines.line_col(&self.bytes, at);\nlet at = idx.position(&src.bytes, s.start);\n";
+    assert_eq!(locating_lines(before).len(), 4);
+    let allowed = "let p = crate::locate::pointer_position(source, pointer)?;\n// position::position(bytes, at)\n#[cfg(test)]\nmod t {\n    fn f() { position::position(b, 0); }\n}\n";
+    assert!(locating_lines(allowed).is_empty());
 }
 
 /// The format-specific renderers of `src/render/` (`render::human`,
