@@ -303,6 +303,20 @@ fn entry_diag(code: Code, message: String, rel: &str) -> Diagnostic {
     Diagnostic::new(code, message).in_file(rel)
 }
 
+/// R1.5: the finding of a symbolic link at `rel` (never followed), the
+/// disk walk's and a package held in memory's
+/// ([`crate::source::OddEntry::Symlink`]).
+pub fn symlink_finding(rel: &str) -> Diagnostic {
+    entry_diag(
+        Code::SymlinkEntry,
+        format!(
+            "inventory package: package entry {} is a symlink",
+            quote(rel)
+        ),
+        rel,
+    )
+}
+
 impl PackageRoot {
     /// The path the root was opened from.
     pub fn path(&self) -> &Path {
@@ -400,14 +414,7 @@ impl PackageRoot {
         };
         match st.kind() {
             EntryKind::Symlink => {
-                inv.diagnostics.push(entry_diag(
-                    Code::SymlinkEntry,
-                    format!(
-                        "inventory package: package entry {} is a symlink",
-                        quote(&rel)
-                    ),
-                    &rel,
-                ));
+                inv.diagnostics.push(symlink_finding(&rel));
                 None
             }
             EntryKind::Dir => self.descend(dirfd, name, &st, rel_bytes, &rel, inv),

@@ -31,11 +31,17 @@ pub struct Change {
     pub message: String,
     /// True for the observed/output readings of versioning-rules V5.
     pub inference: bool,
-    /// The counterexample of a meaning change (`FD668`): a desired
-    /// document valid under both schemas whose meaning changed, re-checked
-    /// by the engine ([`super::desired::omitting`]).
+    /// The witness of a meaning change (`FD668`, `FD682`): a desired
+    /// document that omits a defaulted member, judged by the engine on
+    /// what hosts that materialize make of it; valid under both schemas
+    /// when the message says [`VALID_UNDER_BOTH`].
     pub witness: Option<Value>,
 }
+
+/// What a meaning record's message says of a witness valid under both
+/// schemas as it is (before defaults are inserted); the human report
+/// labels such a witness a counterexample valid under both.
+pub const VALID_UNDER_BOTH: &str = "(valid under OLD and NEW)";
 
 /// The class `code`'s TOML records first (its usual class); `Breaking`
 /// for a code that records none (no change kind: the `change_kinds_have_a_class`
