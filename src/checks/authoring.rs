@@ -367,43 +367,64 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
             }
         }
     }
+    // A node whose `type` rules out objects has no member, one that rules
+    // out arrays no item (`/name/` under a string member names nothing).
+    let (object, array) = (admits_type(map, "object"), admits_type(map, "array"));
     if let Some(child) = map
         .get("properties")
         .and_then(Value::as_object)
         .and_then(|p| p.get(first.as_str()))
+        .filter(|_| object)
     {
         if reaches(root, child, rest, budget) {
             return true;
         }
     }
+    let branched = ["$ref", "allOf", "anyOf", "oneOf"]
+        .iter()
+        .any(|k| map.contains_key(*k));
     match map.get("additionalProperties") {
         // An open object admits any member (a `$ref` or a branch, which
         // were followed above, says what it admits instead).
-        None | Some(Value::Bool(true))
-            if !["$ref", "allOf", "anyOf", "oneOf"]
-                .iter()
-                .any(|k| map.contains_key(*k)) =>
-        {
+        None | Some(Value::Bool(true)) if object && !branched => return true,
+        Some(extra) if object && extra.is_object() && reaches(root, extra, rest, budget) => {
             return true
         }
-        Some(extra) if extra.is_object() && reaches(root, extra, rest, budget) => return true,
         _ => {}
     }
-    if let Ok(index) = first.parse::<usize>() {
-        if let Some(Value::Array(prefix)) = map.get("prefixItems") {
-            if let Some(item) = prefix.get(index) {
-                if reaches(root, item, rest, budget) {
-                    return true;
-                }
-            }
-        }
-        if let Some(items) = map.get("items").filter(|v| v.is_object()) {
-            if reaches(root, items, rest, budget) {
-                return true;
-            }
+    let Ok(index) = first.parse::<usize>() else {
+        return false;
+    };
+    if !array {
+        return false;
+    }
+    // An array that says nothing of its items admits any item.
+    if !object && !branched && !map.contains_key("items") && !map.contains_key("prefixItems") {
+        return true;
+    }
+    if let Some(item) = map
+        .get("prefixItems")
+        .and_then(Value::as_array)
+        .and_then(|prefix| prefix.get(index))
+    {
+        if reaches(root, item, rest, budget) {
+            return true;
         }
     }
-    false
+    map.get("items")
+        .filter(|v| v.is_object())
+        .is_some_and(|items| reaches(root, items, rest, budget))
+}
+
+/// Whether a schema node's `type` admits instances of the JSON type
+/// `name` (no `type`, or one that is not a string or an array of them,
+/// admits every type).
+fn admits_type(map: &Map<String, Value>, name: &str) -> bool {
+    match map.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(ts)) => ts.iter().any(|t| t.as_str().is_none_or(|t| t == name)),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -549,6 +570,112 @@ mod tests {
         assert!(lint(json!({"type": "string", "pattern": "a*+"})).is_empty());
     }
 
+    /// Breaker F6: Go/ECMA-262 differences beyond the first five, each
+    /// with its portable spelling, and their near misses.
+    #[test]
+    fn non_portable_escapes_spaces_and_braces() {
+        let found = |p: &str| unportable_constructs(p);
+        let one = |p: &str, what: &str, portable: &str| {
+            assert_eq!(
+                found(p),
+                vec![(what.to_owned(), portable.to_owned())],
+                "{p}"
+            );
+        };
+        one("^\\x{41}$", "the braced hex escape \\x{41}", "\\x41");
+        one(
+            "^\\x{E9}t\\x{E9}$",
+            "the braced hex escape \\x{E9}",
+            "\\xE9",
+        );
+        one(
+            "^\\S+$",
+            "\\S (Go: all but the five ASCII spaces; ECMA-262: all but every Unicode space)",
+            "[^\\t\\n\\f\\r ]",
+        );
+        one(
+            "a\\sb",
+            "\\s (Go: the five ASCII spaces; ECMA-262: every Unicode space)",
+            "[\\t\\n\\f\\r ]",
+        );
+        one(
+            "^[^@\\s]+$",
+            "\\s or \\S in the class [^@\\s] (Go: ASCII spaces; ECMA-262: every Unicode space)",
+            "[^@\\t\\n\\f\\r ]",
+        );
+        one(
+            "^[a-z]\\-[a-z]$",
+            "the escape \\- (ECMA-262 refuses it outside a class)",
+            "-",
+        );
+        one(
+            "^[a\\#]$",
+            "the escape \\# (ECMA-262 refuses it in a class)",
+            "#",
+        );
+        one(
+            "^a{,3}$",
+            "{,3} (Go reads the text {,3}, ECMA-262 refuses it)",
+            "{0,3} for a repetition, \\{,3\\} for the text",
+        );
+        one(
+            "^a{01}$",
+            "{01} (Go reads the text {01}, ECMA-262 a repetition)",
+            "{1} for a repetition, \\{01\\} for the text",
+        );
+        one(
+            "^{$",
+            "a lone { (Go reads the text {, ECMA-262 refuses it)",
+            "\\{",
+        );
+        one(
+            "^a]$",
+            "a lone ] (Go reads the text ], ECMA-262 refuses it)",
+            "\\]",
+        );
+        one("^\\a$", "\\a (the bell character)", "\\x07");
+        one("^\\012$", "the octal escape \\012", "\\x0A");
+        one(
+            "^\\x{4E2D}$",
+            "the braced hex escape \\x{4E2D}",
+            "the character \u{4E2D} itself (U+4E2D)",
+        );
+        // Each construct once, however often it appears.
+        assert_eq!(found("^[a-z]\\-[a-z]\\-[a-z]$").len(), 1);
+        // Near misses: what both read alike. Escaped syntax characters and
+        // `/`, `\-` in a class, `\xHH`, `\0`, counted repeats, `\p{…}`,
+        // `[\s\S]`, and a class that lists ECMA-262's other spaces beside
+        // `\s` (as real packages do).
+        for p in [
+            "^a\\.b\\/c\\{2\\}\\[\\]$",
+            "^[a-z\\-_]+$",
+            "^\\x41\\0$",
+            "^a{0,3}b{2}c{1,}d{0}$",
+            "^\\p{Greek}+\\pL$",
+            "^[\\s\\S]*$",
+            "^[^\\s\u{b}\u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}?#]*$",
+            "^\\d+\\w*\\b$",
+        ] {
+            assert!(found(p).is_empty(), "{p}: {:?}", found(p));
+        }
+        // The note itself names the constructs and the help the spelling.
+        let d = lint(json!({"type": "string", "pattern": "^\\S+\\-x{,3}$"}));
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::NonPortablePattern,
+                "/desiredSchema/pattern".to_owned()
+            )]
+        );
+        let help = d[0].help.as_deref().unwrap();
+        assert!(help.contains("write [^\\t\\n\\f\\r ]"), "{help}");
+        assert!(
+            help.contains("for the escape \\- (ECMA-262 refuses it outside a class) write -"),
+            "{help}"
+        );
+        assert!(help.contains("write {0,3} for a repetition"), "{help}");
+    }
+
     #[test]
     fn immutable_fields_name_members() {
         let desired = json!({"type": "object", "additionalProperties": false,
@@ -571,6 +698,9 @@ mod tests {
             "/labels/anything",
             "/mix/a",
             "/mix/b",
+            "/engine/version/",
+            "/ports/0/port/x",
+            "/ports/0",
         ]
         .iter()
         .map(|p| json!(p))
@@ -582,7 +712,9 @@ mod tests {
             vec![
                 "/immutableFields/0",
                 "/immutableFields/3",
-                "/immutableFields/7"
+                "/immutableFields/7",
+                "/immutableFields/8",
+                "/immutableFields/9"
             ]
         );
         assert_eq!(d[0].help.as_deref(), Some("did you mean \"/engine\"?"));
