@@ -13,6 +13,8 @@
 //!   does not declare;
 //! - FD227 `non-portable-pattern` (a note): a pattern Go compiles that
 //!   ECMA-262 reads otherwise or refuses, with the portable spelling;
+//! - FD228 `invalid-default`: a `default` the schema that holds it refuses,
+//!   by the engine (breaker F13);
 //! - FD420 `unknown-immutable-field`: an `immutableFields` pointer naming
 //!   no member of the desired schema, with the nearest one that exists.
 //!
@@ -33,7 +35,8 @@
 //!
 //! verifier-rules.md §12 E3 (ours); verifier-rules.md §12 E6 (ours);
 //! verifier-rules.md §4.3 (ours); verifier-rules.md §12 E2 (ours);
-//! verifier-rules.md §3.5 (ours).
+//! verifier-rules.md §12 (ours), host-rules.md §1.6; verifier-rules.md
+//! §3.5 (ours).
 
 use serde_json::{Map, Value};
 
@@ -68,6 +71,9 @@ pub use pattern::unportable_constructs;
 /// - FD227 `non-portable-pattern`: a pattern Go reads, but ECMA-262 consumers
 ///   (editors, browsers, other hosts) read differently or refuse
 ///   (verifier-rules.md §12 E2 (ours))
+/// - FD228 `invalid-default`: a default its own schema refuses: a host
+///   that inserts it stores a document the schema refuses (verifier-rules.md
+///   §12 (ours); host-rules.md §1.6)
 /// - FD420 `unknown-immutable-field`: an immutableFields pointer names no
 ///   member of the desired schema (verifier-rules.md §3.5 (ours))
 ///
@@ -83,6 +89,7 @@ pub(super) const LINTS: Check = Check {
         Code::UnsatisfiableRequired,
         Code::NonPortablePattern,
         Code::UnknownImmutableField,
+        Code::InvalidDefault,
     ],
     needs: &[Need::Fact(Fact::DefinitionValid)],
     establishes: None,
@@ -95,7 +102,7 @@ fn lints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         return Ok(());
     };
     for (ptr, schema, _) in super::inline_schemas(definition) {
-        walk(schema, &ptr, diags);
+        walk(schema, schema, &ptr, diags);
     }
     if let (Some(list), Some(desired)) = (
         definition.get("immutableFields").and_then(Value::as_array),
@@ -106,12 +113,17 @@ fn lints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     Ok(())
 }
 
-/// Lints one schema node and every subschema under it (structurally: a
-/// `$ref` is linted where its target is).
-fn walk(schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
+/// Lints one schema node of the inline schema `root` and every subschema
+/// under it (structurally: a `$ref` is linted where its target is).
+fn walk(root: &Value, schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
     let Value::Object(map) = schema else {
         return;
     };
+    if let Some(default) = map.get("default") {
+        if let Some(d) = refused_default(root, schema, default) {
+            out.push(d.at(at.child("default")));
+        }
+    }
     if let Some(Value::String(format)) = map.get("format") {
         if let Some(d) = unknown_format(format) {
             out.push(d.at(at.child("format")));
@@ -129,18 +141,18 @@ fn walk(schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
     for (k, v) in map {
         let k = k.as_str();
         match keywords::shape(k) {
-            Some(Shape::Single) => walk(v, &at.child(k), out),
+            Some(Shape::Single) => walk(root, v, &at.child(k), out),
             Some(Shape::Map) => {
                 if let Value::Object(m) = v {
                     for (name, sub) in m {
-                        walk(sub, &at.child(k).child(name), out);
+                        walk(root, sub, &at.child(k).child(name), out);
                     }
                 }
             }
             Some(Shape::Array) => {
                 if let Value::Array(items) = v {
                     for (i, sub) in items.iter().enumerate() {
-                        walk(sub, &at.child(k).index(i), out);
+                        walk(root, sub, &at.child(k).index(i), out);
                     }
                 }
             }
@@ -204,6 +216,84 @@ fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// FD228 for a `default` the schema node that holds it refuses, checked
+/// by the engine (the one fixtures and hosts validate with). `None` when
+/// the node accepts it, or when the node cannot be checked on its own: it
+/// does not compile alone, or a `$ref` in it (or in the `$defs` it reaches)
+/// points anywhere but into `$defs`/`definitions` (the lint warns only
+/// when certain).
+fn refused_default(root: &Value, node: &Value, default: &Value) -> Option<Diagnostic> {
+    let alone = standalone(root, node)?;
+    let compiled = crate::engine::compile_shared(&alone).ok()?;
+    let first = compiled.violations(default, 1).into_iter().next()?;
+    let at = first.instance_pointer.as_str();
+    let inside = if at.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", quote(at))
+    };
+    let mut d = Diagnostic::new(
+        Code::InvalidDefault,
+        format!(
+            "default {} is refused by its own schema{inside}: {}",
+            excerpt(default),
+            first.message
+        ),
+    );
+    d.help = Some(
+        "a host that inserts this default stores a document the schema refuses, and every request that omits the member fails: change the default to a value the schema accepts, or drop it"
+            .to_owned(),
+    );
+    Some(d)
+}
+
+/// `node` as a schema of its own: itself when it holds no `$ref`, else
+/// itself with the root's `$defs`/`definitions` beside it when every
+/// `$ref` it (and they) hold points into those; `None` otherwise.
+fn standalone(root: &Value, node: &Value) -> Option<Value> {
+    fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x) {
+                        ("$ref" | "$dynamicRef", Value::String(r)) => out.push(r),
+                        _ => refs(x, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    refs(node, &mut found);
+    if found.is_empty() || std::ptr::eq(root, node) {
+        return Some(node.clone());
+    }
+    let defs: Vec<(&str, &Value)> = ["$defs", "definitions"]
+        .into_iter()
+        .filter_map(|k| root.get(k).map(|d| (k, d)))
+        .collect();
+    for (_, d) in &defs {
+        refs(d, &mut found);
+    }
+    if !found
+        .iter()
+        .all(|r| r.starts_with("#/$defs/") || r.starts_with("#/definitions/"))
+    {
+        return None;
+    }
+    let Value::Object(mut alone) = node.clone() else {
+        return None;
+    };
+    for (k, d) in defs {
+        if alone.insert(k.to_owned(), d.clone()).is_some() {
+            return None;
+        }
+    }
+    Some(Value::Object(alone))
 }
 
 /// A short rendering of a schema value for a message (JSON text, cut at
@@ -436,6 +526,7 @@ mod tests {
     fn lint(schema: Value) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         walk(
+            &schema,
             &schema,
             &JsonPointer::root().child("desiredSchema"),
             &mut out,
@@ -674,6 +765,58 @@ mod tests {
             "{help}"
         );
         assert!(help.contains("write {0,3} for a repetition"), "{help}");
+    }
+
+    /// Breaker F13: a default its own schema refuses, by the engine.
+    #[test]
+    fn a_default_its_own_schema_refuses() {
+        let d = lint(json!({"type": "object", "properties": {
+            "o": {"type": "string", "maxLength": 3, "default": "TOOLONG"}}}));
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::InvalidDefault,
+                "/desiredSchema/properties/o/default".to_owned()
+            )]
+        );
+        assert!(
+            d[0].message
+                .starts_with("default \"TOOLONG\" is refused by its own schema: "),
+            "{}",
+            d[0].message
+        );
+        // Inside an object default: the member at fault is named.
+        let d = lint(json!({"properties": {"limits": {"type": "object",
+            "properties": {"count": {"type": "integer"}},
+            "default": {"count": "ten"}}}}));
+        assert_eq!(d.len(), 1);
+        assert!(
+            d[0].message.contains(" at \"/count\": "),
+            "{}",
+            d[0].message
+        );
+        // Through a $ref into $defs.
+        let d = lint(json!({"$defs": {"Size": {"enum": ["s", "m"]}},
+            "properties": {"size": {"$ref": "#/$defs/Size", "default": "xl"}}}));
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::InvalidDefault,
+                "/desiredSchema/properties/size/default".to_owned()
+            )]
+        );
+        // Near misses: a default its schema accepts (1.0 is an integer by
+        // value), through a $ref too; a $ref elsewhere is not judged.
+        for ok in [
+            json!({"properties": {"o": {"type": "string", "maxLength": 3, "default": "abc"}}}),
+            json!({"properties": {"n": {"type": "integer", "default": 1.0}}}),
+            json!({"$defs": {"Size": {"enum": ["s", "m"]}},
+                "properties": {"size": {"$ref": "#/$defs/Size", "default": "m"}}}),
+            json!({"properties": {"a": {"type": "string"},
+                "b": {"$ref": "#/properties/a", "default": 5}}}),
+        ] {
+            assert!(lint(ok.clone()).is_empty(), "{ok}: {:?}", lint(ok.clone()));
+        }
     }
 
     #[test]

@@ -429,7 +429,7 @@ fn the_authoring_page_shows_real_refusals_and_verbose_output() {
 }
 
 /// docs/src/authoring.md § 4 shows what each authoring warning prints
-/// (issue 36 items 1–5, 10): each case is one edit to the package `init`
+/// (issue 36 items 1–5, 10; FD228 of breaker F13): each case is one edit to the package `init`
 /// writes, re-indexed, then `verify` (the page shows the output up to the
 /// last line, exit 0).
 #[test]
@@ -438,7 +438,7 @@ fn the_authoring_page_shows_each_warning_as_printed() {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/src/authoring.md"),
     )
     .unwrap();
-    let cases: [(&str, &str, Value); 6] = [
+    let cases: [(&str, &str, Value); 7] = [
         (
             "with \"origin\": {\"type\": \"string\", \"format\": \"hostnme\"}",
             "/desiredSchema/properties/origin",
@@ -460,6 +460,11 @@ fn the_authoring_page_shows_each_warning_as_printed() {
             json!({"type": "object", "additionalProperties": false,
                 "properties": {"count": {"type": "integer"}, "size": {"type": "integer"}},
                 "required": ["count", "sizes"]}),
+        ),
+        (
+            "with \"tier\": {\"type\": \"string\", \"maxLength\": 3, \"default\": \"premium\"}",
+            "/desiredSchema/properties/tier",
+            json!({"type": "string", "maxLength": 3, "default": "premium"}),
         ),
         (
             "with \"shard\": {\"type\": \"string\", \"pattern\": \"^[[:digit:]]+\\\\z\"}",
