@@ -43,6 +43,7 @@ use serde_json::{Map, Value};
 use crate::codes::Code;
 use crate::diag::escape::quote;
 use crate::diag::Diagnostic;
+use crate::engine::values::ValueSet;
 use crate::engine::ASSERTED_FORMATS;
 use crate::json::pointer::{unescape, JsonPointer};
 use crate::keywords::{self, Shape};
@@ -194,15 +195,14 @@ fn unknown_format(format: &str) -> Option<Diagnostic> {
     Some(d)
 }
 
-/// FD225 at each `enum` item equal (by the engine) to an earlier one.
+/// FD225 at each `enum` item the engine's `enum` test of the items before
+/// it already admits ([`ValueSet::position`]: Go's equality, one hashed
+/// lookup an item).
 fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let set = ValueSet::new(items);
     for (j, item) in items.iter().enumerate() {
-        let first = items
-            .iter()
-            .take(j)
-            .position(|earlier| crate::engine::values::schema_values_equal(earlier, item));
-        if let Some(i) = first {
+        if let Some(i) = set.position(item, j) {
             out.push(
                 Diagnostic::new(
                     Code::DuplicateEnumValue,
@@ -577,6 +577,14 @@ mod tests {
             codes(&d),
             vec![(Code::DuplicateEnumValue, "/desiredSchema/enum/2".to_owned())]
         );
+        // The engine's enum test, Go's quirk included: after a number
+        // opened the type gate, 1 equals the string "1" listed before it.
+        let d = lint(json!({"enum": [2, "1", 1]}));
+        assert_eq!(
+            codes(&d),
+            vec![(Code::DuplicateEnumValue, "/desiredSchema/enum/2".to_owned())]
+        );
+        assert!(d[0].message.contains("repeats value 1"), "{}", d[0].message);
         // Near misses: distinct values; a string and a number; objects
         // differing in one member.
         assert!(lint(json!({"enum": ["small", "medium", "large", "xlarge"]})).is_empty());
