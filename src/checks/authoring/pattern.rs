@@ -187,7 +187,7 @@ fn escape(chars: &[char], i: usize, in_class: bool) -> (Option<(String, String)>
                     .iter()
                     .collect();
                 let portable = u32::from_str_radix(&digits, 16)
-                    .map_or_else(|_| "two hex digits, \\xHH".to_owned(), |v| one_character(v));
+                    .map_or_else(|_| "two hex digits, \\xHH".to_owned(), one_character);
                 (
                     note(format!("the braced hex escape {}", text(end)), portable),
                     end - i,
