@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use serde_json::{Map, Value};
 
 use super::change::{compact as shown, quoted, rec, rec_as, Change, Class, VALID_UNDER_BOTH};
-use super::side::{Doc, Side};
+use super::side::Side;
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
 use crate::relations::Relation;
