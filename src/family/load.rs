@@ -360,15 +360,18 @@ pub fn load_with(paths: &[PathBuf], rules: &discover::WalkRules) -> Result<Famil
         // read (FD901) or a symlinked directory (FD902) is a finding of
         // its own, never a package or contract dropped in silence (T3 B3);
         // one a rule skips is said in the report.
-        let walked = discover::walk_with_files(p, rules, &is_family_name);
-        for (_, d) in walked.findings {
-            missing.push(Finding::new(d.code, Step::Path, d.message));
+        let mut walked =
+            crate::report::walk::discover(std::slice::from_ref(p), rules, &is_family_name);
+        for entry in walked.entries() {
+            for d in &entry.outcome().diagnostics {
+                missing.push(Finding::new(d.code, Step::Path, d.message.clone()));
+            }
         }
-        skipped.extend(walked.skipped);
-        found.extend(walked.files);
+        skipped.append(&mut walked.skipped);
+        found.append(&mut walked.files);
         // A folder without any package (contracts only) is not a package here.
-        if !walked.fallback {
-            roots.extend(walked.roots);
+        if walked.no_package.is_empty() {
+            roots.extend(walked.roots());
         }
     }
     let mut seen = HashSet::new();
