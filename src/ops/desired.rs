@@ -38,7 +38,7 @@ use crate::host::materialize;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::report::{Entry, EntryKind, ExitRule, Report};
-use crate::verify::{self, PackageOutcome};
+use crate::verify;
 
 /// What `desired` does with the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -355,18 +355,9 @@ fn load(dirs: &[PathBuf]) -> (Vec<Entry>, Set, Vec<(PathBuf, Value)>) {
     let mut roots = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
     for dir in dirs {
-        let w = crate::discover::walk(dir, &crate::discover::WalkRules::default());
-        for (p, d) in w.findings {
-            entries.push(Entry::new(
-                EntryKind::Path,
-                PackageOutcome {
-                    path: p,
-                    diagnostics: vec![d],
-                    ..PackageOutcome::default()
-                },
-            ));
-        }
-        roots.extend(w.roots.into_iter().filter(|r| seen.insert(r.clone())));
+        let (found, walked) = super::walk(dir);
+        entries.extend(found);
+        roots.extend(walked.into_iter().filter(|r| seen.insert(r.clone())));
     }
     let verified: Vec<verify::Verified> = roots
         .par_iter()

@@ -17,18 +17,9 @@ use crate::verify::PackageOutcome;
 pub fn of_dirs(dirs: &[PathBuf]) -> Report {
     let mut entries = Vec::new();
     for dir in dirs {
-        let walk = crate::discover::walk(dir, &crate::discover::WalkRules::default());
-        for (path, d) in walk.findings {
-            entries.push(Entry::new(
-                EntryKind::Path,
-                PackageOutcome {
-                    path,
-                    diagnostics: vec![d],
-                    ..PackageOutcome::default()
-                },
-            ));
-        }
-        for root in walk.roots {
+        let (found, roots) = super::walk(dir);
+        entries.extend(found);
+        for root in roots {
             entries.push(Entry::new(
                 EntryKind::Package,
                 crate::verify::verify_package(&root),

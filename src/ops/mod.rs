@@ -23,3 +23,26 @@ pub mod revocation;
 pub mod snapshot;
 pub mod trust;
 pub mod verify;
+
+/// PATH `dir` walked as `verify` walks it by default
+/// ([`crate::discover::walk`]): each walk finding as a `Path` entry of the
+/// report, and the package roots found (sorted). What `locator`,
+/// `snapshot` and `desired` do with every PATH before they verify.
+pub(crate) fn walk(dir: &std::path::Path) -> (Vec<crate::report::Entry>, Vec<std::path::PathBuf>) {
+    let walk = crate::discover::walk(dir, &crate::discover::WalkRules::default());
+    let findings = walk
+        .findings
+        .into_iter()
+        .map(|(path, d)| {
+            crate::report::Entry::new(
+                crate::report::EntryKind::Path,
+                crate::verify::PackageOutcome {
+                    path,
+                    diagnostics: vec![d],
+                    ..crate::verify::PackageOutcome::default()
+                },
+            )
+        })
+        .collect();
+    (findings, walk.roots)
+}

@@ -84,18 +84,9 @@ fn verify_all(dirs: &[PathBuf]) -> (Vec<Entry>, Option<Vec<Loaded>>) {
     let mut entries = Vec::new();
     let mut roots = Vec::new();
     for dir in dirs {
-        let walk = crate::discover::walk(dir, &crate::discover::WalkRules::default());
-        for (path, d) in walk.findings {
-            entries.push(Entry::new(
-                EntryKind::Path,
-                PackageOutcome {
-                    path,
-                    diagnostics: vec![d],
-                    ..PackageOutcome::default()
-                },
-            ));
-        }
-        roots.extend(walk.roots);
+        let (found, walked) = super::walk(dir);
+        entries.extend(found);
+        roots.extend(walked);
     }
     let verified: Vec<_> = roots
         .par_iter()
