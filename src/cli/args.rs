@@ -1,7 +1,8 @@
 //! The argument groups several subcommands flatten ([`ReportArgs`],
 //! [`OutputArgs`]; `verify`'s [`SelectArgs`]), the renderer options they
-//! make, and the one `--output-file` writer ([`deliver`], after
-//! [`refuse_output_args`]).
+//! make, the one `--output-file` writer ([`deliver`], after
+//! [`refuse_output_args`]), and the output of a canonical form or digest
+//! ([`canonical_output`], `canonicalize` and `digest`).
 //! Subcommand files import this module and no other of `cli/`.
 
 use std::path::{Path, PathBuf};
@@ -369,4 +370,18 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
         ))
         .into(),
     )
+}
+
+/// The `Output` of a canonical form or its digest, or its refusal
+/// ([`crate::render::canonical::output`]; the exit status is the
+/// operation's, [`crate::ops::canonicalize::exit_code`]): what
+/// `canonicalize FILE` and `digest FILE` print.
+pub fn canonical_output(result: Result<Vec<u8>, crate::ops::canonicalize::Refusal>) -> Output {
+    let code = crate::ops::canonicalize::exit_code(&result);
+    let (stdout, stderr) = render::canonical::output(result);
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
 }

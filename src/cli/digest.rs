@@ -62,10 +62,10 @@ pub fn run(a: &Args) -> Output {
                 .into_bytes(),
                 ..Output::default()
             },
-            Err(refusal) => canonical(Err(refusal)),
+            Err(refusal) => crate::cli::args::canonical_output(Err(refusal)),
         };
     } else {
-        return canonical(crate::ops::canonicalize::run(&a.file, true));
+        return crate::cli::args::canonical_output(crate::ops::canonicalize::run(&a.file, true));
     };
     match digested {
         Ok(d) => {
@@ -87,17 +87,6 @@ pub fn run(a: &Args) -> Output {
             }
         }
         Err(Ok(error)) => Output::from(error),
-        Err(Err(refusal)) => canonical(Err(refusal)),
-    }
-}
-
-/// `digest FILE` as the reference prints it (or its refusal).
-fn canonical(result: Result<Vec<u8>, crate::ops::canonicalize::Refusal>) -> Output {
-    let code = crate::ops::canonicalize::exit_code(&result);
-    let (stdout, stderr) = crate::render::canonical::output(result);
-    Output {
-        stdout,
-        stderr,
-        code,
+        Err(Err(refusal)) => crate::cli::args::canonical_output(Err(refusal)),
     }
 }
