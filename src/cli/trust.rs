@@ -31,7 +31,7 @@ pub enum TrustCommand {
     VerifyCheckpoint(CheckpointArgs),
     /// Verify a revocation checkpoint, then answer whether a package is revoked.
     CheckNotRevoked(NotRevokedArgs),
-    /// Verify a published trust set (forms/trust/sets/<commit>/) as a whole:
+    /// Verify a published trust set (`forms/trust/sets/<commit>/`) as a whole:
     /// its policy and root copies, every package bundle, its checkpoint.
     VerifySet(VerifySetArgs),
 }
@@ -240,7 +240,7 @@ impl TrustCommand {
 /// file atomically, an existing one in place). A refusal is the JSON
 /// failure report on stderr ([`crate::render::trust::failure`]): exit 1,
 /// or 2 when the command could not run (a usage error, an unreadable input).
-/// `verify-set` prints its report in `--format` instead ([`verify_set`]);
+/// `verify-set` prints its report in `--format` instead (`verify_set`);
 /// `is_terminal`: whether stdout is a terminal.
 pub fn run(a: &Args, is_terminal: bool) -> Output {
     if let TrustCommand::VerifySet(s) = &a.command {

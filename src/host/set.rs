@@ -51,6 +51,11 @@ pub struct Options {
     pub defaults: Vec<String>,
     /// `--defaults FILE`: a JSON list of `{group, kind, ref}` pins.
     pub defaults_file: Option<PathBuf>,
+    /// Pin every group+kind that no `--default` names to its highest
+    /// version (SemVer precedence), as a host pins the set it serves and
+    /// `snapshot-oracle --auto-defaults` does (`desired`); two packages of
+    /// that version with different digests are no one pin (`FD781`).
+    pub auto_defaults: bool,
 }
 
 /// What a run of `snapshot` built: the report (every format prints it)
@@ -63,6 +68,9 @@ pub struct SetRun {
     /// The compiled Snapshot of each set, in order (`DIR...` has one set,
     /// a `--manifest` one per input), `None` where it did not compile.
     pub snapshots: Vec<(String, Option<core::Snapshot>)>,
+    /// Per set, the package directories in the compiler's input order
+    /// ([`core::CompiledForm::package`] indexes it).
+    pub origins: Vec<Vec<String>>,
 }
 
 /// The name of the set entry of `snapshot DIR...`.
@@ -246,8 +254,10 @@ impl Set {
 
     /// `--default GROUP/KIND@VERSION`: the exact FormRef of the one
     /// verified package it names (two packages, even of one identity, are
-    /// not one).
-    fn add_default(&mut self, text: &str) {
+    /// not one). `auto`: the pin is [`Options::auto_defaults`]'s, which
+    /// counts exact Forms, not packages (one package given twice is one
+    /// Form, left to the compiler's duplicate identity).
+    fn add_default(&mut self, text: &str, auto: bool) {
         let parsed = text
             .rsplit_once('@')
             .and_then(|(gk, v)| gk.rsplit_once('/').map(|(g, k)| (g, k, v)));
@@ -271,6 +281,9 @@ impl Set {
         // Counted by package, as the Core's own front ends count them: the
         // same package given twice matches twice.
         matches.sort();
+        if auto {
+            matches.dedup();
+        }
         match matches.as_slice() {
             [one] => {
                 let form_ref = (*one).clone();
@@ -281,11 +294,18 @@ impl Set {
                 });
             }
             found => {
+                let what = if auto {
+                    format!(
+                        "the default-create pin {} (the highest version of its group and kind, as a host pins it when no --default names them)",
+                        crate::diag::escape::quote(text)
+                    )
+                } else {
+                    format!("--default {}", crate::diag::escape::quote(text))
+                };
                 let mut d = Diagnostic::new(
                     Code::DefaultPinUnmatched,
                     format!(
-                        "--default {} matches {} verified packages of the set, want 1",
-                        crate::diag::escape::quote(text),
+                        "{what} matches {} verified packages of the set, want 1",
                         found.len()
                     ),
                 );
@@ -500,13 +520,24 @@ pub fn compile_dirs(dirs: &[PathBuf], options: &Options) -> SetRun {
     }
     if compiles {
         for d in &options.defaults {
-            set.add_default(d);
+            set.add_default(d, false);
+        }
+        if options.auto_defaults && options.defaults_file.is_none() {
+            for d in highest_versions(&set.input.packages, &options.defaults) {
+                set.add_default(&d, true);
+            }
         }
     }
     if let Some(f) = &options.defaults_file {
         set.add_defaults_file(f);
     }
     set.refused = !compiles;
+    let origins = set
+        .input
+        .packages
+        .iter()
+        .map(|p| p.origin.clone())
+        .collect();
     let (entry, snapshot, could_not_read) = set.compile(SET_NAME);
     entries.push(entry);
     let mut report = Report::new(entries, ExitRule::default());
@@ -514,5 +545,42 @@ pub fn compile_dirs(dirs: &[PathBuf], options: &Options) -> SetRun {
     SetRun {
         report,
         snapshots: vec![(SET_NAME.to_owned(), snapshot)],
+        origins: vec![origins],
     }
+}
+
+/// `GROUP/KIND@VERSION` of the highest version (the Core's Form order) of
+/// every group+kind among `packages` that no pin of `given` names.
+fn highest_versions(packages: &[PackageArtifact], given: &[String]) -> Vec<String> {
+    let named: std::collections::BTreeSet<(&str, &str)> = given
+        .iter()
+        .filter_map(|t| {
+            let (gk, _) = t.rsplit_once('@')?;
+            gk.rsplit_once('/')
+        })
+        .collect();
+    let mut highest: BTreeMap<(&str, &str), core::FormKey> = BTreeMap::new();
+    for p in packages {
+        let r = &p.form_ref;
+        let key = (r.api_version.as_str(), r.kind.as_str());
+        if named.contains(&key) {
+            continue;
+        }
+        let candidate = core::FormKey(r.clone());
+        match highest.get(&key) {
+            Some(h) if *h >= candidate => {}
+            _ => {
+                highest.insert(key, candidate);
+            }
+        }
+    }
+    highest
+        .values()
+        .map(|k| {
+            format!(
+                "{}/{}@{}",
+                k.0.api_version, k.0.kind, k.0.definition_version
+            )
+        })
+        .collect()
 }
