@@ -12,8 +12,8 @@
 //! `cases.src.json`). The first trial compares our binary with the record
 //! and needs no oracle; the second runs the oracle live on every case and
 //! compares it with ours and with the record, byte for byte. Without the
-//! oracle (beside `FORM_PACKAGE_CORPUS`, else `../shared/oracle`) it is
-//! reported ignored, and fails when `CI` is set.
+//! oracle (`common::snapshot_oracle`) it is reported ignored, and fails when
+//! `CI` or `FORM_PACKAGE_REQUIRE_ORACLE` is set (`common::needs_oracle`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -120,21 +120,6 @@ fn recorded_cases_give_the_oracles_verdicts_and_bytes() {
     assert!(bytes_compared >= 9, "{bytes_compared} documents compared");
 }
 
-/// The snapshot oracle: beside `FORM_PACKAGE_CORPUS`, else
-/// `../shared/oracle/snapshot-oracle`; `Err` says where none was found.
-fn oracle() -> Result<PathBuf, String> {
-    let p = std::env::var_os("FORM_PACKAGE_CORPUS")
-        .map(|c| PathBuf::from(c).join("../oracle/snapshot-oracle"))
-        .unwrap_or_else(|| {
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle/snapshot-oracle")
-        });
-    if p.is_file() {
-        Ok(p)
-    } else {
-        Err(format!("no snapshot oracle at {}", p.display()))
-    }
-}
-
 /// Live: the oracle's exit status and stdout equal the record and ours on
 /// every case (so the record cannot drift from the Core).
 fn the_oracle_agrees_live(oracle: &Path) {
@@ -159,7 +144,7 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
             "recorded_cases_give_the_oracles_verdicts_and_bytes",
             recorded_cases_give_the_oracles_verdicts_and_bytes,
         ),
-        crate::common::needs_tool(name, oracle(), "CI", |o| {
+        crate::common::needs_oracle(name, crate::common::snapshot_oracle(), |o| {
             libtest_mimic::Trial::test(name, move || {
                 the_oracle_agrees_live(&o);
                 Ok(())
