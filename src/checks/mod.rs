@@ -374,7 +374,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         ],
     ),
     (
-        "src/host/set.rs",
+        "src/host_set.rs",
         &[
             Code::DefaultPinUnmatched,
             Code::SnapshotInputInvalid,

@@ -7,8 +7,8 @@
 //!   closure, `requiresHostApi`, target FormRefs, default-create pins),
 //!   every finding of the stage that stops it, and on success the
 //!   Snapshot digest ([`snapshot::digest`]) and roster. Pure: it reads
-//!   nothing; [`set`] verifies and reads the inputs (for `snapshot` and
-//!   `desired`).
+//!   nothing; [`crate::host_set`] verifies and reads the inputs (for
+//!   `snapshot` and `desired`).
 //! - [`locator`]: the publication locator (release id, artifact id, tag,
 //!   source path) and its tag grammar, as the Core parses it.
 //! - [`materialize`]: one desired document validated and materialized as
@@ -20,5 +20,4 @@
 
 pub mod locator;
 pub mod materialize;
-pub mod set;
 pub mod snapshot;

@@ -3,7 +3,7 @@
 //! (`host-rules.md` §1.6).
 //!
 //! 1. The set is compiled exactly as `snapshot` compiles it
-//!    ([`crate::host::set::compile_dirs`]): every package under the DIRs
+//!    ([`crate::host_set::compile_dirs`]): every package under the DIRs
 //!    (package directories or trees, found as `verify` finds them, a
 //!    package given twice given twice) verified first, the
 //!    `--interface`/`--binding` files, the `--default` pins and, for every
@@ -325,13 +325,13 @@ fn unreadable(display: &str, e: &FileRefusal) -> Diagnostic {
 
 /// The set of `dirs` compiled as `snapshot` compiles it, with the
 /// contracts and pins of `opts` and the highest version of every other
-/// group+kind as its pin ([`crate::host::set::compile_dirs`]): every entry
+/// group+kind as its pin ([`crate::host_set::compile_dirs`]): every entry
 /// (packages, walk findings, the set), the Snapshot's Forms when it
 /// compiled, and whether a file named could not be read.
 fn compile(dirs: &[PathBuf], opts: &Options) -> (Vec<Entry>, Option<Set>, bool) {
-    let run = crate::host::set::compile_dirs(
+    let run = crate::host_set::compile_dirs(
         dirs,
-        &crate::host::set::Options {
+        &crate::host_set::Options {
             host_api: crate::host::snapshot::SERVED_LANE.to_owned(),
             interfaces: opts.interfaces.clone(),
             bindings: opts.bindings.clone(),

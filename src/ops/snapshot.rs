@@ -1,7 +1,7 @@
 //! `form-package snapshot DIR...` and `snapshot --manifest FILE` (issue 39
 //! item 1): the set a host will serve, compiled as the current Core
 //! compiles it. The set's loading and compile are library code
-//! ([`crate::host::set`], shared with `desired`); this operation adds the
+//! ([`crate::host_set`], shared with `desired`); this operation adds the
 //! `--manifest` reading (`takoform.core-artifact-corpus@v1`, pins checked).
 
 use std::path::Path;
@@ -11,9 +11,9 @@ use serde_json::Value;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::fileread::{read_file, Reach};
-pub use crate::host::set::{compile_dirs, Options, SetRun, SET_NAME};
-use crate::host::set::{decode_pin, verify_all, Set};
 use crate::host::snapshot::{self as core, FormRef};
+pub use crate::host_set::{compile_dirs, Options, SetRun, SET_NAME};
+use crate::host_set::{decode_pin, verify_all, Set};
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::limits::JSON_BYTES;

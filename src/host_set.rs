@@ -1,7 +1,9 @@
 //! The set a host will serve, loaded and compiled as the current Core
 //! compiles it ([`crate::host::snapshot`]): library code shared by
 //! `snapshot` and `desired` (issue 39 items 1 and 2; an operation never
-//! imports another).
+//! imports another). A module of its own beside [`crate::host`], not in
+//! it: it builds the report ([`crate::report`]), which `verify` (and so
+//! `host`, whose locator `verify` reports) must never import back.
 //!
 //! Every package is found as `verify` finds them ([`crate::discover`]; a
 //! DIR may be a package or a tree, and a package given twice is given
