@@ -335,6 +335,24 @@ fn a_swapped_policy_is_refused(corpus: &Path) {
     .unwrap();
     let o = run(corpus, &dir, None, &[]);
     common::assert_exit(&o, 0);
+    // The set's trusted root swapped (one without certificate
+    // authorities): FD787 too.
+    std::fs::copy(
+        corpus.join("trust/probe/negative/trusted-root-no-certificate-authorities.json"),
+        dir.join("trusted-root.json"),
+    )
+    .unwrap();
+    let o = run(corpus, &dir, None, &[]);
+    common::assert_exit(&o, 1);
+    assert_eq!(
+        failing(&o, &dir),
+        [(String::new(), vec!["FD787".to_owned()])]
+    );
+    std::fs::copy(
+        forms(corpus).join("trusted-root.json"),
+        dir.join("trusted-root.json"),
+    )
+    .unwrap();
     // The pinned policy swapped: the set's copy differs (FD787) and no
     // bundle's identity matches it (FD812 in every folder and the
     // checkpoint).
@@ -370,14 +388,29 @@ fn the_layout_is_kept(corpus: &Path) {
         upper.join("sha256-0D3CCE162550BB956ED19CE72B5EB1AECA52D78E7CA80E868D646FD580DEEF84"),
     )
     .unwrap();
+    // A symbolic link is never followed: the set's policy copy as a link
+    // to the pinned policy itself is refused.
+    std::os::unix::fs::symlink(
+        forms(corpus).join("publisher-policy.json"),
+        dir.join("publisher-policy.json"),
+    )
+    .unwrap();
     let o = run(corpus, &dir, None, &[]);
     common::assert_exit(&o, 1);
     let f = failing(&o, &dir);
     let rel = |p: &Path| p.strip_prefix(&dir).unwrap().display().to_string();
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let set_files: Vec<&str> = doc["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(set_files, ["README.md", "publisher-policy.json"]);
     assert_eq!(
         f,
         [
-            (String::new(), vec!["FD788".to_owned()]),
+            (String::new(), vec!["FD788".to_owned(), "FD788".to_owned()]),
             (rel(&other), vec!["FD788".to_owned()]),
             (
                 rel(&upper.join(
@@ -459,6 +492,24 @@ fn a_replay_from_the_genesis_ends_at_the_sets_checkpoint(corpus: &Path) {
     assert_eq!(failing(&o, &dir)[0].1, ["FD813"]);
 }
 
+fn a_set_without_packages_signs_nothing(corpus: &Path) {
+    let (_tmp, dir) = copy_set(corpus, E7F8);
+    std::fs::remove_dir_all(dir.join("packages")).unwrap();
+    let o = run(corpus, &dir, None, &[]);
+    common::assert_exit(&o, 1);
+    assert_eq!(
+        failing(&o, &dir),
+        [(String::new(), vec!["FD788".to_owned()])]
+    );
+    // An empty packages/ signs nothing either: one FD788.
+    std::fs::create_dir(dir.join("packages")).unwrap();
+    let o = run(corpus, &dir, None, &[]);
+    assert_eq!(
+        failing(&o, &dir),
+        [(String::new(), vec!["FD788".to_owned()])]
+    );
+}
+
 fn unreadable_pins_and_a_missing_set_could_not_run(corpus: &Path) {
     let tmp = tempfile::tempdir().unwrap();
     let o = run(corpus, &tmp.path().join("nope"), None, &[]);
@@ -501,6 +552,10 @@ pub fn trials() -> Vec<Trial> {
         t(
             "a_replay_from_the_genesis_ends_at_the_sets_checkpoint",
             a_replay_from_the_genesis_ends_at_the_sets_checkpoint,
+        ),
+        t(
+            "a_set_without_packages_signs_nothing",
+            a_set_without_packages_signs_nothing,
         ),
         t(
             "unreadable_pins_and_a_missing_set_could_not_run",
