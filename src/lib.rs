@@ -38,6 +38,7 @@ pub mod fixtures;
 pub mod fsread;
 pub mod fswrite;
 pub mod host;
+pub mod host_set;
 pub mod index;
 pub mod json;
 pub mod keywords;

@@ -376,11 +376,24 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         ],
     ),
     (
-        "src/ops/snapshot.rs",
+        "src/host_set.rs",
         &[
             Code::DefaultPinUnmatched,
             Code::SnapshotInputInvalid,
             Code::UnreadableFile,
+        ],
+    ),
+    (
+        "src/ops/snapshot.rs",
+        &[Code::SnapshotInputInvalid, Code::UnreadableFile],
+    ),
+    (
+        "src/trust/set.rs",
+        &[
+            Code::TrustSetPinMismatch,
+            Code::TrustSetEntryInvalid,
+            Code::TrustSetPackageMismatch,
+            Code::TrustInputError,
         ],
     ),
     ("src/trust/policy.rs", &[Code::TrustInvalidPolicy]),

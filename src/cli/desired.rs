@@ -37,7 +37,8 @@ pub struct Inputs {
     /// holding a FormRef) and the desired document (JSON).
     #[arg(required = true, value_name = "DIR... REF FILE")]
     pub inputs: Vec<PathBuf>,
-    /// The default-create Form of its group and kind (repeatable), as `snapshot-oracle compile-dirs --default`.
+    /// The default-create Form of its group and kind (repeatable), as `snapshot --default`; every
+    /// group+kind it does not name is pinned to its highest version, as a host pins its set.
     #[arg(long = "default", value_name = "GROUP/KIND@VERSION")]
     pub defaults: Vec<String>,
     /// An Interface Definition served with the set (repeatable).

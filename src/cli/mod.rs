@@ -158,7 +158,7 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Family(a) => family::run(a),
         Command::Snapshot(a) => snapshot::run(a, is_terminal),
         Command::Locator(a) => locator::run(a, is_terminal),
-        Command::Trust(a) => trust::run(&a),
+        Command::Trust(a) => trust::run(&a, is_terminal),
         Command::Lsp(a) => lsp::run(&a),
         Command::Desired(a) => desired::run(&a, is_terminal),
     }

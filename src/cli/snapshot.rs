@@ -51,6 +51,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
                 bindings: a.binding.clone(),
                 defaults: a.default.clone(),
                 defaults_file: a.defaults.clone(),
+                auto_defaults: false,
             },
         ),
     };

@@ -7,7 +7,9 @@ use std::path::{Path, PathBuf};
 
 use crate::cli::args;
 use crate::codes::Code;
-use crate::ops::trust::{CheckpointInput, LookupInput, Subject, TrustFiles, TrustRequest};
+use crate::ops::trust::{
+    CheckpointInput, LookupInput, SetInput, Subject, TrustFiles, TrustRequest,
+};
 use crate::output::Output;
 use crate::trust::{ErrorClass, TrustError};
 
@@ -29,6 +31,9 @@ pub enum TrustCommand {
     VerifyCheckpoint(CheckpointArgs),
     /// Verify a revocation checkpoint, then answer whether a package is revoked.
     CheckNotRevoked(NotRevokedArgs),
+    /// Verify a published trust set (`forms/trust/sets/<commit>/`) as a whole:
+    /// its policy and root copies, every package bundle, its checkpoint.
+    VerifySet(VerifySetArgs),
 }
 
 /// What was signed: exactly one of the three.
@@ -120,6 +125,35 @@ pub struct NotRevokedArgs {
     pub form_ref: Option<PathBuf>,
 }
 
+/// `trust verify-set`.
+#[derive(Debug, clap::Args)]
+pub struct VerifySetArgs {
+    /// The trust set directory (`forms/trust/sets/<commit>/`).
+    pub dir: PathBuf,
+    /// The caller-chosen Sigstore trusted root (`trusted_root.json`); the
+    /// set's own copy, where it has one, must be byte-equal to it.
+    #[arg(long)]
+    pub trusted_root: PathBuf,
+    /// The exact publisher policy; the set's own copy, where it has one,
+    /// must be byte-equal to it.
+    #[arg(long)]
+    pub policy: PathBuf,
+    /// A Form Package directory or tree at hand (repeatable): each package
+    /// is verified first, must have its folder in the set, and its bundle
+    /// is verified over its RFC 8785 package index.
+    #[arg(long = "package", value_name = "DIR")]
+    pub packages: Vec<PathBuf>,
+    /// A directory of signed checkpoints (`<name>.json` beside
+    /// `<name>.sigstore.json`) replayed from the genesis; the set's
+    /// checkpoint then advances from the pin the replay ends at (or is that
+    /// very checkpoint).
+    #[arg(long, value_name = "DIR")]
+    pub replay: Option<PathBuf>,
+    /// How the report is printed.
+    #[command(flatten)]
+    pub report: args::ReportArgs,
+}
+
 impl FilesArgs {
     fn files(&self) -> TrustFiles {
         TrustFiles {
@@ -171,6 +205,14 @@ impl TrustCommand {
                 package_digest: a.package_digest.clone(),
                 form_ref: a.form_ref.clone(),
             }),
+            TrustCommand::VerifySet(_) => {
+                return Err(TrustError {
+                    code: Code::TrustInputError,
+                    class: ErrorClass::Usage,
+                    message: "verify-set reports through its own run".into(),
+                    could_not_run: true,
+                })
+            }
         })
     }
 
@@ -185,7 +227,7 @@ impl TrustCommand {
     /// Where `--pin-out` asks the pin to be written, if it does.
     fn pin_out(&self) -> Option<&Path> {
         match self {
-            TrustCommand::VerifyBundle(_) => None,
+            TrustCommand::VerifyBundle(_) | TrustCommand::VerifySet(_) => None,
             TrustCommand::VerifyCheckpoint(a) => a.pin_out.as_deref(),
             TrustCommand::CheckNotRevoked(a) => a.checkpoint.pin_out.as_deref(),
         }
@@ -198,7 +240,12 @@ impl TrustCommand {
 /// file atomically, an existing one in place). A refusal is the JSON
 /// failure report on stderr ([`crate::render::trust::failure`]): exit 1,
 /// or 2 when the command could not run (a usage error, an unreadable input).
-pub fn run(a: &Args) -> Output {
+/// `verify-set` prints its report in `--format` instead (`verify_set`);
+/// `is_terminal`: whether stdout is a terminal.
+pub fn run(a: &Args, is_terminal: bool) -> Output {
+    if let TrustCommand::VerifySet(s) = &a.command {
+        return verify_set(s, is_terminal);
+    }
     if let Some(e) = pin_out_inside_package(&a.command) {
         return refused(&e);
     }
@@ -231,6 +278,28 @@ pub fn run(a: &Args) -> Output {
             ..Default::default()
         },
         Err(e) => refused(&e),
+    }
+}
+
+/// `trust verify-set`: [`crate::ops::trust::verify_set`]'s report printed
+/// by [`crate::render::trust::set_output`], with the report's exit status.
+fn verify_set(a: &VerifySetArgs, is_terminal: bool) -> Output {
+    let report = crate::ops::trust::verify_set(&SetInput {
+        dir: a.dir.clone(),
+        trusted_root: a.trusted_root.clone(),
+        policy: a.policy.clone(),
+        packages: a.packages.clone(),
+        replay: a.replay.clone(),
+    });
+    let opts = crate::render::Options {
+        color: a.report.use_color(is_terminal),
+        ..crate::render::Options::here()
+    };
+    let (stdout, stderr) = crate::render::trust::set_output(&report, a.report.format, &opts);
+    Output {
+        stdout: stdout.into_bytes(),
+        stderr,
+        code: report.exit_code(),
     }
 }
 

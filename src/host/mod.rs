@@ -7,7 +7,8 @@
 //!   closure, `requiresHostApi`, target FormRefs, default-create pins),
 //!   every finding of the stage that stops it, and on success the
 //!   Snapshot digest ([`snapshot::digest`]) and roster. Pure: it reads
-//!   nothing; `ops::snapshot` verifies and reads the inputs.
+//!   nothing; [`crate::host_set`] verifies and reads the inputs (for
+//!   `snapshot` and `desired`).
 //! - [`locator`]: the publication locator (release id, artifact id, tag,
 //!   source path) and its tag grammar, as the Core parses it.
 //! - [`materialize`]: one desired document validated and materialized as

@@ -2,31 +2,29 @@
 //! item 2): what a host does with one request's desired document
 //! (`host-rules.md` §1.6).
 //!
-//! 1. Every package under the DIRs (package directories or trees, found as
-//!    `verify` finds them) is verified by the library ([`crate::verify`]);
-//!    a refused one is an entry of the report with its findings and takes
-//!    no part in the set.
+//! 1. The set is compiled exactly as `snapshot` compiles it
+//!    ([`crate::host_set::compile_dirs`]): every package under the DIRs
+//!    (package directories or trees, found as `verify` finds them, a
+//!    package given twice given twice) verified first, the
+//!    `--interface`/`--binding` files, the `--default` pins and, for every
+//!    group+kind no `--default` names, its highest version as the pin (as a
+//!    host pins the set it serves); then the Core's Snapshot compiler. Its
+//!    entries are the report's; a set that does not compile (a refused
+//!    package, a duplicate identity, a contract or pin refused) serves no
+//!    Form: REF is not looked up and the document is not checked (`FD764`).
 //! 2. REF — `GROUP/KIND@VERSION`, or a file holding a FormRef — is looked up
-//!    exactly among the verified Forms ([`resolve`]): apiVersion, kind and
+//!    exactly among the Snapshot's Forms ([`resolve`]): apiVersion, kind and
 //!    definitionVersion equal, and the schemaDigest too for a FormRef. Never
-//!    "latest", never by kind alone: no match is `FD760`, two are `FD761`,
-//!    a REF file that is not a FormRef `FD763`.
+//!    "latest", never by kind alone: no match is `FD760`, two (two digests
+//!    of one version) are `FD761`, a REF file that is not a FormRef `FD763`.
 //! 3. FILE is read as strict I-JSON and validated against the Form's
 //!    `desiredSchema` by the fixture engine (`FD762` per violation);
 //!    `materialize` first inserts the Form's defaults as the Core does
 //!    ([`crate::host::materialize`]), validates the result, and hands on its
 //!    RFC 8785 bytes ([`DesiredRun::materialized`]).
-//!
-//! The seam for the Snapshot compiler (issue 39 item 1): the set is the
-//! verified packages given ([`Set`]); [`compile_set`] is where the set will
-//! be compiled as the Core compiles it (lane, duplicate identity, contract
-//! closure, default pins) once `snapshot` exists. Until then an
-//! `--interface`, `--binding` or `--default` given is not checked, and a
-//! note (`FD764`) says so.
 
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::codes::Code;
@@ -37,8 +35,7 @@ use crate::fileread::{read_file, FileRefusal, Reach};
 use crate::host::materialize;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
-use crate::report::{Entry, EntryKind, ExitRule, Report};
-use crate::verify;
+use crate::report::{Entry, ExitRule, Report};
 
 /// What `desired` does with the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,54 +168,39 @@ impl Form {
     }
 }
 
-/// The set of Forms a host would serve: the verified packages given.
+/// The Forms a host serves: those of the compiled Snapshot.
 #[derive(Debug, Default)]
 pub struct Set {
-    /// Every verified Form, in the order found.
+    /// Every Form of the Snapshot, in Form order.
     pub forms: Vec<Form>,
 }
 
-/// Where the set is compiled as the Core compiles it (issue 39 item 1):
-/// until `snapshot` exists this checks nothing beyond verification, and
-/// returns a note (`FD764`) when contracts or pins were given, so nothing
-/// given is passed over in silence.
-pub fn compile_set(set: Set, opts: &Options) -> (Set, Vec<Diagnostic>) {
-    let mut notes = Vec::new();
-    let given: Vec<String> = [
-        ("--interface", opts.interfaces.len()),
-        ("--binding", opts.bindings.len()),
-        ("--default", opts.defaults.len()),
-    ]
-    .iter()
-    .filter(|(_, n)| *n > 0)
-    .map(|(flag, n)| format!("{n} {flag}"))
-    .collect();
-    if !given.is_empty() {
-        notes.push(Diagnostic::new(
-            Code::DesiredSetNotCompiled,
-            format!(
-                "{} given: not checked; REF is looked up among the verified packages",
-                given.join(", ")
-            ),
-        ));
+impl Set {
+    /// The Forms of `snapshot`; `origins`: the package directories in the
+    /// compiler's input order.
+    fn of(snapshot: &crate::host::snapshot::Snapshot, origins: &[String]) -> Self {
+        Set {
+            forms: snapshot
+                .forms
+                .iter()
+                .map(|f| Form {
+                    path: PathBuf::from(origins.get(f.package).cloned().unwrap_or_default()),
+                    form_ref: f.form_ref.to_value(),
+                    definition: f.definition.clone(),
+                })
+                .collect(),
+        }
     }
-    (set, notes)
 }
 
 /// The one exact lookup of REF in the set: the Form, or the finding that
-/// refuses it (`FD760` none, `FD761` more than one). `refused`: the
-/// FormRefs of packages that were refused, named in a note when one of
-/// them is the Form wanted.
+/// refuses it (`FD760` none, `FD761` more than one).
 ///
 /// # Errors
 /// The finding (no file; the caller places it).
 // Called once a run: the large `Err` costs nothing measurable.
 #[allow(clippy::result_large_err)]
-pub fn resolve<'s>(
-    set: &'s Set,
-    wanted: &Wanted,
-    refused: &[(PathBuf, Value)],
-) -> Result<&'s Form, Diagnostic> {
+pub fn resolve<'s>(set: &'s Set, wanted: &Wanted) -> Result<&'s Form, Diagnostic> {
     let found: Vec<&Form> = set
         .forms
         .iter()
@@ -230,16 +212,10 @@ pub fn resolve<'s>(
             let mut d = Diagnostic::new(
                 Code::DesiredFormNotServed,
                 format!(
-                    "exact Form {} is absent from the verified packages given",
+                    "exact Form {} is absent from the Snapshot of the packages given",
                     quote(&wanted.subject())
                 ),
             );
-            for (path, _) in refused.iter().filter(|(_, r)| wanted.matches(r)) {
-                d = d.note(format!(
-                    "the package {} names it but was refused (its findings above)",
-                    quote(&path.display().to_string())
-                ));
-            }
             let near: Vec<String> = set
                 .forms
                 .iter()
@@ -347,50 +323,31 @@ fn unreadable(display: &str, e: &FileRefusal) -> Diagnostic {
     }
 }
 
-/// The verified packages under `dirs` (each PATH walked as `verify` walks
-/// it): the report entries of every package and walk finding, the Forms
-/// of the packages that verified, and the FormRefs of those refused.
-fn load(dirs: &[PathBuf]) -> (Vec<Entry>, Set, Vec<(PathBuf, Value)>) {
-    let mut walked =
-        crate::report::walk::discover(dirs, &crate::discover::WalkRules::default(), &|_| false);
-    let mut entries = walked.entries();
-    let mut seen = std::collections::BTreeSet::new();
-    let roots: Vec<PathBuf> = walked
-        .roots()
-        .into_iter()
-        .filter(|r| seen.insert(r.clone()))
-        .collect();
-    let verified: Vec<verify::Verified> = roots
-        .par_iter()
-        .map(|r| verify::verify_package_keeping_definition(r))
-        .collect();
-    let mut set = Set::default();
-    let mut refused = Vec::new();
-    for v in verified {
-        let form_ref = v.outcome.figures.as_ref().map(|f| f.form_ref.clone());
-        match (
-            v.outcome.has_errors(),
-            v.outcome.report.as_ref(),
-            &v.definition,
-        ) {
-            (false, Some(report), Some(def)) => {
-                if let Ok(definition) = strict::parse_value(&def.bytes) {
-                    set.forms.push(Form {
-                        path: v.outcome.path.clone(),
-                        form_ref: report.form_ref.clone(),
-                        definition,
-                    });
-                }
-            }
-            _ => {
-                if let Some(r) = form_ref {
-                    refused.push((v.outcome.path.clone(), r));
-                }
-            }
-        }
-        entries.push(Entry::new(EntryKind::Package, v.outcome));
-    }
-    (entries, set, refused)
+/// The set of `dirs` compiled as `snapshot` compiles it, with the
+/// contracts and pins of `opts` and the highest version of every other
+/// group+kind as its pin ([`crate::host_set::compile_dirs`]): every entry
+/// (packages, walk findings, the set), the Snapshot's Forms when it
+/// compiled, and whether a file named could not be read.
+fn compile(dirs: &[PathBuf], opts: &Options) -> (Vec<Entry>, Option<Set>, bool) {
+    let run = crate::host_set::compile_dirs(
+        dirs,
+        &crate::host_set::Options {
+            host_api: crate::host::snapshot::SERVED_LANE.to_owned(),
+            interfaces: opts.interfaces.clone(),
+            bindings: opts.bindings.clone(),
+            defaults: opts.defaults.clone(),
+            defaults_file: None,
+            auto_defaults: true,
+        },
+    );
+    let origins = run.origins.first().cloned().unwrap_or_default();
+    let set = run
+        .snapshots
+        .first()
+        .and_then(|(_, s)| s.as_ref())
+        .map(|s| Set::of(s, &origins));
+    let could_not_read = run.report.could_not_read;
+    (run.report.entries, set, could_not_read)
 }
 
 /// Runs `desired validate|materialize` (see the module docs).
@@ -406,27 +363,36 @@ pub fn run(
     opts: &Options,
 ) -> Result<DesiredRun, String> {
     let wanted = read_ref(reference)?;
-    let (mut entries, set, refused) = load(dirs);
-    let (set, notes) = compile_set(set, opts);
+    let (mut entries, set, could_not_read) = compile(dirs, opts);
     let display = file.display().to_string();
-    let mut rule = ExitRule {
+    let rule = ExitRule {
         deny_warnings: opts.deny_warnings,
         ..ExitRule::default()
     };
-    rule.deny_warnings = opts.deny_warnings;
     let mut run = DesiredRun {
         mode,
         report: Report::new(Vec::new(), rule),
         form: None,
         materialized: None,
     };
-    let mut findings: Vec<Diagnostic> = notes;
-    let form = match wanted {
-        Ref::Refused(entry) => {
+    run.report.could_not_read = could_not_read;
+    let mut findings: Vec<Diagnostic> = Vec::new();
+    let form = match (wanted, &set) {
+        (Ref::Refused(entry), _) => {
             entries.push(*entry);
             None
         }
-        Ref::Wanted(w) => match resolve(&set, &w, &refused) {
+        (Ref::Wanted(w), None) => {
+            findings.push(Diagnostic::new(
+                Code::DesiredSetNotCompiled,
+                format!(
+                    "{} is not looked up and the document is not checked: the packages, contracts and pins given do not compile as a Snapshot (the set's findings above), so a host serves no Form of them",
+                    quote(&w.subject())
+                ),
+            ));
+            None
+        }
+        (Ref::Wanted(w), Some(set)) => match resolve(set, &w) {
             Ok(f) => Some(f),
             Err(d) => {
                 findings.push(d);
@@ -590,20 +556,20 @@ mod tests {
             forms: vec![form("1.0.0", "sha256:a"), form("1.1.0", "sha256:b")],
         };
         let w = Wanted::parse("g/K@1.2.0").unwrap();
-        let d = resolve(&set, &w, &[]).unwrap_err();
+        let d = resolve(&set, &w).unwrap_err();
         assert_eq!(d.code, Code::DesiredFormNotServed);
         assert!(d.notes[0].contains("g/K@1.1.0"), "{:?}", d.notes);
-        let ok = resolve(&set, &Wanted::parse("g/K@1.1.0").unwrap(), &[]).unwrap();
+        let ok = resolve(&set, &Wanted::parse("g/K@1.1.0").unwrap()).unwrap();
         assert_eq!(ok.path, PathBuf::from("p-1.1.0-sha256:b"));
         let twice = Set {
             forms: vec![form("1.0.0", "sha256:a"), form("1.0.0", "sha256:c")],
         };
-        let d = resolve(&twice, &Wanted::parse("g/K@1.0.0").unwrap(), &[]).unwrap_err();
+        let d = resolve(&twice, &Wanted::parse("g/K@1.0.0").unwrap()).unwrap_err();
         assert_eq!(d.code, Code::DesiredFormAmbiguous);
         let mut exact = Wanted::parse("g/K@1.0.0").unwrap();
         exact.schema_digest = Some("sha256:c".into());
         assert_eq!(
-            resolve(&twice, &exact, &[]).unwrap().path,
+            resolve(&twice, &exact).unwrap().path,
             PathBuf::from("p-1.0.0-sha256:c")
         );
     }

@@ -4,14 +4,19 @@
 //! ([`Answer`], stdout, exit 0) or refuse with a [`TrustError`] (its
 //! failure report, the Core's plus our code, is `render::trust::failure`:
 //! exit 1, or 2 for a usage error or an input file that could not be read).
+//! `verify-set` ([`verify_set`]) reports every finding of a whole trust
+//! set instead, in the report model every format prints.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
 use crate::codes::Code;
+use crate::diag::Diagnostic;
+use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::trust::policy::{parse_policy, PublisherPolicy};
 use crate::trust::revocation::{self, Lookup, Pin};
+use crate::trust::set::AtHand;
 use crate::trust::verify::{self, verify_bundle};
 use crate::trust::TrustError;
 
@@ -223,11 +228,20 @@ fn verify_checkpoint_inner(
             &read("previous-pin", p)?,
         )?),
     };
-    let value = revocation::canonical_checkpoint(&checkpoint)?;
-    let report = verify_bundle(&verify::Subject::Bytes(checkpoint), &bundle, &root, &policy)?;
     let file = a.checkpoint.display().to_string();
-    let valid = revocation::validate_checkpoint(&file, &value)?;
-    let advanced = revocation::advance(&file, previous.as_ref(), &valid, a.allow_unchanged)?;
+    let revocation::SignedCheckpoint {
+        bundle: report,
+        valid,
+        advanced,
+    } = revocation::verify_signed_checkpoint(
+        &file,
+        checkpoint,
+        &bundle,
+        &root,
+        &policy,
+        previous.as_ref(),
+        a.allow_unchanged,
+    )?;
     Ok((
         CheckpointReport {
             status: if advanced.unchanged {
@@ -364,4 +378,163 @@ fn check_not_revoked(a: &LookupInput) -> Result<Answer, TrustError> {
             checkpoint: report,
         })),
     }
+}
+
+/// The inputs of `verify-set`: the set directory, the pinned trust inputs,
+/// the packages at hand and the replay directory.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SetInput {
+    /// The trust set (`forms/trust/sets/<commit>/`).
+    pub dir: PathBuf,
+    /// The pinned trusted root.
+    pub trusted_root: PathBuf,
+    /// The pinned publisher policy.
+    pub policy: PathBuf,
+    /// Packages (directories or trees, found as `verify` finds them) whose
+    /// folders are verified over their canonical index.
+    pub packages: Vec<PathBuf>,
+    /// Signed checkpoints replayed from the genesis before the set's.
+    pub replay: Option<PathBuf>,
+}
+
+/// `trust verify-set` ([`crate::trust::set`]): the report of every
+/// package at hand (verified first, as `verify` does), then of every part
+/// of the set (the set folder, each package folder, `revocations/`, each
+/// replayed checkpoint), each with its findings. A pinned file that cannot
+/// be read, a set or replay directory that cannot be listed, or a PATH of
+/// `--package` that does not exist make the run one that could not run
+/// (exit 2); a pinned policy that does not parse is the one finding (exit 1).
+pub fn verify_set(a: &SetInput) -> Report {
+    let named = |path: &Path, d: Diagnostic| {
+        let display = path.display().to_string();
+        let outcome = crate::document::document_outcome(&display, Vec::new(), vec![d]);
+        crate::document::document_entry(&display, outcome)
+    };
+    let (root, policy_bytes) = match (
+        read("trusted-root", &a.trusted_root),
+        read("policy", &a.policy),
+    ) {
+        (Ok(r), Ok(p)) => (r, p),
+        (r, p) => {
+            let mut entries = Vec::new();
+            for (path, e) in [(&a.trusted_root, r.err()), (&a.policy, p.err())] {
+                if let Some(e) = e {
+                    entries.push(named(path, Diagnostic::new(e.code, e.message)));
+                }
+            }
+            let mut report = Report::new(entries, ExitRule::default());
+            report.could_not_read = true;
+            return report;
+        }
+    };
+    let policy = match parse_policy(&policy_bytes) {
+        Ok(p) => p,
+        Err(e) => {
+            return Report::new(
+                vec![named(&a.policy, Diagnostic::new(e.code, e.message))],
+                ExitRule::default(),
+            )
+        }
+    };
+    let (mut entries, at_hand, outcomes) = packages_at_hand(&a.packages);
+    let found = crate::trust::set::verify_set(
+        &a.dir,
+        crate::trust::set::Pinned {
+            root: &root,
+            policy_bytes: &policy_bytes,
+            policy: &policy,
+        },
+        &at_hand,
+        a.replay.as_deref(),
+    );
+    for (mut outcome, placed) in outcomes {
+        if let Some(findings) = placed.and_then(|i| found.packages.get(i)) {
+            outcome.diagnostics.extend(findings.iter().cloned());
+        }
+        entries.push(Entry::new(EntryKind::Package, outcome));
+    }
+    for part in found.parts {
+        let mut diagnostics = part.findings;
+        crate::diag::finish(&mut diagnostics);
+        let outcome = crate::verify::PackageOutcome {
+            path: part.path,
+            diagnostics,
+            ..crate::verify::PackageOutcome::default()
+        };
+        let entry = Entry::new(EntryKind::TrustSet, outcome);
+        entries.push(match part.name {
+            Some(n) => entry.named(n),
+            None => entry,
+        });
+    }
+    let mut report = Report::new(entries, ExitRule::default());
+    report.could_not_read = found.could_not_read;
+    report
+}
+
+/// The packages under `dirs` (each walked as `verify` walks a PATH),
+/// verified: the entries of the walk's findings, the verified packages as
+/// the set places them, and every package's outcome with the index of its
+/// [`AtHand`] (none for a refused package).
+#[allow(clippy::type_complexity)]
+fn packages_at_hand(
+    dirs: &[PathBuf],
+) -> (
+    Vec<Entry>,
+    Vec<AtHand>,
+    Vec<(crate::verify::PackageOutcome, Option<usize>)>,
+) {
+    let mut entries = Vec::new();
+    let mut at_hand = Vec::new();
+    let mut outcomes = Vec::new();
+    for dir in dirs {
+        let walk = crate::discover::walk(dir, &crate::discover::WalkRules::default());
+        for (path, d) in walk.findings {
+            entries.push(Entry::new(
+                EntryKind::Path,
+                crate::verify::PackageOutcome {
+                    path,
+                    diagnostics: vec![d],
+                    ..crate::verify::PackageOutcome::default()
+                },
+            ));
+        }
+        for root in walk.roots {
+            let v = crate::verify::verify_package_keeping_definition(&root);
+            let mut outcome = v.outcome;
+            let placed = match (&v.index, &outcome.package_digest) {
+                (Some((index, _)), Some(digest))
+                    if !outcome.has_errors() && outcome.fault.is_none() =>
+                {
+                    let canonical = crate::canonical::canonicalize(index);
+                    let locator = crate::host::locator::for_index(index, digest);
+                    match (canonical, locator) {
+                        (Ok(bytes), Ok(l)) => {
+                            at_hand.push(AtHand {
+                                path: outcome.path.display().to_string(),
+                                package_digest: digest.clone(),
+                                release_id: l.release_id,
+                                canonical_index: bytes,
+                            });
+                            Some(at_hand.len() - 1)
+                        }
+                        (Err(d), _) => {
+                            outcome.diagnostics.push(d);
+                            None
+                        }
+                        (_, Err(r)) => {
+                            outcome.diagnostics.push(
+                                Diagnostic::new(r.code, r.message)
+                                    .in_file(crate::package::INDEX_FILE),
+                            );
+                            None
+                        }
+                    }
+                }
+                _ => None,
+            };
+            outcomes.push((outcome, placed));
+        }
+    }
+    (entries, at_hand, outcomes)
 }

@@ -45,6 +45,8 @@ fn verdicts(run: &Desired) -> Vec<String> {
                 (EntryKind::Document, true) if e.fails(deny) => "not materialized".to_owned(),
                 (EntryKind::Document, false) => "valid".to_owned(),
                 (EntryKind::Document, true) => "materialized".to_owned(),
+                (EntryKind::Snapshot, _) if e.fails(deny) => "not compiled".to_owned(),
+                (EntryKind::Snapshot, _) => "compiled".to_owned(),
                 _ if e.fails(deny) => "refused".to_owned(),
                 _ => "verified".to_owned(),
             };

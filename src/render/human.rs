@@ -391,10 +391,11 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
     let path = escape::path(p.name());
     if matches!(
         p.kind,
-        super::EntryKind::Configuration | super::EntryKind::Snapshot
+        super::EntryKind::Configuration | super::EntryKind::Snapshot | super::EntryKind::TrustSet
     ) {
         // The configuration file's entry is no package: no figures (T2 F8);
-        // nor is a compiled set's (`snapshot`), whose roster follows.
+        // nor is a compiled set's (`snapshot`), whose roster follows, nor a
+        // part of a trust set's (`trust verify-set`).
         let parts: Vec<String> = [
             (p.counts.errors, "error"),
             (p.counts.warnings, "warning"),
@@ -404,7 +405,7 @@ pub fn render_package(p: &PackageView<'_>, opts: &Options) -> String {
         .filter(|(n, _)| *n > 0)
         .map(|(n, w)| count(n, w))
         .collect();
-        let said = if parts.is_empty() && p.kind == super::EntryKind::Snapshot {
+        let said = if parts.is_empty() && p.kind != super::EntryKind::Configuration {
             "no finding".to_owned()
         } else {
             parts.join(", ")

@@ -100,6 +100,7 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
         EntryKind::Configuration => "configuration",
         EntryKind::Path => "path",
         EntryKind::Snapshot => "snapshot",
+        EntryKind::TrustSet => "trust-set",
     });
     if let Some(t) = p.outcome.elapsed {
         case.set_time(t);

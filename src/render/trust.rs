@@ -2,7 +2,8 @@
 //! on stderr beside the JSON report on stdout, so a person reading a CI log
 //! sees what was verified without parsing the report, and a script still
 //! reads stdout alone. A refusal is the JSON failure report on stderr (its
-//! `message` is the human line), unchanged.
+//! `message` is the human line), unchanged. `verify-set` prints its report
+//! in every `--format` instead ([`set_output`]).
 //!
 //! Every value that comes from an input file (identities, FormRef members,
 //! paths) is escaped with [`super::escape::text`].
@@ -15,6 +16,60 @@ use super::escape;
 use crate::report::trust::{Answer, CheckpointReport, NotRevokedReport, PackageSummary};
 use crate::trust::verify::BundleReport;
 use crate::trust::TrustError;
+
+/// What `trust verify-set` prints, as (stdout, stderr): its report in
+/// `format` ([`super::report`]: every part of the set an entry, every
+/// finding with the file it concerns, one verdict line per entry), and in
+/// `human` after it one line of the set's verdict.
+pub fn set_output(
+    report: &crate::report::Report,
+    format: super::Format,
+    opts: &super::Options,
+) -> (String, String) {
+    let (mut stdout, stderr) = super::report(format, &super::RunView::of(report), opts);
+    if format == super::Format::Human {
+        stdout.push_str(&set_line(report));
+    }
+    (stdout, stderr)
+}
+
+/// `trust set DIR: verified (N parts)`, or how many parts fail; the set is
+/// the first part of the report.
+fn set_line(report: &crate::report::Report) -> String {
+    let deny = report.rule.deny_warnings;
+    let parts: Vec<&crate::report::Entry> = report
+        .entries
+        .iter()
+        .filter(|e| e.kind() == crate::report::EntryKind::TrustSet)
+        .collect();
+    let Some(set) = parts.first() else {
+        return String::new();
+    };
+    let failing = parts.iter().filter(|e| e.fails(deny)).count();
+    let others = report
+        .entries
+        .iter()
+        .filter(|e| e.kind() != crate::report::EntryKind::TrustSet && e.fails(deny))
+        .count();
+    let name = super::escape::path(set.name());
+    if failing == 0 && others == 0 {
+        format!(
+            "trust set {name}: verified ({})\n",
+            super::count(parts.len(), "part")
+        )
+    } else {
+        format!(
+            "trust set {name}: NOT verified: {} of {} fail{}\n",
+            failing,
+            super::count(parts.len(), "part"),
+            if others > 0 {
+                format!(", and {others} of the packages or PATHs given")
+            } else {
+                String::new()
+            }
+        )
+    }
+}
 
 /// The failure report of a refusal, the Core's members plus our code, one
 /// JSON line for stderr:

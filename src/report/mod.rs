@@ -143,6 +143,11 @@ pub enum EntryKind {
     /// A set compiled by `snapshot` (the Core's Snapshot compiler): its
     /// findings and, when it compiled, its digest and roster.
     Snapshot,
+    /// A part of a published trust set checked by `trust verify-set`: the
+    /// set folder, a package folder with its bundle, its signed checkpoint,
+    /// a replayed checkpoint.
+    #[serde(rename = "trust-set")]
+    TrustSet,
 }
 
 impl EntryKind {

@@ -1,5 +1,7 @@
 //! Offline publisher trust for Form Packages (issue 15): `trust
-//! verify-bundle`, `trust verify-checkpoint`, `trust check-not-revoked`.
+//! verify-bundle`, `trust verify-checkpoint`, `trust check-not-revoked`,
+//! and a published trust set as a whole, `trust verify-set` ([`set`],
+//! issue 39 item 4).
 //!
 //! A Sigstore v0.3 message-signature bundle is verified against a
 //! caller-chosen trusted root and an exact `PublisherPolicy`; nothing is
@@ -43,6 +45,7 @@ pub(crate) mod keys;
 pub mod policy;
 pub mod revocation;
 pub mod root;
+pub mod set;
 pub(crate) mod time;
 pub mod tlog;
 pub mod tsa;

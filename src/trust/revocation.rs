@@ -9,6 +9,8 @@
 use crate::diag::escape::quote;
 use serde_json::{Map, Value};
 
+use super::policy::PublisherPolicy;
+use super::verify::{verify_bundle, BundleReport, Subject};
 use super::TrustError;
 use crate::canonical::is_canonical_digest;
 use crate::codes::Code;
@@ -107,6 +109,48 @@ pub fn advance(
     allow_unchanged: bool,
 ) -> Result<Advanced, TrustError> {
     revocation::advance(file, previous, valid, allow_unchanged).map_err(|d| invalid(phrase(&d)))
+}
+
+/// A signed revocation checkpoint that verified: the bundle's report, the
+/// validated checkpoint and where the advance from the previous pin ended.
+#[derive(Clone, Debug)]
+pub struct SignedCheckpoint {
+    /// The bundle verified over the checkpoint's exact bytes.
+    pub bundle: BundleReport,
+    /// The checkpoint, validated against its profile.
+    pub valid: ValidCheckpoint,
+    /// The pin to keep (or the previous one, unchanged).
+    pub advanced: Advanced,
+}
+
+/// Verifies one signed checkpoint, in the order every trust command uses:
+/// its bytes canonical ([`canonical_checkpoint`]), the bundle over those
+/// bytes ([`verify_bundle`]), the checkpoint valid
+/// ([`validate_checkpoint`]), then the advance from `previous`
+/// ([`advance`]; `None`: the first trusted checkpoint). `trust
+/// verify-checkpoint`, `check-not-revoked` and `verify-set` (its set's
+/// checkpoint and every `--replay` checkpoint) all call this.
+///
+/// # Errors
+/// The [`TrustError`] of the first check that refused.
+pub fn verify_signed_checkpoint(
+    file: &str,
+    checkpoint: Vec<u8>,
+    bundle: &[u8],
+    root: &[u8],
+    policy: &PublisherPolicy,
+    previous: Option<&Pin>,
+    allow_unchanged: bool,
+) -> Result<SignedCheckpoint, TrustError> {
+    let value = canonical_checkpoint(&checkpoint)?;
+    let report = verify_bundle(&Subject::Bytes(checkpoint), bundle, root, policy)?;
+    let valid = validate_checkpoint(file, &value)?;
+    let advanced = advance(file, previous, &valid, allow_unchanged)?;
+    Ok(SignedCheckpoint {
+        bundle: report,
+        valid,
+        advanced,
+    })
 }
 
 /// Parses a FormRef file: an object of exactly `apiVersion`, `kind`,

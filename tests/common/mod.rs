@@ -119,6 +119,40 @@ pub fn needs_tool<T>(
     }
 }
 
+/// The variables under which a test backed by an oracle (the reference
+/// verifier, the snapshot oracle) must run: [`needs_oracle`].
+pub const ORACLE_REQUIRED_BY: [&str; 2] = ["CI", "FORM_PACKAGE_REQUIRE_ORACLE"];
+
+/// The one rule of every test backed by an oracle: run `trial` with the
+/// oracle `probe` found; without it the trial is reported ignored (never
+/// passed), or failed when `CI` or `FORM_PACKAGE_REQUIRE_ORACLE` is set
+/// (`.ci/run` sets `CI`).
+pub fn needs_oracle<T>(
+    name: &str,
+    probe: Result<T, String>,
+    trial: impl FnOnce(T) -> libtest_mimic::Trial,
+) -> libtest_mimic::Trial {
+    let required = ORACLE_REQUIRED_BY
+        .into_iter()
+        .find(|v| std::env::var_os(v).is_some())
+        .unwrap_or(ORACLE_REQUIRED_BY[1]);
+    needs_tool(name, probe, required, trial)
+}
+
+/// The Core's Snapshot compiler as a binary: `FORM_PACKAGE_SNAPSHOT_ORACLE`,
+/// else `oracle/snapshot-oracle` beside the corpus (`FORM_PACKAGE_CORPUS`,
+/// default `../shared/corpus`); `Err` says where none was found.
+pub fn snapshot_oracle() -> Result<PathBuf, String> {
+    let p = std::env::var_os("FORM_PACKAGE_SNAPSHOT_ORACLE")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| corpus_path().join("../oracle/snapshot-oracle"));
+    if p.is_file() {
+        Ok(p)
+    } else {
+        Err(format!("no snapshot oracle at {}", p.display()))
+    }
+}
+
 /// The `main` of a libtest-mimic test binary: runs each file's trials,
 /// each listed as `[file] name` (so `cargo test --test BINARY FILE` runs
 /// one file's), under the command line's filters.

@@ -995,10 +995,9 @@ pub fn trials() -> Vec<Trial> {
             "a_rewrite_keeping_every_derived_relation_is_equivalent",
             a_rewrite_keeping_every_derived_relation_is_equivalent,
         ),
-        crate::common::needs_tool(
+        crate::common::needs_oracle(
             "meaning_witnesses_agree_with_the_core",
             snapshot_oracle(),
-            "CI",
             |o| {
                 Trial::test("meaning_witnesses_agree_with_the_core", move || {
                     meaning_witnesses_agree_with_the_core(&o);

@@ -76,7 +76,7 @@
 //!   `message`, then the findings outside the pairs as for `verify`;
 //! - `trust`'s error document on stderr (it has no other format, and no
 //!   location): `code` (its `diagnostic`), `class` (its error class) and
-//!   `message`;
+//!   `message` (`trust verify-set` prints the report, read as above);
 //! - otherwise (`conformance` with a manifest it cannot run, whose
 //!   `--format json` document carries them as `manifestDiagnostics` too,
 //!   and `index`, which prints findings only as human text on stderr) the human blocks on
@@ -576,7 +576,10 @@ fn command_case(case_dir: &Path, case: &Value) -> Value {
     chmod(case, &work, true);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    let findings = if args.first() == Some(&"trust") {
+    // `trust verify-set` prints the report (`--format json`) as the
+    // other report commands do; the other `trust` commands one error
+    // document on stderr.
+    let findings = if args.first() == Some(&"trust") && args.get(1) != Some(&"verify-set") {
         trust_findings(&stderr)
     } else if let Ok(doc) = serde_json::from_str::<Value>(&stdout)
         .map_err(drop)

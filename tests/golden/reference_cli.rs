@@ -8,9 +8,10 @@
 //! with `../shared/oracle/form-package-reference`), so CI needs no oracle;
 //! when the oracle is present (`FORM_PACKAGE_ORACLE`, or beside the corpus)
 //! the answers are also compared live, and without it that comparison is
-//! reported ignored (failed when `FORM_PACKAGE_REQUIRE_ORACLE` is set: `.ci/run`
-//! does not install the oracle, which is not part of this repository, so `CI`
-//! alone does not require it). Exit codes are ours on purpose: 0
+//! reported ignored (failed when `CI` or `FORM_PACKAGE_REQUIRE_ORACLE` is
+//! set, the one rule of every oracle-backed test, `common::needs_oracle`:
+//! the oracle is not part of this repository, it sits beside the corpus a
+//! CI run needs anyway). Exit codes are ours on purpose: 0
 //! valid, 1 refused, 2 could not run (the reference uses 1 for usage errors).
 
 use std::path::{Path, PathBuf};
@@ -212,11 +213,11 @@ fn usage_errors_exit_2_and_verify_of_a_file_points_at_check() {
 
 /// This file's trials, each listed as `[reference_cli] name`. The live
 /// comparison with the oracle is decided when the trials are listed: without
-/// the oracle ([`oracle`]) it is reported ignored, or failed when
-/// `FORM_PACKAGE_REQUIRE_ORACLE` is set.
+/// the oracle ([`oracle`]) it is reported ignored, or failed when `CI` or
+/// `FORM_PACKAGE_REQUIRE_ORACLE` is set (`common::needs_oracle`).
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     let live = "committed_answers_are_the_live_oracles";
-    let live = crate::common::needs_tool(live, oracle(), "FORM_PACKAGE_REQUIRE_ORACLE", |o| {
+    let live = crate::common::needs_oracle(live, oracle(), |o| {
         libtest_mimic::Trial::test(live, move || {
             committed_answers_are_the_live_oracles(&o);
             Ok(())

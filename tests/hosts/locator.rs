@@ -194,14 +194,13 @@ fn recorded(corpus: &Path) {
 
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
-    let probe = crate::oracle::find(&corpus);
+    let probe = common::snapshot_oracle();
     let c = corpus.clone();
     vec![
         common::corpus_test("recorded_locators", &corpus, recorded),
-        common::needs_tool(
+        common::needs_oracle(
             "locators_agree_with_the_snapshot_oracle",
             probe,
-            "FORM_PACKAGE_REQUIRE_ORACLE",
             move |bin: PathBuf| {
                 common::corpus_trial(
                     "locators_agree_with_the_snapshot_oracle",

@@ -1,12 +1,14 @@
 //! The `hosts` test binary (issue 39): `snapshot` (and `locator`) end to
 //! end through the built binary, against the Core's compiler
 //! (`../shared/oracle/snapshot-oracle`, differential: reported ignored when
-//! the oracle is absent, failed then under `FORM_PACKAGE_REQUIRE_ORACLE`)
+//! the oracle is absent, failed then under `CI` or
+//! `FORM_PACKAGE_REQUIRE_ORACLE`: `common::needs_oracle`)
 //! and against recorded answers (no oracle needed).
 #[path = "../common/mod.rs"]
 mod common;
 
 mod locator;
+mod manifest;
 mod oracle;
 mod snapshot;
 
@@ -14,5 +16,6 @@ fn main() {
     common::run_trials(vec![
         ("snapshot", snapshot::trials()),
         ("locator", locator::trials()),
+        ("manifest", manifest::trials()),
     ]);
 }

@@ -2,24 +2,10 @@
 //! input, from the corpus root (so every path, and so every origin in a
 //! subject, is the same relative path for both).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
-
-/// The oracle: `FORM_PACKAGE_SNAPSHOT_ORACLE`, else
-/// `oracle/snapshot-oracle` beside the corpus; `Err` says where none was found.
-pub fn find(corpus: &Option<PathBuf>) -> Result<PathBuf, String> {
-    let p = std::env::var_os("FORM_PACKAGE_SNAPSHOT_ORACLE")
-        .map(PathBuf::from)
-        .or_else(|| corpus.as_ref().map(|c| c.join("../oracle/snapshot-oracle")))
-        .ok_or_else(|| "no corpus, so no oracle beside it".to_owned())?;
-    if p.is_file() {
-        Ok(p)
-    } else {
-        Err(format!("no snapshot oracle at {}", p.display()))
-    }
-}
 
 /// What one compile said: status (`compiled`, `failed`, or `refused` for
 /// anything else: the oracle's `input-error`, our refused package), digest,

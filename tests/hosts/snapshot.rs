@@ -64,7 +64,7 @@ fn interfaces(corpus: &Path) -> Vec<String> {
 }
 
 /// The `definition.json` files below `dir` of the corpus, relative, sorted.
-fn contract_files(corpus: &Path, dir: &str) -> Vec<String> {
+pub fn contract_files(corpus: &Path, dir: &str) -> Vec<String> {
     let mut out: Vec<String> = std::fs::read_dir(corpus.join(dir))
         .unwrap()
         .filter_map(|e| {
@@ -82,7 +82,7 @@ fn contract_files(corpus: &Path, dir: &str) -> Vec<String> {
     out
 }
 
-fn ten() -> Vec<String> {
+pub fn ten() -> Vec<String> {
     TEN.iter().map(|(d, _)| package(d)).collect()
 }
 
@@ -242,14 +242,13 @@ fn recorded(corpus: &Path) {
 
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
-    let probe = oracle::find(&corpus);
+    let probe = common::snapshot_oracle();
     let c = corpus.clone();
     vec![
         common::corpus_test("recorded_digests_and_verdicts", &corpus, recorded),
-        common::needs_tool(
+        common::needs_oracle(
             "agrees_with_the_snapshot_oracle",
             probe,
-            "FORM_PACKAGE_REQUIRE_ORACLE",
             move |bin: PathBuf| {
                 common::corpus_trial("agrees_with_the_snapshot_oracle", &c, move |corpus| {
                     agrees_with_the_oracle(corpus, &bin)

@@ -9,12 +9,14 @@ mod common;
 
 mod previous_pin;
 mod revocation;
+mod set;
 mod trust;
 
 fn main() {
     common::run_trials(vec![
         ("previous_pin", previous_pin::trials()),
         ("revocation", revocation::trials()),
+        ("set", set::trials()),
         ("trust", trust::trials()),
     ]);
 }
