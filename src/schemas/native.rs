@@ -19,6 +19,13 @@
 //! other schema, a document with more errors than a report shows (the crate
 //! decides which are shown), or a pattern that would not build falls back
 //! to the crate.
+//!
+//! The Draft 2020-12 meta-schema (with its vocabulary documents, from the
+//! crate's own copy) is generated the same way ([`meta_errors`]): the
+//! engine checks each `$ref` target outside a document's subschemas with
+//! it (`engine::refs`). The crate's compile of an inline schema still runs
+//! its own meta-schema check: `jsonschema` 0.61.2 has no public option to
+//! skip it.
 
 use serde_json::{Number, Value};
 
@@ -80,6 +87,9 @@ pub(crate) struct Ctx {
     failed: bool,
     /// A pattern could not be built: the crate decides instead.
     broken: bool,
+    /// Nonzero inside `propertyNames`: the crate wraps each error there
+    /// (its kind is `PropertyNames`, reported as [`Kind::Other`]).
+    wrap: u32,
 }
 
 /// The errors of `instance` under the schema `id` as the crate would give
@@ -102,6 +112,7 @@ pub(crate) fn errors_of(id: &str, instance: &Value, limit: usize) -> Option<Vec<
         quiet: 0,
         failed: false,
         broken: false,
+        wrap: 0,
     };
     root(instance, &mut c);
     if c.broken || c.out.len() > limit {
@@ -120,9 +131,37 @@ pub(crate) fn pattern_matches(p: &str, s: &str) -> Option<bool> {
         quiet: 1,
         failed: false,
         broken: false,
+        wrap: 0,
     };
     let m = f(s, &mut c);
     (!c.broken).then_some(m)
+}
+
+/// The `$id` of the Draft 2020-12 meta-schema.
+const META: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The errors of the schema `schema` under the Draft 2020-12 meta-schema,
+/// in the crate's order (its first is what the crate's `validate` returns);
+/// `None` when a pattern would not build (the crate decides).
+pub(crate) fn meta_errors(schema: &Value) -> Option<Vec<RawError>> {
+    errors_of(META, schema, usize::MAX)
+}
+
+/// Whether `schema` satisfies the Draft 2020-12 meta-schema (nothing is
+/// recorded: no pointers built, no messages); `None` when a pattern would
+/// not build.
+pub(crate) fn meta_valid(schema: &Value) -> Option<bool> {
+    let root = native_gen::root(META)?;
+    let mut c = Ctx {
+        path: String::new(),
+        out: Vec::new(),
+        quiet: 1,
+        failed: false,
+        broken: false,
+        wrap: 0,
+    };
+    root(schema, &mut c);
+    (!c.broken).then_some(!c.failed)
 }
 
 /// True when a generated validator exists for `id` and is switched over.
@@ -138,7 +177,7 @@ impl Ctx {
         self.failed = true;
         if self.quiet == 0 {
             self.out.push(RawError {
-                kind,
+                kind: if self.wrap == 0 { kind } else { Kind::Other },
                 instance_path: self.path.clone(),
                 schema_path: schema_path.to_owned(),
                 message: message(),
@@ -206,6 +245,11 @@ fn is_integer(n: &Number) -> bool {
 /// `n >= limit` as the crate's `minimum` compares.
 fn ge_u64(n: &Number, limit: u64) -> bool {
     jsonschema_value::numeric::ge(n, limit)
+}
+
+/// `n > limit` as the crate's `exclusiveMinimum` compares.
+fn gt_u64(n: &Number, limit: u64) -> bool {
+    jsonschema_value::numeric::gt(n, limit)
 }
 
 /// `n <= limit` as the crate's `maximum` compares.
