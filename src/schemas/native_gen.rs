@@ -5342,14 +5342,14 @@ fn s655(v: &Value, c: &mut Ctx) {
 
 /// `^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$`
 fn p0(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[a-z][a-z0-9]*(?:[.-][a-z][a-z0-9]*)*$", s, c)
 }
 
 /// `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)$`
 fn p1(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)$", s, c)
 }
 
 /// `^sha256:[0-9a-f]{64}$`
@@ -5365,8 +5365,8 @@ fn p2(s: &str, _c: &mut Ctx) -> bool {
 
 /// `^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$`
 fn p3(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$", s, c)
 }
 
 /// `^[A-Z][A-Za-z0-9]{0,63}$`
@@ -5382,14 +5382,14 @@ fn p4(s: &str, _c: &mut Ctx) -> bool {
 
 /// `^(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9A-Za-z-]*[A-Za-z-][0-9A-Za-z-]*)(\.(0|[1-9][0-9]*|[0-9A-Za-z-]*[A-Za-z-][0-9A-Za-z-]*))*))?(\+([0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*))?$`
 fn p5(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9A-Za-z-]*[A-Za-z-][0-9A-Za-z-]*)(\\.(0|[1-9][0-9]*|[0-9A-Za-z-]*[A-Za-z-][0-9A-Za-z-]*))*))?(\\+([0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*))?$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)\\.(0|[1-9][0-9]*)(-((0|[1-9][0-9]*|[0-9A-Za-z-]*[A-Za-z-][0-9A-Za-z-]*)(\\.(0|[1-9][0-9]*|[0-9A-Za-z-]*[A-Za-z-][0-9A-Za-z-]*))*))?(\\+([0-9A-Za-z-]+(\\.[0-9A-Za-z-]+)*))?$", s, c)
 }
 
 /// `^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$`
 fn p6(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+/v[0-9]+(?:(?:alpha|beta)[0-9]+)?$", s, c)
 }
 
 /// `^https://`
@@ -5404,14 +5404,14 @@ fn p7(s: &str, _c: &mut Ctx) -> bool {
 
 /// `^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+(?:/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)?$`
 fn p8(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+(?:/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)?$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+(?:/v[0-9]+(?:(?:alpha|beta)[0-9]+)?)?$", s, c)
 }
 
 /// `^[a-z][a-z0-9]*(?:\.[a-z][a-z0-9]*)*$`
 fn p9(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[a-z][a-z0-9]*(?:\\.[a-z][a-z0-9]*)*$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[a-z][a-z0-9]*(?:\\.[a-z][a-z0-9]*)*$", s, c)
 }
 
 /// `^[a-z][a-zA-Z0-9]{0,63}$`
@@ -5427,14 +5427,14 @@ fn p10(s: &str, _c: &mut Ctx) -> bool {
 
 /// `^(?:/(?:[^~/]|~0|~1)*)+$`
 fn p11(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^(?:/(?:[^~/]|~0|~1)*)+$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^(?:/(?:[^~/]|~0|~1)*)+$", s, c)
 }
 
 /// `^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$`
 fn p12(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[A-Za-z0-9._-]+(/[A-Za-z0-9._-]+)*$", s, c)
 }
 
 /// `^[A-Za-z_][-A-Za-z0-9._]*$`
@@ -5472,8 +5472,8 @@ fn p15(s: &str, _c: &mut Ctx) -> bool {
 
 /// `^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$`
 fn p16(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)*$", s, c)
 }
 
 /// `^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`
@@ -5500,14 +5500,14 @@ fn p18(s: &str, _c: &mut Ctx) -> bool {
 
 /// `(^|/)\.\.?($|/)`
 fn p19(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "(^|/)\\.\\.?($|/)", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "(^|/)\\.\\.?($|/)", s, c)
 }
 
 /// `^[^#]*#?$`
 fn p20(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[^#]*#?$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[^#]*#?$", s, c)
 }
 
 /// `^[a-z][a-z0-9_]{0,63}$`
@@ -5554,25 +5554,25 @@ fn p24(s: &str, _c: &mut Ctx) -> bool {
 
 /// `^(?:/(?:[^~/*]|~0|~1)+)+$`
 fn p25(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^(?:/(?:[^~/*]|~0|~1)+)+$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^(?:/(?:[^~/*]|~0|~1)+)+$", s, c)
 }
 
 /// `^(?:/(?:[^~/*]|~0|~1)+)+/\*(?:/(?:[^~/*]|~0|~1)+)*$`
 fn p26(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^(?:/(?:[^~/*]|~0|~1)+)+/\\*(?:/(?:[^~/*]|~0|~1)+)*$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^(?:/(?:[^~/*]|~0|~1)+)+/\\*(?:/(?:[^~/*]|~0|~1)+)*$", s, c)
 }
 
 /// `^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)+$`
 fn p27(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)+$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^[a-z][a-z0-9]*(?:[._-][a-z0-9]+)+$", s, c)
 }
 
 /// `^(?:/(?:[^~/]|~[01])*)*$`
 fn p28(s: &str, c: &mut Ctx) -> bool {
-    static R: OnceLock<Option<regex::Regex>> = OnceLock::new();
-    regex_match(&R, "^(?:/(?:[^~/]|~[01])*)*$", s, c)
+    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();
+    regex_match_bytes(&R, "^(?:/(?:[^~/]|~[01])*)*$", s, c)
 }
 

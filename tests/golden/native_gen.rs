@@ -851,6 +851,88 @@ fn class_fn(members: &[(u8, u8)]) -> String {
     format!("|x: u8| matches!(x, {})", arms.join(" | "))
 }
 
+/// True when matching the UTF-8 bytes of a string with `p` compiled
+/// without Unicode gives the answer `p` gives on its characters, so the
+/// cheaper byte automaton (no UTF-8 ranges compiled) can stand in: `p` is
+/// ASCII, has no `.`, no class escapes (`\d`, `\w`, …) and no flags, and
+/// every negated class repeats without bound (`[^~/]*`, or an alternative
+/// of a group that does: `(?:[^~/]|~0)+`), so a character of several
+/// bytes is one repetition per byte instead of one in all, never a count.
+fn bytes_safe(p: &str) -> bool {
+    let b = p.as_bytes();
+    if !p.is_ascii() {
+        return false;
+    }
+    // Per open group: whether a negated class in it needs the group to repeat.
+    let mut groups: Vec<bool> = Vec::new();
+    let unbounded = |i: usize| matches!(b.get(i), Some(b'*' | b'+'));
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                if b.get(i + 1).is_none_or(u8::is_ascii_alphanumeric) {
+                    return false;
+                }
+                i += 2;
+            }
+            b'.' => return false,
+            b'(' => {
+                if b.get(i + 1) == Some(&b'?') {
+                    if b.get(i + 2) != Some(&b':') {
+                        return false;
+                    }
+                    i += 3;
+                } else {
+                    i += 1;
+                }
+                groups.push(false);
+            }
+            b')' => {
+                let Some(needs) = groups.pop() else {
+                    return false;
+                };
+                i += 1;
+                if needs && !unbounded(i) {
+                    // The group is one alternative of an enclosing one.
+                    match (b.get(i), groups.last_mut()) {
+                        (Some(b'|' | b')'), Some(outer)) => *outer = true,
+                        _ => return false,
+                    }
+                }
+            }
+            b'[' => {
+                let negated = b.get(i + 1) == Some(&b'^');
+                let mut j = i + if negated { 2 } else { 1 };
+                let mut first = true;
+                loop {
+                    match b.get(j) {
+                        None => return false,
+                        Some(b']') if !first => break,
+                        Some(b'\\') => {
+                            if b.get(j + 1).is_none_or(u8::is_ascii_alphanumeric) {
+                                return false;
+                            }
+                            j += 2;
+                        }
+                        Some(b'[') => return false,
+                        Some(_) => j += 1,
+                    }
+                    first = false;
+                }
+                i = j + 1;
+                if negated && !unbounded(i) {
+                    match (b.get(i), groups.last_mut()) {
+                        (Some(b'|' | b')'), Some(g)) => *g = true,
+                        _ => return false,
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    groups.is_empty()
+}
+
 fn emit_pattern(out: &mut String, i: usize, p: &str) {
     writeln!(out, "/// `{}`", p.replace('`', "\\`")).unwrap();
     match simple_pattern(p) {
@@ -908,6 +990,16 @@ fn emit_pattern(out: &mut String, i: usize, p: &str) {
             } else {
                 writeln!(out, "    let _ = i;\n    true").unwrap();
             }
+            writeln!(out, "}}\n").unwrap();
+        }
+        None if bytes_safe(p) => {
+            writeln!(out, "fn p{i}(s: &str, c: &mut Ctx) -> bool {{").unwrap();
+            writeln!(
+                out,
+                "    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();"
+            )
+            .unwrap();
+            writeln!(out, "    regex_match_bytes(&R, {}, s, c)", rust_str(p)).unwrap();
             writeln!(out, "}}\n").unwrap();
         }
         None => {
