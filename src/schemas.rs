@@ -410,6 +410,8 @@ pub struct MetaError {
 /// time for it), with the crate's first error: `Err` holds what
 /// `jsonschema::draft202012::meta::validate` would return. The crate
 /// decides when the generated code cannot (a pattern that would not build).
+/// Not called by the engine yet (see `schemas::native`): the tests hold it
+/// to the crate.
 ///
 /// # Errors
 /// The first meta-schema error of `schema`.

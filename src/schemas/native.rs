@@ -21,11 +21,12 @@
 //! to the crate.
 //!
 //! The Draft 2020-12 meta-schema (with its vocabulary documents, from the
-//! crate's own copy) is generated the same way ([`meta_errors`]): the
-//! engine checks each `$ref` target outside a document's subschemas with
-//! it (`engine::refs`). The crate's compile of an inline schema still runs
-//! its own meta-schema check: `jsonschema` 0.61.2 has no public option to
-//! skip it.
+//! crate's own copy) is generated the same way ([`meta_errors`]) and proved
+//! to give the crate's errors and first error, but the engine does not call
+//! it yet: the crate's compile of an inline schema runs its own meta-schema
+//! check whatever we do (`jsonschema` 0.61.2 has no public option to skip
+//! it), and `engine` may not import `schemas` (which imports
+//! `engine::formats`; the import graph has no cycle).
 
 use serde_json::{Number, Value};
 
