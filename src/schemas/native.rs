@@ -19,6 +19,14 @@
 //! other schema, a document with more errors than a report shows (the crate
 //! decides which are shown), or a pattern that would not build falls back
 //! to the crate.
+//!
+//! The Draft 2020-12 meta-schema (with its vocabulary documents, from the
+//! crate's own copy) is generated the same way ([`meta_errors`]) and proved
+//! to give the crate's errors and first error, but the engine does not call
+//! it yet: the crate's compile of an inline schema runs its own meta-schema
+//! check whatever we do (`jsonschema` 0.61.2 has no public option to skip
+//! it), and `engine` may not import `schemas` (which imports
+//! `engine::formats`; the import graph has no cycle).
 
 use serde_json::{Number, Value};
 
@@ -80,6 +88,9 @@ pub(crate) struct Ctx {
     failed: bool,
     /// A pattern could not be built: the crate decides instead.
     broken: bool,
+    /// Nonzero inside `propertyNames`: the crate wraps each error there
+    /// (its kind is `PropertyNames`, reported as [`Kind::Other`]).
+    wrap: u32,
 }
 
 /// The errors of `instance` under the schema `id` as the crate would give
@@ -102,6 +113,7 @@ pub(crate) fn errors_of(id: &str, instance: &Value, limit: usize) -> Option<Vec<
         quiet: 0,
         failed: false,
         broken: false,
+        wrap: 0,
     };
     root(instance, &mut c);
     if c.broken || c.out.len() > limit {
@@ -120,9 +132,37 @@ pub(crate) fn pattern_matches(p: &str, s: &str) -> Option<bool> {
         quiet: 1,
         failed: false,
         broken: false,
+        wrap: 0,
     };
     let m = f(s, &mut c);
     (!c.broken).then_some(m)
+}
+
+/// The `$id` of the Draft 2020-12 meta-schema.
+const META: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The errors of the schema `schema` under the Draft 2020-12 meta-schema,
+/// in the crate's order (its first is what the crate's `validate` returns);
+/// `None` when a pattern would not build (the crate decides).
+pub(crate) fn meta_errors(schema: &Value) -> Option<Vec<RawError>> {
+    errors_of(META, schema, usize::MAX)
+}
+
+/// Whether `schema` satisfies the Draft 2020-12 meta-schema (nothing is
+/// recorded: no pointers built, no messages); `None` when a pattern would
+/// not build.
+pub(crate) fn meta_valid(schema: &Value) -> Option<bool> {
+    let root = native_gen::root(META)?;
+    let mut c = Ctx {
+        path: String::new(),
+        out: Vec::new(),
+        quiet: 1,
+        failed: false,
+        broken: false,
+        wrap: 0,
+    };
+    root(schema, &mut c);
+    (!c.broken).then_some(!c.failed)
 }
 
 /// True when a generated validator exists for `id` and is switched over.
@@ -138,7 +178,7 @@ impl Ctx {
         self.failed = true;
         if self.quiet == 0 {
             self.out.push(RawError {
-                kind,
+                kind: if self.wrap == 0 { kind } else { Kind::Other },
                 instance_path: self.path.clone(),
                 schema_path: schema_path.to_owned(),
                 message: message(),
@@ -208,6 +248,11 @@ fn ge_u64(n: &Number, limit: u64) -> bool {
     jsonschema_value::numeric::ge(n, limit)
 }
 
+/// `n > limit` as the crate's `exclusiveMinimum` compares.
+fn gt_u64(n: &Number, limit: u64) -> bool {
+    jsonschema_value::numeric::gt(n, limit)
+}
+
 /// `n <= limit` as the crate's `maximum` compares.
 fn le_u64(n: &Number, limit: u64) -> bool {
     jsonschema_value::numeric::le(n, limit)
@@ -250,7 +295,9 @@ fn format_ok(name: &str, s: &str) -> bool {
 }
 
 /// A pattern compiled once, on first use, by the `regex` crate (as the
-/// crate's `PatternOptions::regex()` compiles it).
+/// crate's `PatternOptions::regex()` compiles it). The generator emits it
+/// for a published pattern that is not byte-safe; none is today.
+#[allow(dead_code)]
 fn regex_match(
     cell: &'static std::sync::OnceLock<Option<regex::Regex>>,
     pattern: &str,
@@ -259,6 +306,31 @@ fn regex_match(
 ) -> bool {
     match cell.get_or_init(|| regex::Regex::new(pattern).ok()) {
         Some(r) => r.is_match(s),
+        None => {
+            c.broken = true;
+            true
+        }
+    }
+}
+
+/// [`regex_match`] for a pattern the generator proved byte-safe (ASCII,
+/// every negated class repeating without bound): compiled once without
+/// Unicode (no UTF-8 automata) and run on the bytes of `s`, which gives the
+/// answer of the pattern on its characters.
+fn regex_match_bytes(
+    cell: &'static std::sync::OnceLock<Option<regex::bytes::Regex>>,
+    pattern: &str,
+    s: &str,
+    c: &mut Ctx,
+) -> bool {
+    let built = cell.get_or_init(|| {
+        regex::bytes::RegexBuilder::new(pattern)
+            .unicode(false)
+            .build()
+            .ok()
+    });
+    match built {
+        Some(r) => r.is_match(s.as_bytes()),
         None => {
             c.broken = true;
             true

@@ -7,7 +7,12 @@
 //! of every JSON type and by near misses of the published patterns, each
 //! member removed, a member added, an item repeated). Every generated
 //! schema is compared on each document of its role, switched over or not.
-//! Reported ignored without the corpus.
+//! The generated Draft 2020-12 meta-schema validator is compared the same
+//! way on every schema position of the corpus (inline schemas and each
+//! subschema in them, every document and its members), the published
+//! schemas, crafted schemas that break each of its keywords, and
+//! structural edits of the inline schemas. Reported ignored without the
+//! corpus.
 
 use crate::common;
 
@@ -464,10 +469,275 @@ fn patterns_agree() -> Result<(), Failed> {
     Ok(())
 }
 
+/// One meta-schema comparison: the errors of the generated Draft 2020-12
+/// meta-schema validator are the crate's (kind, instance pointer, keyword
+/// location, message), and the first error [`schemas::check_meta`]
+/// reports is the one the crate's `validate` returns.
+fn compare_meta(schema: &Value, what: &str, stats: &mut Stats) -> Result<(), Failed> {
+    let Some(native) = schemas::raw_meta_errors(schema, true) else {
+        stats.deferred += 1;
+        return Ok(());
+    };
+    let mut native = native;
+    let mut oracle = schemas::raw_meta_errors(schema, false).unwrap_or_default();
+    stats.compared += 1;
+    if !oracle.is_empty() {
+        stats.failing += 1;
+    }
+    // Every error, in any order (the crate's `iter_errors` follows the
+    // instance's member order where its `validate` follows the schema's;
+    // the engine reports only the first, compared below).
+    native.sort();
+    oracle.sort();
+    if native != oracle {
+        return Err(format!(
+            "{what}: generated meta-schema errors differ from the crate's\n generated: {native:#?}\n crate: {oracle:#?}"
+        )
+        .into());
+    }
+    let first = schemas::check_meta(schema);
+    let want = schemas::check_meta_with_crate(schema);
+    if first != want {
+        return Err(format!(
+            "{what}: first meta-schema error differs\n generated: {first:?}\n crate: {want:?}"
+        )
+        .into());
+    }
+    Ok(())
+}
+
+/// The schema positions of a corpus document to check against the
+/// meta-schema: the document itself, each member of it, and every value at
+/// any depth of a member named `…Schema` or `schema` (the inline schemas)
+/// with every object and boolean inside it (each is a `$ref` target the
+/// engine may check alone).
+fn meta_targets<'v>(doc: &'v Value, out: &mut Vec<&'v Value>) {
+    fn inside<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+        match v {
+            Value::Object(m) => {
+                out.push(v);
+                m.values().for_each(|x| inside(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| inside(x, out)),
+            Value::Bool(_) => out.push(v),
+            _ => {}
+        }
+    }
+    fn find<'v>(v: &'v Value, out: &mut Vec<&'v Value>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    if k.ends_with("Schema") || k == "schema" {
+                        inside(x, out);
+                    } else {
+                        find(x, out);
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| find(x, out)),
+            _ => {}
+        }
+    }
+    out.push(doc);
+    if let Value::Object(m) = doc {
+        out.extend(m.values());
+    }
+    find(doc, out);
+}
+
+/// Schemas that break each keyword of the meta-schema once, and near
+/// misses that must pass.
+fn crafted_meta() -> Vec<Value> {
+    vec![
+        json!(true),
+        json!(false),
+        json!({}),
+        json!(5),
+        json!("string"),
+        json!(null),
+        json!([]),
+        json!({"type": "strin"}),
+        json!({"type": ["string", "string"]}),
+        json!({"type": []}),
+        json!({"type": ["string", 5]}),
+        json!({"type": 5}),
+        json!({"type": ["object", "null"], "minLength": -1}),
+        json!({"minLength": 1.5, "maxItems": "1"}),
+        json!({"minLength": 1.0}),
+        json!({"multipleOf": 0}),
+        json!({"multipleOf": -1.5}),
+        json!({"multipleOf": 0.01}),
+        json!({"required": ["a", "a"]}),
+        json!({"required": ["a", 1]}),
+        json!({"allOf": []}),
+        json!({"anyOf": [{"type": 1}, true]}),
+        json!({"oneOf": {}}),
+        json!({"not": 1}),
+        json!({"items": 1, "prefixItems": [1]}),
+        json!({"properties": {"a": 1, "b": {"type": "x"}, "c": true}}),
+        json!({"patternProperties": {"^[": {}}}),
+        json!({"patternProperties": {"a": 2}}),
+        json!({"additionalProperties": "no"}),
+        json!({"propertyNames": 7}),
+        json!({"dependentSchemas": {"a": 1}}),
+        json!({"dependentRequired": {"a": ["b", "b"]}}),
+        json!({"dependencies": {"a": 1, "b": ["c"], "d": [1]}}),
+        json!({"definitions": {"a": 1}}),
+        json!({"$defs": {"a": {"$defs": {"b": {"enum": 1}}}}}),
+        json!({"$id": "a#b"}),
+        json!({"$id": "a#"}),
+        json!({"$id": 5}),
+        json!({"$anchor": "1a"}),
+        json!({"$anchor": "a-1._"}),
+        json!({"$dynamicAnchor": "é"}),
+        json!({"$recursiveAnchor": "-"}),
+        json!({"$recursiveRef": 1}),
+        json!({"$ref": 1, "$dynamicRef": false}),
+        json!({"$ref": "#/a b"}),
+        json!({"$schema": 1}),
+        json!({"$vocabulary": {"https://x": 1, "y": true}}),
+        json!({"$comment": 1, "title": 2, "description": 3}),
+        json!({"deprecated": "yes", "readOnly": 1, "writeOnly": null}),
+        json!({"examples": {}, "default": 1}),
+        json!({"format": 1, "contentEncoding": 2, "contentMediaType": 3}),
+        json!({"contentSchema": 1}),
+        json!({"unevaluatedItems": 1, "unevaluatedProperties": 2}),
+        json!({"if": 1, "then": 2, "else": 3}),
+        json!({"contains": 1, "minContains": -1, "maxContains": 1.5}),
+        json!({"uniqueItems": 1, "enum": 1, "const": 1}),
+        json!({"pattern": 5}),
+        json!({"pattern": "[", "format": "regex"}),
+        json!({"maximum": "1", "exclusiveMaximum": null, "minimum": [], "exclusiveMinimum": {}}),
+        json!({"maxProperties": -1, "minProperties": 1e300}),
+        json!({"properties": {"a": {"properties": {"b": {"items": {"type": "nope"}}}}}}),
+        json!({"x-ext": {"type": 1}, "items": {"$defs": {"x": {"minItems": -2}}}}),
+    ]
+}
+
+fn meta_corpus(corpus: &Path) -> Result<(), Failed> {
+    let mut stats = Stats::default();
+    for (i, s) in crafted_meta().iter().enumerate() {
+        compare_meta(s, &format!("crafted {i}: {s}"), &mut stats)?;
+    }
+    assert!(stats.failing > 40, "crafted: {} failing", stats.failing);
+    for p in schemas::PUBLISHED {
+        let v: Value = serde_json::from_str(p.text).unwrap();
+        compare_meta(&v, p.file, &mut stats)?;
+    }
+    for path in json_files(corpus) {
+        let bytes = std::fs::read(&path).unwrap();
+        if bytes.len() > 4 << 20 {
+            continue;
+        }
+        let Ok(doc) = strict::parse_value(&bytes) else {
+            continue;
+        };
+        let what = path.strip_prefix(corpus).unwrap().display().to_string();
+        let mut targets = Vec::new();
+        meta_targets(&doc, &mut targets);
+        for (i, t) in targets.into_iter().enumerate() {
+            compare_meta(t, &format!("{what} #{i}"), &mut stats)?;
+        }
+    }
+    assert!(
+        stats.compared > 50_000 && stats.failing > 1000,
+        "compared {} ({} failing)",
+        stats.compared,
+        stats.failing
+    );
+    eprintln!(
+        "native meta-schema: {} comparisons ({} with errors, {} deferred to the crate)",
+        stats.compared, stats.failing, stats.deferred
+    );
+    Ok(())
+}
+
+/// Structural edits of the inline schemas of a sample of definitions (the
+/// edits of [`edits`], and at each object a member of [`crafted_meta`]
+/// added), each compared under the meta-schema.
+fn meta_edits(corpus: &Path) -> Result<(), Failed> {
+    let mut stats = Stats::default();
+    let crafted = crafted_meta();
+    let mut seen: std::collections::HashSet<String> = Default::default();
+    for path in json_files(corpus) {
+        let bytes = std::fs::read(&path).unwrap();
+        if bytes.len() > 64 << 10 {
+            continue;
+        }
+        let Ok(doc) = strict::parse_value(&bytes) else {
+            continue;
+        };
+        let rel = path.strip_prefix(corpus).unwrap();
+        let depth = if rel.starts_with("packages") { 2 } else { 1 };
+        let folder: Vec<_> = rel
+            .iter()
+            .take(depth)
+            .map(|c| c.to_string_lossy().into_owned())
+            .collect();
+        let Some(Value::Object(m)) = Some(&doc) else {
+            continue;
+        };
+        for (k, schema) in m {
+            if !(k.ends_with("Schema") && schema.is_object()) {
+                continue;
+            }
+            if !seen.insert(format!("{}|{k}", folder.join("/"))) {
+                continue;
+            }
+            let what = format!("{} {k}", rel.display());
+            let mut all = edits(schema);
+            let mut pointers = Vec::new();
+            collect_pointers(schema, String::new(), &mut pointers);
+            pointers.push(String::new());
+            for p in &pointers {
+                if !schema.pointer(p).is_some_and(Value::is_object) {
+                    continue;
+                }
+                for c in &crafted {
+                    if let Value::Object(add) = c {
+                        let mut d = schema.clone();
+                        if let Some(Value::Object(o)) = d.pointer_mut(p) {
+                            for (ak, av) in add {
+                                o.insert(ak.clone(), av.clone());
+                            }
+                        }
+                        all.push(d);
+                    }
+                }
+            }
+            let stride = all.len().div_ceil(EDITS).max(1);
+            for (i, d) in all.iter().enumerate().step_by(stride) {
+                compare_meta(d, &format!("{what} edit {i}"), &mut stats)?;
+            }
+        }
+    }
+    assert!(
+        stats.compared > 5_000 && stats.failing > 1000,
+        "compared {} ({} failing)",
+        stats.compared,
+        stats.failing
+    );
+    eprintln!(
+        "native meta-schema edits: {} comparisons ({} with errors, {} deferred)",
+        stats.compared, stats.failing, stats.deferred
+    );
+    Ok(())
+}
+
 pub fn trials() -> Vec<Trial> {
     let corpus = common::corpus();
     vec![
         Trial::test("native_patterns_agree_with_the_crate", patterns_agree),
+        common::corpus_trial(
+            "native_meta_schema_equals_the_crate_on_the_corpus",
+            &corpus,
+            meta_corpus,
+        ),
+        common::corpus_trial(
+            "native_meta_schema_equals_the_crate_on_structural_edits",
+            &corpus,
+            meta_edits,
+        ),
         common::corpus_trial(
             "native_findings_equal_the_crate_on_the_corpus",
             &corpus,

@@ -21,8 +21,10 @@ use serde_json::Value;
 
 /// The schemas switched over to the generated code (the rest are generated
 /// and tested but the crate still validates them at run time): every
-/// schema `verify`, `check`, `index`, `init` and the trust commands
-/// validate against whose findings `native.rs` proves identical.
+/// schema `verify`, `check`, `index`, `init`, the trust commands and the
+/// contract (Binding, Interface) checks validate against whose findings
+/// `native.rs` proves identical. The Draft 2020-12 meta-schema ([`META`])
+/// is generated too and always used for inline schemas.
 const ENABLED: &[&str] = &[
     "https://forms.takoform.com/schemas/v1alpha1/package-index.schema.json",
     "https://forms.takoform.com/schemas/v1alpha2/package-index.schema.json",
@@ -46,9 +48,59 @@ const ENABLED: &[&str] = &[
     "https://forms.takoform.com/schemas/v1/form-package-revocation-checkpoint.schema.json",
     "https://forms.takoform.com/schemas/bindings/v1alpha1/binding-definition.schema.json",
     "https://forms.takoform.com/schemas/bindings/v1alpha2/binding-definition.schema.json",
+    "https://forms.takoform.com/schemas/interfaces/v1alpha1/interface-definition.schema.json",
 ];
 
 const OUTPUT: &str = "src/schemas/native_gen.rs";
+
+/// The Draft 2020-12 meta-schema the crate checks every inline schema
+/// against (issue 38 item 1): generated from the crate's own copy
+/// (`referencing::meta`), always switched over (`native::meta_errors`).
+const META: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The meta-schema and its vocabulary documents, as the crate embeds them.
+fn meta_docs() -> Vec<(&'static str, Value)> {
+    use referencing::meta as m;
+    let d = |v: &std::sync::LazyLock<std::sync::Arc<Value>>| (**v).as_ref().clone();
+    vec![
+        (META, d(&m::DRAFT202012)),
+        (
+            "https://json-schema.org/draft/2020-12/meta/core",
+            d(&m::DRAFT202012_CORE),
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/meta/applicator",
+            d(&m::DRAFT202012_APPLICATOR),
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/meta/unevaluated",
+            d(&m::DRAFT202012_UNEVALUATED),
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/meta/validation",
+            d(&m::DRAFT202012_VALIDATION),
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/meta/meta-data",
+            d(&m::DRAFT202012_META_DATA),
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/meta/format-annotation",
+            d(&m::DRAFT202012_FORMAT_ANNOTATION),
+        ),
+        (
+            "https://json-schema.org/draft/2020-12/meta/content",
+            d(&m::DRAFT202012_CONTENT),
+        ),
+    ]
+}
+
+/// Whether `doc` is one of the meta-schema documents (its `format` is an
+/// annotation: the crate builds the meta-schema validator with its default
+/// options, which assert no format in Draft 2020-12).
+fn is_meta(doc: &str) -> bool {
+    doc.starts_with("https://json-schema.org/draft/2020-12/")
+}
 
 /// Keywords that assert nothing (annotations and structure).
 const IGNORED: &[&str] = &[
@@ -60,6 +112,12 @@ const IGNORED: &[&str] = &[
     "description",
     "default",
     "examples",
+    "$vocabulary",
+    "$dynamicAnchor",
+    "$anchor",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
 ];
 
 /// The crate's keyword priority (`keywords::keyword_priority`, 0.61.2).
@@ -70,6 +128,7 @@ fn priority(k: &str) -> Option<u8> {
         "enum" => 6,
         "minimum" => 10,
         "maximum" => 11,
+        "exclusiveMinimum" => 12,
         "minLength" => 20,
         "maxLength" => 21,
         "minItems" => 22,
@@ -81,6 +140,7 @@ fn priority(k: &str) -> Option<u8> {
         "properties" => 40,
         "patternProperties" => 41,
         "additionalProperties" => 42,
+        "propertyNames" => 43,
         "items" => 44,
         "contains" => 47,
         "allOf" => 50,
@@ -89,6 +149,7 @@ fn priority(k: &str) -> Option<u8> {
         "not" => 53,
         "if" => 54,
         "$ref" => 70,
+        "$dynamicRef" => 72,
         _ => return None,
     })
 }
@@ -234,7 +295,9 @@ impl<'a> Gen<'a> {
         };
         let mut keys: Vec<(&String, &Value)> = Vec::new();
         for (key, value) in map {
-            if IGNORED.contains(&key.as_str()) {
+            // Annotations, and extension keywords (`x-…`), which the
+            // crate ignores in Draft 2020-12.
+            if IGNORED.contains(&key.as_str()) || key.starts_with("x-") {
                 continue;
             }
             match key.as_str() {
@@ -252,19 +315,48 @@ impl<'a> Gen<'a> {
             let sp = at(key);
             match key.as_str() {
                 "type" => {
-                    let Some(t) = value.as_str() else {
-                        return Err(format!("{doc}#{ptr}: type arrays are not supported"));
+                    let test_of = |t: &str| -> Result<&'static str, String> {
+                        Ok(match t {
+                            "object" => "v.is_object()",
+                            "array" => "v.is_array()",
+                            "string" => "v.is_string()",
+                            "boolean" => "v.is_boolean()",
+                            "null" => "v.is_null()",
+                            "number" => "v.is_number()",
+                            "integer" => "v.as_number().is_some_and(is_integer)",
+                            _ => return Err(format!("{doc}#{ptr}: unknown type {t}")),
+                        })
                     };
-                    let msg = format!(" is not of type \"{t}\"");
-                    let test = match t {
-                        "object" => "v.is_object()",
-                        "array" => "v.is_array()",
-                        "string" => "v.is_string()",
-                        "boolean" => "v.is_boolean()",
-                        "null" => "v.is_null()",
-                        "number" => "v.is_number()",
-                        "integer" => "v.as_number().is_some_and(is_integer)",
-                        _ => return Err(format!("{doc}#{ptr}: unknown type {t}")),
+                    let (test, msg) = match value {
+                        Value::String(t) => {
+                            (test_of(t)?.to_owned(), format!(" is not of type \"{t}\""))
+                        }
+                        Value::Array(ts) => {
+                            // The crate names the types in its own order
+                            // (`JsonTypeSet`: null, boolean, integer, number,
+                            // string, array, object).
+                            const ORDER: [&str; 7] = [
+                                "null", "boolean", "integer", "number", "string", "array", "object",
+                            ];
+                            let mut names: Vec<&str> = Vec::new();
+                            for t in ts {
+                                let t = t.as_str().ok_or("type item is not a string")?;
+                                test_of(t)?;
+                                if !names.contains(&t) {
+                                    names.push(t);
+                                }
+                            }
+                            names.sort_by_key(|t| ORDER.iter().position(|o| o == t));
+                            let tests: Vec<&str> =
+                                names.iter().map(|t| test_of(t)).collect::<Result<_, _>>()?;
+                            let quoted: Vec<String> =
+                                names.iter().map(|t| format!("\"{t}\"")).collect();
+                            (
+                                format!("({})", tests.join(" || ")),
+                                format!(" is not of types {}", quoted.join(", ")),
+                            )
+                        }
+                        _ => return Err(format!("{doc}#{ptr}: type is not a string or an array")),
                     };
                     writeln!(b, "    if !{test} {{ c.fail(Kind::Other, {sp}, || format!(\"{{v}}{{}}\", {})); }}", rust_str(&msg)).unwrap();
                 }
@@ -313,6 +405,13 @@ impl<'a> Gen<'a> {
                     let msg = format!(" is {words} of {value}");
                     writeln!(b, "    if let Value::Number(n) = v {{ if !{f}(n, {limit}) {{ c.fail(Kind::Other, {sp}, || format!(\"{{v}}{{}}\", {})); }} }}", rust_str(&msg)).unwrap();
                 }
+                "exclusiveMinimum" => {
+                    let limit = value
+                        .as_u64()
+                        .ok_or_else(|| format!("{doc}#{ptr}: {key} {value} is not a u64"))?;
+                    let msg = format!(" is less than or equal to the minimum of {value}");
+                    writeln!(b, "    if let Value::Number(n) = v {{ if !gt_u64(n, {limit}) {{ c.fail(Kind::Other, {sp}, || format!(\"{{v}}{{}}\", {})); }} }}", rust_str(&msg)).unwrap();
+                }
                 "minLength" | "maxLength" => {
                     let n = value.as_u64().ok_or("length is not a u64")?;
                     let (op, words) = if key == "minLength" {
@@ -352,6 +451,8 @@ impl<'a> Gen<'a> {
                     let msg = format!(" does not match \"{p}\"");
                     writeln!(b, "    if let Value::String(s) = v {{ if !p{i}(s, c) {{ c.fail(Kind::Pattern({}.to_owned()), {sp}, || format!(\"{{v}}{{}}\", {})); }} }}", rust_str(p), rust_str(&msg)).unwrap();
                 }
+                // An annotation in the meta-schema (see `is_meta`).
+                "format" if is_meta(&doc) => {}
                 "format" => {
                     let name = value.as_str().ok_or("format is not a string")?;
                     let msg = format!(" is not a \"{name}\"");
@@ -366,6 +467,31 @@ impl<'a> Gen<'a> {
                 },
                 "properties" => {
                     let props = value.as_object().ok_or("properties is not an object")?;
+                    // The crate's `properties` alone (no closed or typed
+                    // `additionalProperties` beside it) with 15 or more
+                    // members is a map the instance's members are looked up
+                    // in: its first error (`validate`) is that of the first
+                    // failing member in the instance's order. With fewer it
+                    // goes through the schema's members in order.
+                    let alone = !matches!(
+                        map.get("additionalProperties"),
+                        Some(Value::Bool(false) | Value::Object(_))
+                    );
+                    if alone && props.len() >= 15 {
+                        writeln!(b, "    if let Value::Object(o) = v {{ for (k, x) in o {{ match k.as_str() {{").unwrap();
+                        for (name, _) in props {
+                            let child = format!("{ptr}/properties/{}", escape_token(name));
+                            let n = self.node(&doc, &child);
+                            writeln!(
+                                b,
+                                "        {} => {{ let l = c.enter(k); s{n}(x, c); c.leave(l); }}",
+                                rust_str(name)
+                            )
+                            .unwrap();
+                        }
+                        writeln!(b, "        _ => {{}}\n    }} }} }}").unwrap();
+                        continue;
+                    }
                     writeln!(b, "    if let Value::Object(o) = v {{").unwrap();
                     for (name, _) in props {
                         let child = format!("{ptr}/properties/{}", escape_token(name));
@@ -401,20 +527,34 @@ impl<'a> Gen<'a> {
                         .iter()
                         .map(|p| self.pattern(p))
                         .collect();
-                    let mut test = if known.is_empty() {
-                        "false".to_owned()
-                    } else {
-                        format!("matches!(k.as_str(), {})", known.join(" | "))
-                    };
-                    for i in pats {
-                        write!(test, " || p{i}(k, c)").unwrap();
+                    // The names `properties` and `patternProperties` take.
+                    let mut parts: Vec<String> = Vec::new();
+                    if !known.is_empty() {
+                        parts.push(format!("matches!(k.as_str(), {})", known.join(" | ")));
                     }
+                    for i in pats {
+                        parts.push(format!("p{i}(k, c)"));
+                    }
+                    let test = parts.join(" || ");
+                    // `if !(taken)` around a statement; nothing when no name is taken.
+                    let unless = |stmt: &str| {
+                        if test.is_empty() {
+                            stmt.to_owned()
+                        } else {
+                            format!("if !({test}) {{ {stmt} }}")
+                        }
+                    };
                     match value {
                         Value::Bool(false) => {
                             writeln!(b, "    if let Value::Object(o) = v {{").unwrap();
                             writeln!(b, "        let mut unexpected: Vec<String> = Vec::new();")
                                 .unwrap();
-                            writeln!(b, "        for k in o.keys() {{ if !({test}) {{ unexpected.push(k.clone()); }} }}").unwrap();
+                            writeln!(
+                                b,
+                                "        for k in o.keys() {{ {} }}",
+                                unless("unexpected.push(k.clone());")
+                            )
+                            .unwrap();
                             writeln!(b, "        if !unexpected.is_empty() {{ let m = additional_message(&unexpected); c.fail(Kind::AdditionalProperties(unexpected), {sp}, || m); }}").unwrap();
                             writeln!(b, "    }}").unwrap();
                         }
@@ -422,10 +562,29 @@ impl<'a> Gen<'a> {
                         Value::Object(m) if m.is_empty() => {}
                         Value::Object(_) => {
                             let n = self.node(&doc, &format!("{ptr}/additionalProperties"));
-                            writeln!(b, "    if let Value::Object(o) = v {{ for (k, x) in o {{ if !({test}) {{ let l = c.enter(k); s{n}(x, c); c.leave(l); }} }} }}").unwrap();
+                            writeln!(
+                                b,
+                                "    if let Value::Object(o) = v {{ for (k, x) in o {{ {} }} }}",
+                                unless(&format!("let l = c.enter(k); s{n}(x, c); c.leave(l);"))
+                            )
+                            .unwrap();
                         }
                         _ => return Err("additionalProperties is not a schema".into()),
                     }
+                }
+                "items" if value == &Value::Bool(true) => {}
+                "propertyNames" => {
+                    if !value.is_object() {
+                        return Err(format!(
+                            "{doc}#{ptr}: propertyNames must be an object schema"
+                        ));
+                    }
+                    // Each name validated as a string at the object's own
+                    // location; the crate wraps each error (its kind is
+                    // `PropertyNames`, its message and keyword location the
+                    // inner error's).
+                    let n = self.node(&doc, &format!("{ptr}/propertyNames"));
+                    writeln!(b, "    if let Value::Object(o) = v {{ for k in o.keys() {{ let name = Value::String(k.clone()); c.wrap += 1; s{n}(&name, c); c.wrap -= 1; }} }}").unwrap();
                 }
                 "items" => {
                     if !value.is_object() {
@@ -517,6 +676,17 @@ impl<'a> Gen<'a> {
                         )
                         .unwrap(),
                     }
+                }
+                "$dynamicRef" => {
+                    // Only the meta-schema's `#meta`: every one of its
+                    // documents declares `$dynamicAnchor: meta`, and
+                    // validation always enters at the meta-schema's root,
+                    // the outermost resource of the dynamic scope.
+                    if !is_meta(&doc) || value.as_str() != Some("#meta") {
+                        return Err(format!("{doc}#{ptr}: $dynamicRef {value} is not supported"));
+                    }
+                    let n = self.node(META, "");
+                    writeln!(b, "    s{n}(v, c);").unwrap();
                 }
                 "$ref" => {
                     let r = value.as_str().ok_or("$ref is not a string")?;
@@ -681,6 +851,88 @@ fn class_fn(members: &[(u8, u8)]) -> String {
     format!("|x: u8| matches!(x, {})", arms.join(" | "))
 }
 
+/// True when matching the UTF-8 bytes of a string with `p` compiled
+/// without Unicode gives the answer `p` gives on its characters, so the
+/// cheaper byte automaton (no UTF-8 ranges compiled) can stand in: `p` is
+/// ASCII, has no `.`, no class escapes (`\d`, `\w`, …) and no flags, and
+/// every negated class repeats without bound (`[^~/]*`, or an alternative
+/// of a group that does: `(?:[^~/]|~0)+`), so a character of several
+/// bytes is one repetition per byte instead of one in all, never a count.
+fn bytes_safe(p: &str) -> bool {
+    let b = p.as_bytes();
+    if !p.is_ascii() {
+        return false;
+    }
+    // Per open group: whether a negated class in it needs the group to repeat.
+    let mut groups: Vec<bool> = Vec::new();
+    let unbounded = |i: usize| matches!(b.get(i), Some(b'*' | b'+'));
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                if b.get(i + 1).is_none_or(u8::is_ascii_alphanumeric) {
+                    return false;
+                }
+                i += 2;
+            }
+            b'.' => return false,
+            b'(' => {
+                if b.get(i + 1) == Some(&b'?') {
+                    if b.get(i + 2) != Some(&b':') {
+                        return false;
+                    }
+                    i += 3;
+                } else {
+                    i += 1;
+                }
+                groups.push(false);
+            }
+            b')' => {
+                let Some(needs) = groups.pop() else {
+                    return false;
+                };
+                i += 1;
+                if needs && !unbounded(i) {
+                    // The group is one alternative of an enclosing one.
+                    match (b.get(i), groups.last_mut()) {
+                        (Some(b'|' | b')'), Some(outer)) => *outer = true,
+                        _ => return false,
+                    }
+                }
+            }
+            b'[' => {
+                let negated = b.get(i + 1) == Some(&b'^');
+                let mut j = i + if negated { 2 } else { 1 };
+                let mut first = true;
+                loop {
+                    match b.get(j) {
+                        None => return false,
+                        Some(b']') if !first => break,
+                        Some(b'\\') => {
+                            if b.get(j + 1).is_none_or(u8::is_ascii_alphanumeric) {
+                                return false;
+                            }
+                            j += 2;
+                        }
+                        Some(b'[') => return false,
+                        Some(_) => j += 1,
+                    }
+                    first = false;
+                }
+                i = j + 1;
+                if negated && !unbounded(i) {
+                    match (b.get(i), groups.last_mut()) {
+                        (Some(b'|' | b')'), Some(g)) => *g = true,
+                        _ => return false,
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    groups.is_empty()
+}
+
 fn emit_pattern(out: &mut String, i: usize, p: &str) {
     writeln!(out, "/// `{}`", p.replace('`', "\\`")).unwrap();
     match simple_pattern(p) {
@@ -740,6 +992,16 @@ fn emit_pattern(out: &mut String, i: usize, p: &str) {
             }
             writeln!(out, "}}\n").unwrap();
         }
+        None if bytes_safe(p) => {
+            writeln!(out, "fn p{i}(s: &str, c: &mut Ctx) -> bool {{").unwrap();
+            writeln!(
+                out,
+                "    static R: OnceLock<Option<regex::bytes::Regex>> = OnceLock::new();"
+            )
+            .unwrap();
+            writeln!(out, "    regex_match_bytes(&R, {}, s, c)", rust_str(p)).unwrap();
+            writeln!(out, "}}\n").unwrap();
+        }
         None => {
             writeln!(out, "fn p{i}(s: &str, c: &mut Ctx) -> bool {{").unwrap();
             writeln!(
@@ -755,10 +1017,11 @@ fn emit_pattern(out: &mut String, i: usize, p: &str) {
 
 /// The generated file.
 pub fn generate() -> String {
-    let docs: HashMap<&str, Value> = PUBLISHED
+    let mut docs: HashMap<&str, Value> = PUBLISHED
         .iter()
         .map(|p| (p.id, serde_json::from_str(p.text).unwrap()))
         .collect();
+    docs.extend(meta_docs());
     // One generator per root, so a root that fails leaves nothing behind;
     // then one shared generator over the roots that succeeded.
     let mut ok_roots: Vec<&str> = Vec::new();
@@ -772,6 +1035,9 @@ pub fn generate() -> String {
             }
         }
     }
+    // The meta-schema must generate: inline schemas depend on it.
+    run(&mut new_gen(&docs), &[META]).unwrap();
+    ok_roots.push(META);
     let mut g = new_gen(&docs);
     run(&mut g, &ok_roots).unwrap();
     let mut out = String::new();
