@@ -237,6 +237,7 @@ pub fn verify_set(
         }
     };
     let (mut packages, mut revocations) = (false, false);
+    let mut named_packages = false;
     let mut bundles = Vec::new();
     let mut checkpoint = None;
     for (name, is) in entries {
@@ -260,19 +261,25 @@ pub fn verify_set(
                 revocations = true;
                 checkpoint = Some(revocations_part(&path));
             }
-            _ => set.findings.push(unexpected(
-                &name,
-                is,
-                "a trust set holds publisher-policy.json, trusted-root.json, packages/ and revocations/ only",
-            )),
+            _ => {
+                // `packages` or `revocations` of the wrong type is that one
+                // finding, not also a missing folder.
+                named_packages |= name == PACKAGES_DIR;
+                revocations |= name == REVOCATIONS_DIR;
+                set.findings.push(unexpected(
+                    &name,
+                    is,
+                    "a trust set holds publisher-policy.json, trusted-root.json, packages/ and revocations/ only",
+                ));
+            }
         }
     }
-    if !packages {
+    if !packages && !named_packages {
         set.findings.push(missing(
             PACKAGES_DIR,
             "the set signs no package (packages/<releaseId>/sha256-<digest>/package-index.sigstore.json)",
         ));
-    } else if bundles.is_empty() {
+    } else if packages && bundles.is_empty() {
         set.findings.push(missing(
             &format!("{PACKAGES_DIR}/<releaseId>/sha256-<digest>"),
             "packages/ holds no package folder",

@@ -508,6 +508,27 @@ fn a_set_without_packages_signs_nothing(corpus: &Path) {
         failing(&o, &dir),
         [(String::new(), vec!["FD788".to_owned()])]
     );
+    // packages and revocations as files: one FD788 each (the wrong type),
+    // not a second one for a missing folder.
+    std::fs::remove_dir(dir.join("packages")).unwrap();
+    std::fs::remove_dir_all(dir.join("revocations")).unwrap();
+    std::fs::write(dir.join("packages"), "x").unwrap();
+    std::fs::write(dir.join("revocations"), "x").unwrap();
+    let o = run(corpus, &dir, None, &[]);
+    let doc: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let messages: Vec<&str> = doc["packages"][0]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "\"packages\" is a file: a trust set holds publisher-policy.json, trusted-root.json, packages/ and revocations/ only",
+            "\"revocations\" is a file: a trust set holds publisher-policy.json, trusted-root.json, packages/ and revocations/ only",
+        ]
+    );
 }
 
 fn unreadable_pins_and_a_missing_set_could_not_run(corpus: &Path) {
