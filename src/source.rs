@@ -105,16 +105,27 @@ pub fn open_disk(path: &Path) -> Result<Box<dyn PackageSource>, Diagnostic> {
 /// A package held in memory: package-relative path (`forms/a.json`) →
 /// bytes. Every file is a regular, non-executable file of mode `0644`
 /// that never changes; directories are implied by the paths.
+///
+/// The bytes are shared ([`Arc`]): a source built from bytes someone
+/// else keeps ([`MemorySource::shared`]: the language server's disk
+/// snapshot and buffers, on every edit) copies none of them.
 #[derive(Clone, Debug, Default)]
 pub struct MemorySource {
     path: PathBuf,
-    files: BTreeMap<String, Vec<u8>>,
+    files: BTreeMap<String, Arc<[u8]>>,
     parsed: BTreeMap<String, Arc<ParsedDocument>>,
 }
 
 impl MemorySource {
     /// A package named `path` in reports, holding `files`.
     pub fn new(path: impl Into<PathBuf>, files: BTreeMap<String, Vec<u8>>) -> Self {
+        let files = files.into_iter().map(|(k, v)| (k, Arc::from(v))).collect();
+        Self::shared(path, files)
+    }
+
+    /// A package named `path` in reports, holding `files` as they are
+    /// shared (no byte is copied to build it).
+    pub fn shared(path: impl Into<PathBuf>, files: BTreeMap<String, Arc<[u8]>>) -> Self {
         MemorySource {
             path: path.into(),
             files,
@@ -133,7 +144,7 @@ impl MemorySource {
     }
 
     /// The files, by package path.
-    pub fn files(&self) -> &BTreeMap<String, Vec<u8>> {
+    pub fn files(&self) -> &BTreeMap<String, Arc<[u8]>> {
         &self.files
     }
 
@@ -161,7 +172,7 @@ impl PackageSource for MemorySource {
         // The disk walk meets each directory's names in byte order, depth
         // first: findings come in the order of the paths compared name by
         // name (`a/b.json` before `a.json`, as the directory `a` sorts first).
-        let mut walk: Vec<(usize, &String, &Vec<u8>)> = self
+        let mut walk: Vec<(usize, &String, &Arc<[u8]>)> = self
             .files
             .iter()
             .enumerate()
@@ -221,7 +232,7 @@ impl PackageSource for MemorySource {
                 "refused from metadata before reading; limit {limit} bytes"
             )));
         }
-        Ok(bytes.clone())
+        Ok(bytes.to_vec())
     }
 
     fn fence(&self) -> Option<Diagnostic> {

@@ -68,7 +68,11 @@
 //!   snapshot, so a keystroke never walks the tree (a stray
 //!   `package-index.json` at the top of a large tree costs one walk, and
 //!   its refusal for too many files is found once). A package with no
-//!   open file left drops its snapshot.
+//!   open file left drops its snapshot. An edit copies no file's bytes
+//!   (the snapshot's and the buffers' are shared with the verified
+//!   source) and parses its buffer once ([`documents::Document`]: the
+//!   parse verification, hover, definition, code actions and completion
+//!   all read).
 //!
 //! The request handlers are one file each under `handlers/` (hover,
 //! definition, code actions, completion, initialize), each an `impl` of
@@ -390,9 +394,17 @@ impl Server {
                 || "document.json".to_owned(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            let bytes = doc.bytes();
+            let bytes = std::sync::Arc::clone(&doc.bytes);
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let checked = crate::document::check_document(&name, bytes.clone(), None).ok()?;
+                // The buffer's one parse, when it has one; else the check
+                // reads the strict reader's refusal of its bytes.
+                let checked = match &doc.parsed {
+                    Some(p) => {
+                        crate::document::check_parsed_document(&name, bytes.to_vec(), p, None)
+                    }
+                    None => crate::document::check_document(&name, bytes.to_vec(), None),
+                }
+                .ok()?;
                 let a = analysis::Analysis::document(&name, bytes, checked.outcome);
                 let mut found = analysis::diagnostics(&a, |rel| (rel == name).then(|| uri.clone()));
                 Some(found.remove(&name).map(|(_, d)| d).unwrap_or_default())
@@ -439,7 +451,7 @@ impl Server {
     fn verify_package(&mut self, conn: &Connection, root: PathBuf) {
         // The open documents of this package (not of a package nested in it).
         let mut open: BTreeMap<String, Uri> = BTreeMap::new();
-        let mut buffers: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+        let mut buffers: BTreeMap<String, analysis::Buffer> = BTreeMap::new();
         for d in self.docs.iter() {
             let Some(path) = &d.path else { continue };
             let Some(rel) = analysis::package_path(&root, path) else {
@@ -451,7 +463,13 @@ impl Server {
                 continue;
             }
             open.insert(rel.clone(), d.uri.clone());
-            buffers.insert(rel, d.bytes());
+            buffers.insert(
+                rel,
+                analysis::Buffer {
+                    bytes: std::sync::Arc::clone(&d.bytes),
+                    parsed: d.parsed.clone(),
+                },
+            );
         }
         if self.reread.remove(&root) || !self.disk.contains_key(&root) {
             self.disk
@@ -513,9 +531,7 @@ impl Server {
 /// server checks on its own when it is in no package.
 fn lone_kind(d: &documents::Document) -> Option<crate::doc_kind::DocKind> {
     use crate::doc_kind::DocKind;
-    let text = d.last_good.as_deref()?;
-    let value = crate::json::strict::parse(text.as_bytes()).ok()?.value;
-    crate::doc_kind::classify(&value)
+    crate::doc_kind::classify(d.last_good.as_ref()?.value())
         .filter(|k| matches!(k, DocKind::BindingDefinition | DocKind::InterfaceDefinition))
 }
 

@@ -41,7 +41,13 @@ impl Server {
             let (true, true, Some(pointer)) = (fd213, meets, pointer) else {
                 continue;
             };
-            let Some((span, new_text)) = actions::close_object(text, &pointer) else {
+            // The document's own parse: a buffer that is not strict
+            // I-JSON gets no edit.
+            let Some(parsed) = &doc.parsed else {
+                continue;
+            };
+            let Some((span, new_text)) = actions::close_object(&parsed.parsed, text, &pointer)
+            else {
                 continue;
             };
             let range = Range::new(

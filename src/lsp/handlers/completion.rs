@@ -2,7 +2,9 @@
 
 use lsp_types::{CompletionResponse, TextDocumentPositionParams};
 
-use crate::lsp::{analysis, completion, lone_kind, Server};
+use std::borrow::Cow;
+
+use crate::lsp::{analysis, completion, documents, lone_kind, Server};
 
 impl Server {
     /// Completion ([`completion::complete`]) in a package's definition or
@@ -17,19 +19,24 @@ impl Server {
         let doc = self.docs.get(uri)?;
         let offset = analysis::byte_offset(&doc.text, at.position)?;
         let mut files: Vec<String> = Vec::new();
-        let mut definition_value: Option<serde_json::Value> = None;
+        let mut definition_value: Option<Cow<'_, serde_json::Value>> = None;
+        let parse = |t: &[u8]| {
+            crate::json::strict::parse(t)
+                .ok()
+                .map(|p| Cow::Owned(p.value))
+        };
         let kind = match self.root_of(uri) {
             Some(root) => {
                 let rel = analysis::package_path(&root, doc.path.as_ref()?)?;
                 let last = self.analyses.get(&root);
-                let index_text = match self.docs.by_path(&root.join(crate::fsread::INDEX_NAME)) {
-                    Some(d) => Some(d.text.as_bytes()),
+                // The index as it stands: its buffer's parse, else its
+                // file as last verified (parsed here).
+                let index = match self.docs.by_path(&root.join(crate::fsread::INDEX_NAME)) {
+                    Some(d) => d.parsed.as_ref().map(|p| Cow::Borrowed(&p.parsed.value)),
                     None => last
                         .and_then(|a| a.files.get(crate::fsread::INDEX_NAME))
-                        .map(Vec::as_slice),
+                        .and_then(|b| parse(b)),
                 };
-                let index: Option<serde_json::Value> =
-                    index_text.and_then(|t| crate::json::strict::parse(t).ok().map(|p| p.value));
                 let field = |k: &str| {
                     index
                         .as_ref()
@@ -61,13 +68,9 @@ impl Server {
                     // A fixture: the definition as it stands (its buffer,
                     // or its last strict text, or as last verified).
                     let def_doc = self.docs.by_path(&root.join(definition));
-                    let parse = |t: &[u8]| crate::json::strict::parse(t).ok().map(|p| p.value);
                     definition_value = def_doc
-                        .and_then(|d| {
-                            parse(d.text.as_bytes()).or_else(|| {
-                                d.last_good.as_deref().and_then(|t| parse(t.as_bytes()))
-                            })
-                        })
+                        .and_then(|d| d.last_good.as_ref())
+                        .map(|g| Cow::Borrowed(g.value()))
                         .or_else(|| last?.files.get(definition).and_then(|b| parse(b)));
                     completion::DocumentKind::Fixture
                 }
@@ -88,7 +91,7 @@ impl Server {
             text: &doc.text,
             offset,
             kind,
-            last_good: doc.last_good.as_deref(),
+            good: doc.last_good.as_ref().map(documents::Good::value),
             files: &files,
             stage_schema,
         };

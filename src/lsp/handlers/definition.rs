@@ -17,7 +17,8 @@ impl Server {
         let doc = self.docs.get(&at.text_document.uri)?;
         let offset = analysis::byte_offset(&doc.text, at.position)?;
         let (good, good_offset, shift) = doc.good_view(offset)?;
-        let location = match navigate::target_at(good.as_bytes(), good_offset)? {
+        let location = match navigate::target_at(good.parsed(), good.text.as_bytes(), good_offset)?
+        {
             navigate::Target::Schema { span, .. } => {
                 let text = doc.text.as_bytes();
                 let range = Range::new(

@@ -46,7 +46,7 @@ impl Server {
             ..
         }) = doc
             .good_view(offset)
-            .and_then(|(good, at, _)| navigate::target_at(good.as_bytes(), at))
+            .and_then(|(good, at, _)| navigate::target_at(good.parsed(), good.text.as_bytes(), at))
         {
             return Some(Hover {
                 contents: HoverContents::Markup(MarkupContent {
@@ -59,7 +59,7 @@ impl Server {
         let good = doc.good_view(offset);
         if let Some((relation, _)) = good
             .as_ref()
-            .and_then(|(good, at, _)| navigate::relation_at(good.as_bytes(), *at))
+            .and_then(|(good, at, _)| navigate::relation_at(good.parsed(), *at))
         {
             // The findings published there are explained after it.
             let explained = self
@@ -119,24 +119,27 @@ impl Server {
             return None;
         }
         let (good, at, _) = doc.good_view(offset)?;
-        let listed = navigate::schema_digest_at(good.as_bytes(), at)?;
+        let listed = navigate::schema_digest_at(good.parsed(), at)?;
         let root = path.parent()?;
-        let index: serde_json::Value = crate::json::strict::parse(good.as_bytes()).ok()?.value;
-        let def_path = index
+        let def_path = good
+            .value()
             .get("definitionPath")
             .and_then(serde_json::Value::as_str)
             .unwrap_or("definition.json");
         let shown_path = crate::render::escape::text(def_path);
-        let bytes = match self.docs.by_path(&root.join(def_path)) {
-            Some(d) => d.bytes(),
-            None => self
-                .analyses
-                .get(root)
-                .and_then(|a| a.files.get(def_path).cloned())?,
+        // The definition's value: its buffer's parse, else its file as
+        // last verified (parsed here).
+        let from_disk;
+        let value = match self.docs.by_path(&root.join(def_path)) {
+            Some(d) => d.parsed.as_ref().map(|p| &p.parsed.value),
+            None => {
+                let bytes = self.analyses.get(root)?.files.get(def_path)?;
+                from_disk = crate::json::strict::parse(bytes).ok().map(|p| p.value);
+                from_disk.as_ref()
+            }
         };
-        let digest = crate::json::strict::parse(&bytes)
-            .ok()
-            .and_then(|p| crate::canonical::canonicalize(&p.value).ok())
+        let digest = value
+            .and_then(|v| crate::canonical::canonicalize(v).ok())
             .map(|c| crate::canonical::sha256_digest(&c));
         let listed_text = listed.as_deref().map_or_else(
             || "not a string".to_owned(),
