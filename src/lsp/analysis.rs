@@ -206,6 +206,17 @@ pub fn analyze(root: &Path, disk: &DiskSnapshot, buffers: &BTreeMap<String, Buff
 }
 
 impl Analysis {
+    /// Whether the verification found the file `rel` unlisted (FD018
+    /// `unlisted-file`): it read nothing of it (`verify` reads only the
+    /// files the index lists), so no edit of it changes a finding.
+    pub fn unread(&self, rel: &str) -> bool {
+        self.report.entries.iter().any(|e| {
+            e.outcome().diagnostics.iter().any(|d| {
+                d.code == crate::codes::Code::UnlistedFile && d.file.as_deref() == Some(rel)
+            })
+        })
+    }
+
     /// The analysis of a lone document `name` (its `bytes`, as checked:
     /// `outcome`), one [`EntryKind::Document`] entry named `name`
     /// ([`crate::document::document_entry`]).

@@ -18,8 +18,12 @@
 //!   every finding is published on the file it names, open or not
 //!   ([`analysis::diagnostics`] for the shape), every other open file of
 //!   the package gets an empty list, and a file whose findings went away
-//!   is cleared. A half-typed buffer gets the strict reader's finding
-//!   (`FD001`/`FD002`…) at the place it stops. Changes that arrive
+//!   is cleared (an open file is sent its list after every verification,
+//!   a file that is not open only when its list changed; an edit of a
+//!   file the package's verification does not read, an unlisted one,
+//!   verifies nothing and sends its list again). A half-typed buffer
+//!   gets the strict reader's finding (`FD001`/`FD002`…) at the place it
+//!   stops. Changes that arrive
 //!   together are verified once, when the input queue is empty. A file is
 //!   sent at most [`analysis::MAX_PER_FILE`] diagnostics, then one that
 //!   says how many more there are ([`analysis::capped`]: never silently);
@@ -163,13 +167,23 @@ struct Server {
     /// The index `index` would write, per package root, computed from its
     /// last analysis when a code action first asks (`None`: no update).
     index_updates: BTreeMap<PathBuf, Option<Vec<u8>>>,
+    /// Edited buffers, by URI text, of files their package's verification
+    /// does not read (FD018 `unlisted-file` in its last analysis): no edit
+    /// of them can change a finding, so their package is not verified
+    /// again; their last list is published again (`Server::touch`).
+    unread_edits: BTreeMap<String, (PathBuf, Uri)>,
+    /// How many times a package was verified (tests read it).
+    verifications: u64,
 }
 
 impl Server {
     /// The message loop; see [`serve`] for the result.
     fn run(&mut self, conn: &Connection) -> bool {
         loop {
-            let msg = if self.dirty.is_empty() && self.lone_dirty.is_empty() {
+            let msg = if self.dirty.is_empty()
+                && self.lone_dirty.is_empty()
+                && self.unread_edits.is_empty()
+            {
                 match conn.receiver.recv() {
                     Ok(m) => m,
                     Err(_) => return false,
@@ -357,8 +371,22 @@ impl Server {
 
     /// Marks the package of `uri` for verification; with `reread`, its
     /// files are read from disk again first (an open, a save, a close).
+    ///
+    /// An edit (no `reread`) of a file its package's last verification
+    /// did not read (it found the file unlisted, FD018: `verify` reads only
+    /// the files the index lists, and judges an unlisted one by its name)
+    /// cannot change a finding: the package is not verified again, the
+    /// file's last list is published again. A definition below a stray
+    /// `package-index.json` at the top of a 20,000-file tree is such a
+    /// file: its keystrokes cost no verification of the tree (issue 38
+    /// item 3).
     fn touch(&mut self, uri: &Uri, reread: bool) {
         if let Some(root) = self.root_of(uri) {
+            if !reread && self.unread_by(&root, uri) {
+                self.unread_edits
+                    .insert(uri.as_str().to_owned(), (root, uri.clone()));
+                return;
+            }
             if reread {
                 self.reread.insert(root.clone());
             }
@@ -370,11 +398,54 @@ impl Server {
         }
     }
 
+    /// Whether the last verification of the package at `root`, still
+    /// current (no read of its disk pending), found the file of `uri`
+    /// unlisted, so read nothing of it.
+    fn unread_by(&self, root: &PathBuf, uri: &Uri) -> bool {
+        if self.reread.contains(root) || self.dirty.contains(root) {
+            return false;
+        }
+        let rel = self
+            .docs
+            .get(uri)
+            .and_then(|d| analysis::package_path(root, d.path.as_ref()?));
+        match (self.analyses.get(root), rel) {
+            (Some(a), Some(rel)) => a.unread(&rel),
+            _ => false,
+        }
+    }
+
+    /// Publishes again the last list of an edited file its package's
+    /// verification does not read, and keeps its new text in the
+    /// package's last analysis (the index code action reads the files
+    /// from there).
+    fn republish_unread(&mut self, conn: &Connection, root: &PathBuf, uri: Uri) {
+        let doc = self.docs.get(&uri);
+        let rel = doc.and_then(|d| analysis::package_path(root, d.path.as_ref()?));
+        if let (Some(a), Some(d), Some(rel)) = (self.analyses.get_mut(root), doc, rel) {
+            a.files.insert(rel.clone(), std::sync::Arc::clone(&d.bytes));
+            match &d.parsed {
+                Some(p) => a.parsed.insert(rel, std::sync::Arc::clone(p)),
+                None => a.parsed.remove(&rel),
+            };
+            self.index_updates.remove(root);
+        }
+        let last = self.shown.get(uri.as_str()).cloned().unwrap_or_default();
+        self.publish(conn, uri, last);
+    }
+
     /// Verifies every marked package and lone document and publishes
     /// their diagnostics.
     fn verify_dirty(&mut self, conn: &Connection) {
-        for root in std::mem::take(&mut self.dirty) {
-            self.verify_package(conn, root);
+        let roots = std::mem::take(&mut self.dirty);
+        for root in &roots {
+            self.verify_package(conn, root.clone());
+        }
+        for (root, uri) in std::mem::take(&mut self.unread_edits).into_values() {
+            // A package verified just now published the file's list.
+            if !roots.contains(&root) {
+                self.republish_unread(conn, &root, uri);
+            }
         }
         for uri in std::mem::take(&mut self.lone_dirty).into_values() {
             self.check_lone(conn, uri);
@@ -449,6 +520,7 @@ impl Server {
     /// Verifies the package at `root` from the buffers over the disk and
     /// publishes (see the module docs).
     fn verify_package(&mut self, conn: &Connection, root: PathBuf) {
+        self.verifications += 1;
         // The open documents of this package (not of a package nested in it).
         let mut open: BTreeMap<String, Uri> = BTreeMap::new();
         let mut buffers: BTreeMap<String, analysis::Buffer> = BTreeMap::new();
@@ -513,6 +585,21 @@ impl Server {
         }
         let mut now = BTreeMap::new();
         for (rel, (uri, diagnostics)) in found {
+            // An open file gets its list after every verification (a
+            // client waits for it); a file that is not open only when its
+            // list changed: its last one stands in the editor until then
+            // (a package of 20,000 unlisted files is not 20,000
+            // notifications per keystroke).
+            let unchanged = self
+                .shown
+                .get(uri.as_str())
+                .map_or(diagnostics.is_empty(), |last| *last == diagnostics);
+            if !open.contains_key(&rel) && unchanged {
+                if !diagnostics.is_empty() {
+                    now.insert(rel, uri);
+                }
+                continue;
+            }
             if !diagnostics.is_empty() {
                 now.insert(rel, uri.clone());
             }
@@ -558,4 +645,90 @@ fn ok(id: RequestId, result: impl serde::Serialize) -> Response {
 /// An error response.
 fn err(id: RequestId, code: ErrorCode, message: &str) -> Response {
     Response::new_err(id, code as i32, message.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Issue 38 item 3: an edit of a file its package's verification does
+    /// not read (unlisted: FD018) verifies nothing and publishes the
+    /// file's last list again; near misses: an edit of a listed file, and
+    /// the save of the unlisted one, verify the package.
+    #[test]
+    fn an_edit_of_an_unlisted_file_verifies_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+        for rel in [
+            "package-index.json",
+            "definition.json",
+            "fixtures/desired.json",
+        ] {
+            let to = dir.path().join(rel);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(fixture.join(rel), to).unwrap();
+        }
+        std::fs::write(dir.path().join("notes.json"), "{}").unwrap();
+        let (conn, client) = Connection::memory();
+        let mut server = Server {
+            state: State::Running,
+            ..Server::default()
+        };
+        let uri = |rel: &str| documents::file_uri(&dir.path().join(rel)).unwrap();
+        let send = |server: &mut Server, method: &str, params: serde_json::Value| {
+            server.notification(Notification::new(method.to_owned(), params));
+            server.verify_dirty(&conn);
+        };
+        let published = |rel: &str| -> Vec<String> {
+            let mut last = None;
+            while let Ok(Message::Notification(n)) = client.receiver.try_recv() {
+                if n.params["uri"] == uri(rel).as_str() {
+                    last = Some(n.params["diagnostics"].clone());
+                }
+            }
+            let list = last.expect("a publication");
+            let codes = list.as_array().unwrap().iter();
+            codes
+                .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        };
+        for (rel, text) in [("notes.json", "{}"), ("definition.json", "")] {
+            let text = if text.is_empty() {
+                std::fs::read_to_string(dir.path().join(rel)).unwrap()
+            } else {
+                text.to_owned()
+            };
+            let doc =
+                json!({"uri": uri(rel).as_str(), "languageId": "json", "version": 1, "text": text});
+            send(
+                &mut server,
+                "textDocument/didOpen",
+                json!({ "textDocument": doc }),
+            );
+        }
+        assert_eq!(published("notes.json"), ["FD018"]);
+        let before = server.verifications;
+        let change = |rel: &str, text: &str| json!({"textDocument": {"uri": uri(rel).as_str(), "version": 2}, "contentChanges": [{"text": text}]});
+        send(
+            &mut server,
+            "textDocument/didChange",
+            change("notes.json", "{\"a\": "),
+        );
+        assert_eq!(server.verifications, before, "nothing verified");
+        assert_eq!(published("notes.json"), ["FD018"], "the list again");
+        let root = dir.path().to_path_buf();
+        assert_eq!(&server.analyses[&root].files["notes.json"][..], b"{\"a\": ");
+        // Near misses: an edit of the listed definition, the save.
+        send(
+            &mut server,
+            "textDocument/didChange",
+            change("definition.json", "{"),
+        );
+        assert_eq!(server.verifications, before + 1);
+        let saved = json!({"textDocument": {"uri": uri("notes.json").as_str()}});
+        send(&mut server, "textDocument/didSave", saved);
+        assert_eq!(server.verifications, before + 2);
+    }
 }
