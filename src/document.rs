@@ -125,14 +125,7 @@ pub fn check_document(
     bytes: Vec<u8>,
     beside: Option<&Path>,
 ) -> Result<Checked, String> {
-    let mut checked = Checked {
-        outcome: PackageOutcome::default(),
-        kind: None,
-        api_version: None,
-        digest: None,
-        shown: display.to_owned(),
-        parsed: None,
-    };
+    let mut checked = unchecked(display);
     let (parsed, numbers) = match strict::parse_with_numbers(&bytes) {
         Ok(p) => p,
         Err(e) => {
@@ -149,6 +142,35 @@ pub fn check_document(
     // The sources that shared the parse are gone: it moves to the caller.
     checked.parsed = Some(Arc::try_unwrap(doc).map_or_else(|d| d.parsed.clone(), |d| d.parsed));
     Ok(checked)
+}
+
+/// [`check_document`] of a document its caller already parsed (an
+/// editor's buffer, parsed once when its text arrived): `doc` must be the
+/// strict reader's parse ([`strict::parse_with_numbers`]) of `bytes`, and
+/// is what every check reads. [`Checked::parsed`] is left `None` (the
+/// caller has the parse).
+///
+/// # Errors
+/// As [`check_document`].
+pub fn check_parsed_document(
+    display: &str,
+    bytes: Vec<u8>,
+    doc: &Arc<ParsedDocument>,
+    beside: Option<&Path>,
+) -> Result<Checked, String> {
+    check_parsed(unchecked(display), bytes, doc, beside)
+}
+
+/// A document's result before any check: shown as `display`.
+fn unchecked(display: &str) -> Checked {
+    Checked {
+        outcome: PackageOutcome::default(),
+        kind: None,
+        api_version: None,
+        digest: None,
+        shown: display.to_owned(),
+        parsed: None,
+    }
 }
 
 /// [`check_document`] once the document parsed: `doc` is its parse, of

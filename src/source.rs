@@ -108,10 +108,14 @@ pub fn open_disk(path: &Path) -> Result<Box<dyn PackageSource>, Diagnostic> {
 /// (a package read from a git tree, `compat --baseline-rev`, can hold an
 /// executable file or a symbolic link, which verify refuses as on disk);
 /// directories are implied by the paths.
+///
+/// The bytes are shared ([`Arc`]): a source built from bytes someone
+/// else keeps ([`MemorySource::shared`]: the language server's disk
+/// snapshot and buffers, on every edit) copies none of them.
 #[derive(Clone, Debug, Default)]
 pub struct MemorySource {
     path: PathBuf,
-    files: BTreeMap<String, Vec<u8>>,
+    files: BTreeMap<String, Arc<[u8]>>,
     parsed: BTreeMap<String, Arc<ParsedDocument>>,
     odd: BTreeMap<String, OddEntry>,
 }
@@ -141,6 +145,13 @@ pub enum OddEntry {
 impl MemorySource {
     /// A package named `path` in reports, holding `files`.
     pub fn new(path: impl Into<PathBuf>, files: BTreeMap<String, Vec<u8>>) -> Self {
+        let files = files.into_iter().map(|(k, v)| (k, Arc::from(v))).collect();
+        Self::shared(path, files)
+    }
+
+    /// A package named `path` in reports, holding `files` as they are
+    /// shared (no byte is copied to build it).
+    pub fn shared(path: impl Into<PathBuf>, files: BTreeMap<String, Arc<[u8]>>) -> Self {
         MemorySource {
             path: path.into(),
             files,
@@ -172,7 +183,7 @@ impl MemorySource {
     }
 
     /// The files, by package path.
-    pub fn files(&self) -> &BTreeMap<String, Vec<u8>> {
+    pub fn files(&self) -> &BTreeMap<String, Arc<[u8]>> {
         &self.files
     }
 
@@ -300,7 +311,7 @@ impl PackageSource for MemorySource {
                 "refused from metadata before reading; limit {limit} bytes"
             )));
         }
-        Ok(bytes.clone())
+        Ok(bytes.to_vec())
     }
 
     fn fence(&self) -> Option<Diagnostic> {

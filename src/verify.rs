@@ -242,10 +242,16 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
         .collect();
     out.sources.retain(|f, _| named.contains(f.as_str()));
     // Documents were parsed without span maps; build them for the files
-    // that parsed and are kept (the same parse, so it succeeds again).
+    // that parsed and are kept (the same parse, so it succeeds again), or
+    // take them from the parse the source was given with the bytes (an
+    // editor's buffer: no second parse).
     for (file, source) in &mut out.sources {
         if source.spans.is_none() && pkg.parsed_json.contains(file) {
-            source.spans = strict::parse(&source.bytes).ok().map(|p| p.spans);
+            let given = pkg.root.as_ref().and_then(|r| r.parsed(file));
+            source.spans = match given {
+                Some(d) => Some(d.parsed.spans.clone()),
+                None => strict::parse(&source.bytes).ok().map(|p| p.spans),
+            };
         }
     }
     if !out.has_errors() {

@@ -537,10 +537,12 @@ fn read_payload(
             pkg.parsed_json.insert(l.path.clone());
         } else {
             // A document the package's builder already parsed (a package
-            // held in memory: `check FILE`'s definition): that one parse,
-            // value, numbers and span map, not a second one of its bytes.
+            // held in memory: `check FILE`'s definition, an editor's
+            // buffer): that one parse, value, numbers and span map, not a
+            // second one of its bytes (the span map is taken from it here
+            // for `spans`, else by the outcome when a finding names the file).
             let done = pkg.root.as_ref().and_then(|r| r.parsed(&l.path)).map(|d| {
-                span_map = Some(d.parsed.spans.clone());
+                span_map = spans.then(|| d.parsed.spans.clone());
                 (d.parsed.value.clone(), d.numbers.clone())
             });
             let parsed = if let Some(done) = done {

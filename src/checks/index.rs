@@ -158,9 +158,21 @@ fn document(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         }
     };
     let keep_spans = pkg.keep_spans;
+    // An index its package's builder already parsed (an editor's buffer,
+    // [`crate::source::PackageSource::parsed`]): that one parse, value and
+    // span map, not a second one of the same bytes.
+    // Its span map is taken from that parse when a finding names the
+    // index ([`crate::verify`]'s outcome), or here for `keep_spans`.
+    let given = root.parsed(INDEX_FILE).map(|d| {
+        let spans = keep_spans.then(|| d.parsed.spans.clone());
+        (d.parsed.value.clone(), spans)
+    });
     let source = pkg.sources.entry(INDEX_FILE.to_owned()).or_default();
     source.bytes = bytes;
-    let parsed = if keep_spans {
+    let parsed = if let Some((value, spans)) = given {
+        source.spans = spans;
+        Ok(value)
+    } else if keep_spans {
         strict::parse(&source.bytes).map(|p| {
             source.spans = Some(p.spans);
             p.value

@@ -3,13 +3,11 @@
 //! object schema where FD213 fires. Renaming a forbidden field is not
 //! offered: which name replaces it is a design decision, not a fix.
 
-use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::fsread::INDEX_NAME;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
-use crate::source::MemorySource;
 
 use super::analysis::Analysis;
 
@@ -27,8 +25,9 @@ pub fn updated_index(a: &Analysis) -> Option<Vec<u8>> {
     if !a.disk_findings.is_empty() || !a.files.contains_key(INDEX_NAME) {
         return None;
     }
-    let files: BTreeMap<String, Vec<u8>> = a.files.clone();
-    let source = MemorySource::new(&a.root, files);
+    // The files and buffers' parses as verified: nothing copied or parsed
+    // again.
+    let source = super::analysis::source(&a.root, &a.files, &a.parsed);
     let indexed = crate::index::build_source(&source, None).ok()?;
     indexed.drift.then_some(indexed.bytes)
 }
@@ -39,10 +38,13 @@ pub fn updated_index(a: &Analysis) -> Option<Vec<u8>> {
 /// value of another type) gets its value replaced by `false`; a pointer to
 /// an object schema gets the member `"additionalProperties": false` after
 /// its last member (on its own line, indented as that member, when the
-/// member starts a line), or as the only member of `{}`. `None` when
-/// `text` is not strict I-JSON or the pointer names neither.
-pub fn close_object(text: &[u8], pointer: &JsonPointer) -> Option<(Range<usize>, String)> {
-    let parsed = strict::parse(text).ok()?;
+/// member starts a line), or as the only member of `{}`. `None` when the
+/// pointer names neither. `parsed`: the strict reader's parse of `text`.
+pub fn close_object(
+    parsed: &strict::Parsed,
+    text: &[u8],
+    pointer: &JsonPointer,
+) -> Option<(Range<usize>, String)> {
     if pointer.tokens().last().map(String::as_str) == Some("additionalProperties") {
         let parent = pointer.parent()?;
         if parent.resolve(&parsed.value)?.is_object() {
@@ -89,7 +91,8 @@ mod tests {
     use super::*;
 
     fn apply(text: &str, ptr: &str) -> Option<String> {
-        let (r, new) = close_object(text.as_bytes(), &JsonPointer::from(ptr))?;
+        let parsed = strict::parse(text.as_bytes()).ok()?;
+        let (r, new) = close_object(&parsed, text.as_bytes(), &JsonPointer::from(ptr))?;
         Some(format!("{}{new}{}", &text[..r.start], &text[r.end..]))
     }
 

@@ -3,14 +3,21 @@
 //!
 //! The package is read from disk through the fenced reader
 //! ([`crate::source::open_disk`]: no link followed, nothing special
-//! opened), every open buffer replaces its file's bytes (or adds a file
-//! not yet saved), and the result is verified as a
-//! [`MemorySource`] by [`crate::verify::verify_source`], the same checks
-//! as `verify`. The disk's inventory findings (links, special files,
-//! names) and refused reads are kept: a buffer never hides them.
+//! opened) into a [`DiskSnapshot`], kept between edits; every open buffer
+//! replaces its file's bytes (or adds a file not yet saved), and the result
+//! is verified as a [`MemorySource`] by [`crate::verify::verify_source`],
+//! the same checks as `verify`. The disk's inventory findings (links,
+//! special files, names) and refused reads are kept: a buffer never hides
+//! them.
+//!
+//! Nothing is copied or parsed twice for an edit: the snapshot's bytes
+//! and the buffers' are shared ([`Arc`]) with the source, and each buffer
+//! comes with its one parse ([`Buffer`]), which the checks read instead of
+//! parsing its bytes, and whose span map locates its findings.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use lsp_types::{
     DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString, Position, Range,
@@ -21,7 +28,7 @@ use crate::diag::{Diagnostic, Severity};
 use crate::fsread::INDEX_NAME;
 use crate::render::model::RunView;
 use crate::report::{Entry, EntryKind, ExitRule, Report};
-use crate::source::{MemorySource, PackageSource};
+use crate::source::{MemorySource, PackageSource, ParsedDocument};
 use crate::verify::PackageOutcome;
 
 /// How many directories above a file are searched for its package root.
@@ -62,8 +69,12 @@ pub struct Analysis {
     /// package ([`EntryKind::Package`]; a lone document's is an
     /// [`EntryKind::Document`] named by its file, [`Analysis::document`]).
     pub report: Report,
-    /// Package path → bytes, as verified.
-    pub files: BTreeMap<String, Vec<u8>>,
+    /// Package path → bytes, as verified (shared with the disk snapshot
+    /// and the buffers).
+    pub files: BTreeMap<String, Arc<[u8]>>,
+    /// The open buffers' parses, by package path (the index code action
+    /// reads them too).
+    pub parsed: BTreeMap<String, Arc<ParsedDocument>>,
     /// The disk's own findings (inventory: links, special files, names;
     /// refused reads), also in `report`: a package with any is one
     /// `index` refuses to index.
@@ -85,7 +96,7 @@ pub struct DiskSnapshot {
     /// Package path → its bytes, or the finding that refused its read
     /// (`None`: refused, but the inventory already has a finding for the
     /// file, and one cause gets one finding, as in `verify`).
-    files: BTreeMap<String, Result<Vec<u8>, Option<Diagnostic>>>,
+    files: BTreeMap<String, Result<Arc<[u8]>, Option<Diagnostic>>>,
 }
 
 impl DiskSnapshot {
@@ -104,6 +115,7 @@ impl DiskSnapshot {
                 for e in &inv.files {
                     let read = disk
                         .read(&e.rel, crate::limits::PAYLOAD_BYTES, Some(&e.meta))
+                        .map(Arc::from)
                         .map_err(|d| (!flagged.contains(&e.rel)).then_some(d));
                     snapshot.files.insert(e.rel.clone(), read);
                 }
@@ -114,14 +126,26 @@ impl DiskSnapshot {
     }
 }
 
+/// An open buffer of a package, as verification takes it: its bytes and
+/// its one parse (`None`: the strict reader refuses the bytes), both
+/// shared with the editor's document
+/// ([`super::documents::Document`]).
+#[derive(Clone, Debug)]
+pub struct Buffer {
+    /// The bytes.
+    pub bytes: Arc<[u8]>,
+    /// Their parse.
+    pub parsed: Option<Arc<ParsedDocument>>,
+}
+
 /// The files of the package: its files on disk as `disk` read them, each
-/// open buffer (`buffers`: package path → bytes) over its file; and the
+/// open buffer (`buffers`: package path → buffer) over its file; and the
 /// disk's inventory findings and refused reads (a buffered file's refused
-/// read is not kept: the buffer is what is verified).
+/// read is not kept: the buffer is what is verified). No byte is copied.
 pub fn package_files(
     disk: &DiskSnapshot,
-    buffers: &BTreeMap<String, Vec<u8>>,
-) -> (BTreeMap<String, Vec<u8>>, Vec<Diagnostic>) {
+    buffers: &BTreeMap<String, Buffer>,
+) -> (BTreeMap<String, Arc<[u8]>>, Vec<Diagnostic>) {
     let mut files = BTreeMap::new();
     let mut kept: Vec<Diagnostic> = disk.findings.clone();
     for (rel, read) in &disk.files {
@@ -130,23 +154,40 @@ pub fn package_files(
         }
         match read {
             Ok(bytes) => {
-                files.insert(rel.clone(), bytes.clone());
+                files.insert(rel.clone(), Arc::clone(bytes));
             }
             Err(Some(d)) => kept.push(d.clone()),
             Err(None) => {}
         }
     }
-    for (rel, bytes) in buffers {
-        files.insert(rel.clone(), bytes.clone());
+    for (rel, b) in buffers {
+        files.insert(rel.clone(), Arc::clone(&b.bytes));
     }
     (files, kept)
 }
 
-/// Verifies the package at `root` with `buffers` (package path → bytes)
+/// The in-memory package of `files`, named `root`, each parsed buffer of
+/// `parsed` given with its parse ([`MemorySource::with_parsed`]).
+pub fn source(
+    root: &Path,
+    files: &BTreeMap<String, Arc<[u8]>>,
+    parsed: &BTreeMap<String, Arc<ParsedDocument>>,
+) -> MemorySource {
+    parsed.iter().fold(
+        MemorySource::shared(root, files.clone()),
+        |source, (rel, p)| source.with_parsed(rel, Arc::clone(p)),
+    )
+}
+
+/// Verifies the package at `root` with `buffers` (package path → buffer)
 /// over its files on disk as `disk` holds them (see the module docs).
-pub fn analyze(root: &Path, disk: &DiskSnapshot, buffers: &BTreeMap<String, Vec<u8>>) -> Analysis {
+pub fn analyze(root: &Path, disk: &DiskSnapshot, buffers: &BTreeMap<String, Buffer>) -> Analysis {
     let (files, kept) = package_files(disk, buffers);
-    let source = MemorySource::new(root, files.clone());
+    let parsed: BTreeMap<String, Arc<ParsedDocument>> = buffers
+        .iter()
+        .filter_map(|(rel, b)| Some((rel.clone(), Arc::clone(b.parsed.as_ref()?))))
+        .collect();
+    let source = source(root, &files, &parsed);
     let mut outcome = crate::verify::verify_source(Box::new(source) as Box<dyn PackageSource>);
     // The memory source gives the same findings for the names it holds:
     // the exact duplicates go.
@@ -159,15 +200,27 @@ pub fn analyze(root: &Path, disk: &DiskSnapshot, buffers: &BTreeMap<String, Vec<
             ExitRule::default(),
         ),
         files,
+        parsed,
         disk_findings: kept,
     }
 }
 
 impl Analysis {
+    /// Whether the verification found the file `rel` unlisted (FD018
+    /// `unlisted-file`): it read nothing of it (`verify` reads only the
+    /// files the index lists), so no edit of it changes a finding.
+    pub fn unread(&self, rel: &str) -> bool {
+        self.report.entries.iter().any(|e| {
+            e.outcome().diagnostics.iter().any(|d| {
+                d.code == crate::codes::Code::UnlistedFile && d.file.as_deref() == Some(rel)
+            })
+        })
+    }
+
     /// The analysis of a lone document `name` (its `bytes`, as checked:
     /// `outcome`), one [`EntryKind::Document`] entry named `name`
     /// ([`crate::document::document_entry`]).
-    pub fn document(name: &str, bytes: Vec<u8>, outcome: PackageOutcome) -> Self {
+    pub fn document(name: &str, bytes: Arc<[u8]>, outcome: PackageOutcome) -> Self {
         Analysis {
             root: PathBuf::new(),
             report: Report::new(
@@ -175,6 +228,7 @@ impl Analysis {
                 ExitRule::default(),
             ),
             files: [(name.to_owned(), bytes)].into(),
+            parsed: BTreeMap::new(),
             disk_findings: Vec::new(),
         }
     }
@@ -339,7 +393,7 @@ pub fn diagnostics(
     let positions: BTreeMap<&str, BTreeMap<usize, Position>> = wanted
         .into_iter()
         .map(|(file, offsets)| {
-            let text = a.files.get(file).map(Vec::as_slice).unwrap_or_default();
+            let text = a.files.get(file).map(|b| &b[..]).unwrap_or_default();
             (file, lsp_positions(text, offsets))
         })
         .collect();
@@ -538,6 +592,102 @@ mod tests {
         assert_eq!(got.len(), all.len());
         for i in all {
             assert_eq!(got[&i], lsp_position(b, i), "offset {i}");
+        }
+    }
+
+    /// The fixture package on disk (`definition.json`, its index, one
+    /// fixture; it verifies).
+    fn package() -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632")
+    }
+
+    /// A buffer of `bytes` given with `parsed`, the strict parse of
+    /// `parse_of` (the same bytes, or others to show which is read).
+    fn buffer(bytes: &[u8], parse_of: &[u8]) -> Buffer {
+        let (parsed, numbers) = crate::json::strict::parse_with_numbers(parse_of).unwrap();
+        Buffer {
+            bytes: Arc::from(bytes),
+            parsed: Some(Arc::new(ParsedDocument { parsed, numbers })),
+        }
+    }
+
+    fn outcome(a: &Analysis) -> &PackageOutcome {
+        a.report.entries[0].outcome()
+    }
+
+    /// Issue 34 item 4: an edit copies no file: the analysis holds the
+    /// disk snapshot's bytes and the buffer's, shared, not copies; near
+    /// miss: the package verifies as on disk.
+    #[test]
+    fn the_disk_snapshot_and_the_buffers_are_shared_not_copied() {
+        let root = package();
+        let disk = DiskSnapshot::read(&root);
+        let def = std::fs::read(root.join("definition.json")).unwrap();
+        let buffers = [("definition.json".to_owned(), buffer(&def, &def))].into();
+        let a = analyze(&root, &disk, &buffers);
+        assert!(
+            outcome(&a).diagnostics.is_empty(),
+            "{:?}",
+            outcome(&a).diagnostics
+        );
+        let on_disk = match &disk.files["fixtures/desired.json"] {
+            Ok(b) => b,
+            Err(e) => panic!("{e:?}"),
+        };
+        assert!(Arc::ptr_eq(&a.files["fixtures/desired.json"], on_disk));
+        assert!(Arc::ptr_eq(
+            &a.files["definition.json"],
+            &buffers["definition.json"].bytes
+        ));
+        assert!(Arc::ptr_eq(
+            &a.parsed["definition.json"],
+            buffers["definition.json"].parsed.as_ref().unwrap()
+        ));
+    }
+
+    /// Issue 34 item 4: a buffer's one parse is what verification reads,
+    /// for the definition and for the index, and its span map locates the
+    /// findings (no second parse of the bytes): a parse with a member the
+    /// bytes lack gets a finding located at that member's span in it. Near
+    /// miss: the parse of the buffer's own bytes gives no finding.
+    #[test]
+    fn a_buffers_parse_is_what_verification_reads() {
+        let root = package();
+        let disk = DiskSnapshot::read(&root);
+        let def = std::fs::read(root.join("definition.json")).unwrap();
+        let index = std::fs::read(root.join(INDEX_NAME)).unwrap();
+        let mut value: serde_json::Value = serde_json::from_slice(&def).unwrap();
+        value["x-not-a-member"] = serde_json::json!(true);
+        let pretty = serde_json::to_vec_pretty(&value).unwrap();
+        let buffers = [("definition.json".to_owned(), buffer(&def, &pretty))].into();
+        let a = analyze(&root, &disk, &buffers);
+        let out = outcome(&a);
+        let member = crate::json::pointer::JsonPointer::from("/x-not-a-member");
+        let found = out
+            .diagnostics
+            .iter()
+            .find(|d| d.file.as_deref() == Some("definition.json") && d.pointer == member);
+        assert!(found.is_some(), "{:?}", out.diagnostics);
+        let spans = out.sources["definition.json"].spans.as_ref().unwrap();
+        let given = crate::json::strict::parse(&pretty).unwrap().spans;
+        assert_eq!(spans.value_span(&member), given.value_span(&member));
+        assert!(spans.value_span(&member).is_some());
+
+        let mut value: serde_json::Value = serde_json::from_slice(&index).unwrap();
+        value["formRef"]["kind"] = serde_json::json!("SomethingElse");
+        let other = serde_json::to_vec(&value).unwrap();
+        let buffers = [(INDEX_NAME.to_owned(), buffer(&index, &other))].into();
+        let a = analyze(&root, &disk, &buffers);
+        assert!(
+            outcome(&a).diagnostics.iter().any(|d| d.is_error()),
+            "the index's given parse is read"
+        );
+        // Near miss: each buffer with the parse of its own bytes.
+        for (rel, bytes) in [("definition.json", &def), (INDEX_NAME, &index)] {
+            let buffers = [(rel.to_owned(), buffer(bytes, bytes))].into();
+            let a = analyze(&root, &disk, &buffers);
+            assert!(outcome(&a).diagnostics.is_empty(), "{rel}");
         }
     }
 

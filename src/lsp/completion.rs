@@ -475,10 +475,11 @@ pub struct Input<'a> {
     pub offset: usize,
     /// Which schema the document follows.
     pub kind: DocumentKind,
-    /// The last text of the document that was strict I-JSON (its desired
-    /// schema names the `immutableFields` pointers while the text is
-    /// half-typed).
-    pub last_good: Option<&'a str>,
+    /// The value of the last text of the document that was strict I-JSON
+    /// (its current text when it is; its desired schema names the
+    /// `immutableFields` pointers while the text is half-typed), from the
+    /// document's one parse.
+    pub good: Option<&'a Value>,
     /// The package's files (package paths: disk and open buffers, as the
     /// last analysis read them), offered where a package path goes.
     pub files: &'a [String],
@@ -694,15 +695,9 @@ fn keyword_offer(k: crate::keywords::Admitted) -> Offer {
 
 /// The `immutableFields` pointers of the definition's desired schema, from
 /// its text when that is strict I-JSON with one, else from its last text
-/// that was.
+/// that was ([`Input::good`]).
 fn pointer_offers(input: &Input<'_>) -> Option<(Vec<Offer>, bool)> {
-    let desired_of = |text: &str| {
-        crate::json::strict::parse(text.as_bytes())
-            .ok()
-            .and_then(|p| p.value.get("desiredSchema").cloned())
-    };
-    let desired = desired_of(input.text).or_else(|| desired_of(input.last_good?))?;
-    let desired = &desired;
+    let desired = input.good?.get("desiredSchema")?;
     let (pointers, more) = immutable_pointers(desired);
     let offers = pointers
         .into_iter()
@@ -793,6 +788,17 @@ mod tests {
     const DEFINITION: &str = include_str!(
         "../../fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7/definition.json"
     );
+
+    /// [`DEFINITION`]'s value, parsed once (as the server parses a
+    /// document once).
+    fn definition_value() -> &'static Value {
+        static VALUE: std::sync::OnceLock<Value> = std::sync::OnceLock::new();
+        VALUE.get_or_init(|| {
+            crate::json::strict::parse(DEFINITION.as_bytes())
+                .unwrap()
+                .value
+        })
+    }
 
     fn at(text: &str, marked: &str) -> Option<Cursor> {
         // `|` marks the cursor in `marked`; `text` is `marked` without it.
@@ -927,7 +933,7 @@ mod tests {
             text,
             offset,
             kind,
-            last_good: Some(DEFINITION),
+            good: Some(definition_value()),
             files: &[],
             stage_schema: None,
         }
@@ -985,7 +991,7 @@ mod tests {
                 text: &text,
                 offset,
                 kind,
-                last_good: Some(DEFINITION),
+                good: Some(definition_value()),
                 files: &files,
                 stage_schema: None,
             };
@@ -1036,7 +1042,7 @@ mod tests {
             text,
             offset: 9,
             kind: def,
-            last_good: None,
+            good: None,
             files: &[],
             stage_schema: None,
         };
@@ -1096,7 +1102,7 @@ mod tests {
                 text: &text,
                 offset: marked.find('|').unwrap(),
                 kind: DocumentKind::Fixture,
-                last_good: None,
+                good: None,
                 files: &[],
                 stage_schema: fixture_stage(&def, "f/d.json"),
             };

@@ -6,11 +6,40 @@ use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
+use std::sync::Arc;
 
 use lsp_types::Uri;
 use percent_encoding::{percent_decode_str, AsciiSet, NON_ALPHANUMERIC};
 
-/// One open document.
+use crate::json::strict;
+use crate::source::ParsedDocument;
+
+/// The last text of a document that was strict I-JSON, and its one parse.
+#[derive(Clone, Debug)]
+pub struct Good {
+    /// The text.
+    pub text: Arc<str>,
+    /// Its parse by the strict reader: value, span map, number literals.
+    pub parsed: Arc<ParsedDocument>,
+}
+
+impl Good {
+    /// The value and span map.
+    pub fn parsed(&self) -> &strict::Parsed {
+        &self.parsed.parsed
+    }
+
+    /// The value.
+    pub fn value(&self) -> &serde_json::Value {
+        &self.parsed.parsed.value
+    }
+}
+
+/// One open document: its text and the one parse of it (issue 34 item
+/// 4), made when the text arrives and read by everything after it:
+/// verification ([`crate::source::MemorySource::with_parsed`]: no second
+/// parse, and the span map for its findings is this parse's), hover, go to
+/// definition, code actions and completion.
 #[derive(Clone, Debug)]
 pub struct Document {
     /// The URI as the client spelled it (diagnostics are published on it).
@@ -19,14 +48,21 @@ pub struct Document {
     pub path: Option<PathBuf>,
     /// The whole text (full synchronisation), each lone surrogate the
     /// client sent as U+FFFD ([`super::surrogates`]).
-    pub text: String,
+    pub text: Arc<str>,
     /// The lone surrogates of the client's text (usually none): the
     /// buffer's bytes as verified hold them ([`Document::bytes`]).
     pub lone: Vec<super::surrogates::Lone>,
+    /// The buffer's bytes as the client holds them, shared with its
+    /// verification: the text's own, or with each lone surrogate in its
+    /// WTF-8 form (so never UTF-8 when it has one).
+    pub bytes: Arc<[u8]>,
+    /// The strict reader's parse of [`Document::bytes`], `None` when it
+    /// refuses them (verification reads the refusal then).
+    pub parsed: Option<Arc<ParsedDocument>>,
     /// The last text of this document that was strict I-JSON (its
-    /// current text when it is), for hover and navigation while the
-    /// author is half-way through an edit.
-    pub last_good: Option<String>,
+    /// current text when it is) with its parse, for hover and navigation
+    /// while the author is half-way through an edit.
+    pub last_good: Option<Good>,
 }
 
 impl Document {
@@ -35,39 +71,46 @@ impl Document {
         let mut d = Document {
             uri,
             path,
-            text,
-            lone,
+            text: Arc::from(""),
+            lone: Vec::new(),
+            bytes: Arc::from(&b""[..]),
+            parsed: None,
             last_good: None,
         };
-        d.remember();
+        d.set(text, lone);
         d
     }
 
-    /// The buffer's bytes as the client holds them: its text, with each
-    /// lone surrogate in its WTF-8 form (so never UTF-8 when it has one).
-    pub fn bytes(&self) -> Vec<u8> {
-        if self.lone.is_empty() {
-            self.text.clone().into_bytes()
+    /// Takes `text` (with its lone surrogates) as the document's and
+    /// parses it, once; keeps it as the last good text when it is strict
+    /// I-JSON (a text with a lone surrogate never is).
+    fn set(&mut self, text: String, lone: Vec<super::surrogates::Lone>) {
+        let text: Arc<str> = Arc::from(text);
+        self.bytes = if lone.is_empty() {
+            Arc::from(Arc::clone(&text))
         } else {
-            super::surrogates::to_wtf8(&self.text, &self.lone)
+            Arc::from(super::surrogates::to_wtf8(&text, &lone))
+        };
+        self.parsed = strict::parse_with_numbers(&self.bytes)
+            .ok()
+            .map(|(parsed, numbers)| Arc::new(ParsedDocument { parsed, numbers }));
+        if let Some(parsed) = &self.parsed {
+            self.last_good = Some(Good {
+                text: Arc::clone(&text),
+                parsed: Arc::clone(parsed),
+            });
         }
-    }
-
-    /// Keeps the text as the last good one when it is strict I-JSON (a
-    /// text with a lone surrogate never is).
-    fn remember(&mut self) {
-        if self.lone.is_empty() && crate::json::strict::parse(self.text.as_bytes()).is_ok() {
-            self.last_good = Some(self.text.clone());
-        }
+        self.text = text;
+        self.lone = lone;
     }
 
     /// A strict I-JSON text to read byte `offset` of the current text in:
     /// the current text itself, or else the last good text with the offset
     /// carried over ([`Shift`]); `None` when the offset lies in the part
     /// that changed since (or no text of the document was ever good).
-    pub fn good_view(&self, offset: usize) -> Option<(&str, usize, Shift)> {
-        let good = self.last_good.as_deref()?;
-        let shift = Shift::between(good, &self.text);
+    pub fn good_view(&self, offset: usize) -> Option<(&Good, usize, Shift)> {
+        let good = self.last_good.as_ref()?;
+        let shift = Shift::between(&good.text, &self.text);
         Some((good, shift.to_old(offset)?, shift))
     }
 }
@@ -158,9 +201,7 @@ impl Documents {
     pub fn change(&mut self, uri: &Uri, text: String, lone: Vec<super::surrogates::Lone>) -> bool {
         match self.docs.get_mut(uri.as_str()) {
             Some(d) => {
-                d.text = text;
-                d.lone = lone;
-                d.remember();
+                d.set(text, lone);
                 true
             }
             None => false,

@@ -18,8 +18,12 @@
 //!   every finding is published on the file it names, open or not
 //!   ([`analysis::diagnostics`] for the shape), every other open file of
 //!   the package gets an empty list, and a file whose findings went away
-//!   is cleared. A half-typed buffer gets the strict reader's finding
-//!   (`FD001`/`FD002`…) at the place it stops. Changes that arrive
+//!   is cleared (an open file is sent its list after every verification,
+//!   a file that is not open only when its list changed; an edit of a
+//!   file the package's verification does not read, an unlisted one,
+//!   verifies nothing and sends its list again). A half-typed buffer
+//!   gets the strict reader's finding (`FD001`/`FD002`…) at the place it
+//!   stops. Changes that arrive
 //!   together are verified once, when the input queue is empty. A file is
 //!   sent at most [`analysis::MAX_PER_FILE`] diagnostics, then one that
 //!   says how many more there are ([`analysis::capped`]: never silently);
@@ -68,7 +72,16 @@
 //!   snapshot, so a keystroke never walks the tree (a stray
 //!   `package-index.json` at the top of a large tree costs one walk, and
 //!   its refusal for too many files is found once). A package with no
-//!   open file left drops its snapshot.
+//!   open file left drops its snapshot. An edit copies no file's bytes
+//!   (the snapshot's and the buffers' are shared with the verified
+//!   source) and parses its buffer once ([`documents::Document`]: the
+//!   parse verification, hover, definition, code actions and completion
+//!   all read).
+//!
+//! The request handlers are one file each under `handlers/` (hover,
+//! definition, code actions, completion, initialize), each an `impl` of
+//! the one `Server`; this file holds the message loop, the text
+//! synchronisation and the verification that publishes.
 //!
 //! Not yet (issue 24): a `codeDescription` link (no published
 //! documentation URL exists); verification off the message thread and
@@ -80,6 +93,7 @@ pub mod actions;
 pub mod analysis;
 pub mod completion;
 pub mod documents;
+mod handlers;
 pub mod navigate;
 pub mod surrogates;
 pub mod transport;
@@ -90,18 +104,12 @@ use std::path::PathBuf;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, RequestId, Response};
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOptions, CodeActionOrCommand, CodeActionParams,
-    CodeActionProviderCapability, CompletionOptions, CompletionParams, CompletionResponse,
-    DidChangeTextDocumentParams, DidChangeWatchedFilesParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DidSaveTextDocumentParams, GotoDefinitionParams,
-    GotoDefinitionResponse, Hover, HoverContents, HoverParams, HoverProviderCapability,
-    InitializeResult, Location, LogMessageParams, MarkupContent, MarkupKind, MessageType, OneOf,
-    PositionEncodingKind, PublishDiagnosticsParams, Range, ServerCapabilities, ServerInfo,
-    TextDocumentPositionParams, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, TextEdit, Uri, WorkspaceEdit,
+    CodeActionParams, CompletionParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    GotoDefinitionParams, HoverParams, LogMessageParams, MessageType, PublishDiagnosticsParams,
+    Uri,
 };
 
-use crate::codes::Code;
 use documents::Documents;
 
 /// Serves one client on `input`/`output` until `exit` or the end of the
@@ -159,13 +167,23 @@ struct Server {
     /// The index `index` would write, per package root, computed from its
     /// last analysis when a code action first asks (`None`: no update).
     index_updates: BTreeMap<PathBuf, Option<Vec<u8>>>,
+    /// Edited buffers, by URI text, of files their package's verification
+    /// does not read (FD018 `unlisted-file` in its last analysis): no edit
+    /// of them can change a finding, so their package is not verified
+    /// again; their last list is published again (`Server::touch`).
+    unread_edits: BTreeMap<String, (PathBuf, Uri)>,
+    /// How many times a package was verified (tests read it).
+    verifications: u64,
 }
 
 impl Server {
     /// The message loop; see [`serve`] for the result.
     fn run(&mut self, conn: &Connection) -> bool {
         loop {
-            let msg = if self.dirty.is_empty() && self.lone_dirty.is_empty() {
+            let msg = if self.dirty.is_empty()
+                && self.lone_dirty.is_empty()
+                && self.unread_edits.is_empty()
+            {
                 match conn.receiver.recv() {
                     Ok(m) => m,
                     Err(_) => return false,
@@ -213,7 +231,7 @@ impl Server {
         let reply = match (self.state, req.method.as_str()) {
             (State::Uninitialized, "initialize") => {
                 self.state = State::Running;
-                ok(id, initialize_result())
+                ok(id, handlers::initialize::initialize_result())
             }
             (State::Uninitialized, _) => err(
                 id,
@@ -353,8 +371,22 @@ impl Server {
 
     /// Marks the package of `uri` for verification; with `reread`, its
     /// files are read from disk again first (an open, a save, a close).
+    ///
+    /// An edit (no `reread`) of a file its package's last verification
+    /// did not read (it found the file unlisted, FD018: `verify` reads only
+    /// the files the index lists, and judges an unlisted one by its name)
+    /// cannot change a finding: the package is not verified again, the
+    /// file's last list is published again. A definition below a stray
+    /// `package-index.json` at the top of a 20,000-file tree is such a
+    /// file: its keystrokes cost no verification of the tree (issue 38
+    /// item 3).
     fn touch(&mut self, uri: &Uri, reread: bool) {
         if let Some(root) = self.root_of(uri) {
+            if !reread && self.unread_by(&root, uri) {
+                self.unread_edits
+                    .insert(uri.as_str().to_owned(), (root, uri.clone()));
+                return;
+            }
             if reread {
                 self.reread.insert(root.clone());
             }
@@ -366,11 +398,54 @@ impl Server {
         }
     }
 
+    /// Whether the last verification of the package at `root`, still
+    /// current (no read of its disk pending), found the file of `uri`
+    /// unlisted, so read nothing of it.
+    fn unread_by(&self, root: &PathBuf, uri: &Uri) -> bool {
+        if self.reread.contains(root) || self.dirty.contains(root) {
+            return false;
+        }
+        let rel = self
+            .docs
+            .get(uri)
+            .and_then(|d| analysis::package_path(root, d.path.as_ref()?));
+        match (self.analyses.get(root), rel) {
+            (Some(a), Some(rel)) => a.unread(&rel),
+            _ => false,
+        }
+    }
+
+    /// Publishes again the last list of an edited file its package's
+    /// verification does not read, and keeps its new text in the
+    /// package's last analysis (the index code action reads the files
+    /// from there).
+    fn republish_unread(&mut self, conn: &Connection, root: &PathBuf, uri: Uri) {
+        let doc = self.docs.get(&uri);
+        let rel = doc.and_then(|d| analysis::package_path(root, d.path.as_ref()?));
+        if let (Some(a), Some(d), Some(rel)) = (self.analyses.get_mut(root), doc, rel) {
+            a.files.insert(rel.clone(), std::sync::Arc::clone(&d.bytes));
+            match &d.parsed {
+                Some(p) => a.parsed.insert(rel, std::sync::Arc::clone(p)),
+                None => a.parsed.remove(&rel),
+            };
+            self.index_updates.remove(root);
+        }
+        let last = self.shown.get(uri.as_str()).cloned().unwrap_or_default();
+        self.publish(conn, uri, last);
+    }
+
     /// Verifies every marked package and lone document and publishes
     /// their diagnostics.
     fn verify_dirty(&mut self, conn: &Connection) {
-        for root in std::mem::take(&mut self.dirty) {
-            self.verify_package(conn, root);
+        let roots = std::mem::take(&mut self.dirty);
+        for root in &roots {
+            self.verify_package(conn, root.clone());
+        }
+        for (root, uri) in std::mem::take(&mut self.unread_edits).into_values() {
+            // A package verified just now published the file's list.
+            if !roots.contains(&root) {
+                self.republish_unread(conn, &root, uri);
+            }
         }
         for uri in std::mem::take(&mut self.lone_dirty).into_values() {
             self.check_lone(conn, uri);
@@ -390,9 +465,17 @@ impl Server {
                 || "document.json".to_owned(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            let bytes = doc.bytes();
+            let bytes = std::sync::Arc::clone(&doc.bytes);
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                let checked = crate::document::check_document(&name, bytes.clone(), None).ok()?;
+                // The buffer's one parse, when it has one; else the check
+                // reads the strict reader's refusal of its bytes.
+                let checked = match &doc.parsed {
+                    Some(p) => {
+                        crate::document::check_parsed_document(&name, bytes.to_vec(), p, None)
+                    }
+                    None => crate::document::check_document(&name, bytes.to_vec(), None),
+                }
+                .ok()?;
                 let a = analysis::Analysis::document(&name, bytes, checked.outcome);
                 let mut found = analysis::diagnostics(&a, |rel| (rel == name).then(|| uri.clone()));
                 Some(found.remove(&name).map(|(_, d)| d).unwrap_or_default())
@@ -437,9 +520,10 @@ impl Server {
     /// Verifies the package at `root` from the buffers over the disk and
     /// publishes (see the module docs).
     fn verify_package(&mut self, conn: &Connection, root: PathBuf) {
+        self.verifications += 1;
         // The open documents of this package (not of a package nested in it).
         let mut open: BTreeMap<String, Uri> = BTreeMap::new();
-        let mut buffers: BTreeMap<String, Vec<u8>> = BTreeMap::new();
+        let mut buffers: BTreeMap<String, analysis::Buffer> = BTreeMap::new();
         for d in self.docs.iter() {
             let Some(path) = &d.path else { continue };
             let Some(rel) = analysis::package_path(&root, path) else {
@@ -451,7 +535,13 @@ impl Server {
                 continue;
             }
             open.insert(rel.clone(), d.uri.clone());
-            buffers.insert(rel, d.bytes());
+            buffers.insert(
+                rel,
+                analysis::Buffer {
+                    bytes: std::sync::Arc::clone(&d.bytes),
+                    parsed: d.parsed.clone(),
+                },
+            );
         }
         if self.reread.remove(&root) || !self.disk.contains_key(&root) {
             self.disk
@@ -495,6 +585,21 @@ impl Server {
         }
         let mut now = BTreeMap::new();
         for (rel, (uri, diagnostics)) in found {
+            // An open file gets its list after every verification (a
+            // client waits for it); a file that is not open only when its
+            // list changed: its last one stands in the editor until then
+            // (a package of 20,000 unlisted files is not 20,000
+            // notifications per keystroke).
+            let unchanged = self
+                .shown
+                .get(uri.as_str())
+                .map_or(diagnostics.is_empty(), |last| *last == diagnostics);
+            if !open.contains_key(&rel) && unchanged {
+                if !diagnostics.is_empty() {
+                    now.insert(rel, uri);
+                }
+                continue;
+            }
             if !diagnostics.is_empty() {
                 now.insert(rel, uri.clone());
             }
@@ -506,361 +611,6 @@ impl Server {
         }
         self.published.insert(root, now);
     }
-
-    /// Code actions for the range asked (see [`actions`]): "close this
-    /// object" for each FD213 finding published on the document whose
-    /// range meets it, and "update package-index.json" anywhere in a file
-    /// of a package whose index `index` would change. Both are quick fixes
-    /// (kind `quickfix`); nothing when `context.only` excludes that kind, or
-    /// for a document that is not open.
-    fn code_actions(&mut self, p: &CodeActionParams) -> Vec<CodeActionOrCommand> {
-        let mut out = Vec::new();
-        let wanted = p.context.only.as_ref().is_none_or(|only| {
-            only.iter()
-                .any(|k| k.as_str().is_empty() || *k == CodeActionKind::QUICKFIX)
-        });
-        let uri = &p.text_document.uri;
-        let Some(doc) = self.docs.get(uri) else {
-            return out;
-        };
-        if !wanted {
-            return out;
-        }
-        let text = doc.text.as_bytes();
-        for d in self.shown.get(uri.as_str()).into_iter().flatten() {
-            let fd213 = matches!(&d.code, Some(lsp_types::NumberOrString::String(c)) if c == Code::OpenObjectSchema.info().id);
-            let meets = d.range.start <= p.range.end && p.range.start <= d.range.end;
-            let pointer = d
-                .data
-                .as_ref()
-                .and_then(|v| v.get("pointer"))
-                .and_then(serde_json::Value::as_str)
-                .and_then(crate::json::pointer::JsonPointer::parse);
-            let (true, true, Some(pointer)) = (fd213, meets, pointer) else {
-                continue;
-            };
-            let Some((span, new_text)) = actions::close_object(text, &pointer) else {
-                continue;
-            };
-            let range = Range::new(
-                analysis::lsp_position(text, span.start),
-                analysis::lsp_position(text, span.end),
-            );
-            let edit = WorkspaceEdit {
-                changes: Some([(uri.clone(), vec![TextEdit::new(range, new_text)])].into()),
-                ..Default::default()
-            };
-            out.push(CodeActionOrCommand::CodeAction(CodeAction {
-                title: "Close this object: \"additionalProperties\": false".to_owned(),
-                kind: Some(CodeActionKind::QUICKFIX),
-                diagnostics: Some(vec![d.clone()]),
-                edit: Some(edit),
-                is_preferred: Some(true),
-                ..Default::default()
-            }));
-        }
-        if let Some(action) = self.index_action(uri) {
-            out.push(CodeActionOrCommand::CodeAction(action));
-        }
-        out
-    }
-
-    /// "Update package-index.json" for the package of `uri`: one edit that
-    /// replaces the whole index (its buffer, or its file on disk) by what
-    /// `index` would write ([`actions::updated_index`]).
-    fn index_action(&mut self, uri: &Uri) -> Option<CodeAction> {
-        let root = self.root_of(uri)?;
-        let a = self.analyses.get(&root)?;
-        let new = self
-            .index_updates
-            .entry(root.clone())
-            .or_insert_with(|| actions::updated_index(a))
-            .clone()?;
-        let old = a.files.get(crate::fsread::INDEX_NAME)?;
-        let new_text = String::from_utf8(new).ok()?;
-        let path = root.join(crate::fsread::INDEX_NAME);
-        let index_uri = match self.docs.by_path(&path) {
-            Some(d) => d.uri.clone(),
-            None => documents::file_uri(&path)?,
-        };
-        let range = Range::new(
-            lsp_types::Position::new(0, 0),
-            analysis::lsp_position(old, old.len()),
-        );
-        Some(CodeAction {
-            title: "Update package-index.json (sizes, digests, schemaDigest)".to_owned(),
-            kind: Some(CodeActionKind::QUICKFIX),
-            edit: Some(WorkspaceEdit {
-                changes: Some([(index_uri, vec![TextEdit::new(range, new_text)])].into()),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-    }
-
-    /// Completion ([`completion::complete`]) in a package's definition or
-    /// index, a fixture the definition lists (by its stage's schema), or a
-    /// Binding or Interface Definition in no package: from the buffer, its
-    /// last strict text and the package's files as the last analysis read
-    /// them (disk and open buffers) plus any file opened since. `None` for
-    /// any other document (a file the definition does not list, a file in
-    /// no package), a position outside the document, or nothing to offer.
-    fn completion(&self, at: &TextDocumentPositionParams) -> Option<CompletionResponse> {
-        let uri = &at.text_document.uri;
-        let doc = self.docs.get(uri)?;
-        let offset = analysis::byte_offset(&doc.text, at.position)?;
-        let mut files: Vec<String> = Vec::new();
-        let mut definition_value: Option<serde_json::Value> = None;
-        let kind = match self.root_of(uri) {
-            Some(root) => {
-                let rel = analysis::package_path(&root, doc.path.as_ref()?)?;
-                let last = self.analyses.get(&root);
-                let index_text = match self.docs.by_path(&root.join(crate::fsread::INDEX_NAME)) {
-                    Some(d) => Some(d.text.as_bytes()),
-                    None => last
-                        .and_then(|a| a.files.get(crate::fsread::INDEX_NAME))
-                        .map(Vec::as_slice),
-                };
-                let index: Option<serde_json::Value> =
-                    index_text.and_then(|t| crate::json::strict::parse(t).ok().map(|p| p.value));
-                let field = |k: &str| {
-                    index
-                        .as_ref()
-                        .and_then(|i| i.get(k))
-                        .and_then(serde_json::Value::as_str)
-                };
-                let definition = field("definitionPath").unwrap_or("definition.json");
-                files.extend(last.into_iter().flat_map(|a| a.files.keys().cloned()));
-                for d in self.docs.iter() {
-                    let open = d
-                        .path
-                        .as_ref()
-                        .and_then(|p| analysis::package_path(&root, p));
-                    if let Some(open) = open.filter(|o| !files.contains(o)) {
-                        files.push(open);
-                    }
-                }
-                files.sort();
-                if rel == crate::fsread::INDEX_NAME {
-                    completion::DocumentKind::Index
-                } else if rel == definition {
-                    // A fixture path never names the definition itself.
-                    files.retain(|f| f != definition);
-                    let family = field("apiVersion")
-                        .and_then(crate::profile::IndexProfile::from_api_version)
-                        .map_or(crate::profile::Family::CurrentNeutral, |p| p.family());
-                    completion::DocumentKind::Definition(family)
-                } else {
-                    // A fixture: the definition as it stands (its buffer,
-                    // or its last strict text, or as last verified).
-                    let def_doc = self.docs.by_path(&root.join(definition));
-                    let parse = |t: &[u8]| crate::json::strict::parse(t).ok().map(|p| p.value);
-                    definition_value = def_doc
-                        .and_then(|d| {
-                            parse(d.text.as_bytes()).or_else(|| {
-                                d.last_good.as_deref().and_then(|t| parse(t.as_bytes()))
-                            })
-                        })
-                        .or_else(|| last?.files.get(definition).and_then(|b| parse(b)));
-                    completion::DocumentKind::Fixture
-                }
-            }
-            None => {
-                lone_kind(doc)?;
-                completion::DocumentKind::Contract
-            }
-        };
-        let stage_schema = match kind {
-            completion::DocumentKind::Fixture => {
-                let rel = analysis::package_path(&self.root_of(uri)?, doc.path.as_ref()?)?;
-                Some(completion::fixture_stage(definition_value.as_ref()?, &rel)?)
-            }
-            _ => None,
-        };
-        let input = completion::Input {
-            text: &doc.text,
-            offset,
-            kind,
-            last_good: doc.last_good.as_deref(),
-            files: &files,
-            stage_schema,
-        };
-        completion::complete(&input).map(CompletionResponse::List)
-    }
-
-    /// Go to definition: a local `$ref` to its target schema in the same
-    /// document, a package path to that file of the package (open or on
-    /// disk). `None` for anything else, a position outside the document or
-    /// a buffer that is not strict I-JSON.
-    fn definition(&mut self, at: &TextDocumentPositionParams) -> Option<GotoDefinitionResponse> {
-        let doc = self.docs.get(&at.text_document.uri)?;
-        let offset = analysis::byte_offset(&doc.text, at.position)?;
-        let (good, good_offset, shift) = doc.good_view(offset)?;
-        let location = match navigate::target_at(good.as_bytes(), good_offset)? {
-            navigate::Target::Schema { span, .. } => {
-                let text = doc.text.as_bytes();
-                let range = Range::new(
-                    analysis::lsp_position(text, shift.to_new(span.start)),
-                    analysis::lsp_position(text, shift.to_new(span.end)),
-                );
-                Location::new(doc.uri.clone(), range)
-            }
-            navigate::Target::File(rel) => {
-                let path = self.root_of(&at.text_document.uri)?.join(rel);
-                let uri = match self.docs.by_path(&path) {
-                    Some(open) => open.uri.clone(),
-                    None => std::fs::symlink_metadata(&path)
-                        .is_ok_and(|m| m.file_type().is_file())
-                        .then(|| documents::file_uri(&path))
-                        .flatten()?,
-                };
-                Location::new(uri, Range::default())
-            }
-        };
-        Some(GotoDefinitionResponse::Scalar(location))
-    }
-
-    /// Hover: the `explain` text of the code under the cursor (`FD213`), or
-    /// of the codes of the published diagnostics whose range holds it.
-    /// `None` for a document that is not open or a position outside it.
-    fn hover(&self, p: &HoverParams) -> Option<Hover> {
-        let at = &p.text_document_position_params;
-        let doc = self.docs.get(&at.text_document.uri)?;
-        let offset = analysis::byte_offset(&doc.text, at.position)?;
-        let text = doc.text.as_bytes();
-        let word = |b: &u8| b.is_ascii_alphanumeric();
-        let start = text
-            .get(..offset)?
-            .iter()
-            .rposition(|b| !word(b))
-            .map_or(0, |i| i + 1);
-        let end = offset
-            + text
-                .get(offset..)?
-                .iter()
-                .position(|b| !word(b))
-                .unwrap_or(text.len() - offset);
-        let token = doc.text.get(start..end).unwrap_or_default();
-        let is_code = token.len() == 5
-            && token.get(..2).is_some_and(|p| p.eq_ignore_ascii_case("FD"))
-            && token.bytes().skip(2).all(|b| b.is_ascii_digit());
-        if let Some(code) = is_code.then(|| token.parse::<Code>().ok()).flatten() {
-            let range = Range::new(
-                analysis::lsp_position(text, start),
-                analysis::lsp_position(text, end),
-            );
-            return Some(hover_text(&[code], Some(range)));
-        }
-        if let Some(navigate::Target::Schema {
-            pointer,
-            text: schema,
-            ..
-        }) = doc
-            .good_view(offset)
-            .and_then(|(good, at, _)| navigate::target_at(good.as_bytes(), at))
-        {
-            return Some(Hover {
-                contents: HoverContents::Markup(MarkupContent {
-                    kind: MarkupKind::PlainText,
-                    value: format!("{pointer}\n{}", clip(&schema)),
-                }),
-                range: None,
-            });
-        }
-        let good = doc.good_view(offset);
-        if let Some((relation, _)) = good
-            .as_ref()
-            .and_then(|(good, at, _)| navigate::relation_at(good.as_bytes(), *at))
-        {
-            // The findings published there are explained after it.
-            let explained = self
-                .codes_at(at)
-                .iter()
-                .map(|c| crate::explain::explain_for_authors(*c))
-                .collect::<Vec<_>>();
-            let value = std::iter::once(relation_text(&relation))
-                .chain(explained)
-                .collect::<Vec<_>>();
-            return Some(plain(value.join("\n")));
-        }
-        if let Some(value) = self.schema_digest_hover(doc, offset) {
-            let codes = self.codes_at(at);
-            let explained: Vec<String> = codes
-                .iter()
-                .map(|c| crate::explain::explain_for_authors(*c))
-                .collect();
-            let value = std::iter::once(value).chain(explained).collect::<Vec<_>>();
-            return Some(plain(value.join("\n")));
-        }
-        let codes = self.codes_at(at);
-        (!codes.is_empty()).then(|| hover_text(&codes, None))
-    }
-
-    /// The codes of the published diagnostics whose range holds the
-    /// position, each once, in their order.
-    fn codes_at(&self, at: &TextDocumentPositionParams) -> Vec<Code> {
-        let mut codes: Vec<Code> = Vec::new();
-        let list = self.shown.get(at.text_document.uri.as_str());
-        for d in list.into_iter().flatten() {
-            let inside = d.range.start <= at.position && at.position <= d.range.end;
-            let code = match &d.code {
-                Some(lsp_types::NumberOrString::String(s)) => s.parse::<Code>().ok(),
-                _ => None,
-            };
-            if let (true, Some(c)) = (inside, code) {
-                if !codes.contains(&c) {
-                    codes.push(c);
-                }
-            }
-        }
-        codes
-    }
-
-    /// On `/formRef/schemaDigest` of a package's index: whether it matches
-    /// the SHA-256 of the RFC 8785 form of the definition as it stands in
-    /// the editor (its buffer, else its file), as `verify` compares them
-    /// (FD123); `None` elsewhere.
-    fn schema_digest_hover(&self, doc: &documents::Document, offset: usize) -> Option<String> {
-        let path = doc.path.as_ref()?;
-        if path.file_name()? != crate::fsread::INDEX_NAME {
-            return None;
-        }
-        let (good, at, _) = doc.good_view(offset)?;
-        let listed = navigate::schema_digest_at(good.as_bytes(), at)?;
-        let root = path.parent()?;
-        let index: serde_json::Value = crate::json::strict::parse(good.as_bytes()).ok()?.value;
-        let def_path = index
-            .get("definitionPath")
-            .and_then(serde_json::Value::as_str)
-            .unwrap_or("definition.json");
-        let shown_path = crate::render::escape::text(def_path);
-        let bytes = match self.docs.by_path(&root.join(def_path)) {
-            Some(d) => d.bytes(),
-            None => self
-                .analyses
-                .get(root)
-                .and_then(|a| a.files.get(def_path).cloned())?,
-        };
-        let digest = crate::json::strict::parse(&bytes)
-            .ok()
-            .and_then(|p| crate::canonical::canonicalize(&p.value).ok())
-            .map(|c| crate::canonical::sha256_digest(&c));
-        let listed_text = listed.as_deref().map_or_else(
-            || "not a string".to_owned(),
-            |l| crate::render::escape::text(l).into_owned(),
-        );
-        Some(match digest {
-            None => format!(
-                "schemaDigest {listed_text}: {shown_path} as it stands in the editor is not strict I-JSON, so it has no digest to compare"
-            ),
-            Some(d) if listed.as_deref() == Some(d.as_str()) => format!(
-                "schemaDigest matches {shown_path} as it stands in the editor ({d}, the SHA-256 of its RFC 8785 form)"
-            ),
-            Some(d) => format!(
-                "schemaDigest does not match {shown_path} as it stands in the editor:\n  index:      {listed_text}\n  definition: {d} (SHA-256 of its RFC 8785 form)\nthe code action \"Update package-index.json\" writes the definition's"
-            ),
-        })
-    }
 }
 
 /// Whether an open document is a Binding or Interface Definition (by its
@@ -868,9 +618,7 @@ impl Server {
 /// server checks on its own when it is in no package.
 fn lone_kind(d: &documents::Document) -> Option<crate::doc_kind::DocKind> {
     use crate::doc_kind::DocKind;
-    let text = d.last_good.as_deref()?;
-    let value = crate::json::strict::parse(text.as_bytes()).ok()?.value;
-    crate::doc_kind::classify(&value)
+    crate::doc_kind::classify(d.last_good.as_ref()?.value())
         .filter(|k| matches!(k, DocKind::BindingDefinition | DocKind::InterfaceDefinition))
 }
 
@@ -886,99 +634,6 @@ fn log(conn: &Connection, message: String) {
     )));
 }
 
-/// A plain-text hover.
-fn plain(value: String) -> Hover {
-    Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::PlainText,
-            value,
-        }),
-        range: None,
-    }
-}
-
-/// What a hover on a relation says: its pointer, target, binding, whether
-/// it is required and its target contract, as `form-package relations`
-/// lists them ([`crate::render::relations::contract_text`]); text from the
-/// package escaped.
-fn relation_text(r: &crate::relations::Relation) -> String {
-    let esc = |s: &str| crate::render::escape::text(s).into_owned();
-    let binding = if r.binding.is_empty() {
-        "-".to_owned()
-    } else {
-        esc(&r.binding)
-    };
-    format!(
-        "relation {} (decision 0015)\ntarget: {}/{}\nbinding: {binding}\nrequired: {}\ntarget contract: {}",
-        esc(&r.pointer),
-        esc(&r.target_api_version),
-        esc(&r.target_kind),
-        if r.required { "yes" } else { "no" },
-        esc(&crate::render::relations::contract_text(r)),
-    )
-}
-
-/// At most [`HOVER_CHARS`] characters of `text`, then how many were left out.
-fn clip(text: &str) -> String {
-    let total = text.chars().count();
-    if total <= HOVER_CHARS {
-        return text.to_owned();
-    }
-    let head: String = text.chars().take(HOVER_CHARS).collect();
-    format!("{head}\n… ({} more characters)", total - HOVER_CHARS)
-}
-
-/// The most characters of a schema a hover shows.
-const HOVER_CHARS: usize = 8000;
-
-/// A hover showing the `explain` text of `codes`, one after the other.
-fn hover_text(codes: &[Code], range: Option<Range>) -> Hover {
-    let value = codes
-        .iter()
-        .map(|c| crate::explain::explain_for_authors(*c))
-        .collect::<Vec<_>>()
-        .join("\n");
-    Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::PlainText,
-            value,
-        }),
-        range,
-    }
-}
-
-/// The `initialize` result: what this server offers.
-fn initialize_result() -> InitializeResult {
-    InitializeResult {
-        capabilities: ServerCapabilities {
-            position_encoding: Some(PositionEncodingKind::UTF16),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(
-                TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::FULL),
-                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
-                    ..Default::default()
-                },
-            )),
-            hover_provider: Some(HoverProviderCapability::Simple(true)),
-            definition_provider: Some(OneOf::Left(true)),
-            completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec!["\"".to_owned()]),
-                ..Default::default()
-            }),
-            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
-                ..Default::default()
-            })),
-            ..Default::default()
-        },
-        server_info: Some(ServerInfo {
-            name: "form-package".into(),
-            version: Some(env!("CARGO_PKG_VERSION").into()),
-        }),
-    }
-}
-
 /// A success response.
 fn ok(id: RequestId, result: impl serde::Serialize) -> Response {
     Response {
@@ -990,4 +645,90 @@ fn ok(id: RequestId, result: impl serde::Serialize) -> Response {
 /// An error response.
 fn err(id: RequestId, code: ErrorCode, message: &str) -> Response {
     Response::new_err(id, code as i32, message.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Issue 38 item 3: an edit of a file its package's verification does
+    /// not read (unlisted: FD018) verifies nothing and publishes the
+    /// file's last list again; near misses: an edit of a listed file, and
+    /// the save of the unlisted one, verify the package.
+    #[test]
+    fn an_edit_of_an_unlisted_file_verifies_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+        for rel in [
+            "package-index.json",
+            "definition.json",
+            "fixtures/desired.json",
+        ] {
+            let to = dir.path().join(rel);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(fixture.join(rel), to).unwrap();
+        }
+        std::fs::write(dir.path().join("notes.json"), "{}").unwrap();
+        let (conn, client) = Connection::memory();
+        let mut server = Server {
+            state: State::Running,
+            ..Server::default()
+        };
+        let uri = |rel: &str| documents::file_uri(&dir.path().join(rel)).unwrap();
+        let send = |server: &mut Server, method: &str, params: serde_json::Value| {
+            server.notification(Notification::new(method.to_owned(), params));
+            server.verify_dirty(&conn);
+        };
+        let published = |rel: &str| -> Vec<String> {
+            let mut last = None;
+            while let Ok(Message::Notification(n)) = client.receiver.try_recv() {
+                if n.params["uri"] == uri(rel).as_str() {
+                    last = Some(n.params["diagnostics"].clone());
+                }
+            }
+            let list = last.expect("a publication");
+            let codes = list.as_array().unwrap().iter();
+            codes
+                .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
+                .collect()
+        };
+        for (rel, text) in [("notes.json", "{}"), ("definition.json", "")] {
+            let text = if text.is_empty() {
+                std::fs::read_to_string(dir.path().join(rel)).unwrap()
+            } else {
+                text.to_owned()
+            };
+            let doc =
+                json!({"uri": uri(rel).as_str(), "languageId": "json", "version": 1, "text": text});
+            send(
+                &mut server,
+                "textDocument/didOpen",
+                json!({ "textDocument": doc }),
+            );
+        }
+        assert_eq!(published("notes.json"), ["FD018"]);
+        let before = server.verifications;
+        let change = |rel: &str, text: &str| json!({"textDocument": {"uri": uri(rel).as_str(), "version": 2}, "contentChanges": [{"text": text}]});
+        send(
+            &mut server,
+            "textDocument/didChange",
+            change("notes.json", "{\"a\": "),
+        );
+        assert_eq!(server.verifications, before, "nothing verified");
+        assert_eq!(published("notes.json"), ["FD018"], "the list again");
+        let root = dir.path().to_path_buf();
+        assert_eq!(&server.analyses[&root].files["notes.json"][..], b"{\"a\": ");
+        // Near misses: an edit of the listed definition, the save.
+        send(
+            &mut server,
+            "textDocument/didChange",
+            change("definition.json", "{"),
+        );
+        assert_eq!(server.verifications, before + 1);
+        let saved = json!({"textDocument": {"uri": uri("notes.json").as_str()}});
+        send(&mut server, "textDocument/didSave", saved);
+        assert_eq!(server.verifications, before + 2);
+    }
 }

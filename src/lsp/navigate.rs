@@ -58,11 +58,10 @@ fn string_at(
 /// `$id` member (the definition's `desiredSchema`, `observedSchema`,
 /// `outputSchema`), else the document. Any other string is a
 /// [`Target::File`] when it is a valid package path with an extension
-/// (`fixtures/desired.json`). `None` otherwise, and for a document that is
-/// not strict I-JSON.
-pub fn target_at(text: &[u8], offset: usize) -> Option<Target> {
-    let parsed = strict::parse(text).ok()?;
-    let (pointer, value, _) = string_at(&parsed, text, offset)?;
+/// (`fixtures/desired.json`). `None` otherwise. `parsed` is the strict
+/// reader's parse of `text` (the editor's, made once per text).
+pub fn target_at(parsed: &strict::Parsed, text: &[u8], offset: usize) -> Option<Target> {
+    let (pointer, value, _) = string_at(parsed, text, offset)?;
     let tokens = pointer.tokens();
     if tokens.last().map(String::as_str) == Some("$ref") {
         let mut base = pointer.parent();
@@ -98,17 +97,16 @@ pub fn target_at(text: &[u8], offset: usize) -> Option<Target> {
 }
 
 /// The relation (decision 0015, `verifier-rules.md` §8) whose reference
-/// schema holds byte `offset` of the Form Definition `text`, as
+/// schema holds byte `offset` of a Form Definition, as
 /// [`crate::relations::derive`] derives it (the innermost, when references
 /// nest), with the span of that schema. A relation pointer maps to its
 /// schema through `desiredSchema` as the walk goes (§8.3): `*` is an
-/// `items` hop, any other token a `properties` member. `None` when `text`
-/// is not strict I-JSON or the offset is in no reference.
+/// `items` hop, any other token a `properties` member. `None` when the
+/// offset is in no reference. `parsed`: the definition's strict parse.
 pub fn relation_at(
-    text: &[u8],
+    parsed: &strict::Parsed,
     offset: usize,
 ) -> Option<(crate::relations::Relation, Range<usize>)> {
-    let parsed = strict::parse(text).ok()?;
     crate::relations::derive(&parsed.value)
         .relations
         .into_iter()
@@ -128,12 +126,11 @@ pub fn relation_at(
         .min_by_key(|(_, span)| span.end - span.start)
 }
 
-/// Whether byte `offset` of a package index `text` is on its
+/// Whether byte `offset` of a package index is on its
 /// `/formRef/schemaDigest` member (key or value); its value then, `None`
-/// when it is not a string. `None` (outer) when the offset is elsewhere or
-/// `text` is not strict I-JSON.
-pub fn schema_digest_at(text: &[u8], offset: usize) -> Option<Option<String>> {
-    let parsed = strict::parse(text).ok()?;
+/// when it is not a string. `None` (outer) when the offset is elsewhere.
+/// `parsed`: the index's strict parse.
+pub fn schema_digest_at(parsed: &strict::Parsed, offset: usize) -> Option<Option<String>> {
     let at = JsonPointer::from("/formRef/schemaDigest");
     let entry = parsed.spans.entry(&at)?;
     let start = entry.key.as_ref().map_or(entry.value.start, |k| k.start);
@@ -148,6 +145,12 @@ pub fn schema_digest_at(text: &[u8], offset: usize) -> Option<Option<String>> {
 mod tests {
     use super::*;
 
+    /// [`target_at`] on `text`, parsed here; `None` when it is not strict
+    /// I-JSON.
+    fn target(text: &[u8], offset: usize) -> Option<Target> {
+        target_at(&strict::parse(text).ok()?, text, offset)
+    }
+
     #[test]
     fn refs_resolve_in_their_schema_and_paths_are_files() {
         let doc = r##"{"desiredSchema": {"$schema": "x", "$defs": {"a~b": {"type": "string"}},
@@ -155,7 +158,7 @@ mod tests {
  "conformanceFixtures": [{"desiredPath": "fixtures/desired.json", "name": "basic"}]}"##;
         let b = doc.as_bytes();
         let at = |needle: &str| doc.find(needle).unwrap() + 2;
-        match target_at(b, at("#/$defs/a~0b")) {
+        match target(b, at("#/$defs/a~0b")) {
             Some(Target::Schema {
                 span,
                 pointer,
@@ -168,14 +171,14 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(
-            target_at(b, at("fixtures/desired.json")),
+            target(b, at("fixtures/desired.json")),
             Some(Target::File("fixtures/desired.json".into()))
         );
         // Near misses: a dangling ref, a plain word, a key, broken JSON.
-        assert_eq!(target_at(b, at("#/$defs/nope")), None);
-        assert_eq!(target_at(b, at("basic")), None);
-        assert_eq!(target_at(b, at("desiredPath")), None);
-        assert_eq!(target_at(&b[..40], 30), None);
+        assert_eq!(target(b, at("#/$defs/nope")), None);
+        assert_eq!(target(b, at("basic")), None);
+        assert_eq!(target(b, at("desiredPath")), None);
+        assert_eq!(target(&b[..40], 30), None);
     }
 
     #[test]
@@ -189,13 +192,13 @@ mod tests {
             ref = reference
         );
         let b = doc.as_bytes();
-        let (r, span) = relation_at(b, doc.find("edge.kv").unwrap()).unwrap();
+        let parsed = strict::parse(b).unwrap();
+        let (r, span) = relation_at(&parsed, doc.find("edge.kv").unwrap()).unwrap();
         assert_eq!(r.pointer, "/stores/*");
         assert_eq!(r.target_kind, "Store");
         assert_eq!(&doc[span], reference);
-        // Near misses: outside the reference, broken JSON.
-        assert_eq!(relation_at(b, doc.find("title").unwrap()), None);
-        assert_eq!(relation_at(&b[..50], 20), None);
+        // Near miss: outside the reference.
+        assert_eq!(relation_at(&parsed, doc.find("title").unwrap()), None);
     }
 
     #[test]
@@ -203,12 +206,14 @@ mod tests {
         let index =
             r#"{"formRef": {"kind": "K", "schemaDigest": "sha256:ab"}, "kind": "FormPackage"}"#;
         let b = index.as_bytes();
-        let on = |needle: &str| schema_digest_at(b, index.find(needle).unwrap() + 1);
+        let parsed = strict::parse(b).unwrap();
+        let on = |needle: &str| schema_digest_at(&parsed, index.find(needle).unwrap() + 1);
         assert_eq!(on("schemaDigest"), Some(Some("sha256:ab".into())));
         assert_eq!(on("sha256:ab"), Some(Some("sha256:ab".into())));
         // Near misses: another member, a digest that is not a string.
         assert_eq!(on("\"K\""), None);
         let odd = r#"{"formRef": {"schemaDigest": 3}}"#;
-        assert_eq!(schema_digest_at(odd.as_bytes(), 16), Some(None));
+        let odd = strict::parse(odd.as_bytes()).unwrap();
+        assert_eq!(schema_digest_at(&odd, 16), Some(None));
     }
 }

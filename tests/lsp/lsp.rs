@@ -781,6 +781,54 @@ fn lone_surrogate_in_a_buffer_is_a_finding() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Issue 38 item 3: a definition in no package of its own below a stray
+/// `package-index.json` at the top of a tree: its package is the tree,
+/// which lists none of its files; the findings are `verify`'s for the
+/// tree (FD018 on every file), before and after unsaved edits of the
+/// definition (which `verify` does not read: it is unlisted), each edit
+/// answered with the definition's list. Near miss: the same edit saved
+/// and verified from disk gives the same findings.
+fn stray_index_above_a_tree_answers_each_edit_as_verify() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let top = tmp.path().join("tree");
+    let fixture = common::fixtures().join("packages/v1alpha1/example-store-1.0.0-f486d5e31632");
+    std::fs::create_dir_all(top.join("src")).unwrap();
+    std::fs::copy(
+        fixture.join("package-index.json"),
+        top.join("package-index.json"),
+    )
+    .unwrap();
+    for i in 0..40 {
+        std::fs::write(top.join(format!("src/f{i:02}.txt")), format!("file {i}\n")).unwrap();
+    }
+    std::fs::create_dir_all(top.join("schemas")).unwrap();
+    let def_path = top.join("schemas/definition.json");
+    std::fs::copy(fixture.join("definition.json"), &def_path).unwrap();
+    let text = std::fs::read_to_string(&def_path).unwrap();
+    let def = uri_of(&def_path);
+    let expected = verify_findings(&top);
+    assert!(
+        expected.iter().filter(|f| f.1 == "FD018").count() > 40,
+        "every file unlisted: {expected:?}"
+    );
+    let mut c = Client::initialized();
+    open_doc(&mut c, &def, &text);
+    c.settle(&def);
+    assert_eq!(c.findings(&top), expected);
+    for (version, edited) in [(2, "{\"half"), (3, "{}"), (4, text.as_str())] {
+        c.published.remove(&def);
+        change_doc(&mut c, &def, version, edited);
+        c.settle(&def);
+        assert!(c.published.contains_key(&def), "each edit is answered");
+        assert_eq!(c.findings(&top), expected, "after {edited:?}");
+    }
+    // Near miss: saved, the half-typed text is still only unlisted.
+    std::fs::write(&def_path, "{\"half").unwrap();
+    assert_eq!(verify_findings(&top), expected);
+    c.stop();
+    Ok(())
+}
+
 /// Breaker F8: a request whose id is a number LSP's 32-bit integer cannot
 /// hold (`3.5`, a 30-digit integer) gets -32600 Invalid Request with a
 /// null id, as an object id does (it used to read as a notification and
@@ -1973,6 +2021,10 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         Trial::test(
             "lone_surrogate_in_a_buffer_is_a_finding",
             lone_surrogate_in_a_buffer_is_a_finding,
+        ),
+        Trial::test(
+            "stray_index_above_a_tree_answers_each_edit_as_verify",
+            stray_index_above_a_tree_answers_each_edit_as_verify,
         ),
         Trial::test(
             "request_ids_the_server_cannot_hold_are_answered",
