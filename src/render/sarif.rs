@@ -642,7 +642,8 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             properties: run
                 .packages
                 .iter()
-                .flat_map(|p| p.outcome.extra.clone())
+                .filter_map(|p| p.outcome.summary.as_ref())
+                .flat_map(crate::summary::Summary::members)
                 .collect(),
         }],
     }
