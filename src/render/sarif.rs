@@ -109,7 +109,7 @@ pub struct Run<'r, 'a> {
     /// One result per finding, built while it is written.
     pub results: Results<'r, 'a>,
     /// The property bag: every entry's
-    /// [`crate::verify::PackageOutcome::extra`] (an advance's `pin`).
+    /// [`crate::verify::PackageOutcome::summary`]'s members (an advance's `pin`).
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub properties: serde_json::Map<String, serde_json::Value>,
 }
