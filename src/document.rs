@@ -554,7 +554,7 @@ fn as_package(
         fixture_rejections: verified.fixture_rejections,
         sources,
         fault: verified.fault,
-        extra: serde_json::Map::new(),
+        summary: None,
         locator: None,
         elapsed: None,
     })

@@ -17,7 +17,7 @@
 //! [`Diagnostic`]s of the report's set entry ([`EntryKind::Snapshot`]),
 //! each located in the file it concerns (a Form's definition or index, a
 //! contract file), its Core code as the `specCode` of its code. On success
-//! the set entry carries the digest and the roster (`extra` members every
+//! the set entry carries the digest and the roster (its typed `summary`, whose members every
 //! format prints).
 
 use std::collections::BTreeMap;
@@ -37,6 +37,7 @@ use crate::json::strict;
 use crate::limits::JSON_BYTES;
 use crate::package::{Source, INDEX_FILE};
 use crate::report::{Entry, EntryKind, ExitRule, Report};
+use crate::summary::{SetStatus, SetSummary, Summary};
 use crate::verify::PackageOutcome;
 
 /// What `snapshot DIR...` was given besides the DIRs.
@@ -378,30 +379,32 @@ impl Set {
 
     /// Compiles the set (unless findings came first) and builds its entry.
     pub fn compile(mut self, name: &str) -> (Entry, Option<core::Snapshot>, bool) {
-        let mut extra = Map::new();
-        extra.insert("hostApi".into(), json!(self.input.host_api));
         let mut snapshot = None;
-        if self.findings.is_empty() && !self.refused {
+        let status = if self.findings.is_empty() && !self.refused {
             match core::compile(&self.input) {
                 Ok(s) => {
-                    extra.insert("status".into(), json!("compiled"));
-                    extra.insert("snapshotDigest".into(), json!(s.digest));
-                    extra.extend(s.roster());
+                    let status = SetStatus::Compiled {
+                        digest: s.digest.clone(),
+                        roster: s.roster(),
+                    };
                     snapshot = Some(s);
+                    status
                 }
                 Err(found) => {
-                    extra.insert("status".into(), json!("failed"));
-                    extra.insert(
-                        "coreDiagnostics".into(),
-                        Value::Array(found.iter().map(core::Finding::to_core_value).collect()),
-                    );
                     let located: Vec<Diagnostic> = found.iter().map(|f| self.locate(f)).collect();
                     self.findings.extend(located);
+                    SetStatus::Failed {
+                        core_diagnostics: found.iter().map(core::Finding::to_core_value).collect(),
+                    }
                 }
             }
         } else {
-            extra.insert("status".into(), json!("not-compiled"));
-        }
+            SetStatus::NotCompiled
+        };
+        let summary = Summary::Set(Box::new(SetSummary {
+            host_api: self.input.host_api.clone(),
+            status,
+        }));
         let named: std::collections::BTreeSet<String> = self
             .findings
             .iter()
@@ -412,7 +415,7 @@ impl Set {
             path: PathBuf::new(),
             diagnostics: self.findings,
             sources: self.sources,
-            extra,
+            summary: Some(summary),
             ..PackageOutcome::default()
         };
         (

@@ -57,6 +57,7 @@ pub mod revocation;
 pub mod schemas;
 pub mod select;
 pub mod source;
+pub mod summary;
 #[cfg(test)]
 mod testing;
 pub mod trust;

@@ -44,12 +44,13 @@ pub struct PackageOutcome {
     /// A fault of the verifier itself that stopped this package's checks:
     /// the command exits 2 ([`crate::error::Error`]), whatever was found.
     pub fault: Option<crate::error::Error>,
-    /// Members a command adds to this entry of its report
-    /// (`validate-revocation-checkpoint --advance`: `pin`, the point of an
-    /// advance): `json` puts them in the package object, `sarif` in the
-    /// run's property bag, `junit` as testcase properties (compact JSON),
-    /// `github` as a notice line. Empty for `verify`.
-    pub extra: serde_json::Map<String, Value>,
+    /// What a command says about this entry besides its findings
+    /// ([`crate::summary::Summary`]: an advance's pin, a `compat` pair, a
+    /// `desired` document, a `snapshot` set): `json` puts its members in
+    /// the package object, `sarif` in the run's property bag, `junit` as
+    /// testcase properties (compact JSON), `github` as notice lines.
+    /// `None` for `verify`.
+    pub summary: Option<crate::summary::Summary>,
     /// The publication locator of a verified package
     /// ([`crate::host::locator::for_index`]): `--format json` carries it
     /// (`packages[].locator`, issue 39 item 3); `None` for a package with
@@ -222,7 +223,7 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
         fixture_rejections: pkg.fixture_rejections,
         sources: pkg.sources,
         fault: run.fault,
-        extra: serde_json::Map::new(),
+        summary: None,
         locator: None,
         elapsed: None,
     };

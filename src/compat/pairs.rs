@@ -16,6 +16,7 @@ use crate::codes::Code;
 use crate::diag::{Diagnostic, Severity};
 use crate::json::pointer::JsonPointer;
 use crate::report::{Entry, EntryKind};
+use crate::summary::{PairSide, PairSummary, Summary};
 use crate::verify::{PackageOutcome, Source};
 
 /// A finding about a pair's versions (FD670–FD678), with where it is in
@@ -87,21 +88,22 @@ impl Pair {
         )
     }
 
-    /// The pair's members shared by the `--format json` document and its
-    /// entry's [`PackageOutcome::extra`]: `old` and `new` (`formRef`,
-    /// `path`, `definition`), `compared`, `actualBump`, `requiredBump`,
-    /// `bumpOk` and `desired` (shapes: [`crate::render::compat`]).
-    pub fn summary(&self) -> Value {
-        json!({
-            "old": side_value(&self.old),
-            "new": side_value(&self.new),
-            "compared": self.desired.is_some(),
-            "actualBump": self.actual,
-            "requiredBump": self.required,
-            "requiredBumpReason": self.required_reason,
-            "bumpOk": self.bump_ok,
-            "desired": self.desired.as_ref().map_or(Value::Null, desired_value),
-        })
+    /// The pair's typed summary, shared by the `--format json` document
+    /// ([`PairSummary::value`]) and its entry's
+    /// [`PackageOutcome::summary`]: both sides (`formRef`, `path`,
+    /// `definition`), the bumps, whether they fit, and the desired verdict
+    /// (shapes: [`crate::render::compat`]).
+    pub fn summary(&self) -> PairSummary {
+        PairSummary {
+            name: self.name(),
+            old: side_summary(&self.old),
+            new: side_summary(&self.new),
+            actual_bump: self.actual.name(),
+            required_bump: self.required.map(Bump::name),
+            required_bump_reason: self.required_reason.clone(),
+            bump_ok: self.bump_ok,
+            desired: self.desired.as_ref().map(desired_value),
+        }
     }
 
     /// The findings of the pair (not its change records) as diagnostics,
@@ -155,8 +157,8 @@ impl Pair {
     /// The pair as an entry of the run's report, built complete: named
     /// [`Pair::name`], its findings its change records then the pair's
     /// findings, each located in NEW (in OLD for what NEW lacks) with the other side's location as a note, the sources of
-    /// their files, and [`Pair::summary`] in [`PackageOutcome::extra`]
-    /// under its name. It fails ([`Entry::fails`]) exactly when the bump
+    /// their files, and [`Pair::summary`] as its
+    /// [`PackageOutcome::summary`]. It fails ([`Entry::fails`]) exactly when the bump
     /// does not fit ([`Pair::bump_ok`] is false: every finding that says
     /// so is an error, every other finding and change record is a warning
     /// or a note), so the run's verdict is the report's.
@@ -173,16 +175,15 @@ impl Pair {
             }
             diagnostics.push(d);
         }
-        let name = self.name();
-        let mut extra = serde_json::Map::new();
-        extra.insert(name.clone(), self.summary());
+        let summary = self.summary();
+        let name = summary.name.clone();
         Entry::new(
             EntryKind::Package,
             PackageOutcome {
                 path: PathBuf::new(),
                 diagnostics,
                 sources,
-                extra,
+                summary: Some(Summary::Pair(Box::new(summary))),
                 ..Default::default()
             },
         )
@@ -190,13 +191,13 @@ impl Pair {
     }
 }
 
-/// A side as its JSON object: `formRef`, `path`, `definition`.
-fn side_value(s: &Side) -> Value {
-    json!({
-        "formRef": s.form_ref,
-        "path": s.path.display().to_string(),
-        "definition": s.def_file,
-    })
+/// A side as its pair's summary names it: `formRef`, `path`, `definition`.
+fn side_summary(s: &Side) -> PairSide {
+    PairSide {
+        form_ref: json!(s.form_ref),
+        path: s.path.display().to_string(),
+        definition: s.def_file.clone(),
+    }
 }
 
 /// The desired verdict as its JSON object: `verdict`, and `newlyAccepted`,

@@ -417,7 +417,7 @@ pub fn run(
         Err(e) => findings.push(e.to_diagnostic()),
         Ok(d) => document = Some(d),
     }
-    let mut extra = serde_json::Map::new();
+    let mut summary = crate::summary::DesiredSummary::default();
     if let (Some(form), Some(desired)) = (form, document) {
         let schema = form.definition.get("desiredSchema").unwrap_or(&Value::Null);
         let compiled = crate::engine::compile_shared(schema).map_err(|e| {
@@ -427,7 +427,7 @@ pub fn run(
                 e.first().map(|e| e.message.as_str()).unwrap_or("")
             )
         })?;
-        extra.insert("formRef".into(), form.form_ref.clone());
+        summary.form_ref = Some(form.form_ref.clone());
         let (value, numbers, after) = match mode {
             Mode::Validate => (desired.value, desired.numbers, false),
             Mode::Materialize => {
@@ -473,10 +473,7 @@ pub fn run(
         if violations.is_empty() && mode == Mode::Materialize {
             match crate::canonical::canonicalize(&value) {
                 Ok(canonical) => {
-                    extra.insert(
-                        "materialized".into(),
-                        Value::String(String::from_utf8_lossy(&canonical).into_owned()),
-                    );
+                    summary.materialized = Some(String::from_utf8_lossy(&canonical).into_owned());
                     run.materialized = Some(canonical);
                 }
                 Err(d) => findings.push(d),
@@ -488,7 +485,7 @@ pub fn run(
         .map(|d| d.in_file_if_unset(&display))
         .collect();
     let mut outcome = document_outcome(&display, bytes, findings);
-    outcome.extra = extra;
+    outcome.summary = Some(crate::summary::Summary::Desired(summary));
     entries.push(document_entry(&display, outcome));
     run.report.entries = entries;
     Ok(run)

@@ -80,11 +80,11 @@ fn refuse_with(
 }
 
 /// Exit 0 with `document`; its entry's outcome carries the new pin of an advance
-/// (`PackageOutcome::extra`), which every format prints.
+/// (`PackageOutcome::summary`), which every format prints.
 fn accept(display: String, bytes: Vec<u8>, document: Document) -> RevocationRun {
     let mut outcome = document_outcome(&display, bytes, Vec::new());
     if let Some(pin) = document.pin().and_then(|p| serde_json::to_value(p).ok()) {
-        outcome.extra.insert("pin".into(), pin);
+        outcome.summary = Some(crate::summary::Summary::Pin(pin));
     }
     RevocationRun::Valid(Box::new(Valid {
         document,
@@ -253,7 +253,10 @@ mod tests {
         match &valid {
             RevocationRun::Valid(v) => {
                 assert_eq!(v.document.pin().map(|p| p.sequence), Some(0));
-                assert!(v.report.entries[0].outcome().extra.contains_key("pin"));
+                assert!(matches!(
+                    v.report.entries[0].outcome().summary,
+                    Some(crate::summary::Summary::Pin(_))
+                ));
             }
             other => panic!("{other:?}"),
         }

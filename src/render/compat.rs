@@ -35,7 +35,7 @@
 //! - `sarif`, `github`, `junit`: each pair is an entry of `verify`'s run
 //!   (its records and findings are diagnostics located in NEW, or in OLD for
 //!   what NEW lacks, with the other side's location as a note; the pair's
-//!   verdict and bumps ride in [`crate::verify::PackageOutcome::extra`]), after the
+//!   verdict and bumps ride in [`crate::verify::PackageOutcome::summary`]), after the
 //!   outcomes outside the pairs.
 
 use std::fmt::Write as _;
@@ -230,7 +230,7 @@ fn render_json(report: &Report) -> String {
         .pairs
         .iter()
         .map(|p| {
-            let mut v = p.summary();
+            let mut v = p.summary().value();
             set(
                 &mut v,
                 "changes",

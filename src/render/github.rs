@@ -247,10 +247,15 @@ pub fn annotations(
     let mut out = String::new();
     // errors, warnings, notices annotated so far
     let mut shown = [0usize; 3];
-    // Members a command added to an entry (an advance's `pin`): one notice
-    // each, first (PackageOutcome::extra).
+    // The members of what a command said about an entry (an advance's
+    // `pin`): one notice each, first (PackageOutcome::summary).
     for p in &run.packages {
-        for (key, value) in &p.outcome.extra {
+        let members = p
+            .outcome
+            .summary
+            .as_ref()
+            .map(crate::summary::Summary::members);
+        for (key, value) in members.iter().flatten() {
             let _ = writeln!(
                 out,
                 "::notice title=form-package {}::{}",

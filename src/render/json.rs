@@ -83,9 +83,10 @@ struct Package<'a> {
     /// ([`crate::verify::PackageOutcome::locator`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     locator: Option<&'a Value>,
-    /// [`crate::verify::PackageOutcome::extra`], as members of this object.
+    /// [`crate::verify::PackageOutcome::summary`]'s members, as members
+    /// of this object.
     #[serde(flatten)]
-    extra: &'a serde_json::Map<String, Value>,
+    summary: serde_json::Map<String, Value>,
 }
 
 #[derive(Serialize)]
@@ -175,7 +176,11 @@ pub fn render(run: &RunView<'_>) -> String {
                 diagnostics: p.findings.iter().map(diag).collect(),
                 relations: &o.relations,
                 locator: o.locator.as_ref(),
-                extra: &o.extra,
+                summary: o
+                    .summary
+                    .as_ref()
+                    .map(crate::summary::Summary::members)
+                    .unwrap_or_default(),
             }
         })
         .collect();

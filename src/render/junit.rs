@@ -105,7 +105,12 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
     if let Some(t) = p.outcome.elapsed {
         case.set_time(t);
     }
-    for (key, value) in &p.outcome.extra {
+    let members = p
+        .outcome
+        .summary
+        .as_ref()
+        .map(crate::summary::Summary::members);
+    for (key, value) in members.iter().flatten() {
         case.add_property((
             escape::text(key).as_ref(),
             escape::text(&value.to_string()).as_ref(),

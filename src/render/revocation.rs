@@ -140,9 +140,9 @@ mod tests {
     fn valid(document: Document) -> RevocationRun {
         let mut outcome = document_outcome("d/c.json", b"{}".to_vec(), Vec::new());
         if let Some(p) = document.pin() {
-            outcome
-                .extra
-                .insert("pin".into(), serde_json::to_value(p).unwrap());
+            outcome.summary = Some(crate::summary::Summary::Pin(
+                serde_json::to_value(p).unwrap(),
+            ));
         }
         RevocationRun::Valid(Box::new(Valid {
             document,

@@ -109,7 +109,7 @@ pub struct Run<'r, 'a> {
     /// One result per finding, built while it is written.
     pub results: Results<'r, 'a>,
     /// The property bag: every entry's
-    /// [`crate::verify::PackageOutcome::extra`] (an advance's `pin`).
+    /// [`crate::verify::PackageOutcome::summary`]'s members (an advance's `pin`).
     #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
     pub properties: serde_json::Map<String, serde_json::Value>,
 }
@@ -642,7 +642,8 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             properties: run
                 .packages
                 .iter()
-                .flat_map(|p| p.outcome.extra.clone())
+                .filter_map(|p| p.outcome.summary.as_ref())
+                .flat_map(crate::summary::Summary::members)
                 .collect(),
         }],
     }

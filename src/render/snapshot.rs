@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::{escape, Format, Options, RunView};
 use crate::report::Report;
+use crate::summary::{SetStatus, SetSummary, Summary};
 
 /// What `snapshot` prints, as (stdout, stderr).
 pub fn output(report: &Report, format: Format, opts: &Options) -> (String, String) {
@@ -15,32 +16,31 @@ pub fn output(report: &Report, format: Format, opts: &Options) -> (String, Strin
     let (mut stdout, stderr) = super::report(format, &view, opts);
     if format == Format::Human {
         for e in &report.entries {
-            if e.kind() == crate::report::EntryKind::Snapshot {
-                stdout.push_str(&roster(&e.name().display().to_string(), &e.outcome().extra));
+            if let Some(Summary::Set(set)) = &e.outcome().summary {
+                stdout.push_str(&roster(&e.name().display().to_string(), set));
             }
         }
     }
     (stdout, stderr)
 }
 
-/// The human text of one set entry's members: its status, digest and
+/// The human text of one set entry's summary: its status, digest and
 /// roster (every identity escaped).
-fn roster(name: &str, extra: &serde_json::Map<String, Value>) -> String {
-    let s = |k: &str| extra.get(k).and_then(Value::as_str).unwrap_or_default();
-    let list = |k: &str| {
-        extra
-            .get(k)
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-    };
+fn roster(name: &str, set: &SetSummary) -> String {
     let mut out = String::new();
-    let lane = escape::text(s("hostApi"));
-    match s("status") {
-        "compiled" => {
+    let lane = escape::text(&set.host_api);
+    match &set.status {
+        SetStatus::Compiled { digest, roster } => {
+            let list = |k: &str| {
+                roster
+                    .get(k)
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default()
+            };
             out.push_str(&format!(
                 "{name}: compiled for {lane}\n  digest {}\n",
-                escape::text(s("snapshotDigest"))
+                escape::text(digest)
             ));
             let forms = list("forms");
             out.push_str(&format!("  {}\n", super::count(forms.len(), "form")));
@@ -79,10 +79,10 @@ fn roster(name: &str, extra: &serde_json::Map<String, Value>) -> String {
                 ));
             }
         }
-        "failed" => out.push_str(&format!(
+        SetStatus::Failed { .. } => out.push_str(&format!(
             "{name}: not compiled for {lane}: the Core refuses the set (no Snapshot, no digest)\n"
         )),
-        _ => out.push_str(&format!(
+        SetStatus::NotCompiled => out.push_str(&format!(
             "{name}: not compiled for {lane}: an input was refused before the compile\n"
         )),
     }

@@ -636,6 +636,123 @@ fn the_walk_for_packages_is_reported_by_one_helper() {
     assert!(walking_lines(allowed).is_empty());
 }
 
+/// What `src/render/` may read (issue 34 item 2): the report model
+/// (`report`, its entries' outcomes in `verify`, their typed `summary`),
+/// the findings (`diag`, `codes`, `locate`, `explain`'s text of a code),
+/// JSON helpers (`json`, `canonical`: RFC 8785), the verifier's fault
+/// (`error`) and the one writer of `--output-file` (`fswrite`); and itself.
+const RENDER_READS: &[&str] = &[
+    "canonical",
+    "codes",
+    "diag",
+    "error",
+    "explain",
+    "fswrite",
+    "json",
+    "locate",
+    "render",
+    "report",
+    "summary",
+    "verify",
+];
+
+/// Render modules that still read a command's own model, each with what
+/// it reads (the list may only shrink): `family`'s and `compat`'s own
+/// finding types and reports, `trust`'s verdict, the revocation document,
+/// and three value types a view names (a document's kind, an index's
+/// profile choice, a derived relation).
+const RENDER_READS_LEFT: &[&str] = &[
+    "render/check -> doc_kind",
+    "render/compat -> compat",
+    "render/family -> family",
+    "render/index -> index",
+    "render/relations -> relations",
+    "render/revocation -> revocation",
+    "render/trust -> trust",
+];
+
+/// The edges of `g` from a module of `src/render/` to a top-level module
+/// outside [`RENDER_READS`], as `"render/x -> top"`.
+fn render_reads_beyond_the_model(g: &BTreeMap<String, BTreeSet<String>>) -> Vec<String> {
+    let mut out = BTreeSet::new();
+    for (m, deps) in g {
+        if !(m == "render" || m.starts_with("render/")) {
+            continue;
+        }
+        for d in deps {
+            let top = d.split('/').next().unwrap_or(d);
+            if !RENDER_READS.contains(&top) {
+                out.insert(format!("{m} -> {top}"));
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+/// Issue 34 item 2: `render/` reads only the report model, diagnostics,
+/// JSON helpers and codes, so a renderer does not change whenever an
+/// operation does; what is left is listed and may only shrink.
+#[test]
+fn render_reads_only_the_report_model() {
+    let g = graph();
+    assert_eq!(
+        render_reads_beyond_the_model(&g),
+        RENDER_READS_LEFT,
+        "render modules reading beyond the report model"
+    );
+    // The rule is real: a view naming an operation's model is found; the
+    // model and a render module's own siblings are not.
+    let mut breach = g.clone();
+    breach.entry("render/snapshot".into()).or_default().extend([
+        "host/snapshot".to_owned(),
+        "report".to_owned(),
+        "render".to_owned(),
+    ]);
+    assert!(render_reads_beyond_the_model(&breach).contains(&"render/snapshot -> host".to_owned()));
+    assert!(
+        !render_reads_beyond_the_model(&breach).contains(&"render/snapshot -> report".to_owned())
+    );
+}
+
+/// The fields of the struct `name` in `text` that hold a raw JSON object
+/// of members (`Map<String, Value>`).
+fn raw_member_fields(text: &str, name: &str) -> Vec<String> {
+    let start = format!("pub struct {name} {{");
+    let Some(at) = text.find(&start) else {
+        return vec![format!("no struct {name}")];
+    };
+    text[at..]
+        .lines()
+        .take_while(|l| *l != "}")
+        .map(str::trim)
+        .filter(|l| !l.starts_with("//") && l.contains("Map<String, Value>"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Issue 34 item 2: no raw-JSON hatch in an outcome: what a command says
+/// about an entry besides its findings is a typed `summary::Summary`
+/// (`PackageOutcome::extra`, a `Map<String, Value>`, held compat's pair
+/// summary, desired's `formRef`/`materialized`, snapshot's roster and an
+/// advance's pin).
+#[test]
+fn no_outcome_carries_raw_json_members() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let verify = std::fs::read_to_string(src.join("verify.rs")).unwrap();
+    assert_eq!(
+        raw_member_fields(&verify, "PackageOutcome"),
+        Vec::<String>::new()
+    );
+    let report = std::fs::read_to_string(src.join("report/mod.rs")).unwrap();
+    assert_eq!(raw_member_fields(&report, "Entry"), Vec::<String>::new());
+    // The rule is real: the field that was there is found.
+    let before = "pub struct PackageOutcome {\n    /// Members.\n    pub extra: serde_json::Map<String, Value>,\n    pub path: PathBuf,\n}\n";
+    assert_eq!(
+        raw_member_fields(before, "PackageOutcome"),
+        ["pub extra: serde_json::Map<String, Value>,"]
+    );
+}
+
 /// The format-specific renderers of `src/render/` (`render::human`,
 /// `render::json`, …, and `render::family`, the four views of `family`)
 /// named by a non-test, non-comment line of `text`
