@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::Value;
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
