@@ -484,57 +484,45 @@ fn packages_at_hand(
     Vec<AtHand>,
     Vec<(crate::verify::PackageOutcome, Option<usize>)>,
 ) {
-    let mut entries = Vec::new();
+    let mut walked =
+        crate::report::walk::discover(dirs, &crate::discover::WalkRules::default(), &|_| false);
+    let entries = walked.entries();
     let mut at_hand = Vec::new();
     let mut outcomes = Vec::new();
-    for dir in dirs {
-        let walk = crate::discover::walk(dir, &crate::discover::WalkRules::default());
-        for (path, d) in walk.findings {
-            entries.push(Entry::new(
-                EntryKind::Path,
-                crate::verify::PackageOutcome {
-                    path,
-                    diagnostics: vec![d],
-                    ..crate::verify::PackageOutcome::default()
-                },
-            ));
-        }
-        for root in walk.roots {
-            let v = crate::verify::verify_package_keeping_definition(&root);
-            let mut outcome = v.outcome;
-            let placed = match (&v.index, &outcome.package_digest) {
-                (Some((index, _)), Some(digest))
-                    if !outcome.has_errors() && outcome.fault.is_none() =>
-                {
-                    let canonical = crate::canonical::canonicalize(index);
-                    let locator = crate::host::locator::for_index(index, digest);
-                    match (canonical, locator) {
-                        (Ok(bytes), Ok(l)) => {
-                            at_hand.push(AtHand {
-                                path: outcome.path.display().to_string(),
-                                package_digest: digest.clone(),
-                                release_id: l.release_id,
-                                canonical_index: bytes,
-                            });
-                            Some(at_hand.len() - 1)
-                        }
-                        (Err(d), _) => {
-                            outcome.diagnostics.push(d);
-                            None
-                        }
-                        (_, Err(r)) => {
-                            outcome.diagnostics.push(
-                                Diagnostic::new(r.code, r.message)
-                                    .in_file(crate::package::INDEX_FILE),
-                            );
-                            None
-                        }
+    for root in walked.roots() {
+        let v = crate::verify::verify_package_keeping_definition(&root);
+        let mut outcome = v.outcome;
+        let placed = match (&v.index, &outcome.package_digest) {
+            (Some((index, _)), Some(digest))
+                if !outcome.has_errors() && outcome.fault.is_none() =>
+            {
+                let canonical = crate::canonical::canonicalize(index);
+                let locator = crate::host::locator::for_index(index, digest);
+                match (canonical, locator) {
+                    (Ok(bytes), Ok(l)) => {
+                        at_hand.push(AtHand {
+                            path: outcome.path.display().to_string(),
+                            package_digest: digest.clone(),
+                            release_id: l.release_id,
+                            canonical_index: bytes,
+                        });
+                        Some(at_hand.len() - 1)
+                    }
+                    (Err(d), _) => {
+                        outcome.diagnostics.push(d);
+                        None
+                    }
+                    (_, Err(r)) => {
+                        outcome.diagnostics.push(
+                            Diagnostic::new(r.code, r.message).in_file(crate::package::INDEX_FILE),
+                        );
+                        None
                     }
                 }
-                _ => None,
-            };
-            outcomes.push((outcome, placed));
-        }
+            }
+            _ => None,
+        };
+        outcomes.push((outcome, placed));
     }
     (entries, at_hand, outcomes)
 }
