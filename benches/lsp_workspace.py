@@ -19,7 +19,10 @@ first publishDiagnostics, which reads the disk), then makes WARMUP + EDITS
 unsaved full-text edits, one at a time, each inserting one more character into
 the definition's first `description` string (as typing does), and times each
 from writing the didChange to reading the publishDiagnostics of
-`definition.json`. The first WARMUP edits are not counted. Prints one JSON
+`definition.json`. The first WARMUP edits are not counted. A third run,
+`stray_index`, edits the stray `package-index.json` itself instead (typing
+into its `kind`), the file of that tree every verification reads: each edit
+verifies the whole tree. Prints one JSON
 document: per workspace the open time and the edits' min, median, p95 (the
 nearest-rank 95th percentile) and max in milliseconds, plus the machine's load
 average before and after. Not a test: nothing is asserted.
@@ -91,9 +94,10 @@ def package_workspace(top):
 
 
 def with_description(text):
-    """The definition's text with a `description` string to type into: its
-    first one, or one added to the desired schema."""
-    if re.search(r'"description"\s*:\s*"', text):
+    """The text with a string to type into: a definition's first
+    `description` (one added to the desired schema if it has none), an
+    index's `kind`."""
+    if re.search(r'"(description|kind)"\s*:\s*"', text):
         return text
     return text.replace('"desiredSchema":{', '"desiredSchema":{"description":"",', 1)
 
@@ -117,7 +121,7 @@ def measure(binary, definition, edits, warmup):
              "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}})
     first = published(p, uri)
     opened = (time.monotonic() - start) * 1000
-    at = re.search(r'"description"\s*:\s*"', text).end()
+    at = (re.search(r'"description"\s*:\s*"', text) or re.search(r'"kind"\s*:\s*"', text)).end()
     typed = "abcdefghijklmnopqrstuvwxyz "
     times = []
     last = first
@@ -145,6 +149,7 @@ def main():
     ap.add_argument("--files", type=int, default=20000)
     ap.add_argument("--edits", type=int, default=300)
     ap.add_argument("--warmup", type=int, default=20)
+    ap.add_argument("--index-edits", type=int, default=30)
     a = ap.parse_args()
     binary = os.path.abspath(a.binary)
     load_before = os.getloadavg()
@@ -152,7 +157,10 @@ def main():
     try:
         out = {"binary": a.binary, "files": a.files, "edits": a.edits, "warmup": a.warmup,
                "load_before": [round(x, 2) for x in load_before]}
-        out["stray"] = measure(binary, stray_workspace(os.path.join(tmp, "stray"), a.files), a.edits, a.warmup)
+        stray = stray_workspace(os.path.join(tmp, "stray"), a.files)
+        out["stray"] = measure(binary, stray, a.edits, a.warmup)
+        index = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(stray))), "package-index.json")
+        out["stray_index"] = measure(binary, index, a.index_edits, 2)
         out["package"] = measure(binary, package_workspace(os.path.join(tmp, "package")), a.edits, a.warmup)
         out["load_after"] = [round(x, 2) for x in os.getloadavg()]
         json.dump(out, sys.stdout, indent=2)
