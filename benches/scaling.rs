@@ -29,8 +29,10 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(3);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let trees = std::env::var_os("TREES")
-        .map_or_else(|| std::env::temp_dir().join("form-package-trees"), PathBuf::from);
+    let trees = std::env::var_os("TREES").map_or_else(
+        || std::env::temp_dir().join("form-package-trees"),
+        PathBuf::from,
+    );
     let bin = env!("CARGO_BIN_EXE_form-package");
     let mut rows = Vec::new();
     for n in SIZES {
