@@ -4,12 +4,13 @@
 # from /usr/bin/time -v. Usage, from the repository root:
 #   sh benches/findings.sh [BASE_BINARY]
 # BASE_BINARY (optional): another build measured the same way, side by side.
-# Environment: CARGO_TARGET_DIR (default ./target), PKG (default /tmp/findings80k),
+# Environment: CARGO_TARGET_DIR (default ./target), PKG (default $TMPDIR/findings80k),
 # COUNT (default 80000).
 set -eu
+TMP=${TMPDIR:-/tmp}
 T=${CARGO_TARGET_DIR:-target}
 B=$T/release/form-package
-PKG=${PKG:-/tmp/findings80k}
+PKG=${PKG:-$TMP/findings80k}
 COUNT=${COUNT:-80000}
 echo "== machine"; date -u; nproc; grep -m1 'model name' /proc/cpuinfo; uptime
 cargo build --release --quiet
@@ -18,12 +19,12 @@ n=$("$B" verify "$PKG" --format json | python3 -c "import json,sys;print(len(jso
 echo "findings: $n"
 measure() {
     bin=$1; fmt=$2
-    /usr/bin/time -v timeout "${LIMIT:-600}" "$bin" verify "$PKG" --format "$fmt" 2>/tmp/findings-time.txt >/tmp/findings-out.txt || true
-    wall=$(grep 'Elapsed (wall clock)' /tmp/findings-time.txt | awk '{print $NF}')
-    rss=$(grep 'Maximum resident' /tmp/findings-time.txt | awk '{print $NF}')
-    user=$(grep 'User time' /tmp/findings-time.txt | awk '{print $NF}')
-    sys=$(grep 'System time' /tmp/findings-time.txt | awk '{print $NF}')
-    bytes=$(wc -c </tmp/findings-out.txt)
+    /usr/bin/time -v timeout "${LIMIT:-600}" "$bin" verify "$PKG" --format "$fmt" 2>$TMP/findings-time.txt >$TMP/findings-out.txt || true
+    wall=$(grep 'Elapsed (wall clock)' $TMP/findings-time.txt | awk '{print $NF}')
+    rss=$(grep 'Maximum resident' $TMP/findings-time.txt | awk '{print $NF}')
+    user=$(grep 'User time' $TMP/findings-time.txt | awk '{print $NF}')
+    sys=$(grep 'System time' $TMP/findings-time.txt | awk '{print $NF}')
+    bytes=$(wc -c <$TMP/findings-out.txt)
     echo "$bin $fmt wall=$wall user_s=$user sys_s=$sys max_rss_kb=$rss output_bytes=$bytes"
 }
 for fmt in human json sarif github junit; do

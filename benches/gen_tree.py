@@ -4,7 +4,7 @@
 Usage: python3 benches/gen_tree.py OUT_DIR [--count 10000] [--seed 6]
 
 Every generated package is a copy of a real package (the corpus under
-/work/shared/corpus/packages and the repository's fixtures/packages), drawn
+../shared/corpus/packages and the repository's fixtures/packages), drawn
 with a seeded PRNG, so all index epochs (v1alpha1..v1alpha5 package indexes,
 legacy, family and current definition lanes) appear in corpus proportion.
 About half of the copies are then mutated to vary their size: an extra JSON
@@ -35,7 +35,7 @@ import shutil
 import sys
 
 SOURCES = [
-    "/work/shared/corpus/packages",
+    "../shared/corpus/packages",
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures", "packages"),
 ]
 

@@ -12,6 +12,7 @@ opens the fixture and measures, per run, the wall time from the `didOpen`
 Prints one line per run and the median. Not a test: nothing is asserted.
 """
 
+import tempfile
 import argparse
 import json
 import os
@@ -49,7 +50,7 @@ def main():
     ap.add_argument("binary")
     ap.add_argument("--count", type=int, default=80000)
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--pkg", default="/tmp/lsp-findings80k")
+    ap.add_argument("--pkg", default=os.path.join(tempfile.gettempdir(), "lsp-findings80k"))
     a = ap.parse_args()
     subprocess.run([sys.executable, os.path.join(HERE, "gen_findings.py"), a.pkg, "--count", str(a.count)], check=True)
     fixture = os.path.join(os.path.abspath(a.pkg), "fixtures", "desired.json")

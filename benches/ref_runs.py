@@ -14,8 +14,8 @@ import sys
 import time
 
 ours = sys.argv[1]
-root = sys.argv[2] if len(sys.argv) > 2 else "/work/shared/corpus/packages"
-ref = sys.argv[3] if len(sys.argv) > 3 else "/work/shared/oracle/form-package-reference"
+root = sys.argv[2] if len(sys.argv) > 2 else "../shared/corpus/packages"
+ref = sys.argv[3] if len(sys.argv) > 3 else "../shared/oracle/form-package-reference"
 packages = []
 for d, ds, fs in os.walk(root):
     ds.sort()

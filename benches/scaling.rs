@@ -2,7 +2,7 @@
 //!
 //! For trees of 100, 1,000, 3,000 and 10,000 generated packages
 //! (`benches/gen_tree.py`, seed 6; generated once under `$TREES`, default
-//! `/tmp/form-package-trees`), runs the whole `form-package verify TREE`
+//! `$TMPDIR/form-package-trees`), runs the whole `form-package verify TREE`
 //! process and the read + SHA-256 + parse floor of the same files (as
 //! `benches/baseline.rs`), several runs each, alternating, and records the
 //! medians.
@@ -29,8 +29,10 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(3);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let trees = std::env::var_os("TREES")
-        .map_or_else(|| PathBuf::from("/tmp/form-package-trees"), PathBuf::from);
+    let trees = std::env::var_os("TREES").map_or_else(
+        || std::env::temp_dir().join("form-package-trees"),
+        PathBuf::from,
+    );
     let bin = env!("CARGO_BIN_EXE_form-package");
     let mut rows = Vec::new();
     for n in SIZES {

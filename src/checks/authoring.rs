@@ -219,15 +219,20 @@ fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
 }
 
 /// FD228 for a `default` the schema node that holds it refuses, checked
-/// by the engine (the one fixtures and hosts validate with). `None` when
-/// the node accepts it, or when the node cannot be checked on its own: it
-/// does not compile alone, or a `$ref` in it (or in the `$defs` it reaches)
-/// points anywhere but into `$defs`/`definitions` (the lint warns only
-/// when certain).
+/// by the engine (the one fixtures and hosts validate with) on the default
+/// as the Core's Materialize leaves it: a host that inserts it also
+/// inserts the defaults of its own absent members
+/// ([`crate::host::materialize::insert_defaults`]), so `default: {}` whose
+/// required member has a default of its own is accepted (breaker2 G10).
+/// `None` when the node accepts it, or when the node cannot be checked on
+/// its own: it does not compile alone, or a `$ref` in it (or in the
+/// `$defs` it reaches) points anywhere but into `$defs`/`definitions` (the
+/// lint warns only when certain).
 fn refused_default(root: &Value, node: &Value, default: &Value) -> Option<Diagnostic> {
     let alone = standalone(root, node)?;
     let compiled = crate::engine::compile_shared(&alone).ok()?;
-    let first = compiled.violations(default, 1).into_iter().next()?;
+    let materialized = crate::host::materialize::insert_defaults(node, default);
+    let first = compiled.violations(&materialized, 1).into_iter().next()?;
     let at = first.instance_pointer.as_str();
     let inside = if at.is_empty() {
         String::new()
@@ -243,7 +248,7 @@ fn refused_default(root: &Value, node: &Value, default: &Value) -> Option<Diagno
         ),
     );
     d.help = Some(
-        "a host that inserts this default stores a document the schema refuses, and every request that omits the member fails: change the default to a value the schema accepts, or drop it"
+        "a host that inserts this default (with the defaults of its own members) stores a document the schema refuses, and every request that omits the member fails: change the default to a value the schema accepts, or drop it"
             .to_owned(),
     );
     Some(d)
@@ -813,9 +818,24 @@ mod tests {
                 "/desiredSchema/properties/size/default".to_owned()
             )]
         );
+        // A default Materialize completes is judged as completed: a nested
+        // default that its own node refuses is still found (at itself).
+        let d = lint(json!({"properties": {"o": {"type": "object",
+            "properties": {"a": {"type": "string", "maxLength": 0, "default": "q"}},
+            "required": ["a"], "default": {}}}}));
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert!(d.iter().all(|d| d.code == Code::InvalidDefault));
         // Near misses: a default its schema accepts (1.0 is an integer by
-        // value), through a $ref too; a $ref elsewhere is not judged.
+        // value), through a $ref too; a $ref elsewhere is not judged; a
+        // default `{}` (or `[{}]`) whose required member Materialize fills
+        // from its own default (breaker2 G10: hosts store {"a":"q"}).
         for ok in [
+            json!({"properties": {"o": {"type": "object", "additionalProperties": false,
+                "properties": {"a": {"type": "string", "default": "q"}},
+                "required": ["a"], "default": {}}}}),
+            json!({"properties": {"arr": {"type": "array", "items": {"type": "object",
+                "properties": {"a": {"type": "string", "default": "q"}},
+                "required": ["a"]}, "default": [{}]}}}),
             json!({"properties": {"o": {"type": "string", "maxLength": 3, "default": "abc"}}}),
             json!({"properties": {"n": {"type": "integer", "default": 1.0}}}),
             json!({"$defs": {"Size": {"enum": ["s", "m"]}},

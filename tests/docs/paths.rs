@@ -1,6 +1,6 @@
-//! Issue 37 item 7: no page of the docs names a path of the machine it
-//! was written on (`/tmp/…`, `/work/…`): docs name paths relative to the
-//! repository (`../shared/…`) or `$TMPDIR`.
+//! Issue 37 item 7: no page of the docs (nor a benchmark script) names a
+//! path of the machine it was written on (`/tmp/…`, `/work/…`): docs name
+//! paths relative to the repository (`../shared/…`) or `$TMPDIR`.
 
 use std::path::PathBuf;
 
@@ -8,13 +8,21 @@ fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every Markdown file of the book and the repository's top-level docs.
+/// Every Markdown file of the book, the repository's top-level docs, and
+/// the benchmark scripts the benchmarks page tells readers to run
+/// (`benches/`: their defaults are `../shared/…` and `$TMPDIR`, too).
 fn doc_files() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = walkdir::WalkDir::new(repo().join("docs/src"))
         .into_iter()
         .map(|e| e.unwrap().into_path())
         .filter(|p| p.extension().is_some_and(|e| e == "md"))
         .collect();
+    files.extend(
+        walkdir::WalkDir::new(repo().join("benches"))
+            .into_iter()
+            .map(|e| e.unwrap().into_path())
+            .filter(|p| p.is_file()),
+    );
     for top in ["README.md", "SECURITY.md"] {
         files.push(repo().join(top));
     }
