@@ -104,7 +104,10 @@ pub fn open_disk(path: &Path) -> Result<Box<dyn PackageSource>, Diagnostic> {
 
 /// A package held in memory: package-relative path (`forms/a.json`) →
 /// bytes. Every file is a regular, non-executable file of mode `0644`
-/// that never changes; directories are implied by the paths.
+/// that never changes, unless [`MemorySource::with_entry`] says otherwise
+/// (a package read from a git tree, `compat --baseline-rev`, can hold an
+/// executable file or a symbolic link, which verify refuses as on disk);
+/// directories are implied by the paths.
 ///
 /// The bytes are shared ([`Arc`]): a source built from bytes someone
 /// else keeps ([`MemorySource::shared`]: the language server's disk
@@ -114,6 +117,29 @@ pub struct MemorySource {
     path: PathBuf,
     files: BTreeMap<String, Arc<[u8]>>,
     parsed: BTreeMap<String, Arc<ParsedDocument>>,
+    odd: BTreeMap<String, OddEntry>,
+}
+
+/// An entry of a [`MemorySource`] that is no plain `0644` file, shown to
+/// the checks as the disk shows it (breaker F2: a package at a git revision
+/// holding one is refused as `verify` refuses it on disk, never dropped).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OddEntry {
+    /// The file (its bytes in the map) has an execute bit (mode `0755`):
+    /// `ExecutableMode`, as on disk.
+    Executable,
+    /// A symbolic link (no bytes, never followed): `SymlinkEntry`, as on
+    /// disk; reading it fails.
+    Symlink,
+    /// A regular file of `size` bytes that was not read (over a limit of
+    /// the reader that holds the package): its metadata is inventoried and
+    /// reading it fails with `why` (or with the read limit it is over).
+    Unread {
+        /// Its size in bytes.
+        size: u64,
+        /// Why it was not read.
+        why: String,
+    },
 }
 
 impl MemorySource {
@@ -130,7 +156,20 @@ impl MemorySource {
             path: path.into(),
             files,
             parsed: BTreeMap::new(),
+            odd: BTreeMap::new(),
         }
+    }
+
+    /// This package with the entry `rel` of another kind than a plain file
+    /// ([`OddEntry`]): an executable file keeps its bytes in the map; a
+    /// symbolic link or an unread file has none (any given are dropped).
+    #[must_use]
+    pub fn with_entry(mut self, rel: &str, kind: OddEntry) -> Self {
+        if kind != OddEntry::Executable {
+            self.files.remove(rel);
+        }
+        self.odd.insert(rel.to_owned(), kind);
+        self
     }
 
     /// This package with the file `rel` given as already parsed: `parsed`
@@ -149,13 +188,18 @@ impl MemorySource {
     }
 
     /// The metadata a file of `size` bytes at position `i` of the map shows:
-    /// a regular file `0644`, its inode the position (distinct per file).
-    fn meta(i: usize, size: usize) -> StableMeta {
+    /// a regular file `0644` (`0755` when [`OddEntry::Executable`]), its
+    /// inode the position (distinct per file).
+    fn meta(&self, i: usize, rel: &str, size: u64) -> StableMeta {
+        let mode = match self.odd.get(rel) {
+            Some(OddEntry::Executable) => 0o100_755,
+            _ => 0o100_644,
+        };
         StableMeta {
             dev: 0,
             ino: i as u64 + 1,
-            mode: 0o100_644,
-            size: size as u64,
+            mode,
+            size,
             mtime_sec: 0,
             mtime_nsec: 0,
         }
@@ -172,15 +216,25 @@ impl PackageSource for MemorySource {
         // The disk walk meets each directory's names in byte order, depth
         // first: findings come in the order of the paths compared name by
         // name (`a/b.json` before `a.json`, as the directory `a` sorts first).
-        let mut walk: Vec<(usize, &String, &Arc<[u8]>)> = self
+        let mut walk: Vec<(usize, &String, Option<u64>)> = self
             .files
             .iter()
+            .map(|(rel, bytes)| (rel, Some(bytes.len() as u64)))
+            .chain(self.odd.iter().filter_map(|(rel, odd)| match odd {
+                OddEntry::Executable => None,
+                OddEntry::Symlink => Some((rel, None)),
+                OddEntry::Unread { size, .. } => Some((rel, Some(*size))),
+            }))
             .enumerate()
-            .map(|(i, (rel, bytes))| (i, rel, bytes))
+            .map(|(i, (rel, size))| (i, rel, size))
             .collect();
         walk.sort_by(|a, b| a.1.split('/').cmp(b.1.split('/')));
-        for (i, rel, bytes) in walk {
-            let meta = Self::meta(i, bytes.len());
+        for (i, rel, size) in walk {
+            let Some(size) = size else {
+                inv.diagnostics.push(fsread::symlink_finding(rel));
+                continue;
+            };
+            let meta = self.meta(i, rel, size);
             if rel == fsread::INDEX_NAME {
                 inv.has_index = true;
             }
@@ -208,6 +262,31 @@ impl PackageSource for MemorySource {
             fsread::read_failure(rel, format!("open package file {}: {why}", quote(rel)))
         };
         fsread::path_grammar(rel).map_err(open_fail)?;
+        if let Some(OddEntry::Unread { size, why }) = self.odd.get(rel) {
+            // Its position in the inventory's numbering: after the files,
+            // among the entries that hold no bytes.
+            let i = self.files.len()
+                + self
+                    .odd
+                    .iter()
+                    .take_while(|(k, _)| *k != rel)
+                    .filter(|(_, o)| **o != OddEntry::Executable)
+                    .count();
+            let meta = self.meta(i, rel, *size);
+            if expected.is_some_and(|e| !meta.unchanged(e)) {
+                return Err(fsread::read_failure(
+                    rel,
+                    "file identity changed after package inventory".into(),
+                ));
+            }
+            return Err(if *size > limit {
+                fsread::read_failure(rel, format!("file is {size} bytes; maximum is {limit}")).note(
+                    format!("refused from metadata before reading; limit {limit} bytes"),
+                )
+            } else {
+                fsread::read_failure(rel, why.clone())
+            });
+        }
         let Some((i, bytes)) = self
             .files
             .iter()
@@ -216,7 +295,7 @@ impl PackageSource for MemorySource {
         else {
             return Err(open_fail("No such file or directory (os error 2)"));
         };
-        let meta = Self::meta(i, bytes.len());
+        let meta = self.meta(i, rel, bytes.len() as u64);
         if expected.is_some_and(|e| !meta.unchanged(e)) {
             return Err(fsread::read_failure(
                 rel,
@@ -300,6 +379,65 @@ mod tests {
         // A near miss: no index, no finding for a plain name.
         let inv = source(&[("definition.json", b"{}")]).inventory();
         assert!(!inv.has_index && inv.diagnostics.is_empty());
+    }
+
+    /// Breaker F2: an entry of a package read from a git tree that is no
+    /// plain file shows as the disk shows it: an executable file
+    /// `ExecutableMode`, a symbolic link `SymlinkEntry` (never read), a file
+    /// not read refused at its read with the limit or the reason. Near
+    /// miss: the same files without the odd entries have no finding.
+    #[test]
+    fn odd_entries_show_as_on_disk() {
+        let plain = source(&[
+            ("package-index.json", b"{}"),
+            ("definition.json", b"{}"),
+            ("fixtures/a.json", b"{}"),
+        ]);
+        assert!(plain.inventory().diagnostics.is_empty());
+        let odd = plain
+            .clone()
+            .with_entry("definition.json", OddEntry::Executable)
+            .with_entry("fixtures/a.json", OddEntry::Symlink)
+            .with_entry(
+                "fixtures/big.json",
+                OddEntry::Unread {
+                    size: 10,
+                    why: "not read".into(),
+                },
+            );
+        let inv = odd.inventory();
+        let flagged: Vec<(Code, &str)> = inv
+            .diagnostics
+            .iter()
+            .map(|d| (d.code, d.file.as_deref().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            flagged,
+            [
+                (Code::ExecutableMode, "definition.json"),
+                (Code::SymlinkEntry, "fixtures/a.json"),
+            ]
+        );
+        let rels: Vec<&str> = inv.files.iter().map(|e| e.rel.as_str()).collect();
+        assert_eq!(
+            rels,
+            ["definition.json", "fixtures/big.json", "package-index.json"]
+        );
+        assert!(odd.read("fixtures/a.json", 100, None).is_err());
+        let big = inv
+            .files
+            .iter()
+            .find(|e| e.rel == "fixtures/big.json")
+            .unwrap();
+        let e = odd
+            .read("fixtures/big.json", 100, Some(&big.meta))
+            .unwrap_err();
+        assert!(e.message.contains("not read"), "{}", e.message);
+        let e = odd
+            .read("fixtures/big.json", 5, Some(&big.meta))
+            .unwrap_err();
+        assert!(e.message.contains("maximum is 5"), "{}", e.message);
+        assert_eq!(odd.read("definition.json", 100, None).unwrap(), b"{}");
     }
 
     /// A document given as parsed is read from that parse, never parsed

@@ -215,6 +215,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
         &[
             Code::DesiredDefaultChanged,
             Code::DesiredDefaultNotInserted,
+            Code::DesiredDefaultFillsRequired,
             Code::RelationChanged,
             Code::DocumentationChanged,
         ],
@@ -239,6 +240,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::InvalidDefinitionVersion,
             Code::NothingToCompare,
             Code::PublishedVersionRemoved,
+            Code::UnexpectedFirstVersion,
         ],
     ),
     ("src/compat/side.rs", &[Code::UnrecognizedDocument]),

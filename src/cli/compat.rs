@@ -45,6 +45,11 @@ pub struct Args {
     /// publisher can add as a negative fixture (never inside a package).
     #[arg(long, value_name = "DIR")]
     pub write_witnesses: Option<PathBuf>,
+    /// Treat warnings as errors (exit 1 when a warning is found, e.g. a
+    /// published version removed, FD679, or a new version compared with
+    /// nothing that is no first release, FD681).
+    #[arg(long)]
+    pub deny_warnings: bool,
     /// `--format`, `--color`.
     #[command(flatten)]
     pub report: ReportArgs,
@@ -67,7 +72,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
         return refused;
     }
     let color = a.report.use_color(is_terminal && a.output.file().is_none());
-    let opts = args::render_options(&a.output, color, false, false, false);
+    let opts = args::render_options(&a.output, color, false, false, a.deny_warnings);
     let mut summary = None;
     let out = match crate::ops::compat::run(
         &a.paths,
@@ -78,6 +83,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
             (None, None) => None,
         },
         a.write_witnesses.as_deref(),
+        a.deny_warnings,
     ) {
         Err(e) => e.into(),
         Ok(run) => {

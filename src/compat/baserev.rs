@@ -19,10 +19,12 @@
 //! The walk is `verify`'s over the tree at REV: a directory holding a
 //! `package-index.json` is a package (nothing below it is searched), a
 //! hidden directory below a PATH is skipped. A package at REV holding a
-//! symbolic link, a submodule or an executable file is one `verify` refuses
-//! on disk (FD004, FD006): it is counted as a refused package of BASE and
-//! never used as a baseline, as is one over the size or file-count limits
-//! (never read).
+//! symbolic link or an executable file is one `verify` refuses on disk
+//! (FD004, FD006): it is verified with those entries as the disk shows
+//! them, so it is refused with the same findings and keeps its place in
+//! BASE's version line (breaker F2: a published version is never dropped);
+//! a submodule is the directory a checkout leaves; a file over the payload
+//! limit, or past the total limit, is inventoried and not read.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -30,18 +32,35 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::error::Error;
-use crate::limits::{FILES, PAYLOAD_BYTES, TOTAL_BYTES};
+use crate::limits::{PAYLOAD_BYTES, TOTAL_BYTES};
+use crate::source::OddEntry;
 use crate::verify::INDEX_FILE;
 
 /// One package of BASE at REV: its name in reports (`REV:PATH/…`) and its
 /// files, or why it is refused without being read.
 #[derive(Debug)]
 pub struct RevPackage {
-    /// `REV:<PATH as given>/<directory below it>`.
+    /// `REV:<the package's directory, reached from the first PATH of its
+    /// repository as given>`.
     pub display: PathBuf,
-    /// Package path → bytes; `Err`: why the package is refused unread (a
-    /// link, a submodule, an executable file, over a limit).
-    pub files: Result<BTreeMap<String, Vec<u8>>, String>,
+    /// That directory in the working tree (the same path, without `REV:`).
+    pub here: PathBuf,
+    /// Package path → bytes of every file read.
+    pub files: BTreeMap<String, Vec<u8>>,
+    /// The entries that are no plain file (an executable file, its bytes
+    /// in `files`; a symbolic link; a file not read), shown to `verify` as
+    /// the disk shows them.
+    pub odd: Vec<(String, OddEntry)>,
+}
+
+impl RevPackage {
+    /// The package as a source `verify` reads.
+    pub fn source(self) -> crate::source::MemorySource {
+        self.odd.into_iter().fold(
+            crate::source::MemorySource::new(self.display, self.files),
+            |s, (rel, kind)| s.with_entry(&rel, kind),
+        )
+    }
 }
 
 /// What a git command said: its stdout, or its stderr when it failed.
@@ -257,40 +276,73 @@ fn blobs(top: &Path, oids: &[&str]) -> Result<Vec<Vec<u8>>, Error> {
     Ok(all)
 }
 
-/// Every package under `paths` at `rev` (the repository each PATH lives
-/// in), in path order.
+/// The repository's top directory as reached from `given`, a PATH whose
+/// path in the repository is `prefix`: `given` less the trailing
+/// components that spell `prefix` (`packages/store-1.0.1` with that prefix
+/// → ``), else `given` with one `..` per component of `prefix`.
+fn top_as_given(given: &Path, prefix: &str) -> PathBuf {
+    let depth = prefix.split('/').filter(|c| !c.is_empty()).count();
+    let mut left = given.to_path_buf();
+    for c in prefix.split('/').filter(|c| !c.is_empty()).rev() {
+        if left.file_name().is_some_and(|n| n == c) {
+            left.pop();
+        } else {
+            return (0..depth).fold(given.to_path_buf(), |p, _| p.join(".."));
+        }
+    }
+    left
+}
+
+/// Every package at `rev` in the whole tree of each repository a PATH
+/// lives in (breaker F3, the lead's decision: the published line of a kind
+/// is looked up in the whole repository at REV, so `--baseline-rev HEAD
+/// packages/store-1.0.1` finds `packages/store-1.0.0`; the PATHs only
+/// select which working-tree packages are the PR's), in path order. A
+/// hidden directory is skipped, except on the way to a PATH and below it
+/// up to the next hidden one, as `verify`'s walk of that PATH skips them.
 ///
 /// # Errors
 /// [`Error::Usage`] (exit 2) when a PATH does not exist, is in no git
 /// repository, or REV names no commit there (unknown, or a shallow clone
 /// lacks it: the message says how to fetch it), or git cannot be run.
 pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Error> {
-    let mut all = Vec::new();
+    // (repository top, commit) → (the top as the first PATH reaches it, the
+    // PATHs' prefixes in the repository).
+    let mut repos: BTreeMap<(PathBuf, String), (PathBuf, Vec<String>)> = BTreeMap::new();
     for given in paths {
         let (top, prefix) = repository_of(given, rev)?;
         let commit = commit_of(&top, given, rev)?;
-        let below = |p: &str| -> Option<String> {
-            if prefix.is_empty() {
-                Some(p.to_owned())
-            } else if p == prefix {
-                Some(String::new())
-            } else {
-                p.strip_prefix(&format!("{prefix}/")).map(str::to_owned)
-            }
+        repos
+            .entry((top, commit))
+            .or_insert_with(|| (top_as_given(given, &prefix), Vec::new()))
+            .1
+            .push(prefix);
+    }
+    let mut all = Vec::new();
+    for ((top, commit), (named_top, prefixes)) in repos {
+        let hidden_dir = |dirs: &[&str]| dirs.iter().any(|d| d.starts_with('.'));
+        let shown = |p: &str| -> bool {
+            let dirs: Vec<&str> = p.split('/').collect();
+            let dirs = dirs.get(..dirs.len().saturating_sub(1)).unwrap_or_default();
+            !hidden_dir(dirs)
+                || prefixes.iter().any(|prefix| {
+                    let n = prefix.split('/').filter(|c| !c.is_empty()).count();
+                    let below =
+                        prefix.is_empty() || p == prefix || p.starts_with(&format!("{prefix}/"));
+                    below && !hidden_dir(dirs.get(n..).unwrap_or_default())
+                })
         };
-        // (path below PATH, entry), hidden directories below PATH skipped.
-        let listed: Vec<(String, TreeEntry)> = entries(&top, &commit, &prefix)?
+        // (path in the repository, entry): every entry, a package's own
+        // hidden files included (its inventory meets them on disk).
+        let listed: Vec<(String, TreeEntry)> = entries(&top, &commit, "")?
             .into_iter()
-            .filter_map(|e| below(&e.path).map(|b| (b, e)))
-            .filter(|(b, _)| {
-                let dirs: Vec<&str> = b.split('/').collect();
-                let n = dirs.len().saturating_sub(1);
-                !dirs.iter().take(n).any(|d| d.starts_with('.'))
-            })
+            .map(|e| (e.path.clone(), e))
             .collect();
-        // Package roots: directories holding an index, none inside another.
+        // Package roots: directories holding an index, none inside another,
+        // none reached through a hidden directory the walk skips.
         let mut roots: Vec<String> = listed
             .iter()
+            .filter(|(b, _)| shown(b))
             .filter_map(|(b, _)| match b.rsplit_once('/') {
                 Some((dir, INDEX_FILE)) => Some(dir.to_owned()),
                 None if b == INDEX_FILE => Some(String::new()),
@@ -319,39 +371,59 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Erro
                 .iter()
                 .filter_map(|(b, e)| inside(b).map(|rel| (rel, e)))
                 .collect();
-            let display = PathBuf::from(format!(
-                "{rev}:{}",
-                if root.is_empty() {
-                    given.clone()
-                } else {
-                    given.join(&root)
-                }
-                .display()
-            ));
-            let total: u64 = files.iter().filter_map(|(_, e)| e.size).sum();
-            let refusal = files
-                .iter()
-                .find_map(|(rel, e)| match (e.mode.as_str(), e.kind.as_str()) {
-                    ("120000", _) => Some(format!("{rel} is a symbolic link")),
-                    ("160000", _) | (_, "commit") => Some(format!("{rel} is a submodule")),
-                    ("100755", _) => Some(format!("{rel} is executable")),
-                    (_, "blob") if e.size.is_some_and(|s| s > PAYLOAD_BYTES) => {
-                        Some(format!("{rel} is over {PAYLOAD_BYTES} bytes"))
-                    }
-                    (_, "blob") => None,
-                    _ => Some(format!("{rel} is no file")),
-                })
-                .or_else(|| (files.len() > FILES).then(|| format!("over {FILES} files")))
-                .or_else(|| (total > TOTAL_BYTES).then(|| format!("over {TOTAL_BYTES} bytes")));
-            let files = match refusal {
-                Some(why) => Err(why),
-                None => {
-                    let oids: Vec<&str> = files.iter().map(|(_, e)| e.oid.as_str()).collect();
-                    let bytes = blobs(&top, &oids)?;
-                    Ok(files.into_iter().map(|(rel, _)| rel).zip(bytes).collect())
-                }
+            let named = if root.is_empty() {
+                named_top.clone()
+            } else {
+                named_top.join(&root)
             };
-            all.push(RevPackage { display, files });
+            let named = if named.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                named
+            };
+            let display = PathBuf::from(format!("{rev}:{}", named.display()));
+            // Each entry as `verify` would meet it in a checkout (breaker
+            // F2: a package at REV holding a link or an executable file is
+            // refused as on disk and keeps its place in BASE's line, never
+            // dropped): a symbolic link is an entry never followed, an
+            // executable file is read with its mode, a submodule is the
+            // directory a checkout leaves (not an entry), a file over the
+            // payload limit, or past the total limit in path order, is
+            // inventoried and not read.
+            let mut odd = Vec::new();
+            let mut read = Vec::new();
+            let mut total = 0u64;
+            for (rel, e) in files {
+                match (e.mode.as_str(), e.kind.as_str()) {
+                    ("120000", _) => odd.push((rel, OddEntry::Symlink)),
+                    ("160000", _) | (_, "commit") => {}
+                    (mode, "blob") => {
+                        let size = e.size.unwrap_or_default();
+                        total = total.saturating_add(size);
+                        if size > PAYLOAD_BYTES || total > TOTAL_BYTES {
+                            let why = format!(
+                                "not read from {rev}: the package there is over {TOTAL_BYTES} bytes or this file over {PAYLOAD_BYTES}"
+                            );
+                            odd.push((rel, OddEntry::Unread { size, why }));
+                        } else {
+                            if mode == "100755" {
+                                odd.push((rel.clone(), OddEntry::Executable));
+                            }
+                            read.push((rel, e.oid.as_str()));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            let oids: Vec<&str> = read.iter().map(|(_, oid)| *oid).collect();
+            let bytes = blobs(&top, &oids)?;
+            let files = read.into_iter().map(|(rel, _)| rel).zip(bytes).collect();
+            all.push(RevPackage {
+                display,
+                here: named,
+                files,
+                odd,
+            });
         }
     }
     all.sort_by(|a, b| a.display.cmp(&b.display));

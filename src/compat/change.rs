@@ -31,11 +31,17 @@ pub struct Change {
     pub message: String,
     /// True for the observed/output readings of versioning-rules V5.
     pub inference: bool,
-    /// The counterexample of a meaning change (`FD668`): a desired
-    /// document valid under both schemas whose meaning changed, re-checked
-    /// by the engine ([`super::desired::omitting`]).
+    /// The witness of a meaning change (`FD668`, `FD682`): a desired
+    /// document that omits a defaulted member, judged by the engine on
+    /// what hosts that materialize make of it; valid under both schemas
+    /// when the message says [`VALID_UNDER_BOTH`].
     pub witness: Option<Value>,
 }
+
+/// What a meaning record's message says of a witness valid under both
+/// schemas as it is (before defaults are inserted); the human report
+/// labels such a witness a counterexample valid under both.
+pub const VALID_UNDER_BOTH: &str = "(valid under OLD and NEW)";
 
 /// The class `code`'s TOML records first (its usual class); `Breaking`
 /// for a code that records none (no change kind: the `change_kinds_have_a_class`
@@ -111,13 +117,13 @@ mod tests {
     use super::*;
     use crate::codes::{ChangeBump, TABLE};
 
-    /// The change kinds compat records (FD650–FD669, FD680) each record a
+    /// The change kinds compat records (FD650–FD669, FD680, FD682) each record a
     /// class and a bump in their TOML; no other code does.
     #[test]
     fn change_kinds_have_a_class() {
         for info in TABLE {
             let n: u32 = info.id.get(2..).and_then(|d| d.parse().ok()).unwrap_or(0);
-            let kind = (650..=669).contains(&n) || n == 680;
+            let kind = (650..=669).contains(&n) || n == 680 || n == 682;
             assert_eq!(!info.change.is_empty(), kind, "{}", info.id);
         }
         assert_eq!(usual(Code::DesiredSchemaWidened), Class::Addition);

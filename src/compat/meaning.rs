@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::change::{compact as shown, quoted, rec, rec_as, Change, Class};
+use super::change::{compact as shown, quoted, rec, rec_as, Change, Class, VALID_UNDER_BOTH};
 use super::side::Side;
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
@@ -60,12 +60,10 @@ enum Step {
 
 /// One place where the Core's `Materialize` inserts a default: the
 /// instance path it is reached by, the default, the pointer of the schema
-/// node that holds it, and whether the member is listed in `required`
-/// beside it (no valid document omits it).
+/// node that holds it.
 struct Site<'a> {
     default: &'a Value,
     at: String,
-    required: bool,
 }
 
 /// Every default the Core inserts for `schema` (a whole desired schema),
@@ -111,11 +109,6 @@ fn inserted(schema: &Value) -> BTreeMap<Vec<Step>, Site<'_>> {
         }
         match node.get("type").and_then(Value::as_str) {
             Some("object") => {
-                let required = |m: &str| {
-                    node.get("required")
-                        .and_then(Value::as_array)
-                        .is_some_and(|r| r.iter().any(|n| n.as_str() == Some(m)))
-                };
                 for (name, member) in node
                     .get("properties")
                     .and_then(Value::as_object)
@@ -135,7 +128,6 @@ fn inserted(schema: &Value) -> BTreeMap<Vec<Step>, Site<'_>> {
                             Site {
                                 default,
                                 at: member_at.clone(),
-                                required: required(name),
                             },
                         );
                     }
@@ -201,9 +193,10 @@ fn shown_path(path: &[Step]) -> String {
 /// lacks it: the minimal document of both ([`super::desired::omitting`]
 /// with no member left out) with, along `path`, an empty object at each
 /// member, one item, one member `a` of a map, and the discriminator's tag
-/// at a branch. Re-checked by the engine against both schemas; `None`
-/// when it is not valid under both (a required member inside, a
-/// `propertyNames` that refuses `a`): the record is then unproved.
+/// at a branch. Not re-checked here: the caller judges what hosts that
+/// materialize make of it under each schema ([`accepted`]); one refused
+/// by both (a required member inside, a `propertyNames` that refuses
+/// `a`) leaves the record unproved.
 fn through(old: &Value, new: &Value, path: &[Step]) -> Option<Value> {
     let (Step::Member(_), rest) = path.split_last()? else {
         return None;
@@ -235,11 +228,43 @@ fn through(old: &Value, new: &Value, path: &[Step]) -> Option<Value> {
     if let Some(Step::Member(m)) = path.last() {
         at.as_object_mut()?.remove(m);
     }
+    Some(doc)
+}
+
+/// What hosts that materialize make of a document `w` under OLD and NEW
+/// ([`accepted`]): whether each accepts it once its defaults are inserted,
+/// both materialized forms and `w` as RFC 8785 text, and whether `w`
+/// itself is valid under both.
+struct Judged {
+    w: String,
+    mo: String,
+    mn: String,
+    old_accepts: bool,
+    new_accepts: bool,
+    valid_under_both: bool,
+}
+
+/// The Core's `Materialize` of `w` under `old` and `new` (defaults
+/// inserted by [`crate::host::materialize::insert_defaults`], the result
+/// validated by the engine, `host-rules.md` §1.6); `None` when a schema
+/// does not compile.
+fn accepted(old: &Value, new: &Value, w: &Value) -> Option<Judged> {
     let (o, n) = (
         crate::engine::compile(old).ok()?,
         crate::engine::compile(new).ok()?,
     );
-    (o.is_valid(&doc) && n.is_valid(&doc)).then_some(doc)
+    let (mo, mn) = (
+        crate::host::materialize::insert_defaults(old, w),
+        crate::host::materialize::insert_defaults(new, w),
+    );
+    Some(Judged {
+        old_accepts: o.is_valid(&mo),
+        new_accepts: n.is_valid(&mn),
+        valid_under_both: o.is_valid(w) && n.is_valid(w),
+        w: canonical_text(w),
+        mo: canonical_text(&mo),
+        mn: canonical_text(&mn),
+    })
 }
 
 /// The RFC 8785 text of a value (its compact JSON when it has none).
@@ -257,16 +282,17 @@ fn canonical_text(v: &Value) -> String {
 ///
 /// - A default the Core inserts (reached through `properties` of an object
 ///   schema, object `additionalProperties`, `items`, a discriminated
-///   branch), added, removed or changed at an instance path: a change of
-///   meaning exists when some document valid under both schemas
-///   materializes differently. The witness is built
-///   ([`super::desired::omitting`]: valid under both, re-checked by the
-///   engine, the member absent), materialized under both schemas, and
-///   given with both materialized forms: breaking (`FD668`). A member
-///   listed in `required` beside it (on either side) is omitted by no
-///   document valid under both: documentation (`FD665`). No witness built
-///   (a path through items, a map or a branch; a generator that gave up):
-///   breaking, unproved.
+///   branch), added, removed or changed at an instance path, judged on a
+///   document that omits the member ([`super::desired::omitting`]: valid
+///   under both when one is, else the minimal document of both less the
+///   member), by what hosts that materialize accept and store
+///   (`accepted`: defaults inserted, the result validated; breaker F12):
+///   accepted under both and stored differently, breaking (`FD668`, the
+///   witness with both materialized forms); accepted under NEW only (a
+///   default added to a required member: NEW's hosts accept `{}`), a
+///   relaxation (`FD682`, a minor); accepted under OLD only (that default
+///   removed), breaking (`FD668`); stored alike, documentation (`FD665`).
+///   No such document built or accepted anywhere: breaking, unproved.
 /// - A default the Core never inserts (on `$defs`, the root, behind
 ///   `$ref`, `allOf`, `anyOf`, `if`/`then`, a `type` array, …) added,
 ///   removed or changed at a pointer: a note (`FD680`), never breaking and
@@ -313,15 +339,6 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
             ),
             None => format!("default inserted at {}", shown_path(path)),
         };
-        if x.is_some_and(|s| s.required) || y.is_some_and(|s| s.required) {
-            out.push(Change {
-                message: format!(
-                    "{subject} {what}: the member is required, so no document valid under both omits it (documentation)"
-                ),
-                ..record(Code::DocumentationChanged, po, Some(pn))
-            });
-            continue;
-        }
         let names: Option<Vec<String>> = path
             .iter()
             .map(|s| match s {
@@ -329,32 +346,80 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
                 _ => None,
             })
             .collect();
-        let witness = match names.as_ref() {
-            Some(p) => p
-                .split_last()
-                .and_then(|(member, parents)| super::desired::omitting(old, new, parents, member)),
+        // A document that omits the member (valid under both, or not: a
+        // member `required` on a side), judged by what hosts that
+        // materialize accept (breaker F12).
+        let candidate = match names.as_ref() {
+            Some(p) => p.split_last().and_then(|(member, parents)| {
+                super::desired::omitting(old, new, parents, member)
+                    .or_else(|| super::desired::omitting_unchecked(old, new, parents, member))
+            }),
             None => through(old, new, path),
         };
-        let shown_witness = witness.as_ref().and_then(|w| {
-            let (mo, mn) = (
-                crate::host::materialize::insert_defaults(old, w),
-                crate::host::materialize::insert_defaults(new, w),
-            );
-            let (mo, mn) = (canonical_text(&mo), canonical_text(&mn));
-            (mo != mn).then(|| (canonical_text(w), mo, mn))
-        });
-        let message = match &shown_witness {
-            Some((w, mo, mn)) => format!(
-                "{subject} {what}: hosts store another document, e.g. {w} (valid under OLD and NEW) materializes as {mo} under OLD and as {mn} under NEW"
+        let judged = candidate.as_ref().and_then(|w| accepted(old, new, w));
+        let (class, code, message) = match &judged {
+            // Both hosts accept it and store different documents.
+            Some(j) if j.old_accepts && j.new_accepts && j.mo != j.mn => (
+                Class::Breaking,
+                Code::DesiredDefaultChanged,
+                if j.valid_under_both {
+                    format!(
+                        "{subject} {what}: hosts store another document, e.g. {} {VALID_UNDER_BOTH} materializes as {} under OLD and as {} under NEW",
+                        j.w, j.mo, j.mn
+                    )
+                } else {
+                    format!(
+                        "{subject} {what}: hosts that materialize store another document, e.g. {} (accepted under OLD and NEW once materialized) materializes as {} under OLD and as {} under NEW",
+                        j.w, j.mo, j.mn
+                    )
+                },
             ),
-            None => format!(
-                "{subject} {what}: a document that omits it may materialize differently; no such document was built (counted as breaking: compatibility not proved)"
+            // Only NEW's hosts accept it: what they accept widened, every
+            // document OLD accepted keeps its meaning (a relaxation, V3).
+            Some(j) if !j.old_accepts && j.new_accepts => (
+                Class::Relaxation,
+                Code::DesiredDefaultFillsRequired,
+                format!(
+                    "{subject} {what}: hosts that materialize now accept a document that omits it, e.g. {} (refused under OLD, where it materializes as {}) materializes as {} under NEW (a relaxation)",
+                    j.w, j.mo, j.mn
+                ),
+            ),
+            // Only OLD's hosts accept it: what they accept narrowed.
+            Some(j) if j.old_accepts && !j.new_accepts => (
+                Class::Breaking,
+                Code::DesiredDefaultChanged,
+                format!(
+                    "{subject} {what}: hosts that materialize now refuse a document they accepted, e.g. {} materializes as {} under OLD (accepted) and as {} under NEW (refused)",
+                    j.w, j.mo, j.mn
+                ),
+            ),
+            // Both accept it as the same document: nothing hosts store
+            // changed for it.
+            Some(j) if j.old_accepts && j.new_accepts => (
+                Class::Documentation,
+                Code::DocumentationChanged,
+                format!(
+                    "{subject} {what}: {} materializes as {} under both (documentation)",
+                    j.w, j.mo
+                ),
+            ),
+            _ => (
+                Class::Breaking,
+                Code::DesiredDefaultChanged,
+                format!(
+                    "{subject} {what}: a document that omits it may materialize differently; no such document was built (counted as breaking: compatibility not proved)"
+                ),
             ),
         };
+        let witness = match class {
+            Class::Breaking | Class::Relaxation => judged.as_ref().map(|_| candidate.clone()),
+            _ => None,
+        }
+        .flatten();
         out.push(Change {
             message,
-            witness: shown_witness.and(witness),
-            ..record(Code::DesiredDefaultChanged, po, Some(pn))
+            witness,
+            ..record_as(code, class, po, Some(pn))
         });
     }
     let (c, d) = (never_inserted(old, &a), never_inserted(new, &b));

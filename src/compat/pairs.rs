@@ -346,22 +346,41 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
         ),
     });
     let fits = pair.actual >= required;
-    let pre_release = !ov.pre.is_empty() || !nv.pre.is_empty();
-    if pre_release {
+    // Breaker F11 (SemVer 2.0.0 §9, versioning-rules V1): an OLD
+    // pre-release promised nothing, so nothing after it is held to it. A
+    // NEW pre-release after a release previews its release (`1.0.1-rc.1`
+    // is 1.0.1 to come) and is an installable FormRef of its own: it is
+    // held to the bump its release shows, so a breaking change cannot ship
+    // as `1.0.1-rc.1` any more than as `1.0.1` (name it `2.0.0-rc.1`).
+    if !ov.pre.is_empty() {
         pair.findings.push(Finding {
             code: Code::PreReleaseVersion,
             message: format!(
-                "{} is a pre-release: no compatibility promise; the changes would require a {} bump ({} shown{})",
-                if ov.pre.is_empty() { "NEW" } else { "OLD" },
+                "OLD is a pre-release: no compatibility promise; the changes would require a {} bump ({} shown{})",
                 required.name(),
                 pair.actual.name(),
                 if fits { "" } else { ", which would not fit" }
             ),
-            old: (!ov.pre.is_empty()).then(version_at),
+            old: Some(version_at()),
             new: (!nv.pre.is_empty()).then(version_at),
         });
         pair.bump_ok = true;
         return pair;
+    }
+    if !nv.pre.is_empty() {
+        pair.findings.push(Finding {
+            code: Code::PreReleaseVersion,
+            message: format!(
+                "NEW is a pre-release of {}.{}.{}: held to the bump its release shows; the changes require a {} bump ({} shown)",
+                nv.major,
+                nv.minor,
+                nv.patch,
+                required.name(),
+                pair.actual.name(),
+            ),
+            old: None,
+            new: Some(version_at()),
+        });
     }
     pair.bump_ok = fits;
     if !fits {

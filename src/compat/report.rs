@@ -71,27 +71,37 @@ impl Base<'_> {
 
 /// Every package of BASE at a revision ([`super::baserev::packages_at`]),
 /// verified in memory and read in parallel (order kept); a package
-/// refused, or refused unread, is counted in `found`.
+/// refused is counted in `found` and, when its FormRef can be read,
+/// keeps its place in BASE's line as `--baseline DIR` keeps it.
 fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<Side>>, Error> {
     let packages = super::baserev::packages_at(rev, paths)?;
-    let loaded: Vec<Result<Option<Loaded>, Error>> = packages
+    if packages.is_empty() {
+        // Breaker F9, as for a directory ([`no_package_in_dir`]).
+        return Err(Error::Usage(format!(
+            "--baseline-rev {rev}: the repository of {} holds no Form Package at {rev} (no directory with a package-index.json outside hidden directories): check REV is the published revision; for a repository's first release run compat without --baseline-rev",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    let loaded: Vec<(PathBuf, Result<Loaded, Error>)> = packages
         .into_par_iter()
-        .map(|p| match p.files {
-            Err(_) => Ok(None),
-            Ok(files) => {
-                let source = crate::source::MemorySource::new(p.display, files);
-                super::side::load_source(Box::new(source)).map(Some)
-            }
+        .map(|p| {
+            let here = p.here.clone();
+            (here, super::side::load_source(Box::new(p.source())))
         })
         .collect();
     let mut sides = Vec::new();
-    for l in loaded {
+    for (here, l) in loaded {
         match l? {
-            Some(Loaded::Side(s)) => {
+            Loaded::Side(s) => {
                 found.base_refused += usize::from(s.refused.is_some());
+                found.rev_here.insert(s.path.clone(), here);
                 sides.push(Arc::from(s));
             }
-            Some(Loaded::Refused(_)) | None => found.base_refused += 1,
+            Loaded::Refused(_) => found.base_refused += 1,
         }
     }
     Ok(sides)
@@ -151,6 +161,9 @@ struct Found {
     outcomes: Vec<PackageOutcome>,
     /// Packages of BASE refused by verification.
     base_refused: usize,
+    /// `--baseline-rev`: each package of BASE (by its name, `REV:…`) and
+    /// its directory in the working tree.
+    rev_here: BTreeMap<PathBuf, PathBuf>,
     /// A PATH does not exist.
     missing: bool,
     /// Directories the walk skipped by a rule, with the rule.
@@ -163,6 +176,7 @@ impl Found {
             mode,
             outcomes: Vec::new(),
             base_refused: 0,
+            rev_here: BTreeMap::new(),
             missing: false,
             skipped: Vec::new(),
         }
@@ -421,30 +435,27 @@ fn reuse_findings(slot: &Slot, found: &mut Found) {
 }
 
 /// The slot a version `new` is compared with among `earlier` (the older
-/// slots of its line, in precedence order): a release is held to the newest
-/// older *release* — a pre-release carries no compatibility promise
-/// (SemVer 2.0.0 §9, FD673), so `1.0.0 → 1.0.1-rc.1 → 1.0.1` compares
-/// `1.0.1` with `1.0.0`, never only with its release candidate (breaker
-/// G8: a breaking change shipped as a patch behind an rc passed); a
-/// pre-release (or a release with no older release) with the newest older
-/// version. `None` when nothing is older.
-fn older_to_compare<'a>(earlier: &'a [Slot], new: &Version) -> Option<&'a Slot> {
-    older_to_compare_by(earlier, new, |s| &s.version)
+/// slots of its line, in precedence order): the newest older *release* —
+/// a pre-release carries no compatibility promise (SemVer 2.0.0 §9,
+/// FD673), so `1.0.0 → 1.0.1-rc.1 → 1.0.1` compares `1.0.1` with `1.0.0`,
+/// never only with its release candidate (breaker G8: a breaking change
+/// shipped as a patch behind an rc passed); a pre-release is held to the
+/// release it follows too (breaker F11: `1.0.1-rc.2` is compared with
+/// `1.0.0`, not with `1.0.1-rc.1`, which promised nothing). With no older
+/// release, the newest older version. `None` when nothing is older.
+fn older_to_compare(earlier: &[Slot]) -> Option<&Slot> {
+    older_to_compare_by(earlier, |s| &s.version)
 }
 
 /// [`older_to_compare`] over any items of a version line (`version` reads
 /// each one's version): the one rule of which older version a version is
 /// held to, shared by the slots of a tree and by the versions of BASE with
 /// one candidate inserted ([`newer_neighbours`]).
-fn older_to_compare_by<'a, T>(
-    earlier: &'a [T],
-    new: &Version,
-    version: impl Fn(&T) -> &Version,
-) -> Option<&'a T> {
-    new.pre
-        .is_empty()
-        .then(|| earlier.iter().rev().find(|s| version(s).pre.is_empty()))
-        .flatten()
+fn older_to_compare_by<T>(earlier: &[T], version: impl Fn(&T) -> &Version) -> Option<&T> {
+    earlier
+        .iter()
+        .rev()
+        .find(|s| version(s).pre.is_empty())
         .or_else(|| earlier.last())
 }
 
@@ -470,7 +481,7 @@ fn newer_neighbours<'a>(line: &'a [Slot], candidate: &Version) -> Vec<&'a Slot> 
                 .collect();
             earlier.push((candidate, true));
             earlier.sort_by(|a, b| a.0.cmp_precedence(b.0));
-            older_to_compare_by(&earlier, &p.version, |e| e.0).is_some_and(|e| e.1)
+            older_to_compare_by(&earlier, |e| e.0).is_some_and(|e| e.1)
         })
         .collect()
 }
@@ -497,7 +508,7 @@ pub fn history(paths: &[PathBuf]) -> Result<Report, Error> {
         }
         for (i, new) in line.iter().enumerate() {
             let earlier = line.get(..i).unwrap_or_default();
-            if let Some(old) = older_to_compare(earlier, &new.version) {
+            if let Some(old) = older_to_compare(earlier) {
                 if let Some(pair) = closest(&old.copies, &new.copies) {
                     todo.push(pair);
                 }
@@ -516,7 +527,10 @@ pub fn history(paths: &[PathBuf]) -> Result<Report, Error> {
 pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
     let mut found = Found::new(Mode::Baseline);
     let published = match base {
-        Base::Dir(dir) => sides_under(&[dir.to_path_buf()], &mut found, false)?,
+        Base::Dir(dir) => {
+            no_package_in_dir(dir)?;
+            sides_under(&[dir.to_path_buf()], &mut found, false)?
+        }
         Base::Rev(rev) => sides_at(rev, paths, &mut found)?,
     };
     let published = lines(published, &mut found);
@@ -533,6 +547,16 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
             let Some(side) = gone.representative() else {
                 continue;
             };
+            // At REV, BASE is the whole repository (breaker F3): a
+            // published package outside the PATHs whose directory still
+            // holds that version in the working tree was not removed.
+            if found
+                .rev_here
+                .get(&side.path)
+                .is_some_and(|here| holds_version(here, &gone.version))
+            {
+                continue;
+            }
             found.outcomes.push(side_finding(
                 side,
                 Code::PublishedVersionRemoved,
@@ -586,7 +610,7 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
                 .filter(|s| bump::increases(&s.version, &slot.version))
                 .collect();
             earlier.sort_by(|a, b| a.version.cmp_precedence(&b.version));
-            let older = older_to_compare_by(&earlier, &slot.version, |s| &s.version).copied();
+            let older = older_to_compare_by(&earlier, |s| &s.version).copied();
             let newer: Vec<_> = base_line
                 .map(|l| newer_neighbours(l, &slot.version))
                 .unwrap_or_default();
@@ -597,20 +621,105 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
             let before = todo.len();
             todo.extend(older.into_iter().chain(after));
             if todo.len() == before {
-                found.outcomes.push(side_finding(
-                    new,
-                    Code::NothingToCompare,
-                    format!(
-                        "no older version of {} {} in BASE {}: nothing to compare",
-                        new.form_ref.api_version,
-                        new.form_ref.kind,
-                        base.label()
-                    ),
-                ));
+                found
+                    .outcomes
+                    .push(nothing_to_compare(new, &slot.version, &base));
             }
         }
     }
     Ok(found.finish(compare_all(todo)))
+}
+
+/// True when the working-tree directory `dir` holds a package index whose
+/// `formRef.definitionVersion` has the precedence of `version`.
+fn holds_version(dir: &Path, version: &Version) -> bool {
+    let Ok(bytes) = crate::fileread::read_file(
+        &dir.join(crate::verify::INDEX_FILE),
+        crate::fileread::Reach::Found,
+        crate::limits::INDEX_BYTES,
+    ) else {
+        return false;
+    };
+    serde_json::from_slice::<serde_json::Value>(&bytes)
+        .ok()
+        .and_then(|i| {
+            i.pointer("/formRef/definitionVersion")
+                .and_then(serde_json::Value::as_str)
+                .and_then(bump::parse)
+        })
+        .is_some_and(|v| v.cmp_precedence(version) == std::cmp::Ordering::Equal)
+}
+
+/// The versions a kind's first release plausibly has (breaker F9), less
+/// any pre-release and build: `0.1.0`, `1.0.0`, `0.0.1` (the first
+/// version of each SemVer habit) and `0.0.0` (a placeholder before any
+/// release, as the corpus's `0.0.0-legacy.1`).
+const FIRST_RELEASES: [(u64, u64, u64); 4] = [(0, 0, 0), (0, 0, 1), (0, 1, 0), (1, 0, 0)];
+
+/// True when `v` is a plausible first release of a kind
+/// (0.0.0, 0.0.1, 0.1.0, 1.0.0, with any pre-release or build).
+pub fn plausible_first_release(v: &Version) -> bool {
+    FIRST_RELEASES.contains(&(v.major, v.minor, v.patch))
+}
+
+/// The finding of a new version `new` compared with nothing (no older
+/// version in the merged line, no newer one in BASE): `FD677` (a note) for
+/// a plausible first release, else `FD681` (a warning: BASE may not be the
+/// published tree; breaker F9).
+fn nothing_to_compare(new: &Side, version: &Version, base: &Base) -> PackageOutcome {
+    let what = format!(
+        "no older version of {} {} in BASE {}",
+        new.form_ref.api_version,
+        new.form_ref.kind,
+        base.label()
+    );
+    if plausible_first_release(version) {
+        side_finding(
+            new,
+            Code::NothingToCompare,
+            format!("{what}: nothing to compare"),
+        )
+    } else {
+        side_finding(
+            new,
+            Code::UnexpectedFirstVersion,
+            format!(
+                "{what}, and {} is not a first release (0.1.0, 1.0.0, 0.0.1, 0.0.0 or a pre-release of one): nothing was compared; is BASE the published tree, and are the older versions under the PATHs?",
+                super::changes::quoted(&new.form_ref.definition_version)
+            ),
+        )
+    }
+}
+
+/// `--baseline BASE`: BASE must hold a Form Package (breaker F9: an empty
+/// directory, or a tree whose packages sit under a hidden directory the
+/// walk skips, turned the gate off, every new version "nothing to
+/// compare", exit 0).
+///
+/// # Errors
+/// [`Error::Usage`] (exit 2) when the walk of BASE finds no directory
+/// holding a `package-index.json`, naming the hidden directories it
+/// skipped.
+fn no_package_in_dir(dir: &Path) -> Result<(), Error> {
+    let w = walk(dir, &WalkRules::default());
+    // The walk's fallback: no package below BASE, and BASE itself none.
+    if !w.fallback {
+        return Ok(());
+    }
+    let skipped: Vec<String> = w
+        .skipped
+        .iter()
+        .map(|(p, rule)| format!("{} ({rule})", p.display()))
+        .collect();
+    Err(Error::Usage(format!(
+        "--baseline {}: BASE holds no Form Package (no directory with a package-index.json{}): check it is the published tree (a checkout of the base branch); for a repository's first release run compat without --baseline",
+        dir.display(),
+        if skipped.is_empty() {
+            String::new()
+        } else {
+            format!("; skipped: {}", skipped.join(", "))
+        }
+    )))
 }
 
 /// Runs the command line's request: `--history` over `paths`,

@@ -33,7 +33,8 @@ impl CompatRun {
     }
 }
 
-/// The whole command: runs the request and writes the witnesses into
+/// The whole command: runs the request (a warning fails its entry under
+/// `--deny-warnings`, `deny_warnings`) and writes the witnesses into
 /// `witnesses` when asked (refused, exit 2, inside a package:
 /// [`crate::discover::inside_package`]); nothing is printed
 /// ([`crate::render::compat`] makes the text).
@@ -45,6 +46,7 @@ pub fn run(
     history_mode: bool,
     base: Option<crate::compat::report::Base>,
     witnesses: Option<&Path>,
+    deny_warnings: bool,
 ) -> Result<CompatRun, Error> {
     if let Some(dir) = witnesses {
         if let Some(package) = crate::discover::inside_package(dir) {
@@ -55,7 +57,8 @@ pub fn run(
             )));
         }
     }
-    let report = crate::compat::report::run(paths, history_mode, base)?;
+    let mut report = crate::compat::report::run(paths, history_mode, base)?;
+    report.report.rule.deny_warnings = deny_warnings;
     let witnesses = witnesses.map(|dir| crate::compat::report::write_witnesses(&report, dir));
     Ok(CompatRun { report, witnesses })
 }

@@ -391,11 +391,12 @@ fn render_human(report: &Report, opts: &Options) -> String {
                 super::escape::text(&c.message)
             );
             if let Some(w) = &c.witness {
-                let _ = writeln!(
-                    out,
-                    "    counterexample (valid under OLD and NEW): {}",
-                    super::escape::text(&w.to_string())
-                );
+                let label = if c.message.contains(crate::compat::change::VALID_UNDER_BOTH) {
+                    "counterexample (valid under OLD and NEW)"
+                } else {
+                    "witness (what hosts that materialize make of it: above)"
+                };
+                let _ = writeln!(out, "    {label}: {}", super::escape::text(&w.to_string()));
             }
             if let Some(ptr) = &c.old {
                 let _ = writeln!(out, "    old {}", where_text(&p.old, c.doc, ptr));

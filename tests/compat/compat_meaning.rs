@@ -62,8 +62,8 @@ type Edit = Box<dyn Fn(&mut Value)>;
 /// in 1.x (major) and 0.x (minor), each with a counterexample valid under
 /// both schemas (re-checked here by `jsonschema`) that omits the member
 /// at its place; near misses: an `examples` change and an unchanged
-/// default stay a patch, and a changed default of a member OLD requires
-/// is documentation (no document valid before omits it).
+/// default stay a patch (a default of a required member is judged by what
+/// hosts that materialize accept: `defaults_of_required_members`).
 fn default_changes_are_breaking() -> Result<(), Failed> {
     // (name, OLD edit, NEW edit, member path of the parent object, member)
     let cases: Vec<(&str, Edit, Edit, Vec<&str>, &str)> = vec![
@@ -204,12 +204,6 @@ fn default_changes_are_breaking() -> Result<(), Failed> {
             }),
             "FD653",
         ),
-        (
-            "default of a required member",
-            Box::new(|d| d["desiredSchema"]["properties"]["name"]["default"] = json!("a")),
-            Box::new(|d| d["desiredSchema"]["properties"]["name"]["default"] = json!("b")),
-            "FD665",
-        ),
     ];
     for (i, (name, old, new, code)) in near.into_iter().enumerate() {
         let a = package(tmp.path(), &format!("near-a{i}"), STORE, |d| old(d));
@@ -224,6 +218,159 @@ fn default_changes_are_breaking() -> Result<(), Failed> {
         assert!(records(p, "FD668").is_empty(), "{name}: {p}");
         assert!(codes(&doc).contains(&code.to_owned()), "{name}: {p}");
     }
+    Ok(())
+}
+
+/// The store's `name` (required) with the default `default`, and, when
+/// `nested`, an optional object `o` whose member `a` is required and has
+/// the default `nested`.
+fn required_defaults(d: &mut Value, default: Option<&str>, nested: Option<Option<&str>>) {
+    if let Some(v) = default {
+        d["desiredSchema"]["properties"]["name"]["default"] = json!(v);
+    }
+    if let Some(n) = nested {
+        d["desiredSchema"]["properties"]["o"] = json!({"type": "object",
+            "additionalProperties": false, "required": ["a"],
+            "properties": {"a": {"type": "string"}}});
+        if let Some(v) = n {
+            d["desiredSchema"]["properties"]["o"]["properties"]["a"]["default"] = json!(v);
+        }
+    }
+}
+
+/// Breaker F12: a default of a required member is judged by what hosts
+/// that materialize accept (the Core inserts defaults, then validates,
+/// `host-rules.md` §1.6). Added (`name` required, NEW default "zz"): NEW's
+/// hosts accept `{}`, which OLD's refused: a relaxation (`FD682`), a minor
+/// required (1.0.1 fails, 1.1.0 fits), the witness `{}`; nested too (the
+/// required `o.a` gains a default: `{"name":"a","o":{}}` now accepted).
+/// Changed (`a` → `b`): `{}` is accepted under both and stored
+/// differently, breaking (`FD668`); removed: NEW's hosts refuse `{}`,
+/// breaking (`FD668`). Near miss: a default added to an optional member is
+/// `FD668` (a document valid under both materializes differently), never
+/// `FD682`.
+fn defaults_of_required_members() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    type Case = (
+        &'static str,
+        Option<&'static str>,
+        Option<&'static str>,
+        Option<Option<&'static str>>,
+        Option<Option<&'static str>>,
+        &'static str,
+        &'static str,
+        Value,
+    );
+    let cases: Vec<Case> = vec![
+        (
+            "added",
+            None,
+            Some("zz"),
+            None,
+            None,
+            "FD682",
+            "relaxation",
+            json!({}),
+        ),
+        (
+            "nested added",
+            None,
+            None,
+            Some(None),
+            Some(Some("q")),
+            "FD682",
+            "relaxation",
+            json!({"name": "a", "o": {}}),
+        ),
+        (
+            "changed",
+            Some("a"),
+            Some("b"),
+            None,
+            None,
+            "FD668",
+            "breaking",
+            json!({}),
+        ),
+        (
+            "removed",
+            Some("a"),
+            None,
+            None,
+            None,
+            "FD668",
+            "breaking",
+            json!({}),
+        ),
+    ];
+    for (i, (name, od, nd, on, nn, code, class, witness)) in cases.into_iter().enumerate() {
+        let a = package(tmp.path(), &format!("a{i}"), STORE, |d| {
+            required_defaults(d, od, on)
+        });
+        for (version, fits) in [("1.0.1", false), ("1.1.0", class == "relaxation")] {
+            let b = package(tmp.path(), &format!("b{i}-{version}"), STORE, |d| {
+                required_defaults(d, nd, nn);
+                d["definitionVersion"] = json!(version);
+            });
+            let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+            let p = &doc["pairs"][0];
+            assert_eq!(status, i32::from(!fits), "{name} {version}: {doc}");
+            assert_eq!(
+                p["requiredBump"],
+                if class == "relaxation" {
+                    "minor"
+                } else {
+                    "major"
+                },
+                "{name}: {p}"
+            );
+            let r = records(p, code);
+            assert_eq!(r.len(), 1, "{name}: {p}");
+            assert_eq!(r[0]["class"], class, "{name}: {p}");
+            assert_eq!(r[0]["witness"], witness, "{name}: {p}");
+            assert!(records(p, "FD665").is_empty(), "{name}: {p}");
+            if class == "relaxation" {
+                assert!(records(p, "FD668").is_empty(), "{name}: {p}");
+                // The witness: refused under OLD, accepted under NEW once
+                // materialized, as `desired materialize` says.
+                let file = tmp.path().join(format!("w{i}.json"));
+                std::fs::write(&file, witness.to_string()).unwrap();
+                let (code_old, _, _) = run(&[
+                    "desired",
+                    "materialize",
+                    s(&a),
+                    "forms.takoform.com/v1alpha1/ExampleStore@1.0.0",
+                    s(&file),
+                ]);
+                let (code_new, out, err) = run(&[
+                    "desired",
+                    "materialize",
+                    s(&b),
+                    &format!("forms.takoform.com/v1alpha1/ExampleStore@{version}"),
+                    s(&file),
+                ]);
+                assert_eq!((code_old, code_new), (1, 0), "{name}: {out}{err}");
+                assert!(
+                    r[0]["message"]
+                        .as_str()
+                        .unwrap()
+                        .contains(&format!("materializes as {} under NEW", out.trim_end())),
+                    "{name}: {r:?}"
+                );
+            }
+        }
+    }
+    // Near miss: an optional member gains a default.
+    let a = package(tmp.path(), "opt-a", STORE, |d| with_members(d, None, None));
+    let b = package(tmp.path(), "opt-b", STORE, |d| {
+        with_members(d, Some(json!("gold")), None);
+        d["definitionVersion"] = json!("1.1.0");
+    });
+    let (status, doc) = json_run(&["compat", s(&a), s(&b)]);
+    let p = &doc["pairs"][0];
+    assert_eq!(status, 1, "{doc}");
+    assert_eq!(records(p, "FD668").len(), 1, "{p}");
+    assert!(records(p, "FD682").is_empty(), "{p}");
     Ok(())
 }
 
@@ -742,6 +889,54 @@ fn meaning_witnesses_agree_with_the_core(oracle: &Path) {
         confirmed += 1;
     }
     assert_eq!(confirmed, 6);
+    // Breaker F12: the required `name` gains a default: the Core refuses
+    // the witness under OLD (missing `name`) and materializes it under NEW
+    // as the FD682 record says.
+    let a = widget(
+        tmp.path(),
+        "req-a",
+        "1.0.0",
+        json!({"type": "string"}),
+        json!({}),
+    );
+    let b = package(tmp.path(), "req-b", WIDGET, |d| {
+        let a: Value =
+            serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
+        *d = a;
+        d["definitionVersion"] = json!("1.1.0");
+        d["desiredSchema"]["properties"]["name"]["default"] = json!("zz");
+    });
+    let (_, doc) = json_run(&["compat", s(&a), s(&b)]);
+    let r = records(&doc["pairs"][0], "FD682")[0].clone();
+    let file = tmp.path().join("w-req.json");
+    std::fs::write(&file, r["witness"].to_string()).unwrap();
+    let core = |dir: &Path, version: &str| {
+        std::process::Command::new(oracle)
+            .arg("materialize")
+            .arg(format!("dirs:{}", s(dir)))
+            .arg(format!("example.forms.takoform.com/Widget@{version}"))
+            .arg(&file)
+            .output()
+            .unwrap()
+    };
+    let old = core(&a, "1.0.0");
+    assert_eq!(old.status.code(), Some(1), "{old:?}");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&old.stdout),
+        String::from_utf8_lossy(&old.stderr)
+    );
+    assert!(said.contains("missing property 'name'"), "{said}");
+    let new = core(&b, "1.1.0");
+    assert_eq!(new.status.code(), Some(0), "{new:?}");
+    let form = String::from_utf8(new.stdout).unwrap().trim_end().to_owned();
+    assert!(
+        r["message"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("materializes as {form} under NEW")),
+        "the Core materializes {form} under NEW: {r}"
+    );
 }
 
 /// Relations are compared as `relations` derives them (decision 0015):
@@ -780,6 +975,7 @@ fn a_rewrite_keeping_every_derived_relation_is_equivalent() -> Result<(), Failed
 pub fn trials() -> Vec<Trial> {
     vec![
         Trial::test("default_changes_are_breaking", default_changes_are_breaking),
+        Trial::test("defaults_of_required_members", defaults_of_required_members),
         Trial::test(
             "relation_changes_are_breaking",
             relation_changes_are_breaking,

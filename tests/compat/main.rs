@@ -9,12 +9,14 @@ mod common;
 
 mod compat;
 mod compat_desired;
+mod compat_gate;
 mod compat_meaning;
 
 fn main() {
     common::run_trials(vec![
         ("compat", compat::trials()),
         ("compat_desired", compat_desired::trials()),
+        ("compat_gate", compat_gate::trials()),
         ("compat_meaning", compat_meaning::trials()),
     ]);
 }
