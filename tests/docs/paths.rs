@@ -21,7 +21,12 @@ fn doc_files() -> Vec<PathBuf> {
         walkdir::WalkDir::new(repo().join("benches"))
             .into_iter()
             .map(|e| e.unwrap().into_path())
-            .filter(|p| p.is_file()),
+            .filter(|p| {
+                p.is_file()
+                    && p.extension().is_some_and(|e| {
+                        ["rs", "py", "sh", "md"].contains(&e.to_str().unwrap_or(""))
+                    })
+            }),
     );
     for top in ["README.md", "SECURITY.md"] {
         files.push(repo().join(top));
