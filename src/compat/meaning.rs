@@ -428,11 +428,18 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
                 ),
             ),
         };
-        let witness = match class {
-            Class::Breaking | Class::Relaxation => judged.as_ref().map(|_| candidate.clone()),
-            _ => None,
-        }
-        .flatten();
+        // A witness only where hosts make different things of it (one side
+        // accepts it): never for a document both refuse (the record is
+        // then unproved; the compat differential found FD668 `{}` refused
+        // by both).
+        let witness = judged
+            .as_ref()
+            .filter(|j| {
+                class != Class::Documentation
+                    && (j.old_accepts || j.new_accepts)
+                    && (j.old_accepts != j.new_accepts || j.mo != j.mn)
+            })
+            .and(candidate);
         out.push(Change {
             message,
             witness,
