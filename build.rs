@@ -115,7 +115,61 @@ const CODE_KEYS: &[(&str, bool)] = &[
     ("failing", true),
     ("passing", true),
     ("unreachable", false),
+    ("class", false),
+    ("bump", false),
 ];
+
+/// The classes a change kind of `compat` may take (`class`, a
+/// space-separated list, the usual class first) and the bump each
+/// requires from a `1.x` version (`bump`, the same length): versioning-rules
+/// V3 ties them, documentation → patch, relaxation or addition → minor,
+/// breaking → major, and a pair that breaks it stops the build.
+fn change_kinds(class: Option<String>, bump: Option<String>) -> Result<String, String> {
+    let (class, bump) = match (class, bump) {
+        (None, None) => return Ok("[]".to_owned()),
+        (Some(c), Some(b)) => (c, b),
+        _ => return Err("\"class\" and \"bump\" go together".to_owned()),
+    };
+    let classes: Vec<&str> = class.split(' ').collect();
+    let bumps: Vec<&str> = bump.split(' ').collect();
+    if classes.len() != bumps.len() {
+        return Err(format!(
+            "class {class:?} and bump {bump:?}: one bump for each class"
+        ));
+    }
+    let mut pairs = Vec::new();
+    for (c, b) in classes.iter().zip(&bumps) {
+        let (variant, rule) = match *c {
+            "documentation" => ("Documentation", "patch"),
+            "relaxation" => ("Relaxation", "minor"),
+            "addition" => ("Addition", "minor"),
+            "breaking" => ("Breaking", "major"),
+            other => {
+                return Err(format!(
+                    "class {other:?}: documentation, relaxation, addition or breaking"
+                ))
+            }
+        };
+        if *b != rule {
+            return Err(format!(
+                "class {c:?} requires bump {rule:?} (versioning-rules V3), not {b:?}"
+            ));
+        }
+        if pairs
+            .iter()
+            .any(|p: &String| p.starts_with(&format!("({variant},")))
+        {
+            return Err(format!("class {c:?} listed twice"));
+        }
+        let bump = match rule {
+            "patch" => "Patch",
+            "minor" => "Minor",
+            _ => "Major",
+        };
+        pairs.push(format!("({variant}, {bump})"));
+    }
+    Ok(format!("[{}]", pairs.join(", ")))
+}
 
 /// Generates `$OUT_DIR/codes_table.rs` from `src/codes/FDnnn.toml`, the
 /// one source of each diagnostic code (issue 21 item 5): the `codes!`
@@ -196,8 +250,9 @@ fn code_table() -> Result<(), String> {
         let failing = text_of("failing")?;
         let passing = text_of("passing")?;
         let unreachable = optional(value("unreachable")?);
+        let change = change_kinds(value("class")?, value("bump")?).map_err(at)?;
         rows.push_str(&format!(
-            "    {variant} = {id:?}, {name:?}, {severity}, {catalogue:?}, {spec:?}, {summary:?}, {help}, {status}, {checks:?}, {why:?}, {failing:?}, {passing:?}, {unreachable};\n"
+            "    {variant} = {id:?}, {name:?}, {severity}, {catalogue:?}, {spec:?}, {summary:?}, {help}, {status}, {checks:?}, {why:?}, {failing:?}, {passing:?}, {unreachable}, {change};\n"
         ));
     }
     rows.push_str("}\n");

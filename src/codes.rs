@@ -55,6 +55,36 @@ pub enum Status {
     Removed,
 }
 
+/// What a change kind of `compat` means for the version (versioning-rules
+/// V2, V3): the `class` its code's TOML records, read by compat's
+/// classifier (`compat::change`, which calls it `Class`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChangeClass {
+    /// Documentation only: a patch.
+    Documentation,
+    /// A relaxed constraint: a minor.
+    Relaxation,
+    /// Added optional data or capability: a minor.
+    Addition,
+    /// Removed data, tightened constraint, changed meaning, or unproved: a
+    /// major in 1.x, a minor in 0.x.
+    Breaking,
+}
+
+/// The bump a change kind requires from a `1.x` (or later) version (V3),
+/// the `bump` its code's TOML records beside each class; from a `0.x`
+/// version a major is asked as a minor (V2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChangeBump {
+    /// PATCH.
+    Patch,
+    /// MINOR.
+    Minor,
+    /// MAJOR.
+    Major,
+}
+
 /// Everything known about one code.
 #[derive(Clone, Copy, Debug)]
 pub struct CodeInfo {
@@ -88,10 +118,14 @@ pub struct CodeInfo {
     /// For an active code no input can produce: why (a race, an I/O
     /// fault, or an earlier check that always fires first).
     pub unreachable: Option<&'static str>,
+    /// For a change kind of `compat` (FD650–FD669, FD680): each class it
+    /// can take with the bump that class requires, the usual class first
+    /// (`class` and `bump` of its TOML); empty for every other code.
+    pub change: &'static [(ChangeClass, ChangeBump)],
 }
 
 macro_rules! codes {
-    ($( $variant:ident = $id:literal, $name:literal, $sev:ident, $spec:literal, $sref:literal, $summary:literal, $help:expr, $status:ident, $checks:literal, $why:literal, $failing:literal, $passing:literal, $unreachable:expr; )*) => {
+    ($( $variant:ident = $id:literal, $name:literal, $sev:ident, $spec:literal, $sref:literal, $summary:literal, $help:expr, $status:ident, $checks:literal, $why:literal, $failing:literal, $passing:literal, $unreachable:expr, [$( ($class:ident, $bump:ident) ),*]; )*) => {
         /// A stable diagnostic code. See the module docs for the numbering.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
@@ -102,6 +136,7 @@ macro_rules! codes {
             code: Code::$variant, id: $id, name: $name, severity: Severity::$sev,
             spec_code: $spec, spec_ref: $sref, summary: $summary, help: $help, status: Status::$status,
             checks: $checks, why: $why, failing: $failing, passing: $passing, unreachable: $unreachable,
+            change: &[$( (ChangeClass::$class, ChangeBump::$bump) ),*],
         }, )* ];
 
         impl Code {

@@ -408,7 +408,13 @@ fn build_from(
         // `verify` applies to the index (issue 22 item 6).
         let def_path = previous.definition_path.as_str();
         let mut findings = match &definition {
-            Some(def) => check_lane(&choice, inferred.as_deref(), def, def_path)?,
+            Some(def) => check_lane(
+                &choice,
+                inferred.as_deref(),
+                def,
+                def_path,
+                Some(root.path()),
+            )?,
             None => Vec::new(),
         };
         let definition_fits = findings.is_empty();
@@ -514,7 +520,9 @@ fn no_definition(definition_path: &str) -> Refused {
 /// fix: a current-profile definition written with a versioned group (the
 /// habitual `edge.forms.takoform.com/v1`) is told to drop the version; a
 /// definition that fits the profile its `apiVersion` implies (`inferred`)
-/// but not the one asked for or kept is told which profile it fits.
+/// but not the one asked for or kept is told which profile it fits, and
+/// the command to run on the package's real path (`dir`, escaped; `None`
+/// for a lone definition).
 ///
 /// # Errors
 /// [`Refused::Fault`] when an embedded schema is broken.
@@ -523,6 +531,7 @@ fn check_lane(
     inferred: Option<&str>,
     definition: &Value,
     definition_path: &str,
+    dir: Option<&Path>,
 ) -> Result<Vec<Diagnostic>, Refused> {
     let Some(p) = IndexProfile::from_api_version(&choice.api_version) else {
         // An unknown profile: the index schema check says so (FD100).
@@ -613,9 +622,15 @@ fn check_lane(
                 ProfileSource::Flag => format!(
                     "this definition fits {i}, the profile its apiVersion implies: run index without --profile"
                 ),
-                _ => format!(
-                    "this definition fits {i}, the profile its apiVersion implies: run `form-package index --profile {i} DIR`"
-                ),
+                _ => match dir {
+                    Some(dir) => format!(
+                        "this definition fits {i}, the profile its apiVersion implies: run `form-package index --profile {i} {}`",
+                        crate::diag::escape::text(&dir.display().to_string())
+                    ),
+                    None => format!(
+                        "this definition fits {i}, the profile its apiVersion implies: index its package with `--profile {i}`"
+                    ),
+                },
             });
         }
     }
@@ -737,6 +752,7 @@ pub fn form_ref_of(
         Some(&choice.api_version),
         definition,
         definition_path,
+        None,
     )?;
     if !refused.is_empty() {
         return Err(refused.into());

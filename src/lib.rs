@@ -42,6 +42,7 @@ pub mod index;
 pub mod json;
 pub mod keywords;
 pub mod limits;
+pub mod locate;
 pub mod lsp;
 pub mod ops;
 pub mod output;

@@ -93,31 +93,6 @@ pub struct Source {
     pub spans: Option<SpanIndex>,
 }
 
-/// Byte span of a diagnostic in its file: the explicit span, else the
-/// pointer's key or value span, else the nearest ancestor that resolves.
-pub fn resolve_span(
-    d: &crate::diag::Diagnostic,
-    source: Option<&Source>,
-) -> Option<std::ops::Range<usize>> {
-    if let Some(s) = &d.span {
-        return Some(s.clone());
-    }
-    let spans = source?.spans.as_ref()?;
-    if d.target == crate::diag::Target::Key {
-        if let Some(s) = spans.key_span(&d.pointer) {
-            return Some(s);
-        }
-    }
-    let mut p = Some(d.pointer.clone());
-    while let Some(ptr) = p {
-        if let Some(s) = spans.value_span(&ptr) {
-            return Some(s);
-        }
-        p = ptr.parent();
-    }
-    None
-}
-
 /// One listed payload (an entry of the index `files`) after the per-entry
 /// checks.
 #[derive(Debug, Clone)]

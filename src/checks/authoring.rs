@@ -13,6 +13,8 @@
 //!   does not declare;
 //! - FD227 `non-portable-pattern` (a note): a pattern Go compiles that
 //!   ECMA-262 reads otherwise or refuses, with the portable spelling;
+//! - FD228 `invalid-default`: a `default` the schema that holds it refuses,
+//!   by the engine (breaker F13);
 //! - FD420 `unknown-immutable-field`: an `immutableFields` pointer naming
 //!   no member of the desired schema, with the nearest one that exists.
 //!
@@ -33,19 +35,24 @@
 //!
 //! verifier-rules.md §12 E3 (ours); verifier-rules.md §12 E6 (ours);
 //! verifier-rules.md §4.3 (ours); verifier-rules.md §12 E2 (ours);
-//! verifier-rules.md §3.5 (ours).
+//! verifier-rules.md §12 (ours), host-rules.md §1.6; verifier-rules.md
+//! §3.5 (ours).
 
 use serde_json::{Map, Value};
 
 use crate::codes::Code;
 use crate::diag::escape::quote;
 use crate::diag::Diagnostic;
+use crate::engine::values::ValueSet;
 use crate::engine::ASSERTED_FORMATS;
 use crate::json::pointer::{unescape, JsonPointer};
 use crate::keywords::{self, Shape};
 use crate::package::{Fact, Package};
 
 use super::{Check, CheckResult, FileRole, Need};
+
+mod pattern;
+pub use pattern::unportable_constructs;
 
 /// Authoring lints over the inline schemas and `immutableFields`
 /// (issue 36 items 1–5); findings are warnings and notes.
@@ -65,6 +72,9 @@ use super::{Check, CheckResult, FileRole, Need};
 /// - FD227 `non-portable-pattern`: a pattern Go reads, but ECMA-262 consumers
 ///   (editors, browsers, other hosts) read differently or refuse
 ///   (verifier-rules.md §12 E2 (ours))
+/// - FD228 `invalid-default`: a default its own schema refuses: a host
+///   that inserts it stores a document the schema refuses (verifier-rules.md
+///   §12 (ours); host-rules.md §1.6)
 /// - FD420 `unknown-immutable-field`: an immutableFields pointer names no
 ///   member of the desired schema (verifier-rules.md §3.5 (ours))
 ///
@@ -80,6 +90,7 @@ pub(super) const LINTS: Check = Check {
         Code::UnsatisfiableRequired,
         Code::NonPortablePattern,
         Code::UnknownImmutableField,
+        Code::InvalidDefault,
     ],
     needs: &[Need::Fact(Fact::DefinitionValid)],
     establishes: None,
@@ -92,7 +103,7 @@ fn lints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         return Ok(());
     };
     for (ptr, schema, _) in super::inline_schemas(definition) {
-        walk(schema, &ptr, diags);
+        walk(schema, schema, &ptr, diags);
     }
     if let (Some(list), Some(desired)) = (
         definition.get("immutableFields").and_then(Value::as_array),
@@ -103,12 +114,17 @@ fn lints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     Ok(())
 }
 
-/// Lints one schema node and every subschema under it (structurally: a
-/// `$ref` is linted where its target is).
-fn walk(schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
+/// Lints one schema node of the inline schema `root` and every subschema
+/// under it (structurally: a `$ref` is linted where its target is).
+fn walk(root: &Value, schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
     let Value::Object(map) = schema else {
         return;
     };
+    if let Some(default) = map.get("default") {
+        if let Some(d) = refused_default(root, schema, default) {
+            out.push(d.at(at.child("default")));
+        }
+    }
     if let Some(Value::String(format)) = map.get("format") {
         if let Some(d) = unknown_format(format) {
             out.push(d.at(at.child("format")));
@@ -126,18 +142,18 @@ fn walk(schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic>) {
     for (k, v) in map {
         let k = k.as_str();
         match keywords::shape(k) {
-            Some(Shape::Single) => walk(v, &at.child(k), out),
+            Some(Shape::Single) => walk(root, v, &at.child(k), out),
             Some(Shape::Map) => {
                 if let Value::Object(m) = v {
                     for (name, sub) in m {
-                        walk(sub, &at.child(k).child(name), out);
+                        walk(root, sub, &at.child(k).child(name), out);
                     }
                 }
             }
             Some(Shape::Array) => {
                 if let Value::Array(items) = v {
                     for (i, sub) in items.iter().enumerate() {
-                        walk(sub, &at.child(k).index(i), out);
+                        walk(root, sub, &at.child(k).index(i), out);
                     }
                 }
             }
@@ -179,15 +195,14 @@ fn unknown_format(format: &str) -> Option<Diagnostic> {
     Some(d)
 }
 
-/// FD225 at each `enum` item equal (by the engine) to an earlier one.
+/// FD225 at each `enum` item the engine's `enum` test of the items before
+/// it already admits ([`ValueSet::position`]: Go's equality, one hashed
+/// lookup an item).
 fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    let set = ValueSet::new(items);
     for (j, item) in items.iter().enumerate() {
-        let first = items
-            .iter()
-            .take(j)
-            .position(|earlier| crate::engine::values::schema_values_equal(earlier, item));
-        if let Some(i) = first {
+        if let Some(i) = set.position(item, j) {
             out.push(
                 Diagnostic::new(
                     Code::DuplicateEnumValue,
@@ -201,6 +216,84 @@ fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
         }
     }
     out
+}
+
+/// FD228 for a `default` the schema node that holds it refuses, checked
+/// by the engine (the one fixtures and hosts validate with). `None` when
+/// the node accepts it, or when the node cannot be checked on its own: it
+/// does not compile alone, or a `$ref` in it (or in the `$defs` it reaches)
+/// points anywhere but into `$defs`/`definitions` (the lint warns only
+/// when certain).
+fn refused_default(root: &Value, node: &Value, default: &Value) -> Option<Diagnostic> {
+    let alone = standalone(root, node)?;
+    let compiled = crate::engine::compile_shared(&alone).ok()?;
+    let first = compiled.violations(default, 1).into_iter().next()?;
+    let at = first.instance_pointer.as_str();
+    let inside = if at.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", quote(at))
+    };
+    let mut d = Diagnostic::new(
+        Code::InvalidDefault,
+        format!(
+            "default {} is refused by its own schema{inside}: {}",
+            excerpt(default),
+            first.message
+        ),
+    );
+    d.help = Some(
+        "a host that inserts this default stores a document the schema refuses, and every request that omits the member fails: change the default to a value the schema accepts, or drop it"
+            .to_owned(),
+    );
+    Some(d)
+}
+
+/// `node` as a schema of its own: itself when it holds no `$ref`, else
+/// itself with the root's `$defs`/`definitions` beside it when every
+/// `$ref` it (and they) hold points into those; `None` otherwise.
+fn standalone(root: &Value, node: &Value) -> Option<Value> {
+    fn refs<'a>(v: &'a Value, out: &mut Vec<&'a str>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x) {
+                        ("$ref" | "$dynamicRef", Value::String(r)) => out.push(r),
+                        _ => refs(x, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    refs(node, &mut found);
+    if found.is_empty() || std::ptr::eq(root, node) {
+        return Some(node.clone());
+    }
+    let defs: Vec<(&str, &Value)> = ["$defs", "definitions"]
+        .into_iter()
+        .filter_map(|k| root.get(k).map(|d| (k, d)))
+        .collect();
+    for (_, d) in &defs {
+        refs(d, &mut found);
+    }
+    if !found
+        .iter()
+        .all(|r| r.starts_with("#/$defs/") || r.starts_with("#/definitions/"))
+    {
+        return None;
+    }
+    let Value::Object(mut alone) = node.clone() else {
+        return None;
+    };
+    for (k, d) in defs {
+        if alone.insert(k.to_owned(), d.clone()).is_some() {
+            return None;
+        }
+    }
+    Some(Value::Object(alone))
 }
 
 /// A short rendering of a schema value for a message (JSON text, cut at
@@ -250,125 +343,6 @@ fn unsatisfiable_required(map: &Map<String, Value>, at: &JsonPointer) -> Vec<Dia
         out.push(d);
     }
     out
-}
-
-/// The constructs of `pattern` that Go's regexp reads but ECMA-262 reads
-/// otherwise or refuses: (what it is, the portable spelling), in order.
-/// Patterns Go refuses are FD222's, not this lint's.
-pub fn unportable_constructs(pattern: &str) -> Vec<(String, String)> {
-    let mut found: Vec<(String, String)> = Vec::new();
-    let chars: Vec<char> = pattern.chars().collect();
-    let mut i = 0;
-    let mut class = false;
-    while let Some(&c) = chars.get(i) {
-        let next = chars.get(i + 1).copied();
-        match c {
-            '\\' => {
-                match next {
-                    Some('A') if !class => {
-                        found.push(("\\A (start of text)".into(), "^".into()));
-                    }
-                    Some('z') if !class => {
-                        found.push(("\\z (end of text)".into(), "$".into()));
-                    }
-                    Some('Q') => {
-                        found.push((
-                            "\\Q…\\E (a quoted literal)".into(),
-                            "each metacharacter escaped with \\".into(),
-                        ));
-                        // Everything up to `\E` (or the end) is literal.
-                        let mut j = i + 2;
-                        while j < chars.len()
-                            && !(chars.get(j) == Some(&'\\') && chars.get(j + 1) == Some(&'E'))
-                        {
-                            j += 1;
-                        }
-                        i = j + 2;
-                        continue;
-                    }
-                    _ => {}
-                }
-                i += 2;
-                continue;
-            }
-            '[' if !class => {
-                class = true;
-                // A leading `^` and a leading `]` belong to the class.
-                let mut j = i + 1;
-                if chars.get(j) == Some(&'^') {
-                    j += 1;
-                }
-                if chars.get(j) == Some(&']') {
-                    j += 1;
-                }
-                i = j;
-                continue;
-            }
-            '[' if class && next == Some(':') => {
-                let rest: String = chars.get(i + 2..).unwrap_or_default().iter().collect();
-                if let Some(end) = rest.find(":]") {
-                    let name = rest.get(..end).unwrap_or_default();
-                    let name = name.strip_prefix('^').unwrap_or(name);
-                    if let Some(portable) = posix_class(name) {
-                        found.push((
-                            format!("the POSIX class [:{name}:]"),
-                            format!("{portable} in its place ([[:{name}:]] is [{portable}])"),
-                        ));
-                        i += 2 + end + 2;
-                        continue;
-                    }
-                }
-            }
-            ']' if class => class = false,
-            '(' if !class && next == Some('?') => {
-                let after = chars.get(i + 2).copied();
-                match after {
-                    Some('P') if chars.get(i + 3) == Some(&'<') => {
-                        found.push(("the named group (?P<name>…)".into(), "(?<name>…)".into()));
-                    }
-                    Some(f) if f.is_ascii_alphabetic() || f == '-' => {
-                        let flags: String = chars
-                            .get(i + 2..)
-                            .unwrap_or_default()
-                            .iter()
-                            .take_while(|c| c.is_ascii_alphabetic() || **c == '-')
-                            .collect();
-                        let portable = if flags.contains('i') {
-                            "both cases in a class, [Aa] for a"
-                        } else {
-                            "no flags (ECMA-262 schema patterns are read without any)"
-                        };
-                        found.push((format!("the inline flags (?{flags})"), portable.to_owned()));
-                    }
-                    _ => {}
-                }
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    found
-}
-
-/// The portable spelling of a POSIX class inside brackets.
-fn posix_class(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "alnum" => "A-Za-z0-9",
-        "alpha" => "A-Za-z",
-        "ascii" => "\\x00-\\x7F",
-        "blank" => " \\t",
-        "cntrl" => "\\x00-\\x1F\\x7F",
-        "digit" => "0-9",
-        "graph" => "!-~",
-        "lower" => "a-z",
-        "print" => " -~",
-        "punct" => "!-/:-@[-`{-~",
-        "space" => " \\t\\n\\v\\f\\r",
-        "upper" => "A-Z",
-        "word" => "A-Za-z0-9_",
-        "xdigit" => "0-9A-Fa-f",
-        _ => return None,
-    })
 }
 
 /// FD227 for a pattern Go compiles but ECMA-262 reads otherwise.
@@ -483,43 +457,64 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
             }
         }
     }
+    // A node whose `type` rules out objects has no member, one that rules
+    // out arrays no item (`/name/` under a string member names nothing).
+    let (object, array) = (admits_type(map, "object"), admits_type(map, "array"));
     if let Some(child) = map
         .get("properties")
         .and_then(Value::as_object)
         .and_then(|p| p.get(first.as_str()))
+        .filter(|_| object)
     {
         if reaches(root, child, rest, budget) {
             return true;
         }
     }
+    let branched = ["$ref", "allOf", "anyOf", "oneOf"]
+        .iter()
+        .any(|k| map.contains_key(*k));
     match map.get("additionalProperties") {
         // An open object admits any member (a `$ref` or a branch, which
         // were followed above, says what it admits instead).
-        None | Some(Value::Bool(true))
-            if !["$ref", "allOf", "anyOf", "oneOf"]
-                .iter()
-                .any(|k| map.contains_key(*k)) =>
-        {
+        None | Some(Value::Bool(true)) if object && !branched => return true,
+        Some(extra) if object && extra.is_object() && reaches(root, extra, rest, budget) => {
             return true
         }
-        Some(extra) if extra.is_object() && reaches(root, extra, rest, budget) => return true,
         _ => {}
     }
-    if let Ok(index) = first.parse::<usize>() {
-        if let Some(Value::Array(prefix)) = map.get("prefixItems") {
-            if let Some(item) = prefix.get(index) {
-                if reaches(root, item, rest, budget) {
-                    return true;
-                }
-            }
-        }
-        if let Some(items) = map.get("items").filter(|v| v.is_object()) {
-            if reaches(root, items, rest, budget) {
-                return true;
-            }
+    let Ok(index) = first.parse::<usize>() else {
+        return false;
+    };
+    if !array {
+        return false;
+    }
+    // An array that says nothing of its items admits any item.
+    if !object && !branched && !map.contains_key("items") && !map.contains_key("prefixItems") {
+        return true;
+    }
+    if let Some(item) = map
+        .get("prefixItems")
+        .and_then(Value::as_array)
+        .and_then(|prefix| prefix.get(index))
+    {
+        if reaches(root, item, rest, budget) {
+            return true;
         }
     }
-    false
+    map.get("items")
+        .filter(|v| v.is_object())
+        .is_some_and(|items| reaches(root, items, rest, budget))
+}
+
+/// Whether a schema node's `type` admits instances of the JSON type
+/// `name` (no `type`, or one that is not a string or an array of them,
+/// admits every type).
+fn admits_type(map: &Map<String, Value>, name: &str) -> bool {
+    match map.get("type") {
+        Some(Value::String(t)) => t == name,
+        Some(Value::Array(ts)) => ts.iter().any(|t| t.as_str().is_none_or(|t| t == name)),
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -531,6 +526,7 @@ mod tests {
     fn lint(schema: Value) -> Vec<Diagnostic> {
         let mut out = Vec::new();
         walk(
+            &schema,
             &schema,
             &JsonPointer::root().child("desiredSchema"),
             &mut out,
@@ -581,6 +577,14 @@ mod tests {
             codes(&d),
             vec![(Code::DuplicateEnumValue, "/desiredSchema/enum/2".to_owned())]
         );
+        // The engine's enum test, Go's quirk included: after a number
+        // opened the type gate, 1 equals the string "1" listed before it.
+        let d = lint(json!({"enum": [2, "1", 1]}));
+        assert_eq!(
+            codes(&d),
+            vec![(Code::DuplicateEnumValue, "/desiredSchema/enum/2".to_owned())]
+        );
+        assert!(d[0].message.contains("repeats value 1"), "{}", d[0].message);
         // Near misses: distinct values; a string and a number; objects
         // differing in one member.
         assert!(lint(json!({"enum": ["small", "medium", "large", "xlarge"]})).is_empty());
@@ -665,6 +669,164 @@ mod tests {
         assert!(lint(json!({"type": "string", "pattern": "a*+"})).is_empty());
     }
 
+    /// Breaker F6: Go/ECMA-262 differences beyond the first five, each
+    /// with its portable spelling, and their near misses.
+    #[test]
+    fn non_portable_escapes_spaces_and_braces() {
+        let found = |p: &str| unportable_constructs(p);
+        let one = |p: &str, what: &str, portable: &str| {
+            assert_eq!(
+                found(p),
+                vec![(what.to_owned(), portable.to_owned())],
+                "{p}"
+            );
+        };
+        one("^\\x{41}$", "the braced hex escape \\x{41}", "\\x41");
+        one(
+            "^\\x{E9}t\\x{E9}$",
+            "the braced hex escape \\x{E9}",
+            "\\xE9",
+        );
+        one(
+            "^\\S+$",
+            "\\S (Go: all but the five ASCII spaces; ECMA-262: all but every Unicode space)",
+            "[^\\t\\n\\f\\r ]",
+        );
+        one(
+            "a\\sb",
+            "\\s (Go: the five ASCII spaces; ECMA-262: every Unicode space)",
+            "[\\t\\n\\f\\r ]",
+        );
+        one(
+            "^[^@\\s]+$",
+            "\\s or \\S in the class [^@\\s] (Go: ASCII spaces; ECMA-262: every Unicode space)",
+            "[^@\\t\\n\\f\\r ]",
+        );
+        one(
+            "^[a-z]\\-[a-z]$",
+            "the escape \\- (ECMA-262 refuses it outside a class)",
+            "-",
+        );
+        one(
+            "^[a\\#]$",
+            "the escape \\# (ECMA-262 refuses it in a class)",
+            "#",
+        );
+        one(
+            "^a{,3}$",
+            "{,3} (Go reads the text {,3}, ECMA-262 refuses it)",
+            "{0,3} for a repetition, \\{,3\\} for the text",
+        );
+        one(
+            "^a{01}$",
+            "{01} (Go reads the text {01}, ECMA-262 a repetition)",
+            "{1} for a repetition, \\{01\\} for the text",
+        );
+        one(
+            "^{$",
+            "a lone { (Go reads the text {, ECMA-262 refuses it)",
+            "\\{",
+        );
+        one(
+            "^a]$",
+            "a lone ] (Go reads the text ], ECMA-262 refuses it)",
+            "\\]",
+        );
+        one("^\\a$", "\\a (the bell character)", "\\x07");
+        one("^\\012$", "the octal escape \\012", "\\x0A");
+        one(
+            "^\\x{4E2D}$",
+            "the braced hex escape \\x{4E2D}",
+            "the character \u{4E2D} itself (U+4E2D)",
+        );
+        // Each construct once, however often it appears.
+        assert_eq!(found("^[a-z]\\-[a-z]\\-[a-z]$").len(), 1);
+        // Near misses: what both read alike. Escaped syntax characters and
+        // `/`, `\-` in a class, `\xHH`, `\0`, counted repeats, `\p{…}`,
+        // `[\s\S]`, and a class that lists ECMA-262's other spaces beside
+        // `\s` (as real packages do).
+        for p in [
+            "^a\\.b\\/c\\{2\\}\\[\\]$",
+            "^[a-z\\-_]+$",
+            "^\\x41\\0$",
+            "^a{0,3}b{2}c{1,}d{0}$",
+            "^\\p{Greek}+\\pL$",
+            "^[\\s\\S]*$",
+            "^[^\\s\u{b}\u{a0}\u{1680}\u{2000}-\u{200a}\u{2028}\u{2029}\u{202f}\u{205f}\u{3000}\u{feff}?#]*$",
+            "^\\d+\\w*\\b$",
+        ] {
+            assert!(found(p).is_empty(), "{p}: {:?}", found(p));
+        }
+        // The note itself names the constructs and the help the spelling.
+        let d = lint(json!({"type": "string", "pattern": "^\\S+\\-x{,3}$"}));
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::NonPortablePattern,
+                "/desiredSchema/pattern".to_owned()
+            )]
+        );
+        let help = d[0].help.as_deref().unwrap();
+        assert!(help.contains("write [^\\t\\n\\f\\r ]"), "{help}");
+        assert!(
+            help.contains("for the escape \\- (ECMA-262 refuses it outside a class) write -"),
+            "{help}"
+        );
+        assert!(help.contains("write {0,3} for a repetition"), "{help}");
+    }
+
+    /// Breaker F13: a default its own schema refuses, by the engine.
+    #[test]
+    fn a_default_its_own_schema_refuses() {
+        let d = lint(json!({"type": "object", "properties": {
+            "o": {"type": "string", "maxLength": 3, "default": "TOOLONG"}}}));
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::InvalidDefault,
+                "/desiredSchema/properties/o/default".to_owned()
+            )]
+        );
+        assert!(
+            d[0].message
+                .starts_with("default \"TOOLONG\" is refused by its own schema: "),
+            "{}",
+            d[0].message
+        );
+        // Inside an object default: the member at fault is named.
+        let d = lint(json!({"properties": {"limits": {"type": "object",
+            "properties": {"count": {"type": "integer"}},
+            "default": {"count": "ten"}}}}));
+        assert_eq!(d.len(), 1);
+        assert!(
+            d[0].message.contains(" at \"/count\": "),
+            "{}",
+            d[0].message
+        );
+        // Through a $ref into $defs.
+        let d = lint(json!({"$defs": {"Size": {"enum": ["s", "m"]}},
+            "properties": {"size": {"$ref": "#/$defs/Size", "default": "xl"}}}));
+        assert_eq!(
+            codes(&d),
+            vec![(
+                Code::InvalidDefault,
+                "/desiredSchema/properties/size/default".to_owned()
+            )]
+        );
+        // Near misses: a default its schema accepts (1.0 is an integer by
+        // value), through a $ref too; a $ref elsewhere is not judged.
+        for ok in [
+            json!({"properties": {"o": {"type": "string", "maxLength": 3, "default": "abc"}}}),
+            json!({"properties": {"n": {"type": "integer", "default": 1.0}}}),
+            json!({"$defs": {"Size": {"enum": ["s", "m"]}},
+                "properties": {"size": {"$ref": "#/$defs/Size", "default": "m"}}}),
+            json!({"properties": {"a": {"type": "string"},
+                "b": {"$ref": "#/properties/a", "default": 5}}}),
+        ] {
+            assert!(lint(ok.clone()).is_empty(), "{ok}: {:?}", lint(ok.clone()));
+        }
+    }
+
     #[test]
     fn immutable_fields_name_members() {
         let desired = json!({"type": "object", "additionalProperties": false,
@@ -687,6 +849,9 @@ mod tests {
             "/labels/anything",
             "/mix/a",
             "/mix/b",
+            "/engine/version/",
+            "/ports/0/port/x",
+            "/ports/0",
         ]
         .iter()
         .map(|p| json!(p))
@@ -698,7 +863,9 @@ mod tests {
             vec![
                 "/immutableFields/0",
                 "/immutableFields/3",
-                "/immutableFields/7"
+                "/immutableFields/7",
+                "/immutableFields/8",
+                "/immutableFields/9"
             ]
         );
         assert_eq!(d[0].help.as_deref(), Some("did you mean \"/engine\"?"));

@@ -1,7 +1,8 @@
 //! The argument groups several subcommands flatten ([`ReportArgs`],
 //! [`OutputArgs`]; `verify`'s [`SelectArgs`]), the renderer options they
-//! make, and the one `--output-file` writer ([`deliver`], after
-//! [`refuse_output_args`]).
+//! make, the one `--output-file` writer ([`deliver`], after
+//! [`refuse_output_args`]), and the output of a canonical form or digest
+//! ([`canonical_output`], `canonicalize` and `digest`).
 //! Subcommand files import this module and no other of `cli/`.
 
 use std::path::{Path, PathBuf};
@@ -15,12 +16,88 @@ use crate::select;
 /// [`crate::fswrite`].
 pub use crate::fswrite::written_inside;
 
+/// The `--format` values a command takes: each value's name, the one
+/// [`Format`] it selects, and the help line `--help` lists for it (what
+/// that format prints for this command). Every command's `--format`
+/// parses with one of these into the one [`Format`] (`value_parser =
+/// FORMATS`); a value not listed is refused as clap refuses any value
+/// outside a list.
+#[derive(Clone, Copy, Debug)]
+pub struct Formats(pub &'static [(&'static str, Format, &'static str)]);
+
+impl Formats {
+    /// The values as clap lists them.
+    fn possible(&self) -> impl Iterator<Item = clap::builder::PossibleValue> + '_ {
+        self.0
+            .iter()
+            .map(|(name, _, help)| clap::builder::PossibleValue::new(*name).help(*help))
+    }
+}
+
+impl clap::builder::TypedValueParser for Formats {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Format, clap::Error> {
+        let given =
+            clap::builder::PossibleValuesParser::new(self.possible()).parse_ref(cmd, arg, value)?;
+        let ignore_case = arg.is_some_and(clap::Arg::is_ignore_case_set);
+        self.possible()
+            .zip(self.0)
+            .find(|(v, _)| v.matches(&given, ignore_case))
+            .map(|(_, (_, format, _))| *format)
+            .ok_or_else(|| clap::Error::new(clap::error::ErrorKind::InvalidValue).with_cmd(cmd))
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(self.possible()))
+    }
+}
+
+/// The six formats of `verify`'s report, and of every command that reports
+/// findings as it does.
+pub const REPORT_FORMATS: Formats = Formats(&[
+    (
+        "human",
+        Format::Human,
+        "miette diagnostics with source excerpts, then a summary",
+    ),
+    (
+        "json",
+        Format::Json,
+        "One JSON document for the whole run (its JSON Schema: `form-package schema report`)",
+    ),
+    ("sarif", Format::Sarif, "SARIF 2.1.0, one rule per code"),
+    (
+        "github",
+        Format::Github,
+        "GitHub Actions workflow commands (`::error file=…,line=…,col=…::`)",
+    ),
+    (
+        "junit",
+        Format::Junit,
+        "JUnit XML: one testcase per package, a failure for each failing one",
+    ),
+    (
+        "concise",
+        Format::Concise,
+        "One line per finding, `path:line:col: CODE message`, then the summary",
+    ),
+]);
+
 /// How a report is printed, shared by every command that reports findings
-/// in the five formats (`verify`, `relations`, `check`).
+/// in the six formats (`verify`, `relations`, `check`, `compat`,
+/// `snapshot`, `locator`).
 #[derive(Debug, Clone, clap::Args)]
 pub struct ReportArgs {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_parser = REPORT_FORMATS, default_value = "human")]
     pub format: Format,
     /// When to colour human output (NO_COLOR is honoured with `auto`).
     #[arg(long, value_enum, default_value_t = Color::Auto)]
@@ -293,4 +370,18 @@ fn refuse_output_inside(file: Option<&Path>, paths: &[PathBuf]) -> Option<Output
         ))
         .into(),
     )
+}
+
+/// The `Output` of a canonical form or its digest, or its refusal
+/// ([`crate::render::canonical::output`]; the exit status is the
+/// operation's, [`crate::ops::canonicalize::exit_code`]): what
+/// `canonicalize FILE` and `digest FILE` print.
+pub fn canonical_output(result: Result<Vec<u8>, crate::ops::canonicalize::Refusal>) -> Output {
+    let code = crate::ops::canonicalize::exit_code(&result);
+    let (stdout, stderr) = render::canonical::output(result);
+    Output {
+        stdout,
+        stderr,
+        code,
+    }
 }

@@ -16,12 +16,5 @@ pub struct Args {
 
 /// Prints the canonical form (`digest` false) or its digest (true).
 pub fn run(a: &Args, digest: bool) -> Output {
-    let result = crate::ops::canonicalize::run(&a.file, digest);
-    let code = crate::ops::canonicalize::exit_code(&result);
-    let (stdout, stderr) = crate::render::canonical::output(result);
-    Output {
-        stdout,
-        stderr,
-        code,
-    }
+    crate::cli::args::canonical_output(crate::ops::canonicalize::run(&a.file, digest))
 }

@@ -5,8 +5,23 @@
 
 use std::path::PathBuf;
 
+use crate::cli::args::Formats;
 use crate::output::Output;
-use crate::render::conformance::ConformanceFormat;
+use crate::render::Format;
+
+/// `conformance`'s `--format` values.
+const FORMATS: Formats = Formats(&[
+    (
+        "human",
+        Format::Human,
+        "One line per case, then a summary line",
+    ),
+    (
+        "json",
+        Format::Json,
+        "One JSON document: every case with its result, then the counts",
+    ),
+]);
 
 /// `conformance`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -14,8 +29,8 @@ pub struct Args {
     /// The suite directory (e.g. conformance/form-package-v1).
     pub dir: PathBuf,
     /// Output format (`human`: one line per case and a summary; `json`).
-    #[arg(long, value_enum, default_value_t = ConformanceFormat::Human)]
-    pub format: ConformanceFormat,
+    #[arg(long, value_parser = FORMATS, default_value = "human")]
+    pub format: Format,
 }
 
 /// Runs the suite.

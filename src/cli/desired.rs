@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::args;
 use crate::ops::desired::{Mode, Options};
 use crate::output::Output;
 use crate::render::{human::Color, Format};
@@ -47,7 +48,7 @@ pub struct Inputs {
     pub bindings: Vec<PathBuf>,
     /// Output format (default: validate prints the human report; materialize prints the
     /// document on stdout and any finding on stderr).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = args::REPORT_FORMATS)]
     pub format: Option<Format>,
     /// When to colour human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]

@@ -6,19 +6,23 @@
 
 use std::path::PathBuf;
 
+use crate::cli::args::Formats;
 use crate::output::Output;
+use crate::render::Format;
 
-/// How `digest` prints what it found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum DigestFormat {
-    /// `sha256:…` (a file); the FormRef as canonical JSON, then the package
-    /// digest (a package directory).
-    #[default]
-    Text,
-    /// One JSON object: `formRef` and `packageDigest` (a package directory),
-    /// `formRef` and `profile` (`--form-ref`), `digest` (a file).
-    Json,
-}
+/// `digest`'s `--format` values: `text` is [`Format::Human`].
+const FORMATS: Formats = Formats(&[
+    (
+        "text",
+        Format::Human,
+        "`sha256:…` (a file); the FormRef as canonical JSON, then the package digest (a package directory)",
+    ),
+    (
+        "json",
+        Format::Json,
+        "One JSON object: `formRef` and `packageDigest` (a package directory), `formRef` and `profile` (`--form-ref`), `digest` (a file)",
+    ),
+]);
 
 /// The arguments of `digest`.
 #[derive(Debug, clap::Args)]
@@ -32,13 +36,13 @@ pub struct Args {
     #[arg(long)]
     pub form_ref: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = DigestFormat::Text)]
-    pub format: DigestFormat,
+    #[arg(long, value_parser = FORMATS, default_value = "text")]
+    pub format: Format,
 }
 
 /// Runs `digest`.
 pub fn run(a: &Args) -> Output {
-    let json = a.format == DigestFormat::Json;
+    let json = a.format == Format::Json;
     let opts = crate::render::Options::here();
     let digested = if a.form_ref {
         crate::ops::digest::form_ref(&a.file).map_err(Err)
@@ -58,10 +62,10 @@ pub fn run(a: &Args) -> Output {
                 .into_bytes(),
                 ..Output::default()
             },
-            Err(refusal) => canonical(Err(refusal)),
+            Err(refusal) => crate::cli::args::canonical_output(Err(refusal)),
         };
     } else {
-        return canonical(crate::ops::canonicalize::run(&a.file, true));
+        return crate::cli::args::canonical_output(crate::ops::canonicalize::run(&a.file, true));
     };
     match digested {
         Ok(d) => {
@@ -83,17 +87,6 @@ pub fn run(a: &Args) -> Output {
             }
         }
         Err(Ok(error)) => Output::from(error),
-        Err(Err(refusal)) => canonical(Err(refusal)),
-    }
-}
-
-/// `digest FILE` as the reference prints it (or its refusal).
-fn canonical(result: Result<Vec<u8>, crate::ops::canonicalize::Refusal>) -> Output {
-    let code = crate::ops::canonicalize::exit_code(&result);
-    let (stdout, stderr) = crate::render::canonical::output(result);
-    Output {
-        stdout,
-        stderr,
-        code,
+        Err(Err(refusal)) => crate::cli::args::canonical_output(Err(refusal)),
     }
 }

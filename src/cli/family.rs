@@ -4,8 +4,33 @@
 
 use std::path::PathBuf;
 
+use crate::cli::args::Formats;
 use crate::output::Output;
-use crate::render::family::Format;
+use crate::render::Format;
+
+/// `family`'s `--format` values.
+const FORMATS: Formats = Formats(&[
+    (
+        "human",
+        Format::Human,
+        "A text report: package verdicts, the relation graph as a table, then every finding with its locations",
+    ),
+    (
+        "json",
+        Format::Json,
+        "One JSON document: nodes, edges, contracts, candidate sets and findings (its JSON Schema: `form-package schema family`)",
+    ),
+    (
+        "dot",
+        Format::Dot,
+        "A Graphviz digraph: Forms grouped by family, relations as labelled edges, failing edges red. Render with `dot -Tsvg family.dot > family.svg`",
+    ),
+    (
+        "mermaid",
+        Format::Mermaid,
+        "A Mermaid flowchart with the same content as `dot`",
+    ),
+]);
 
 /// `family`'s arguments.
 #[derive(Debug, clap::Args)]
@@ -27,7 +52,7 @@ pub struct Args {
     #[arg(long)]
     pub no_ignore: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = Format::Human)]
+    #[arg(long, value_parser = FORMATS, default_value = "human")]
     pub format: Format,
 }
 

@@ -163,3 +163,49 @@ pub fn run(cli: Cli, is_terminal: bool) -> Output {
         Command::Desired(a) => desired::run(&a, is_terminal),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::Format;
+
+    /// The `--format` of `command` (a command line after `form-package`),
+    /// or clap's refusal.
+    fn format_of(line: &str) -> Result<Format, String> {
+        let words = std::iter::once("form-package").chain(line.split(' '));
+        let cli = Cli::try_parse_from(words).map_err(|e| e.kind().to_string())?;
+        Ok(match cli.command {
+            Command::Verify(a) => a.report.format,
+            Command::Digest(a) => a.format,
+            Command::Family(a) => a.format,
+            Command::Conformance(a) => a.format,
+            Command::ValidateRevocation(a) => a.format.unwrap_or(Format::Human),
+            other => panic!("no --format read here: {other:?}"),
+        })
+    }
+
+    /// Every command's `--format` parses into the one `Format`: each
+    /// command takes its own values (`digest`'s `text` is `human`,
+    /// `family`'s graphs), and its default; near misses: a value another
+    /// command takes is refused as any unknown value is.
+    #[test]
+    fn every_command_parses_its_formats_into_the_one_format() {
+        assert_eq!(format_of("verify x"), Ok(Format::Human));
+        assert_eq!(format_of("verify --format concise x"), Ok(Format::Concise));
+        assert_eq!(format_of("digest x"), Ok(Format::Human));
+        assert_eq!(format_of("digest --format text x"), Ok(Format::Human));
+        assert_eq!(format_of("digest --format json x"), Ok(Format::Json));
+        assert_eq!(format_of("family --format dot x"), Ok(Format::Dot));
+        assert_eq!(format_of("family --format mermaid x"), Ok(Format::Mermaid));
+        assert_eq!(format_of("conformance --format json x"), Ok(Format::Json));
+        assert_eq!(
+            format_of("validate-revocation --format sarif x"),
+            Ok(Format::Sarif)
+        );
+        let refused = Err(clap::error::ErrorKind::InvalidValue.to_string());
+        assert_eq!(format_of("family --format sarif x"), refused);
+        assert_eq!(format_of("verify --format dot x"), refused);
+        assert_eq!(format_of("digest --format human x"), refused);
+        assert_eq!(format_of("conformance --format concise x"), refused);
+    }
+}

@@ -7,6 +7,7 @@
 
 use std::path::PathBuf;
 
+use crate::cli::args;
 use crate::ops::revocation::RevocationRun;
 use crate::output::Output;
 use crate::render::{human::Color, Format};
@@ -17,7 +18,7 @@ pub struct StatementArgs {
     /// The statement (JSON).
     pub file: PathBuf,
     /// Output format for findings (default: the reference's output, findings on stderr).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = args::REPORT_FORMATS)]
     pub format: Option<Format>,
     /// When to colour human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]
@@ -44,7 +45,7 @@ pub struct CheckpointArgs {
     #[arg(long, requires = "previous_pin")]
     pub allow_unchanged: bool,
     /// Output format for findings (default: the reference's output, findings on stderr).
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = args::REPORT_FORMATS)]
     pub format: Option<Format>,
     /// When to colour human output.
     #[arg(long, value_enum, default_value_t = Color::Auto)]

@@ -5,6 +5,7 @@
 use semver::Version;
 
 use super::change::{Change, Class};
+use crate::codes::ChangeBump;
 
 /// A version step, ordered: `none < patch < minor < major`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
@@ -56,19 +57,35 @@ pub fn actual(old: &Version, new: &Version) -> Bump {
     }
 }
 
-/// The bump the `changes` of a pair require from `old` (V3 for `1.x` and
-/// later: breaking → major, addition or relaxation → minor, documentation
-/// → patch; V2 for `0.x`: breaking or addition → minor, documentation →
-/// patch). No change at all requires none.
+/// The bump the `changes` of a pair require from `old`: the largest bump
+/// their codes' TOML records for their classes (`bump`, from a `1.x`
+/// version: V3, breaking → major, addition or relaxation → minor,
+/// documentation → patch), a major asked as a minor from a `0.x` version
+/// (V2). No change at all requires none.
 pub fn required(old: &Version, changes: &[Change]) -> Bump {
-    let worst = changes.iter().map(|c| c.class).max();
-    match worst {
-        None => Bump::None,
-        Some(Class::Documentation) => Bump::Patch,
-        Some(Class::Relaxation | Class::Addition) => Bump::Minor,
-        Some(Class::Breaking) if old.major == 0 => Bump::Minor,
-        Some(Class::Breaking) => Bump::Major,
-    }
+    let zero = old.major == 0;
+    changes
+        .iter()
+        .map(|c| match recorded(c) {
+            ChangeBump::Patch => Bump::Patch,
+            ChangeBump::Minor => Bump::Minor,
+            ChangeBump::Major if zero => Bump::Minor,
+            ChangeBump::Major => Bump::Major,
+        })
+        .max()
+        .unwrap_or(Bump::None)
+}
+
+/// The bump `change`'s code records for its class (a class its code does
+/// not list cannot be built, `change::rec_as`: counted as a major).
+fn recorded(change: &Change) -> ChangeBump {
+    change
+        .code
+        .info()
+        .change
+        .iter()
+        .find(|(class, _)| *class == change.class)
+        .map_or(ChangeBump::Major, |(_, bump)| *bump)
 }
 
 /// Why the `changes` of a pair require the bump they do, in one line
@@ -105,9 +122,14 @@ mod tests {
         Version::parse(s).unwrap_or_else(|_| Version::new(0, 0, 0))
     }
 
+    /// A change of `class` whose code records it as its usual class.
     fn change(class: Class) -> Change {
+        let code = crate::codes::TABLE
+            .iter()
+            .find(|i| i.change.first().is_some_and(|(c, _)| *c == class))
+            .map_or(Code::DocumentationChanged, |i| i.code);
         Change {
-            code: Code::DocumentationChanged,
+            code,
             class,
             doc: Doc::Definition,
             old: None,

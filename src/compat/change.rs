@@ -9,20 +9,10 @@ use super::side::Doc;
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
 
-/// What a change means for the version (versioning-rules V2, V3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Class {
-    /// Documentation only: a patch.
-    Documentation,
-    /// A relaxed constraint: a minor.
-    Relaxation,
-    /// Added optional data or capability: a minor.
-    Addition,
-    /// Removed data, tightened constraint, changed meaning, or unproved: a
-    /// major in 1.x, a minor in 0.x.
-    Breaking,
-}
+/// What a change means for the version (versioning-rules V2, V3): the
+/// class each change kind's code records in its TOML (`class`, the usual
+/// class first), defined beside the code table that carries it.
+pub use crate::codes::ChangeClass as Class;
 
 /// One difference of a pair.
 #[derive(Clone, Debug, PartialEq)]
@@ -53,12 +43,37 @@ pub struct Change {
 /// labels such a witness a counterexample valid under both.
 pub const VALID_UNDER_BOTH: &str = "(valid under OLD and NEW)";
 
-pub(super) fn rec(
+/// The class `code`'s TOML records first (its usual class); `Breaking`
+/// for a code that records none (no change kind: the `change_kinds_have_a_class`
+/// test keeps every code compat records listed).
+pub(super) fn usual(code: Code) -> Class {
+    code.info()
+        .change
+        .first()
+        .map_or(Class::Breaking, |(class, _)| *class)
+}
+
+/// The record of a change of kind `code` at `old`/`new`, of the class its
+/// TOML records first (the classifier reads it there, issue 34 item 3).
+pub(super) fn rec(code: Code, old: Option<JsonPointer>, new: Option<JsonPointer>) -> Change {
+    rec_as(code, usual(code), old, new)
+}
+
+/// The record of a change of kind `code` taking `class`, one of the classes
+/// its TOML lists beside the usual one (FD669: a relation removed is
+/// breaking, one made optional a relaxation, one added optional an
+/// addition).
+pub(super) fn rec_as(
     code: Code,
     class: Class,
     old: Option<JsonPointer>,
     new: Option<JsonPointer>,
 ) -> Change {
+    debug_assert!(
+        code.info().change.iter().any(|(c, _)| *c == class),
+        "{} does not list the class {class:?} in its TOML",
+        code.info().id
+    );
     Change {
         code,
         class,
@@ -94,5 +109,39 @@ pub(super) fn compact(v: &Value) -> String {
         format!("{}…", text.chars().take(200).collect::<String>())
     } else {
         text
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::{ChangeBump, TABLE};
+
+    /// The change kinds compat records (FD650–FD669, FD680, FD682) each record a
+    /// class and a bump in their TOML; no other code does.
+    #[test]
+    fn change_kinds_have_a_class() {
+        for info in TABLE {
+            let n: u32 = info.id.get(2..).and_then(|d| d.parse().ok()).unwrap_or(0);
+            let kind = (650..=669).contains(&n) || n == 680 || n == 682;
+            assert_eq!(!info.change.is_empty(), kind, "{}", info.id);
+        }
+        assert_eq!(usual(Code::DesiredSchemaWidened), Class::Addition);
+        assert_eq!(usual(Code::ImmutableFieldRemoved), Class::Relaxation);
+        assert_eq!(usual(Code::DesiredDefaultNotInserted), Class::Documentation);
+        assert_eq!(
+            Code::RelationChanged.info().change,
+            &[
+                (Class::Breaking, ChangeBump::Major),
+                (Class::Relaxation, ChangeBump::Minor),
+                (Class::Addition, ChangeBump::Minor),
+            ]
+        );
+        let relaxed = rec_as(Code::RelationChanged, Class::Relaxation, None, None);
+        assert_eq!(relaxed.class, Class::Relaxation);
+        assert_eq!(
+            rec(Code::RelationChanged, None, None).class,
+            Class::Breaking
+        );
     }
 }

@@ -65,22 +65,11 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
             | "status"
             | "conformanceFixtures"
             | "negativeConformanceFixtures" => out.push(
-                rec(
-                    Code::DocumentationChanged,
-                    Class::Documentation,
-                    at_old,
-                    at_new,
-                )
-                .says(format!("{key} changed")),
+                rec(Code::DocumentationChanged, at_old, at_new).says(format!("{key} changed")),
             ),
             k if k.starts_with("x-") => out.push(
-                rec(
-                    Code::DocumentationChanged,
-                    Class::Documentation,
-                    at_old,
-                    at_new,
-                )
-                .says(format!("annotation {} changed", quoted(k))),
+                rec(Code::DocumentationChanged, at_old, at_new)
+                    .says(format!("annotation {} changed", quoted(k))),
             ),
             "immutableFields" => set_changes(
                 &mut out,
@@ -89,12 +78,10 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
                 (&at, &at),
                 (
                     Code::ImmutableFieldAdded,
-                    Class::Breaking,
                     "immutable field added (an in-place update of it now forces replacement)",
                 ),
                 (
                     Code::ImmutableFieldRemoved,
-                    Class::Relaxation,
                     "immutable field removed (it can now be updated in place)",
                 ),
             ),
@@ -103,36 +90,20 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
                 a,
                 b,
                 (&at, &at),
-                (
-                    Code::CapabilityAdded,
-                    Class::Addition,
-                    "lifecycle capability added",
-                ),
-                (
-                    Code::CapabilityRemoved,
-                    Class::Breaking,
-                    "lifecycle capability removed",
-                ),
+                (Code::CapabilityAdded, "lifecycle capability added"),
+                (Code::CapabilityRemoved, "lifecycle capability removed"),
             ),
             "interfaces" | "providedInterfaces" | "acceptedBindings" => {
                 entry_changes(&mut out, key, a, b, &at);
             }
-            "role" => out.push(
-                rec(Code::RoleChanged, Class::Breaking, at_old, at_new).says(format!(
-                    "role changed from {} to {}",
-                    shown(a),
-                    shown(b)
-                )),
-            ),
+            "role" => out.push(rec(Code::RoleChanged, at_old, at_new).says(format!(
+                "role changed from {} to {}",
+                shown(a),
+                shown(b)
+            ))),
             "observedSchema" | "outputSchema" => member_changes(&mut out, key, a, b, &at),
             _ => out.push(
-                rec(
-                    Code::DefinitionMemberChanged,
-                    Class::Breaking,
-                    at_old,
-                    at_new,
-                )
-                .says(format!(
+                rec(Code::DefinitionMemberChanged, at_old, at_new).says(format!(
                     "{} {} (no rule proves this compatible: counted as breaking)",
                     quoted(key),
                     match (a, b) {
@@ -247,56 +218,42 @@ fn desired_record(
     old: Option<&Value>,
     new: Option<&Value>,
 ) -> Option<Change> {
-    let both = |code, class| rec(code, class, Some(at.clone()), Some(at.clone()));
-    let located = |code, class, document: &Value, refuser_is_new| {
+    let both = |code| rec(code, Some(at.clone()), Some(at.clone()));
+    let located = |code, document: &Value, refuser_is_new| {
         let (o, n) = deciding(at, old, new, document, refuser_is_new);
-        rec(code, class, Some(o), Some(n))
+        rec(code, Some(o), Some(n))
     };
     Some(match desired {
         Verdict::Identical => return None,
-        Verdict::Equivalent => both(Code::DesiredSchemaEquivalent, Class::Documentation).says(
+        Verdict::Equivalent => both(Code::DesiredSchemaEquivalent).says(
             "desiredSchema changed bytes but accepts the same documents (both inclusions proved)",
         ),
-        Verdict::Widened { newly_accepted } => located(
-            Code::DesiredSchemaWidened,
-            Class::Addition,
-            newly_accepted,
-            false,
-        )
-        .says(format!(
+        Verdict::Widened { newly_accepted } => {
+            located(Code::DesiredSchemaWidened, newly_accepted, false).says(format!(
             "desiredSchema widened: every old document is still accepted, and NEW also accepts {}",
             compact(newly_accepted)
-        )),
-        Verdict::Compatible { pointer, reason } => undecided(
-            Code::DesiredSchemaCompatible,
-            Class::Addition,
-            at,
-            pointer,
-            new,
-            |node| {
+        ))
+        }
+        Verdict::Compatible { pointer, reason } => {
+            undecided(Code::DesiredSchemaCompatible, at, pointer, new, |node| {
                 format!(
                 "desiredSchema compatible: every old document is still accepted (proved); whether NEW accepts more is undecided at {node}: {reason} (counted as a possible addition)"
             )
-            },
-        ),
+            })
+        }
         Verdict::Breaking { witness } => {
-            located(Code::DesiredSchemaBreaking, Class::Breaking, witness, true).says(format!(
+            located(Code::DesiredSchemaBreaking, witness, true).says(format!(
                 "desiredSchema refuses a document the old one accepts: {}",
                 compact(witness)
             ))
         }
-        Verdict::Unknown { pointer, reason } => undecided(
-            Code::DesiredSchemaUndecided,
-            Class::Breaking,
-            at,
-            pointer,
-            new,
-            |node| {
+        Verdict::Unknown { pointer, reason } => {
+            undecided(Code::DesiredSchemaUndecided, at, pointer, new, |node| {
                 format!(
                     "desiredSchema inclusion undecided at {node}: {reason} (counted as breaking)"
                 )
-            },
-        ),
+            })
+        }
     })
 }
 
@@ -307,7 +264,6 @@ fn desired_record(
 /// definition's root.
 fn undecided(
     code: Code,
-    class: Class,
     at: &JsonPointer,
     pointer: &JsonPointer,
     new: Option<&Value>,
@@ -316,7 +272,7 @@ fn undecided(
     let node = under(at, pointer);
     let in_new = new.map_or_else(|| at.clone(), |n| under(at, &nearest(n, pointer)));
     let text = says(&node);
-    rec(code, class, Some(node), Some(in_new)).says(text)
+    rec(code, Some(node), Some(in_new)).says(text)
 }
 
 /// The strings of a JSON array with their indexes (other items ignored:
@@ -339,30 +295,26 @@ fn set_changes(
     old: Option<&Value>,
     new: Option<&Value>,
     (at_old, at_new): (&JsonPointer, &JsonPointer),
-    added: (Code, Class, &str),
-    removed: (Code, Class, &str),
+    added: (Code, &str),
+    removed: (Code, &str),
 ) {
     let (a, b) = (strings(old), strings(new));
     for (i, s) in &a {
         if !b.iter().any(|(_, t)| t == s) {
-            out.push(
-                rec(removed.0, removed.1, Some(at_old.index(*i)), None).says(format!(
-                    "{}: {}",
-                    removed.2,
-                    quoted(s)
-                )),
-            );
+            out.push(rec(removed.0, Some(at_old.index(*i)), None).says(format!(
+                "{}: {}",
+                removed.1,
+                quoted(s)
+            )));
         }
     }
     for (i, s) in &b {
         if !a.iter().any(|(_, t)| t == s) {
-            out.push(
-                rec(added.0, added.1, None, Some(at_new.index(*i))).says(format!(
-                    "{}: {}",
-                    added.2,
-                    quoted(s)
-                )),
-            );
+            out.push(rec(added.0, None, Some(at_new.index(*i))).says(format!(
+                "{}: {}",
+                added.1,
+                quoted(s)
+            )));
         }
     }
 }
@@ -396,13 +348,8 @@ fn entry_changes(
         let key = entry_key(list, x);
         let Some((j, y)) = b.iter().find(|(_, y)| entry_key(list, y) == key) else {
             out.push(
-                rec(
-                    Code::ContractEntryRemoved,
-                    Class::Breaking,
-                    Some(at.index(*i)),
-                    None,
-                )
-                .says(format!("{list} entry {} removed", quoted(key.trim()))),
+                rec(Code::ContractEntryRemoved, Some(at.index(*i)), None)
+                    .says(format!("{list} entry {} removed", quoted(key.trim()))),
             );
             continue;
         };
@@ -422,16 +369,8 @@ fn entry_changes(
                     &pi.child("document").child("operations"),
                     &pj.child("document").child("operations"),
                 ),
-                (
-                    Code::CapabilityAdded,
-                    Class::Addition,
-                    "interface operation added",
-                ),
-                (
-                    Code::CapabilityRemoved,
-                    Class::Breaking,
-                    "interface operation removed",
-                ),
+                (Code::CapabilityAdded, "interface operation added"),
+                (Code::CapabilityRemoved, "interface operation removed"),
             );
         }
         // The rest of the entry, its description and operations aside.
@@ -447,19 +386,13 @@ fn entry_changes(
         };
         if strip(x) != strip(y) {
             out.push(
-                rec(
-                    Code::ContractEntryChanged,
-                    Class::Breaking,
-                    Some(pi),
-                    Some(pj),
-                )
-                .says(format!("{list} entry {} changed", quoted(key.trim()))),
+                rec(Code::ContractEntryChanged, Some(pi), Some(pj))
+                    .says(format!("{list} entry {} changed", quoted(key.trim()))),
             );
         } else if x.get("description") != y.get("description") {
             out.push(
                 rec(
                     Code::DocumentationChanged,
-                    Class::Documentation,
                     Some(pi.child("description")),
                     Some(pj.child("description")),
                 )
@@ -474,13 +407,8 @@ fn entry_changes(
         let key = entry_key(list, y);
         if !a.iter().any(|(_, x)| entry_key(list, x) == key) {
             out.push(
-                rec(
-                    Code::ContractEntryAdded,
-                    Class::Addition,
-                    None,
-                    Some(at.index(*j)),
-                )
-                .says(format!("{list} entry {} added", quoted(key.trim()))),
+                rec(Code::ContractEntryAdded, None, Some(at.index(*j)))
+                    .says(format!("{list} entry {} added", quoted(key.trim()))),
             );
         }
     }
@@ -520,7 +448,7 @@ fn member_changes(
         let p = pa.child(name);
         match b.get(name) {
             None => out.push(inferred(
-                rec(Code::DeclaredMemberRemoved, Class::Breaking, Some(p), None)
+                rec(Code::DeclaredMemberRemoved, Some(p), None)
                     .says(format!("{stage} member {} removed {label}", quoted(name))),
             )),
             Some(y) if x != y => {
@@ -528,11 +456,11 @@ fn member_changes(
                 match verdict {
                     Verdict::Identical => {}
                     Verdict::Equivalent => out.push(
-                        rec(Code::DocumentationChanged, Class::Documentation, Some(p.clone()), Some(p))
+                        rec(Code::DocumentationChanged, Some(p.clone()), Some(p))
                             .says(format!("{stage} member {} changed bytes, same documents", quoted(name))),
                     ),
                     other => out.push(inferred(
-                        rec(Code::DeclaredMemberRetyped, Class::Breaking, Some(p.clone()), Some(p))
+                        rec(Code::DeclaredMemberRetyped, Some(p.clone()), Some(p))
                             .says(format!(
                                 "{stage} member {} retyped (its schemas are not equivalent: {}) {label}",
                                 quoted(name),
@@ -546,13 +474,8 @@ fn member_changes(
     }
     for name in b.keys().filter(|k| !a.contains_key(*k)) {
         out.push(inferred(
-            rec(
-                Code::DeclaredMemberAdded,
-                Class::Addition,
-                None,
-                Some(pa.child(name)),
-            )
-            .says(format!("{stage} member {} added {label}", quoted(name))),
+            rec(Code::DeclaredMemberAdded, None, Some(pa.child(name)))
+                .says(format!("{stage} member {} added {label}", quoted(name))),
         ));
     }
     // The stage schema outside its members.
@@ -575,19 +498,14 @@ fn member_changes(
     }
     if ra != rb {
         out.push(
-            rec(Code::DefinitionMemberChanged, Class::Breaking, in_old, in_new).says(format!(
+            rec(Code::DefinitionMemberChanged, in_old, in_new).says(format!(
                 "{stage} changed outside its members (required, additionalProperties, …): counted as breaking"
             )),
         );
     } else if !same_annotations(old, new) {
         out.push(
-            rec(
-                Code::DocumentationChanged,
-                Class::Documentation,
-                in_old,
-                in_new,
-            )
-            .says(format!("{stage} annotations changed")),
+            rec(Code::DocumentationChanged, in_old, in_new)
+                .says(format!("{stage} annotations changed")),
         );
     }
 }
@@ -660,7 +578,7 @@ fn file_changes(out: &mut Vec<Change>, oi: &Value, ni: &Value, old: &Side, new: 
     let (a, b) = (files(oi, &od), files(ni, &nd));
     let at = JsonPointer::root().child("files");
     let mut push = |old: Option<JsonPointer>, new: Option<JsonPointer>, what: String| {
-        let mut c = rec(Code::DocumentationChanged, Class::Documentation, old, new).says(what);
+        let mut c = rec(Code::DocumentationChanged, old, new).says(what);
         c.doc = Doc::Index;
         out.push(c);
     };

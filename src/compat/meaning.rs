@@ -28,23 +28,22 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value};
 
-use super::change::{compact as shown, quoted, Change, Class, VALID_UNDER_BOTH};
-use super::side::{Doc, Side};
+use super::change::{compact as shown, quoted, rec, rec_as, Change, Class, VALID_UNDER_BOTH};
+use super::side::Side;
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
 use crate::relations::Relation;
 
-fn record(code: Code, class: Class, old: JsonPointer, new: Option<JsonPointer>) -> Change {
-    Change {
-        code,
-        class,
-        doc: Doc::Definition,
-        old: Some(old),
-        new,
-        message: String::new(),
-        inference: false,
-        witness: None,
-    }
+/// The record of a change of kind `code` in the definition, of its usual
+/// class ([`rec`]).
+fn record(code: Code, old: JsonPointer, new: Option<JsonPointer>) -> Change {
+    rec(code, Some(old), new)
+}
+
+/// The record of a change of kind `code` taking `class`, another class
+/// its TOML lists ([`rec_as`]).
+fn record_as(code: Code, class: Class, old: JsonPointer, new: Option<JsonPointer>) -> Change {
+    rec_as(code, class, Some(old), new)
 }
 
 /// One step from a value to a value inside it, as the Core's default
@@ -443,7 +442,7 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
         out.push(Change {
             message,
             witness,
-            ..record(code, class, po, Some(pn))
+            ..record_as(code, class, po, Some(pn))
         });
     }
     let (c, d) = (never_inserted(old, &a), never_inserted(new, &b));
@@ -467,18 +466,9 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
             (None, None) => continue,
         };
         let (po, pn) = (place(x, old), place(y, new));
-        out.push(Change {
-            code: Code::DesiredDefaultNotInserted,
-            class: Class::Documentation,
-            doc: Doc::Definition,
-            old: po,
-            new: pn,
-            message: format!(
-                "default at {schema_at} {what}: the Core never inserts it (hosts ignore it; a note)"
-            ),
-            inference: false,
-            witness: None,
-        });
+        out.push(rec(Code::DesiredDefaultNotInserted, po, pn).says(format!(
+            "default at {schema_at} {what}: the Core never inserts it (hosts ignore it; a note)"
+        )));
     }
     out
 }
@@ -579,7 +569,7 @@ fn entrypoint_change(relation: &str, at: &JsonPointer, old: &Side, new: &Side) -
             said(&o),
             said(&n)
         ),
-        ..record(Code::RelationChanged, class, located(&o), Some(located(&n)))
+        ..record_as(Code::RelationChanged, class, located(&o), Some(located(&n)))
     })
 }
 
@@ -611,7 +601,7 @@ pub fn relation_changes(old: &Side, new: &Side) -> Vec<Change> {
                     quoted(&o.pointer),
                     target(o)
                 ),
-                ..record(Code::RelationChanged, Class::Breaking, at.clone(), in_new(&at))
+                ..record(Code::RelationChanged, at.clone(), in_new(&at))
             });
             continue;
         };
@@ -644,7 +634,7 @@ pub fn relation_changes(old: &Side, new: &Side) -> Vec<Change> {
                     target(o),
                     target(&n)
                 ),
-                ..record(
+                ..record_as(
                     Code::RelationChanged,
                     class,
                     annotation(old),
@@ -666,7 +656,7 @@ pub fn relation_changes(old: &Side, new: &Side) -> Vec<Change> {
             };
             out.push(Change {
                 message: format!("relation {} {what}", quoted(&o.pointer)),
-                ..record(Code::RelationChanged, class, at.clone(), Some(at.clone()))
+                ..record_as(Code::RelationChanged, class, at.clone(), Some(at.clone()))
             });
         }
     }
@@ -699,7 +689,7 @@ pub fn relation_changes(old: &Side, new: &Side) -> Vec<Change> {
                 target(n)
             ),
             old: accepted_before.then(|| at.clone()),
-            ..record(Code::RelationChanged, class, at.clone(), Some(at))
+            ..record_as(Code::RelationChanged, class, at.clone(), Some(at))
         });
     }
     out

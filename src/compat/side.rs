@@ -109,18 +109,12 @@ impl Side {
     }
 
     /// `(line, column)` of `pointer` in one of this side's documents (of
-    /// the nearest ancestor that resolves; 1-based, as
-    /// [`crate::json::position::position`] counts), located as every
-    /// renderer locates a finding
-    /// ([`crate::package::resolve_span`]); `None` when the side has no such
-    /// document or the pointer does not resolve.
+    /// the nearest ancestor that resolves; 1-based), located as every
+    /// finding is ([`crate::locate::pointer_position`]); `None` when the
+    /// side has no such document or the pointer does not resolve.
     pub fn line_column(&self, doc: Doc, pointer: &JsonPointer) -> Option<(usize, usize)> {
-        let (file, source) = self.document(doc)?;
-        let d = Diagnostic::new(Code::DocumentationChanged, "")
-            .in_file(file)
-            .at(pointer.clone());
-        let span = crate::package::resolve_span(&d, Some(source))?;
-        let p = crate::json::position::position(&source.bytes, span.start);
+        let (_, source) = self.document(doc)?;
+        let p = crate::locate::pointer_position(source, pointer)?;
         Some((p.line, p.column))
     }
 

@@ -185,30 +185,6 @@ pub(super) fn equals_schema(inst: &Value, want: &SchemaValue) -> bool {
     }
 }
 
-/// Whether two schema values (two `enum` items, say) are one value to the
-/// engine (§12 E6): numbers compared by value after the binary64 pass of
-/// schema keyword values (E4), so `1` and `1.0` are equal; strings, booleans
-/// and null by value; arrays item by item; objects member by member.
-pub fn schema_values_equal(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Null, Value::Null) => true,
-        (Value::Bool(x), Value::Bool(y)) => x == y,
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Number(n), Value::Number(m)) => {
-            super::numbers::schema_rat(n) == super::numbers::schema_rat(m)
-        }
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| schema_values_equal(p, q))
-        }
-        (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(k, p)| y.get(k).is_some_and(|q| schema_values_equal(p, q)))
-        }
-        _ => false,
-    }
-}
-
 /// Go `equals(a, b)` of two instance values, `a` the left operand (each
 /// number read by [`instance_rat`]; outside a [`super::numbers::Scope`], as
 /// in the `compat` prover, `b` may be a schema value: its numbers are then
@@ -370,20 +346,25 @@ fn nested_number_text(v: &SchemaValue) -> bool {
 ///   rationals, members sorted); the few container values that hold a
 ///   string Go reads as a number are compared one by one, as Go does.
 ///
-/// The engine's `enum` keyword and the `compat` prover both ask it.
+/// The engine's `enum` keyword and the `compat` prover both ask it, and
+/// the authoring lint FD225 asks it which earlier value an item repeats
+/// ([`ValueSet::position`]): each lookup keeps the first index of what it
+/// finds.
 pub struct ValueSet {
     values: Vec<SchemaValue>,
     /// The JSON types of the values (`enum` first requires the instance's).
     types: u8,
-    null: bool,
-    falses: bool,
-    trues: bool,
-    strings: HashSet<String>,
+    /// The first index of a value of each JSON type (`types`' bits).
+    first_of_type: Vec<(u8, usize)>,
+    null: Option<usize>,
+    falses: Option<usize>,
+    trues: Option<usize>,
+    strings: HashMap<String, usize>,
     /// Numbers and strings Go reads as numbers, as rationals.
-    numbers: OnceLock<HashSet<BigRational>>,
+    numbers: OnceLock<HashMap<BigRational, usize>>,
     /// Strict keys of the container values, and the indices of those that
-    /// hold a string Go reads as a number.
-    containers: OnceLock<(HashSet<String>, Vec<usize>)>,
+    /// hold a string Go reads as a number (ascending).
+    containers: OnceLock<(HashMap<String, usize>, Vec<usize>)>,
     /// The union of [`const_kinds`] of the values.
     kinds: OnceLock<u8>,
 }
@@ -394,25 +375,32 @@ impl ValueSet {
         let values: Vec<SchemaValue> = items.iter().map(SchemaValue::new).collect();
         let mut set = ValueSet {
             types: values.iter().fold(0u8, |acc, v| acc | v.json_type()),
+            first_of_type: Vec::new(),
             values: Vec::new(),
-            null: false,
-            falses: false,
-            trues: false,
-            strings: HashSet::new(),
+            null: None,
+            falses: None,
+            trues: None,
+            strings: HashMap::new(),
             numbers: OnceLock::new(),
             containers: OnceLock::new(),
             kinds: OnceLock::new(),
         };
-        for v in &values {
-            match v {
-                SchemaValue::Null => set.null = true,
-                SchemaValue::Bool(true) => set.trues = true,
-                SchemaValue::Bool(false) => set.falses = true,
-                SchemaValue::String(s, _) => {
-                    set.strings.insert(s.clone());
-                }
-                _ => {}
+        for (i, v) in values.iter().enumerate() {
+            let ty = v.json_type();
+            if !set.first_of_type.iter().any(|(t, _)| *t == ty) {
+                set.first_of_type.push((ty, i));
             }
+            let first = match v {
+                SchemaValue::Null => &mut set.null,
+                SchemaValue::Bool(true) => &mut set.trues,
+                SchemaValue::Bool(false) => &mut set.falses,
+                SchemaValue::String(s, _) => {
+                    set.strings.entry(s.clone()).or_insert(i);
+                    continue;
+                }
+                _ => continue,
+            };
+            first.get_or_insert(i);
         }
         set.values = values;
         set
@@ -431,18 +419,35 @@ impl ValueSet {
     /// Go's `enum` test: `inst` has the JSON type of some value and equals
     /// one of them.
     pub fn contains(&self, inst: &Value) -> bool {
-        if self.types & json_kind(inst) == 0 {
-            return false;
+        self.position(inst, self.values.len()).is_some()
+    }
+
+    /// Go's `enum` test of `inst` against the first `before` values alone:
+    /// the index of the first of them it equals, `None` when it equals none
+    /// or none of them has its JSON type. An `enum` item `j` that
+    /// `position(item, j)` finds adds no document the earlier values do not
+    /// already admit (FD225).
+    pub fn position(&self, inst: &Value, before: usize) -> Option<usize> {
+        let kind = json_kind(inst);
+        if self.types & kind == 0
+            || !self
+                .first_of_type
+                .iter()
+                .any(|(t, i)| t & kind != 0 && *i < before)
+        {
+            return None;
         }
-        match inst {
+        let found = match inst {
             Value::Null => self.null,
             Value::Bool(true) => self.trues,
             Value::Bool(false) => self.falses,
-            Value::String(s) => self.strings.contains(s),
-            Value::Number(n) => instance_rat(inst, n).is_some_and(|r| self.numbers().contains(&*r)),
+            Value::String(s) => self.strings.get(s).copied(),
+            Value::Number(n) => {
+                instance_rat(inst, n).and_then(|r| self.numbers().get(&*r).copied())
+            }
             Value::Array(_) | Value::Object(_) => {
                 let (exact, quirky) = self.containers.get_or_init(|| {
-                    let mut exact = HashSet::new();
+                    let mut exact = HashMap::new();
                     let mut quirky = Vec::new();
                     for (i, v) in self.values.iter().enumerate() {
                         if !matches!(v, SchemaValue::Array(_) | SchemaValue::Object(_)) {
@@ -453,35 +458,35 @@ impl ValueSet {
                         } else {
                             let mut key = String::new();
                             schema_key(v, &mut key);
-                            exact.insert(key);
+                            exact.entry(key).or_insert(i);
                         }
                     }
                     (exact, quirky)
                 });
                 let mut key = String::new();
-                strict_key(inst, &mut key).is_some() && exact.contains(&key)
-                    || quirky
-                        .iter()
-                        .filter_map(|&i| self.values.get(i))
-                        .any(|w| equals_schema(inst, w))
+                let hashed = strict_key(inst, &mut key).and_then(|()| exact.get(&key).copied());
+                let scanned = quirky
+                    .iter()
+                    .copied()
+                    .take_while(|i| *i < before)
+                    .find(|&i| self.values.get(i).is_some_and(|w| equals_schema(inst, w)));
+                hashed.into_iter().chain(scanned).min()
             }
-        }
+        };
+        found.filter(|i| *i < before)
     }
 
-    fn numbers(&self) -> &HashSet<BigRational> {
+    fn numbers(&self) -> &HashMap<BigRational, usize> {
         self.numbers.get_or_init(|| {
-            let mut out = HashSet::new();
-            for v in &self.values {
-                match v {
-                    SchemaValue::Number(r) => {
-                        out.insert(r.clone());
-                    }
-                    SchemaValue::String(..) => {
-                        if let Some(r) = v.string_rat() {
-                            out.insert(r.clone());
-                        }
-                    }
-                    _ => {}
+            let mut out = HashMap::new();
+            for (i, v) in self.values.iter().enumerate() {
+                let rat = match v {
+                    SchemaValue::Number(r) => Some(r),
+                    SchemaValue::String(..) => v.string_rat(),
+                    _ => None,
+                };
+                if let Some(r) = rat {
+                    out.entry(r.clone()).or_insert(i);
                 }
             }
             out
@@ -555,6 +560,20 @@ mod tests {
             assert_eq!(set.contains(&inst), want, "{inst}");
             assert_eq!(scan(&inst), want, "scan {inst}");
         }
+        // `position` names the first value equal, as Go's test of the
+        // values before it would find it (FD225).
+        assert_eq!(set.position(&json!(16), 7), Some(0));
+        assert_eq!(set.position(&json!([1, 2]), 7), Some(3));
+        assert_eq!(set.position(&json!([1, 2]), 3), None);
+        assert_eq!(set.position(&json!(false), 6), None);
+        assert_eq!(set.position(&json!(false), 7), Some(6));
+        // The type gate counts only the values before: "1" then 1 lists
+        // two values (1 alone is refused by ["1"]), 2, "1", 1 lists one
+        // twice (the number 2 opens the gate, then 1 equals "1").
+        let gate = ValueSet::new(&[json!("1"), json!(1)]);
+        assert_eq!(gate.position(&json!(1), 1), None);
+        let gate = ValueSet::new(&[json!(2), json!("1"), json!(1)]);
+        assert_eq!(gate.position(&json!(1), 2), Some(1));
         // Go's `enum` first asks for a value of the instance's JSON type:
         // with no number listed, 16 is refused though it equals "0x10".
         let strings = ValueSet::new(&[json!("0x10")]);

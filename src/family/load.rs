@@ -29,8 +29,8 @@ use crate::diag::Severity;
 use crate::discover;
 use crate::fileread::{read_file, FileRefusal, Reach};
 use crate::json::pointer::JsonPointer;
-use crate::json::position::LineIndex;
 use crate::json::strict::{self, SpanIndex};
+use crate::locate::LineIndex;
 use crate::relations::{self, Relation};
 use crate::verify::{self, PackageOutcome};
 
@@ -112,7 +112,7 @@ impl Doc {
             }
             Err(e) => {
                 let d = e.to_diagnostic();
-                let (line, column) = LineIndex::new(&bytes).line_col(&bytes, e.span.start);
+                let at = crate::locate::offset_position(&bytes, e.span.start);
                 let mut f = Finding::new(
                     d.code,
                     Step::Contract,
@@ -121,8 +121,8 @@ impl Doc {
                 f.location = Some(Location {
                     file,
                     pointer: d.pointer.as_str().to_owned(),
-                    line,
-                    column,
+                    line: at.line,
+                    column: at.column,
                 });
                 f.help = d.help;
                 Err(Box::new(f))
@@ -131,23 +131,15 @@ impl Doc {
     }
 
     /// The location of `pointer` (its value, or the nearest ancestor that
-    /// exists; line 1 column 1 when nothing resolves).
+    /// exists; line 1 column 1 when nothing resolves), located as every
+    /// finding is ([`crate::locate::pointer_position_in`]).
     pub fn loc(&self, pointer: &JsonPointer) -> Location {
-        let mut p = Some(pointer.clone());
-        let mut at = 0;
-        while let Some(ptr) = p {
-            if let Some(s) = self.spans.value_span(&ptr) {
-                at = s.start;
-                break;
-            }
-            p = ptr.parent();
-        }
-        let (line, column) = self.lines.line_col(&self.bytes, at);
+        let at = crate::locate::pointer_position_in(&self.bytes, &self.spans, &self.lines, pointer);
         Location {
             file: self.file.clone(),
             pointer: pointer.as_str().to_owned(),
-            line,
-            column,
+            line: at.line,
+            column: at.column,
         }
     }
 
@@ -368,15 +360,18 @@ pub fn load_with(paths: &[PathBuf], rules: &discover::WalkRules) -> Result<Famil
         // read (FD901) or a symlinked directory (FD902) is a finding of
         // its own, never a package or contract dropped in silence (T3 B3);
         // one a rule skips is said in the report.
-        let walked = discover::walk_with_files(p, rules, &is_family_name);
-        for (_, d) in walked.findings {
-            missing.push(Finding::new(d.code, Step::Path, d.message));
+        let mut walked =
+            crate::report::walk::discover(std::slice::from_ref(p), rules, &is_family_name);
+        for entry in walked.entries() {
+            for d in &entry.outcome().diagnostics {
+                missing.push(Finding::new(d.code, Step::Path, d.message.clone()));
+            }
         }
-        skipped.extend(walked.skipped);
-        found.extend(walked.files);
+        skipped.append(&mut walked.skipped);
+        found.append(&mut walked.files);
         // A folder without any package (contracts only) is not a package here.
-        if !walked.fallback {
-            roots.extend(walked.roots);
+        if walked.no_package.is_empty() {
+            roots.extend(walked.roots());
         }
     }
     let mut seen = HashSet::new();

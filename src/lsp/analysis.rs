@@ -180,11 +180,33 @@ impl Analysis {
     }
 }
 
+/// How many UTF-16 code units `bytes` are in the client's text: UTF-8
+/// as it decodes, a lone surrogate in its WTF-8 form (`ED A0 80`, as
+/// [`super::surrogates`] keeps one) one unit, any other invalid sequence
+/// one unit each (as `String::from_utf8_lossy` replaces it).
+fn utf16_units(mut bytes: &[u8]) -> usize {
+    let mut units = 0;
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => return units + s.encode_utf16().count(),
+            Err(e) => {
+                let (good, rest) = bytes.split_at(e.valid_up_to());
+                units += std::str::from_utf8(good).map_or(0, |s| s.encode_utf16().count()) + 1;
+                let skip = match super::surrogates::unit_at(rest) {
+                    Some(_) => 3,
+                    None => e.error_len().unwrap_or(rest.len()),
+                };
+                bytes = rest.get(skip..).unwrap_or_default();
+            }
+        }
+    }
+}
+
 /// The LSP position of byte `offset` in `text`: 0-based line, column in
 /// UTF-16 code units (LSP 3.17 default `utf-16` position encoding). Lines
 /// end at LF, CR LF or a lone CR, as in [`crate::render::position`];
-/// invalid UTF-8 counts one unit per replaced sequence. Offsets past the
-/// end are clamped.
+/// invalid UTF-8 counts one unit per replaced sequence, a lone surrogate
+/// one (in its WTF-8 form). Offsets past the end are clamped.
 pub fn lsp_position(text: &[u8], offset: usize) -> Position {
     let offset = offset.min(text.len());
     let before = text.get(..offset).unwrap_or(text);
@@ -196,9 +218,7 @@ pub fn lsp_position(text: &[u8], offset: usize) -> Position {
             start = i + 1;
         }
     }
-    let column = String::from_utf8_lossy(before.get(start..).unwrap_or_default())
-        .encode_utf16()
-        .count();
+    let column = utf16_units(before.get(start..).unwrap_or_default());
     Position::new(line, u32::try_from(column).unwrap_or(u32::MAX))
 }
 
@@ -232,7 +252,7 @@ pub fn lsp_positions(
             column = 0;
         }
         let chunk = text.get(counted..offset).unwrap_or_default();
-        column += String::from_utf8_lossy(chunk).encode_utf16().count();
+        column += utf16_units(chunk);
         counted = offset;
         out.insert(
             asked,
@@ -294,8 +314,22 @@ pub fn diagnostics(
     // Every position of a file in one pass over it (a per-finding scan is
     // quadratic: 80,000 findings in a 2 MB file).
     let mut wanted: BTreeMap<&str, Vec<usize>> = BTreeMap::new();
-    for (_, f) in view.findings() {
-        if let (Some(file), Some(span)) = (&f.diag.file, &f.span) {
+    // Each finding's span; a lone surrogate's whole (see `lone_surrogate`).
+    let spans: Vec<(Option<std::ops::Range<usize>>, Option<u16>)> = view
+        .findings()
+        .map(|(_, f)| {
+            let bytes = f.diag.file.as_ref().and_then(|file| a.files.get(file));
+            match (bytes, &f.span) {
+                (Some(b), Some(span)) => match lone_surrogate(f.diag, b, span) {
+                    Some((whole, unit)) => (Some(whole), Some(unit)),
+                    None => (Some(span.clone()), None),
+                },
+                (_, span) => (span.clone(), None),
+            }
+        })
+        .collect();
+    for ((_, f), (span, _)) in view.findings().zip(&spans) {
+        if let (Some(file), Some(span)) = (&f.diag.file, span) {
             wanted
                 .entry(file.as_str())
                 .or_default()
@@ -309,10 +343,10 @@ pub fn diagnostics(
             (file, lsp_positions(text, offsets))
         })
         .collect();
-    for (_, f) in view.findings() {
+    for ((_, f), (span, lone)) in view.findings().zip(&spans) {
         let d = f.diag;
         let file = d.file.clone().unwrap_or_else(|| INDEX_NAME.to_owned());
-        let range = match (&d.file, &f.span) {
+        let range = match (&d.file, span) {
             (Some(_), Some(span)) => {
                 let at = |o: usize| {
                     positions
@@ -338,6 +372,9 @@ pub fn diagnostics(
             .iter()
             .map(|h| format!("help: {h}"))
             .chain(d.notes.iter().map(|n| format!("note: {n}")))
+            .chain(lone.map(|unit| format!(
+                "note: here the editor's text holds the lone surrogate U+{unit:04X} (one half of a UTF-16 surrogate pair, without the other), which has no UTF-8 form: a file holding it is refused the same way"
+            )))
             .map(|message| DiagnosticRelatedInformation {
                 location: here.clone(),
                 message,
@@ -360,6 +397,22 @@ pub fn diagnostics(
         });
     }
     out
+}
+
+/// The whole lone surrogate (its three WTF-8 bytes, [`super::surrogates`])
+/// where an `invalid-utf8` finding `d` starts in `bytes`, and its code
+/// unit: the strict reader refuses its first byte, the editor shows one
+/// character. `None` for any other finding or byte.
+fn lone_surrogate(
+    d: &Diagnostic,
+    bytes: &[u8],
+    span: &std::ops::Range<usize>,
+) -> Option<(std::ops::Range<usize>, u16)> {
+    if d.code != crate::codes::Code::InvalidUtf8 {
+        return None;
+    }
+    let unit = super::surrogates::unit_at(bytes.get(span.start..)?)?;
+    Some((span.start..span.start + 3, unit))
 }
 
 /// The most diagnostics sent for one file (a package of 80,000 findings
@@ -421,6 +474,21 @@ mod tests {
         assert_eq!(byte_offset(text, Position::new(1, 6)), None);
         assert_eq!(byte_offset(text, Position::new(9, 0)), None);
         assert_eq!(lsp_position(b, 999), Position::new(2, 2));
+    }
+
+    /// A lone surrogate in its WTF-8 form is one UTF-16 unit, as in the
+    /// editor's text; near miss: other invalid bytes count as
+    /// `from_utf8_lossy` replaces them.
+    #[test]
+    fn a_lone_surrogate_is_one_unit() {
+        let b = b"\"a\xED\xA0\x80b\"";
+        assert_eq!(lsp_position(b, 5), Position::new(0, 3));
+        let all = lsp_positions(b, [2, 5, 6]);
+        assert_eq!(all[&5], Position::new(0, 3));
+        assert_eq!(all[&6], Position::new(0, 4));
+        let odd = b"a\xFF\xC3b";
+        let lossy = String::from_utf8_lossy(odd).encode_utf16().count() as u32;
+        assert_eq!(lsp_position(odd, odd.len()), Position::new(0, lossy));
     }
 
     fn diag(line: u32, severity: DiagnosticSeverity) -> lsp_types::Diagnostic {

@@ -17,8 +17,12 @@ pub struct Document {
     pub uri: Uri,
     /// Its path, for a `file:` URI.
     pub path: Option<PathBuf>,
-    /// The whole text (full synchronisation).
+    /// The whole text (full synchronisation), each lone surrogate the
+    /// client sent as U+FFFD ([`super::surrogates`]).
     pub text: String,
+    /// The lone surrogates of the client's text (usually none): the
+    /// buffer's bytes as verified hold them ([`Document::bytes`]).
+    pub lone: Vec<super::surrogates::Lone>,
     /// The last text of this document that was strict I-JSON (its
     /// current text when it is), for hover and navigation while the
     /// author is half-way through an edit.
@@ -26,21 +30,33 @@ pub struct Document {
 }
 
 impl Document {
-    fn new(uri: Uri, text: String) -> Self {
+    fn new(uri: Uri, text: String, lone: Vec<super::surrogates::Lone>) -> Self {
         let path = file_path(&uri);
         let mut d = Document {
             uri,
             path,
             text,
+            lone,
             last_good: None,
         };
         d.remember();
         d
     }
 
-    /// Keeps the text as the last good one when it is strict I-JSON.
+    /// The buffer's bytes as the client holds them: its text, with each
+    /// lone surrogate in its WTF-8 form (so never UTF-8 when it has one).
+    pub fn bytes(&self) -> Vec<u8> {
+        if self.lone.is_empty() {
+            self.text.clone().into_bytes()
+        } else {
+            super::surrogates::to_wtf8(&self.text, &self.lone)
+        }
+    }
+
+    /// Keeps the text as the last good one when it is strict I-JSON (a
+    /// text with a lone surrogate never is).
     fn remember(&mut self) {
-        if crate::json::strict::parse(self.text.as_bytes()).is_ok() {
+        if self.lone.is_empty() && crate::json::strict::parse(self.text.as_bytes()).is_ok() {
             self.last_good = Some(self.text.clone());
         }
     }
@@ -131,17 +147,19 @@ pub struct Documents {
 }
 
 impl Documents {
-    /// Opens (or reopens) `uri` with `text`.
-    pub fn open(&mut self, uri: Uri, text: String) {
+    /// Opens (or reopens) `uri` with `text` and its lone surrogates.
+    pub fn open(&mut self, uri: Uri, text: String, lone: Vec<super::surrogates::Lone>) {
         self.docs
-            .insert(uri.as_str().to_owned(), Document::new(uri, text));
+            .insert(uri.as_str().to_owned(), Document::new(uri, text, lone));
     }
 
-    /// Replaces the text of an open document; `false` when it is not open.
-    pub fn change(&mut self, uri: &Uri, text: String) -> bool {
+    /// Replaces the text of an open document (and its lone surrogates);
+    /// `false` when it is not open.
+    pub fn change(&mut self, uri: &Uri, text: String, lone: Vec<super::surrogates::Lone>) -> bool {
         match self.docs.get_mut(uri.as_str()) {
             Some(d) => {
                 d.text = text;
+                d.lone = lone;
                 d.remember();
                 true
             }

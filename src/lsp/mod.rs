@@ -26,7 +26,10 @@
 //! - bad input: while a buffer is not strict I-JSON, hover and go to
 //!   definition read its last text that was ([`documents::Document::good_view`]),
 //!   positions carried over the edit; a request that panics in the server
-//!   (a bug) gets `InternalError` and the server goes on;
+//!   (a bug) gets `InternalError` and the server goes on; a buffer whose
+//!   text holds a lone surrogate (no UTF-8 form) is verified from its
+//!   WTF-8 bytes, so the surrogate is `verify`'s invalid-UTF-8 finding at
+//!   its place ([`surrogates`]);
 //! - a Binding or Interface Definition in no package is checked on its
 //!   own as `check` checks it ([`crate::document::check_document`]), from
 //!   its buffer; any other file in no package gets nothing;
@@ -78,6 +81,7 @@ pub mod analysis;
 pub mod completion;
 pub mod documents;
 pub mod navigate;
+pub mod surrogates;
 pub mod transport;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -276,18 +280,25 @@ impl Server {
         // reply to carry the error).
         match n.method.as_str() {
             "textDocument/didOpen" => {
+                let lone = surrogates::listed(n.params.get("textDocument"));
                 if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(n.params) {
                     let uri = p.text_document.uri;
-                    self.docs.open(uri.clone(), p.text_document.text);
+                    self.docs.open(uri.clone(), p.text_document.text, lone);
                     self.touch(&uri, true);
                 }
             }
             "textDocument/didChange" => {
+                let last = n
+                    .params
+                    .get("contentChanges")
+                    .and_then(serde_json::Value::as_array)
+                    .and_then(|c| c.last());
+                let lone = surrogates::listed(last);
                 if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(n.params) {
                     // Full synchronisation: the last change is the text.
                     let uri = p.text_document.uri;
                     if let Some(c) = p.content_changes.into_iter().last() {
-                        if self.docs.change(&uri, c.text) {
+                        if self.docs.change(&uri, c.text, lone) {
                             self.touch(&uri, false);
                         }
                     }
@@ -379,7 +390,7 @@ impl Server {
                 || "document.json".to_owned(),
                 |n| n.to_string_lossy().into_owned(),
             );
-            let bytes = doc.text.clone().into_bytes();
+            let bytes = doc.bytes();
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 let checked = crate::document::check_document(&name, bytes.clone(), None).ok()?;
                 let a = analysis::Analysis::document(&name, bytes, checked.outcome);
@@ -440,7 +451,7 @@ impl Server {
                 continue;
             }
             open.insert(rel.clone(), d.uri.clone());
-            buffers.insert(rel, d.text.clone().into_bytes());
+            buffers.insert(rel, d.bytes());
         }
         if self.reread.remove(&root) || !self.disk.contains_key(&root) {
             self.disk
@@ -824,7 +835,7 @@ impl Server {
             .unwrap_or("definition.json");
         let shown_path = crate::render::escape::text(def_path);
         let bytes = match self.docs.by_path(&root.join(def_path)) {
-            Some(d) => d.text.clone().into_bytes(),
+            Some(d) => d.bytes(),
             None => self
                 .analyses
                 .get(root)

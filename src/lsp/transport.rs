@@ -214,31 +214,72 @@ fn error_frame(id: Value, code: i32, message: &str) -> Vec<u8> {
 
 /// What one body is: a message for the server, or the error response it
 /// gets instead (see the module docs).
+///
+/// Before `lsp-server`'s model reads it, the body's shape is checked so
+/// that every request gets an answer in words a person reads: an `id` the
+/// model cannot hold (an object, an array, a boolean, a number that is
+/// not a 32-bit integer such as `3.5` or a 30-digit one) would otherwise
+/// make the message read as a notification and get no reply at all; it is
+/// an Invalid Request, answered with a null id (the id cannot be echoed as
+/// the client wrote it). A message with neither a method nor a result or
+/// error is an Invalid Request that says "a request needs a method", never
+/// serde's internals.
 pub fn decode(body: &[u8]) -> Result<Message, Vec<u8>> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|e| error_frame(Value::Null, PARSE_ERROR, &format!("parse error: {e}")))?;
-    let id = match value.get("id") {
-        Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
+    let mut value: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => {
+            return super::surrogates::decode_text_sync(body)
+                .ok_or_else(|| error_frame(Value::Null, PARSE_ERROR, &format!("parse error: {e}")))
+        }
+    };
+    super::surrogates::strip(&mut value);
+    let invalid =
+        |id: Value, why: &str| error_frame(id, INVALID_REQUEST, &format!("invalid request: {why}"));
+    let Value::Object(fields) = &value else {
+        return Err(invalid(
+            Value::Null,
+            "a JSON-RPC message is a JSON object (a batch, an array of messages, is not part of LSP)",
+        ));
+    };
+    let id = match fields.get("id") {
+        Some(id @ Value::String(_)) => id.clone(),
+        Some(id @ Value::Number(n)) if n.as_i64().is_some_and(|i| i32::try_from(i).is_ok()) => {
+            id.clone()
+        }
         // JSON-RPC 2.0 §4: an id is a string, a number or null. Any other
-        // (an object, an array, a boolean) makes the message an Invalid
-        // Request, answered with a null id; it would otherwise read as a
-        // notification and get no reply.
-        Some(other @ (Value::Object(_) | Value::Array(_) | Value::Bool(_))) => {
+        // (an object, an array, a boolean), or a number the server cannot
+        // echo exactly (LSP's `integer` is 32 bits), makes the message an
+        // Invalid Request, answered with a null id; it would otherwise read
+        // as a notification and get no reply.
+        Some(other @ (Value::Object(_) | Value::Array(_) | Value::Bool(_) | Value::Number(_))) => {
             let kind = match other {
                 Value::Object(_) => "an object",
                 Value::Array(_) => "an array",
-                _ => "a boolean",
+                Value::Bool(_) => "a boolean",
+                _ => "a number that is not an integer from -2147483648 to 2147483647",
             };
-            return Err(error_frame(
+            return Err(invalid(
                 Value::Null,
-                INVALID_REQUEST,
-                &format!("invalid request: its id is {kind}; an id is a string, a number or null"),
+                &format!("its id is {kind}; an id is a string or an integer of LSP's 32 bits"),
             ));
         }
-        _ => Value::Null,
+        Some(Value::Null) | None => Value::Null,
     };
+    let is_response = fields.contains_key("result") || fields.contains_key("error");
+    match fields.get("method") {
+        Some(Value::String(_)) => {}
+        Some(_) => return Err(invalid(id, "its method is not a string")),
+        None if is_response => {}
+        None if id.is_null() => {
+            return Err(invalid(
+                id,
+                "a message needs a method (a request or a notification), or a result or an error (a response)",
+            ))
+        }
+        None => return Err(invalid(id, "a request needs a method")),
+    }
     serde_json::from_value::<Message>(value)
-        .map_err(|e| error_frame(id, INVALID_REQUEST, &format!("invalid request: {e}")))
+        .map_err(|_| invalid(id, "not a JSON-RPC 2.0 request, notification or response"))
 }
 
 /// The server's end of a connection over `input` and `output`, and the
@@ -334,6 +375,58 @@ mod tests {
                 .unwrap();
         assert_eq!(e["error"]["code"], INVALID_REQUEST);
         assert_eq!(e["id"], 7);
+    }
+
+    /// Breaker F8: an id the model cannot hold is an Invalid Request with
+    /// a null id, a message with no method says so; near misses: the ids
+    /// -1 and "x", a response, a notification.
+    #[test]
+    fn ids_the_server_cannot_hold_and_missing_methods_are_invalid_requests() {
+        let reply = |body: &str| -> Value {
+            serde_json::from_slice(&decode(body.as_bytes()).unwrap_err()).unwrap()
+        };
+        for id in [
+            "3.5",
+            "123456789012345678901234567890",
+            "-2147483649",
+            "1.0",
+        ] {
+            let e = reply(&format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"m"}}"#));
+            assert_eq!(e["error"]["code"], INVALID_REQUEST, "{id}: {e}");
+            assert_eq!(e["id"], Value::Null, "{id}: {e}");
+        }
+        let e = reply(r#"{"jsonrpc":"2.0","id":7}"#);
+        assert_eq!(e["id"], 7);
+        assert_eq!(
+            e["error"]["message"],
+            "invalid request: a request needs a method"
+        );
+        let e = reply(r#"{"jsonrpc":"2.0"}"#);
+        assert_eq!(e["id"], Value::Null);
+        assert!(e["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("needs a method"));
+        let e = reply("[1]");
+        assert_eq!(e["error"]["code"], INVALID_REQUEST);
+        for body in [
+            r#"{"jsonrpc":"2.0","id":-1,"method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":"x","method":"m"}"#,
+            r#"{"jsonrpc":"2.0","id":-2147483648,"method":"m"}"#,
+        ] {
+            assert!(
+                matches!(decode(body.as_bytes()), Ok(Message::Request(_))),
+                "{body}"
+            );
+        }
+        assert!(matches!(
+            decode(br#"{"jsonrpc":"2.0","id":3,"result":null}"#),
+            Ok(Message::Response(_))
+        ));
+        assert!(matches!(
+            decode(br#"{"jsonrpc":"2.0","method":"n"}"#),
+            Ok(Message::Notification(_))
+        ));
     }
 
     #[test]

@@ -38,7 +38,7 @@ use crate::host::materialize;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::report::{Entry, EntryKind, ExitRule, Report};
-use crate::verify::{self, PackageOutcome};
+use crate::verify;
 
 /// What `desired` does with the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -351,23 +351,15 @@ fn unreadable(display: &str, e: &FileRefusal) -> Diagnostic {
 /// it): the report entries of every package and walk finding, the Forms
 /// of the packages that verified, and the FormRefs of those refused.
 fn load(dirs: &[PathBuf]) -> (Vec<Entry>, Set, Vec<(PathBuf, Value)>) {
-    let mut entries = Vec::new();
-    let mut roots = Vec::new();
+    let mut walked =
+        crate::report::walk::discover(dirs, &crate::discover::WalkRules::default(), &|_| false);
+    let mut entries = walked.entries();
     let mut seen = std::collections::BTreeSet::new();
-    for dir in dirs {
-        let w = crate::discover::walk(dir, &crate::discover::WalkRules::default());
-        for (p, d) in w.findings {
-            entries.push(Entry::new(
-                EntryKind::Path,
-                PackageOutcome {
-                    path: p,
-                    diagnostics: vec![d],
-                    ..PackageOutcome::default()
-                },
-            ));
-        }
-        roots.extend(w.roots.into_iter().filter(|r| seen.insert(r.clone())));
-    }
+    let roots: Vec<PathBuf> = walked
+        .roots()
+        .into_iter()
+        .filter(|r| seen.insert(r.clone()))
+        .collect();
     let verified: Vec<verify::Verified> = roots
         .par_iter()
         .map(|r| verify::verify_package_keeping_definition(r))

@@ -10,31 +10,23 @@ use std::path::PathBuf;
 
 use crate::diag::Diagnostic;
 use crate::host::locator;
+use crate::report::walk::{discover, Found};
 use crate::report::{Entry, EntryKind, ExitRule, Report};
 use crate::verify::PackageOutcome;
 
 /// The locators of the packages under `dirs`, each verified first.
 pub fn of_dirs(dirs: &[PathBuf]) -> Report {
-    let mut entries = Vec::new();
-    for dir in dirs {
-        let walk = crate::discover::walk(dir, &crate::discover::WalkRules::default());
-        for (path, d) in walk.findings {
-            entries.push(Entry::new(
-                EntryKind::Path,
-                PackageOutcome {
-                    path,
-                    diagnostics: vec![d],
-                    ..PackageOutcome::default()
-                },
-            ));
-        }
-        for root in walk.roots {
-            entries.push(Entry::new(
-                EntryKind::Package,
-                crate::verify::verify_package(&root),
-            ));
-        }
-    }
+    let walked = discover(dirs, &crate::discover::WalkRules::default(), &|_| false);
+    let entries = walked
+        .found
+        .into_iter()
+        .map(|found| match found {
+            Found::Path(entry) => *entry,
+            Found::Root(root) => {
+                Entry::new(EntryKind::Package, crate::verify::verify_package(&root))
+            }
+        })
+        .collect();
     Report::new(entries, ExitRule::default())
 }
 

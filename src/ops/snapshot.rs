@@ -81,22 +81,10 @@ struct Loaded {
 /// per package and walk finding), and the verified ones (`None` when some
 /// package was refused).
 fn verify_all(dirs: &[PathBuf]) -> (Vec<Entry>, Option<Vec<Loaded>>) {
-    let mut entries = Vec::new();
-    let mut roots = Vec::new();
-    for dir in dirs {
-        let walk = crate::discover::walk(dir, &crate::discover::WalkRules::default());
-        for (path, d) in walk.findings {
-            entries.push(Entry::new(
-                EntryKind::Path,
-                PackageOutcome {
-                    path,
-                    diagnostics: vec![d],
-                    ..PackageOutcome::default()
-                },
-            ));
-        }
-        roots.extend(walk.roots);
-    }
+    let mut walked =
+        crate::report::walk::discover(dirs, &crate::discover::WalkRules::default(), &|_| false);
+    let mut entries = walked.entries();
+    let roots = walked.roots();
     let verified: Vec<_> = roots
         .par_iter()
         .map(|r| crate::verify::verify_package_keeping_definition(r))

@@ -6,17 +6,8 @@
 
 use std::path::Path;
 
-use crate::render::escape;
+use crate::render::{escape, Format};
 use crate::report::conformance::{SuiteReport, SuiteResult};
-
-/// Output of `conformance`: one line per case and a summary, or one JSON document.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ConformanceFormat {
-    /// One line per case, then a summary line.
-    Human,
-    /// One JSON document: every case with its result, then the counts.
-    Json,
-}
 
 /// The `--format json` document of a suite whose manifest was refused
 /// (`run`: the view of its report): `cases` empty, every count 0,
@@ -45,9 +36,10 @@ fn refused_json(dir: &Path, run: &crate::render::RunView<'_>) -> String {
 }
 
 /// The output of `conformance DIR [--format human|json]` for `report`, as
-/// (stdout, stderr). The exit status is the report's
+/// (stdout, stderr) (a format `conformance` does not take prints as
+/// `human`). The exit status is the report's
 /// ([`SuiteReport::exit_code`]), never this view's.
-pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, String) {
+pub fn output(report: &SuiteReport, format: Format) -> (String, String) {
     let dir = report.suite.as_path();
     let results = match &report.result {
         SuiteResult::Ran(r) => r,
@@ -72,8 +64,8 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
             // manifest's findings located (a CI step parsing stdout reads
             // why, not an empty page).
             let stdout = match format {
-                ConformanceFormat::Json => refused_json(dir, &run),
-                ConformanceFormat::Human => String::new(),
+                Format::Json => refused_json(dir, &run),
+                _ => String::new(),
             };
             return (stdout, stderr);
         }
@@ -81,7 +73,7 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
     let failed = results.iter().filter(|r| !r.passed).count();
     let positives = results.iter().filter(|r| r.kind == "positive").count();
     let stdout = match format {
-        ConformanceFormat::Json => {
+        Format::Json => {
             let doc = serde_json::json!({
                 "suite": dir.display().to_string(),
                 "cases": results,
@@ -97,7 +89,7 @@ pub fn output(report: &SuiteReport, format: ConformanceFormat) -> (String, Strin
             t.push('\n');
             t
         }
-        ConformanceFormat::Human => {
+        _ => {
             let mut t = String::new();
             // The names, kinds, operations and the package's kind come from
             // the suite (a stranger's text): escaped ([`escape::text`]); the
@@ -156,7 +148,7 @@ mod tests {
 
     /// What `cli/conformance.rs` prints: this view's text, the report's
     /// exit status.
-    fn printed(report: &SuiteReport, format: ConformanceFormat) -> crate::output::Output {
+    fn printed(report: &SuiteReport, format: Format) -> crate::output::Output {
         let (stdout, stderr) = output(report, format);
         crate::output::Output {
             stdout: stdout.into_bytes(),
@@ -195,7 +187,7 @@ mod tests {
             case("positive", true),
             case("negative", false),
         ]));
-        let out = printed(&ran, ConformanceFormat::Human);
+        let out = printed(&ran, Format::Human);
         assert_eq!(
             String::from_utf8(out.stdout).unwrap(),
             "ok   positive positive-case: verified, kind Store\n\
@@ -205,7 +197,7 @@ mod tests {
         assert_eq!(out.code, 1);
         assert!(out.stderr.is_empty());
         let json: serde_json::Value =
-            serde_json::from_slice(&printed(&ran, ConformanceFormat::Json).stdout).unwrap();
+            serde_json::from_slice(&printed(&ran, Format::Json).stdout).unwrap();
         assert_eq!(json["suite"], "suite");
         assert_eq!(json["cases"][1]["type"], "negative");
         assert_eq!(json["cases"][1]["operation"], "canonicalize");
@@ -215,7 +207,7 @@ mod tests {
         );
         // Near miss: every case passed, exit 0.
         let passed = report(SuiteResult::Ran(vec![case("negative", true)]));
-        let out = printed(&passed, ConformanceFormat::Human);
+        let out = printed(&passed, Format::Human);
         assert_eq!(out.code, 0);
         assert!(String::from_utf8(out.stdout)
             .unwrap()
@@ -245,7 +237,7 @@ mod tests {
         assert_eq!(r.entries[0].kind(), crate::report::EntryKind::Document);
         assert_eq!(r.entries[0].name(), shown);
         assert!(r.could_not_read);
-        let human = printed(&refused, ConformanceFormat::Human);
+        let human = printed(&refused, Format::Human);
         assert_eq!(human.code, 2);
         assert!(human.stdout.is_empty());
         assert!(
@@ -268,7 +260,7 @@ mod tests {
             "{}",
             human.stderr
         );
-        let json = printed(&refused, ConformanceFormat::Json);
+        let json = printed(&refused, Format::Json);
         assert_eq!(json.code, 2);
         assert_eq!(json.stderr, human.stderr);
         let doc: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
@@ -289,7 +281,7 @@ mod tests {
         let unreadable = report(SuiteResult::Unreadable(
             "read suite/manifest.json: gone".into(),
         ));
-        for format in [ConformanceFormat::Human, ConformanceFormat::Json] {
+        for format in [Format::Human, Format::Json] {
             let out = printed(&unreadable, format);
             assert_eq!(out.code, 2);
             assert!(out.stdout.is_empty());

@@ -19,32 +19,18 @@ use crate::diag::Severity;
 use crate::family::check::{EdgeStatus, EdgeTarget, Report};
 use crate::family::load::ContractKind;
 use crate::family::Finding;
-use crate::render::escape;
+use crate::render::{escape, Format};
 use crate::verify::PackageOutcome;
 
-/// Output format of `family` (`--format`), as [`crate::render::Format`] is
-/// `verify`'s: a value type the command line's flag takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Format {
-    /// A text report: package verdicts, the relation graph as a table, then
-    /// every finding with its locations.
-    Human,
-    /// One JSON document: nodes, edges, contracts, candidate sets and
-    /// findings (its JSON Schema: `form-package schema family`).
-    Json,
-    /// A Graphviz digraph: Forms grouped by family, relations as labelled
-    /// edges, failing edges red. Render with `dot -Tsvg family.dot > family.svg`.
-    Dot,
-    /// A Mermaid flowchart with the same content as `dot`.
-    Mermaid,
-}
-
 /// What `family --format FORMAT` prints on stdout for `report`: [`human`],
-/// [`json_text`], [`dot`] or [`mermaid`]. The exit status is the report's
+/// [`json_text`], [`dot`] or [`mermaid`] (a format `family` does not take
+/// prints as `human`). The exit status is the report's
 /// ([`Report::exit_code`]), never this view's.
 pub fn output(report: &Report, format: Format) -> String {
     match format {
-        Format::Human => human(report),
+        Format::Human | Format::Sarif | Format::Github | Format::Junit | Format::Concise => {
+            human(report)
+        }
         Format::Json => json_text(report),
         Format::Dot => dot(report),
         Format::Mermaid => mermaid(report),
@@ -150,10 +136,9 @@ fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<Verify
         .iter()
         .map(|d: &'a Diagnostic| {
             let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
-            let (line, column) = match (crate::render::resolve_span(d, source), source) {
-                (Some(span), Some(src)) => crate::json::strict::line_col(&src.bytes, span.start),
-                _ => (1, 1),
-            };
+            let (line, column) = crate::locate::finding(d, source)
+                .start
+                .map_or((1, 1), |p| (p.line, p.column));
             VerifyFinding {
                 code: d.code.info().id,
                 name: d.code.info().name,

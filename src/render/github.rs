@@ -146,49 +146,67 @@ fn slot(s: Severity) -> usize {
     }
 }
 
-/// Which findings (indexes into [`RunView::findings`]) get an annotation:
-/// per type, [`ANNOTATIONS_PER_TYPE`] of them spread over the packages so
-/// that every package with a finding of that type gets one before any gets
-/// a second (round robin, packages in order, each package's findings in
-/// their sorted order; issue 26 item 4: the first failing package took all
-/// ten).
-/// The packages `first` names (by index) are served before the others:
-/// `compat` annotates the findings of failing pairs first (issue 35 item
-/// 7: the FD670 that failed the step was a plain log line behind other
-/// packages' errors).
-fn spread(run: &RunView<'_>, first: &dyn Fn(usize) -> bool) -> std::collections::BTreeSet<usize> {
-    // (type, tier, rank within its package and type, package, index), the
-    // index counting as `RunView::findings` does: packages in order, each
-    // package's findings in order.
-    let mut ranked = Vec::new();
-    let mut i = 0usize;
-    for (package, p) in run.packages.iter().enumerate() {
-        let mut rank = [0usize; 3];
-        let tier = usize::from(!first(package));
-        for f in &p.findings {
-            let t = slot(f.diag.severity);
-            if let Some(r) = rank.get_mut(t) {
-                ranked.push((t, tier, *r, package, i));
-                *r += 1;
-            }
-            i += 1;
-        }
-    }
-    ranked.sort_unstable();
-    let mut taken = [0usize; 3];
-    ranked
-        .into_iter()
-        .filter(|(t, ..)| {
-            taken.get_mut(*t).is_some_and(|n| {
-                *n += 1;
-                *n <= ANNOTATIONS_PER_TYPE
-            })
-        })
-        .map(|(.., i)| i)
-        .collect()
+/// One finding's place in `--format github`, the one ordering key of
+/// every command's GitHub output: its type first (errors, then warnings,
+/// then notes: a run's many notes never come before what fails it, issue
+/// 37 item 6), then whether its package is one `first` names (`compat`
+/// serves the findings of failing pairs first, issue 35 item 7: the FD670
+/// that failed the step was a plain log line behind other packages'
+/// errors), then its round (its rank among its package's findings of its
+/// type: every package with a finding of a type gets one before any gets
+/// a second, issue 26 item 4: the first failing package took all ten),
+/// then its package and its index in [`RunView::findings`].
+///
+/// The key's order is the order annotations are given in
+/// ([`ANNOTATIONS_PER_TYPE`] per type); lines are printed by its type then
+/// index ([`Key::printed`]: within a type, packages and findings in their
+/// order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    /// The finding's type ([`slot`]).
+    slot: usize,
+    /// 0 for a package `first` names, 1 for the others.
+    tier: usize,
+    /// Its rank among its package's findings of its type.
+    round: usize,
+    /// Its package's index.
+    package: usize,
+    /// Its index in [`RunView::findings`].
+    index: usize,
 }
 
-/// Renders [`ANNOTATIONS_PER_TYPE`] findings of each type (`spread` over
+impl Key {
+    /// The order lines are printed in: type, then index.
+    fn printed(&self) -> (usize, usize) {
+        (self.slot, self.index)
+    }
+}
+
+/// The [`Key`] of every finding of `run`, in [`RunView::findings`] order.
+fn keys(run: &RunView<'_>, first: &dyn Fn(usize) -> bool) -> Vec<Key> {
+    let mut keys = Vec::new();
+    for (package, p) in run.packages.iter().enumerate() {
+        let mut rounds = [0usize; 3];
+        let tier = usize::from(!first(package));
+        for f in &p.findings {
+            let slot = slot(f.diag.severity);
+            let round = rounds.get(slot).copied().unwrap_or_default();
+            if let Some(r) = rounds.get_mut(slot) {
+                *r += 1;
+            }
+            keys.push(Key {
+                slot,
+                tier,
+                round,
+                package,
+                index: keys.len(),
+            });
+        }
+    }
+    keys
+}
+
+/// Renders [`ANNOTATIONS_PER_TYPE`] findings of each type (spread over
 /// the packages) as
 /// workflow commands and every later one as a [`plain_line`] (nothing is
 /// lost: the step log holds them all), then, unless `quiet`, the summary
@@ -266,19 +284,29 @@ pub fn annotations(
         );
     }
     let mut more = [0usize; 3];
-    let annotated = spread(run, first);
-    // Errors first, then warnings, then notes (a stable sort: packages in
-    // order within each), so a run's many notes never come before what
-    // fails it (issue 37 item 6); the ordering of every command's GitHub
-    // output, compat's included.
-    let mut ordered: Vec<_> = run.findings().enumerate().collect();
-    ordered.sort_by_key(|(_, (_, f))| slot(f.diag.severity));
-    for (i, (p, f)) in ordered {
-        let slot = slot(f.diag.severity);
-        let (Some(n), Some(m)) = (shown.get_mut(slot), more.get_mut(slot)) else {
+    // Annotations go to the first ANNOTATIONS_PER_TYPE findings of each
+    // type in key order; lines are printed in the key's printed order.
+    let keys = keys(run, first);
+    let mut ranked = keys.clone();
+    ranked.sort_unstable();
+    let mut given = [0usize; 3];
+    let annotated: std::collections::BTreeSet<usize> = ranked
+        .iter()
+        .filter(|k| {
+            given.get_mut(k.slot).is_some_and(|n| {
+                *n += 1;
+                *n <= ANNOTATIONS_PER_TYPE
+            })
+        })
+        .map(|k| k.index)
+        .collect();
+    let mut ordered: Vec<_> = run.findings().zip(&keys).collect();
+    ordered.sort_by_key(|(_, k)| k.printed());
+    for ((p, f), k) in ordered {
+        let (Some(n), Some(m)) = (shown.get_mut(k.slot), more.get_mut(k.slot)) else {
             continue;
         };
-        if annotated.contains(&i) {
+        if annotated.contains(&k.index) {
             *n += 1;
             out.push_str(&line(&annotation_path(p.path(), f, base, &opts.cwd), f));
         } else {
@@ -578,5 +606,45 @@ mod tests {
             text.contains("error: a/f06.json: FD018 unlisted-file: u6"),
             "{text}"
         );
+    }
+
+    /// One key orders everything: the packages `first` names get their
+    /// annotations before the others' (`compat`'s failing pairs), errors
+    /// before warnings before notes, yet lines print by type then in
+    /// package order; near miss: with no package named first, the last
+    /// package's error is a plain log line.
+    #[test]
+    fn one_key_serves_first_packages_and_keeps_the_printed_order() {
+        let all: Vec<PackageOutcome> = (0..12)
+            .map(|i| {
+                let mut d = vec![Diagnostic::new(Code::UnlistedFile, format!("u{i}"))
+                    .in_file(format!("f{i:02}.json"))];
+                if i == 11 {
+                    d.insert(
+                        0,
+                        Diagnostic::new(Code::RootChanged, "n").severity(Severity::Note),
+                    );
+                }
+                outcome(&format!("p{i:02}"), d)
+            })
+            .collect();
+        let run = RunView::new(&all, false);
+        let opts = Options::default();
+        let lines = |first: &dyn Fn(usize) -> bool| annotations(&run, &opts, first).0;
+        let served = lines(&|p| p == 11);
+        assert!(served.contains("::error file=p11/f11.json,"), "{served}");
+        assert!(served.contains("error: p09/f09.json: FD018"), "{served}");
+        let printed: Vec<&str> = served
+            .lines()
+            .map(|l| l.rsplit(':').next().unwrap().trim())
+            .collect();
+        let want: Vec<String> = (0..12)
+            .map(|i| format!("u{i}"))
+            .chain(["n".to_owned()])
+            .collect();
+        assert_eq!(printed, want, "{served}");
+        let plain = lines(&|_| false);
+        assert!(plain.contains("error: p11/f11.json: FD018"), "{plain}");
+        assert!(plain.contains("::error file=p09/f09.json,"), "{plain}");
     }
 }

@@ -263,22 +263,21 @@ pub fn render_diagnostic_in(
     package: Option<&std::path::Path>,
     color: bool,
 ) -> String {
-    let span = super::resolve_span(d, source);
-    let (start, end) = match (&span, source) {
-        (Some(s), Some(src)) if d.file.is_some() => (
-            Some(super::position::position(&src.bytes, s.start)),
-            Some(super::position::position(&src.bytes, s.end)),
-        ),
-        _ => (None, None),
-    };
+    let place = crate::locate::finding(d, source);
     let f = Located {
         diag: d,
         source,
-        span,
-        start,
-        end,
+        span: place.span,
+        start: place.start,
+        end: place.end,
     };
     render_one(&f, color, true, package.unwrap_or(std::path::Path::new("")))
+}
+
+/// [`render_diagnostic_in`] of a finding a view already located (its
+/// excerpt always drawn when it fits).
+pub fn render_located(f: &Located<'_>, package: Option<&std::path::Path>, color: bool) -> String {
+    render_one(f, color, true, package.unwrap_or(std::path::Path::new("")))
 }
 
 /// One located finding: `package` is the package directory as given, so

@@ -52,12 +52,24 @@ pub fn count(n: usize, what: &str) -> String {
     }
 }
 
-/// Output format of every command that reports findings (`verify`, `relations`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+/// The output format of every command (`--format`), the one value type
+/// each command's command line parses into. A command takes the values it
+/// can print, each with the help its `--help` lists (`cli::args::Formats`):
+/// `verify` and the commands that report findings as it does (`check`,
+/// `relations`, `compat`, `snapshot`, `locator`, `desired`, the revocation
+/// commands) take the six report formats; `family` takes `human`, `json`,
+/// `dot` and `mermaid`; `conformance` `human` and `json`; `digest` `text`
+/// ([`Format::Human`]) and `json`. A renderer handed a format its command
+/// does not take prints it as [`Format::Human`] (the command line never
+/// does).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// miette diagnostics with source excerpts, then a summary.
+    /// Text for a person: miette diagnostics with source excerpts and a
+    /// summary (`verify`), a command's own text report (`family`,
+    /// `conformance`, `digest`'s `text`).
     Human,
-    /// One JSON document for the whole run (its JSON Schema: `form-package schema report`).
+    /// One JSON document for the whole run (its JSON Schema: `form-package
+    /// schema report`, `schema family`, `schema compat`).
     Json,
     /// SARIF 2.1.0, one rule per code.
     Sarif,
@@ -67,6 +79,10 @@ pub enum Format {
     Junit,
     /// One line per finding, `path:line:col: CODE message`, then the summary.
     Concise,
+    /// A Graphviz digraph (`family`'s relation graph).
+    Dot,
+    /// A Mermaid flowchart (`family`'s relation graph).
+    Mermaid,
 }
 
 impl Format {
@@ -75,7 +91,22 @@ impl Format {
     /// SARIF, GitHub commands and JUnit, so `--statistics` is refused with
     /// them (what `verify`'s operation is told: `Printed::without_statistics`).
     pub fn without_statistics(self) -> Option<String> {
-        (!matches!(self, Format::Human | Format::Json)).then(|| format!("{self:?}").to_lowercase())
+        (!matches!(self, Format::Human | Format::Json)).then(|| self.name().to_owned())
+    }
+
+    /// The format's name as `--format` takes it for `verify` (`human`,
+    /// `json`, `sarif`, `github`, `junit`, `concise`, `dot`, `mermaid`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Human => "human",
+            Format::Json => "json",
+            Format::Sarif => "sarif",
+            Format::Github => "github",
+            Format::Junit => "junit",
+            Format::Concise => "concise",
+            Format::Dot => "dot",
+            Format::Mermaid => "mermaid",
+        }
     }
 }
 
@@ -123,7 +154,8 @@ impl Options {
 /// Renders a located run in `format` (the one dispatch of every command).
 pub fn render(format: Format, run: &RunView<'_>, opts: &Options) -> String {
     match format {
-        Format::Human => human::render_run(run, opts),
+        // `dot` and `mermaid` are `family`'s graphs: a run has none.
+        Format::Human | Format::Dot | Format::Mermaid => human::render_run(run, opts),
         Format::Json => json::render(run),
         Format::Sarif => sarif::render(run, opts),
         Format::Github => github::render(run, opts),
@@ -210,11 +242,6 @@ pub fn skipped_value(dirs: &[(PathBuf, String)]) -> serde_json::Value {
 /// The `--output-file` writer and where it lands, in [`crate::fswrite`]
 /// (every file the tool writes goes through that module).
 pub use crate::fswrite::{output_target, standard_stream, write_output};
-
-/// Byte span of a diagnostic in its file ([`crate::package::resolve_span`],
-/// written beside [`crate::verify::Source`] so that a library module locates a pointer
-/// the way every renderer does).
-pub use crate::package::resolve_span;
 
 #[cfg(test)]
 mod tests {

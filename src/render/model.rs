@@ -7,19 +7,19 @@
 //! read through [`PackageView::name`] and [`RunView::could_not_run`]).
 //! It is the only way a command builds a view (`tests/docs/imports.rs`);
 //! `RunView::new`, a view of bare package outcomes, exists for the
-//! renderers' unit tests only. It walks each entry's findings once, builds one
-//! [`LineIndex`] per file that some finding needs (O(file size), once), and
-//! resolves each finding's JSON Pointer to a byte span
-//! ([`super::resolve_span`]) and the span to start/end [`Position`]s. Every
+//! renderers' unit tests only. It walks each entry's findings once and
+//! locates each ([`crate::locate::Locator`], the one place a finding is
+//! located: one [`crate::locate::LineIndex`] per file that some finding needs, O(file
+//! size) once; its JSON Pointer to a byte span, the span to start/end
+//! [`Position`]s). Every
 //! renderer (human, JSON, SARIF, GitHub, JUnit) reads these, so all of them
 //! show the same `line:column` and none of them scans a file per finding:
 //! rendering N findings of a file of S bytes costs O(S + N log S).
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::path::Path;
 
-use super::position::{LineIndex, Position};
+use super::position::Position;
 use crate::diag::Diagnostic;
 pub use crate::report::{Counts, EntryKind, Hidden};
 use crate::report::{Entry, Report};
@@ -260,33 +260,22 @@ impl<'a> PackageView<'a> {
     }
 }
 
-/// Every finding of `outcome`, located: one [`LineIndex`] per file.
+/// Every finding of `outcome`, located ([`crate::locate::Locator`]: one
+/// [`crate::locate::LineIndex`] per file).
 fn locate(outcome: &PackageOutcome) -> Vec<Located<'_>> {
-    let mut indexes: HashMap<&str, LineIndex> = HashMap::new();
+    let mut locator = crate::locate::Locator::new();
     outcome
         .diagnostics
         .iter()
         .map(|d| {
             let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
-            let span = super::resolve_span(d, source);
-            let (start, end) = match (d.file.as_deref(), source, &span) {
-                (Some(f), Some(src), Some(s)) => {
-                    let idx = indexes
-                        .entry(f)
-                        .or_insert_with(|| LineIndex::new(&src.bytes));
-                    (
-                        Some(idx.position(&src.bytes, s.start)),
-                        Some(idx.position(&src.bytes, s.end)),
-                    )
-                }
-                _ => (None, None),
-            };
+            let place = locator.finding(d, source);
             Located {
                 diag: d,
                 source,
-                span,
-                start,
-                end,
+                span: place.span,
+                start: place.start,
+                end: place.end,
             }
         })
         .collect()

@@ -53,7 +53,7 @@ fn render_stop(run: &RunView<'_>, entry: usize, color: bool) -> String {
         .flat_map(|p| {
             p.findings
                 .iter()
-                .map(move |f| human::render_diagnostic_in(f.diag, f.source, Some(p.path()), color))
+                .map(move |f| human::render_located(f, Some(p.path()), color))
         })
         .collect()
 }

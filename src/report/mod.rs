@@ -22,6 +22,7 @@ pub mod index;
 pub mod relations;
 pub mod revocation;
 pub mod trust;
+pub mod walk;
 
 use std::path::{Path, PathBuf};
 

@@ -1546,7 +1546,7 @@ fn family_run_returns_the_report_and_its_exit_status() {
         "{refused}"
     );
     // Each format's view of the one report.
-    use form_package::render::family::Format;
+    use form_package::render::Format;
     assert_eq!(graph::output(&clean, Format::Human), graph::human(&clean));
     assert_eq!(
         graph::output(&clean, Format::Json),

@@ -140,15 +140,26 @@ fn workflow_shape() -> Result<(), Failed> {
         [
             "actions/checkout",
             "actions/attest-build-provenance",
+            "actions/upload-artifact",
             "actions/upload-artifact"
         ]
     );
+    // The wheel (issue 37 item 4): the same target, a tag PyPI accepts,
+    // maturin pinned; uploaded apart from the release assets.
+    let wheel = step(steps, "Wheel")["run"].as_str().unwrap();
+    assert!(
+        wheel.contains(
+            "maturin\" build --release --locked --target \"$TARGET\" --compatibility pypi --out wheels"
+        ),
+        "{wheel}"
+    );
+    assert!(wheel.contains("\"maturin==1.16.0\""), "{wheel}");
     // Pinned by full commit SHA, the version in a comment (issue 37 item 9).
     let text = std::fs::read_to_string(repo().join(".github/workflows/release.yml")).unwrap();
     let pin =
         regex::Regex::new(r"^\s*(?:- )?uses: [\w./-]+@[0-9a-f]{40} # v\d+\.\d+\.\d+$").unwrap();
     let lines: Vec<&str> = text.lines().filter(|l| l.contains("uses:")).collect();
-    assert_eq!(lines.len(), 4);
+    assert_eq!(lines.len(), 7);
     for l in lines {
         assert!(pin.is_match(l), "not pinned: {l}");
     }
@@ -174,6 +185,26 @@ fn workflow_shape() -> Result<(), Failed> {
     let publish = &w["jobs"]["publish"];
     assert_eq!(publish["needs"].as_str(), Some("build"));
     assert_eq!(publish["permissions"]["contents"].as_str(), Some("write"));
+    // The release takes the binaries only; the wheels go to PyPI by
+    // trusted publishing, after the release, with no other permission.
+    assert_eq!(
+        publish["steps"][0]["with"]["pattern"].as_str(),
+        Some("form-package-*")
+    );
+    let pypi = &w["jobs"]["pypi"];
+    assert_eq!(pypi["needs"].as_str(), Some("publish"));
+    assert_eq!(pypi["environment"].as_str(), Some("pypi"));
+    let perms = pypi["permissions"].as_hash().unwrap();
+    assert_eq!(perms.len(), 1);
+    assert_eq!(pypi["permissions"]["id-token"].as_str(), Some("write"));
+    assert_eq!(
+        pypi["steps"][0]["with"]["pattern"].as_str(),
+        Some("wheel-*")
+    );
+    assert!(pypi["steps"][1]["uses"]
+        .as_str()
+        .unwrap()
+        .starts_with("pypa/gh-action-pypi-publish@"));
     let release = step(&publish["steps"], "Publish the release");
     let cmd = release["run"].as_str().unwrap();
     assert!(
@@ -188,7 +219,7 @@ fn workflow_shape() -> Result<(), Failed> {
         c.insert("github.ref_name", "v1.0.0".into());
         c
     };
-    for job in ["build", "publish"] {
+    for job in ["build", "publish", "pypi"] {
         for s in w["jobs"][job]["steps"].as_vec().unwrap() {
             if let Some(env) = s["env"].as_hash() {
                 for v in env.values() {

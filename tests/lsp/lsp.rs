@@ -668,6 +668,163 @@ fn half_typed_buffer() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `verify`'s findings for a copy of the package at `pkg` (made at
+/// `scratch`) whose `definition.json` holds `bytes` (any bytes).
+fn verify_saved_bytes(pkg: &Path, scratch: &Path, bytes: &[u8]) -> Vec<Finding> {
+    common::copy_dir(pkg, scratch);
+    std::fs::write(scratch.join("definition.json"), bytes).unwrap();
+    verify_findings(scratch)
+}
+
+/// A text synchronisation body for `uri` whose text is `text` with each
+/// U+E000 written as the JSON escape `escape` (`\ud800`: a lone surrogate,
+/// which no Rust string, and so no `json!` value, can hold).
+fn sync_body(method: &str, uri: &str, text: &str, escape: &str) -> Vec<u8> {
+    let params = if method == "textDocument/didOpen" {
+        json!({"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}})
+    } else {
+        json!({"textDocument": {"uri": uri, "version": 9}, "contentChanges": [{"text": text}]})
+    };
+    let m = json!({"jsonrpc": "2.0", "method": method, "params": params});
+    m.to_string().replace('\u{E000}', escape).into_bytes()
+}
+
+/// Issue 36 item 13: a buffer holding a lone surrogate (a `\ud800` escape
+/// in the JSON-RPC text, which no Rust string holds) is no longer dropped
+/// whole: it is verified as a file holding that character (its WTF-8
+/// bytes) is, so the definition gets `verify`'s invalid-UTF-8 finding at
+/// the surrogate (one UTF-16 unit wide) with a note naming it, and the
+/// rest of the package is verified from the buffer; no parse error is
+/// answered. The same through `didOpen`. A `\ud800` escape in the
+/// document's own text (legal JSON, not I-JSON) gets `verify`'s finding
+/// for it. Near misses: a surrogate pair, in the JSON-RPC text or in the
+/// document's, is a character like any other.
+fn lone_surrogate_in_a_buffer_is_a_finding() -> Result<(), Failed> {
+    let (tmp, pkg, def, original) = fixture_definition();
+    let mut c = Client::initialized();
+    open_doc(&mut c, &def, &original);
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), []);
+    // In a schema's description, where any character is allowed.
+    let marked = original.replacen(
+        r#""additionalProperties":false"#,
+        "\"description\":\"ba\u{E000}sic\",\"additionalProperties\":false",
+        1,
+    );
+    assert_ne!(marked, original);
+
+    let lone = sync_body("textDocument/didChange", &def, &marked, r"\ud800");
+    assert!(
+        serde_json::from_slice::<Value>(&lone).is_err(),
+        "serde refuses it"
+    );
+    c.send_raw(&lone);
+    c.settle(&def);
+    let wtf8 = marked.replace('\u{E000}', "\u{FFFD}").into_bytes();
+    let at = marked.find('\u{E000}').unwrap();
+    let mut bytes = wtf8.clone();
+    bytes[at..at + 3].copy_from_slice(b"\xED\xA0\x80");
+    let expected = verify_saved_bytes(&pkg, &tmp.path().join("lone"), &bytes);
+    let found = c.findings(&pkg);
+    assert_eq!(found, expected);
+    let column = marked[..at].encode_utf16().count() as u64;
+    let utf8 = found
+        .iter()
+        .find(|f| f.0 == "definition.json")
+        .expect("a finding in the definition");
+    assert_eq!(utf8.1, "FD011", "invalid-utf8: {found:?}");
+    assert_eq!(utf8.3, [0, column, 0, column + 1], "{utf8:?}");
+    let shown = &c.published[&def][0];
+    let notes = shown["relatedInformation"].to_string();
+    assert!(notes.contains("lone surrogate U+D800"), "{shown}");
+
+    // Through didOpen: the same.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": def}}),
+    );
+    c.send_raw(&sync_body("textDocument/didOpen", &def, &marked, r"\ud800"));
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), expected);
+
+    // Near miss: a surrogate pair in the JSON-RPC text is one character.
+    let pair = sync_body("textDocument/didChange", &def, &marked, r"\ud83d\ude00");
+    c.send_raw(&pair);
+    c.settle(&def);
+    let paired = marked.replace('\u{E000}', "😀");
+    let expected = verify_saved(&pkg, &tmp.path().join("pair"), &paired);
+    assert!(
+        !expected.iter().any(|f| f.0 == "definition.json"),
+        "{expected:?}"
+    );
+    assert_eq!(c.findings(&pkg), expected);
+
+    // The escape in the document's own text: verify's finding for it;
+    // near miss: an escaped pair there.
+    for (escape, refused) in [(r"\\ud800", true), (r"\\ud83d\\ude00", false)] {
+        let body = sync_body("textDocument/didChange", &def, &marked, escape);
+        c.send_raw(&body);
+        c.settle(&def);
+        let text = marked.replace('\u{E000}', &escape.replace(r"\\", r"\"));
+        let expected = verify_saved(&pkg, &tmp.path().join(format!("esc{refused}")), &text);
+        assert_eq!(
+            expected.iter().any(|f| f.0 == "definition.json"),
+            refused,
+            "{expected:?}"
+        );
+        assert_eq!(c.findings(&pkg), expected);
+    }
+    change_doc(&mut c, &def, 20, &original);
+    c.settle(&def);
+    assert_eq!(c.findings(&pkg), []);
+    c.stop();
+    Ok(())
+}
+
+/// Breaker F8: a request whose id is a number LSP's 32-bit integer cannot
+/// hold (`3.5`, a 30-digit integer) gets -32600 Invalid Request with a
+/// null id, as an object id does (it used to read as a notification and
+/// get no answer at all); an id with no method gets -32600 saying "a
+/// request needs a method" (not serde's internals). Near misses: the ids
+/// -1 and "x" are answered normally, with their id.
+fn request_ids_the_server_cannot_hold_are_answered() -> Result<(), Failed> {
+    let mut c = Client::initialized();
+    for id in ["3.5", "123456789012345678901234567890", "2147483648", "1.0"] {
+        let body =
+            format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"textDocument/hover","params":{{}}}}"#);
+        c.send_raw(body.as_bytes());
+        let r = c.next_reply();
+        assert_eq!(r["error"]["code"], -32600, "id {id}: {r}");
+        assert_eq!(r["id"], Value::Null, "id {id}: {r}");
+    }
+    c.send_raw(br#"{"jsonrpc":"2.0","id":7}"#);
+    let r = c.next_reply();
+    assert_eq!(
+        (&r["error"]["code"], &r["id"]),
+        (&json!(-32600), &json!(7)),
+        "{r}"
+    );
+    let message = r["error"]["message"].as_str().unwrap();
+    assert!(message.contains("a request needs a method"), "{r}");
+    assert!(!message.contains("untagged"), "{r}");
+    // Near misses.
+    c.send_raw(br#"{"jsonrpc":"2.0","id":-1,"method":"foo/bar"}"#);
+    let r = c.next_reply();
+    assert_eq!(
+        (&r["error"]["code"], &r["id"]),
+        (&json!(-32601), &json!(-1)),
+        "{r}"
+    );
+    c.send_raw(
+        br#"{"jsonrpc":"2.0","id":"x","method":"textDocument/hover","params":{"textDocument":{"uri":"file:///nowhere/a.json"},"position":{"line":0,"character":0}}}"#,
+    );
+    let r = c.next_reply();
+    assert_eq!((&r["result"], &r["id"]), (&Value::Null, &json!("x")), "{r}");
+    assert!(r.get("error").is_none(), "{r}");
+    c.stop();
+    Ok(())
+}
+
 /// Malformed input and unknown or misplaced requests get JSON-RPC errors;
 /// the server keeps serving and exits cleanly afterwards.
 fn malformed_input_does_not_stop_the_server() -> Result<(), Failed> {
@@ -1812,6 +1969,14 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         Trial::test(
             "the_disk_is_read_again_on_a_reported_change_not_per_keystroke",
             the_disk_is_read_again_on_a_reported_change_not_per_keystroke,
+        ),
+        Trial::test(
+            "lone_surrogate_in_a_buffer_is_a_finding",
+            lone_surrogate_in_a_buffer_is_a_finding,
+        ),
+        Trial::test(
+            "request_ids_the_server_cannot_hold_are_answered",
+            request_ids_the_server_cannot_hold_are_answered,
         ),
         Trial::test(
             "malformed_input_does_not_stop_the_server",
