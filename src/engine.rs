@@ -199,6 +199,15 @@ pub fn through_binary64(value: &Value) -> Value {
 }
 
 fn binary64_number(n: &Number) -> Number {
+    // An integer binary64 holds exactly is itself (the path below gives
+    // the same integer back, through a float's text and `go_rat`: most of
+    // the cost of an 80,000-value `enum`, issue 35 item 4).
+    const EXACT: u64 = 1 << 53;
+    if n.as_u64().is_some_and(|u| u <= EXACT)
+        || n.as_i64().is_some_and(|i| i.unsigned_abs() <= EXACT)
+    {
+        return n.clone();
+    }
     let Some(f) = n.as_f64() else {
         return n.clone();
     };
