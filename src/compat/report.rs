@@ -101,10 +101,25 @@ fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<S
                 found.rev_here.insert(s.path.clone(), here);
                 sides.push(Arc::from(s));
             }
-            Loaded::Refused(_) => found.base_refused += 1,
+            Loaded::Refused(o) => unplaced(*o, found),
         }
     }
     Ok(sides)
+}
+
+/// A package of BASE refused by verification whose FormRef cannot be read
+/// (its package index refused: an unknown member, a byte-order mark, a
+/// duplicate key, a link): it cannot be placed in its version line, so no
+/// new version can be shown to fit the release it may be (breaker2 G2: it
+/// used to vanish, and a breaking next version passed). Its own findings
+/// are reported with an FD678 that says why the run fails (exit 1).
+fn unplaced(mut o: PackageOutcome, found: &mut Found) {
+    found.base_refused += 1;
+    o.diagnostics.push(Diagnostic::new(
+        Code::SideRefused,
+        "this package of BASE is refused by verification and names no FormRef that can be read, so it cannot be placed in its version line: no new version can be shown to fit it (fix or remove it in BASE)",
+    ));
+    found.outcomes.push(o);
 }
 
 /// Everything one `compat` run found.
@@ -285,7 +300,7 @@ fn sides_under(
                 sides.push(Arc::from(s));
             }
             Loaded::Refused(o) if list_refused => found.outcomes.push(*o),
-            Loaded::Refused(_) => found.base_refused += 1,
+            Loaded::Refused(o) => unplaced(*o, found),
         }
     }
     Ok(sides)

@@ -274,12 +274,56 @@ fn a_pre_release_is_held_to_its_release() -> Result<(), Failed> {
 }
 
 /// This file's trials, run by the binary's `main`.
+/// Breaker2 G2: a package of BASE whose package index verify refuses
+/// (here an unknown member) names no FormRef that can be read, so it
+/// cannot stand in its version line; it used to vanish, and a PR's 1.1.1
+/// that drops what the published 1.1.0 added was compared with 1.0.0 only
+/// and passed. Now its own findings and an FD678 are reported and the run
+/// fails (exit 1). Near miss: the same BASE with 1.1.0's index intact:
+/// 1.1.0 → 1.1.1 is compared and found breaking (FD670).
+fn baseline_fails_on_a_published_package_it_cannot_place() -> Result<(), Failed> {
+    for intact in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let base = tmp.path().join("base");
+        store_with(&base, "a", "1.0.0", &[]);
+        let b = store_with(&base, "b", "1.1.0", &["c"]);
+        if !intact {
+            let f = b.join("package-index.json");
+            let mut index: Value = serde_json::from_slice(&std::fs::read(&f).unwrap()).unwrap();
+            index["zzz"] = json!(1);
+            std::fs::write(&f, serde_json::to_vec_pretty(&index).unwrap()).unwrap();
+        }
+        let pr = tmp.path().join("pr");
+        store_with(&pr, "c", "1.1.1", &[]);
+        let (code, doc) = json_in(tmp.path(), &["compat", "--baseline", "base", "pr"]);
+        assert_eq!(code, 1, "intact {intact}: {doc}");
+        let all = codes(&doc);
+        if intact {
+            assert_eq!(
+                steps_of(&doc),
+                [("1.1.0".into(), "1.1.1".into(), false)],
+                "{doc}"
+            );
+            assert!(!all.iter().any(|c| c == "FD101"), "{all:?}");
+        } else {
+            assert!(all.iter().any(|c| c == "FD101"), "{all:?}: {doc}");
+            assert!(all.iter().any(|c| c == "FD678"), "{all:?}: {doc}");
+            assert_eq!(doc["summary"]["baseRefused"], 1, "{doc}");
+        }
+    }
+    Ok(())
+}
+
 pub fn trials() -> Vec<Trial> {
     let has_git = std::process::Command::new("git")
         .arg("--version")
         .output()
         .is_ok();
     vec![
+        Trial::test(
+            "baseline_fails_on_a_published_package_it_cannot_place",
+            baseline_fails_on_a_published_package_it_cannot_place,
+        ),
         // Reported ignored, not passed, where git is not installed.
         Trial::test(
             "baseline_rev_keeps_a_refused_published_version",
