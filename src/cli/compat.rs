@@ -36,9 +36,9 @@ pub struct Args {
     /// newer versions of its kind).
     #[arg(long, value_name = "BASE")]
     pub baseline: Option<PathBuf>,
-    /// As --baseline, BASE being the packages under the same PATHs at the
-    /// git revision REV of their repository (read from git, no checkout;
-    /// nothing is fetched).
+    /// As --baseline, BASE being every package of the repository's whole
+    /// tree at the git revision REV (read from git, no checkout; nothing
+    /// is fetched); the PATHs name the PR's packages.
     #[arg(long, value_name = "REV", conflicts_with_all = ["baseline", "history"])]
     pub baseline_rev: Option<String>,
     /// Write each breaking pair's witness into DIR as a JSON file a

@@ -1,5 +1,5 @@
-//! `compat --baseline-rev REV PATH...` (issue 35 item 3): BASE is the
-//! packages under the same PATHs at the git revision REV of the repository
+//! `compat --baseline-rev REV PATH...` (issue 35 item 3; breaker F3): BASE is
+//! every package of the whole tree at the git revision REV of the repository
 //! the PATHs live in, read from git's objects without a checkout, a
 //! worktree or a file written: each package's files are held in memory
 //! ([`crate::source::MemorySource`]) and verified as `verify` verifies a

@@ -54,7 +54,7 @@ pub enum Mode {
 pub enum Base<'a> {
     /// `--baseline BASE`: a directory.
     Dir(&'a Path),
-    /// `--baseline-rev REV`: the packages under the same PATHs at the git
+    /// `--baseline-rev REV`: every package of the whole tree at the git
     /// revision REV of the repository they live in ([`super::baserev`]).
     Rev(&'a str),
 }
