@@ -667,7 +667,6 @@ const RENDER_READS_LEFT: &[&str] = &[
     "render/family -> family",
     "render/index -> index",
     "render/relations -> relations",
-    "render/revocation -> revocation",
     "render/trust -> trust",
 ];
 
