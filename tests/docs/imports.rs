@@ -667,7 +667,6 @@ const RENDER_READS_LEFT: &[&str] = &[
     "render/family -> family",
     "render/index -> index",
     "render/relations -> relations",
-    "render/trust -> trust",
 ];
 
 /// The edges of `g` from a module of `src/render/` to a top-level module
