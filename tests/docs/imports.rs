@@ -665,7 +665,6 @@ const RENDER_READS_LEFT: &[&str] = &[
     "render/check -> doc_kind",
     "render/compat -> compat",
     "render/family -> family",
-    "render/index -> index",
     "render/relations -> relations",
 ];
 
