@@ -662,7 +662,6 @@ const RENDER_READS: &[&str] = &[
 /// and three value types a view names (a document's kind, an index's
 /// profile choice, a derived relation).
 const RENDER_READS_LEFT: &[&str] = &[
-    "render/check -> doc_kind",
     "render/compat -> compat",
     "render/family -> family",
     "render/relations -> relations",
