@@ -662,10 +662,7 @@ const RENDER_READS: &[&str] = &[
 /// a document's kind, an index's profile choice and a derived relation
 /// are values of the model now: `report::trust`, `report::revocation`,
 /// `report::check`, `report::index`, `summary`.)
-const RENDER_READS_LEFT: &[&str] = &[
-    "render/compat -> compat",
-    "render/family -> family",
-];
+const RENDER_READS_LEFT: &[&str] = &["render/family -> family"];
 
 /// The edges of `g` from a module of `src/render/` to a top-level module
 /// outside [`RENDER_READS`], as `"render/x -> top"`.
