@@ -1,5 +1,6 @@
-//! The three operations of `form-package compat` and the report model they
-//! return (rendered by `render::compat` alone):
+//! The three operations of `form-package compat` and the report they
+//! return (`ops::compat` makes it the report model's
+//! [`crate::report::compat::Compat`], which `render::compat` alone prints):
 //! - [`pair`]: `compat OLD NEW`;
 //! - [`history`]: `compat --history PATH...`: every package under the
 //!   PATHs (verify's walk) grouped by (group, kind), ordered by SemVer
@@ -37,17 +38,9 @@ use crate::json::pointer::JsonPointer;
 use crate::report::{Entry, EntryKind, ExitRule};
 use crate::verify::PackageOutcome;
 
-/// Which command produced a report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// `compat OLD NEW`.
-    Pair,
-    /// `compat --history PATH...`.
-    History,
-    /// `compat --baseline BASE PATH...`.
-    Baseline,
-}
+/// Which command produced a report (a value of the report model, which
+/// `render::compat` prints).
+pub use crate::report::compat::Mode;
 
 /// Where `--baseline` reads BASE, the published tree.
 #[derive(Clone, Copy, Debug)]
@@ -1050,6 +1043,7 @@ mod tests {
                 .any(|n| n.starts_with("old: ") && n.contains("e\\x1b[31m")),
             "{notes:?}"
         );
+        let r = crate::ops::compat::compat_model(r);
         let human = render(&r, Format::Human, &Options::default());
         assert!(!human.contains('\u{1b}'), "{human}");
         assert!(
