@@ -242,6 +242,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::PublishedVersionRemoved,
             Code::UnexpectedFirstVersion,
             Code::SkippedPackage,
+            Code::NothingNew,
         ],
     ),
     ("src/compat/side.rs", &[Code::UnrecognizedDocument]),
