@@ -139,7 +139,8 @@ pub struct Report {
     /// Every compared pair, in (group, kind, precedence) order.
     pub pairs: Vec<Pair>,
     /// Packages of BASE refused by verification (never used as a baseline;
-    /// counted, not listed).
+    /// counted; those in a pair, whose FD678 says so, are also listed with
+    /// their own findings, breaker2 G4).
     pub base_refused: usize,
     /// The run's report, built complete: first the findings outside the
     /// pairs ([`Report::outside_pairs`]), each as the entry of the package
@@ -635,6 +636,8 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
         }
         Base::Rev(rev) => sides_at(rev, paths, &mut found)?,
     };
+    let published_paths: std::collections::BTreeSet<PathBuf> =
+        published.iter().map(|s| s.path.clone()).collect();
     let published = lines(published, &mut found);
     let candidates = sides_under(paths, &mut found, None)?;
     let candidates = lines(candidates, &mut found);
@@ -753,6 +756,17 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
         .any(|d| matches!(d.code, Code::PublishedVersionRemoved | Code::FormRefReused));
     if new_versions == 0 && !changed {
         found.outcomes.push(nothing_new(&base, paths));
+    }
+    // Breaker2 G4: a refused package of BASE in a pair (its FD678 says
+    // "its findings are reported") is reported with its own findings, once,
+    // at its BASE path or `REV:` path, in every format; one in no pair is
+    // counted in the summary (its errors would fail a run whose PR is
+    // right).
+    let mut shown = std::collections::BTreeSet::new();
+    for s in todo.iter().flat_map(|(a, b)| [a, b]) {
+        if published_paths.contains(&s.path) && shown.insert(s.path.clone()) {
+            found.outcomes.extend(refusal(s));
+        }
     }
     Ok(found.finish(compare_all(todo)))
 }

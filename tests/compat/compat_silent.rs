@@ -5,7 +5,7 @@
 //! `--baseline-rev REV` give the same verdict on the same trees; a BASE that
 //! already holds every package under the PATHs is said (FD684, G9); a kind
 //! whose every published version is gone from the working tree is FD679
-//! (G11).
+//! (G11); a refused package of BASE in a pair shows its own findings (G4).
 
 use std::path::{Path, PathBuf};
 
@@ -447,6 +447,88 @@ fn a_kind_removed_at_rev_is_said() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Breaker2 G4: FD678 says a refused side's "findings are reported", but
+/// a refused package of BASE (here a published 1.0.0 holding a symbolic
+/// link, FD004) paired with the PR's 1.0.1 had none shown, in any format.
+/// Now its own findings are an outcome at its BASE path (`HEAD:…` at REV,
+/// the directory in DIR mode) in json, human, concise, sarif, github and
+/// junit. Near miss: a refused package of BASE in no pair (another kind) is
+/// counted (`baseRefused`), not listed, and the run passes (exit 0).
+fn a_refused_base_package_in_a_pair_shows_its_findings() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    let a = store_with(&tree, "a", "1.0.0", &[]);
+    std::os::unix::fs::symlink("../definition.json", a.join("fixtures/extra.json")).unwrap();
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "published"]);
+    git(tmp.path(), &["clone", "-q", "repo", "base"]);
+    std::fs::remove_file(a.join("fixtures/extra.json")).unwrap();
+    breaking(&tree, "b", "1.0.1");
+    for (base, at) in [
+        (["--baseline-rev", "HEAD"], "HEAD:packages/a"),
+        (["--baseline", "../base"], "../base/packages/a"),
+    ] {
+        let args = ["compat", base[0], base[1], "packages"];
+        let (code, doc) = json_in(&repo, &args);
+        assert_eq!(code, 1, "{doc}");
+        let shown: Vec<&Value> = doc["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["path"] == at)
+            .collect();
+        assert_eq!(shown.len(), 1, "{at}: {doc}");
+        let codes_at: Vec<&str> = common::strings(&shown[0]["diagnostics"], "code");
+        assert!(codes_at.contains(&"FD004"), "{codes_at:?}");
+        // The file as verify names it: relative to the package's path.
+        assert_eq!(
+            shown[0]["diagnostics"][0]["file"], "fixtures/extra.json",
+            "{doc}"
+        );
+        assert!(
+            doc["pairs"][0]["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["code"] == "FD678"),
+            "{doc}"
+        );
+        for format in ["human", "concise", "sarif", "github", "junit"] {
+            let mut all = args.to_vec();
+            all.extend(["--format", format]);
+            let (code, out, err) = run_in(&repo, &all);
+            assert_eq!(code, 1, "{format}: {out}{err}");
+            assert!(
+                out.contains("FD004") && out.contains(at),
+                "{at} {format}: {out}"
+            );
+        }
+    }
+
+    // Near miss: a refused package of BASE in no pair.
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    store_with(&base, "a", "1.0.0", &[]);
+    let bucket = package(
+        &base,
+        "bucket",
+        "fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88",
+        |_| {},
+    );
+    std::os::unix::fs::symlink("../definition.json", bucket.join("fixtures/extra.json")).unwrap();
+    let pr = tmp.path().join("pr");
+    store_with(&pr, "a", "1.0.0", &[]);
+    store_with(&pr, "b", "1.0.1", &[]);
+    let (code, doc) = json_in(tmp.path(), &["compat", "--baseline", "base", "pr"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["summary"]["baseRefused"], 1, "{doc}");
+    assert!(outcome_codes(&doc).is_empty(), "{doc}");
+    assert_eq!(steps_of(&doc), [("1.0.0".into(), "1.0.1".into(), true)]);
+    Ok(())
+}
+
 /// This file's trials, run by the binary's `main` (reported ignored where
 /// git is not installed).
 pub fn trials() -> Vec<Trial> {
@@ -473,6 +555,11 @@ pub fn trials() -> Vec<Trial> {
         Trial::test(
             "a_kind_removed_at_rev_is_said",
             a_kind_removed_at_rev_is_said,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "a_refused_base_package_in_a_pair_shows_its_findings",
+            a_refused_base_package_in_a_pair_shows_its_findings,
         )
         .with_ignored_flag(!has_git),
     ]
