@@ -41,7 +41,7 @@ mod fixtures;
 mod identity;
 mod index;
 
-pub use authoring::unportable_constructs;
+pub use authoring::{default_refusal, unportable_constructs};
 pub use definition::{inline_schemas, proof_name_policy};
 pub use index::limit_findings;
 
