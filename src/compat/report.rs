@@ -659,7 +659,7 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
                     continue;
                 };
                 let gone = found.rev_here.get(&side.path).is_some_and(|here| {
-                    let here = resolved(here);
+                    let here = crate::discover::resolved(here).unwrap_or_else(|| here.clone());
                     under.iter().any(|p| here.starts_with(p))
                         && !holds_version(&here, &slot.version)
                 });
@@ -792,27 +792,6 @@ fn shown_paths(paths: &[PathBuf]) -> String {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// `path` made absolute with its longest existing part resolved (links,
-/// `..`) and the rest kept: comparable with a canonical PATH when it no
-/// longer exists.
-fn resolved(path: &Path) -> PathBuf {
-    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut existing = absolute.as_path();
-    let mut rest = Vec::new();
-    while std::fs::canonicalize(existing).is_err() {
-        let (Some(name), Some(up)) = (existing.file_name(), existing.parent()) else {
-            return absolute.clone();
-        };
-        rest.push(name.to_owned());
-        existing = up;
-    }
-    let mut out = std::fs::canonicalize(existing).unwrap_or_else(|_| existing.to_path_buf());
-    for part in rest.iter().rev() {
-        out.push(part);
-    }
-    out
 }
 
 /// FD684 (a note, breaker2 G9): no package under `paths` is new against
