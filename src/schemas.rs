@@ -191,7 +191,7 @@ fn closure(id: &str) -> Result<Option<Vec<(String, Value)>>, String> {
 
 /// The validator options shared by every published-schema validator:
 /// Draft 2020-12, formats asserted (verifier-rules.md §12) by the
-/// reference's own rules ([`crate::engine::formats`], the same functions
+/// reference's own rules ([`crate::formats`], the same functions
 /// inline definition schemas use; the crate's own `uri` refuses what Go's
 /// `url.Parse` accepts, e.g. `<` in a query), the `regex` crate engine
 /// (RE2-like), offline. Built on first use, with a registry of only the
@@ -205,7 +205,7 @@ fn build(id: &str) -> Result<Validator, String> {
         .with_pattern_cache(PATTERNS.clone())
         .with_registry(&registry)
         .offline();
-    for &(name, check) in crate::engine::formats::CHECKS {
+    for &(name, check) in crate::formats::CHECKS {
         options = options.with_format(name, check);
     }
     options
@@ -949,7 +949,7 @@ mod tests {
     }
 
     /// The published schemas' `format`s are the reference's Go formats
-    /// (engine::formats), not the crate's: every verdict below was read
+    /// (formats), not the crate's: every verdict below was read
     /// off the oracle (`validate-revocation`, legacy profile; docs/src/fidelity.md
     /// § Published-schema formats).
     #[test]

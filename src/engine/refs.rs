@@ -31,7 +31,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::{formats, CompileError};
+use super::CompileError;
+use crate::formats;
 use crate::json::pointer::JsonPointer;
 use crate::keywords::{self, Shape};
 use crate::proof::ref_closure;

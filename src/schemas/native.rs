@@ -26,7 +26,7 @@
 //! it yet: the crate's compile of an inline schema runs its own meta-schema
 //! check whatever we do (`jsonschema` 0.61.2 has no public option to skip
 //! it), and `engine` may not import `schemas` (which imports
-//! `engine::formats`; the import graph has no cycle).
+//! `formats`; the import graph has no cycle).
 
 use serde_json::{Number, Value};
 
@@ -285,10 +285,10 @@ fn additional_message(unexpected: &[String]) -> String {
 }
 
 /// A published `format` checked by the reference's rules (the same table
-/// the crate is given, [`crate::engine::formats::CHECKS`]); an unknown
+/// the crate is given, [`crate::formats::CHECKS`]); an unknown
 /// format asserts nothing.
 fn format_ok(name: &str, s: &str) -> bool {
-    crate::engine::formats::CHECKS
+    crate::formats::CHECKS
         .iter()
         .find(|(n, _)| *n == name)
         .is_none_or(|(_, check)| check(s))
