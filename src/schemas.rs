@@ -410,8 +410,9 @@ pub struct MetaError {
 /// time for it), with the crate's first error: `Err` holds what
 /// `jsonschema::draft202012::meta::validate` would return. The crate
 /// decides when the generated code cannot (a pattern that would not build).
-/// Not called by the engine yet (see `schemas::native`): the tests hold it
-/// to the crate.
+/// The engine checks each `$ref` target outside an inline schema's
+/// subschemas with it (`engine::refs`); the tests hold it to the crate
+/// ([`check_meta_with_crate`]).
 ///
 /// # Errors
 /// The first meta-schema error of `schema`.
