@@ -422,11 +422,26 @@ mod tests {
     fn target_errors_are_the_crates_first_error() {
         let targets = [
             (json!({"a": {"x-ext": {"type": 5}}}), "#/$defs/a/x-ext"),
-            (json!({"a": {"x-ext": {"maxLength": "3"}}}), "#/$defs/a/x-ext"),
-            (json!({"a": {"default": {"minLength": 1.5}}}), "#/$defs/a/default"),
-            (json!({"a": {"const": {"required": [1, 1]}}}), "#/$defs/a/const"),
-            (json!({"a": {"x-ext": [{"properties": {"b": 5}}]}}), "#/$defs/a/x-ext/0"),
-            (json!({"a": {"x-ext": {"$defs": {"b": {"enum": 3}}}}}), "#/$defs/a/x-ext"),
+            (
+                json!({"a": {"x-ext": {"maxLength": "3"}}}),
+                "#/$defs/a/x-ext",
+            ),
+            (
+                json!({"a": {"default": {"minLength": 1.5}}}),
+                "#/$defs/a/default",
+            ),
+            (
+                json!({"a": {"const": {"required": [1, 1]}}}),
+                "#/$defs/a/const",
+            ),
+            (
+                json!({"a": {"x-ext": [{"properties": {"b": 5}}]}}),
+                "#/$defs/a/x-ext/0",
+            ),
+            (
+                json!({"a": {"x-ext": {"$defs": {"b": {"enum": 3}}}}}),
+                "#/$defs/a/x-ext",
+            ),
         ];
         for (defs, reference) in targets {
             let schema = json!({"$schema": DRAFT_2020_12, "$defs": defs, "$ref": reference});

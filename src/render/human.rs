@@ -189,7 +189,11 @@ impl miette::SourceCode for Excerpt<'_> {
             .iter()
             .filter(|&&b| b == b'\n')
             .count();
-        let inner = part.read_span(&SourceSpan::from((span.offset() - from, span.len())), before, after)?;
+        let inner = part.read_span(
+            &SourceSpan::from((span.offset() - from, span.len())),
+            before,
+            after,
+        )?;
         let (line, column) = if before == 0 && after == 0 {
             (self.header.line - 1, self.header.column - 1)
         } else {
@@ -232,7 +236,10 @@ fn window(text: &[u8], span: &SourceSpan, before: usize, after: usize) -> (usize
     }
     let mut to = end;
     for _ in 0..=after + 1 {
-        match text.get(to..).and_then(|t| t.iter().position(|&b| b == b'\n')) {
+        match text
+            .get(to..)
+            .and_then(|t| t.iter().position(|&b| b == b'\n'))
+        {
             Some(i) => to += i + 1,
             None => {
                 to = text.len();
