@@ -17,7 +17,9 @@
 //! top-level scalar parses fine and is refused by
 //! [`crate::canonical::canonicalize`].
 
-use std::collections::HashMap;
+/// The span map's table: aHash (already in the tree), not SipHash: every
+/// value of a located document is one insert under its pointer text.
+type HashMap<K, V> = ahash::AHashMap<K, V>;
 use std::ops::Range;
 
 use crate::json::pointer::JsonPointer;
