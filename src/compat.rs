@@ -16,8 +16,9 @@
 //! - [`bump`]: the bump the versions show and the one the changes require;
 //! - [`pairs`]: one pair compared;
 //! - [`report`]: the operations of `form-package compat` (a pair,
-//!   `--history`, `--baseline`) and the report `render::compat` prints
-//!   (the command itself is `ops::compat`).
+//!   `--history`, `--baseline`) and their report (the command itself is
+//!   `ops::compat`, which hands `render::compat` the report model's
+//!   `report::compat::Compat`).
 
 pub mod baserev;
 pub mod bump;

@@ -29,31 +29,7 @@ pub const MAX_DEPTH: usize = crate::limits::RELATION_DEPTH;
 /// (`verifier-rules.md` §8.1).
 pub const EDGE_V1ALPHA1: &str = "edge.forms.takoform.com/v1alpha1";
 
-/// One derived relation (`verifier-rules.md` §8.5). Serialises camelCase;
-/// `targetFormRefs` / `requiredInterface` are omitted when absent (and read
-/// back so by `compat`, from `check`'s outcome).
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Relation {
-    /// Relation pointer into desired documents: `/a/b`, `*` for every array
-    /// element, tokens escaped (`~0`, `~1`).
-    pub pointer: String,
-    /// The reference's `apiVersion` const.
-    pub target_api_version: String,
-    /// The reference's `kind` const.
-    pub target_kind: String,
-    /// The `x-takoform-binding` contract name from the nearest annotated
-    /// ancestor (§8.3 `B`), or `""`.
-    pub binding: String,
-    /// Whether the reference is required at every level of its path.
-    pub required: bool,
-    /// The well-formed `x-takoform-target-formrefs` entries, if declared so.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub target_form_refs: Option<Vec<Value>>,
-    /// The well-formed `x-takoform-required-interface`, if declared so.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub required_interface: Option<Value>,
-}
+pub use crate::summary::{Instance, Relation};
 
 /// The result of [`derive()`]: relations sorted by pointer (byte-wise) and the
 /// warnings/notes found on the way, pointing into `definition.json`.
@@ -64,18 +40,6 @@ pub struct Derivation {
     /// Findings (warnings `FD500`–`FD507` and `FD509`, note `FD508`); the file
     /// is not set.
     pub diagnostics: Vec<Diagnostic>,
-}
-
-/// One concrete relation instance in a desired document
-/// (`verifier-rules.md` §8.6).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-pub struct Instance {
-    /// The relation's pointer (with `*`).
-    pub relation: String,
-    /// The concrete pointer (indices substituted).
-    pub pointer: String,
-    /// The referenced resource's `name`.
-    pub name: String,
 }
 
 /// The properties of `o` that look like a reference: `type` `"object"`,

@@ -9,6 +9,10 @@
 //! the entry carries (a FormRef, a pin, a witness, a roster's identities)
 //! stays the JSON value it is.
 //!
+//! The relations derived from a definition ([`Relation`], and with
+//! `--instance` each [`Instance`] of one) are values an entry carries too:
+//! `relations` derives them, every format prints them.
+//!
 //! Written below the report model and every command (it names none of
 //! them), so an operation builds one and every renderer reads it.
 
@@ -170,6 +174,44 @@ pub enum SetStatus {
     },
     /// A finding before the compiler stopped it from being compiled.
     NotCompiled,
+}
+
+/// One derived relation (`verifier-rules.md` §8.5). Serialises camelCase;
+/// `targetFormRefs` / `requiredInterface` are omitted when absent (and read
+/// back so by `compat`, from `check`'s outcome).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Relation {
+    /// Relation pointer into desired documents: `/a/b`, `*` for every array
+    /// element, tokens escaped (`~0`, `~1`).
+    pub pointer: String,
+    /// The reference's `apiVersion` const.
+    pub target_api_version: String,
+    /// The reference's `kind` const.
+    pub target_kind: String,
+    /// The `x-takoform-binding` contract name from the nearest annotated
+    /// ancestor (§8.3 `B`), or `""`.
+    pub binding: String,
+    /// Whether the reference is required at every level of its path.
+    pub required: bool,
+    /// The well-formed `x-takoform-target-formrefs` entries, if declared so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_form_refs: Option<Vec<Value>>,
+    /// The well-formed `x-takoform-required-interface`, if declared so.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_interface: Option<Value>,
+}
+
+/// One concrete relation instance in a desired document
+/// (`verifier-rules.md` §8.6).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Instance {
+    /// The relation's pointer (with `*`).
+    pub relation: String,
+    /// The concrete pointer (indices substituted).
+    pub pointer: String,
+    /// The referenced resource's `name`.
+    pub name: String,
 }
 
 #[cfg(test)]

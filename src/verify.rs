@@ -118,7 +118,7 @@ pub struct ReadDefinition {
     pub parsed: Option<strict::Parsed>,
     /// The relations verify derived from its desired schema; `None` when
     /// the check did not run (a legacy lane, a definition that is not valid).
-    pub relations: Option<Vec<crate::relations::Relation>>,
+    pub relations: Option<Vec<crate::summary::Relation>>,
     /// Its `desiredSchema` as verify compiled it (the engine's validator,
     /// shared: `compat` re-checks witnesses with it and compiles nothing
     /// again); `None` when verify compiled none (no object there, or it
@@ -208,7 +208,7 @@ fn keeping_definition((mut pkg, run): (crate::package::Package, crate::checks::R
 }
 
 /// Relations as the report's JSON values.
-fn relation_values(relations: &[crate::relations::Relation]) -> Vec<Value> {
+fn relation_values(relations: &[crate::summary::Relation]) -> Vec<Value> {
     relations
         .iter()
         .filter_map(|r| serde_json::to_value(r).ok())

@@ -271,7 +271,7 @@ pub fn run(a: &Args, is_terminal: bool) -> Output {
         }),
         _ => Ok(()),
     };
-    match written.and_then(|()| answer.to_json()) {
+    match written.and_then(|()| crate::ops::trust::answer_json(&answer)) {
         Ok(stdout) => Output {
             stdout,
             stderr: crate::render::trust::summary(&answer, pin_out),
@@ -332,7 +332,7 @@ fn pin_out_inside_package(command: &TrustCommand) -> Option<TrustError> {
 /// could not run).
 fn refused(e: &TrustError) -> Output {
     Output {
-        stderr: crate::render::trust::failure(e),
+        stderr: crate::render::trust::failure(&e.failure()),
         code: if e.could_not_run { 2 } else { 1 },
         ..Default::default()
     }

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 
 use crate::codes::Code;
 use crate::diag::{self, Diagnostic};
+use crate::doc_kind::DocKind;
 use crate::document::{check_document, document_entry, split, Checked};
 use crate::error::Error;
 use crate::fileread::{read_file, read_stdin, FileRefusal, Reach};
@@ -72,7 +73,7 @@ fn check_run(checked: Vec<Checked>, could_not_read: bool, deny_warnings: bool) -
     let mut entries = Vec::with_capacity(checked.len());
     for c in checked {
         documents.push(DocumentFacts {
-            kind: c.kind,
+            kind: c.kind.map(DocKind::label),
             api_version: c.api_version,
             digest: c.digest,
         });

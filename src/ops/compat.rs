@@ -1,21 +1,27 @@
 //! `form-package compat`: the command as one operation (the CLI file
 //! `src/cli/compat.rs` only parses arguments and delivers the output): run
-//! the request ([`crate::compat::report::run`]), render the report
-//! ([`crate::render::compat::render`]), write the witnesses.
+//! the request ([`crate::compat::report::run`]), write the witnesses, and
+//! return the report as the report model holds it
+//! ([`crate::report::compat::Compat`], which
+//! [`crate::render::compat::render`] prints).
 //!
 //! A lone definition file is verified by the lone-document check `check`
 //! runs ([`crate::document::check_document`], called by the library).
 
 use std::path::{Path, PathBuf};
 
+use crate::compat::pairs::Pair;
+use crate::compat::side::{Doc, Side};
 use crate::error::Error;
+use crate::json::pointer::JsonPointer;
+use crate::report::compat::{self as model, Compat};
 
 /// What one `compat` run did: its report, and with `--write-witnesses`
 /// the witness files written or why writing them failed.
 #[derive(Debug)]
 pub struct CompatRun {
-    /// Everything the run found.
-    pub report: crate::compat::report::Report,
+    /// Everything the run found, as the report model holds it.
+    pub report: Compat,
     /// With `--write-witnesses`: the files written, or the error that
     /// stopped the writing (the run then exits 2).
     pub witnesses: Option<Result<Vec<PathBuf>, Error>>,
@@ -23,12 +29,13 @@ pub struct CompatRun {
 
 impl CompatRun {
     /// The exit status: the report's
-    /// ([`crate::compat::report::Report::exit_code`]), or 2 when the
+    /// ([`crate::report::Report::exit_code`]: 2 could not run, 1 some
+    /// entry fails, a bump that does not fit among them), or 2 when the
     /// witnesses could not be written.
     pub fn exit_code(&self) -> u8 {
         match self.witnesses {
             Some(Err(_)) => 2,
-            _ => self.report.exit_code(),
+            _ => self.report.report.exit_code(),
         }
     }
 }
@@ -60,5 +67,88 @@ pub fn run(
     let mut report = crate::compat::report::run(paths, history_mode, base)?;
     report.report.rule.deny_warnings = deny_warnings;
     let witnesses = witnesses.map(|dir| crate::compat::report::write_witnesses(&report, dir));
-    Ok(CompatRun { report, witnesses })
+    Ok(CompatRun {
+        report: compat_model(report),
+        witnesses,
+    })
+}
+
+/// `report` as the report model holds it: the run's report as it is, and
+/// each pair's summary, sides, verdict, change records and findings, each
+/// record located in both sides ([`Side::line_column`], through
+/// [`crate::locate`]).
+pub fn compat_model(report: crate::compat::report::Report) -> Compat {
+    Compat {
+        mode: report.mode,
+        pairs: report.pairs.iter().map(pair_model).collect(),
+        base_refused: report.base_refused,
+        report: report.report,
+        skipped: report.skipped,
+    }
+}
+
+fn pair_model(p: &Pair) -> model::Pair {
+    use crate::compat::desired::Verdict;
+    let end = |s: &Side| model::End {
+        api_version: s.form_ref.api_version.clone(),
+        kind: s.form_ref.kind.clone(),
+        definition_version: s.form_ref.definition_version.clone(),
+        label: s.form_ref.label(),
+        path: s.path.clone(),
+    };
+    model::Pair {
+        summary: p.summary(),
+        old: end(&p.old),
+        new: end(&p.new),
+        reidentified: p.reidentified(),
+        verdict: p.desired.as_ref().map(Verdict::name),
+        witness: match &p.desired {
+            Some(Verdict::Breaking { witness }) => Some(witness.clone()),
+            _ => None,
+        },
+        newly_accepted: match &p.desired {
+            Some(Verdict::Widened { newly_accepted }) => Some(newly_accepted.clone()),
+            _ => None,
+        },
+        changes: p
+            .changes
+            .iter()
+            .map(|c| model::Change {
+                code: c.code,
+                class: c.class,
+                inference: c.inference,
+                message: c.message.clone(),
+                witness: c.witness.clone(),
+                valid_under_both: c.message.contains(crate::compat::change::VALID_UNDER_BOTH),
+                old: c.old.as_ref().map(|ptr| place(&p.old, c.doc, ptr)),
+                new: c.new.as_ref().map(|ptr| place(&p.new, c.doc, ptr)),
+            })
+            .collect(),
+        findings: p
+            .findings
+            .iter()
+            .map(|f| model::Finding {
+                code: f.code,
+                message: f.message.clone(),
+                old: f
+                    .old
+                    .as_ref()
+                    .map(|ptr| place(&p.old, Doc::Definition, ptr)),
+                new: f
+                    .new
+                    .as_ref()
+                    .map(|ptr| place(&p.new, Doc::Definition, ptr)),
+            })
+            .collect(),
+    }
+}
+
+/// Where `pointer` is in the document `doc` of `side`.
+fn place(side: &Side, doc: Doc, pointer: &JsonPointer) -> model::Place {
+    model::Place {
+        file: side.document(doc).map(|(file, _)| file.to_owned()),
+        pointer: pointer.clone(),
+        line_column: side.line_column(doc, pointer),
+        shown: side.location(doc, pointer),
+    }
 }

@@ -43,10 +43,10 @@ pub fn run(dir: &Path, check: bool, profile: Option<&str>) -> Result<IndexRun, E
             index_exists: std::fs::symlink_metadata(&index).is_ok(),
             index,
         }))),
-        Ok(indexed) if check => Ok(IndexRun::Checked(indexed)),
+        Ok(indexed) if check => Ok(IndexRun::Checked((&indexed).into())),
         Ok(indexed) => match crate::index::write(dir, &indexed) {
             Ok(()) => Ok(IndexRun::Wrote {
-                indexed,
+                indexed: (&indexed).into(),
                 path: index,
             }),
             Err(source) => Err(Error::Io {

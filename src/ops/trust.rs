@@ -107,7 +107,21 @@ pub fn answer(request: &TrustRequest) -> Result<Answer, TrustError> {
 /// # Errors
 /// Only if serialising fails.
 pub fn pin_file(pin: &Pin) -> Result<Vec<u8>, TrustError> {
-    crate::report::trust::json_line(pin)
+    crate::report::trust::json_line(pin).map_err(input_error)
+}
+
+/// The JSON report of `answer` on stdout ([`Answer::to_json`]: one line,
+/// a final newline).
+///
+/// # Errors
+/// Only if serialising fails (`input-error`).
+pub fn answer_json(answer: &Answer) -> Result<Vec<u8>, TrustError> {
+    answer.to_json().map_err(input_error)
+}
+
+/// A value that could not be serialised, as the `input-error` refusal.
+fn input_error(e: serde_json::Error) -> TrustError {
+    TrustError::new(Code::TrustInputError, e.to_string())
 }
 
 /// Reads a trust file the user named ([`crate::fileread`]: their link

@@ -5,7 +5,6 @@
 //! ([`output`], issue 21 item 3).
 
 use crate::diag::Severity;
-use crate::doc_kind::DocKind;
 use crate::render::{self, escape, human, Format};
 use crate::report::check::CheckRun;
 use crate::report::Report;
@@ -79,14 +78,14 @@ pub fn render_documents(
 
 /// The human verdict line of one checked document.
 ///
-/// `outcome` is the document's; `kind` and `api_version` what it is (none
-/// when unrecognised); `digest` its `sha256:` canonical digest; `shown` the
+/// `outcome` is the document's; `kind` (its label, `Form Definition`…)
+/// and `api_version` what it is (none when unrecognised); `digest` its `sha256:` canonical digest; `shown` the
 /// path as the user gave it. The path and the `apiVersion` (a stranger's
 /// text) are escaped ([`escape::text`]), as `verify`'s verdict line escapes
 /// its path. Ends with a newline.
 pub fn verdict_line(
     outcome: &PackageOutcome,
-    kind: Option<DocKind>,
+    kind: Option<&str>,
     api_version: Option<&str>,
     digest: Option<&str>,
     shown: &str,
@@ -95,8 +94,8 @@ pub fn verdict_line(
     let errors = outcome.count(Severity::Error);
     let warnings = outcome.count(Severity::Warning);
     let what = match (kind, api_version) {
-        (Some(k), Some(a)) => format!("{} {}", k.label(), escape::text(a)),
-        (Some(k), None) => k.label().to_owned(),
+        (Some(k), Some(a)) => format!("{k} {}", escape::text(a)),
+        (Some(k), None) => k.to_owned(),
         (None, _) if outcome.sources.is_empty() => "not read".to_owned(),
         (None, _) => "unrecognised document".to_owned(),
     };

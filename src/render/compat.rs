@@ -1,5 +1,6 @@
 //! `form-package compat` in every format of `verify` (issue 20): the one
-//! place a [`crate::compat::report::Report`] becomes text.
+//! place the report of a `compat` run ([`Compat`], the report model's)
+//! becomes text.
 //!
 //! - `json`: its own versioned document (`"version": 1`, JSON Schema:
 //!   `form-package schema compat`, `schemas/form-package-compat-v1.schema.json`):
@@ -44,14 +45,8 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::{human, Format, Options, RunView};
-use crate::compat::bump::Bump;
-use crate::compat::changes::Change;
-use crate::compat::desired::Verdict;
-use crate::compat::pairs::{Finding, Pair};
-use crate::compat::report::Report;
-use crate::compat::side::{Doc, Side};
 use crate::diag::Severity;
-use crate::json::pointer::JsonPointer;
+use crate::report::compat::{Change, Compat, Finding, Pair, Place};
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;
@@ -107,11 +102,11 @@ pub fn negative_entry(witness: &std::path::Path) -> String {
 }
 
 /// The whole report in `format`: (stdout, stderr). Stdout is [`render`]'s;
-/// the directories the walk skipped by a rule ([`Report::skipped`]) are
+/// the directories the walk skipped by a rule ([`Compat::skipped`]) are
 /// said as `verify` says them ([`super::report`]): after the human report,
 /// on stderr in `sarif`, `github` and `junit` (whose stdout stays one
 /// document), and in the `json` document itself (`skipped`).
-pub fn report(report: &Report, format: Format, opts: &Options) -> (String, String) {
+pub fn report(report: &Compat, format: Format, opts: &Options) -> (String, String) {
     let stdout = render(report, format, opts);
     let skipped = skipped(&report.skipped);
     match format {
@@ -133,7 +128,7 @@ fn skipped(dirs: &[(PathBuf, String)]) -> String {
 }
 
 /// Renders `report` in `format` (stdout only: see [`report`]).
-pub fn render(report: &Report, format: Format, opts: &Options) -> String {
+pub fn render(report: &Compat, format: Format, opts: &Options) -> String {
     match format {
         Format::Json => render_json(report),
         Format::Human => render_human(report, opts),
@@ -160,13 +155,14 @@ fn set(v: &mut Value, key: &str, x: Value) {
     }
 }
 
-/// A location in one document of a side.
-fn locate(side: &Side, doc: Doc, pointer: &JsonPointer) -> Value {
-    let Some((file, _)) = side.document(doc) else {
+/// A location in one document of a side (`null` when the side has no
+/// such document), or `null` for no place.
+fn locate(place: Option<&Place>) -> Value {
+    let Some((p, file)) = place.and_then(|p| Some((p, p.file.as_ref()?))) else {
         return Value::Null;
     };
-    let mut loc = json!({"file": file, "pointer": pointer.as_str()});
-    if let Some((line, column)) = side.line_column(doc, pointer) {
+    let mut loc = json!({"file": file, "pointer": p.pointer.as_str()});
+    if let Some((line, column)) = p.line_column {
         set(&mut loc, "line", json!(line));
         set(&mut loc, "column", json!(column));
     }
@@ -174,12 +170,12 @@ fn locate(side: &Side, doc: Doc, pointer: &JsonPointer) -> Value {
 }
 
 /// `file:line:column at /pointer` (or `file at /pointer`), escaped
-/// ([`Side::location`]).
-fn where_text(side: &Side, doc: Doc, pointer: &JsonPointer) -> String {
-    super::escape::text(&side.location(doc, pointer)).into_owned()
+/// ([`Place::shown`]).
+fn where_text(place: &Place) -> String {
+    super::escape::text(&place.shown).into_owned()
 }
 
-fn change_value(p: &Pair, c: &Change) -> Value {
+fn change_value(c: &Change) -> Value {
     let info = c.code.info();
     let mut v = json!({
         "code": info.id,
@@ -188,8 +184,8 @@ fn change_value(p: &Pair, c: &Change) -> Value {
         "inference": c.inference,
         "message": c.message,
         "help": info.help.unwrap_or_default(),
-        "old": c.old.as_ref().map_or(Value::Null, |ptr| locate(&p.old, c.doc, ptr)),
-        "new": c.new.as_ref().map_or(Value::Null, |ptr| locate(&p.new, c.doc, ptr)),
+        "old": locate(c.old.as_ref()),
+        "new": locate(c.new.as_ref()),
     });
     if let Some(w) = &c.witness {
         set(&mut v, "witness", w.clone());
@@ -197,23 +193,23 @@ fn change_value(p: &Pair, c: &Change) -> Value {
     v
 }
 
-fn finding_value(p: &Pair, f: &Finding) -> Value {
+fn finding_value(f: &Finding) -> Value {
     let info = f.code.info();
     json!({
         "code": info.id,
         "name": info.name,
-        "severity": f.severity(),
+        "severity": info.severity,
         "message": f.message,
         "help": info.help.unwrap_or_default(),
-        "old": f.old.as_ref().map_or(Value::Null, |ptr| locate(&p.old, Doc::Definition, ptr)),
-        "new": f.new.as_ref().map_or(Value::Null, |ptr| locate(&p.new, Doc::Definition, ptr)),
+        "old": locate(f.old.as_ref()),
+        "new": locate(f.new.as_ref()),
     })
 }
 
 /// Counts of the summary: (errors, warnings, notes) over every finding
 /// of the report (a pair's change records and findings among them), each
 /// counted once.
-fn counts(report: &Report) -> (usize, usize, usize) {
+fn counts(report: &Compat) -> (usize, usize, usize) {
     let mut c = (0, 0, 0);
     for d in report.report.findings() {
         match d.severity {
@@ -225,21 +221,21 @@ fn counts(report: &Report) -> (usize, usize, usize) {
     c
 }
 
-fn render_json(report: &Report) -> String {
+fn render_json(report: &Compat) -> String {
     let pairs: Vec<Value> = report
         .pairs
         .iter()
         .map(|p| {
-            let mut v = p.summary().value();
+            let mut v = p.summary.value();
             set(
                 &mut v,
                 "changes",
-                p.changes.iter().map(|c| change_value(p, c)).collect(),
+                p.changes.iter().map(change_value).collect(),
             );
             set(
                 &mut v,
                 "findings",
-                p.findings.iter().map(|f| finding_value(p, f)).collect(),
+                p.findings.iter().map(finding_value).collect(),
             );
             v
         })
@@ -257,7 +253,7 @@ fn render_json(report: &Report) -> String {
         })
         .collect();
     let (errors, warnings, notes) = counts(report);
-    let ok = report.pairs.iter().filter(|p| p.bump_ok).count();
+    let ok = report.pairs.iter().filter(|p| p.summary.bump_ok).count();
     let doc = json!({
         "version": VERSION,
         "tool": {"name": "form-package", "version": env!("CARGO_PKG_VERSION")},
@@ -285,9 +281,9 @@ fn render_json(report: &Report) -> String {
 }
 
 /// `form-package compat: N pairs (K fit, F do not), E errors, W warnings, N notes`.
-pub fn summary_line(report: &Report) -> String {
+pub fn summary_line(report: &Compat) -> String {
     let (errors, warnings, notes) = counts(report);
-    let ok = report.pairs.iter().filter(|p| p.bump_ok).count();
+    let ok = report.pairs.iter().filter(|p| p.summary.bump_ok).count();
     let n = |k: usize, w: &str| {
         if k == 1 {
             format!("1 {w}")
@@ -316,12 +312,12 @@ pub fn summary_line(report: &Report) -> String {
 
 /// The verdict line of a pair.
 fn pair_line(p: &Pair) -> String {
-    let (o, n) = (&p.old.form_ref, &p.new.form_ref);
-    let name = if p.reidentified() {
+    let (o, n) = (&p.old, &p.new);
+    let name = if p.reidentified {
         format!(
             "{} → {}",
-            super::escape::text(&o.label()),
-            super::escape::text(&n.label())
+            super::escape::text(&o.label),
+            super::escape::text(&n.label)
         )
     } else {
         format!(
@@ -332,7 +328,7 @@ fn pair_line(p: &Pair) -> String {
             super::escape::text(&n.definition_version)
         )
     };
-    let desired = p.desired.as_ref().map_or("not compared", Verdict::name);
+    let desired = p.verdict.unwrap_or("not compared");
     let backwards = p
         .findings
         .iter()
@@ -344,36 +340,38 @@ fn pair_line(p: &Pair) -> String {
     } else {
         format!(
             "bump {}, required {}",
-            p.actual.name(),
-            p.required.map_or("not compared", Bump::name)
+            p.summary.actual_bump,
+            p.summary.required_bump.unwrap_or("not compared")
         )
     };
     let mut line = format!(
         "{} {name}: desired {desired}; {bump}\n  old {}\n  new {}\n",
-        if p.bump_ok { "ok" } else { "FAIL" },
+        if p.summary.bump_ok { "ok" } else { "FAIL" },
         super::escape::path(&p.old.path),
         super::escape::path(&p.new.path),
     );
-    if let (Some(required), Some(reason)) = (p.required, &p.required_reason) {
-        let _ = writeln!(line, "  required {}: {reason}", required.name());
+    if let (Some(required), Some(reason)) =
+        (p.summary.required_bump, &p.summary.required_bump_reason)
+    {
+        let _ = writeln!(line, "  required {required}: {reason}");
     }
     line
 }
 
-fn render_human(report: &Report, opts: &Options) -> String {
+fn render_human(report: &Compat, opts: &Options) -> String {
     let run = RunView::of(&report.report);
     let (outside, pair_views) = run.packages.split_at(report.outside_pairs());
     let mut out = String::new();
     for (p, view) in report.pairs.iter().zip(pair_views) {
         out.push_str(&pair_line(p));
-        if let Some(Verdict::Breaking { witness }) = &p.desired {
+        if let Some(witness) = &p.witness {
             let _ = writeln!(
                 out,
                 "  witness (valid under OLD, refused by NEW): {}",
                 super::escape::text(&witness.to_string())
             );
         }
-        if let Some(Verdict::Widened { newly_accepted }) = &p.desired {
+        if let Some(newly_accepted) = &p.newly_accepted {
             let _ = writeln!(
                 out,
                 "  newly accepted (valid under NEW, refused by OLD): {}",
@@ -391,18 +389,18 @@ fn render_human(report: &Report, opts: &Options) -> String {
                 super::escape::text(&c.message)
             );
             if let Some(w) = &c.witness {
-                let label = if c.message.contains(crate::compat::change::VALID_UNDER_BOTH) {
+                let label = if c.valid_under_both {
                     "counterexample (valid under OLD and NEW)"
                 } else {
                     "witness (what hosts that materialize make of it: above)"
                 };
                 let _ = writeln!(out, "    {label}: {}", super::escape::text(&w.to_string()));
             }
-            if let Some(ptr) = &c.old {
-                let _ = writeln!(out, "    old {}", where_text(&p.old, c.doc, ptr));
+            if let Some(place) = &c.old {
+                let _ = writeln!(out, "    old {}", where_text(place));
             }
-            if let Some(ptr) = &c.new {
-                let _ = writeln!(out, "    new {}", where_text(&p.new, c.doc, ptr));
+            if let Some(place) = &c.new {
+                let _ = writeln!(out, "    new {}", where_text(place));
             }
         }
         // The pair's findings, after its change records in its entry.

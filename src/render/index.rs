@@ -5,9 +5,8 @@
 //! or where the index went. `ops::index` reads the files the findings name;
 //! this module alone turns them into text (issue 21 item 3).
 
-use crate::index::ProfileChoice;
 use crate::render::{self, human};
-use crate::report::index::{IndexRun, Refused};
+use crate::report::index::{IndexRun, Profile, Refused};
 use crate::report::Report;
 
 /// The text of an `index` run: (stdout, stderr). A refusal is its findings
@@ -64,8 +63,8 @@ fn findings(report: &Report) -> String {
 
 /// `profile P (why)`: the index profile `index` chose and why (issue 26
 /// item 2: it was chosen in silence).
-fn profile_line(choice: &ProfileChoice) -> String {
-    format!("profile {} ({})\n", choice.api_version, choice.why())
+fn profile_line(choice: &Profile) -> String {
+    format!("profile {} ({})\n", choice.api_version, choice.why)
 }
 
 /// The last line of a refused `index`: nothing was written, and what that

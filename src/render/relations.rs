@@ -9,10 +9,10 @@
 use serde_json::{json, Value};
 
 use crate::diag::Diagnostic;
-use crate::relations::{Instance, Relation};
 use crate::render::count;
 use crate::render::{self, escape, human, json as render_json, Format, RunView};
 use crate::report::relations::{Definition, Derived, Refusal, Stopped, VERSION};
+use crate::summary::{Instance, Relation};
 
 /// The text of a `relations` run in `format`: (stdout, stderr).
 ///

@@ -19,19 +19,7 @@ use serde::Serialize;
 
 use crate::render::check::render_documents;
 use crate::render::{escape, Format};
-use crate::report::revocation::{Document, RevocationRun};
-use crate::revocation::{Checkpoint, Pin};
-
-/// `{"checkpoint", "pin", "unchanged"?}`: what an advance prints, member
-/// order as the reference's.
-#[derive(Serialize)]
-struct Advanced<'a> {
-    checkpoint: &'a Checkpoint,
-    pin: &'a Pin,
-    /// Only with `--allow-unchanged`, when the checkpoint is the pinned one.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    unchanged: bool,
-}
+use crate::report::revocation::RevocationRun;
 
 /// What a revocation command prints for `run`, as (stdout, stderr), in
 /// `format` (`None`: the reference's output, see the module doc); `color`
@@ -62,22 +50,9 @@ pub fn output(run: RevocationRun, format: Option<Format>, color: bool) -> (Vec<u
             }
         }
         RevocationRun::Valid(v) => match format {
-            None | Some(Format::Human) => {
-                let text = match &v.document {
-                    Document::Statement(s) => reference_json(s),
-                    Document::Checkpoint(c) => reference_json(c),
-                    Document::Advanced {
-                        checkpoint,
-                        pin,
-                        unchanged,
-                    } => reference_json(&Advanced {
-                        checkpoint,
-                        pin,
-                        unchanged: *unchanged,
-                    }),
-                };
-                (text.into_bytes(), String::new())
-            }
+            // The decoded document as the reference prints it (its
+            // `Serialize` is the reference's shape).
+            None | Some(Format::Human) => (reference_json(&v.document).into_bytes(), String::new()),
             Some(f) => {
                 let text = render_documents(&v.report, &[String::new()], f, color);
                 (text.into_bytes(), String::new())
@@ -106,7 +81,8 @@ mod tests {
     use crate::diag::Diagnostic;
     use crate::document::document_outcome;
     use crate::ops::revocation::document_report;
-    use crate::report::revocation::{Refusal, Valid};
+    use crate::report::revocation::{Document, Refusal, Valid};
+    use crate::revocation::{Checkpoint, Pin};
 
     #[test]
     fn reference_json_escapes_like_go() {
@@ -171,6 +147,13 @@ mod tests {
         let (stdout, _) = output(valid(advanced(true)), Some(Format::Human), false);
         let v: serde_json::Value = serde_json::from_slice(&stdout).unwrap();
         assert_eq!(v["unchanged"], true);
+        // The reference's member order: the checkpoint, the pin, then
+        // `unchanged`.
+        let text = String::from_utf8(stdout).unwrap();
+        let at = |m: &str| text.find(&format!("\n  \"{m}\": ")).unwrap();
+        assert!(text.starts_with("{\n  \"checkpoint\": {\n"), "{text}");
+        assert!(at("checkpoint") < at("pin") && at("pin") < at("unchanged"));
+        assert!(text.ends_with("  \"unchanged\": true\n}\n"), "{text}");
         let (stdout, _) = output(valid(advanced(false)), Some(Format::Json), false);
         let v: serde_json::Value = serde_json::from_slice(&stdout).unwrap();
         assert_eq!(v["packages"][0]["pin"]["digest"], "sha256:aa");

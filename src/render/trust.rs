@@ -13,9 +13,9 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::escape;
-use crate::report::trust::{Answer, CheckpointReport, NotRevokedReport, PackageSummary};
-use crate::trust::verify::BundleReport;
-use crate::trust::TrustError;
+use crate::report::trust::{
+    Answer, BundleReport, CheckpointReport, Failure, NotRevokedReport, PackageSummary,
+};
 
 /// What `trust verify-set` prints, as (stdout, stderr): its report in
 /// `format` ([`super::report`]: every part of the set an entry, every
@@ -74,10 +74,10 @@ fn set_line(report: &crate::report::Report) -> String {
 /// The failure report of a refusal, the Core's members plus our code, one
 /// JSON line for stderr:
 /// `{"status":"error","code":CLASS,"message":…,"diagnostic":"FD8xx"}`.
-pub fn failure(e: &TrustError) -> String {
+pub fn failure(e: &Failure) -> String {
     let v = serde_json::json!({
         "status": "error",
-        "code": e.class.as_str(),
+        "code": e.class,
         "message": e.message,
         "diagnostic": e.code.info().id,
     });

@@ -2,7 +2,6 @@
 //! one document entry per FILE, and what each document is;
 //! `render::check` prints it.
 
-use crate::doc_kind::DocKind;
 use crate::report::Report;
 
 /// What `check FILE...` found (`ops::check::check_files`); `render::check::output`
@@ -23,8 +22,10 @@ pub struct CheckRun {
 /// what its human verdict line says.
 #[derive(Debug, Default)]
 pub struct DocumentFacts {
-    /// What the document is, when recognised.
-    pub kind: Option<DocKind>,
+    /// What the document is, when recognised, as output names it
+    /// ([`crate::doc_kind::DocKind::label`]: `Form Definition`,
+    /// `revocation checkpoint`, …).
+    pub kind: Option<&'static str>,
     /// The `apiVersion` it names, if any.
     pub api_version: Option<String>,
     /// `sha256:` of its RFC 8785 form, when it canonicalized.

@@ -3,7 +3,6 @@
 
 use std::path::PathBuf;
 
-use crate::index::Indexed;
 use crate::report::Report;
 
 /// What `index` did; [`crate::render::index::report`] prints it.
@@ -22,6 +21,42 @@ pub enum IndexRun {
         /// Where.
         path: PathBuf,
     },
+}
+
+/// What `index` built ([`crate::index::build`]), as its view says it:
+/// the profile chosen and why, and how the index differs from the
+/// existing one.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Indexed {
+    /// The index profile written and why it was chosen.
+    pub profile: Profile,
+    /// Whether the canonical form differs from the existing index.
+    pub drift: bool,
+    /// What differs, one line each (`added fixtures/x.json`, `changed
+    /// definition.json (size, digest)`, `formRef.schemaDigest`, …).
+    pub changes: Vec<String>,
+}
+
+/// The index profile `index` chose, and why, in a phrase.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Profile {
+    /// The index `apiVersion` (`packages.forms.takoform.com/v1alpha5`).
+    pub api_version: String,
+    /// Why it is this one ([`crate::index::ProfileChoice::why`]).
+    pub why: String,
+}
+
+impl From<&crate::index::Indexed> for Indexed {
+    fn from(built: &crate::index::Indexed) -> Self {
+        Indexed {
+            profile: Profile {
+                api_version: built.profile.api_version.clone(),
+                why: built.profile.why(),
+            },
+            drift: built.drift,
+            changes: built.changes.clone(),
+        }
+    }
 }
 
 /// The findings that stopped `index`, and what that leaves.

@@ -17,6 +17,7 @@
 
 pub mod canonicalize;
 pub mod check;
+pub mod compat;
 pub mod conformance;
 pub mod index;
 pub mod relations;

@@ -2,8 +2,8 @@
 //! derived from one definition and the run's report, or why there are
 //! none; `render::relations` prints it.
 
-use crate::relations::{Instance, Relation};
 use crate::report::{Entry, Report};
+use crate::summary::{Instance, Relation};
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;

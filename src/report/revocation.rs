@@ -2,6 +2,8 @@
 //! FILE` return (`ops::revocation`): the decoded document and its report,
 //! or the refusal; `render::revocation` prints it.
 
+use serde::Serialize;
+
 use crate::error::Error;
 use crate::fileread::FileRefusal;
 use crate::report::Report;
@@ -56,8 +58,13 @@ pub struct Valid {
     pub display: String,
 }
 
-/// What a valid document decoded to.
-#[derive(Debug)]
+/// What a valid document decoded to. It serializes as the reference
+/// prints it on success (`render::revocation::reference_json`): the
+/// statement or the checkpoint itself, and after an advance one object
+/// `{"checkpoint": …, "pin": …}` (`"unchanged": true` after them when
+/// `--allow-unchanged` kept the pin), member order as the reference's.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
 pub enum Document {
     /// `validate-revocation`: the statement.
     Statement(Statement),
@@ -72,6 +79,7 @@ pub enum Document {
         pin: Pin,
         /// Only with `--allow-unchanged`, when the checkpoint is the pinned
         /// one.
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
         unchanged: bool,
     },
 }

@@ -7,9 +7,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::codes::Code;
-use crate::trust::revocation::Pin;
-use crate::trust::verify::BundleReport;
-use crate::trust::TrustError;
+use crate::revocation::Pin;
 
 /// The package a `--package` subject came from.
 #[derive(Clone, Debug, Serialize)]
@@ -29,6 +27,61 @@ struct WithPackage<'a> {
     report: &'a BundleReport,
     #[serde(skip_serializing_if = "Option::is_none")]
     package: Option<PackageSummary>,
+}
+
+/// Counts and times behind a verification (ours, on top of the Core's
+/// members).
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct Evidence {
+    /// Log entries whose body, SET (when present), inclusion proof and
+    /// checkpoint verified.
+    pub log_entries: usize,
+    /// RFC 3161 timestamps that verified.
+    pub rfc3161_timestamps: usize,
+    /// Embedded SCTs that verified.
+    pub certificate_timestamps: usize,
+    /// Verified signing times (SET integrated times, then TSA times), RFC 3339.
+    pub signing_times: Vec<String>,
+    /// The URI of the Fulcio CA the leaf chains to.
+    pub certificate_authority: String,
+}
+
+/// A successful verification: the Core's members, in its order.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct BundleReport {
+    /// Always `verified`.
+    pub status: &'static str,
+    /// `sha256:` of the signed subject.
+    pub subject_digest: String,
+    /// `sha256:` of the bundle file's raw bytes.
+    pub bundle_digest: String,
+    /// `sha256:` of the trusted root file's raw bytes.
+    pub trusted_root_digest: String,
+    /// The policy's issuer.
+    pub oidc_issuer: String,
+    /// The policy's repository.
+    pub source_repository: String,
+    /// The policy's workflow.
+    pub workflow: String,
+    /// The policy's ref.
+    #[serde(rename = "ref")]
+    pub git_ref: String,
+    /// `workflow@ref`.
+    pub publisher_identity: String,
+    /// Source repository commit (certificate extension 1.13).
+    pub source_commit: String,
+    /// Workflow commit (build signer digest, 1.10).
+    pub workflow_commit: String,
+    /// Build config commit (1.19).
+    pub build_config_commit: String,
+    /// Always true on success.
+    pub transparency_log_verified: bool,
+    /// The log-entry threshold (1).
+    pub transparency_log_threshold: u32,
+    /// Our evidence summary.
+    pub evidence: Evidence,
 }
 
 /// A verified checkpoint (the Core's `RevocationCheckpointVerification`).
@@ -88,8 +141,9 @@ impl Answer {
     /// The JSON report (one line, a final newline).
     ///
     /// # Errors
-    /// Only if serialising fails (`input-error`).
-    pub fn to_json(&self) -> Result<Vec<u8>, TrustError> {
+    /// Only if serialising fails (`ops::trust::answer_json` makes it an
+    /// `input-error`).
+    pub fn to_json(&self) -> serde_json::Result<Vec<u8>> {
         match self {
             Answer::Bundle(report, package) => json_line(&WithPackage {
                 report,
@@ -113,10 +167,23 @@ impl Answer {
 /// `v` as compact JSON and a final newline (a `trust` report, a pin).
 ///
 /// # Errors
-/// Only if serialising fails (`input-error`).
-pub fn json_line<T: Serialize>(v: &T) -> Result<Vec<u8>, TrustError> {
-    let mut out =
-        serde_json::to_vec(v).map_err(|e| TrustError::new(Code::TrustInputError, e.to_string()))?;
+/// Only if serialising fails.
+pub fn json_line<T: Serialize>(v: &T) -> serde_json::Result<Vec<u8>> {
+    let mut out = serde_json::to_vec(v)?;
     out.push(b'\n');
     Ok(out)
+}
+
+/// A refusal of a `trust` subcommand as its failure report on stderr
+/// prints it (`render::trust::failure`): the Core's members (`code`, its
+/// class, and `message`) plus our diagnostic code. Filled from the trust
+/// module's refusal by `TrustError::failure`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The class of the code as printed (`verification-failed` …).
+    pub class: &'static str,
+    /// What failed, one phrase (its control characters already escaped).
+    pub message: String,
+    /// The stable code (FD8xx).
+    pub code: Code,
 }

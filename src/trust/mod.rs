@@ -136,6 +136,16 @@ impl TrustError {
         }
     }
 
+    /// The refusal as the report model carries it (what
+    /// `render::trust::failure` prints).
+    pub fn failure(&self) -> crate::report::trust::Failure {
+        crate::report::trust::Failure {
+            class: self.class.as_str(),
+            message: self.message.clone(),
+            code: self.code,
+        }
+    }
+
     /// The same refusal, marked as a command that could not run (exit 2).
     #[must_use]
     pub fn could_not_run(self) -> Self {

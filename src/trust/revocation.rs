@@ -10,12 +10,13 @@ use crate::diag::escape::quote;
 use serde_json::{Map, Value};
 
 use super::policy::PublisherPolicy;
-use super::verify::{verify_bundle, BundleReport, Subject};
+use super::verify::{verify_bundle, Subject};
 use super::TrustError;
 use crate::canonical::is_canonical_digest;
 use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::error::Refused;
+use crate::report::trust::BundleReport;
 use crate::revocation::{self, Advanced, CURRENT};
 pub use crate::revocation::{Pin, ValidCheckpoint};
 

@@ -1,9 +1,9 @@
 //! `verify-bundle`: the checks of [`super`] in order, and the success
 //! report (the Core's `BundleVerification` members, in its order, plus our
-//! `evidence`).
+//! `evidence`: [`BundleReport`], a type of the report model that
+//! `render::trust` reads).
 
 use crate::diag::escape::quote;
-use serde::Serialize;
 
 use super::bundle::parse_bundle;
 use super::keys::{sha256, PublicKey};
@@ -14,6 +14,7 @@ use super::x509::{chain_at, has_eku, identity, is_git_commit, verified_scts, COD
 use super::{fail, hex, tlog, tsa, TrustError};
 use crate::canonical::sha256_digest;
 use crate::codes::Code;
+use crate::report::trust::{BundleReport, Evidence};
 
 /// What was signed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -45,61 +46,6 @@ impl Subject {
             Self::Digest(d) => *d,
         }
     }
-}
-
-/// Counts and times behind a verification (ours, on top of the Core's
-/// members).
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct Evidence {
-    /// Log entries whose body, SET (when present), inclusion proof and
-    /// checkpoint verified.
-    pub log_entries: usize,
-    /// RFC 3161 timestamps that verified.
-    pub rfc3161_timestamps: usize,
-    /// Embedded SCTs that verified.
-    pub certificate_timestamps: usize,
-    /// Verified signing times (SET integrated times, then TSA times), RFC 3339.
-    pub signing_times: Vec<String>,
-    /// The URI of the Fulcio CA the leaf chains to.
-    pub certificate_authority: String,
-}
-
-/// A successful verification: the Core's members, in its order.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct BundleReport {
-    /// Always `verified`.
-    pub status: &'static str,
-    /// `sha256:` of the signed subject.
-    pub subject_digest: String,
-    /// `sha256:` of the bundle file's raw bytes.
-    pub bundle_digest: String,
-    /// `sha256:` of the trusted root file's raw bytes.
-    pub trusted_root_digest: String,
-    /// The policy's issuer.
-    pub oidc_issuer: String,
-    /// The policy's repository.
-    pub source_repository: String,
-    /// The policy's workflow.
-    pub workflow: String,
-    /// The policy's ref.
-    #[serde(rename = "ref")]
-    pub git_ref: String,
-    /// `workflow@ref`.
-    pub publisher_identity: String,
-    /// Source repository commit (certificate extension 1.13).
-    pub source_commit: String,
-    /// Workflow commit (build signer digest, 1.10).
-    pub workflow_commit: String,
-    /// Build config commit (1.19).
-    pub build_config_commit: String,
-    /// Always true on success.
-    pub transparency_log_verified: bool,
-    /// The log-entry threshold (1).
-    pub transparency_log_threshold: u32,
-    /// Our evidence summary.
-    pub evidence: Evidence,
 }
 
 /// Verifies a Sigstore v0.3 bundle over `subject` against the trusted root
