@@ -121,7 +121,7 @@ fn write_value(value: &serde_json::Value, out: &mut Vec<u8>, mut order: Option<&
 /// Whether `a` and `b` have the same RFC 8785 bytes ([`canonical_with_order`]'s,
 /// any kind at the top level), decided without writing them: members
 /// compared as sets of names, numbers by their binary64 value (the bytes of
-/// a number are a function of it: [`write_number`]), strings and the rest
+/// a number are a function of it: `write_number`), strings and the rest
 /// as they are. `compat` asks it of two 2 MB schemas (issue 35 item 4).
 /// Iterative: no recursion on the nesting.
 pub fn same_canonical(a: &serde_json::Value, b: &serde_json::Value) -> bool {
