@@ -119,6 +119,14 @@ pub struct ReadDefinition {
     /// The relations verify derived from its desired schema; `None` when
     /// the check did not run (a legacy lane, a definition that is not valid).
     pub relations: Option<Vec<crate::summary::Relation>>,
+    /// Its `desiredSchema` as verify compiled it (the engine's validator,
+    /// shared: `compat` re-checks witnesses with it and compiles nothing
+    /// again); `None` when verify compiled none (no object there, or it
+    /// did not compile).
+    pub desired: Option<crate::engine::CompiledSchema>,
+    /// Its schema digest as verify computed it (`sha256:` of its RFC 8785
+    /// form); `None` when verify computed none.
+    pub schema_digest: Option<String>,
 }
 
 impl ReadDefinition {
@@ -181,6 +189,8 @@ fn keeping_definition((mut pkg, run): (crate::package::Package, crate::checks::R
                 path: def_path,
                 bytes: source.bytes,
                 relations: pkg.relations.take(),
+                desired: pkg.stages.as_ref().and_then(|s| s.desired.clone()),
+                schema_digest: pkg.schema_digest.take(),
             })
         }
         _ => None,

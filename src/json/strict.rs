@@ -185,7 +185,7 @@ pub struct SpanEntry {
 /// of the document has exactly one entry.
 #[derive(Clone, Debug, Default)]
 pub struct SpanIndex {
-    entries: HashMap<String, SpanEntry>,
+    entries: Entries,
 }
 
 impl SpanIndex {
@@ -368,7 +368,7 @@ pub fn accepts_unflagged(bytes: &[u8], flag: &mut dyn FnMut(&str) -> bool) -> bo
         pos: 0,
         ptr: String::new(),
         track_ptr: false,
-        spans: HashMap::new(),
+        spans: Entries::default(),
         record_spans: false,
         numbers: None,
     };
@@ -380,7 +380,10 @@ pub fn accepts_unflagged(bytes: &[u8], flag: &mut dyn FnMut(&str) -> bool) -> bo
     p.pos == bytes.len()
 }
 
-type Entries = HashMap<String, SpanEntry>;
+/// The span map: every value of a document by its pointer text, hashed by
+/// `ahash` (SipHash over 240,000 pointers was half of reading a 2 MB
+/// definition with spans, issue 35 item 4).
+type Entries = HashMap<String, SpanEntry, ahash::RandomState>;
 
 fn parse_impl(
     bytes: &[u8],
@@ -437,7 +440,7 @@ fn run_parser(
         pos: 0,
         ptr: String::new(),
         track_ptr,
-        spans: HashMap::new(),
+        spans: Entries::default(),
         record_spans,
         numbers: record_numbers.then(Vec::new),
     };
@@ -473,7 +476,7 @@ struct Parser<'a> {
     /// Whether `ptr` is kept (spans are recorded, or a refusal is being
     /// read again for its pointer).
     track_ptr: bool,
-    spans: HashMap<String, SpanEntry>,
+    spans: Entries,
     /// Whether `spans` is filled (when not, duplicate member names are
     /// found in the object being built instead).
     record_spans: bool,
