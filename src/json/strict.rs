@@ -17,9 +17,7 @@
 //! top-level scalar parses fine and is refused by
 //! [`crate::canonical::canonicalize`].
 
-/// The span map's table: aHash (already in the tree), not SipHash: every
-/// value of a located document is one insert under its pointer text.
-type HashMap<K, V> = ahash::AHashMap<K, V>;
+use std::collections::HashMap;
 use std::ops::Range;
 
 use crate::json::pointer::JsonPointer;
