@@ -261,7 +261,7 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
             let given = pkg.root.as_ref().and_then(|r| r.parsed(file));
             source.spans = match given {
                 Some(d) => Some(d.parsed.spans.clone()),
-                None => strict::parse(&source.bytes).ok().map(|p| p.spans),
+                None => strict::spans(&source.bytes).ok(),
             };
         }
     }
