@@ -241,6 +241,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::NothingToCompare,
             Code::PublishedVersionRemoved,
             Code::UnexpectedFirstVersion,
+            Code::SkippedPackage,
         ],
     ),
     ("src/compat/side.rs", &[Code::UnrecognizedDocument]),

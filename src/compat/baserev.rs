@@ -293,19 +293,34 @@ fn top_as_given(given: &Path, prefix: &str) -> PathBuf {
     left
 }
 
+/// What the walk of the tree at REV found ([`packages_at`]).
+#[derive(Debug, Default)]
+pub struct AtRev {
+    /// Every package the walk reads, in path order.
+    pub packages: Vec<RevPackage>,
+    /// Every package the walk skips, as the walk of a checkout skips it
+    /// (below a hidden directory), in path order: its name (`REV:…`) and
+    /// the hidden directory's (`REV:…`); compat reports each (`FD683`,
+    /// breaker2 G1: a package the gate does not see can still be
+    /// published). A `.gitignore` skips nothing at REV: git publishes
+    /// what it tracks.
+    pub skipped: Vec<(PathBuf, PathBuf)>,
+}
+
 /// Every package at `rev` in the whole tree of each repository a PATH
 /// lives in (breaker F3, the lead's decision: the published line of a kind
 /// is looked up in the whole repository at REV, so `--baseline-rev HEAD
 /// packages/store-1.0.1` finds `packages/store-1.0.0`; the PATHs only
 /// select which working-tree packages are the PR's), in path order. A
 /// hidden directory is skipped, except on the way to a PATH and below it
-/// up to the next hidden one, as `verify`'s walk of that PATH skips them.
+/// up to the next hidden one, as `verify`'s walk of that PATH skips them;
+/// each package it holds is listed in [`AtRev::skipped`].
 ///
 /// # Errors
 /// [`Error::Usage`] (exit 2) when a PATH does not exist, is in no git
 /// repository, or REV names no commit there (unknown, or a shallow clone
 /// lacks it: the message says how to fetch it), or git cannot be run.
-pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Error> {
+pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
     // (repository top, commit) → (the top as the first PATH reaches it, the
     // PATHs' prefixes in the repository).
     let mut repos: BTreeMap<(PathBuf, String), (PathBuf, Vec<String>)> = BTreeMap::new();
@@ -319,6 +334,7 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Erro
             .push(prefix);
     }
     let mut all = Vec::new();
+    let mut skipped = Vec::new();
     for ((top, commit), (named_top, prefixes)) in repos {
         let hidden_dir = |dirs: &[&str]| dirs.iter().any(|d| d.starts_with('.'));
         let shown = |p: &str| -> bool {
@@ -339,25 +355,52 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Erro
             .map(|e| (e.path.clone(), e))
             .collect();
         // Package roots: directories holding an index, none inside another,
-        // none reached through a hidden directory the walk skips.
-        let mut roots: Vec<String> = listed
+        // none reached through a hidden directory the walk skips (those are
+        // kept apart, `hidden`: the packages the walk skips).
+        let mut roots: Vec<(bool, String)> = listed
             .iter()
-            .filter(|(b, _)| shown(b))
             .filter_map(|(b, _)| match b.rsplit_once('/') {
-                Some((dir, INDEX_FILE)) => Some(dir.to_owned()),
-                None if b == INDEX_FILE => Some(String::new()),
+                Some((dir, INDEX_FILE)) => Some((shown(b), dir.to_owned())),
+                None if b == INDEX_FILE => Some((true, String::new())),
                 _ => None,
             })
             .collect();
-        roots.sort();
+        roots.sort_by(|a, b| a.1.cmp(&b.1));
         let mut kept: Vec<String> = Vec::new();
-        for r in roots {
-            if !kept
-                .iter()
-                .any(|k| k.is_empty() || r.starts_with(&format!("{k}/")))
-            {
-                kept.push(r);
+        let mut hidden: Vec<String> = Vec::new();
+        for (seen, r) in roots {
+            let inside = |k: &String| k.is_empty() || r.starts_with(&format!("{k}/"));
+            if kept.iter().any(inside) {
+                continue;
             }
+            if seen {
+                kept.push(r);
+            } else if !hidden.iter().any(inside) {
+                hidden.push(r);
+            }
+        }
+        let named_at = |dir: &str| {
+            let named = if dir.is_empty() {
+                named_top.clone()
+            } else {
+                named_top.join(dir)
+            };
+            let named = if named.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                named
+            };
+            (PathBuf::from(format!("{rev}:{}", named.display())), named)
+        };
+        for root in hidden {
+            // The hidden directory that skips it: the shortest one whose
+            // contents the walk does not show.
+            let parts: Vec<&str> = root.split('/').collect();
+            let dir = (1..=parts.len())
+                .map(|n| parts.get(..n).unwrap_or_default().join("/"))
+                .find(|d| !shown(&format!("{d}/{INDEX_FILE}")))
+                .unwrap_or_else(|| root.clone());
+            skipped.push((named_at(&root).0, named_at(&dir).0));
         }
         for root in kept {
             let inside = |b: &str| -> Option<String> {
@@ -371,17 +414,7 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Erro
                 .iter()
                 .filter_map(|(b, e)| inside(b).map(|rel| (rel, e)))
                 .collect();
-            let named = if root.is_empty() {
-                named_top.clone()
-            } else {
-                named_top.join(&root)
-            };
-            let named = if named.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                named
-            };
-            let display = PathBuf::from(format!("{rev}:{}", named.display()));
+            let (display, named) = named_at(&root);
             // Each entry as `verify` would meet it in a checkout (breaker
             // F2: a package at REV holding a link or an executable file is
             // refused as on disk and keeps its place in BASE's line, never
@@ -427,5 +460,9 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<Vec<RevPackage>, Erro
         }
     }
     all.sort_by(|a, b| a.display.cmp(&b.display));
-    Ok(all)
+    skipped.sort();
+    Ok(AtRev {
+        packages: all,
+        skipped,
+    })
 }

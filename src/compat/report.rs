@@ -67,7 +67,8 @@ impl Base<'_> {
 /// refused is counted in `found` and, when its FormRef can be read,
 /// keeps its place in BASE's line as `--baseline DIR` keeps it.
 fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<Side>>, Error> {
-    let packages = super::baserev::packages_at(rev, paths)?;
+    let at = super::baserev::packages_at(rev, paths)?;
+    let packages = at.packages;
     if packages.is_empty() {
         // Breaker F9, as for a directory ([`no_package_in_dir`]).
         return Err(Error::Usage(format!(
@@ -86,6 +87,14 @@ fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<S
             (here, super::side::load_source(Box::new(p.source())))
         })
         .collect();
+    // Breaker2 G1: a package at REV below a hidden directory is not read
+    // as published, and is said (FD683), as `--baseline DIR` says it.
+    let base = Base::Rev(rev);
+    for (package, dir) in at.skipped {
+        found
+            .outcomes
+            .push(skipped_package(&package, &dir, "hidden", Some(&base)));
+    }
     let mut sides = Vec::new();
     for (here, l) in loaded {
         match l? {
@@ -258,16 +267,23 @@ fn refusal(s: &Side) -> Option<PackageOutcome> {
 
 /// Every package under `paths` (verify's walk, default rules), verified
 /// and read in parallel (order kept). Walk findings and the directories
-/// skipped by a rule go to `found`.
+/// skipped by a rule go to `found`, and so does an FD683 for each package
+/// in a directory the walk skipped that no PATH names ([`packages_skipped`];
+/// breaker2 G1). `base`: the walk is BASE's (`--baseline DIR`), whose
+/// refused packages are counted, not listed (`None`: the PATHs', whose
+/// refused packages are listed with their findings).
 fn sides_under(
     paths: &[PathBuf],
     found: &mut Found,
-    list_refused: bool,
+    base: Option<&Base>,
 ) -> Result<Vec<Arc<Side>>, Error> {
+    let list_refused = base.is_none();
     let mut roots = Vec::new();
+    let mut skipped = Vec::new();
     for path in paths {
         let w = walk(path, &WalkRules::default());
         found.missing |= w.missing;
+        skipped.extend(packages_skipped(&w.skipped));
         found.skipped.extend(w.skipped);
         for (p, d) in w.findings {
             found.outcomes.push(PackageOutcome {
@@ -277,6 +293,19 @@ fn sides_under(
             });
         }
         roots.extend(w.roots);
+    }
+    // A package another PATH names is compared there: not skipped.
+    let named: std::collections::BTreeSet<PathBuf> = roots
+        .iter()
+        .filter_map(|r| std::fs::canonicalize(r).ok())
+        .collect();
+    for (package, dir, rule) in skipped {
+        if std::fs::canonicalize(&package).is_ok_and(|p| named.contains(&p)) {
+            continue;
+        }
+        found
+            .outcomes
+            .push(skipped_package(&package, &dir, &rule, base));
     }
     let loaded: Vec<Result<Loaded, Error>> = roots.par_iter().map(|r| load(r)).collect();
     let mut sides = Vec::new();
@@ -297,6 +326,64 @@ fn sides_under(
         }
     }
     Ok(sides)
+}
+
+/// The Form Packages in the directories a walk skipped by a rule
+/// (`skipped`, the walk's own records, each with its rule): each directory
+/// holding a `package-index.json` found below one of them by the same walk
+/// with no rule ([`crate::discover::walk`] with `no_ignore`), as (package,
+/// skipped directory, rule), in walk order. A `.git` directory is not
+/// searched: git never tracks a path inside one, so nothing there is
+/// published (and a large repository's objects are not walked).
+fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, String)> {
+    let every = WalkRules {
+        no_ignore: true,
+        ..WalkRules::default()
+    };
+    skipped
+        .iter()
+        .filter(|(dir, _)| dir.file_name().is_none_or(|n| n != ".git"))
+        // A link is not followed by the walk, nor published as a directory.
+        .filter(|(dir, _)| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()))
+        .flat_map(|(dir, rule)| {
+            let w = walk(dir, &every);
+            let roots = if w.fallback { Vec::new() } else { w.roots };
+            roots
+                .into_iter()
+                .filter(|r| std::fs::symlink_metadata(r.join(crate::verify::INDEX_FILE)).is_ok())
+                .map(|r| (r, dir.clone(), rule.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect()
+}
+
+/// FD683 (an error, breaker2 G1; the lead's decision: compat never skips a
+/// Form Package in silence): the Form Package `package` is in `dir`, a
+/// directory the walk skips by `rule` (`hidden`, `.gitignore`), on BASE's
+/// side (`base`) or on the PATHs'. The outcome of the package itself.
+fn skipped_package(package: &Path, dir: &Path, rule: &str, base: Option<&Base>) -> PackageOutcome {
+    let why = match rule {
+        "hidden" => "a hidden directory".to_owned(),
+        ".gitignore" => "a directory a .gitignore names".to_owned(),
+        other => format!("a directory skipped by the rule {other}"),
+    };
+    let place = if package == dir {
+        format!("{} is {why}", package.display())
+    } else {
+        format!("{} is in {}, {why}", package.display(), dir.display())
+    };
+    let message = match base {
+        Some(b) => format!(
+            "the Form Package {place}, which the walk of BASE {} skips: it was not read as published, so no new version was checked against it",
+            b.label()
+        ),
+        None => format!("the Form Package {place}, which the walk skips: it was not compared"),
+    };
+    PackageOutcome {
+        path: package.to_path_buf(),
+        diagnostics: vec![Diagnostic::new(Code::SkippedPackage, message)],
+        ..Default::default()
+    }
 }
 
 /// One slot of a version line: every copy of one (group, kind,
@@ -507,7 +594,7 @@ fn compare_all(todo: Vec<(Arc<Side>, Arc<Side>)>) -> Vec<Pair> {
 /// A fault of the verifier (exit 2).
 pub fn history(paths: &[PathBuf]) -> Result<Report, Error> {
     let mut found = Found::new(Mode::History);
-    let sides = sides_under(paths, &mut found, true)?;
+    let sides = sides_under(paths, &mut found, None)?;
     let groups = lines(sides, &mut found);
     let mut todo = Vec::new();
     for line in groups.values() {
@@ -537,12 +624,12 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
     let published = match base {
         Base::Dir(dir) => {
             no_package_in_dir(dir)?;
-            sides_under(&[dir.to_path_buf()], &mut found, false)?
+            sides_under(&[dir.to_path_buf()], &mut found, Some(&base))?
         }
         Base::Rev(rev) => sides_at(rev, paths, &mut found)?,
     };
     let published = lines(published, &mut found);
-    let candidates = sides_under(paths, &mut found, true)?;
+    let candidates = sides_under(paths, &mut found, None)?;
     let candidates = lines(candidates, &mut found);
     let mut todo = Vec::new();
     for (key, line) in &candidates {

@@ -559,7 +559,9 @@ fn hidden_tree(tmp: &Path) -> PathBuf {
 /// F14: `--history` and `--baseline` skip a hidden directory by verify's
 /// walk rules, and say so in every format: after the human report, in the
 /// JSON document (`skipped`), on stderr for SARIF, GitHub and JUnit (their
-/// stdout stays one document). Near miss: a tree without one says nothing.
+/// stdout stays one document). The directory holds a Form Package, so the
+/// run fails (breaker2 G1, FD683, `compat_silent`). Near miss: a tree
+/// without one says nothing.
 fn skipped_directories_are_said() -> Result<(), Failed> {
     let tmp = tempfile::tempdir().unwrap();
     let tree = hidden_tree(tmp.path());
@@ -570,7 +572,8 @@ fn skipped_directories_are_said() -> Result<(), Failed> {
         vec!["compat", "--baseline", s(&tree), s(&tree.join("v1"))],
     ] {
         let (code, out, _) = run(&mode);
-        assert_eq!(code, 0, "{out}");
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("FD683"), "{out}");
         assert!(
             out.ends_with(&format!("{line}\n  {hidden} (hidden)\n")),
             "{mode:?}: {out}"

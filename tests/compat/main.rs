@@ -11,6 +11,7 @@ mod compat;
 mod compat_desired;
 mod compat_gate;
 mod compat_meaning;
+mod compat_silent;
 
 fn main() {
     common::run_trials(vec![
@@ -18,5 +19,6 @@ fn main() {
         ("compat_desired", compat_desired::trials()),
         ("compat_gate", compat_gate::trials()),
         ("compat_meaning", compat_meaning::trials()),
+        ("compat_silent", compat_silent::trials()),
     ]);
 }
