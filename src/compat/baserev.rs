@@ -12,6 +12,13 @@
 //! says itself why a revision is missing; the git crates that read all of
 //! that (`gix`) add hundreds of crates to a build this project keeps small
 //! (the `search` tool found no lighter reader of packs and shallow clones).
+//! Only the repository's own `.git` is read (breaker4 C1): git runs with
+//! `safe.bareRepository=explicit`, so a directory a PR commits as plain
+//! files that git would take for a bare repository (`HEAD`, `objects/`,
+//! `refs/`, `config`) is refused (exit 2), never read as BASE; replace refs
+//! are ignored (`GIT_NO_REPLACE_OBJECTS=1`); and every PATH of a run must
+//! lie in one repository.
+//!
 //! No network: lazy fetches of a partial clone are turned off
 //! (`GIT_NO_LAZY_FETCH=1`) and nothing is fetched; a revision the clone
 //! lacks is exit 2 with the command that fetches it.
@@ -70,9 +77,17 @@ fn git(
     input: Option<Vec<u8>>,
 ) -> Result<Result<Vec<u8>, String>, Error> {
     let mut cmd = Command::new("git");
-    cmd.arg("-C")
+    // Breaker4 C1: BASE is read only from the repository's own `.git`. A
+    // directory a PR commits as plain files (`HEAD`, `objects/`, `refs/`,
+    // `config`) is what git's discovery takes for a bare repository before
+    // it looks further up: `safe.bareRepository=explicit` refuses it (the
+    // run exits 2), and no replace ref (`refs/replace/`, planted or local)
+    // may swap the commit REV names for another (`GIT_NO_REPLACE_OBJECTS`).
+    cmd.args(["-c", "safe.bareRepository=explicit"])
+        .arg("-C")
         .arg(dir)
         .args(args)
+        .env("GIT_NO_REPLACE_OBJECTS", "1")
         .env("GIT_NO_LAZY_FETCH", "1")
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(if input.is_some() {
@@ -142,6 +157,12 @@ fn repository_of(path: &Path, rev: &str) -> Result<(PathBuf, String), Error> {
         None,
     )?;
     let out = answer.map_err(|why| {
+        if why.contains("safe.bareRepository") {
+            return Error::Usage(format!(
+                "--baseline-rev {rev}: {} lies in a directory git reads as a bare repository ({why}): compat reads BASE only from the repository's own .git, never from files a tree holds (HEAD, objects/, refs/ committed as plain files); remove them, or check BASE out and pass --baseline BASE",
+                path.display()
+            ));
+        }
         Error::Usage(format!(
             "--baseline-rev {rev}: {} is not in a git repository ({why}): run compat inside a clone of the repository, or check BASE out and pass --baseline BASE",
             path.display()
@@ -324,8 +345,24 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
     // (repository top, commit) → (the top as the first PATH reaches it, the
     // PATHs' prefixes in the repository).
     let mut repos: BTreeMap<(PathBuf, String), (PathBuf, Vec<String>)> = BTreeMap::new();
+    let mut first_top: Option<(PathBuf, &PathBuf)> = None;
     for given in paths {
         let (top, prefix) = repository_of(given, rev)?;
+        // One run, one repository (breaker4 C1: BASE was the union of two
+        // repositories' trees when one PATH reached another repository).
+        match &first_top {
+            None => first_top = Some((top.clone(), given)),
+            Some((t, first)) if *t != top => {
+                return Err(Error::Usage(format!(
+                    "--baseline-rev {rev}: the PATHs lie in different git repositories ({} in {}, {} in {}): BASE is read from one repository; run compat once per repository",
+                    first.display(),
+                    t.display(),
+                    given.display(),
+                    top.display()
+                )))
+            }
+            Some(_) => {}
+        }
         let commit = commit_of(&top, given, rev)?;
         repos
             .entry((top, commit))

@@ -314,6 +314,69 @@ fn baseline_fails_on_a_published_package_it_cannot_place() -> Result<(), Failed>
     Ok(())
 }
 
+/// Breaker4 C1: a PR that commits a bare repository as plain files under
+/// its PATH (`packages/HEAD`, `config`, `objects/`, a replace ref mapping
+/// the real base commit to one that already holds the PR's packages) must
+/// not become BASE: git's discovery would take `packages/` for the
+/// repository, and the breaking 1.0.1 passed (exit 0, FD684). Now the run
+/// refuses that directory (exit 2, saying why), also with the real
+/// repository's top among the PATHs (BASE was the union of both trees).
+/// A replace ref in the real repository is ignored too: the base commit
+/// is read as it is. Near miss: the same PR without the planted files is
+/// compared with the real base and fails (FD670, exit 1).
+fn baseline_rev_reads_only_the_repositorys_own_git() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    store_with(&tree, "store-1.0.0", "1.0.0", &[]);
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "published"]);
+    let base = git(&repo, &["rev-parse", "HEAD"]);
+    breaking(&tree, "store-1.0.1", "1.0.1");
+    // Near miss first: the real base, the breaking patch found.
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", &base, "packages"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(steps_of(&doc), [("1.0.0".into(), "1.0.1".into(), false)]);
+    // A commit holding the PR's packages, in a repository of its own.
+    let evil = tmp.path().join("evil");
+    for name in ["store-1.0.0", "store-1.0.1"] {
+        common::copy_dir(&tree.join(name), &evil.join(name));
+    }
+    git(&evil, &["init", "-q"]);
+    git(&evil, &["add", "-A"]);
+    git(&evil, &["commit", "-qm", "x"]);
+    let swapped = git(&evil, &["rev-parse", "HEAD"]);
+    // A replace ref in the real repository: ignored.
+    git(&repo, &["fetch", "-q", evil.to_str().unwrap(), "HEAD"]);
+    git(&repo, &["replace", &base, &swapped]);
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", &base, "packages"]);
+    assert_eq!(code, 1, "a replace ref swapped BASE: {doc}");
+    assert_eq!(steps_of(&doc), [("1.0.0".into(), "1.0.1".into(), false)]);
+    git(&repo, &["replace", "-d", &base]);
+    // The planted bare repository, committed as plain files.
+    common::copy_dir(&evil.join(".git/objects"), &tree.join("objects"));
+    std::fs::create_dir_all(tree.join("refs/replace")).unwrap();
+    std::fs::write(tree.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(
+        tree.join("config"),
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n",
+    )
+    .unwrap();
+    std::fs::write(tree.join("refs/replace").join(&base), format!("{swapped}\n")).unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "pr"]);
+    for paths in [&["packages"][..], &["packages/store-1.0.1"], &[".", "packages"]] {
+        let mut args = vec!["compat", "--baseline-rev", &base];
+        args.extend(paths);
+        let (code, out, err) = run_in(&repo, &args);
+        assert_eq!(code, 2, "{paths:?}: {out}\n{err}");
+        assert!(err.contains("bare repository"), "{paths:?}: {err}");
+        assert!(out.is_empty(), "{paths:?}: {out}");
+    }
+    Ok(())
+}
+
 pub fn trials() -> Vec<Trial> {
     let has_git = std::process::Command::new("git")
         .arg("--version")
@@ -333,6 +396,11 @@ pub fn trials() -> Vec<Trial> {
         Trial::test(
             "baseline_rev_reads_the_whole_tree",
             baseline_rev_reads_the_whole_tree,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "baseline_rev_reads_only_the_repositorys_own_git",
+            baseline_rev_reads_only_the_repositorys_own_git,
         )
         .with_ignored_flag(!has_git),
         Trial::test(
