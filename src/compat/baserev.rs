@@ -319,13 +319,16 @@ fn top_as_given(given: &Path, prefix: &str) -> PathBuf {
 pub struct AtRev {
     /// Every package the walk reads, in path order.
     pub packages: Vec<RevPackage>,
-    /// Every package the walk skips, as the walk of a checkout skips it
-    /// (below a hidden directory), in path order: its name (`REV:…`) and
-    /// the hidden directory's (`REV:…`); compat reports each (`FD683`,
-    /// breaker2 G1: a package the gate does not see can still be
-    /// published). A `.gitignore` skips nothing at REV: git publishes
-    /// what it tracks.
-    pub skipped: Vec<(PathBuf, PathBuf)>,
+    /// Every package the walk skips, in path order: its name (`REV:…`),
+    /// the directory that hides it (`REV:…`) and why: `hidden` (below a
+    /// hidden directory, as the walk of a checkout skips it), `nested`
+    /// (inside another package, whose files the walk does not search;
+    /// breaker4 H5) or `submodule` (a gitlink: another repository's
+    /// objects, never read; the package is the submodule's directory;
+    /// breaker4 H1). compat reports each (`FD683`, breaker2 G1: a package
+    /// the gate does not see can still be published). A `.gitignore` skips
+    /// nothing at REV: git publishes what it tracks.
+    pub skipped: Vec<(PathBuf, PathBuf, &'static str)>,
 }
 
 /// Every package at `rev` in the whole tree of each repository a PATH
@@ -405,14 +408,19 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
         roots.sort_by(|a, b| a.1.cmp(&b.1));
         let mut kept: Vec<String> = Vec::new();
         let mut hidden: Vec<String> = Vec::new();
+        // (nested package, the package it is in).
+        let mut nested: Vec<(String, String)> = Vec::new();
         for (seen, r) in roots {
-            let inside = |k: &String| k.is_empty() || r.starts_with(&format!("{k}/"));
-            if kept.iter().any(inside) {
+            let inside = |k: &&String| k.is_empty() || r.starts_with(&format!("{k}/"));
+            if let Some(outer) = kept.iter().find(inside) {
+                if seen {
+                    nested.push((r.clone(), outer.clone()));
+                }
                 continue;
             }
             if seen {
                 kept.push(r);
-            } else if !hidden.iter().any(inside) {
+            } else if !hidden.iter().any(|k| inside(&k)) {
                 hidden.push(r);
             }
         }
@@ -437,7 +445,17 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
                 .map(|n| parts.get(..n).unwrap_or_default().join("/"))
                 .find(|d| !shown(&format!("{d}/{INDEX_FILE}")))
                 .unwrap_or_else(|| root.clone());
-            skipped.push((named_at(&root).0, named_at(&dir).0));
+            skipped.push((named_at(&root).0, named_at(&dir).0, "hidden"));
+        }
+        for (root, outer) in nested {
+            skipped.push((named_at(&root).0, named_at(&outer).0, "nested"));
+        }
+        // A submodule's packages are another repository's objects: never
+        // read at REV, so never silently empty (breaker4 H1).
+        for (path, e) in &listed {
+            if e.mode == "160000" && shown(&format!("{path}/{INDEX_FILE}")) {
+                skipped.push((named_at(path).0, named_at(path).0, "submodule"));
+            }
         }
         for root in kept {
             let inside = |b: &str| -> Option<String> {
