@@ -363,10 +363,18 @@ fn baseline_rev_reads_only_the_repositorys_own_git() -> Result<(), Failed> {
         "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n",
     )
     .unwrap();
-    std::fs::write(tree.join("refs/replace").join(&base), format!("{swapped}\n")).unwrap();
+    std::fs::write(
+        tree.join("refs/replace").join(&base),
+        format!("{swapped}\n"),
+    )
+    .unwrap();
     git(&repo, &["add", "-A"]);
     git(&repo, &["commit", "-qm", "pr"]);
-    for paths in [&["packages"][..], &["packages/store-1.0.1"], &[".", "packages"]] {
+    for paths in [
+        &["packages"][..],
+        &["packages/store-1.0.1"],
+        &[".", "packages"],
+    ] {
         let mut args = vec!["compat", "--baseline-rev", &base];
         args.extend(paths);
         let (code, out, err) = run_in(&repo, &args);
