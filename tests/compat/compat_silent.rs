@@ -582,6 +582,54 @@ fn every_published_copy_of_a_neighbour_is_compared() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Breaker4 H4: `--format concise` ended with verify's summary, counting
+/// the pair as a failed package ("N packages (0 verified, N failed)").
+/// Now it ends with compat's own, as human does: here 12 packages of BASE
+/// kinds each gain an unlisted file (FD018, failed) and a breaking 1.0.1
+/// fails: `1 pair (0 fit, 1 do not), 13 errors`, the same line human
+/// prints. Near miss: a fitting 1.0.1 alone says `1 pair (1 fit, 0 do
+/// not)` (exit 0).
+fn concise_ends_with_compat_summary() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    store_with(&base, "store-1.0.0", "1.0.0", &[]);
+    let pr = tmp.path().join("pr");
+    store_with(&pr, "store-1.0.0", "1.0.0", &[]);
+    store_with(&pr, "store-1.0.1", "1.0.1", &[]);
+    let last = |out: &str| out.lines().last().unwrap_or_default().to_owned();
+    let (code, out, err) = run_in(
+        tmp.path(),
+        &["compat", "--baseline", "base", "pr", "--format", "concise"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        last(&out),
+        "form-package compat: 1 pair (1 fit, 0 do not), 0 errors, 0 warnings, 0 notes",
+        "{out}"
+    );
+    std::fs::remove_dir_all(pr.join("store-1.0.1")).unwrap();
+    breaking(&pr, "store-1.0.1", "1.0.1");
+    for i in 1..=12 {
+        let k = package(&pr, &format!("k{i}"), STORE, |d| {
+            d["kind"] = json!(format!("K{i}"));
+        });
+        std::fs::write(k.join("fixtures/extra.json"), "{\"zz\":1}").unwrap();
+    }
+    let (code, out, err) = run_in(
+        tmp.path(),
+        &["compat", "--baseline", "base", "pr", "--format", "concise"],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let (_, human, _) = run_in(tmp.path(), &["compat", "--baseline", "base", "pr"]);
+    assert!(
+        last(&out).starts_with("form-package compat: 1 pair (0 fit, 1 do not), 13 errors"),
+        "{out}"
+    );
+    assert!(human.lines().any(|l| l == last(&out)), "{human}\n{out}");
+    assert!(!out.contains("verified"), "{out}");
+    Ok(())
+}
+
 /// This file's trials, run by the binary's `main` (reported ignored where
 /// git is not installed).
 pub fn trials() -> Vec<Trial> {
@@ -620,5 +668,9 @@ pub fn trials() -> Vec<Trial> {
             every_published_copy_of_a_neighbour_is_compared,
         )
         .with_ignored_flag(!has_git),
+        Trial::test(
+            "concise_ends_with_compat_summary",
+            concise_ends_with_compat_summary,
+        ),
     ]
 }
