@@ -617,6 +617,25 @@ fn newer_neighbours<'a>(line: &'a [Slot], candidate: &Version) -> Vec<&'a Slot> 
         .collect()
 }
 
+/// The copies of a published `slot` a new version is held to under
+/// `--baseline` (breaker4 H6): each verified copy, one per digest, in path
+/// order (a copy `verify` refused is no release a host installs); when
+/// every copy is refused, the first (its findings are then reported).
+fn published_copies(slot: &Slot) -> Vec<Arc<Side>> {
+    let mut seen = std::collections::BTreeSet::new();
+    let verified: Vec<Arc<Side>> = slot
+        .copies
+        .iter()
+        .filter(|s| s.refused.is_none() && seen.insert(s.digest.clone()))
+        .cloned()
+        .collect();
+    if verified.is_empty() {
+        slot.representative().cloned().into_iter().collect()
+    } else {
+        verified
+    }
+}
+
 /// Compares each pair of `todo` (in parallel), in order.
 fn compare_all(todo: Vec<(Arc<Side>, Arc<Side>)>) -> Vec<Pair> {
     todo.into_par_iter()
@@ -763,10 +782,28 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
             let newer: Vec<_> = base_line
                 .map(|l| newer_neighbours(l, &slot.version))
                 .unwrap_or_default();
-            let older = older.and_then(|o| closest(&o.copies, std::slice::from_ref(new)));
-            let after = newer
-                .iter()
-                .filter_map(|p| closest(std::slice::from_ref(new), &p.copies));
+            // Breaker4 H6: a published neighbour is every copy BASE holds
+            // of that version (each one's FormRef is installable), so the
+            // new version is held to each, never to the friendliest one
+            // alone; a neighbour the PR adds is its closest copy (its
+            // copies are FD671 already).
+            let is_published =
+                |o: &Slot| base_line.is_some_and(|l| l.iter().any(|p| std::ptr::eq(p, o)));
+            let older: Vec<_> = match older {
+                Some(o) if is_published(o) => published_copies(o)
+                    .into_iter()
+                    .map(|c| (c, Arc::clone(new)))
+                    .collect(),
+                Some(o) => closest(&o.copies, std::slice::from_ref(new))
+                    .into_iter()
+                    .collect(),
+                None => Vec::new(),
+            };
+            let after = newer.iter().flat_map(|p| {
+                published_copies(p)
+                    .into_iter()
+                    .map(|c| (Arc::clone(new), c))
+            });
             let before = todo.len();
             todo.extend(older.into_iter().chain(after));
             if todo.len() == before {

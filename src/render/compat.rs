@@ -145,6 +145,16 @@ pub fn render(report: &Compat, format: Format, opts: &Options) -> String {
             let (lines, more) = super::github::annotations(&run, opts, &failing);
             format!("{lines}{}{more}", summary_line(report))
         }
+        Format::Concise => {
+            // Compat's own summary (breaker4 H4): a pair is no package, so
+            // verify's "N packages (V verified, F failed)" miscounted it.
+            let lines = super::concise::lines(&RunView::of(&report.report));
+            if opts.quiet {
+                lines
+            } else {
+                lines + &summary_line(report)
+            }
+        }
         other => super::render(other, &RunView::of(&report.report), opts),
     }
 }

@@ -23,6 +23,17 @@ use crate::diag::Severity;
 
 /// Renders `run` as concise lines, every line ending with `\n`.
 pub fn render(run: &RunView<'_>, opts: &Options) -> String {
+    let mut out = lines(run);
+    if !opts.quiet {
+        out.push_str(&super::human::summary_line(run));
+    }
+    out
+}
+
+/// The configuration line (when one was read) and one line per finding,
+/// without the summary: `compat` ends them with its own (pairs that fit
+/// and do not, breaker4 H4), not with a count of packages.
+pub fn lines(run: &RunView<'_>) -> String {
     let mut out = String::new();
     if let Some(config) = &run.config {
         out.push_str(&super::human::config_line(config));
@@ -44,9 +55,6 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
             escape::text(&f.location(p.path())),
             d.code.info().id
         );
-    }
-    if !opts.quiet {
-        out.push_str(&super::human::summary_line(run));
     }
     out
 }

@@ -529,6 +529,107 @@ fn a_refused_base_package_in_a_pair_shows_its_findings() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Breaker4 H6: BASE published 1.0.0 twice with different bytes (copy
+/// `a`: `name.maxLength` 10; copy `b`: 63); a new 1.0.1 identical in its
+/// desired schema to `a` was compared with `a` alone and passed (exit 0),
+/// though hosts on `b` get a breaking patch. Now the new version is held to
+/// every published copy of its neighbour: two pairs, the one with `b`
+/// fails (FD670), exit 1, at REV and with `--baseline DIR`. Near miss: two
+/// copies that differ only in `title` both fit (two fitting pairs, exit 0).
+fn every_published_copy_of_a_neighbour_is_compared() -> Result<(), Failed> {
+    for near_miss in [false, true] {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        let tree = repo.join("packages");
+        breaking(&tree.join("a"), "store-1.0.0", "1.0.0");
+        if near_miss {
+            package(&tree.join("b"), "store-1.0.0", STORE, |d| {
+                d["definitionVersion"] = json!("1.0.0");
+                d["title"] = json!("Another store");
+                d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(10);
+            });
+        } else {
+            store_with(&tree.join("b"), "store-1.0.0", "1.0.0", &[]);
+        }
+        git(&repo, &["init", "-q"]);
+        git(&repo, &["add", "-A"]);
+        git(&repo, &["commit", "-qm", "published"]);
+        git(tmp.path(), &["clone", "-q", "repo", "base"]);
+        breaking(&tree, "store-1.0.1", "1.0.1");
+        for (base, b) in [
+            (["--baseline-rev", "HEAD"], "HEAD:packages/b/store-1.0.0"),
+            (["--baseline", "../base"], "../base/packages/b/store-1.0.0"),
+        ] {
+            let args = ["compat", base[0], base[1], "packages/store-1.0.1"];
+            let (code, doc) = json_in(&repo, &args);
+            assert_eq!(code, i32::from(!near_miss), "{near_miss} {b}: {doc}");
+            assert_eq!(
+                steps_of(&doc),
+                [
+                    ("1.0.0".into(), "1.0.1".into(), true),
+                    ("1.0.0".into(), "1.0.1".into(), near_miss)
+                ],
+                "{b}: {doc}"
+            );
+            assert_eq!(doc["pairs"][1]["old"]["path"], b, "{doc}");
+            assert_eq!(
+                codes(&doc).contains(&"FD670".to_owned()),
+                !near_miss,
+                "{b}: {doc}"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Breaker4 H4: `--format concise` ended with verify's summary, counting
+/// the pair as a failed package ("N packages (0 verified, N failed)").
+/// Now it ends with compat's own, as human does: here 12 packages of BASE
+/// kinds each gain an unlisted file (FD018, failed) and a breaking 1.0.1
+/// fails: `1 pair (0 fit, 1 do not), 13 errors`, the same line human
+/// prints. Near miss: a fitting 1.0.1 alone says `1 pair (1 fit, 0 do
+/// not)` (exit 0).
+fn concise_ends_with_compat_summary() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    store_with(&base, "store-1.0.0", "1.0.0", &[]);
+    let pr = tmp.path().join("pr");
+    store_with(&pr, "store-1.0.0", "1.0.0", &[]);
+    store_with(&pr, "store-1.0.1", "1.0.1", &[]);
+    let last = |out: &str| out.lines().last().unwrap_or_default().to_owned();
+    let (code, out, err) = run_in(
+        tmp.path(),
+        &["compat", "--baseline", "base", "pr", "--format", "concise"],
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(
+        last(&out),
+        "form-package compat: 1 pair (1 fit, 0 do not), 0 errors, 0 warnings, 0 notes",
+        "{out}"
+    );
+    std::fs::remove_dir_all(pr.join("store-1.0.1")).unwrap();
+    breaking(&pr, "store-1.0.1", "1.0.1");
+    for i in 1..=12 {
+        let k = package(&pr, &format!("k{i}"), STORE, |d| {
+            d["kind"] = json!(format!("K{i}"));
+        });
+        std::fs::write(k.join("fixtures/extra.json"), "{\"zz\":1}").unwrap();
+    }
+    let (code, out, err) = run_in(
+        tmp.path(),
+        &["compat", "--baseline", "base", "pr", "--format", "concise"],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    let (_, human, _) = run_in(tmp.path(), &["compat", "--baseline", "base", "pr"]);
+    assert!(
+        last(&out).starts_with("form-package compat: 1 pair (0 fit, 1 do not), 13 errors"),
+        "{out}"
+    );
+    assert!(human.lines().any(|l| l == last(&out)), "{human}\n{out}");
+    assert!(!out.contains("verified"), "{out}");
+    Ok(())
+}
+
 /// This file's trials, run by the binary's `main` (reported ignored where
 /// git is not installed).
 pub fn trials() -> Vec<Trial> {
@@ -562,5 +663,14 @@ pub fn trials() -> Vec<Trial> {
             a_refused_base_package_in_a_pair_shows_its_findings,
         )
         .with_ignored_flag(!has_git),
+        Trial::test(
+            "every_published_copy_of_a_neighbour_is_compared",
+            every_published_copy_of_a_neighbour_is_compared,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "concise_ends_with_compat_summary",
+            concise_ends_with_compat_summary,
+        ),
     ]
 }

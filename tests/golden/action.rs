@@ -720,6 +720,50 @@ fn baseline_runs_compat() {
     assert_eq!(job.ran(FAIL), Some(2));
 }
 
+/// Breaker4 H9: the Action passes its PATHs after `--`, so a directory
+/// of a pull request named like an option is a PATH: `--help` (a breaking
+/// 1.0.1) and `--version` (a package missing a fixture). Before, `verify
+/// --help --version …` printed help and both steps exited 0. Now verify
+/// fails on `--version` (FD019) and compat on `--help` (FD670), exit 1
+/// each. (The near miss, the same packages under ordinary names, is
+/// `baseline_runs_compat` and `findings_are_annotated_and_summarised`.)
+fn paths_that_look_like_options_are_paths() {
+    let runner = Runner::new("Linux", "X64");
+    let bytes = std::fs::read(BIN).unwrap();
+    publish(&runner.path("releases"), LINUX_ASSET, &bytes, &bytes);
+    let ws = runner.path("workspace");
+    copy_dir(&fixtures().join(STORE), &ws.join("published/store"));
+    let new = ws.join("--help");
+    copy_dir(&fixtures().join(STORE), &new);
+    let file = new.join("definition.json");
+    let mut d: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    d["definitionVersion"] = serde_json::json!("1.0.1");
+    d["lifecycleCapabilities"] = serde_json::json!(["create", "observe", "delete"]);
+    std::fs::write(&file, serde_json::to_vec(&d).unwrap()).unwrap();
+    common::reindex(&new);
+    let bad = ws.join("--version");
+    copy_dir(&fixtures().join(STORE), &bad);
+    std::fs::remove_file(bad.join("fixtures/desired.json")).unwrap();
+    let job = runner.run(&[("paths", "--help --version"), ("baseline", "published")]);
+    assert_eq!(
+        job.outputs["steps.verify.outputs.exit-code"], "1",
+        "{}",
+        job.log
+    );
+    assert_eq!(
+        job.outputs["steps.compat.outputs.compat-exit-code"], "1",
+        "{}",
+        job.log
+    );
+    assert_eq!(job.ran(FAIL), Some(1));
+    assert!(
+        job.log.contains("FD019") && job.log.contains("FD670"),
+        "{}",
+        job.log
+    );
+    assert!(!job.log.contains("Usage:"), "{}", job.log);
+}
+
 /// Every action the YAML uses is pinned by a full commit SHA with its
 /// version in a comment (issue 37 item 9).
 fn actions_are_pinned() {
@@ -754,6 +798,10 @@ pub fn trials() -> Vec<Trial> {
             findings_are_annotated_and_summarised,
         ),
         common::test("baseline_runs_compat", baseline_runs_compat),
+        common::test(
+            "paths_that_look_like_options_are_paths",
+            paths_that_look_like_options_are_paths,
+        ),
         common::test("actions_are_pinned", actions_are_pinned),
     ]
 }
