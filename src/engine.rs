@@ -40,6 +40,7 @@ use jsonschema::{Draft, Keyword, ValidationError};
 use serde_json::{Map, Number, Value};
 
 use crate::diag::Target;
+use crate::formats;
 use crate::json::pointer::JsonPointer;
 
 pub mod cache;
@@ -51,8 +52,6 @@ pub mod values;
 
 /// The only `$schema` the caller accepts (checked by the caller, §3.2).
 pub const DRAFT_2020_12: &str = "https://json-schema.org/draft/2020-12/schema";
-
-pub mod formats;
 
 /// Formats the reference asserts (§12 E3). Every other name is ignored.
 pub const ASSERTED_FORMATS: &[&str] = &[

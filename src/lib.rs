@@ -35,6 +35,7 @@ pub mod explain;
 pub mod family;
 pub mod fileread;
 pub mod fixtures;
+pub mod formats;
 pub mod fsread;
 pub mod fswrite;
 pub mod host;

@@ -191,7 +191,7 @@ fn closure(id: &str) -> Result<Option<Vec<(String, Value)>>, String> {
 
 /// The validator options shared by every published-schema validator:
 /// Draft 2020-12, formats asserted (verifier-rules.md §12) by the
-/// reference's own rules ([`crate::engine::formats`], the same functions
+/// reference's own rules ([`crate::formats`], the same functions
 /// inline definition schemas use; the crate's own `uri` refuses what Go's
 /// `url.Parse` accepts, e.g. `<` in a query), the `regex` crate engine
 /// (RE2-like), offline. Built on first use, with a registry of only the
@@ -205,7 +205,7 @@ fn build(id: &str) -> Result<Validator, String> {
         .with_pattern_cache(PATTERNS.clone())
         .with_registry(&registry)
         .offline();
-    for &(name, check) in crate::engine::formats::CHECKS {
+    for &(name, check) in crate::formats::CHECKS {
         options = options.with_format(name, check);
     }
     options
@@ -410,8 +410,9 @@ pub struct MetaError {
 /// time for it), with the crate's first error: `Err` holds what
 /// `jsonschema::draft202012::meta::validate` would return. The crate
 /// decides when the generated code cannot (a pattern that would not build).
-/// Not called by the engine yet (see `schemas::native`): the tests hold it
-/// to the crate.
+/// The engine checks each `$ref` target outside an inline schema's
+/// subschemas with it (`engine::refs`); the tests hold it to the crate
+/// ([`check_meta_with_crate`]).
 ///
 /// # Errors
 /// The first meta-schema error of `schema`.
@@ -949,7 +950,7 @@ mod tests {
     }
 
     /// The published schemas' `format`s are the reference's Go formats
-    /// (engine::formats), not the crate's: every verdict below was read
+    /// (formats), not the crate's: every verdict below was read
     /// off the oracle (`validate-revocation`, legacy profile; docs/src/fidelity.md
     /// § Published-schema formats).
     #[test]

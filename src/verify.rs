@@ -67,6 +67,16 @@ impl PackageOutcome {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// The JSON members of what the command said about this entry besides
+    /// its findings ([`crate::summary::Summary::members`]); none without
+    /// a summary. Every format prints these.
+    pub fn summary_members(&self) -> serde_json::Map<String, Value> {
+        self.summary
+            .as_ref()
+            .map(crate::summary::Summary::members)
+            .unwrap_or_default()
+    }
+
     /// How many diagnostics have severity `severity` (each counted once,
     /// whatever it says it stands for).
     pub fn count(&self, severity: diag::Severity) -> usize {
@@ -261,7 +271,7 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
             let given = pkg.root.as_ref().and_then(|r| r.parsed(file));
             source.spans = match given {
                 Some(d) => Some(d.parsed.spans.clone()),
-                None => strict::parse(&source.bytes).ok().map(|p| p.spans),
+                None => strict::spans(&source.bytes).ok(),
             };
         }
     }

@@ -1,6 +1,6 @@
 //! `form-package family PATH...`: a whole Form Family checked
 //! ([`crate::ops::family::run`]), then printed ([`crate::render::family::output`]);
-//! the exit status is the report's ([`crate::family::check::Report::exit_code`]).
+//! the exit status is the report's ([`crate::report::family::FamilyReport::exit_code`]).
 
 use std::path::PathBuf;
 

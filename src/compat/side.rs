@@ -22,20 +22,10 @@ use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 const DEFAULT_DEFINITION: &str = "definition.json";
 
 /// The identity of a Form Definition (versioning-rules V1): the group
-/// (`apiVersion`), `kind`, `definitionVersion` and `schemaDigest` (the
-/// RFC 8785 digest of the definition, `sha256:<64 hex>`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FormRef {
-    /// The definition's `apiVersion` (its group).
-    pub api_version: String,
-    /// The definition's `kind`.
-    pub kind: String,
-    /// The definition's `definitionVersion` as written.
-    pub definition_version: String,
-    /// `sha256:` of the definition's RFC 8785 form.
-    pub schema_digest: String,
-}
+/// (`apiVersion`), `kind`, `definitionVersion` as written and
+/// `schemaDigest` (the RFC 8785 digest of the definition,
+/// `sha256:<64 hex>`): the one FormRef type, the snapshot compiler's.
+pub use crate::host::snapshot::FormRef;
 
 impl FormRef {
     /// `group kind version` (package text, as written).

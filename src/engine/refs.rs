@@ -20,7 +20,9 @@
 //!   `default`, `const`, or a `$defs`/`properties` map itself is therefore
 //!   checked; the crate compiles such a target without that check (and drops
 //!   an ill-typed keyword in silence). [`survey`] does the check, once per
-//!   target, and reports it at the `$ref` member that first reaches it.
+//!   target, with the generated meta-schema validator
+//!   ([`schemas::check_meta`]; the crate's is its test oracle), and reports
+//!   it at the `$ref` member that first reaches it.
 //!
 //! Hand-rolled because no crate option does either: the crate has no hook
 //! for the `$ref` parser nor for validating reference targets.
@@ -31,10 +33,12 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::{formats, CompileError};
+use super::CompileError;
+use crate::formats;
 use crate::json::pointer::JsonPointer;
 use crate::keywords::{self, Shape};
 use crate::proof::ref_closure;
+use crate::schemas;
 
 /// What [`survey`] found in one inline schema.
 #[derive(Debug, Default)]
@@ -93,17 +97,18 @@ pub(crate) fn survey(root: &Value) -> Survey {
         // A new resource for the engine: its subschemas become known, its
         // own `$ref`s are compiled too, and it is validated once.
         walk(target.value, &target.location, true, &mut known, &mut queue);
-        let value = target.value;
-        if let Err(e) = jsonschema::draft202012::meta::validate(value) {
-            let at = e.instance_path().as_str().to_owned();
+        // The generated meta-schema validator (issue 38): the crate's own
+        // runs only inside its compile, never a second time here.
+        if let Err(e) = schemas::check_meta(target.value) {
             out.errors.push(CompileError {
                 pointer: member.clone(),
                 message: format!(
                     "$ref target {} (at {}) is not valid against the \
-                     Draft 2020-12 meta-schema: at {}: {e}",
+                     Draft 2020-12 meta-schema: at {}: {}",
                     quote(&reference),
                     display(&target.location),
-                    quote(&at)
+                    quote(&e.instance_path),
+                    e.message
                 ),
             });
         }
@@ -407,6 +412,56 @@ mod tests {
             "#/$defs/a/additionalItems",
         );
         assert!(compile(&legacy).is_ok());
+    }
+
+    /// The target check runs the generated meta-schema validator; the
+    /// crate's `meta::validate` is its oracle: each refused target's
+    /// message is the one the crate's first error gives. Near miss: a valid
+    /// target outside the subschemas has no error from either.
+    #[test]
+    fn target_errors_are_the_crates_first_error() {
+        let targets = [
+            (json!({"a": {"x-ext": {"type": 5}}}), "#/$defs/a/x-ext"),
+            (
+                json!({"a": {"x-ext": {"maxLength": "3"}}}),
+                "#/$defs/a/x-ext",
+            ),
+            (
+                json!({"a": {"default": {"minLength": 1.5}}}),
+                "#/$defs/a/default",
+            ),
+            (
+                json!({"a": {"const": {"required": [1, 1]}}}),
+                "#/$defs/a/const",
+            ),
+            (
+                json!({"a": {"x-ext": [{"properties": {"b": 5}}]}}),
+                "#/$defs/a/x-ext/0",
+            ),
+            (
+                json!({"a": {"x-ext": {"$defs": {"b": {"enum": 3}}}}}),
+                "#/$defs/a/x-ext",
+            ),
+        ];
+        for (defs, reference) in targets {
+            let schema = json!({"$schema": DRAFT_2020_12, "$defs": defs, "$ref": reference});
+            let target = ref_closure::resolve(&schema, reference).expect(reference);
+            let e = jsonschema::draft202012::meta::validate(target.value).expect_err(reference);
+            let want = format!(
+                "$ref target {} (at {}) is not valid against the \
+                 Draft 2020-12 meta-schema: at {}: {e}",
+                quote(reference),
+                display(&target.location),
+                quote(e.instance_path().as_str())
+            );
+            let errors = survey(&schema).errors;
+            assert_eq!(errors.len(), 1, "{reference}: {errors:?}");
+            assert_eq!(errors[0].message, want, "{reference}");
+        }
+        let fine = json!({"$schema": DRAFT_2020_12, "$defs": {"a": {"x-ext": {"minLength": 2}}}, "$ref": "#/$defs/a/x-ext"});
+        let target = ref_closure::resolve(&fine, "#/$defs/a/x-ext").expect("resolves");
+        assert!(jsonschema::draft202012::meta::validate(target.value).is_ok());
+        assert!(survey(&fine).errors.is_empty());
     }
 
     #[test]

@@ -290,7 +290,7 @@ pub fn line_col(source: &[u8], offset: usize) -> (usize, usize) {
 /// `serde_json::from_slice` gives. Top-level scalars are accepted (J7 is the
 /// canonicaliser's job).
 pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
-    parse_impl(bytes, true, false).map(|(value, entries, _)| Parsed {
+    parse_impl(bytes, true, false, true).map(|(value, entries, _)| Parsed {
         value,
         spans: SpanIndex { entries },
     })
@@ -304,7 +304,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
 /// # Errors
 /// Exactly those of [`parse`].
 pub fn parse_value(bytes: &[u8]) -> Result<serde_json::Value, ParseError> {
-    parse_impl(bytes, false, false).map(|(value, _, _)| value)
+    parse_impl(bytes, false, false, true).map(|(value, _, _)| value)
 }
 
 /// [`parse_value`] that also keeps the literal text of every number
@@ -321,7 +321,18 @@ pub fn parse_value(bytes: &[u8]) -> Result<serde_json::Value, ParseError> {
 pub fn parse_value_with_numbers(
     bytes: &[u8],
 ) -> Result<(serde_json::Value, Vec<Box<str>>), ParseError> {
-    parse_impl(bytes, false, true).map(|(value, _, numbers)| (value, numbers))
+    parse_impl(bytes, false, true, true).map(|(value, _, numbers)| (value, numbers))
+}
+
+/// The span map of [`parse`] alone: the same spans and the same refusals,
+/// without building the value (no member is inserted, no string kept). For
+/// a document already read whose findings must now be located (issue 38:
+/// building the value again was most of the cost of locating).
+///
+/// # Errors
+/// Exactly those of [`parse`].
+pub fn spans(bytes: &[u8]) -> Result<SpanIndex, ParseError> {
+    parse_impl(bytes, true, false, false).map(|(_, entries, _)| SpanIndex { entries })
 }
 
 /// [`parse`] that also keeps the literal text of every number, as
@@ -332,7 +343,7 @@ pub fn parse_value_with_numbers(
 /// # Errors
 /// Exactly those of [`parse`].
 pub fn parse_with_numbers(bytes: &[u8]) -> Result<(Parsed, Vec<Box<str>>), ParseError> {
-    parse_impl(bytes, true, true).map(|(value, entries, numbers)| {
+    parse_impl(bytes, true, true, true).map(|(value, entries, numbers)| {
         (
             Parsed {
                 value,
@@ -369,6 +380,7 @@ pub fn accepts_unflagged(bytes: &[u8], flag: &mut dyn FnMut(&str) -> bool) -> bo
         spans: Entries::default(),
         record_spans: false,
         numbers: None,
+        values: true,
     };
     p.skip_ws();
     if !matches!(p.peek(), Some(b'{' | b'[')) || p.scan_document(flag).is_err() {
@@ -387,6 +399,7 @@ fn parse_impl(
     bytes: &[u8],
     record_spans: bool,
     record_numbers: bool,
+    values: bool,
 ) -> Result<(serde_json::Value, Entries, Vec<Box<str>>), ParseError> {
     if bytes.starts_with(&[0xEF, 0xBB, 0xBF]) {
         return Err(ParseError {
@@ -416,8 +429,15 @@ fn parse_impl(
     // Without spans the pointer text is needed only by a refusal: the
     // document is read without it, and a refused one is read again with it
     // (the same bytes give the same refusal, now with its pointer).
-    match run_parser(bytes, text, record_spans, record_numbers, record_spans) {
-        Err(_) if !record_spans => run_parser(bytes, text, false, record_numbers, true),
+    match run_parser(
+        bytes,
+        text,
+        record_spans,
+        record_numbers,
+        record_spans,
+        values,
+    ) {
+        Err(_) if !record_spans => run_parser(bytes, text, false, record_numbers, true, values),
         done => done,
     }
 }
@@ -431,6 +451,7 @@ fn run_parser(
     record_spans: bool,
     record_numbers: bool,
     track_ptr: bool,
+    values: bool,
 ) -> Result<(serde_json::Value, Entries, Vec<Box<str>>), ParseError> {
     let mut p = Parser {
         src: bytes,
@@ -450,6 +471,7 @@ fn run_parser(
         },
         record_spans,
         numbers: record_numbers.then(Vec::new),
+        values,
     };
     p.skip_ws();
     let value = p.document()?;
@@ -490,6 +512,9 @@ struct Parser<'a> {
     /// The literal text of every number read so far, in document order,
     /// when asked for ([`parse_value_with_numbers`]).
     numbers: Option<Vec<Box<str>>>,
+    /// Whether the value is built (false for [`spans`]: strings are read
+    /// but not kept, members are not inserted; the spans are the same).
+    values: bool,
 }
 
 type PResult<T> = Result<T, ParseError>;
@@ -638,7 +663,11 @@ impl<'a> Parser<'a> {
                         continue 'values;
                     }
                 }
-                Some(b'"') => serde_json::Value::String(self.string()?),
+                Some(b'"') if self.values => serde_json::Value::String(self.string()?),
+                Some(b'"') => {
+                    self.string_cow()?;
+                    serde_json::Value::Null
+                }
                 Some(b't') => self.literal("true", serde_json::Value::Bool(true))?,
                 Some(b'f') => self.literal("false", serde_json::Value::Bool(false))?,
                 Some(b'n') => self.literal("null", serde_json::Value::Null)?,
@@ -711,7 +740,9 @@ impl<'a> Parser<'a> {
                         ..
                     } => {
                         self.ptr.truncate(*base_len);
-                        map.insert(std::mem::take(name), value);
+                        if self.values {
+                            map.insert(std::mem::take(name), value);
+                        }
                         self.skip_ws();
                         match self.peek() {
                             None => return Err(self.eof_expecting("',' or '}'")),

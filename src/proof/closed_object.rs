@@ -14,7 +14,9 @@
 //! where it is). `$ref`s that F1 refused are skipped the same way.
 
 use crate::diag::escape::quote;
-use std::collections::HashMap;
+// aHash (already in the tree): the memo is keyed by pointer texts, looked up
+// at every schema node.
+use ahash::AHashMap as HashMap;
 
 use serde_json::{Map, Value};
 
@@ -22,6 +24,7 @@ use super::ref_closure::{is_local_ref, kind, resolve};
 use super::{NamePolicy, NameQuery, NameSite};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::json::member;
 use crate::json::pointer::{escape, JsonPointer};
 use crate::keywords::{ARRAY, MAP, OBJECT as OBJECT_KEYWORDS, SINGLE as SINGLES};
 
@@ -292,7 +295,7 @@ impl<'a, 'p> Prover<'a, 'p> {
         own_err |= self.forbidden_keywords(obj, at);
 
         // Step 8: exact-object-const escape.
-        if let Some(Value::Object(_)) = obj.get("const") {
+        if let Some(Value::Object(_)) = member(obj, "const") {
             if obj.len() == 1 {
                 let literal = &obj["const"];
                 let height = self.charge_literal(literal, at)?;
@@ -320,7 +323,7 @@ impl<'a, 'p> Prover<'a, 'p> {
         let properties = self.names_and_shapes(obj, at);
 
         // Step 12.
-        let types = type_names(obj.get("type"));
+        let types = type_names(member(obj, "type"));
         if types.contains(&"array") && !obj.contains_key("items") {
             let gist =
                 "array schema must declare items so nested object admission is proven closed";
@@ -357,7 +360,7 @@ impl<'a, 'p> Prover<'a, 'p> {
         let mut combos: [Option<Mode>; 3] = [None, None, None];
         // Every map keyword but `patternProperties`, refused above (§4.2).
         for kw in MAP.into_iter().filter(|k| *k != "patternProperties") {
-            let Some(container) = obj.get(kw) else {
+            let Some(container) = member(obj, kw) else {
                 continue;
             };
             let Value::Object(members) = container else {
@@ -372,7 +375,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             }
         }
         for kw in SINGLES {
-            let Some(child) = obj.get(kw) else {
+            let Some(child) = member(obj, kw) else {
                 continue;
             };
             if (kw == "additionalProperties"
@@ -385,7 +388,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             height = height.max(o.height + 1);
         }
         for (slot, kw) in ARRAY.iter().enumerate() {
-            let Some(arr) = obj.get(*kw) else {
+            let Some(arr) = member(obj, kw) else {
                 continue;
             };
             let items = match arr {
@@ -415,7 +418,7 @@ impl<'a, 'p> Prover<'a, 'p> {
         }
 
         // Step 16: narrowing.
-        if let Some(c) = obj.get("const") {
+        if let Some(c) = member(obj, "const") {
             let m = if c.is_object() {
                 Mode::Open
             } else {
@@ -423,7 +426,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             };
             mode = mode.intersect(m);
         }
-        if let Some(e) = obj.get("enum") {
+        if let Some(e) = member(obj, "enum") {
             match e {
                 Value::Array(members) if !members.is_empty() => {
                     let m = members
@@ -443,7 +446,7 @@ impl<'a, 'p> Prover<'a, 'p> {
                 }
             }
         }
-        if let Some(r) = obj.get("$ref") {
+        if let Some(r) = member(obj, "$ref") {
             let site = at.loc.child("$ref");
             self.charge(&site, &format!("{}.$ref", at.disp), "local reference")?;
             if is_local_ref(r) {
@@ -572,7 +575,7 @@ impl<'a, 'p> Prover<'a, 'p> {
                 err = true;
             }
         }
-        if let Some(s) = obj.get("$schema") {
+        if let Some(s) = member(obj, "$schema") {
             if s.as_str() != Some(DRAFT_2020_12) {
                 let gist = "must remain Draft 2020-12";
                 let d = Diagnostic::new(Code::NestedDialect, format!("nested `$schema` {gist}"))
@@ -612,7 +615,7 @@ impl<'a, 'p> Prover<'a, 'p> {
         obj: &'a Map<String, Value>,
         at: &At<'_>,
     ) -> Option<&'a Map<String, Value>> {
-        let properties = match obj.get("properties") {
+        let properties = match member(obj, "properties") {
             None => None,
             Some(Value::Object(p)) => Some(p),
             Some(_) => {
@@ -640,7 +643,7 @@ impl<'a, 'p> Prover<'a, 'p> {
                 }
             }
         }
-        match obj.get("required") {
+        match member(obj, "required") {
             None => {}
             Some(Value::Array(entries)) => {
                 for (i, entry) in entries.iter().enumerate() {
@@ -673,7 +676,7 @@ impl<'a, 'p> Prover<'a, 'p> {
                 self.malformed(at, "required", "required must be an array".into());
             }
         }
-        match obj.get("dependentRequired") {
+        match member(obj, "dependentRequired") {
             None => {}
             Some(Value::Object(deps)) => {
                 for (key, list) in deps {
@@ -750,7 +753,7 @@ impl<'a, 'p> Prover<'a, 'p> {
     /// `additionalProperties` as a child, skip proving `propertyNames` as a
     /// child) — a child is skipped when its fault is already reported here.
     fn object_closure(&mut self, obj: &Map<String, Value>, at: &At<'_>) -> (bool, bool, bool) {
-        match obj.get("additionalProperties") {
+        match member(obj, "additionalProperties") {
             Some(Value::Bool(false)) => (false, false, false),
             Some(Value::Bool(true)) => {
                 let gist = "object schema must set additionalProperties to false or use the reviewed typed-map escape";
@@ -811,7 +814,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             self.report(d, at.disp, gist);
             err = true;
         }
-        match obj.get("propertyNames") {
+        match member(obj, "propertyNames") {
             None => {
                 let gist = "must declare the reviewed portable map-key policy";
                 let d = Diagnostic::new(Code::MapKeyPolicy, format!("typed map {gist}"))
@@ -883,7 +886,7 @@ impl<'a, 'p> Prover<'a, 'p> {
     /// Our extra help (never changes a verdict): `allOf` branches that are
     /// each closed objects where one requires a name another does not declare.
     fn unsatisfiable_all_of(&mut self, obj: &Map<String, Value>, at: &At<'_>) {
-        let Some(Value::Array(branches)) = obj.get("allOf") else {
+        let Some(Value::Array(branches)) = member(obj, "allOf") else {
             return;
         };
         if branches.len() < 2 {
@@ -925,10 +928,10 @@ impl<'a, 'p> Prover<'a, 'p> {
     fn closed_branch(&self, mut b: &'a Value) -> Option<&'a Map<String, Value>> {
         for _ in 0..8 {
             let obj = b.as_object()?;
-            if obj.get("additionalProperties") == Some(&Value::Bool(false)) {
+            if member(obj, "additionalProperties") == Some(&Value::Bool(false)) {
                 return Some(obj);
             }
-            let r = obj.get("$ref")?.as_str()?;
+            let r = member(obj, "$ref")?.as_str()?;
             b = resolve(self.root, r).ok()?.value;
         }
         None

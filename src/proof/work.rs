@@ -10,11 +10,11 @@
 //! edges, saturates (a schema that passed the proof has neither).
 
 use ahash::{AHashMap, AHashSet};
-use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
 use super::ref_closure::{is_local_ref, resolve};
+use crate::json::member;
 use crate::json::pointer::escape;
 
 /// Largest accepted estimate (§4.6, §4.7): a schema or fixture whose estimate
@@ -45,16 +45,16 @@ fn add(a: u32, b: u32) -> u32 {
 pub fn structural_work(schema: &Value) -> u32 {
     let mut w = Structural {
         root: schema,
-        memo: HashMap::new(),
-        active: HashSet::new(),
+        memo: AHashMap::default(),
+        active: AHashSet::default(),
     };
     w.node(schema, String::new(), 0)
 }
 
 struct Structural<'a> {
     root: &'a Value,
-    memo: HashMap<String, u32>,
-    active: HashSet<String>,
+    memo: AHashMap<String, u32>,
+    active: AHashSet<String>,
 }
 
 impl<'a> Structural<'a> {
@@ -78,7 +78,7 @@ impl<'a> Structural<'a> {
             }
         }
         if sum <= WORK_LIMIT {
-            if let Some(r) = obj.get("$ref").filter(|r| is_local_ref(r)) {
+            if let Some(r) = member(obj, "$ref").filter(|r| is_local_ref(r)) {
                 if let Some(t) = r.as_str().and_then(|r| resolve(self.root, r).ok()) {
                     sum = add(sum, self.node(t.value, t.key, depth + 1));
                 }
@@ -97,19 +97,19 @@ fn children_of<'a>(obj: &'a serde_json::Map<String, Value>, key: &str) -> Vec<(&
     // an instance; `$defs`/`definitions` are reached through `$ref`, and
     // `patternProperties` is refused by the proof.
     for kw in ["properties", "dependentSchemas"] {
-        if let Some(Value::Object(members)) = obj.get(kw) {
+        if let Some(Value::Object(members)) = member(obj, kw) {
             for (name, child) in members {
                 out.push((child, format!("{key}/{kw}/{}", escape(name))));
             }
         }
     }
     for kw in SINGLES {
-        if let Some(child) = obj.get(kw) {
+        if let Some(child) = member(obj, kw) {
             out.push((child, format!("{key}/{kw}")));
         }
     }
     for kw in ARRAY {
-        if let Some(Value::Array(items)) = obj.get(kw) {
+        if let Some(Value::Array(items)) = member(obj, kw) {
             for (i, child) in items.iter().enumerate() {
                 out.push((child, format!("{key}/{kw}/{i}")));
             }

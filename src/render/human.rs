@@ -34,7 +34,7 @@ struct Shown<'a> {
     message: String,
     code: String,
     help: Option<String>,
-    source: Option<Excerpt>,
+    source: Option<Excerpt<'a>>,
     span: Option<SourceSpan>,
 }
 
@@ -99,9 +99,9 @@ const MAX_EXCERPT: usize = 256 * 1024;
 /// cannot make the output (held in memory) grow with findings × file size.
 const EXCERPT_OUTPUT_BUDGET: usize = 8 * 1024 * 1024;
 
-/// At most this many findings of one package get an excerpt: miette locates
-/// an excerpt by scanning the file from its start (and the file is copied
-/// for it), so excerpts cost O(file size) each.
+/// At most this many findings of one package get an excerpt: an excerpt
+/// still costs O(file size) (the file's UTF-8 check, the line count before
+/// its [`window`]).
 const MAX_EXCERPTS: usize = 200;
 
 /// Files larger than this (4 MiB, the definition limit) get no excerpts.
@@ -158,40 +158,102 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
 /// says what the `help:` line, JSON, SARIF and GitHub say. The header's read
 /// is the only one without context lines: the handler below asks for one
 /// line of context everywhere else (`with_context_lines(1)`).
-struct Excerpt {
+///
+/// miette reads a source from its first byte for every read (three or four
+/// per finding), so each read is handed only the lines around its span
+/// ([`window`]) and its answer is moved back to the whole text's offsets and
+/// line numbers: the same contents as a read of the whole text, at the cost
+/// of a few lines (issue 38: rendering was most of the corpus run's serial
+/// tail). The text is borrowed unless it has a lone CR.
+struct Excerpt<'t> {
     name: String,
-    text: String,
+    text: std::borrow::Cow<'t, str>,
     header: Position,
 }
 
-impl miette::SourceCode for Excerpt {
+impl miette::SourceCode for Excerpt<'_> {
     fn read_span<'a>(
         &'a self,
         span: &SourceSpan,
         before: usize,
         after: usize,
     ) -> Result<Box<dyn SpanContents<'a> + 'a>, miette::MietteError> {
-        let inner = self.text.read_span(span, before, after)?;
+        let text = self.text.as_bytes();
+        let (from, to) = window(text, span, before, after);
+        let part = text.get(from..to).unwrap_or_default();
+        // Line breaks before the window, as miette counts them (LF, CR LF;
+        // there is no lone CR left): the window starts a line.
+        let lines_before = text
+            .get(..from)
+            .unwrap_or_default()
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count();
+        let inner = part.read_span(
+            &SourceSpan::from((span.offset() - from, span.len())),
+            before,
+            after,
+        )?;
         let (line, column) = if before == 0 && after == 0 {
             (self.header.line - 1, self.header.column - 1)
         } else {
-            (inner.line(), inner.column())
+            (inner.line() + lines_before, inner.column())
         };
         Ok(Box::new(MietteSpanContents::new_named(
             self.name.clone(),
             inner.data(),
-            *inner.span(),
+            SourceSpan::from((inner.span().offset() + from, inner.span().len())),
             line,
             column,
-            inner.line_count(),
+            inner.line_count() + lines_before,
         )))
     }
 }
 
+/// The byte range of `text` that a miette read of `span` with `before` and
+/// `after` context lines looks at, with a line to spare on each side: from
+/// the start of the line `before + 1` lines above the span's first line to
+/// the end of the line `after + 1` lines below its last byte (or the whole
+/// text when the span does not lie in it). It starts and ends at a line
+/// start (after an LF) or at an end of the text, so no CR LF is split.
+fn window(text: &[u8], span: &SourceSpan, before: usize, after: usize) -> (usize, usize) {
+    let start = span.offset();
+    let end = start.saturating_add(span.len());
+    if end > text.len() {
+        return (0, text.len());
+    }
+    let line_start = |at: usize| {
+        text.get(..at)
+            .and_then(|t| t.iter().rposition(|&b| b == b'\n'))
+            .map_or(0, |i| i + 1)
+    };
+    let mut from = line_start(start);
+    for _ in 0..=before {
+        if from == 0 {
+            break;
+        }
+        from = line_start(from - 1);
+    }
+    let mut to = end;
+    for _ in 0..=after + 1 {
+        match text
+            .get(to..)
+            .and_then(|t| t.iter().position(|&b| b == b'\n'))
+        {
+            Some(i) => to += i + 1,
+            None => {
+                to = text.len();
+                break;
+            }
+        }
+    }
+    (from, to)
+}
+
 /// `text` with every CR that is not followed by LF replaced by LF.
-fn lone_cr_to_lf(text: &str) -> String {
+fn lone_cr_to_lf(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.contains('\r') {
-        return text.to_owned();
+        return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
@@ -202,7 +264,7 @@ fn lone_cr_to_lf(text: &str) -> String {
             out.push(c);
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// Longest token text the help line quotes.
@@ -537,8 +599,22 @@ pub fn render_run(run: &RunView<'_>, opts: &Options) -> String {
     if let (Some(config), false) = (&run.config, opts.quiet) {
         text.push_str(&config_line(config));
     }
-    for p in &run.packages {
-        text.push_str(&render_package(p, opts));
+    // Packages render on the pool (their verification already started it;
+    // one package renders on this thread, which starts no pool).
+    let rendered: Vec<String> = if run.packages.len() > 1 {
+        use rayon::prelude::*;
+        run.packages
+            .par_iter()
+            .map(|p| render_package(p, opts))
+            .collect()
+    } else {
+        run.packages
+            .iter()
+            .map(|p| render_package(p, opts))
+            .collect()
+    };
+    for p in rendered {
+        text.push_str(&p);
     }
     if !opts.quiet {
         text.push_str(&summary_line(run));
@@ -554,15 +630,9 @@ pub fn config_line(path: &std::path::Path) -> String {
 
 /// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.
 pub fn summary_line(run: &RunView<'_>) -> String {
-    let unverified = run.unverified_note();
+    let [packages, verified, failed, errors, warnings, notes] = run.tally();
     escape::line(&format!(
-        "{} ({} verified{unverified}, {} failed), {}, {}, {}",
-        count(run.package_count(), "package"),
-        run.verified(),
-        run.failed,
-        count(run.counts.errors, "error"),
-        count(run.counts.warnings, "warning"),
-        count(run.counts.notes, "note"),
+        "{packages} ({verified}, {failed}), {errors}, {warnings}, {notes}"
     ))
 }
 
@@ -589,11 +659,7 @@ mod tests {
     use crate::codes::Code;
     use crate::json::pointer::JsonPointer;
 
-    fn source(text: &str) -> Source {
-        let bytes = text.as_bytes().to_vec();
-        let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
-        Source { bytes, spans }
-    }
+    use crate::testing::source;
 
     fn help_line(d: &Diagnostic, src: &Source) -> String {
         let text = render_diagnostic_in(d, Some(src), Some(std::path::Path::new("pkg")), false);

@@ -142,13 +142,16 @@ impl<'a> RunView<'a> {
     /// what its selection hid as the report built them, and the report's
     /// configuration file, skipped directories and whether it could run.
     pub fn of(report: &'a Report) -> Self {
-        let mut run = Self::of_views(
-            report
-                .entries
-                .iter()
-                .map(|e| PackageView::of(e, report.rule.deny_warnings))
-                .collect(),
-        );
+        let view = |e| PackageView::of(e, report.rule.deny_warnings);
+        // Locating is per entry: several locate on the pool (as
+        // `human::render_run` renders them).
+        let views = if report.entries.len() > 1 {
+            use rayon::prelude::*;
+            report.entries.par_iter().map(view).collect()
+        } else {
+            report.entries.iter().map(view).collect()
+        };
+        let mut run = Self::of_views(views);
         run.could_not_run = report.could_not_run();
         run.config.clone_from(&report.config);
         run.skipped.clone_from(&report.skipped);
@@ -198,6 +201,21 @@ impl<'a> RunView<'a> {
             0 => String::new(),
             n => format!(", {n} unverified: errors hidden or demoted by a selection"),
         }
+    }
+
+    /// The numbers a summary line says, as its words, for the human and
+    /// GitHub lines to arrange: `N packages`, `V verified` (then
+    /// [`RunView::unverified_note`]), `F failed`, `E errors`, `W warnings`,
+    /// `N notes`.
+    pub fn tally(&self) -> [String; 6] {
+        [
+            super::count(self.package_count(), "package"),
+            format!("{} verified{}", self.verified(), self.unverified_note()),
+            format!("{} failed", self.failed),
+            super::count(self.counts.errors, "error"),
+            super::count(self.counts.warnings, "warning"),
+            super::count(self.counts.notes, "note"),
+        ]
     }
 
     /// Entries that are packages ([`EntryKind::is_package`]): neither the

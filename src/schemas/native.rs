@@ -22,11 +22,11 @@
 //!
 //! The Draft 2020-12 meta-schema (with its vocabulary documents, from the
 //! crate's own copy) is generated the same way ([`meta_errors`]) and proved
-//! to give the crate's errors and first error, but the engine does not call
-//! it yet: the crate's compile of an inline schema runs its own meta-schema
-//! check whatever we do (`jsonschema` 0.61.2 has no public option to skip
-//! it), and `engine` may not import `schemas` (which imports
-//! `engine::formats`; the import graph has no cycle).
+//! to give the crate's errors and first error. The engine checks the `$ref`
+//! targets outside an inline schema's subschemas with it
+//! ([`super::check_meta`] from `engine::refs`); the schema itself is checked
+//! by the crate's own meta-schema validator inside its compile (`jsonschema`
+//! 0.61.2 has no public option to skip that), so no schema is checked twice.
 
 use serde_json::{Number, Value};
 
@@ -285,10 +285,10 @@ fn additional_message(unexpected: &[String]) -> String {
 }
 
 /// A published `format` checked by the reference's rules (the same table
-/// the crate is given, [`crate::engine::formats::CHECKS`]); an unknown
+/// the crate is given, [`crate::formats::CHECKS`]); an unknown
 /// format asserts nothing.
 fn format_ok(name: &str, s: &str) -> bool {
-    crate::engine::formats::CHECKS
+    crate::formats::CHECKS
         .iter()
         .find(|(n, _)| *n == name)
         .is_none_or(|(_, check)| check(s))

@@ -11,7 +11,7 @@
 //! differential tester's seeds for the format family plus the probes used
 //! to pin each rule down (`docs/src/fidelity.md` § Formats).
 
-use form_package::engine::{self, formats};
+use form_package::{engine, formats};
 use serde_json::json;
 
 /// Asserts that `check` gives the reference's verdict on every row and

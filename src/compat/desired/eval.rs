@@ -11,7 +11,8 @@ use serde_json::Value;
 use super::model::{count, kind_of, rat, type_mask, Node, Obj, FRAC, INT, UNMODELLED};
 use super::prove::Prover;
 use crate::engine::values::{equals_instance, has_duplicates};
-use crate::engine::{formats, goregex, ASSERTED_FORMATS};
+use crate::engine::{goregex, ASSERTED_FORMATS};
+use crate::formats;
 
 /// Three-valued conjunction accumulator.
 struct All {

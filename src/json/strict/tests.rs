@@ -532,6 +532,51 @@ fn scan_accepts_what_parse_accepts_on_the_corpus() {
     assert!(compared > 5000, "only {compared} corpus documents compared");
 }
 
+/// [`spans`] gives [`parse`]'s span map, or its refusal, for every JSON
+/// document of the corpus (mutants included: duplicate names, bad
+/// escapes, deep nesting); and on documents built here: escaped and
+/// duplicate member names, nested arrays (near miss: one byte changed is
+/// one span changed).
+#[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
+fn spans_alone_are_the_spans_of_parse() {
+    fn map(s: &SpanIndex) -> std::collections::BTreeMap<String, SpanEntry> {
+        s.iter().map(|(k, v)| (k.to_owned(), v.clone())).collect()
+    }
+    let same = |c: &[u8], what: &str| match (parse(c), spans(c)) {
+        (Ok(p), Ok(s)) => assert_eq!(map(&p.spans), map(&s), "{what}"),
+        (Err(a), Err(b)) => assert_eq!(
+            (a.kind, a.detail, a.span, a.pointer),
+            (b.kind, b.detail, b.span, b.pointer),
+            "{what}"
+        ),
+        (a, b) => panic!("{what}: parse {:?} but spans {:?}", a.is_ok(), b.is_ok()),
+    };
+    for doc in [
+        r#"{"a~b/c": ["x", {"\u00e9": [1, 2.5, "s"]}], "e": {}, "f": []}"#,
+        r#"{"a": 1, "a": 2}"#,
+        r#"{"a": {"b": "x", "b": "y"}}"#,
+        r#"[[["deep", "\n"]], {"k": null}]"#,
+    ] {
+        same(doc.as_bytes(), doc);
+    }
+    let a = map(&spans(br#"{"a": [1, 2]}"#).unwrap());
+    let b = map(&spans(br#"{"a": [1, 20]}"#).unwrap());
+    let changed: Vec<_> = a.iter().filter(|(k, v)| b.get(*k) != Some(v)).collect();
+    assert_eq!(changed.len(), 3, "{changed:?}"); // the root, /a and /a/1 end one byte later
+    let corpus = crate::testing::corpus_root();
+    let mut compared = 0usize;
+    for entry in walkdir::WalkDir::new(&corpus) {
+        let entry = entry.unwrap();
+        if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "json") {
+            let c = std::fs::read(entry.path()).unwrap();
+            same(&c, &entry.path().display().to_string());
+            compared += 1;
+        }
+    }
+    assert!(compared > 5000, "only {compared} corpus documents compared");
+}
+
 #[test]
 fn line_col_counts_scalar_values() {
     let src = "ab\ncé😀x\r\nz".as_bytes();

@@ -20,7 +20,7 @@ pub type Check = fn(&str) -> bool;
 
 /// The formats registered with the engine: every asserted name except
 /// `regex` (which shares the `pattern` grammar and is registered by
-/// [`super::compile`]). Names match `super::ASSERTED_FORMATS`.
+/// [`crate::engine::compile`]). Names match `crate::engine::ASSERTED_FORMATS`.
 pub const CHECKS: &[(&str, Check)] = &[
     ("json-pointer", is_json_pointer),
     ("relative-json-pointer", is_relative_json_pointer),
