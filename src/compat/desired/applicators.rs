@@ -6,7 +6,6 @@
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
-use std::hash::BuildHasher;
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -750,7 +749,8 @@ mod tests {
             prop_assert_eq!(out.iter().collect::<Vec<_>>(), want);
             for a in &vals {
                 for b in &vals {
-                    prop_assert_eq!(same_text(a, b), a.to_string() == b.to_string());
+                    let (ta, tb) = (a.to_string(), b.to_string());
+                    prop_assert_eq!(same_text(a, b), ta == tb);
                 }
             }
         }
