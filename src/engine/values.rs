@@ -223,18 +223,46 @@ fn push_rat(r: &BigRational, out: &mut String) {
     use num_traits::ToPrimitive;
     use std::fmt::Write;
     // A rational is in lowest terms, so each has one of the two forms.
-    let _ = match (r.numer().to_i64(), r.denom().to_u64()) {
-        (Some(n), Some(d)) => write!(out, "n{n}/{d}"),
-        _ => write!(out, "N{:x}/{:x}", r.numer(), r.denom()),
-    };
+    match (r.numer().to_i64(), r.denom().to_u64()) {
+        (Some(n), Some(d)) => {
+            out.push(if n < 0 { 'm' } else { 'n' });
+            push_digits(n.unsigned_abs(), out);
+            out.push('/');
+            push_digits(d, out);
+        }
+        _ => {
+            let _ = write!(out, "N{:x}/{:x}", r.numer(), r.denom());
+        }
+    }
+}
+
+/// The decimal digits of `n` (no formatting machinery: a strict key is
+/// built for every lookup of an array in an `enum`).
+fn push_digits(mut n: u64, out: &mut String) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        if let Some(d) = digits.get_mut(at) {
+            *d = b'0' + u8::try_from(n % 10).unwrap_or(0);
+        }
+        n /= 10;
+        if n == 0 || at == 0 {
+            break;
+        }
+    }
+    for &d in digits.get(at..).unwrap_or_default() {
+        out.push(char::from(d));
+    }
 }
 
 /// A string in a strict key: `s`, its length in bytes, `:` and its text
 /// (the length tells where it ends, so it cannot run into the next token;
 /// no copy, no escaping).
 fn push_key_string(s: &str, out: &mut String) {
-    use std::fmt::Write;
-    let _ = write!(out, "s{}:", s.len());
+    out.push('s');
+    push_digits(u64::try_from(s.len()).unwrap_or(u64::MAX), out);
+    out.push(':');
     out.push_str(s);
 }
 
@@ -712,6 +740,20 @@ mod tests {
             hash_rat(&two),
             hash_rat(&BigRational::from_integer(2.into()))
         );
+        // Strict keys: a rational by its sign, digits and denominator,
+        // past 64 bits in hexadecimal; a string by its length and text.
+        let key = |t: &str| {
+            let mut k = String::new();
+            push_rat(&go_rat(t).unwrap_or_default(), &mut k);
+            k
+        };
+        assert_eq!(key("0"), "n0/1");
+        assert_eq!(key("-3.5"), "m7/2");
+        assert_eq!(key("3.5"), "n7/2");
+        assert_eq!(key("18446744073709551616"), "N10000000000000000/1");
+        let mut k = String::new();
+        push_key_string("a,b", &mut k);
+        assert_eq!(k, "s3:a,b");
     }
 
     /// `type`'s kinds: `integer` admits integral numbers (`1.0` too),

@@ -5,7 +5,7 @@
 //! disjointness (`not`, `oneOf`, `if`). Moved from `prove.rs`.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
 use serde_json::Value;
@@ -181,8 +181,9 @@ impl<'a> Prover<'a> {
         };
         let mut out = Vec::new();
         // Values already offered, by their JSON text: a set, not a scan of
-        // `out` (an `enum` of n values costs n, not n², issue 35 item 4).
-        let mut seen: HashSet<String, ahash::RandomState> = HashSet::default();
+        // `out` (an `enum` of n values costs n, not n², issue 35 item 4),
+        // and the text is never written ([`Offered`]).
+        let mut seen = Offered::default();
         for v in vals {
             // A string that Go reads as a number also stands for that
             // number: offered in that form. A value of another JSON type
@@ -205,7 +206,7 @@ impl<'a> Prover<'a> {
             if super::model::kind_of(&form) != kind {
                 continue;
             }
-            if self.holds_flat(flat, &form, 0) != Some(false) && seen.insert(form.to_string()) {
+            if self.holds_flat(flat, &form, 0) != Some(false) && seen.is_new(&out, &form) {
                 out.push(form.into_owned());
             }
         }
@@ -609,4 +610,149 @@ fn finite_against(values: &[Value], mut holds: impl FnMut(&Value) -> Option<bool
         }
     }
     all_fail.then_some(Dis::Disjoint)
+}
+
+/// The values offered so far by [`Prover::finite`], told apart as their
+/// JSON texts are (two values are one when their compact texts are equal)
+/// without writing those texts: a 64-bit hash of what the text is made of
+/// ([`TextOf`]), confirmed by comparing it ([`same_text`]) with the value
+/// already offered; two different values of one hash keep the later in
+/// `spill`, so the answer is exact.
+#[derive(Default)]
+struct Offered {
+    by_hash: HashMap<u64, usize, ahash::RandomState>,
+    spill: Vec<usize>,
+}
+
+impl Offered {
+    /// True when `v` has not been offered in `out` yet (it is then
+    /// recorded as `out`'s next item).
+    fn is_new(&mut self, out: &[Value], v: &Value) -> bool {
+        let h = self.by_hash.hasher().hash_one(TextOf(v));
+        let next = out.len();
+        let Some(&first) = self.by_hash.get(&h) else {
+            self.by_hash.insert(h, next);
+            return true;
+        };
+        let offered = |i: usize| out.get(i).is_some_and(|w| same_text(w, v));
+        if offered(first) || self.spill.iter().any(|&i| offered(i)) {
+            return false;
+        }
+        self.spill.push(next);
+        true
+    }
+}
+
+/// A value hashed by what its compact JSON text is made of: members in
+/// their order, a number by its kind and value (`5`, `5.0` and `-0.0` are
+/// other texts than `5` and `0.0`).
+struct TextOf<'v>(&'v Value);
+
+impl std::hash::Hash for TextOf<'_> {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        match self.0 {
+            Value::Null => 0u8.hash(h),
+            Value::Bool(b) => (1u8, *b).hash(h),
+            Value::Number(n) => (2u8, number_text(n)).hash(h),
+            Value::String(s) => (3u8, s).hash(h),
+            Value::Array(items) => {
+                (4u8, items.len()).hash(h);
+                items.iter().for_each(|x| TextOf(x).hash(h));
+            }
+            Value::Object(m) => {
+                (5u8, m.len()).hash(h);
+                for (k, x) in m {
+                    k.hash(h);
+                    TextOf(x).hash(h);
+                }
+            }
+        }
+    }
+}
+
+/// What a number's compact text is a function of: whether it is a
+/// binary64 and its value (integers printed as digits, a binary64 by its
+/// shortest digits, which differ for every two bit patterns).
+fn number_text(n: &serde_json::Number) -> (bool, Option<u64>, Option<i64>, u64) {
+    (
+        n.is_f64(),
+        n.as_u64(),
+        n.as_i64(),
+        n.as_f64().map_or(0, f64::to_bits),
+    )
+}
+
+/// True when `a` and `b` have the same compact JSON text (`to_string`),
+/// decided without writing it.
+fn same_text(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Bool(x), Value::Bool(y)) => x == y,
+        (Value::Number(x), Value::Number(y)) => number_text(x) == number_text(y),
+        (Value::String(x), Value::String(y)) => x == y,
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(p, q)| same_text(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((k, p), (l, q))| k == l && same_text(p, q))
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Values whose texts often meet: `1`, `1.0`, `-0.0`, `0.0`, short
+    /// strings, members in either order.
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (0u64..3).prop_map(Value::from),
+            Just(Value::from(-1i64)),
+            prop_oneof![Just(1.0f64), Just(0.0), Just(-0.0), Just(0.5)].prop_map(Value::from),
+            "[ab]{0,1}".prop_map(Value::from),
+        ];
+        leaf.prop_recursive(2, 12, 3, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+                proptest::collection::vec(("[ab]", inner), 0..3)
+                    .prop_map(|m| Value::Object(m.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// `finite`'s dedupe keeps exactly the values whose compact texts
+        /// were not offered before (the oracle: a set of `to_string`s),
+        /// in order; near misses (`1` and `1.0`, `0.0` and `-0.0`,
+        /// members reordered) are kept apart as their texts are.
+        #[test]
+        fn offered_values_are_told_apart_as_their_texts(
+            vals in proptest::collection::vec(value(), 0..12),
+        ) {
+            let mut texts = HashSet::new();
+            let want: Vec<&Value> = vals.iter().filter(|v| texts.insert(v.to_string())).collect();
+            let mut seen = Offered::default();
+            let mut out: Vec<Value> = Vec::new();
+            for v in &vals {
+                if seen.is_new(&out, v) {
+                    out.push(v.clone());
+                }
+            }
+            prop_assert_eq!(out.iter().collect::<Vec<_>>(), want);
+            for a in &vals {
+                for b in &vals {
+                    let (ta, tb) = (a.to_string(), b.to_string());
+                    prop_assert_eq!(same_text(a, b), ta == tb);
+                }
+            }
+        }
+    }
 }

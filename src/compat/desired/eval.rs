@@ -62,6 +62,22 @@ pub(super) fn format_ok(format: &str, s: &str) -> bool {
         .is_none_or(|(_, check)| check(s))
 }
 
+/// The members of a node that [`Prover::holds`] decides alone: the value
+/// keywords, and annotations that assert nothing.
+const VALUES_ONLY: &[&str] = &[
+    "type",
+    "const",
+    "enum",
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
 impl<'a> Prover<'a> {
     /// Whether `v` satisfies `n`.
     pub(super) fn holds(&mut self, n: Node<'a>, v: &Value, depth: u32) -> Option<bool> {
@@ -77,7 +93,12 @@ impl<'a> Prover<'a> {
 
     fn holds_obj(&mut self, n: Node<'a>, m: &'a Obj, v: &Value, depth: u32) -> Option<bool> {
         let mut all = All { unknown: false };
-        if UNMODELLED.iter().any(|k| m.contains_key(*k)) {
+        // A node whose every member is `type`, `const`, `enum` or an
+        // annotation asserts nothing more: decided by those three, without
+        // asking for the twenty keywords below (each `enum` value of a
+        // pair is checked against such a node, issue 35 item 4).
+        let values_only = m.keys().all(|k| VALUES_ONLY.contains(&k.as_str()));
+        if !values_only && UNMODELLED.iter().any(|k| m.contains_key(*k)) {
             all.unknown = true;
         }
         let kind = kind_of(v);
@@ -100,6 +121,9 @@ impl<'a> Prover<'a> {
             if !own && !self.value_set(e).contains(v) {
                 return Some(false);
             }
+        }
+        if values_only {
+            return all.end();
         }
         match v {
             Value::Number(_) if kind & (INT | FRAC) != 0 => {
