@@ -534,8 +534,9 @@ fn a_refused_base_package_in_a_pair_shows_its_findings() -> Result<(), Failed> {
 /// desired schema to `a` was compared with `a` alone and passed (exit 0),
 /// though hosts on `b` get a breaking patch. Now the new version is held to
 /// every published copy of its neighbour: two pairs, the one with `b`
-/// fails (FD670), exit 1, at REV and with `--baseline DIR`. Near miss: two
-/// copies that differ only in `title` both fit (two fitting pairs, exit 0).
+/// fails (FD670), exit 1, at REV and with `--baseline DIR`; a newer
+/// published neighbour's copies likewise. Near miss: two copies that
+/// differ only in `title` both fit (fitting pairs only, exit 0).
 fn every_published_copy_of_a_neighbour_is_compared() -> Result<(), Failed> {
     for near_miss in [false, true] {
         let tmp = tempfile::tempdir().unwrap();
@@ -578,6 +579,38 @@ fn every_published_copy_of_a_neighbour_is_compared() -> Result<(), Failed> {
                 "{b}: {doc}"
             );
         }
+        // The newer neighbour likewise: BASE 1.0.0 and 1.2.0 twice (`x`:
+        // maxLength 10; `y`: 63, or 63 with another title in the near
+        // miss); a new 1.1.0 (63) fits 1.0.0 and `y`, but the published
+        // minor 1.1.0 → 1.2.0 of `x` now narrows `name`: breaking, exit 1.
+        let base = tmp.path().join("base2");
+        store_with(&base, "store-1.0.0", "1.0.0", &[]);
+        package(&base.join("x"), "store-1.2.0", STORE, |d| {
+            d["definitionVersion"] = json!("1.2.0");
+            if near_miss {
+                d["title"] = json!("Another store");
+            } else {
+                d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(10);
+            }
+        });
+        store_with(&base.join("y"), "store-1.2.0", "1.2.0", &[]);
+        let pr = tmp.path().join("pr2");
+        store_with(&pr, "store-1.1.0", "1.1.0", &[]);
+        let (code, doc) = json_in(tmp.path(), &["compat", "--baseline", "base2", "pr2"]);
+        assert_eq!(code, i32::from(!near_miss), "{doc}");
+        assert_eq!(
+            steps_of(&doc),
+            [
+                ("1.0.0".into(), "1.1.0".into(), true),
+                ("1.1.0".into(), "1.2.0".into(), near_miss),
+                ("1.1.0".into(), "1.2.0".into(), true)
+            ],
+            "{doc}"
+        );
+        assert_eq!(
+            doc["pairs"][1]["new"]["path"], "base2/x/store-1.2.0",
+            "{doc}"
+        );
     }
     Ok(())
 }
