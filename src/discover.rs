@@ -97,8 +97,18 @@ pub fn package_roots(path: &Path) -> Result<Vec<PathBuf>, Error> {
 /// holds a `package-index.json` ("nothing is written to a package": `init`
 /// and `compat --write-witnesses` refuse such a directory).
 pub fn inside_package(dir: &Path) -> Option<PathBuf> {
-    let absolute = std::path::absolute(dir).ok()?;
-    // Resolve the longest existing prefix (links included), keep the rest.
+    resolved(dir)?
+        .ancestors()
+        .find(|d| std::fs::symlink_metadata(d.join(INDEX_FILE)).is_ok())
+        .map(Path::to_path_buf)
+}
+
+/// `path` made absolute with its longest existing prefix resolved (links,
+/// `..`) and the rest kept, so a path that does not exist (yet, or any
+/// more) compares with canonical ones; `None` when it cannot be made
+/// absolute or its existing prefix cannot be resolved.
+pub fn resolved(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
     let mut existing = absolute.as_path();
     let mut rest = Vec::new();
     while std::fs::symlink_metadata(existing).is_err() {
@@ -109,10 +119,7 @@ pub fn inside_package(dir: &Path) -> Option<PathBuf> {
     for part in rest.iter().rev() {
         resolved.push(part);
     }
-    resolved
-        .ancestors()
-        .find(|d| std::fs::symlink_metadata(d.join(INDEX_FILE)).is_ok())
-        .map(Path::to_path_buf)
+    Some(resolved)
 }
 
 /// `package` (a resolved directory, as [`inside_package`] gives it) named

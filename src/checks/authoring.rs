@@ -229,10 +229,7 @@ fn duplicate_enum_values(items: &[Value], at: &JsonPointer) -> Vec<Diagnostic> {
 /// `$defs` it reaches) points anywhere but into `$defs`/`definitions` (the
 /// lint warns only when certain).
 fn refused_default(root: &Value, node: &Value, default: &Value) -> Option<Diagnostic> {
-    let alone = standalone(root, node)?;
-    let compiled = crate::engine::compile_shared(&alone).ok()?;
-    let materialized = crate::host::materialize::insert_defaults(node, default);
-    let first = compiled.violations(&materialized, 1).into_iter().next()?;
+    let first = default_refusal(root, node, default)?;
     let at = first.instance_pointer.as_str();
     let inside = if at.is_empty() {
         String::new()
@@ -252,6 +249,26 @@ fn refused_default(root: &Value, node: &Value, default: &Value) -> Option<Diagno
             .to_owned(),
     );
     Some(d)
+}
+
+/// The first violation of `default` (on the schema node `node` of the
+/// inline schema `root`) as the Core's Materialize leaves it (its own
+/// absent members' defaults inserted, [`crate::host::materialize::insert_defaults`]),
+/// checked by the engine on the node alone (with the `$defs` its `$ref`s
+/// reach, as FD228 checks it): `Some` only
+/// when the node certainly refuses it; `None` when it accepts it or cannot
+/// be checked alone. The one test of FD228 and of `compat`'s meaning axis
+/// (a default its own schema refuses: every document that omits the
+/// member is refused by hosts that materialize; breaker2 G6).
+pub fn default_refusal(
+    root: &Value,
+    node: &Value,
+    default: &Value,
+) -> Option<crate::engine::Violation> {
+    let alone = standalone(root, node)?;
+    let compiled = crate::engine::compile_shared(&alone).ok()?;
+    let materialized = crate::host::materialize::insert_defaults(node, default);
+    compiled.violations(&materialized, 1).into_iter().next()
 }
 
 /// `node` as a schema of its own: itself when it holds no `$ref`, else

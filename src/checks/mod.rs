@@ -41,7 +41,7 @@ mod fixtures;
 mod identity;
 mod index;
 
-pub use authoring::unportable_constructs;
+pub use authoring::{default_refusal, unportable_constructs};
 pub use definition::{inline_schemas, proof_name_policy};
 pub use index::limit_findings;
 
@@ -242,6 +242,7 @@ pub static OTHER_EMITTERS: &[(&str, &[Code])] = &[
             Code::PublishedVersionRemoved,
             Code::UnexpectedFirstVersion,
             Code::SkippedPackage,
+            Code::NothingNew,
         ],
     ),
     ("src/compat/side.rs", &[Code::UnrecognizedDocument]),

@@ -70,7 +70,8 @@ pub fn run(a: Args) -> Output {
     };
     match crate::ops::family::run(&a.paths, &options) {
         Ok(report) => Output {
-            stdout: crate::render::family::output(&report, a.format).into_bytes(),
+            stdout: crate::render::family::output(&crate::ops::family::view(&report), a.format)
+                .into_bytes(),
             code: report.exit_code(),
             ..Default::default()
         },

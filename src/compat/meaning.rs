@@ -231,6 +231,54 @@ fn through(old: &Value, new: &Value, path: &[Step]) -> Option<Value> {
     Some(doc)
 }
 
+/// Why hosts that materialize under `schema` refuse *every* document that
+/// omits the member `path` ends with, reached through members and array
+/// items only (a discriminated branch or a map is not judged: `None`),
+/// `site` its default there if any: the default is refused by the member's
+/// own schema ([`crate::checks::default_refusal`], FD228's test, on the
+/// default as Materialize leaves it), or there is no default and the
+/// member is `required` by the object schema that holds it. `None` when
+/// neither is certain. Both conditions are local: the document is refused
+/// whatever else it holds (breaker2 G6).
+fn absence_refused(schema: &Value, path: &[Step], site: Option<&Site>) -> Option<String> {
+    let (last, steps) = path.split_last()?;
+    let Step::Member(name) = last else {
+        return None;
+    };
+    let mut node = schema;
+    for step in steps {
+        node = match step {
+            Step::Member(m) if node.get("type").and_then(Value::as_str) == Some("object") => {
+                node.get("properties")?.get(m).filter(|n| n.is_object())?
+            }
+            Step::Item if node.get("type").and_then(Value::as_str) == Some("array") => {
+                node.get("items").filter(|n| n.is_object())?
+            }
+            _ => return None,
+        };
+    }
+    if node.get("type").and_then(Value::as_str) != Some("object") {
+        return None;
+    }
+    let member = node
+        .get("properties")?
+        .get(name)
+        .filter(|n| n.is_object())?;
+    match site {
+        Some(s) => crate::checks::default_refusal(schema, member, s.default).map(|v| {
+            format!(
+                "its default is refused by its own schema at {}, FD228",
+                crate::diag::escape::text(v.schema_pointer.as_str())
+            )
+        }),
+        None => node
+            .get("required")
+            .and_then(Value::as_array)
+            .is_some_and(|r| r.iter().any(|m| m.as_str() == Some(name)))
+            .then(|| "required, no default".to_owned()),
+    }
+}
+
 /// What hosts that materialize make of a document `w` under OLD and NEW
 /// ([`accepted`]): whether each accepts it once its defaults are inserted,
 /// both materialized forms and `w` as RFC 8785 text, and whether `w`
@@ -410,6 +458,27 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
                     j.w, j.mo, j.mn
                 ),
             ),
+            // Both sides' hosts refuse every document that omits the
+            // member (a required member without a default, or a default
+            // its own schema refuses): no change they can observe
+            // (breaker2 G6; FD228 warns the author of the refused default).
+            _ if judged.as_ref().is_some_and(|j| !j.old_accepts && !j.new_accepts)
+                && absence_refused(old, path, x).is_some()
+                && absence_refused(new, path, y).is_some() =>
+            {
+                let why = |s: &Value, site: Option<&Site>| {
+                    absence_refused(s, path, site).unwrap_or_default()
+                };
+                (
+                    Class::Documentation,
+                    Code::DocumentationChanged,
+                    format!(
+                        "{subject} {what}: hosts that materialize refuse every document that omits it, under OLD ({}) and under NEW ({}): no change they can observe (documentation)",
+                        why(old, x),
+                        why(new, y)
+                    ),
+                )
+            }
             // Both accept it as the same document: nothing hosts store
             // changed for it.
             Some(j) if j.old_accepts && j.new_accepts => (

@@ -132,7 +132,8 @@ pub struct Report {
     /// Every compared pair, in (group, kind, precedence) order.
     pub pairs: Vec<Pair>,
     /// Packages of BASE refused by verification (never used as a baseline;
-    /// counted, not listed).
+    /// counted; those in a pair, whose FD678 says so, are also listed with
+    /// their own findings, breaker2 G4).
     pub base_refused: usize,
     /// The run's report, built complete: first the findings outside the
     /// pairs ([`Report::outside_pairs`]), each as the entry of the package
@@ -628,10 +629,40 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
         }
         Base::Rev(rev) => sides_at(rev, paths, &mut found)?,
     };
+    let published_paths: std::collections::BTreeSet<PathBuf> =
+        published.iter().map(|s| s.path.clone()).collect();
     let published = lines(published, &mut found);
     let candidates = sides_under(paths, &mut found, None)?;
     let candidates = lines(candidates, &mut found);
     let mut todo = Vec::new();
+    // Breaker2 G11: at REV, a kind whose every published version is gone
+    // from the working tree under the PATHs was removed too (its
+    // directories are known; a BASE directory maps to no working tree).
+    if let Base::Rev(_) = base {
+        let under: Vec<PathBuf> = paths
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .collect();
+        for (_, line) in published
+            .iter()
+            .filter(|(k, _)| !candidates.contains_key(*k))
+        {
+            for slot in line {
+                let Some(side) = slot.representative() else {
+                    continue;
+                };
+                let gone = found.rev_here.get(&side.path).is_some_and(|here| {
+                    let here = crate::discover::resolved(here).unwrap_or_else(|| here.clone());
+                    under.iter().any(|p| here.starts_with(p))
+                        && !holds_version(&here, &slot.version)
+                });
+                if gone {
+                    found.outcomes.push(removed(side, &base, paths));
+                }
+            }
+        }
+    }
+    let mut new_versions = 0usize;
     for (key, line) in &candidates {
         let base_line = published.get(key);
         for gone in base_line.into_iter().flatten().filter(|p| {
@@ -652,20 +683,7 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
             {
                 continue;
             }
-            found.outcomes.push(side_finding(
-                side,
-                Code::PublishedVersionRemoved,
-                format!(
-                    "BASE {} published {} and no package under {} is that version: a published release was removed (its neighbours are no longer checked against it)",
-                    base.label(),
-                    side.form_ref.label(),
-                    paths
-                        .iter()
-                        .map(|p| p.display().to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ));
+            found.outcomes.push(removed(side, &base, paths));
         }
         for slot in line {
             reuse_findings(slot, &mut found);
@@ -687,6 +705,7 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
                 );
                 continue;
             }
+            new_versions += 1;
             // The older neighbour is taken from the merged line, BASE's
             // versions with the PR's new ones (breaker F1): two new
             // versions of one PR (1.1.0 adds `c`, 1.2.0 retypes it) are
@@ -722,7 +741,90 @@ pub fn baseline(base: Base, paths: &[PathBuf]) -> Result<Report, Error> {
             }
         }
     }
+    // Nothing new, and nothing removed or rewritten: BASE may hold the PR.
+    let changed = found
+        .outcomes
+        .iter()
+        .flat_map(|o| &o.diagnostics)
+        .any(|d| matches!(d.code, Code::PublishedVersionRemoved | Code::FormRefReused));
+    if new_versions == 0 && !changed {
+        found.outcomes.push(nothing_new(&base, paths));
+    }
+    // Breaker2 G4: a refused package of BASE in a pair (its FD678 says
+    // "its findings are reported") is reported with its own findings, once,
+    // at its BASE path or `REV:` path, in every format; one in no pair is
+    // counted in the summary (its errors would fail a run whose PR is
+    // right).
+    let mut shown = std::collections::BTreeSet::new();
+    for s in todo.iter().flat_map(|(a, b)| [a, b]) {
+        if published_paths.contains(&s.path) && shown.insert(s.path.clone()) {
+            found.outcomes.extend(refusal(s));
+        }
+    }
     Ok(found.finish(compare_all(todo)))
+}
+
+/// FD679 at `side`, a published version no package under `paths` is.
+fn removed(side: &Side, base: &Base, paths: &[PathBuf]) -> PackageOutcome {
+    side_finding(
+        side,
+        Code::PublishedVersionRemoved,
+        format!(
+            "BASE {} published {} and no package under {} is that version: a published release was removed (its neighbours are no longer checked against it)",
+            base.label(),
+            side.form_ref.label(),
+            shown_paths(paths)
+        ),
+    )
+}
+
+/// The PATHs as given, `, `-separated.
+fn shown_paths(paths: &[PathBuf]) -> String {
+    paths
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// FD684 (a note, breaker2 G9): no package under `paths` is new against
+/// BASE (every version there is published, none was removed or
+/// rewritten), so nothing was compared: most
+/// often BASE already holds the PR (`--baseline-rev HEAD` once the PR is
+/// committed, or BASE and a PATH the same directory). A note, not a
+/// warning: a pull request that changes no package runs the same way and
+/// is right, and `--deny-warnings` must not fail it. The outcome of the
+/// first PATH.
+fn nothing_new(base: &Base, paths: &[PathBuf]) -> PackageOutcome {
+    let same = match base {
+        Base::Dir(dir) => std::fs::canonicalize(dir).ok().and_then(|d| {
+            paths
+                .iter()
+                .find(|p| std::fs::canonicalize(p).is_ok_and(|p| p == d))
+        }),
+        Base::Rev(_) => None,
+    };
+    let message = match (base, same) {
+        (Base::Dir(dir), Some(p)) => format!(
+            "BASE {} and the PATH {} are the same directory: no package under the PATHs is new against BASE, so nothing was compared; did you mean --baseline <a checkout of the base branch>, or --baseline-rev <base sha>?",
+            dir.display(),
+            p.display()
+        ),
+        (Base::Dir(dir), None) => format!(
+            "no package under the PATHs ({}) is new against BASE {}, so nothing was compared; is BASE the published tree (a checkout of the base branch), or did you mean --baseline-rev <base sha>?",
+            shown_paths(paths),
+            dir.display()
+        ),
+        (Base::Rev(rev), _) => format!(
+            "no package under the PATHs ({}) is new against BASE {rev}, so nothing was compared; did you mean --baseline-rev <base sha> (the pull request's base, not a revision that already holds its commits)?",
+            shown_paths(paths)
+        ),
+    };
+    PackageOutcome {
+        path: paths.first().cloned().unwrap_or_default(),
+        diagnostics: vec![Diagnostic::new(Code::NothingNew, message)],
+        ..Default::default()
+    }
 }
 
 /// True when the working-tree directory `dir` holds a package index whose

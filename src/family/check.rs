@@ -23,53 +23,7 @@ use crate::diag::Severity;
 use crate::json::pointer::{unescape, JsonPointer};
 use crate::relations::Relation;
 
-/// How an edge of the graph fared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EdgeStatus {
-    /// Every check passed.
-    Ok,
-    /// A check failed (the edge's finding says which).
-    Failed,
-    /// The target kind is not loaded and `--partial` was given.
-    Unchecked,
-    /// The target group was accepted with `--allow-external`.
-    External,
-}
-
-/// Where an edge points.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum EdgeTarget {
-    /// A loaded Form: index into [`Family::packages`].
-    Form(usize),
-    /// A target kind that is not loaded: index into [`Report::missing`].
-    Missing(usize),
-}
-
-/// One relation instance of the graph: a source Form's relation to one
-/// Form of its target kind (or to the missing kind).
-#[derive(Clone, Debug)]
-pub struct Edge {
-    /// Source: index into [`Family::packages`].
-    pub from: usize,
-    /// Target.
-    pub to: EdgeTarget,
-    /// Relation pointer (`/serviceBindings/*/resource`).
-    pub pointer: String,
-    /// The `x-takoform-binding` contract name, or `""`.
-    pub binding: String,
-    /// Short label of the target contract (`interface worker.runtime@1.0.0`,
-    /// `formref WorkerBundle 0.1.0`, `no target contract`).
-    pub contract: String,
-    /// Whether the reference is required at every level.
-    pub required: bool,
-    /// How it fared.
-    pub status: EdgeStatus,
-    /// The step that failed (or why it was not checked).
-    pub step: Option<Step>,
-    /// The finding's code, when there is one.
-    pub code: Option<Code>,
-}
+pub use crate::report::family::{Edge, EdgeStatus, EdgeTarget};
 
 /// The outcome of `family`.
 #[derive(Debug)]

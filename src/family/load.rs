@@ -154,20 +154,7 @@ impl Doc {
     }
 }
 
-/// A reference to an Interface or Binding Definition by identity
-/// (`interface-ref` / `binding-ref` shapes: apiVersion, name, version,
-/// schemaDigest).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ContractRef {
-    /// `interfaces.takoform.com/v1alpha1`, `bindings.takoform.com/v1alpha1`, …
-    pub api_version: String,
-    /// Contract name (`worker.service`).
-    pub name: String,
-    /// Contract version (`1.0.0`).
-    pub version: String,
-    /// `sha256:` RFC 8785 digest.
-    pub schema_digest: String,
-}
+pub use crate::report::family::ContractRef;
 
 impl ContractRef {
     /// Reads the four members; `None` unless all are strings.

@@ -1,11 +1,15 @@
 //! `form-package family PATH...`: loads what the PATHs hold
 //! ([`crate::family::load`]) and checks it as one Form Family
-//! ([`crate::family::check`]); `render::family` prints the checked report
-//! and `cli/family.rs` passes its exit status on.
+//! ([`crate::family::check`]); [`view`] makes the checked report the
+//! report model's ([`FamilyReport`]), which `render::family` prints, and
+//! `cli/family.rs` passes its exit status on.
 
 use std::path::PathBuf;
 
+use crate::diag::Diagnostic;
 use crate::family::{check, load, Options};
+use crate::report::family::{self as model, FamilyReport, PackageFinding};
+use crate::verify::PackageOutcome;
 
 /// Why `family` could not run at all (the command exits 2 and prints
 /// nothing on stdout). Its `Display` is the reason alone; the command line
@@ -82,4 +86,105 @@ pub fn run(paths: &[PathBuf], options: &Options) -> Result<check::Report, Refusa
         return Err(Refusal::Empty(paths.to_vec(), family.skipped));
     }
     Ok(check::check(family, options))
+}
+
+/// The checked `report` as the report model holds it ([`FamilyReport`],
+/// what `render::family` prints): each package's `verify` findings
+/// located ([`crate::locate::finding`]), each Form, contract and
+/// candidate set by the members its views print, the graph, the family
+/// findings, the counts ([`check::Report::all_counts`]) and the verdict.
+pub fn view(report: &check::Report) -> FamilyReport {
+    let fam = &report.family;
+    let kind = |k: load::ContractKind| match k {
+        load::ContractKind::Binding => "binding",
+        load::ContractKind::Interface => "interface",
+    };
+    let refs = |list: &[(usize, load::ContractRef)]| list.iter().map(|(_, r)| r.clone()).collect();
+    FamilyReport {
+        packages: fam
+            .packages
+            .iter()
+            .map(|p| model::Package {
+                path: p.path.clone(),
+                form: p.form.as_ref().map(|f| model::Form {
+                    api_version: f.api_version.clone(),
+                    kind: f.kind.clone(),
+                    definition_version: f.definition_version.clone(),
+                    schema_digest: f.schema_digest.clone(),
+                    role: f.role.clone(),
+                    definition: f.doc.file.clone(),
+                    provided: refs(&f.provided),
+                    accepted: refs(&f.accepted),
+                }),
+                findings: package_findings(&p.path, &p.outcome),
+                errors: p.outcome.count(crate::diag::Severity::Error),
+                warnings: p.outcome.count(crate::diag::Severity::Warning),
+                failed: p.outcome.has_errors(),
+            })
+            .collect(),
+        contracts: fam
+            .contracts
+            .iter()
+            .map(|c| model::Contract {
+                file: c.doc.file.clone(),
+                kind: kind(c.kind),
+                identity: c.identity.clone(),
+                valid: c.valid,
+            })
+            .collect(),
+        candidate_sets: fam
+            .candidate_sets
+            .iter()
+            .map(|s| model::CandidateSet {
+                file: s.doc.file.clone(),
+                kind: s.kind.map(kind),
+            })
+            .collect(),
+        skipped: fam.skipped.clone(),
+        edges: report.edges.clone(),
+        missing: report.missing.clone(),
+        findings: report.findings.clone(),
+        options: model::Accepted {
+            partial: report.options.partial,
+            allow_external: report.options.allow_external.clone(),
+            no_ignore: report.options.walk.no_ignore,
+            exclude: report
+                .options
+                .walk
+                .exclude
+                .iter()
+                .map(|(_, g)| g.clone())
+                .collect(),
+        },
+        counts: report.all_counts(),
+        fails: report.fails(),
+    }
+}
+
+/// The package's `verify` findings with their locations (file as found,
+/// 1-based line and column of its span, or 1:1 when it has none).
+fn package_findings(package: &str, outcome: &PackageOutcome) -> Vec<PackageFinding> {
+    outcome
+        .diagnostics
+        .iter()
+        .map(|d: &Diagnostic| {
+            let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
+            let (line, column) = crate::locate::finding(d, source)
+                .start
+                .map_or((1, 1), |p| (p.line, p.column));
+            PackageFinding {
+                code: d.code.info().id,
+                name: d.code.info().name,
+                severity: d.severity.as_str(),
+                message: d.message.clone(),
+                file: match &d.file {
+                    Some(f) => format!("{package}/{f}"),
+                    None => package.to_owned(),
+                },
+                pointer: d.pointer.as_str().to_owned(),
+                line,
+                column,
+            }
+        })
+        .collect()
 }

@@ -1,7 +1,8 @@
 //! The verify run over PATHs (`form-package verify`): the configuration
 //! and the command line's rules ([`crate::select`]), the walk
-//! ([`crate::discover`]), every package verified ([`crate::verify`]), the
-//! selection applied as each entry of the [`Report`] is built. The result
+//! ([`crate::report::walk::discover`], PATH by PATH), every package
+//! verified ([`crate::verify`]), the selection applied as each entry of
+//! the [`Report`] is built. The result
 //! is the report or a typed [`Refusal`]; `cli/verify.rs` renders it and
 //! takes its exit status from [`Report::exit_code`]: 0 every package
 //! verified (warnings allowed unless `--deny-warnings`), 1 a finding, 2 the
@@ -260,19 +261,28 @@ pub fn verify_paths_with(
 
     // Overlapping PATHs (a tree and a package inside it) verify each package once.
     let mut seen = std::collections::HashSet::new();
+    // The one walk-and-report helper, PATH by PATH: each PATH's roots and
+    // walk findings are one group, sorted by path.
     for p in paths {
-        let w = discover::walk(p, &walk_rules);
-        skipped.extend(w.skipped);
-        let mut group: Vec<Item> = w
-            .roots
+        let mut found =
+            crate::report::walk::discover(std::slice::from_ref(p), &walk_rules, &|_| false);
+        skipped.append(&mut found.skipped);
+        let findings: Vec<Item> = found
+            .entries()
+            .iter()
+            .flat_map(|e| {
+                let o = e.outcome();
+                o.diagnostics
+                    .iter()
+                    .map(|d| Item::Finding(EntryKind::Path, o.path.clone(), Box::new(d.clone())))
+            })
+            .collect();
+        let mut group: Vec<Item> = found
+            .roots()
             .into_iter()
             .filter(|r| seen.insert(identity(r)))
             .map(Item::Root)
-            .chain(
-                w.findings
-                    .into_iter()
-                    .map(|(p, d)| Item::Finding(EntryKind::Path, p, Box::new(d))),
-            )
+            .chain(findings)
             .collect();
         group.sort_by(|a, b| a.path().cmp(b.path()));
         items.extend(group);

@@ -6,26 +6,25 @@
 //! every finding with its source, relation, target, step and
 //! `file:line:column` locations (DOT and Mermaid as comments and edge
 //! tooltips). Pure: returns text; [`crate::ops::family::run`] returns the
-//! checked report, [`output`] turns it into the chosen format's text and
-//! `cli/family.rs` builds the process output (issue 21 item 3).
+//! checked report, [`crate::ops::family::view`] makes it the report
+//! model's [`crate::report::family::FamilyReport`], [`output`] turns that
+//! into the chosen format's text and `cli/family.rs` builds the process
+//! output (issue 21 item 3).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 
-use crate::diag::Diagnostic;
-use crate::diag::Severity;
-use crate::family::check::{EdgeStatus, EdgeTarget, Report};
-use crate::family::load::ContractKind;
-use crate::family::Finding;
 use crate::render::{escape, Format};
-use crate::verify::PackageOutcome;
+use crate::report::family::{
+    ContractRef, Edge, EdgeStatus, EdgeTarget, FamilyReport as Report, Finding, PackageFinding,
+};
 
 /// What `family --format FORMAT` prints on stdout for `report`: [`human`],
 /// [`json_text`], [`dot`] or [`mermaid`] (a format `family` does not take
-/// prints as `human`). The exit status is the report's
-/// ([`Report::exit_code`]), never this view's.
+/// prints as `human`). The exit status is the checked report's
+/// (`family::check::Report::exit_code`), never this view's.
 pub fn output(report: &Report, format: Format) -> String {
     match format {
         Format::Human | Format::Sarif | Format::Github | Format::Junit | Format::Concise => {
@@ -88,7 +87,6 @@ fn finding_parts(f: &Finding) -> Vec<(&'static str, String)> {
 fn form_name(report: &Report, t: EdgeTarget) -> String {
     match t {
         EdgeTarget::Form(i) => report
-            .family
             .packages
             .get(i)
             .map(|p| match &p.form {
@@ -113,54 +111,11 @@ fn status_word(s: EdgeStatus) -> &'static str {
     }
 }
 
-/// One `verify` finding of a package, located (file as found, 1-based
-/// line and column of its span, or 1:1 when it has none).
-#[derive(serde::Serialize)]
-struct VerifyFinding<'a> {
-    code: &'static str,
-    name: &'static str,
-    severity: &'static str,
-    message: &'a str,
-    file: String,
-    pointer: &'a str,
-    line: usize,
-    column: usize,
-}
-
-/// The package's `verify` findings with their locations. Rendered here
-/// from [`Diagnostic`] and the outcome's sources only, so the family report
-/// does not depend on the shape of the `verify` renderers.
-fn verify_findings<'a>(package: &str, outcome: &'a PackageOutcome) -> Vec<VerifyFinding<'a>> {
-    outcome
-        .diagnostics
-        .iter()
-        .map(|d: &'a Diagnostic| {
-            let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
-            let (line, column) = crate::locate::finding(d, source)
-                .start
-                .map_or((1, 1), |p| (p.line, p.column));
-            VerifyFinding {
-                code: d.code.info().id,
-                name: d.code.info().name,
-                severity: d.severity.as_str(),
-                message: &d.message,
-                file: match &d.file {
-                    Some(f) => format!("{package}/{f}"),
-                    None => package.to_owned(),
-                },
-                pointer: d.pointer.as_str(),
-                line,
-                column,
-            }
-        })
-        .collect()
-}
-
 /// One package finding as the human report lists it:
 /// `error[FD213] <package>/<file>:line:column (pointer): message`, the
 /// file, pointer and message escaped as `verify` prints them
 /// ([`escape::text`], [`escape::message`]).
-fn verify_line(v: &VerifyFinding<'_>) -> String {
+fn verify_line(v: &PackageFinding) -> String {
     format!(
         "{}[{}] {}:{}:{}{}: {}",
         v.severity,
@@ -171,9 +126,9 @@ fn verify_line(v: &VerifyFinding<'_>) -> String {
         if v.pointer.is_empty() {
             String::new()
         } else {
-            format!(" ({})", escape::text(v.pointer))
+            format!(" ({})", escape::text(&v.pointer))
         },
-        escape::message(v.message)
+        escape::message(&v.message)
     )
 }
 
@@ -186,31 +141,22 @@ fn verify_line(v: &VerifyFinding<'_>) -> String {
 fn package_comments(report: &Report, prefix: &str) -> String {
     let mut out = String::new();
     // The directories the walk skipped by a rule: nothing under them was loaded.
-    for (dir, rule) in &report.family.skipped {
+    for (dir, rule) in &report.skipped {
         let _ = writeln!(
             out,
             "  {prefix} skipped directory {} ({rule}): not loaded",
             comment_safe(&dir.display().to_string())
         );
     }
-    for p in report
-        .family
-        .packages
-        .iter()
-        .filter(|p| !p.outcome.diagnostics.is_empty())
-    {
-        let verdict = if p.outcome.has_errors() {
-            "FAIL"
-        } else {
-            "ok (warnings)"
-        };
+    for p in report.packages.iter().filter(|p| !p.findings.is_empty()) {
+        let verdict = if p.failed { "FAIL" } else { "ok (warnings)" };
         let _ = writeln!(
             out,
             "  {prefix} package {}: {verdict}",
             comment_safe(&p.path)
         );
-        for v in verify_findings(&p.path, &p.outcome) {
-            let _ = writeln!(out, "  {prefix} verify: {}", comment_safe(&verify_line(&v)));
+        for v in &p.findings {
+            let _ = writeln!(out, "  {prefix} verify: {}", comment_safe(&verify_line(v)));
         }
     }
     out
@@ -219,18 +165,14 @@ fn package_comments(report: &Report, prefix: &str) -> String {
 /// The human report.
 pub fn human(report: &Report) -> String {
     let mut out = String::new();
-    let fam = &report.family;
+    let fam = report;
     let forms = fam.packages.iter().filter(|p| p.form.is_some()).count();
     let families: std::collections::BTreeSet<&str> = fam
         .packages
         .iter()
         .filter_map(|p| p.form.as_ref().map(|f| f.api_version.as_str()))
         .collect();
-    let nb = fam
-        .contracts
-        .iter()
-        .filter(|c| c.kind == ContractKind::Binding)
-        .count();
+    let nb = fam.contracts.iter().filter(|c| c.kind == "binding").count();
     let _ = writeln!(
         out,
         "form-package family: {forms} Forms in {} {} ({}), {} contracts ({nb} Binding, {} Interface), {} candidate sets, {} relation edges",
@@ -242,34 +184,22 @@ pub fn human(report: &Report) -> String {
         fam.candidate_sets.len(),
         report.edges.len()
     );
-    let failed: Vec<_> = fam
-        .packages
-        .iter()
-        .filter(|p| p.outcome.has_errors())
-        .collect();
+    let failed: Vec<_> = fam.packages.iter().filter(|p| p.failed).collect();
     let _ = writeln!(
         out,
         "packages: {} verified, {} failed",
         fam.packages.len() - failed.len(),
         failed.len()
     );
-    for p in fam
-        .packages
-        .iter()
-        .filter(|p| !p.outcome.diagnostics.is_empty())
-    {
+    for p in fam.packages.iter().filter(|p| !p.findings.is_empty()) {
         let _ = writeln!(
             out,
             "{}: {}",
             escape::text(&p.path),
-            if p.outcome.has_errors() {
-                "FAIL"
-            } else {
-                "ok (warnings)"
-            }
+            if p.failed { "FAIL" } else { "ok (warnings)" }
         );
-        for v in verify_findings(&p.path, &p.outcome) {
-            let _ = writeln!(out, "  {}", verify_line(&v));
+        for v in &p.findings {
+            let _ = writeln!(out, "  {}", verify_line(v));
         }
     }
     out.push('\n');
@@ -348,44 +278,43 @@ pub fn human(report: &Report) -> String {
         }
     }
     // Package findings included: they are printed above and fail the family.
-    let (e, w, n) = report.all_counts();
+    let (e, w, n) = report.counts;
     let _ = writeln!(
         out,
         "\nfamily: {e} {}, {w} {}, {n} {}; {}",
         if e == 1 { "error" } else { "errors" },
         if w == 1 { "warning" } else { "warnings" },
         if n == 1 { "note" } else { "notes" },
-        if report.fails() { "FAIL" } else { "ok" }
+        if report.fails { "FAIL" } else { "ok" }
     );
     // Nothing skipped in silence: each directory a rule skipped, listed.
-    out.push_str(&super::skipped_text(&report.family.skipped, true));
+    out.push_str(&super::skipped_text(&report.skipped, true));
     out
 }
 
 /// The JSON document (see `schemas/form-package-family-v1.schema.json`).
 pub fn json(report: &Report) -> Value {
-    let fam = &report.family;
+    let fam = report;
     let mut nodes = Vec::new();
     for (i, p) in fam.packages.iter().enumerate() {
-        let diagnostics: Vec<Value> = verify_findings(&p.path, &p.outcome)
-            .into_iter()
+        let diagnostics: Vec<Value> = p
+            .findings
+            .iter()
             .map(|v| serde_json::to_value(v).unwrap_or(Value::Null))
             .collect();
-        let errors = p.outcome.count(Severity::Error);
-        let warnings = p.outcome.count(Severity::Warning);
         let mut node = json!({
             "id": node_id(EdgeTarget::Form(i)),
             "loaded": p.form.is_some(),
             "package": p.path,
-            "verified": !p.outcome.has_errors(),
-            "errors": errors,
-            "warnings": warnings,
+            "verified": !p.failed,
+            "errors": p.errors,
+            "warnings": p.warnings,
             "diagnostics": diagnostics,
         });
         if let (Some(f), Some(o)) = (&p.form, node.as_object_mut()) {
-            let refs = |list: &[(usize, crate::family::load::ContractRef)]| -> Vec<Value> {
+            let refs = |list: &[ContractRef]| -> Vec<Value> {
                 list.iter()
-                    .map(|(_, r)| json!({"apiVersion": r.api_version, "name": r.name, "version": r.version, "schemaDigest": r.schema_digest}))
+                    .map(|r| json!({"apiVersion": r.api_version, "name": r.name, "version": r.version, "schemaDigest": r.schema_digest}))
                     .collect()
             };
             o.insert("family".into(), json!(f.api_version));
@@ -394,7 +323,7 @@ pub fn json(report: &Report) -> Value {
             o.insert("definitionVersion".into(), json!(f.definition_version));
             o.insert("schemaDigest".into(), json!(f.schema_digest));
             o.insert("role".into(), json!(f.role));
-            o.insert("definition".into(), json!(f.doc.file));
+            o.insert("definition".into(), json!(f.definition));
             o.insert("providedInterfaces".into(), json!(refs(&f.provided)));
             o.insert("acceptedBindings".into(), json!(refs(&f.accepted)));
         }
@@ -431,7 +360,7 @@ pub fn json(report: &Report) -> Value {
         .iter()
         .map(|c| {
             json!({
-                "file": c.doc.file,
+                "file": c.file,
                 "kind": c.kind,
                 "apiVersion": c.identity.api_version,
                 "name": c.identity.name,
@@ -444,15 +373,11 @@ pub fn json(report: &Report) -> Value {
     let candidate_sets: Vec<Value> = fam
         .candidate_sets
         .iter()
-        .map(|s| json!({"file": s.doc.file, "kind": s.kind}))
+        .map(|s| json!({"file": s.file, "kind": s.kind}))
         .collect();
     // Package findings included, as in the human summary line (T2 F6).
-    let (errors, warnings, notes) = report.all_counts();
-    let failed = fam
-        .packages
-        .iter()
-        .filter(|p| p.outcome.has_errors())
-        .count();
+    let (errors, warnings, notes) = report.counts;
+    let failed = fam.packages.iter().filter(|p| p.failed).count();
     let mut doc = json!({
         "version": JSON_VERSION,
         "tool": {"name": "form-package", "version": env!("CARGO_PKG_VERSION")},
@@ -472,18 +397,17 @@ pub fn json(report: &Report) -> Value {
             "errors": errors,
             "warnings": warnings,
             "notes": notes,
-            "ok": !report.fails(),
+            "ok": !report.fails,
         }
     });
     // The walk's flags, when given (`--no-ignore`, `--exclude`).
-    let walk = &report.options.walk;
+    let walk = &report.options;
     if let Some(o) = doc.get_mut("options").and_then(Value::as_object_mut) {
         if walk.no_ignore {
             o.insert("noIgnore".into(), json!(true));
         }
         if !walk.exclude.is_empty() {
-            let globs: Vec<&str> = walk.exclude.iter().map(|(_, g)| g.as_str()).collect();
-            o.insert("exclude".into(), json!(globs));
+            o.insert("exclude".into(), json!(walk.exclude));
         }
     }
     if let (false, Some(o)) = (fam.skipped.is_empty(), doc.as_object_mut()) {
@@ -505,7 +429,7 @@ pub fn json_text(report: &Report) -> String {
 /// Families (apiVersion) → node ids and labels, in first-seen order.
 fn groups(report: &Report) -> BTreeMap<String, Vec<(String, String, bool)>> {
     let mut g: BTreeMap<String, Vec<(String, String, bool)>> = BTreeMap::new();
-    for (i, p) in report.family.packages.iter().enumerate() {
+    for (i, p) in report.packages.iter().enumerate() {
         let (family, label) = match &p.form {
             Some(f) => (
                 f.api_version.clone(),
@@ -521,11 +445,9 @@ fn groups(report: &Report) -> BTreeMap<String, Vec<(String, String, bool)>> {
             ),
             None => ("(Form not loaded)".to_owned(), p.path.clone()),
         };
-        g.entry(family).or_default().push((
-            node_id(EdgeTarget::Form(i)),
-            label,
-            p.outcome.has_errors(),
-        ));
+        g.entry(family)
+            .or_default()
+            .push((node_id(EdgeTarget::Form(i)), label, p.failed));
     }
     g
 }
@@ -553,7 +475,7 @@ fn comment_safe(s: &str) -> String {
 
 const RED: &str = "#c62828";
 
-fn edge_text(e: &crate::family::check::Edge) -> String {
+fn edge_text(e: &Edge) -> String {
     if e.binding.is_empty() {
         format!("{}\n{}", e.pointer, e.contract)
     } else {
@@ -562,8 +484,8 @@ fn edge_text(e: &crate::family::check::Edge) -> String {
 }
 
 /// Findings that belong to an edge: same source package and relation pointer.
-fn edge_findings<'a>(report: &'a Report, e: &crate::family::check::Edge) -> Vec<&'a Finding> {
-    let path = report.family.packages.get(e.from).map(|p| p.path.as_str());
+fn edge_findings<'a>(report: &'a Report, e: &Edge) -> Vec<&'a Finding> {
+    let path = report.packages.get(e.from).map(|p| p.path.as_str());
     report
         .findings
         .iter()
@@ -715,8 +637,8 @@ impl Syntax for Mermaid {
                 red.join(",")
             );
         }
-        for (i, p) in report.family.packages.iter().enumerate() {
-            if p.outcome.has_errors() {
+        for (i, p) in report.packages.iter().enumerate() {
+            if p.failed {
                 let _ = writeln!(
                     out,
                     "  style {} stroke:{RED},stroke-width:3px",

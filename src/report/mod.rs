@@ -19,6 +19,7 @@ pub mod canonicalize;
 pub mod check;
 pub mod compat;
 pub mod conformance;
+pub mod family;
 pub mod index;
 pub mod relations;
 pub mod revocation;

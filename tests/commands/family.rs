@@ -18,8 +18,36 @@ use std::path::{Path, PathBuf};
 use form_package::family::check::{EdgeStatus, Report};
 use form_package::family::{self, load, Options};
 use form_package::ops::family as family_op;
-use form_package::render::family as graph;
 use serde_json::Value;
+
+/// The views of `render::family`, each over the checked report made the
+/// report model's (`ops::family::view`), as `cli/family.rs` prints them.
+mod graph {
+    use form_package::family::check::Report;
+    use form_package::ops::family::view;
+    use form_package::render::family as views;
+    pub use form_package::render::family::finding_line;
+    use form_package::render::Format;
+
+    pub fn human(r: &Report) -> String {
+        views::human(&view(r))
+    }
+    pub fn json(r: &Report) -> serde_json::Value {
+        views::json(&view(r))
+    }
+    pub fn json_text(r: &Report) -> String {
+        views::json_text(&view(r))
+    }
+    pub fn dot(r: &Report) -> String {
+        views::dot(&view(r))
+    }
+    pub fn mermaid(r: &Report) -> String {
+        views::mermaid(&view(r))
+    }
+    pub fn output(r: &Report, format: Format) -> String {
+        views::output(&view(r), format)
+    }
+}
 
 const V1BETA1: &str = "v1beta1-001";
 

@@ -974,6 +974,151 @@ fn a_rewrite_keeping_every_derived_relation_is_equivalent() -> Result<(), Failed
     Ok(())
 }
 
+/// Breaker2 G6: a default its own schema refuses, added on a required
+/// member (`name`, `maxLength` 63, default of 100 characters; a required
+/// object `o` whose required `a` has no default, `default: {}`): hosts
+/// that materialize refuse every document that omits the member under
+/// OLD (required) and under NEW (the inserted default is refused), so
+/// nothing they store changes: documentation (`FD665`, a patch fits, exit
+/// 0), no FD668, no witness. The Core agrees (`snapshot-oracle
+/// materialize` refuses the document under both). Near misses: the same
+/// refused default on an optional member is FD668 (OLD's hosts accept the
+/// document, NEW's refuse it; the Core agrees), and a default the schema
+/// accepts on the required member is FD682 (a minor).
+fn a_default_no_host_can_insert_changes_nothing(oracle: &Path) {
+    let tmp = tempfile::tempdir().unwrap();
+    let core = |dir: &Path, version: &str, doc: &Value| {
+        let file = tmp.path().join(format!("doc-{version}.json"));
+        std::fs::write(&file, doc.to_string()).unwrap();
+        let o = std::process::Command::new(oracle)
+            .arg("materialize")
+            .arg(format!("dirs:{}", s(dir)))
+            .arg(format!("example.forms.takoform.com/Widget@{version}"))
+            .arg(&file)
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (o.status.code(), said)
+    };
+    let object = json!({"type": "object", "additionalProperties": false,
+        "required": ["a"], "properties": {"a": {"type": "string"}}});
+    // (member, edit, document, what the Core says under NEW).
+    let cases: Vec<(&str, Edit, Value, &str)> = vec![
+        (
+            "name",
+            Box::new(|d: &mut Value| {
+                d["desiredSchema"]["properties"]["name"]["default"] = json!("x".repeat(100));
+            }),
+            json!({"o": {"a": "x"}}),
+            "at '/name': maxLength",
+        ),
+        (
+            "o",
+            Box::new(|d: &mut Value| {
+                d["desiredSchema"]["properties"]["o"]["default"] = json!({});
+            }),
+            json!({"name": "n"}),
+            "at '/o': missing property 'a'",
+        ),
+    ];
+    for (member, edit, doc, refused) in cases {
+        let o = object.clone();
+        let a = package(tmp.path(), &format!("{member}-a"), WIDGET, move |d| {
+            d["definitionVersion"] = json!("1.0.0");
+            d["desiredSchema"] = json!({
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "type": "object", "additionalProperties": false, "required": ["name", "o"],
+                "properties": {"name": {"type": "string", "minLength": 1, "maxLength": 63}, "o": o}});
+        });
+        let old: Value =
+            serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
+        let b = package(tmp.path(), &format!("{member}-b"), WIDGET, |d| {
+            *d = old;
+            d["definitionVersion"] = json!("1.0.1");
+            edit(d);
+        });
+        // The positive fixture holds the required `o`.
+        for dir in [&a, &b] {
+            std::fs::write(
+                dir.join("fixtures/desired.json"),
+                json!({"name": "example", "o": {"a": "x"}}).to_string(),
+            )
+            .unwrap();
+            crate::common::reindex(dir);
+        }
+        let (status, out) = json_run(&["compat", s(&a), s(&b)]);
+        let p = &out["pairs"][0];
+        assert_eq!(status, 0, "{member}: {p}");
+        assert_eq!(p["requiredBump"], "patch", "{member}: {p}");
+        assert!(records(p, "FD668").is_empty(), "{member}: {p}");
+        let r = records(p, "FD665");
+        assert_eq!(r.len(), 1, "{member}: {p}");
+        assert!(r[0].get("witness").is_none_or(Value::is_null), "{p}");
+        let message = r[0]["message"].as_str().unwrap();
+        assert!(
+            message.contains(
+                "hosts that materialize refuse every document that omits it, under OLD (required, no default) and under NEW (its default is refused by its own schema at /"
+            ) && message.ends_with("FD228): no change they can observe (documentation)"),
+            "{message}"
+        );
+        let (code, said) = core(&a, "1.0.0", &doc);
+        assert_eq!(code, Some(1), "{member}: OLD refuses: {said}");
+        assert!(
+            said.contains(&format!("missing property '{member}'")),
+            "{said}"
+        );
+        let (code, said) = core(&b, "1.0.1", &doc);
+        assert_eq!(code, Some(1), "{member}: NEW refuses: {said}");
+        assert!(said.contains(refused), "{member}: {said}");
+    }
+
+    // Near miss: an optional member, the same refused default.
+    let a = widget(
+        tmp.path(),
+        "opt-a",
+        "1.0.0",
+        json!({"type": "string", "maxLength": 3}),
+        json!({}),
+    );
+    let b = widget(
+        tmp.path(),
+        "opt-b",
+        "1.0.1",
+        json!({"type": "string", "maxLength": 3, "default": "long"}),
+        json!({}),
+    );
+    let (status, out) = json_run(&["compat", s(&a), s(&b)]);
+    assert_eq!(status, 1, "{out}");
+    assert_eq!(records(&out["pairs"][0], "FD668").len(), 1, "{out}");
+    let doc = json!({"name": "n"});
+    assert_eq!(core(&a, "1.0.0", &doc).0, Some(0), "OLD accepts");
+    let (code, said) = core(&b, "1.0.1", &doc);
+    assert_eq!(code, Some(1), "NEW refuses: {said}");
+    assert!(said.contains("at '/m': maxLength"), "{said}");
+
+    // Near miss: a default the schema accepts on the required member.
+    let a = widget(
+        tmp.path(),
+        "ok-a",
+        "1.0.0",
+        json!({"type": "string"}),
+        json!({}),
+    );
+    let b = package(tmp.path(), "ok-b", WIDGET, |d| {
+        *d = serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
+        d["definitionVersion"] = json!("1.0.1");
+        d["desiredSchema"]["properties"]["name"]["default"] = json!("zz");
+    });
+    let (status, out) = json_run(&["compat", s(&a), s(&b)]);
+    assert_eq!(status, 1, "{out}");
+    assert_eq!(records(&out["pairs"][0], "FD682").len(), 1, "{out}");
+    assert!(records(&out["pairs"][0], "FD665").is_empty(), "{out}");
+}
+
 /// This file's trials, run by the binary's `main`.
 pub fn trials() -> Vec<Trial> {
     vec![
@@ -997,6 +1142,16 @@ pub fn trials() -> Vec<Trial> {
         Trial::test(
             "a_rewrite_keeping_every_derived_relation_is_equivalent",
             a_rewrite_keeping_every_derived_relation_is_equivalent,
+        ),
+        crate::common::needs_oracle(
+            "a_default_no_host_can_insert_changes_nothing",
+            snapshot_oracle(),
+            |o| {
+                Trial::test("a_default_no_host_can_insert_changes_nothing", move || {
+                    a_default_no_host_can_insert_changes_nothing(&o);
+                    Ok(())
+                })
+            },
         ),
         crate::common::needs_oracle(
             "meaning_witnesses_agree_with_the_core",

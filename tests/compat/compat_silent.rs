@@ -2,7 +2,10 @@
 //! breaker2 findings): a Form Package the walk skips (a hidden directory, or
 //! one a `.gitignore` names) fails the run (FD683, G1), in every mode that
 //! walks a tree, on BASE's side and on the PATHs', and `--baseline DIR` and
-//! `--baseline-rev REV` give the same verdict on the same trees.
+//! `--baseline-rev REV` give the same verdict on the same trees; a BASE that
+//! already holds every package under the PATHs is said (FD684, G9); a kind
+//! whose every published version is gone from the working tree is FD679
+//! (G11); a refused package of BASE in a pair shows its own findings (G4).
 
 use std::path::{Path, PathBuf};
 
@@ -272,6 +275,260 @@ fn both_modes_fail_on_a_hidden_published_version() -> Result<(), Failed> {
     Ok(())
 }
 
+/// The codes of a document's outcomes (findings outside the pairs) with
+/// their severity.
+fn outcome_codes(doc: &Value) -> Vec<(String, String)> {
+    doc["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| o["diagnostics"].as_array().unwrap())
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["severity"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The message of the one FD684 of a document.
+fn nothing_new(doc: &Value) -> String {
+    let found: Vec<&Value> = doc["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|o| o["diagnostics"].as_array().unwrap())
+        .filter(|d| d["code"] == "FD684")
+        .collect();
+    assert_eq!(found.len(), 1, "{doc}");
+    assert_eq!(found[0]["severity"], "note", "{doc}");
+    found[0]["message"].as_str().unwrap().to_owned()
+}
+
+/// Breaker2 G9: a run where no package under the PATHs is new against
+/// BASE compared nothing and said nothing (`0 pairs`, exit 0). Now it is
+/// FD684, a note (exit 0, also under `--deny-warnings`: a PR that changes
+/// no package is right): BASE and the PATH the same directory (also
+/// spelled another way) say so; `--baseline-rev HEAD` once the PR is committed
+/// asks for the base sha. Near misses: the base revision compares the new
+/// 1.0.1 (FD670, no FD684); a copy of the tree as BASE is not called the
+/// same directory.
+fn a_baseline_that_holds_the_pr_is_said() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = repository(tmp.path());
+    breaking(&repo.join("packages"), "store-1.0.1", "1.0.1");
+    for base in ["packages", "./packages/../packages"] {
+        for deny in [false, true] {
+            let mut args = vec!["compat", "--baseline", base, "packages"];
+            if deny {
+                args.push("--deny-warnings");
+            }
+            let (code, doc) = json_in(&repo, &args);
+            assert_eq!(code, 0, "{base} {deny}: {doc}");
+            assert_eq!(doc["pairs"], json!([]), "{doc}");
+            assert_eq!(outcome_codes(&doc), [("FD684".into(), "note".into())]);
+            assert_eq!(
+                nothing_new(&doc),
+                format!("BASE {base} and the PATH packages are the same directory: no package under the PATHs is new against BASE, so nothing was compared; did you mean --baseline <a checkout of the base branch>, or --baseline-rev <base sha>?")
+            );
+        }
+    }
+    let copy = tmp.path().join("copy");
+    common::copy_dir(&repo.join("packages"), &copy);
+    let (code, doc) = json_in(&repo, &["compat", "--baseline", "../copy", "packages"]);
+    assert_eq!(code, 0, "{doc}");
+    assert!(
+        nothing_new(&doc).starts_with(
+            "no package under the PATHs (packages) is new against BASE ../copy, so nothing was compared; is BASE the published tree"
+        ),
+        "{doc}"
+    );
+
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "pr"]);
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(
+        nothing_new(&doc),
+        "no package under the PATHs (packages) is new against BASE HEAD, so nothing was compared; did you mean --baseline-rev <base sha> (the pull request's base, not a revision that already holds its commits)?"
+    );
+    let (code, out, _) = run_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("FD684 nothing-new")
+            && out.contains("0 pairs (0 fit, 0 do not), 0 errors, 0 warnings, 1 note"),
+        "{out}"
+    );
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "base", "packages"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(steps_of(&doc), [("1.0.0".into(), "1.0.1".into(), false)]);
+    assert!(outcome_codes(&doc).is_empty(), "{doc}");
+    Ok(())
+}
+
+/// Breaker2 G11: at REV, a PR that deletes every published version of a
+/// kind (its directories under the PATH) passed with no word. Now each
+/// is FD679 at its REV copy (a warning: exit 0, 1 under
+/// `--deny-warnings`), and no FD684 (something did change). Near misses:
+/// a package moved to another directory under the PATH (same version) is
+/// not removed; with the PATH naming only the other kind's directory, the
+/// removed one is outside the PATHs and not reported.
+fn a_kind_removed_at_rev_is_said() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    store_with(&tree.join("a"), "store-1.0.0", "1.0.0", &[]);
+    store_with(&tree.join("a"), "store-1.0.1", "1.0.1", &[]);
+    package(
+        &tree,
+        "bucket",
+        "fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88",
+        |_| {},
+    );
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "published"]);
+    let moved = tmp.path().join("moved");
+    common::copy_dir(&repo, &moved);
+    std::fs::rename(moved.join("packages/a"), moved.join("packages/b")).unwrap();
+    let (code, doc) = json_in(&moved, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 0, "{doc}");
+    assert!(
+        !outcome_codes(&doc).iter().any(|(c, _)| c == "FD679"),
+        "{doc}"
+    );
+
+    std::fs::remove_dir_all(tree.join("a")).unwrap();
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(
+        outcome_codes(&doc),
+        [
+            ("FD679".into(), "warning".into()),
+            ("FD679".into(), "warning".into())
+        ],
+        "{doc}"
+    );
+    let files: Vec<&str> = doc["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["diagnostics"][0]["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "HEAD:packages/a/store-1.0.0/definition.json",
+            "HEAD:packages/a/store-1.0.1/definition.json"
+        ]
+    );
+    let (code, _) = json_in(
+        &repo,
+        &[
+            "compat",
+            "--baseline-rev",
+            "HEAD",
+            "packages",
+            "--deny-warnings",
+        ],
+    );
+    assert_eq!(code, 1);
+    let (code, doc) = json_in(
+        &repo,
+        &["compat", "--baseline-rev", "HEAD", "packages/bucket"],
+    );
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(
+        outcome_codes(&doc),
+        [("FD684".into(), "note".into())],
+        "{doc}"
+    );
+    Ok(())
+}
+
+/// Breaker2 G4: FD678 says a refused side's "findings are reported", but
+/// a refused package of BASE (here a published 1.0.0 holding a symbolic
+/// link, FD004) paired with the PR's 1.0.1 had none shown, in any format.
+/// Now its own findings are an outcome at its BASE path (`HEAD:…` at REV,
+/// the directory in DIR mode) in json, human, concise, sarif, github and
+/// junit. Near miss: a refused package of BASE in no pair (another kind) is
+/// counted (`baseRefused`), not listed, and the run passes (exit 0).
+fn a_refused_base_package_in_a_pair_shows_its_findings() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    let a = store_with(&tree, "a", "1.0.0", &[]);
+    std::os::unix::fs::symlink("../definition.json", a.join("fixtures/extra.json")).unwrap();
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "published"]);
+    git(tmp.path(), &["clone", "-q", "repo", "base"]);
+    std::fs::remove_file(a.join("fixtures/extra.json")).unwrap();
+    breaking(&tree, "b", "1.0.1");
+    for (base, at) in [
+        (["--baseline-rev", "HEAD"], "HEAD:packages/a"),
+        (["--baseline", "../base"], "../base/packages/a"),
+    ] {
+        let args = ["compat", base[0], base[1], "packages"];
+        let (code, doc) = json_in(&repo, &args);
+        assert_eq!(code, 1, "{doc}");
+        let shown: Vec<&Value> = doc["outcomes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| o["path"] == at)
+            .collect();
+        assert_eq!(shown.len(), 1, "{at}: {doc}");
+        let codes_at: Vec<&str> = common::strings(&shown[0]["diagnostics"], "code");
+        assert!(codes_at.contains(&"FD004"), "{codes_at:?}");
+        // The file as verify names it: relative to the package's path.
+        assert_eq!(
+            shown[0]["diagnostics"][0]["file"], "fixtures/extra.json",
+            "{doc}"
+        );
+        assert!(
+            doc["pairs"][0]["findings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["code"] == "FD678"),
+            "{doc}"
+        );
+        for format in ["human", "concise", "sarif", "github", "junit"] {
+            let mut all = args.to_vec();
+            all.extend(["--format", format]);
+            let (code, out, err) = run_in(&repo, &all);
+            assert_eq!(code, 1, "{format}: {out}{err}");
+            assert!(
+                out.contains("FD004") && out.contains(at),
+                "{at} {format}: {out}"
+            );
+        }
+    }
+
+    // Near miss: a refused package of BASE in no pair.
+    let tmp = tempfile::tempdir().unwrap();
+    let base = tmp.path().join("base");
+    store_with(&base, "a", "1.0.0", &[]);
+    let bucket = package(
+        &base,
+        "bucket",
+        "fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88",
+        |_| {},
+    );
+    std::os::unix::fs::symlink("../definition.json", bucket.join("fixtures/extra.json")).unwrap();
+    let pr = tmp.path().join("pr");
+    store_with(&pr, "a", "1.0.0", &[]);
+    store_with(&pr, "b", "1.0.1", &[]);
+    let (code, doc) = json_in(tmp.path(), &["compat", "--baseline", "base", "pr"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["summary"]["baseRefused"], 1, "{doc}");
+    assert!(outcome_codes(&doc).is_empty(), "{doc}");
+    assert_eq!(steps_of(&doc), [("1.0.0".into(), "1.0.1".into(), true)]);
+    Ok(())
+}
+
 /// This file's trials, run by the binary's `main` (reported ignored where
 /// git is not installed).
 pub fn trials() -> Vec<Trial> {
@@ -288,6 +545,21 @@ pub fn trials() -> Vec<Trial> {
         Trial::test(
             "both_modes_fail_on_a_hidden_published_version",
             both_modes_fail_on_a_hidden_published_version,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "a_baseline_that_holds_the_pr_is_said",
+            a_baseline_that_holds_the_pr_is_said,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "a_kind_removed_at_rev_is_said",
+            a_kind_removed_at_rev_is_said,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "a_refused_base_package_in_a_pair_shows_its_findings",
+            a_refused_base_package_in_a_pair_shows_its_findings,
         )
         .with_ignored_flag(!has_git),
     ]

@@ -1,0 +1,349 @@
+//! What `family` returns to its view (`ops::family::view`): the packages
+//! (each with its `verify` findings located by [`crate::locate`]), the
+//! Forms, contracts and candidate sets loaded, the relation graph, every
+//! family finding, and the counts and verdict; `render::family` prints it
+//! in its four formats and reads nothing of `family` itself. The family
+//! finding ([`Finding`]), its [`Step`] and [`Location`], an [`Edge`] and a
+//! [`ContractRef`] are defined here and used by `family` to build them.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::codes::Code;
+use crate::diag::Severity;
+
+/// A checked family, as its view prints it.
+#[derive(Clone, Debug, Default)]
+pub struct FamilyReport {
+    /// Every Form Package found, in path order.
+    pub packages: Vec<Package>,
+    /// Every Binding or Interface Definition loaded.
+    pub contracts: Vec<Contract>,
+    /// Every candidate set loaded.
+    pub candidate_sets: Vec<CandidateSet>,
+    /// Directories the walk skipped by a rule, with the rule.
+    pub skipped: Vec<(PathBuf, String)>,
+    /// Relation edges, in source order (package path, relation pointer, target).
+    pub edges: Vec<Edge>,
+    /// Target kinds that are not loaded, as `(apiVersion, kind)`.
+    pub missing: Vec<(String, String)>,
+    /// Every family finding (loading included), sorted.
+    pub findings: Vec<Finding>,
+    /// What was accepted.
+    pub options: Accepted,
+    /// (errors, warnings, notes) of the family findings and the packages'
+    /// own `verify` findings together (what the summary counts).
+    pub counts: (usize, usize, usize),
+    /// True when some package fails `verify` or some family finding is an
+    /// error.
+    pub fails: bool,
+}
+
+/// What `family` was asked to accept, as its JSON document says it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Accepted {
+    /// `--partial`.
+    pub partial: bool,
+    /// `--allow-external GROUP`, each as given.
+    pub allow_external: Vec<String>,
+    /// `--no-ignore`.
+    pub no_ignore: bool,
+    /// `--exclude GLOB`, each glob as given.
+    pub exclude: Vec<String>,
+}
+
+/// One Form Package of the family.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Package {
+    /// The directory as found.
+    pub path: String,
+    /// Its Form, when its Form Definition loaded.
+    pub form: Option<Form>,
+    /// What `verify` found in it, located.
+    pub findings: Vec<PackageFinding>,
+    /// How many of them are errors.
+    pub errors: usize,
+    /// How many of them are warnings.
+    pub warnings: usize,
+    /// True when one of them is an error (the package fails `verify`).
+    pub failed: bool,
+}
+
+/// One `verify` finding of a package, located (file as found, 1-based
+/// line and column of its span, or 1:1 when it has none).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct PackageFinding {
+    /// Its code's id (`FD213`).
+    pub code: &'static str,
+    /// Its code's name.
+    pub name: &'static str,
+    /// `error`, `warning` or `note`.
+    pub severity: &'static str,
+    /// Its message.
+    pub message: String,
+    /// `<package>/<file>`, or the package for a finding about it.
+    pub file: String,
+    /// The JSON Pointer into the file.
+    pub pointer: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+/// A Form loaded from a package's Form Definition.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Form {
+    /// Its `apiVersion` (its family).
+    pub api_version: String,
+    /// Its `kind`.
+    pub kind: String,
+    /// Its `definitionVersion`.
+    pub definition_version: String,
+    /// `sha256:` RFC 8785 digest of the definition.
+    pub schema_digest: String,
+    /// Its `role`, when it declares one.
+    pub role: Option<String>,
+    /// The definition file as found.
+    pub definition: String,
+    /// Its `providedInterfaces`.
+    pub provided: Vec<ContractRef>,
+    /// Its `acceptedBindings`.
+    pub accepted: Vec<ContractRef>,
+}
+
+/// A Binding or Interface Definition loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Contract {
+    /// The file as found.
+    pub file: String,
+    /// `binding` or `interface`.
+    pub kind: &'static str,
+    /// Its identity.
+    pub identity: ContractRef,
+    /// True when it is strict I-JSON and valid against its published schema.
+    pub valid: bool,
+}
+
+/// A candidate set loaded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CandidateSet {
+    /// The file as found.
+    pub file: String,
+    /// `binding` or `interface`, when its kind is known.
+    pub kind: Option<&'static str>,
+}
+
+/// A reference to an Interface or Binding Definition by identity
+/// (`interface-ref` / `binding-ref` shapes: apiVersion, name, version,
+/// schemaDigest).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ContractRef {
+    /// `interfaces.takoform.com/v1alpha1`, `bindings.takoform.com/v1alpha1`, …
+    pub api_version: String,
+    /// Contract name (`worker.service`).
+    pub name: String,
+    /// Contract version (`1.0.0`).
+    pub version: String,
+    /// `sha256:` RFC 8785 digest.
+    pub schema_digest: String,
+}
+
+/// How an edge of the graph fared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EdgeStatus {
+    /// Every check passed.
+    Ok,
+    /// A check failed (the edge's finding says which).
+    Failed,
+    /// The target kind is not loaded and `--partial` was given.
+    Unchecked,
+    /// The target group was accepted with `--allow-external`.
+    External,
+}
+
+/// Where an edge points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum EdgeTarget {
+    /// A loaded Form: index into the family's packages ([`FamilyReport::packages`]).
+    Form(usize),
+    /// A target kind that is not loaded: index into [`FamilyReport::missing`].
+    Missing(usize),
+}
+
+/// One relation instance of the graph: a source Form's relation to one
+/// Form of its target kind (or to the missing kind).
+#[derive(Clone, Debug)]
+pub struct Edge {
+    /// Source: index into the family's packages ([`FamilyReport::packages`]).
+    pub from: usize,
+    /// Target.
+    pub to: EdgeTarget,
+    /// Relation pointer (`/serviceBindings/*/resource`).
+    pub pointer: String,
+    /// The `x-takoform-binding` contract name, or `""`.
+    pub binding: String,
+    /// Short label of the target contract (`interface worker.runtime@1.0.0`,
+    /// `formref WorkerBundle 0.1.0`, `no target contract`).
+    pub contract: String,
+    /// Whether the reference is required at every level.
+    pub required: bool,
+    /// How it fared.
+    pub status: EdgeStatus,
+    /// The step that failed (or why it was not checked).
+    pub step: Option<Step>,
+    /// The finding's code, when there is one.
+    pub code: Option<Code>,
+}
+
+/// Which check a finding comes from. Decision 0015 rule 8's steps keep
+/// their numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    /// A PATH given to `family` does not exist (`FD900`; the run exits 2),
+    /// or a directory below it cannot be read (`FD901`) or is a symlink
+    /// (`FD902`, not followed), as `verify` reports them.
+    Path,
+    /// A package could not take part (its Form Definition did not load).
+    Package,
+    /// A contract file itself: I-JSON, published schema, digest, duplicates.
+    Contract,
+    /// A candidate set against the loaded contracts.
+    CandidateSet,
+    /// The relation's target `(apiVersion, kind)` is a Form in the family.
+    TargetKind,
+    /// Rule 8 (1): `acceptedBindings` carries the annotated contract.
+    #[serde(rename = "rule8-step1")]
+    Rule8Step1,
+    /// Rule 8 (2): that exact BindingRef is loaded (name, version, digest).
+    #[serde(rename = "rule8-step2")]
+    Rule8Step2,
+    /// Rule 8 (3): source `role` equals the Binding's `sourceRole`.
+    #[serde(rename = "rule8-step3")]
+    Rule8Step3,
+    /// Rule 8 (4): the target Form is in `allowedTargetForms`.
+    #[serde(rename = "rule8-step4")]
+    Rule8Step4,
+    /// Rule 8 (5): the target declares the Binding's `targetInterface`.
+    #[serde(rename = "rule8-step5")]
+    Rule8Step5,
+    /// The relation's target contract (`verifier-rules.md` §8.4, §8.7).
+    TargetContract,
+    /// An `acceptedBindings` entry some binding could ever verify against.
+    AcceptedBinding,
+}
+
+impl Step {
+    /// The kebab-case name used in every format (`rule8-step5`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Path => "path",
+            Step::Package => "package",
+            Step::Contract => "contract",
+            Step::CandidateSet => "candidate-set",
+            Step::TargetKind => "target-kind",
+            Step::Rule8Step1 => "rule8-step1",
+            Step::Rule8Step2 => "rule8-step2",
+            Step::Rule8Step3 => "rule8-step3",
+            Step::Rule8Step4 => "rule8-step4",
+            Step::Rule8Step5 => "rule8-step5",
+            Step::TargetContract => "target-contract",
+            Step::AcceptedBinding => "accepted-binding",
+        }
+    }
+}
+
+/// A place in a JSON file: the path as found under the PATHs, the JSON
+/// Pointer, and the 1-based line and column (Unicode scalar values) of the
+/// value (or the nearest ancestor that exists).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Location {
+    /// File path as found (PATH joined with the relative path).
+    pub file: String,
+    /// JSON Pointer (escaped).
+    pub pointer: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+impl std::fmt::Display for Location {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)?;
+        if !self.pointer.is_empty() {
+            write!(f, " ({})", self.pointer)?;
+        }
+        Ok(())
+    }
+}
+
+/// One family finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable code (`FD7xx`; `FD011`–`FD013` for a contract's I-JSON;
+    /// `FD004`/`FD005`/`FD014` for a file that cannot be read).
+    #[serde(serialize_with = "code_id")]
+    pub code: Code,
+    /// Error, warning or note.
+    pub severity: Severity,
+    /// One phrase, lowercase start.
+    pub message: String,
+    /// The check that failed.
+    pub step: Step,
+    /// The source package directory, when the finding is about a Form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The relation's pointer (`/serviceBindings/*/resource`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub relation: Option<String>,
+    /// The target: `apiVersion kind` of a Form, or `name@version` of a contract.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Where in the definition (or contract, or candidate set) that declares it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// The contract file involved, at the member that decides.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contract: Option<Location>,
+    /// What to do about it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// Facts: digests compared, which Forms were tried.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+fn code_id<S: serde::Serializer>(c: &Code, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(c.info().id)
+}
+
+impl Finding {
+    /// A finding with the code's default severity and help line. Package
+    /// text in `message` is quoted with [`crate::diag::escape::quote`];
+    /// any control, bidi or separator character still raw in it is escaped
+    /// here ([`crate::diag::escape::text`], breaker F13).
+    pub fn new(code: Code, step: Step, message: impl Into<String>) -> Self {
+        Finding {
+            code,
+            severity: code.info().severity,
+            message: crate::diag::escape::text(&message.into()).into_owned(),
+            step,
+            source: None,
+            relation: None,
+            target: None,
+            location: None,
+            contract: None,
+            help: code.info().help.map(str::to_owned),
+            notes: Vec::new(),
+        }
+    }
+
+    /// True for `Severity::Error`.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
