@@ -157,11 +157,7 @@ mod tests {
     use super::*;
     use crate::codes::Code;
 
-    fn source(text: &str) -> Source {
-        let bytes = text.as_bytes().to_vec();
-        let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
-        Source { bytes, spans }
-    }
+    use crate::testing::source;
 
     /// One rule, every way: the explicit span wins, a key is its name, a
     /// pointer that does not resolve is its nearest ancestor's, and the

@@ -163,6 +163,10 @@ pub struct Package {
     pub index: Option<Value>,
     /// The computed package digest, whenever the index canonicalized.
     pub package_digest: Option<String>,
+    /// The computed schema digest (`sha256:` of the definition's RFC 8785
+    /// form), whenever the definition was read and canonicalized: `compat`
+    /// names the Form by it and digests nothing again.
+    pub schema_digest: Option<String>,
     /// The index `files` entries, in list order.
     pub listed: Vec<Listed>,
     /// Every listed payload that was read: `Some` for JSON that parsed and

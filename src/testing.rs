@@ -91,6 +91,14 @@ pub(crate) fn current_mutants(
     rows.filter(|r| keep(r)).map(read).collect()
 }
 
+/// A file's source as verification keeps it: `text`'s bytes and, when it
+/// parses strictly, its span map (what a located finding reads).
+pub(crate) fn source(text: &str) -> crate::package::Source {
+    let bytes = text.as_bytes().to_vec();
+    let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
+    crate::package::Source { bytes, spans }
+}
+
 /// A package outcome with only its path and findings (what a renderer's
 /// unit test starts from).
 pub(crate) fn outcome(

@@ -67,6 +67,16 @@ impl PackageOutcome {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
 
+    /// The JSON members of what the command said about this entry besides
+    /// its findings ([`crate::summary::Summary::members`]); none without
+    /// a summary. Every format prints these.
+    pub fn summary_members(&self) -> serde_json::Map<String, Value> {
+        self.summary
+            .as_ref()
+            .map(crate::summary::Summary::members)
+            .unwrap_or_default()
+    }
+
     /// How many diagnostics have severity `severity` (each counted once,
     /// whatever it says it stands for).
     pub fn count(&self, severity: diag::Severity) -> usize {
@@ -119,6 +129,14 @@ pub struct ReadDefinition {
     /// The relations verify derived from its desired schema; `None` when
     /// the check did not run (a legacy lane, a definition that is not valid).
     pub relations: Option<Vec<crate::summary::Relation>>,
+    /// Its `desiredSchema` as verify compiled it (the engine's validator,
+    /// shared: `compat` re-checks witnesses with it and compiles nothing
+    /// again); `None` when verify compiled none (no object there, or it
+    /// did not compile).
+    pub desired: Option<crate::engine::CompiledSchema>,
+    /// Its schema digest as verify computed it (`sha256:` of its RFC 8785
+    /// form); `None` when verify computed none.
+    pub schema_digest: Option<String>,
 }
 
 impl ReadDefinition {
@@ -181,6 +199,8 @@ fn keeping_definition((mut pkg, run): (crate::package::Package, crate::checks::R
                 path: def_path,
                 bytes: source.bytes,
                 relations: pkg.relations.take(),
+                desired: pkg.stages.as_ref().and_then(|s| s.desired.clone()),
+                schema_digest: pkg.schema_digest.take(),
             })
         }
         _ => None,

@@ -74,6 +74,7 @@ fn schema_digest(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult 
     };
     if let Ok(canonical) = canonicalize(definition) {
         let computed = sha256_digest(&canonical);
+        pkg.schema_digest = Some(computed.clone());
         let declared = pkg
             .form_ref()
             .get("schemaDigest")

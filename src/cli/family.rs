@@ -1,6 +1,6 @@
 //! `form-package family PATH...`: a whole Form Family checked
 //! ([`crate::ops::family::run`]), then printed ([`crate::render::family::output`]);
-//! the exit status is the report's ([`crate::family::check::Report::exit_code`]).
+//! the exit status is the report's ([`crate::report::family::FamilyReport::exit_code`]).
 
 use std::path::PathBuf;
 
@@ -70,8 +70,7 @@ pub fn run(a: Args) -> Output {
     };
     match crate::ops::family::run(&a.paths, &options) {
         Ok(report) => Output {
-            stdout: crate::render::family::output(&crate::ops::family::view(&report), a.format)
-                .into_bytes(),
+            stdout: crate::render::family::output(&report, a.format).into_bytes(),
             code: report.exit_code(),
             ..Default::default()
         },

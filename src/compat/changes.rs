@@ -33,6 +33,7 @@ pub use super::change::{quoted, Change, Class};
 use super::desired::{compare, Verdict};
 use super::side::{Doc, Side};
 use crate::codes::Code;
+use crate::engine::CompiledSchema;
 use crate::json::pointer::JsonPointer;
 
 /// The change records of OLD → NEW, given the desired verdict already
@@ -55,7 +56,8 @@ pub fn changes(old: &Side, new: &Side, desired: &Verdict) -> Vec<Change> {
         match key.as_str() {
             "apiVersion" | "kind" | "definitionVersion" => {}
             "desiredSchema" => {
-                out.extend(desired_record(desired, &at, a, b));
+                let compiled = [old.desired_compiled.as_ref(), new.desired_compiled.as_ref()];
+                out.extend(desired_record(desired, &at, (a, b), compiled));
                 if let (Some(a), Some(b)) = (a, b) {
                     out.extend(super::meaning::default_changes(a, b, &at));
                 }
@@ -164,8 +166,16 @@ fn nearest(schema: &Value, pointer: &JsonPointer) -> JsonPointer {
 /// points at `/desiredSchema/properties/a/maxLength`, not at
 /// `/desiredSchema`), relative to the schema and resolved in it
 /// ([`nearest`]); `None` when the schema does not compile or accepts it.
-fn refusing_keyword(refusing: &Value, document: &Value) -> Option<JsonPointer> {
-    let engine = crate::engine::compile_shared(refusing).ok()?;
+/// `compiled`: the schema as verification compiled it, when known.
+fn refusing_keyword(
+    refusing: &Value,
+    compiled: Option<&CompiledSchema>,
+    document: &Value,
+) -> Option<JsonPointer> {
+    let engine = match compiled {
+        Some(c) => c.clone(),
+        None => crate::engine::compile_shared(refusing).ok()?,
+    };
     let first = engine.violations(document, 1).into_iter().next()?;
     Some(nearest(refusing, &first.schema_pointer))
 }
@@ -182,20 +192,20 @@ fn under(at: &JsonPointer, pointer: &JsonPointer) -> JsonPointer {
 /// nearest node there); `/desiredSchema` in both when no keyword is found.
 fn deciding(
     at: &JsonPointer,
-    old: Option<&Value>,
-    new: Option<&Value>,
+    (old, new): (Option<&Value>, Option<&Value>),
+    [old_compiled, new_compiled]: [Option<&CompiledSchema>; 2],
     document: &Value,
     refuser_is_new: bool,
 ) -> (JsonPointer, JsonPointer) {
-    let (refusing, other) = if refuser_is_new {
-        (new, old)
+    let (refusing, compiled, other) = if refuser_is_new {
+        (new, new_compiled, old)
     } else {
-        (old, new)
+        (old, old_compiled, new)
     };
     let Some((refusing, other)) = refusing.zip(other) else {
         return (at.clone(), at.clone());
     };
-    let Some(keyword) = refusing_keyword(refusing, document) else {
+    let Some(keyword) = refusing_keyword(refusing, compiled, document) else {
         return (at.clone(), at.clone());
     };
     let there = nearest(other, &keyword);
@@ -212,15 +222,16 @@ fn deciding(
 /// the witness (in NEW) or the newly accepted document (in OLD), by the
 /// engine's re-check, and the same place in the other side; for an
 /// undecided verdict the node in OLD and the same node in NEW.
+/// `compiled`: both schemas as verification compiled them, when known.
 fn desired_record(
     desired: &Verdict,
     at: &JsonPointer,
-    old: Option<&Value>,
-    new: Option<&Value>,
+    (old, new): (Option<&Value>, Option<&Value>),
+    compiled: [Option<&CompiledSchema>; 2],
 ) -> Option<Change> {
     let both = |code| rec(code, Some(at.clone()), Some(at.clone()));
     let located = |code, document: &Value, refuser_is_new| {
-        let (o, n) = deciding(at, old, new, document, refuser_is_new);
+        let (o, n) = deciding(at, (old, new), compiled, document, refuser_is_new);
         rec(code, Some(o), Some(n))
     };
     Some(match desired {

@@ -214,6 +214,28 @@ pub fn compare(old: &Value, new: &Value) -> Verdict {
 /// pointer into OLD of the node not decided (root when the schemas do not
 /// compile) and why.
 pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
+    compare_engines(old, new, budget, [None, None])
+}
+
+/// [`compare`] with either schema's compilation by the engine when the
+/// caller has it (`compat` has verification's: [`super::side::Side`]),
+/// so the re-check of the witness compiles neither again (issue 35 item
+/// 4). `compiled[0]` must be [`crate::engine::compile`] of `old` and
+/// `compiled[1]` of `new`; a `None` is compiled here.
+pub fn compare_compiled(
+    old: &Value,
+    new: &Value,
+    compiled: [Option<&crate::engine::CompiledSchema>; 2],
+) -> Verdict {
+    compare_engines(old, new, &Budget::default(), compiled)
+}
+
+fn compare_engines(
+    old: &Value,
+    new: &Value,
+    budget: &Budget,
+    compiled: [Option<&crate::engine::CompiledSchema>; 2],
+) -> Verdict {
     for (side, v) in [("OLD", old), ("NEW", new)] {
         if nesting(v) > MAX_NESTING {
             return Verdict::Unknown {
@@ -227,9 +249,11 @@ pub fn compare_with(old: &Value, new: &Value, budget: &Budget) -> Verdict {
     // stack is sized for the nesting allowed, so no input can overflow the
     // caller's stack.
     let budget = *budget;
-    on_prover_stack(move || decide(old, new, budget)).unwrap_or_else(|| Verdict::Unknown {
-        pointer: JsonPointer::root(),
-        reason: "the prover could not run (thread)".to_owned(),
+    on_prover_stack(move || decide(old, new, budget, compiled)).unwrap_or_else(|| {
+        Verdict::Unknown {
+            pointer: JsonPointer::root(),
+            reason: "the prover could not run (thread)".to_owned(),
+        }
     })
 }
 
@@ -284,8 +308,8 @@ pub fn omitting_unchecked(
     }
     on_prover_stack(|| {
         let (old_b, new_b) = (
-            crate::engine::through_binary64(old),
-            crate::engine::through_binary64(new),
+            crate::engine::through_binary64_cow(old),
+            crate::engine::through_binary64_cow(new),
         );
         let mut p = prove::Prover::new(Budget::default().for_pair(&old_b, &new_b));
         let nodes = [
@@ -345,15 +369,21 @@ fn nesting(v: &Value) -> usize {
     deepest
 }
 
-fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
+fn decide(
+    old: &Value,
+    new: &Value,
+    budget: Budget,
+    compiled: [Option<&crate::engine::CompiledSchema>; 2],
+) -> Verdict {
     // A boolean schema has no RFC 8785 form of its own here
-    // (`canonicalize` takes containers only): compared as values.
-    let same = match (
-        crate::canonical::canonicalize(old),
-        crate::canonical::canonicalize(new),
-    ) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => old == new,
+    // (`canonicalize` takes containers only): compared as values. Two
+    // containers are compared as their RFC 8785 bytes would be, without
+    // writing them (`same_canonical`).
+    let container = |v: &Value| matches!(v, Value::Object(_) | Value::Array(_));
+    let same = if container(old) && container(new) {
+        crate::canonical::same_canonical(old, new)
+    } else {
+        old == new
     };
     if same {
         return Verdict::Identical;
@@ -372,8 +402,12 @@ fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
             return unknown(pointer, reason);
         }
     }
-    let (old_engine, new_engine) = match (crate::engine::compile(old), crate::engine::compile(new))
-    {
+    let [old_compiled, new_compiled] = compiled;
+    let compile = |given: Option<&crate::engine::CompiledSchema>, schema: &Value| match given {
+        Some(c) => Ok(c.clone()),
+        None => crate::engine::compile(schema),
+    };
+    let (old_engine, new_engine) = match (compile(old_compiled, old), compile(new_compiled, new)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) => {
             let first = e.into_iter().next();
@@ -398,8 +432,8 @@ fn decide(old: &Value, new: &Value, budget: Budget) -> Verdict {
             );
         }
     };
-    let old_b = crate::engine::through_binary64(old);
-    let new_b = crate::engine::through_binary64(new);
+    let old_b = crate::engine::through_binary64_cow(old);
+    let new_b = crate::engine::through_binary64_cow(new);
     let outcome = run(&old_b, &new_b, budget.for_pair(&old_b, &new_b));
     let valid = |engine: &crate::engine::CompiledSchema, doc: &Value| engine.is_valid(doc);
     match outcome {

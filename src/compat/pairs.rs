@@ -10,7 +10,7 @@ use serde_json::{json, Value};
 
 use super::bump::{self, Bump};
 use super::changes::{self, Change, Class};
-use super::desired::{compare, Verdict};
+use super::desired::{compare_compiled, Verdict};
 use super::side::{Doc, Side};
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Severity};
@@ -267,13 +267,12 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
         }
         return pair;
     }
-    let desired_of = |s: &Side| {
-        s.definition
-            .get("desiredSchema")
-            .cloned()
-            .unwrap_or(Value::Null)
-    };
-    let verdict = compare(&desired_of(&o), &desired_of(&n));
+    let null = Value::Null;
+    let verdict = compare_compiled(
+        o.definition.get("desiredSchema").unwrap_or(&null),
+        n.definition.get("desiredSchema").unwrap_or(&null),
+        [o.desired_compiled.as_ref(), n.desired_compiled.as_ref()],
+    );
     pair.changes = changes::changes(&o, &n, &verdict);
     pair.desired = Some(verdict);
     let (ov, nv) = (

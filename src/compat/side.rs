@@ -22,20 +22,10 @@ use crate::verify::{PackageOutcome, Source, INDEX_FILE};
 const DEFAULT_DEFINITION: &str = "definition.json";
 
 /// The identity of a Form Definition (versioning-rules V1): the group
-/// (`apiVersion`), `kind`, `definitionVersion` and `schemaDigest` (the
-/// RFC 8785 digest of the definition, `sha256:<64 hex>`).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FormRef {
-    /// The definition's `apiVersion` (its group).
-    pub api_version: String,
-    /// The definition's `kind`.
-    pub kind: String,
-    /// The definition's `definitionVersion` as written.
-    pub definition_version: String,
-    /// `sha256:` of the definition's RFC 8785 form.
-    pub schema_digest: String,
-}
+/// (`apiVersion`), `kind`, `definitionVersion` as written and
+/// `schemaDigest` (the RFC 8785 digest of the definition,
+/// `sha256:<64 hex>`): the one FormRef type, the snapshot compiler's.
+pub use crate::host::snapshot::FormRef;
 
 impl FormRef {
     /// `group kind version` (package text, as written).
@@ -88,6 +78,10 @@ pub struct Side {
     /// legacy lane, a refused definition), compared by
     /// `meaning::relation_changes`.
     pub relations: Vec<crate::relations::Relation>,
+    /// The desired schema as verification compiled it (`None`: it compiled
+    /// none, or this side is a bare definition), so the comparison
+    /// compiles it no second time (issue 35 item 4).
+    pub desired_compiled: Option<crate::engine::CompiledSchema>,
 }
 
 impl Side {
@@ -202,8 +196,12 @@ fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loade
     };
     let index_file = path.join(INDEX_FILE);
     let mut relations = Vec::new();
+    let mut desired_compiled = None;
+    let mut digested = None;
     let read = verified.definition.and_then(|mut d| {
         relations = d.relations.take().unwrap_or_default();
+        desired_compiled = d.desired.take();
+        digested = d.schema_digest.take();
         let parsed = d.parse().ok()?;
         let source = Source {
             bytes: d.bytes,
@@ -212,10 +210,12 @@ fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loade
         Some((path.join(d.path), parsed.value, source))
     });
     let (def_file, definition, def_source, form_ref) = match read {
-        Some((def_file, definition, def_source)) => match form_ref(&definition) {
-            Some(f) => (def_file, definition, def_source, f),
-            None => return Ok(refused_only(refused, path)),
-        },
+        Some((def_file, definition, def_source)) => {
+            match form_ref_digested(&definition, digested) {
+                Some(f) => (def_file, definition, def_source, f),
+                None => return Ok(refused_only(refused, path)),
+            }
+        }
         // A refused package whose definition is missing or unreadable
         // keeps its place in a version order by the FormRef its index
         // names; it is never compared.
@@ -243,6 +243,7 @@ fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loade
         digest,
         refused,
         relations,
+        desired_compiled,
     })))
 }
 
@@ -309,6 +310,7 @@ fn load_file(path: &Path) -> Result<Loaded, Error> {
         form_ref,
         refused,
         relations,
+        desired_compiled: None,
     })))
 }
 
@@ -328,12 +330,21 @@ fn refused_only(refused: Option<PackageOutcome>, path: &Path) -> Loaded {
 /// The FormRef of a definition: `None` unless `apiVersion`, `kind` and
 /// `definitionVersion` are strings and it canonicalizes.
 pub fn form_ref(definition: &Value) -> Option<FormRef> {
+    form_ref_digested(definition, None)
+}
+
+/// [`form_ref`] with the definition's schema digest when verification
+/// computed it already (`None`: computed here).
+fn form_ref_digested(definition: &Value, digest: Option<String>) -> Option<FormRef> {
     let s = |k: &str| definition.get(k).and_then(Value::as_str).map(str::to_owned);
     Some(FormRef {
         api_version: s("apiVersion")?,
         kind: s("kind")?,
         definition_version: s("definitionVersion")?,
-        schema_digest: sha256_digest(&canonicalize(definition).ok()?),
+        schema_digest: match digest {
+            Some(d) => d,
+            None => sha256_digest(&canonicalize(definition).ok()?),
+        },
     })
 }
 

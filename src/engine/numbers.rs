@@ -321,6 +321,15 @@ pub fn go_rat(s: &str) -> Option<BigRational> {
     if let Some(r) = plain_decimal(s) {
         return Some(r);
     }
+    go_rat_full(s)
+}
+
+/// [`go_rat`] by the full grammar alone, without the fast path of plain
+/// decimals (`plain_decimal`); the tests' oracle for that fast path.
+fn go_rat_full(s: &str) -> Option<BigRational> {
+    if s.is_empty() {
+        return None;
+    }
     if let Some(sep) = s.find('/') {
         let num = go_int_base0(s.get(..sep)?)?;
         let mut r = Reader {
@@ -397,7 +406,8 @@ pub fn go_rat(s: &str) -> Option<BigRational> {
 /// whose digits and scale fit 128 bits, read with `u128` arithmetic and a
 /// `u128` gcd into the same reduced rational. `None` for every other text
 /// (an underscore, a prefix, a leading `+` or `.`, too many digits): the
-/// full grammar reads it. Test `plain_decimals_read_as_the_full_grammar`.
+/// full grammar reads it. Tests `plain_decimals_read_as_the_full_grammar` and the proptest
+/// `plain_decimal_agrees_with_the_full_grammar` (`go_rat_full` the oracle).
 fn plain_decimal(s: &str) -> Option<BigRational> {
     let b = s.as_bytes();
     let (neg, body) = match b.split_first() {
@@ -503,7 +513,40 @@ pub fn schema_rat(n: &Number) -> BigRational {
     if let Some(i) = n.as_i64() {
         return BigRational::from_integer(BigInt::from(i));
     }
-    go_rat(&schema_text(n)).unwrap_or_else(BigRational::zero)
+    BigRational::clone(&float_rat(n))
+}
+
+/// Most binary64 values [`float_rat`] remembers per thread; past it the
+/// memory starts over (a few MB at most).
+const FLOAT_RATS: usize = 1 << 15;
+
+/// The rational of a schema number that is a binary64 fraction: its
+/// shortest text read by [`go_rat`], remembered per thread by its bits.
+/// The `compat` prover and the engine read the same `enum` value several
+/// times (its kind, the set lookup, the bounds); printing and reading it
+/// each time was most of the prover's work on an 80,000-value `enum`
+/// (issue 35 item 4).
+fn float_rat(n: &Number) -> Rc<BigRational> {
+    thread_local! {
+        static READ: RefCell<HashMap<u64, Rc<BigRational>, ahash::RandomState>> =
+            RefCell::new(HashMap::default());
+    }
+    let read = || Rc::new(go_rat(&schema_text(n)).unwrap_or_else(BigRational::zero));
+    let Some(bits) = n.as_f64().map(f64::to_bits) else {
+        return read();
+    };
+    READ.with(|memo| {
+        if let Some(r) = memo.borrow().get(&bits) {
+            return Rc::clone(r);
+        }
+        let r = read();
+        let mut memo = memo.borrow_mut();
+        if memo.len() >= FLOAT_RATS {
+            memo.clear();
+        }
+        memo.insert(bits, Rc::clone(&r));
+        r
+    })
 }
 
 // ---------------------------------------------------------------------------
@@ -613,7 +656,8 @@ pub fn instance_rat(v: &Value, n: &Number) -> Option<Rc<BigRational>> {
     });
     match from_literal {
         Some(r) => r,
-        None => Some(Rc::new(schema_rat(n))),
+        // Not an integer within 64 bits (those returned above).
+        None => Some(float_rat(n)),
     }
 }
 
@@ -725,6 +769,35 @@ mod tests {
         }
         assert_eq!(go_rat("0x10").map(|r| r.to_string()), Some("16".into()));
         assert_eq!(go_rat(".16e2").map(|r| r.to_string()), Some("16".into()));
+    }
+
+    proptest::proptest! {
+        /// The fast path reads every plain decimal text as the full
+        /// grammar does (the oracle), digits and exponents of any length
+        /// (beyond 128 bits it declines and the full grammar reads it).
+        #[test]
+        fn plain_decimal_agrees_with_the_full_grammar(
+            s in "-?[0-9]{1,45}(\\.[0-9]{1,45})?([eE][+-]?[0-9]{1,4})?"
+        ) {
+            let full = go_rat_full(&s);
+            proptest::prop_assert!(full.is_some(), "{s}");
+            if let Some(fast) = plain_decimal(&s) {
+                proptest::prop_assert_eq!(Some(fast), full.clone(), "{}", s);
+            }
+            proptest::prop_assert_eq!(go_rat(&s), full, "{}", s);
+        }
+
+        /// Near miss: on any other text (a sign, a prefix, `_`, a lone
+        /// dot, letters) `go_rat` answers as the full grammar does, the
+        /// fast path declining or agreeing.
+        #[test]
+        fn go_rat_is_the_full_grammar_on_any_text(s in "[-+0-9._eEpPxXoObB/a-f]{0,24}") {
+            let full = go_rat_full(&s);
+            if let Some(fast) = plain_decimal(&s) {
+                proptest::prop_assert_eq!(Some(fast), full.clone(), "{}", s);
+            }
+            proptest::prop_assert_eq!(go_rat(&s), full, "{}", s);
+        }
     }
 
     #[test]

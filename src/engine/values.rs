@@ -75,6 +75,9 @@ pub fn kind_of(v: &Value) -> u8 {
     match v {
         Value::Null => NULL,
         Value::Bool(_) => BOOL,
+        // An integer within 64 bits is one whatever its literal
+        // ([`instance_rat`] reads it so): no rational is built.
+        Value::Number(n) if n.is_u64() || n.is_i64() => INT,
         Value::Number(n) => {
             if instance_rat(v, n).is_some_and(|r| r.is_integer()) {
                 INT
@@ -213,15 +216,37 @@ pub fn equals_instance(a: &Value, b: &Value) -> bool {
     }
 }
 
+/// A rational in a strict key: `n` and its numerator and denominator
+/// (written straight into `out`: formatting each through a new `String`
+/// was a third of the lookups of an `enum` of 80,000 arrays).
+fn push_rat(r: &BigRational, out: &mut String) {
+    use num_traits::ToPrimitive;
+    use std::fmt::Write;
+    // A rational is in lowest terms, so each has one of the two forms.
+    let _ = match (r.numer().to_i64(), r.denom().to_u64()) {
+        (Some(n), Some(d)) => write!(out, "n{n}/{d}"),
+        _ => write!(out, "N{:x}/{:x}", r.numer(), r.denom()),
+    };
+}
+
+/// A string in a strict key: `s`, its length in bytes, `:` and its text
+/// (the length tells where it ends, so it cannot run into the next token;
+/// no copy, no escaping).
+fn push_key_string(s: &str, out: &mut String) {
+    use std::fmt::Write;
+    let _ = write!(out, "s{}:", s.len());
+    out.push_str(s);
+}
+
 /// A type-strict key of an instance value (numbers as reduced rationals,
 /// object members sorted); `None` when it holds a number Go cannot read.
 fn strict_key(v: &Value, out: &mut String) -> Option<()> {
     match v {
         Value::Null | Value::Bool(_) => out.push_str(&v.to_string()),
-        Value::String(s) => out.push_str(&Value::String(s.clone()).to_string()),
+        Value::String(s) => push_key_string(s, out),
         Value::Number(n) => {
             let r = instance_rat(v, n)?;
-            out.push_str(&format!("n{}/{}", r.numer(), r.denom()));
+            push_rat(&r, out);
         }
         Value::Array(items) => {
             out.push('[');
@@ -236,7 +261,7 @@ fn strict_key(v: &Value, out: &mut String) -> Option<()> {
             keys.sort();
             out.push('{');
             for k in keys {
-                out.push_str(&Value::String(k.clone()).to_string());
+                push_key_string(k, out);
                 out.push(':');
                 strict_key(map.get(k.as_str())?, out)?;
                 out.push(',');
@@ -281,13 +306,13 @@ pub fn has_duplicates(items: &[Value]) -> Result<bool, ()> {
 // ---------------------------------------------------------------------------
 
 /// The strict key of a schema value, in [`strict_key`]'s form (a number as
-/// its reduced rational, a string as its JSON text, object members sorted).
+/// its reduced rational, a string as its length and text, object members sorted).
 fn schema_key(v: &SchemaValue, out: &mut String) {
     match v {
         SchemaValue::Null => out.push_str("null"),
         SchemaValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        SchemaValue::String(s, _) => out.push_str(&Value::String(s.clone()).to_string()),
-        SchemaValue::Number(r) => out.push_str(&format!("n{}/{}", r.numer(), r.denom())),
+        SchemaValue::String(s, _) => push_key_string(s, out),
+        SchemaValue::Number(r) => push_rat(r, out),
         SchemaValue::Array(items) => {
             out.push('[');
             for item in items {
@@ -301,7 +326,7 @@ fn schema_key(v: &SchemaValue, out: &mut String) {
             keys.sort();
             out.push('{');
             for k in keys {
-                out.push_str(&Value::String(k.clone()).to_string());
+                push_key_string(k, out);
                 out.push(':');
                 if let Some(x) = map.get(k.as_str()) {
                     schema_key(x, out);
@@ -332,6 +357,67 @@ fn nested_number_text(v: &SchemaValue) -> bool {
     false
 }
 
+/// The first index of each distinct value of a list, found by a 64-bit
+/// hash of the value and confirmed by comparing the value itself (`same`):
+/// the values are not copied into the map (an `enum` of 80,000 values,
+/// issue 35 item 4). Two different values with one hash keep the later in
+/// `spill`, scanned in order, so every answer is exact.
+#[derive(Default)]
+struct FirstIndex {
+    map: HashMap<u64, usize, ahash::RandomState>,
+    spill: Vec<usize>,
+}
+
+impl FirstIndex {
+    /// Records value `i` of hash `h`; `same(j)`: value `j` equals value `i`.
+    fn insert(&mut self, h: u64, i: usize, same: impl Fn(usize) -> bool) {
+        match self.map.get(&h) {
+            None => {
+                self.map.insert(h, i);
+            }
+            Some(&j) if same(j) => {}
+            Some(_) => self.spill.push(i),
+        }
+    }
+
+    /// The first index of a value of hash `h` that `same` accepts.
+    fn find(&self, h: u64, same: impl Fn(usize) -> bool) -> Option<usize> {
+        match self.map.get(&h) {
+            None => None,
+            Some(&j) if same(j) => Some(j),
+            Some(_) => self.spill.iter().copied().find(|&k| same(k)),
+        }
+    }
+}
+
+/// The process's hash keys for [`FirstIndex`] (random: no package can
+/// choose values whose hashes collide).
+fn hash_state() -> &'static ahash::RandomState {
+    static STATE: OnceLock<ahash::RandomState> = OnceLock::new();
+    STATE.get_or_init(ahash::RandomState::new)
+}
+
+fn hash_str(s: &str) -> u64 {
+    hash_state().hash_one(s)
+}
+
+/// The hash of a rational from its numerator and denominator. Every
+/// rational here is in lowest terms with a positive denominator (`go_rat`,
+/// `from_integer` and `num-rational`'s arithmetic keep that form), so equal
+/// rationals hash equally; `Ratio`'s own `Hash` expands a continued
+/// fraction (a big division per term), which was most of the cost of an
+/// `enum` of 80,000 numbers.
+fn hash_rat(r: &BigRational) -> u64 {
+    debug_assert!(
+        {
+            let lowest = r.reduced();
+            lowest.numer() == r.numer() && lowest.denom() == r.denom()
+        },
+        "{r} is not in lowest terms"
+    );
+    hash_state().hash_one((r.numer(), r.denom()))
+}
+
 /// The values of an `enum`, indexed so that Go's `enum` test of one
 /// instance (some value of the instance's JSON type, and one value it
 /// equals: Go's `equals`, the instance on the left) is a hash lookup,
@@ -359,12 +445,14 @@ pub struct ValueSet {
     null: Option<usize>,
     falses: Option<usize>,
     trues: Option<usize>,
-    strings: HashMap<String, usize>,
-    /// Numbers and strings Go reads as numbers, as rationals.
-    numbers: OnceLock<HashMap<BigRational, usize>>,
+    /// The strings, by their hash (compared on a hit).
+    strings: FirstIndex,
+    /// Numbers and strings Go reads as numbers, as rationals by their hash
+    /// (compared on a hit).
+    numbers: OnceLock<FirstIndex>,
     /// Strict keys of the container values, and the indices of those that
     /// hold a string Go reads as a number (ascending).
-    containers: OnceLock<(HashMap<String, usize>, Vec<usize>)>,
+    containers: OnceLock<(HashMap<String, usize, ahash::RandomState>, Vec<usize>)>,
     /// The union of [`const_kinds`] of the values.
     kinds: OnceLock<u8>,
 }
@@ -380,7 +468,7 @@ impl ValueSet {
             null: None,
             falses: None,
             trues: None,
-            strings: HashMap::new(),
+            strings: FirstIndex::default(),
             numbers: OnceLock::new(),
             containers: OnceLock::new(),
             kinds: OnceLock::new(),
@@ -395,7 +483,11 @@ impl ValueSet {
                 SchemaValue::Bool(true) => &mut set.trues,
                 SchemaValue::Bool(false) => &mut set.falses,
                 SchemaValue::String(s, _) => {
-                    set.strings.entry(s.clone()).or_insert(i);
+                    set.strings.insert(
+                        hash_str(s),
+                        i,
+                        |j| matches!(values.get(j), Some(SchemaValue::String(t, _)) if t == s),
+                    );
                     continue;
                 }
                 _ => continue,
@@ -441,13 +533,17 @@ impl ValueSet {
             Value::Null => self.null,
             Value::Bool(true) => self.trues,
             Value::Bool(false) => self.falses,
-            Value::String(s) => self.strings.get(s).copied(),
-            Value::Number(n) => {
-                instance_rat(inst, n).and_then(|r| self.numbers().get(&*r).copied())
-            }
+            Value::String(s) => self.strings.find(
+                hash_str(s),
+                |j| matches!(self.values.get(j), Some(SchemaValue::String(t, _)) if t == s),
+            ),
+            Value::Number(n) => instance_rat(inst, n).and_then(|r| {
+                self.numbers()
+                    .find(hash_rat(&r), |j| self.rat_of(j) == Some(&*r))
+            }),
             Value::Array(_) | Value::Object(_) => {
                 let (exact, quirky) = self.containers.get_or_init(|| {
-                    let mut exact = HashMap::new();
+                    let mut exact = HashMap::default();
                     let mut quirky = Vec::new();
                     for (i, v) in self.values.iter().enumerate() {
                         if !matches!(v, SchemaValue::Array(_) | SchemaValue::Object(_)) {
@@ -476,17 +572,22 @@ impl ValueSet {
         found.filter(|i| *i < before)
     }
 
-    fn numbers(&self) -> &HashMap<BigRational, usize> {
+    /// The rational of value `i`: a number's, or a string's that Go reads
+    /// as a number.
+    fn rat_of(&self, i: usize) -> Option<&BigRational> {
+        match self.values.get(i)? {
+            SchemaValue::Number(r) => Some(r),
+            v @ SchemaValue::String(..) => v.string_rat(),
+            _ => None,
+        }
+    }
+
+    fn numbers(&self) -> &FirstIndex {
         self.numbers.get_or_init(|| {
-            let mut out = HashMap::new();
-            for (i, v) in self.values.iter().enumerate() {
-                let rat = match v {
-                    SchemaValue::Number(r) => Some(r),
-                    SchemaValue::String(..) => v.string_rat(),
-                    _ => None,
-                };
-                if let Some(r) = rat {
-                    out.entry(r.clone()).or_insert(i);
+            let mut out = FirstIndex::default();
+            for i in 0..self.values.len() {
+                if let Some(r) = self.rat_of(i) {
+                    out.insert(hash_rat(r), i, |j| self.rat_of(j) == Some(r));
                 }
             }
             out
@@ -580,6 +681,37 @@ mod tests {
         assert!(!strings.contains(&json!(16)));
         assert_eq!(strings.kinds(), STR | INT);
         assert_eq!(set.kinds(), STR | INT | FRAC | ARR | OBJ | NULL | BOOL);
+    }
+
+    /// Two different values with one hash both stay findable, each at its
+    /// first index (the spill), and a repeat keeps the first index. Near
+    /// miss: a value of that hash that equals none is not found.
+    #[test]
+    fn first_index_survives_hash_collisions() {
+        let values = ["a", "b", "a", "c", "b"];
+        let mut index = FirstIndex::default();
+        for (i, v) in values.iter().enumerate() {
+            // Every value has the hash 7: all but the first collide.
+            index.insert(7, i, |j| values.get(j) == Some(v));
+        }
+        let find = |v: &str| index.find(7, |j| values.get(j) == Some(&v));
+        assert_eq!(find("a"), Some(0));
+        assert_eq!(find("b"), Some(1));
+        assert_eq!(find("c"), Some(3));
+        assert_eq!(find("d"), None);
+        assert_eq!(index.find(8, |_| true), None);
+        // Rationals hash by their lowest terms: 1/2 read from "0.5" and
+        // from "0.50" (and 2 from "2.0") are one key.
+        let half = go_rat("0.50").unwrap_or_default();
+        assert_eq!(
+            hash_rat(&half),
+            hash_rat(&go_rat("0.5").unwrap_or_default())
+        );
+        let two = go_rat("2.0").unwrap_or_default();
+        assert_eq!(
+            hash_rat(&two),
+            hash_rat(&BigRational::from_integer(2.into()))
+        );
     }
 
     /// `type`'s kinds: `integer` admits integral numbers (`1.0` too),

@@ -47,19 +47,6 @@ impl Report {
             || self.findings.iter().any(Finding::is_error)
     }
 
-    /// The exit status of the `family` run this report is: 2 when a PATH
-    /// does not exist (its `FD900` finding is reported with the rest and
-    /// every other PATH is still checked, as `verify` does), else 1 when
-    /// the report [`fails`](Report::fails), else 0. `cli/family.rs` passes
-    /// it through; no view decides it.
-    pub fn exit_code(&self) -> u8 {
-        if self.findings.iter().any(|f| f.code == Code::PathNotFound) {
-            2
-        } else {
-            u8::from(self.fails())
-        }
-    }
-
     /// Count of family findings by severity: (errors, warnings, notes).
     pub fn counts(&self) -> (usize, usize, usize) {
         let n = |s: Severity| self.findings.iter().filter(|f| f.severity == s).count();

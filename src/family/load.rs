@@ -718,6 +718,8 @@ mod tests {
             bytes: br#"{"apiVersion": 1, "apiVersion": 2}"#.to_vec(),
             parsed: None,
             relations: None,
+            desired: None,
+            schema_digest: None,
         };
         let (why, at) = load_form(pkg, Some(read)).err().unwrap();
         assert!(why.contains("duplicate object name"), "{why}");

@@ -40,8 +40,10 @@ pub const SERVED_LANE: &str = "forms.takoform.com/v1";
 /// The `format` member of the digested document.
 const DIGEST_FORMAT: &str = "takoform.compiled-snapshot@v1";
 
-/// An exact Form identity (the four FormRef fields).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// An exact Form identity (the four FormRef fields); it serializes as
+/// [`FormRef::to_value`] writes it. `compat` names each side by it too.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct FormRef {
     /// The Form's group (`apiVersion`).
     pub api_version: String,

@@ -62,18 +62,19 @@ impl std::fmt::Display for Refusal {
 
 impl std::error::Error for Refusal {}
 
-/// Runs `family` over `paths`: loads what they hold ([`load::load`]) and
-/// checks it ([`check::check`]). The checked [`check::Report`] carries the
-/// exit status ([`check::Report::exit_code`]: 0 when every package
-/// verifies and no family finding is an error, 1 otherwise, 2 when a PATH
-/// does not exist, reported as an `FD900` finding with every other PATH
-/// still checked); `crate::render::family` prints it.
+/// Runs `family` over `paths`: loads what they hold ([`load::load`]),
+/// checks it ([`check::check`]) and returns the checked report as the
+/// report model holds it ([`view`]). It carries the exit status
+/// ([`FamilyReport::exit_code`]: 0 when every package verifies and no
+/// family finding is an error, 1 otherwise, 2 when a PATH does not exist,
+/// reported as an `FD900` finding with every other PATH still checked);
+/// `crate::render::family` prints it.
 ///
 /// # Errors
 /// [`Refusal`] (exit 2): an `--exclude` glob that does not parse, a PATH
 /// that is a file none of a family's, or PATHs that hold nothing a family
 /// is made of (outside the directories a rule skipped).
-pub fn run(paths: &[PathBuf], options: &Options) -> Result<check::Report, Refusal> {
+pub fn run(paths: &[PathBuf], options: &Options) -> Result<FamilyReport, Refusal> {
     for (_, glob) in &options.walk.exclude {
         crate::discover::check_exclude_glob(glob).map_err(Refusal::Exclude)?;
     }
@@ -85,7 +86,7 @@ pub fn run(paths: &[PathBuf], options: &Options) -> Result<check::Report, Refusa
     {
         return Err(Refusal::Empty(paths.to_vec(), family.skipped));
     }
-    Ok(check::check(family, options))
+    Ok(view(&check::check(family, options)))
 }
 
 /// The checked `report` as the report model holds it ([`FamilyReport`],
@@ -158,6 +159,10 @@ pub fn view(report: &check::Report) -> FamilyReport {
         },
         counts: report.all_counts(),
         fails: report.fails(),
+        could_not_read: report
+            .findings
+            .iter()
+            .any(|f| f.code == crate::codes::Code::PathNotFound),
     }
 }
 

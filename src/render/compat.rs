@@ -45,6 +45,7 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::{human, Format, Options, RunView};
+use crate::codes::Code;
 use crate::diag::Severity;
 use crate::report::compat::{Change, Compat, Finding, Pair, Place};
 
@@ -175,18 +176,31 @@ fn where_text(place: &Place) -> String {
     super::escape::text(&place.shown).into_owned()
 }
 
+/// The object of a change record or a finding: `code`, `name`, then its
+/// `traits` (a change's `class` and `inference`, a finding's `severity`),
+/// `message`, `help`, and where it is in OLD and in NEW.
+fn record_value(
+    code: Code,
+    traits: Vec<(&str, Value)>,
+    message: &str,
+    old: Option<&Place>,
+    new: Option<&Place>,
+) -> Value {
+    let info = code.info();
+    let mut v = json!({"code": info.id, "name": info.name});
+    for (key, value) in traits {
+        set(&mut v, key, value);
+    }
+    set(&mut v, "message", json!(message));
+    set(&mut v, "help", json!(info.help.unwrap_or_default()));
+    set(&mut v, "old", locate(old));
+    set(&mut v, "new", locate(new));
+    v
+}
+
 fn change_value(c: &Change) -> Value {
-    let info = c.code.info();
-    let mut v = json!({
-        "code": info.id,
-        "name": info.name,
-        "class": c.class,
-        "inference": c.inference,
-        "message": c.message,
-        "help": info.help.unwrap_or_default(),
-        "old": locate(c.old.as_ref()),
-        "new": locate(c.new.as_ref()),
-    });
+    let traits = vec![("class", json!(c.class)), ("inference", json!(c.inference))];
+    let mut v = record_value(c.code, traits, &c.message, c.old.as_ref(), c.new.as_ref());
     if let Some(w) = &c.witness {
         set(&mut v, "witness", w.clone());
     }
@@ -194,16 +208,8 @@ fn change_value(c: &Change) -> Value {
 }
 
 fn finding_value(f: &Finding) -> Value {
-    let info = f.code.info();
-    json!({
-        "code": info.id,
-        "name": info.name,
-        "severity": info.severity,
-        "message": f.message,
-        "help": info.help.unwrap_or_default(),
-        "old": locate(f.old.as_ref()),
-        "new": locate(f.new.as_ref()),
-    })
+    let traits = vec![("severity", json!(f.code.info().severity))];
+    record_value(f.code, traits, &f.message, f.old.as_ref(), f.new.as_ref())
 }
 
 /// Counts of the summary: (errors, warnings, notes) over every finding

@@ -6,10 +6,10 @@
 //! every finding with its source, relation, target, step and
 //! `file:line:column` locations (DOT and Mermaid as comments and edge
 //! tooltips). Pure: returns text; [`crate::ops::family::run`] returns the
-//! checked report, [`crate::ops::family::view`] makes it the report
-//! model's [`crate::report::family::FamilyReport`], [`output`] turns that
-//! into the chosen format's text and `cli/family.rs` builds the process
-//! output (issue 21 item 3).
+//! checked report as the report model's
+//! [`crate::report::family::FamilyReport`] ([`crate::ops::family::view`]),
+//! [`output`] turns it into the chosen format's text and `cli/family.rs`
+//! builds the process output (issue 21 item 3).
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -23,8 +23,8 @@ use crate::report::family::{
 
 /// What `family --format FORMAT` prints on stdout for `report`: [`human`],
 /// [`json_text`], [`dot`] or [`mermaid`] (a format `family` does not take
-/// prints as `human`). The exit status is the checked report's
-/// (`family::check::Report::exit_code`), never this view's.
+/// prints as `human`). The exit status is the report's
+/// ([`Report::exit_code`]), never this view's.
 pub fn output(report: &Report, format: Format) -> String {
     match format {
         Format::Human | Format::Sarif | Format::Github | Format::Junit | Format::Concise => {

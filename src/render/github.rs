@@ -42,7 +42,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use super::sarif::relative_to;
-use super::{count, Located, Options, RunView};
+use super::{Located, Options, RunView};
 use crate::diag::{Diagnostic, Severity};
 
 /// Escapes workflow-command data (the message): first every character a
@@ -220,14 +220,9 @@ pub fn render(run: &RunView<'_>, opts: &Options) -> String {
     if opts.quiet {
         return out;
     }
-    let unverified = run.unverified_note();
+    let [packages, verified, failed, errors, warnings, _] = run.tally();
     out.push_str(&super::escape::line(&format!(
-        "{}, {} verified{unverified}, {} failed, {}, {}",
-        count(run.package_count(), "package"),
-        run.verified(),
-        run.failed,
-        count(run.counts.errors, "error"),
-        count(run.counts.warnings, "warning"),
+        "{packages}, {verified}, {failed}, {errors}, {warnings}"
     )));
     out + &more
 }
@@ -250,12 +245,7 @@ pub fn annotations(
     // The members of what a command said about an entry (an advance's
     // `pin`): one notice each, first (PackageOutcome::summary).
     for p in &run.packages {
-        let members = p
-            .outcome
-            .summary
-            .as_ref()
-            .map(crate::summary::Summary::members);
-        for (key, value) in members.iter().flatten() {
+        for (key, value) in &p.outcome.summary_members() {
             let _ = writeln!(
                 out,
                 "::notice title=form-package {}::{}",

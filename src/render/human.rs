@@ -630,15 +630,9 @@ pub fn config_line(path: &std::path::Path) -> String {
 
 /// `form-package: 2 packages (1 verified, 1 failed), 3 errors, 1 warning, 0 notes\n`.
 pub fn summary_line(run: &RunView<'_>) -> String {
-    let unverified = run.unverified_note();
+    let [packages, verified, failed, errors, warnings, notes] = run.tally();
     escape::line(&format!(
-        "{} ({} verified{unverified}, {} failed), {}, {}, {}",
-        count(run.package_count(), "package"),
-        run.verified(),
-        run.failed,
-        count(run.counts.errors, "error"),
-        count(run.counts.warnings, "warning"),
-        count(run.counts.notes, "note"),
+        "{packages} ({verified}, {failed}), {errors}, {warnings}, {notes}"
     ))
 }
 
@@ -665,11 +659,7 @@ mod tests {
     use crate::codes::Code;
     use crate::json::pointer::JsonPointer;
 
-    fn source(text: &str) -> Source {
-        let bytes = text.as_bytes().to_vec();
-        let spans = crate::json::strict::parse(&bytes).ok().map(|p| p.spans);
-        Source { bytes, spans }
-    }
+    use crate::testing::source;
 
     fn help_line(d: &Diagnostic, src: &Source) -> String {
         let text = render_diagnostic_in(d, Some(src), Some(std::path::Path::new("pkg")), false);

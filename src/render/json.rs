@@ -176,11 +176,7 @@ pub fn render(run: &RunView<'_>) -> String {
                 diagnostics: p.findings.iter().map(diag).collect(),
                 relations: &o.relations,
                 locator: o.locator.as_ref(),
-                summary: o
-                    .summary
-                    .as_ref()
-                    .map(crate::summary::Summary::members)
-                    .unwrap_or_default(),
+                summary: o.summary_members(),
             }
         })
         .collect();

@@ -105,12 +105,7 @@ fn testcase(p: &PackageView<'_>) -> TestCase {
     if let Some(t) = p.outcome.elapsed {
         case.set_time(t);
     }
-    let members = p
-        .outcome
-        .summary
-        .as_ref()
-        .map(crate::summary::Summary::members);
-    for (key, value) in members.iter().flatten() {
+    for (key, value) in &p.outcome.summary_members() {
         case.add_property((
             escape::text(key).as_ref(),
             escape::text(&value.to_string()).as_ref(),

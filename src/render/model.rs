@@ -203,6 +203,21 @@ impl<'a> RunView<'a> {
         }
     }
 
+    /// The numbers a summary line says, as its words, for the human and
+    /// GitHub lines to arrange: `N packages`, `V verified` (then
+    /// [`RunView::unverified_note`]), `F failed`, `E errors`, `W warnings`,
+    /// `N notes`.
+    pub fn tally(&self) -> [String; 6] {
+        [
+            super::count(self.package_count(), "package"),
+            format!("{} verified{}", self.verified(), self.unverified_note()),
+            format!("{} failed", self.failed),
+            super::count(self.counts.errors, "error"),
+            super::count(self.counts.warnings, "warning"),
+            super::count(self.counts.notes, "note"),
+        ]
+    }
+
     /// Entries that are packages ([`EntryKind::is_package`]): neither the
     /// configuration file's (T2 F8) nor a walk finding's. What every summary
     /// counts as "N packages".

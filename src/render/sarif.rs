@@ -642,8 +642,7 @@ pub fn log<'r, 'a>(run: &'r RunView<'a>, opts: &'r Options) -> Log<'r, 'a> {
             properties: run
                 .packages
                 .iter()
-                .filter_map(|p| p.outcome.summary.as_ref())
-                .flat_map(crate::summary::Summary::members)
+                .flat_map(|p| p.outcome.summary_members())
                 .collect(),
         }],
     }

@@ -38,6 +38,23 @@ pub struct FamilyReport {
     /// True when some package fails `verify` or some family finding is an
     /// error.
     pub fails: bool,
+    /// A PATH does not exist (its `FD900` finding is reported with the
+    /// rest and every other PATH is still checked, as `verify` does).
+    pub could_not_read: bool,
+}
+
+impl FamilyReport {
+    /// The exit status of the `family` run this report is: 2 when a PATH
+    /// does not exist ([`FamilyReport::could_not_read`]), else 1 when it
+    /// [`fails`](FamilyReport::fails), else 0. `cli/family.rs` passes it
+    /// through; no view decides it.
+    pub fn exit_code(&self) -> u8 {
+        if self.could_not_read {
+            2
+        } else {
+            u8::from(self.fails)
+        }
+    }
 }
 
 /// What `family` was asked to accept, as its JSON document says it.

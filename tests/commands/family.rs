@@ -27,7 +27,6 @@ mod graph {
     use form_package::ops::family::view;
     use form_package::render::family as views;
     pub use form_package::render::family::finding_line;
-    use form_package::render::Format;
 
     pub fn human(r: &Report) -> String {
         views::human(&view(r))
@@ -35,17 +34,11 @@ mod graph {
     pub fn json(r: &Report) -> serde_json::Value {
         views::json(&view(r))
     }
-    pub fn json_text(r: &Report) -> String {
-        views::json_text(&view(r))
-    }
     pub fn dot(r: &Report) -> String {
         views::dot(&view(r))
     }
     pub fn mermaid(r: &Report) -> String {
         views::mermaid(&view(r))
-    }
-    pub fn output(r: &Report, format: Format) -> String {
-        views::output(&view(r), format)
     }
 }
 
@@ -1515,16 +1508,12 @@ fn family_run_returns_the_report_and_its_exit_status() {
     let tmp = tempfile::tempdir().unwrap();
     let missing = tmp.path().join("nonexist");
     let clean = family_op::run(std::slice::from_ref(&package), &Options::default()).unwrap();
-    assert_eq!(clean.family.packages.len(), 1);
-    assert!(!clean.fails());
+    assert_eq!(clean.packages.len(), 1);
+    assert!(!clean.fails);
     assert_eq!(clean.exit_code(), 0);
     let with_missing =
         family_op::run(&[package.clone(), missing.clone()], &Options::default()).unwrap();
-    assert_eq!(
-        with_missing.family.packages.len(),
-        1,
-        "the other PATH is checked"
-    );
+    assert_eq!(with_missing.packages.len(), 1, "the other PATH is checked");
     assert!(with_missing
         .findings
         .iter()
@@ -1545,7 +1534,7 @@ fn family_run_returns_the_report_and_its_exit_status() {
     text.push(' ');
     std::fs::write(&def, text).unwrap();
     let failing = family_op::run(std::slice::from_ref(&broken), &Options::default()).unwrap();
-    assert!(failing.fails());
+    assert!(failing.fails);
     assert_eq!(failing.exit_code(), 1);
     // Refusals: typed, the reason alone.
     let empty = tmp.path().join("empty");
@@ -1574,18 +1563,18 @@ fn family_run_returns_the_report_and_its_exit_status() {
         "{refused}"
     );
     // Each format's view of the one report.
-    use form_package::render::Format;
-    assert_eq!(graph::output(&clean, Format::Human), graph::human(&clean));
+    use form_package::render::{family as views, Format};
+    assert_eq!(views::output(&clean, Format::Human), views::human(&clean));
     assert_eq!(
-        graph::output(&clean, Format::Json),
-        graph::json_text(&clean)
+        views::output(&clean, Format::Json),
+        views::json_text(&clean)
     );
-    assert_eq!(graph::output(&clean, Format::Dot), graph::dot(&clean));
+    assert_eq!(views::output(&clean, Format::Dot), views::dot(&clean));
     assert_eq!(
-        graph::output(&clean, Format::Mermaid),
-        graph::mermaid(&clean)
+        views::output(&clean, Format::Mermaid),
+        views::mermaid(&clean)
     );
-    assert!(graph::output(&clean, Format::Human)
+    assert!(views::output(&clean, Format::Human)
         .ends_with("family: 0 errors, 0 warnings, 0 notes; ok\n"));
 }
 

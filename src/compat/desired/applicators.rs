@@ -4,6 +4,7 @@
 //! values of a conjunction; inclusion in a disjunction of NEW; and
 //! disjointness (`not`, `oneOf`, `if`). Moved from `prove.rs`.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::rc::Rc;
 
@@ -158,45 +159,54 @@ impl<'a> Prover<'a> {
     /// known (`const`/`enum`, `null`, booleans), filtered by the
     /// conjunction's other keywords where they decide.
     pub fn finite(&mut self, flat: &Flat<'a>, kind: u8) -> Option<Vec<Value>> {
-        let mut vals: Option<Vec<Value>> = match kind {
-            NULL => Some(vec![Value::Null]),
-            BOOL => Some(vec![Value::Bool(false), Value::Bool(true)]),
-            _ => None,
-        };
-        if vals.is_none() {
-            for m in flat.objs() {
-                if let Some(c) = m.get("const") {
-                    vals = Some(vec![c.clone()]);
-                    break;
+        const NULLS: &[Value] = &[Value::Null];
+        const BOOLS: &[Value] = &[Value::Bool(false), Value::Bool(true)];
+        let vals: &[Value] = match kind {
+            NULL => NULLS,
+            BOOL => BOOLS,
+            _ => {
+                let mut listed = None;
+                for m in flat.objs() {
+                    if let Some(c) = m.get("const") {
+                        listed = Some(std::slice::from_ref(c));
+                        break;
+                    }
+                    if let Some(Value::Array(items)) = m.get("enum") {
+                        listed = Some(items.as_slice());
+                        break;
+                    }
                 }
-                if let Some(Value::Array(items)) = m.get("enum") {
-                    vals = Some(items.clone());
-                    break;
-                }
+                listed?
             }
-        }
-        let vals = vals?;
+        };
         let mut out = Vec::new();
         // Values already offered, by their JSON text: a set, not a scan of
         // `out` (an `enum` of n values costs n, not n², issue 35 item 4).
-        let mut seen: HashSet<String> = HashSet::new();
+        let mut seen: HashSet<String, ahash::RandomState> = HashSet::default();
         for v in vals {
             // A string that Go reads as a number also stands for that
-            // number: offer both forms.
-            let forms: Vec<Value> = match (&v, kind) {
-                (Value::String(s), INT | FRAC) => crate::engine::numbers::go_rat(s)
-                    .and_then(|r| json_number(&r))
-                    .into_iter()
-                    .collect(),
-                _ => vec![v],
+            // number: offered in that form. A value of another JSON type
+            // is passed over before any number in it is read.
+            let form = match (v, kind) {
+                (Value::String(s), INT | FRAC) => {
+                    match crate::engine::numbers::go_rat(s).and_then(|r| json_number(&r)) {
+                        Some(n) => Cow::Owned(n),
+                        None => continue,
+                    }
+                }
+                (Value::Number(_), INT | FRAC)
+                | (Value::Null, NULL)
+                | (Value::Bool(_), BOOL)
+                | (Value::String(_), STR)
+                | (Value::Array(_), ARR)
+                | (Value::Object(_), OBJ) => Cow::Borrowed(v),
+                _ => continue,
             };
-            for f in forms {
-                if super::model::kind_of(&f) != kind {
-                    continue;
-                }
-                if self.holds_flat(flat, &f, 0) != Some(false) && seen.insert(f.to_string()) {
-                    out.push(f);
-                }
+            if super::model::kind_of(&form) != kind {
+                continue;
+            }
+            if self.holds_flat(flat, &form, 0) != Some(false) && seen.insert(form.to_string()) {
+                out.push(form.into_owned());
             }
         }
         Some(out)

@@ -91,9 +91,13 @@ impl<'a> Prover<'a> {
                 return Some(false);
             }
         }
-        if let Some(e @ Value::Array(_)) = m.get("enum") {
-            // The engine's own set: a hash lookup, not a scan.
-            if !self.value_set(e).contains(v) {
+        if let Some(e @ Value::Array(items)) = m.get("enum") {
+            // The engine's own set: a hash lookup, not a scan. A value that
+            // is one of these very items (`finite` offers an `enum`'s items
+            // themselves) is in it: Go's equality holds between a schema
+            // value and itself, so it is not looked up (issue 35 item 4).
+            let own = items.as_ptr_range().contains(&std::ptr::from_ref(v));
+            if !own && !self.value_set(e).contains(v) {
                 return Some(false);
             }
         }

@@ -143,7 +143,7 @@ pub(super) struct Prover<'a> {
     pub(super) patterns: HashMap<(Vec<String>, i64, Option<i64>, String), super::regular::Incl>,
     /// The engine's sets of the `enum`s met so far, by the address of the
     /// array ([`Prover::value_set`]).
-    pub(super) sets: HashMap<usize, Rc<ValueSet>>,
+    pub(super) sets: HashMap<usize, Rc<ValueSet>, ahash::RandomState>,
     pub(super) _roots: std::marker::PhantomData<&'a Value>,
 }
 
@@ -158,7 +158,7 @@ impl<'a> Prover<'a> {
             assumed: HashMap::new(),
             local_only: false,
             patterns: HashMap::new(),
-            sets: HashMap::new(),
+            sets: HashMap::default(),
             _roots: std::marker::PhantomData,
         }
     }
