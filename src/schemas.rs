@@ -369,18 +369,7 @@ pub fn raw_errors(schema: SchemaRef, instance: &Value, native: bool) -> Option<V
             .map(|e| raw_error(&e, true))
             .collect()
     };
-    Some(
-        raw.into_iter()
-            .map(|r| {
-                [
-                    format!("{:?}", r.kind),
-                    r.instance_path,
-                    r.schema_path,
-                    r.message,
-                ]
-            })
-            .collect(),
-    )
+    Some(rows(raw))
 }
 
 /// Whether the generated matcher of the published `pattern` matches `text`
@@ -443,6 +432,21 @@ pub fn check_meta_with_crate(schema: &Value) -> Result<(), MetaError> {
     })
 }
 
+/// Raw errors as `[kind, instance pointer, schema keyword location,
+/// message]` rows, in their order ([`raw_errors`], [`raw_meta_errors`]).
+fn rows(raw: Vec<native::RawError>) -> Vec<[String; 4]> {
+    raw.into_iter()
+        .map(|r| {
+            [
+                format!("{:?}", r.kind),
+                r.instance_path,
+                r.schema_path,
+                r.message,
+            ]
+        })
+        .collect()
+}
+
 /// Each error of `schema` under the Draft 2020-12 meta-schema as `[kind,
 /// instance pointer, schema keyword location, message]`, in the order the
 /// crate (`native == false`) or the generated validator gives them; `None`
@@ -457,18 +461,7 @@ pub fn raw_meta_errors(schema: &Value, native: bool) -> Option<Vec<[String; 4]>>
             .map(|e| raw_error(&e, true))
             .collect()
     };
-    Some(
-        raw.into_iter()
-            .map(|r| {
-                [
-                    format!("{:?}", r.kind),
-                    r.instance_path,
-                    r.schema_path,
-                    r.message,
-                ]
-            })
-            .collect(),
-    )
+    Some(rows(raw))
 }
 
 /// One crate error as the report needs it (its message only when asked).

@@ -12,6 +12,13 @@
 //! says itself why a revision is missing; the git crates that read all of
 //! that (`gix`) add hundreds of crates to a build this project keeps small
 //! (the `search` tool found no lighter reader of packs and shallow clones).
+//! Only the repository's own `.git` is read (breaker4 C1): git runs with
+//! `safe.bareRepository=explicit`, so a directory a PR commits as plain
+//! files that git would take for a bare repository (`HEAD`, `objects/`,
+//! `refs/`, `config`) is refused (exit 2), never read as BASE; replace refs
+//! are ignored (`GIT_NO_REPLACE_OBJECTS=1`); and every PATH of a run must
+//! lie in one repository.
+//!
 //! No network: lazy fetches of a partial clone are turned off
 //! (`GIT_NO_LAZY_FETCH=1`) and nothing is fetched; a revision the clone
 //! lacks is exit 2 with the command that fetches it.
@@ -70,9 +77,17 @@ fn git(
     input: Option<Vec<u8>>,
 ) -> Result<Result<Vec<u8>, String>, Error> {
     let mut cmd = Command::new("git");
-    cmd.arg("-C")
+    // Breaker4 C1: BASE is read only from the repository's own `.git`. A
+    // directory a PR commits as plain files (`HEAD`, `objects/`, `refs/`,
+    // `config`) is what git's discovery takes for a bare repository before
+    // it looks further up: `safe.bareRepository=explicit` refuses it (the
+    // run exits 2), and no replace ref (`refs/replace/`, planted or local)
+    // may swap the commit REV names for another (`GIT_NO_REPLACE_OBJECTS`).
+    cmd.args(["-c", "safe.bareRepository=explicit"])
+        .arg("-C")
         .arg(dir)
         .args(args)
+        .env("GIT_NO_REPLACE_OBJECTS", "1")
         .env("GIT_NO_LAZY_FETCH", "1")
         .env("GIT_TERMINAL_PROMPT", "0")
         .stdin(if input.is_some() {
@@ -142,6 +157,12 @@ fn repository_of(path: &Path, rev: &str) -> Result<(PathBuf, String), Error> {
         None,
     )?;
     let out = answer.map_err(|why| {
+        if why.contains("safe.bareRepository") {
+            return Error::Usage(format!(
+                "--baseline-rev {rev}: {} lies in a directory git reads as a bare repository ({why}): compat reads BASE only from the repository's own .git, never from files a tree holds (HEAD, objects/, refs/ committed as plain files); remove them, or check BASE out and pass --baseline BASE",
+                path.display()
+            ));
+        }
         Error::Usage(format!(
             "--baseline-rev {rev}: {} is not in a git repository ({why}): run compat inside a clone of the repository, or check BASE out and pass --baseline BASE",
             path.display()
@@ -298,13 +319,16 @@ fn top_as_given(given: &Path, prefix: &str) -> PathBuf {
 pub struct AtRev {
     /// Every package the walk reads, in path order.
     pub packages: Vec<RevPackage>,
-    /// Every package the walk skips, as the walk of a checkout skips it
-    /// (below a hidden directory), in path order: its name (`REV:…`) and
-    /// the hidden directory's (`REV:…`); compat reports each (`FD683`,
-    /// breaker2 G1: a package the gate does not see can still be
-    /// published). A `.gitignore` skips nothing at REV: git publishes
-    /// what it tracks.
-    pub skipped: Vec<(PathBuf, PathBuf)>,
+    /// Every package the walk skips, in path order: its name (`REV:…`),
+    /// the directory that hides it (`REV:…`) and why: `hidden` (below a
+    /// hidden directory, as the walk of a checkout skips it), `nested`
+    /// (inside another package, whose files the walk does not search;
+    /// breaker4 H5) or `submodule` (a gitlink: another repository's
+    /// objects, never read; the package is the submodule's directory;
+    /// breaker4 H1). compat reports each (`FD683`, breaker2 G1: a package
+    /// the gate does not see can still be published). A `.gitignore` skips
+    /// nothing at REV: git publishes what it tracks.
+    pub skipped: Vec<(PathBuf, PathBuf, &'static str)>,
 }
 
 /// Every package at `rev` in the whole tree of each repository a PATH
@@ -324,8 +348,24 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
     // (repository top, commit) → (the top as the first PATH reaches it, the
     // PATHs' prefixes in the repository).
     let mut repos: BTreeMap<(PathBuf, String), (PathBuf, Vec<String>)> = BTreeMap::new();
+    let mut first_top: Option<(PathBuf, &PathBuf)> = None;
     for given in paths {
         let (top, prefix) = repository_of(given, rev)?;
+        // One run, one repository (breaker4 C1: BASE was the union of two
+        // repositories' trees when one PATH reached another repository).
+        match &first_top {
+            None => first_top = Some((top.clone(), given)),
+            Some((t, first)) if *t != top => {
+                return Err(Error::Usage(format!(
+                    "--baseline-rev {rev}: the PATHs lie in different git repositories ({} in {}, {} in {}): BASE is read from one repository; run compat once per repository",
+                    first.display(),
+                    t.display(),
+                    given.display(),
+                    top.display()
+                )))
+            }
+            Some(_) => {}
+        }
         let commit = commit_of(&top, given, rev)?;
         repos
             .entry((top, commit))
@@ -368,14 +408,19 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
         roots.sort_by(|a, b| a.1.cmp(&b.1));
         let mut kept: Vec<String> = Vec::new();
         let mut hidden: Vec<String> = Vec::new();
+        // (nested package, the package it is in).
+        let mut nested: Vec<(String, String)> = Vec::new();
         for (seen, r) in roots {
-            let inside = |k: &String| k.is_empty() || r.starts_with(&format!("{k}/"));
-            if kept.iter().any(inside) {
+            let inside = |k: &&String| k.is_empty() || r.starts_with(&format!("{k}/"));
+            if let Some(outer) = kept.iter().find(inside) {
+                if seen {
+                    nested.push((r.clone(), outer.clone()));
+                }
                 continue;
             }
             if seen {
                 kept.push(r);
-            } else if !hidden.iter().any(inside) {
+            } else if !hidden.iter().any(|k| inside(&k)) {
                 hidden.push(r);
             }
         }
@@ -400,7 +445,17 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
                 .map(|n| parts.get(..n).unwrap_or_default().join("/"))
                 .find(|d| !shown(&format!("{d}/{INDEX_FILE}")))
                 .unwrap_or_else(|| root.clone());
-            skipped.push((named_at(&root).0, named_at(&dir).0));
+            skipped.push((named_at(&root).0, named_at(&dir).0, "hidden"));
+        }
+        for (root, outer) in nested {
+            skipped.push((named_at(&root).0, named_at(&outer).0, "nested"));
+        }
+        // A submodule's packages are another repository's objects: never
+        // read at REV, so never silently empty (breaker4 H1).
+        for (path, e) in &listed {
+            if e.mode == "160000" && shown(&format!("{path}/{INDEX_FILE}")) {
+                skipped.push((named_at(path).0, named_at(path).0, "submodule"));
+            }
         }
         for root in kept {
             let inside = |b: &str| -> Option<String> {

@@ -69,7 +69,8 @@ impl Base<'_> {
 fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<Side>>, Error> {
     let at = super::baserev::packages_at(rev, paths)?;
     let packages = at.packages;
-    if packages.is_empty() {
+    // A package the walk skipped is said (FD683) rather than "no package".
+    if packages.is_empty() && at.skipped.is_empty() {
         // Breaker F9, as for a directory ([`no_package_in_dir`]).
         return Err(Error::Usage(format!(
             "--baseline-rev {rev}: the repository of {} holds no Form Package at {rev} (no directory with a package-index.json outside hidden directories): check REV is the published revision; for a repository's first release run compat without --baseline-rev",
@@ -90,10 +91,10 @@ fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<S
     // Breaker2 G1: a package at REV below a hidden directory is not read
     // as published, and is said (FD683), as `--baseline DIR` says it.
     let base = Base::Rev(rev);
-    for (package, dir) in at.skipped {
+    for (package, dir, rule) in at.skipped {
         found
             .outcomes
-            .push(skipped_package(&package, &dir, "hidden", Some(&base)));
+            .push(skipped_package(&package, &dir, rule, Some(&base)));
     }
     let mut sides = Vec::new();
     for (here, l) in loaded {
@@ -295,6 +296,11 @@ fn sides_under(
         }
         roots.extend(w.roots);
     }
+    // A package inside another package (breaker4 H5): the walk stops at a
+    // package root, so it is never compared; said, as a skipped one is.
+    for root in &roots {
+        skipped.extend(packages_nested(root).map(|p| (p, root.clone(), "nested".to_owned())));
+    }
     // A package another PATH names is compared there: not skipped.
     let named: std::collections::BTreeSet<PathBuf> = roots
         .iter()
@@ -358,6 +364,22 @@ fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, Str
         .collect()
 }
 
+/// The directories below the package root `root` (not `root` itself)
+/// that hold a `package-index.json`: Form Packages inside a package, which
+/// the walk never reaches (breaker4 H5). Links are not followed; nothing
+/// below a `.git` directory is searched.
+fn packages_nested(root: &Path) -> impl Iterator<Item = PathBuf> {
+    walkdir::WalkDir::new(root)
+        .min_depth(2)
+        .follow_links(false)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| e.file_name() != ".git")
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file() && e.file_name() == crate::verify::INDEX_FILE)
+        .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+}
+
 /// FD683 (an error, breaker2 G1; the lead's decision: compat never skips a
 /// Form Package in silence): the Form Package `package` is in `dir`, a
 /// directory the walk skips by `rule` (`hidden`, `.gitignore`), on BASE's
@@ -366,6 +388,19 @@ fn skipped_package(package: &Path, dir: &Path, rule: &str, base: Option<&Base>) 
     let why = match rule {
         "hidden" => "a hidden directory".to_owned(),
         ".gitignore" => "a directory a .gitignore names".to_owned(),
+        "nested" => "a Form Package, below whose root the walk does not search".to_owned(),
+        "submodule" => {
+            let message = format!(
+                "{} is a git submodule at {}: its objects are another repository's and are not read, so a Form Package in it was not read as published and no new version was checked against it",
+                package.display(),
+                base.map(Base::label).unwrap_or_default()
+            );
+            return PackageOutcome {
+                path: package.to_path_buf(),
+                diagnostics: vec![Diagnostic::new(Code::SkippedPackage, message)],
+                ..Default::default()
+            };
+        }
         other => format!("a directory skipped by the rule {other}"),
     };
     let place = if package == dir {

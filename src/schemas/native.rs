@@ -107,14 +107,7 @@ pub(crate) fn errors(id: &str, instance: &Value, limit: usize) -> Option<Vec<Raw
 /// [`errors`] for any generated schema, switched over or not (the tests).
 pub(crate) fn errors_of(id: &str, instance: &Value, limit: usize) -> Option<Vec<RawError>> {
     let root = native_gen::root(id)?;
-    let mut c = Ctx {
-        path: String::new(),
-        out: Vec::new(),
-        quiet: 0,
-        failed: false,
-        broken: false,
-        wrap: 0,
-    };
+    let mut c = Ctx::new(false);
     root(instance, &mut c);
     if c.broken || c.out.len() > limit {
         return None;
@@ -126,14 +119,7 @@ pub(crate) fn errors_of(id: &str, instance: &Value, limit: usize) -> Option<Vec<
 /// (`None`: no such pattern, or its regex would not build).
 pub(crate) fn pattern_matches(p: &str, s: &str) -> Option<bool> {
     let f = native_gen::pattern(p)?;
-    let mut c = Ctx {
-        path: String::new(),
-        out: Vec::new(),
-        quiet: 1,
-        failed: false,
-        broken: false,
-        wrap: 0,
-    };
+    let mut c = Ctx::new(true);
     let m = f(s, &mut c);
     (!c.broken).then_some(m)
 }
@@ -153,14 +139,7 @@ pub(crate) fn meta_errors(schema: &Value) -> Option<Vec<RawError>> {
 /// not build.
 pub(crate) fn meta_valid(schema: &Value) -> Option<bool> {
     let root = native_gen::root(META)?;
-    let mut c = Ctx {
-        path: String::new(),
-        out: Vec::new(),
-        quiet: 1,
-        failed: false,
-        broken: false,
-        wrap: 0,
-    };
+    let mut c = Ctx::new(true);
     root(schema, &mut c);
     (!c.broken).then_some(!c.failed)
 }
@@ -171,6 +150,19 @@ pub(crate) fn enabled(id: &str) -> bool {
 }
 
 impl Ctx {
+    /// A fresh context at the instance's root: `quiet` asks validity only
+    /// (no error is recorded, no pointer built).
+    fn new(quiet: bool) -> Self {
+        Ctx {
+            path: String::new(),
+            out: Vec::new(),
+            quiet: u32::from(quiet),
+            failed: false,
+            broken: false,
+            wrap: 0,
+        }
+    }
+
     /// Records a failure of the keyword at `schema_path` on `v`; the
     /// message is only formatted when errors are collected.
     #[inline]

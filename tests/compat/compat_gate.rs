@@ -314,6 +314,192 @@ fn baseline_fails_on_a_published_package_it_cannot_place() -> Result<(), Failed>
     Ok(())
 }
 
+/// Breaker4 C1: a PR that commits a bare repository as plain files under
+/// its PATH (`packages/HEAD`, `config`, `objects/`, a replace ref mapping
+/// the real base commit to one that already holds the PR's packages) must
+/// not become BASE: git's discovery would take `packages/` for the
+/// repository, and the breaking 1.0.1 passed (exit 0, FD684). Now the run
+/// refuses that directory (exit 2, saying why), also with the real
+/// repository's top among the PATHs (BASE was the union of both trees).
+/// A replace ref in the real repository is ignored too: the base commit
+/// is read as it is. Near miss: the same PR without the planted files is
+/// compared with the real base and fails (FD670, exit 1).
+fn baseline_rev_reads_only_the_repositorys_own_git() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    store_with(&tree, "store-1.0.0", "1.0.0", &[]);
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "published"]);
+    let base = git(&repo, &["rev-parse", "HEAD"]);
+    breaking(&tree, "store-1.0.1", "1.0.1");
+    // Near miss first: the real base, the breaking patch found.
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", &base, "packages"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(steps_of(&doc), [("1.0.0".into(), "1.0.1".into(), false)]);
+    // A commit holding the PR's packages, in a repository of its own.
+    let evil = tmp.path().join("evil");
+    for name in ["store-1.0.0", "store-1.0.1"] {
+        common::copy_dir(&tree.join(name), &evil.join(name));
+    }
+    git(&evil, &["init", "-q"]);
+    git(&evil, &["add", "-A"]);
+    git(&evil, &["commit", "-qm", "x"]);
+    let swapped = git(&evil, &["rev-parse", "HEAD"]);
+    // A replace ref in the real repository: ignored.
+    git(&repo, &["fetch", "-q", evil.to_str().unwrap(), "HEAD"]);
+    git(&repo, &["replace", &base, &swapped]);
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", &base, "packages"]);
+    assert_eq!(code, 1, "a replace ref swapped BASE: {doc}");
+    assert_eq!(steps_of(&doc), [("1.0.0".into(), "1.0.1".into(), false)]);
+    git(&repo, &["replace", "-d", &base]);
+    // The planted bare repository, committed as plain files.
+    common::copy_dir(&evil.join(".git/objects"), &tree.join("objects"));
+    std::fs::create_dir_all(tree.join("refs/replace")).unwrap();
+    std::fs::write(tree.join("HEAD"), "ref: refs/heads/main\n").unwrap();
+    std::fs::write(
+        tree.join("config"),
+        "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n",
+    )
+    .unwrap();
+    std::fs::write(
+        tree.join("refs/replace").join(&base),
+        format!("{swapped}\n"),
+    )
+    .unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "pr"]);
+    for paths in [
+        &["packages"][..],
+        &["packages/store-1.0.1"],
+        &[".", "packages"],
+    ] {
+        let mut args = vec!["compat", "--baseline-rev", &base];
+        args.extend(paths);
+        let (code, out, err) = run_in(&repo, &args);
+        assert_eq!(code, 2, "{paths:?}: {out}\n{err}");
+        assert!(err.contains("bare repository"), "{paths:?}: {err}");
+        assert!(out.is_empty(), "{paths:?}: {out}");
+    }
+    Ok(())
+}
+
+/// The FD683 outcomes' paths of a compat JSON document.
+fn skipped_paths(doc: &Value) -> Vec<String> {
+    doc["outcomes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|o| {
+            o["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["code"] == "FD683")
+        })
+        .map(|o| o["path"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// Breaker4 H5: a Form Package inside another package (a whole breaking
+/// Store 1.0.1 carried in Other 1.0.1's `fixtures/`) was never compared:
+/// the walk stops at a package root. It is FD683 now, on the PR's side
+/// and at REV (exit 1). Near miss: Other 1.0.1 without the nested package
+/// fits (exit 0, no FD683).
+fn a_package_inside_a_package_fails_the_gate() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    store_with(&tree, "store-1.0.0", "1.0.0", &[]);
+    let other = |name: &str, version: &str| {
+        package(&tree, name, STORE, |d| {
+            d["kind"] = json!("Other");
+            d["definitionVersion"] = json!(version);
+        })
+    };
+    other("other-1.0.0", "1.0.0");
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "published"]);
+    let outer = other("other-1.0.1", "1.0.1");
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 0, "near miss: {doc}");
+    assert!(skipped_paths(&doc).is_empty(), "{doc}");
+    breaking(&outer.join("fixtures"), "store-1.0.1", "1.0.1");
+    common::reindex(&outer);
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(
+        skipped_paths(&doc),
+        ["packages/other-1.0.1/fixtures/store-1.0.1"],
+        "{doc}"
+    );
+    // Published so: at REV too.
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-qm", "nested"]);
+    let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
+    assert_eq!(code, 1, "{doc}");
+    assert!(
+        skipped_paths(&doc)
+            .iter()
+            .any(|p| p == "HEAD:packages/other-1.0.1/fixtures/store-1.0.1"),
+        "{doc}"
+    );
+    Ok(())
+}
+
+/// Breaker4 H1: a published version held in a git submodule was read at
+/// REV as an empty directory, so the next breaking version was compared
+/// with nothing (FD681, a warning, exit 0). A submodule at REV is FD683
+/// now (its objects are not read; exit 1). Near miss: the same tree with
+/// the package committed in place of the submodule has no FD683.
+fn a_submodule_at_rev_fails_the_gate() -> Result<(), Failed> {
+    let tmp = tempfile::tempdir().unwrap();
+    let sub = tmp.path().join("sub");
+    store_with(&sub, "store-1.0.0", "1.0.0", &[]);
+    git(&sub, &["init", "-q"]);
+    git(&sub, &["add", "-A"]);
+    git(&sub, &["commit", "-qm", "sub"]);
+    let repo = tmp.path().join("repo");
+    let tree = repo.join("packages");
+    std::fs::create_dir_all(&tree).unwrap();
+    git(&repo, &["init", "-q"]);
+    git(
+        &repo,
+        &[
+            "submodule",
+            "add",
+            "-q",
+            sub.to_str().unwrap(),
+            "packages/pub",
+        ],
+    );
+    git(&repo, &["commit", "-qm", "published"]);
+    breaking(&tree, "store-1.0.1", "1.0.1");
+    let (code, doc) = json_in(
+        &repo,
+        &["compat", "--baseline-rev", "HEAD", "packages/store-1.0.1"],
+    );
+    assert_eq!(code, 1, "{doc}");
+    assert_eq!(skipped_paths(&doc), ["HEAD:packages/pub"], "{doc}");
+    // Near miss: the package committed as plain files.
+    let plain = tmp.path().join("plain");
+    let ptree = plain.join("packages");
+    store_with(&ptree.join("pub"), "store-1.0.0", "1.0.0", &[]);
+    git(&plain, &["init", "-q"]);
+    git(&plain, &["add", "-A"]);
+    git(&plain, &["commit", "-qm", "published"]);
+    store_with(&ptree, "store-1.0.1", "1.0.1", &[]);
+    let (code, doc) = json_in(
+        &plain,
+        &["compat", "--baseline-rev", "HEAD", "packages/store-1.0.1"],
+    );
+    assert_eq!(code, 0, "{doc}");
+    assert!(skipped_paths(&doc).is_empty(), "{doc}");
+    Ok(())
+}
+
 pub fn trials() -> Vec<Trial> {
     let has_git = std::process::Command::new("git")
         .arg("--version")
@@ -333,6 +519,21 @@ pub fn trials() -> Vec<Trial> {
         Trial::test(
             "baseline_rev_reads_the_whole_tree",
             baseline_rev_reads_the_whole_tree,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "baseline_rev_reads_only_the_repositorys_own_git",
+            baseline_rev_reads_only_the_repositorys_own_git,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "a_package_inside_a_package_fails_the_gate",
+            a_package_inside_a_package_fails_the_gate,
+        )
+        .with_ignored_flag(!has_git),
+        Trial::test(
+            "a_submodule_at_rev_fails_the_gate",
+            a_submodule_at_rev_fails_the_gate,
         )
         .with_ignored_flag(!has_git),
         Trial::test(
