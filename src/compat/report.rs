@@ -32,9 +32,10 @@ use super::pairs::{compare_pair, Pair};
 use super::side::{load, Loaded, Side};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::discover::{walk, WalkRules};
+use crate::discover::WalkRules;
 use crate::error::Error;
 use crate::json::pointer::JsonPointer;
+use crate::report::walk::discover;
 use crate::report::{Entry, EntryKind, ExitRule};
 use crate::verify::PackageOutcome;
 
@@ -280,22 +281,16 @@ fn sides_under(
     base: Option<&Base>,
 ) -> Result<Vec<Arc<Side>>, Error> {
     let list_refused = base.is_none();
-    let mut roots = Vec::new();
-    let mut skipped = Vec::new();
-    for path in paths {
-        let w = walk(path, &WalkRules::default());
-        found.missing |= w.missing;
-        skipped.extend(packages_skipped(&w.skipped));
-        found.skipped.extend(w.skipped);
-        for (p, d) in w.findings {
-            found.outcomes.push(PackageOutcome {
-                path: p,
-                diagnostics: vec![d],
-                ..Default::default()
-            });
-        }
-        roots.extend(w.roots);
+    // The one walk-and-report helper over every PATH: its walk findings
+    // (FD900-FD902), in walk order, before the FD683s below.
+    let mut walked = discover(paths, &WalkRules::default(), &|_| false);
+    for e in walked.entries() {
+        found.missing |= e.is_missing_path();
+        found.outcomes.push(e.into_outcome());
     }
+    let mut skipped = packages_skipped(&walked.skipped);
+    found.skipped.append(&mut walked.skipped);
+    let roots = walked.roots();
     // A package inside another package (breaker4 H5): the walk stops at a
     // package root, so it is never compared; said, as a skipped one is.
     for root in &roots {
@@ -338,7 +333,7 @@ fn sides_under(
 /// The Form Packages in the directories a walk skipped by a rule
 /// (`skipped`, the walk's own records, each with its rule): each directory
 /// holding a `package-index.json` found below one of them by the same walk
-/// with no rule ([`crate::discover::walk`] with `no_ignore`), as (package,
+/// with no rule ([`discover`] with `no_ignore`), as (package,
 /// skipped directory, rule), in walk order. A `.git` directory is not
 /// searched: git never tracks a path inside one, so nothing there is
 /// published (and a large repository's objects are not walked).
@@ -353,8 +348,12 @@ fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, Str
         // A link is not followed by the walk, nor published as a directory.
         .filter(|(dir, _)| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()))
         .flat_map(|(dir, rule)| {
-            let w = walk(dir, &every);
-            let roots = if w.fallback { Vec::new() } else { w.roots };
+            let mut w = discover(std::slice::from_ref(dir), &every, &|_| false);
+            let roots = if w.no_package.is_empty() {
+                w.roots()
+            } else {
+                Vec::new()
+            };
             roots
                 .into_iter()
                 .filter(|r| std::fs::symlink_metadata(r.join(crate::verify::INDEX_FILE)).is_ok())
@@ -970,9 +969,9 @@ fn nothing_to_compare(new: &Side, version: &Version, base: &Base) -> PackageOutc
 /// holding a `package-index.json`, naming the hidden directories it
 /// skipped.
 fn no_package_in_dir(dir: &Path) -> Result<(), Error> {
-    let w = walk(dir, &WalkRules::default());
+    let w = discover(&[dir.to_path_buf()], &WalkRules::default(), &|_| false);
     // The walk's fallback: no package below BASE, and BASE itself none.
-    if !w.fallback {
+    if w.no_package.is_empty() {
         return Ok(());
     }
     let skipped: Vec<String> = w

@@ -236,6 +236,11 @@ impl Entry {
         &self.outcome
     }
 
+    /// Its outcome, moved out (the entry is done with).
+    pub fn into_outcome(self) -> PackageOutcome {
+        self.outcome
+    }
+
     /// What the selection hid or demoted.
     pub fn hidden(&self) -> &Hidden {
         &self.hidden

@@ -624,9 +624,8 @@ fn walking_lines(text: &str) -> Vec<String> {
 }
 
 /// Modules that still walk for packages themselves (the list may only
-/// shrink): `compat`'s trees (`--history`, `--baseline`), which import
-/// the walk by name.
-const WALKS_LEFT: &[&str] = &["compat/report"];
+/// shrink): none (`compat`'s trees went through the helper last).
+const WALKS_LEFT: &[&str] = &[];
 
 /// Closing note (duplicate D5): one walk-and-report helper,
 /// `report::walk::discover`, gives every command the walk's findings as
