@@ -105,7 +105,7 @@ fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<S
                 found.rev_here.insert(s.path.clone(), here);
                 sides.push(Arc::from(s));
             }
-            Loaded::Refused(o) => unplaced(*o, found),
+            Loaded::Refused(o, _) => unplaced(*o, found),
         }
     }
     Ok(sides)
@@ -249,7 +249,7 @@ pub fn pair(old: &Path, new: &Path) -> Result<Report, Error> {
         (a, b) => {
             for l in [a, b] {
                 match l {
-                    Loaded::Refused(o) => found.outcomes.push(*o),
+                    Loaded::Refused(o, _) => found.outcomes.push(*o),
                     Loaded::Side(s) => found.outcomes.extend(refusal(&s)),
                 }
             }
@@ -291,10 +291,14 @@ fn sides_under(
     let mut skipped = packages_skipped(&walked.skipped);
     found.skipped.append(&mut walked.skipped);
     let roots = walked.roots();
+    let loaded: Vec<Result<Loaded, Error>> = roots.par_iter().map(|r| load(r)).collect();
     // A package inside another package (breaker4 H5): the walk stops at a
     // package root, so it is never compared; said, as a skipped one is.
-    for root in &roots {
-        skipped.extend(packages_nested(root).map(|p| (p, root.clone(), "nested".to_owned())));
+    // Found in verification's inventory of the package, not walked again.
+    for (root, l) in roots.iter().zip(&loaded) {
+        let files = l.as_ref().map(Loaded::files).unwrap_or_default();
+        skipped
+            .extend(packages_nested(root, files).map(|p| (p, root.clone(), "nested".to_owned())));
     }
     // A package another PATH names is compared there: not skipped.
     let named: std::collections::BTreeSet<PathBuf> = roots
@@ -309,7 +313,6 @@ fn sides_under(
             .outcomes
             .push(skipped_package(&package, &dir, &rule, base));
     }
-    let loaded: Vec<Result<Loaded, Error>> = roots.par_iter().map(|r| load(r)).collect();
     let mut sides = Vec::new();
     for l in loaded {
         match l? {
@@ -323,8 +326,8 @@ fn sides_under(
                 }
                 sides.push(Arc::from(s));
             }
-            Loaded::Refused(o) if list_refused => found.outcomes.push(*o),
-            Loaded::Refused(o) => unplaced(*o, found),
+            Loaded::Refused(o, _) if list_refused => found.outcomes.push(*o),
+            Loaded::Refused(o, _) => unplaced(*o, found),
         }
     }
     Ok(sides)
@@ -364,19 +367,25 @@ fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, Str
 }
 
 /// The directories below the package root `root` (not `root` itself)
-/// that hold a `package-index.json`: Form Packages inside a package, which
-/// the walk never reaches (breaker4 H5). Links are not followed; nothing
-/// below a `.git` directory is searched.
-fn packages_nested(root: &Path) -> impl Iterator<Item = PathBuf> {
-    walkdir::WalkDir::new(root)
-        .min_depth(2)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.file_name() != ".git")
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.file_name() == crate::verify::INDEX_FILE)
-        .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+/// that hold a `package-index.json`, from `files`, the package's regular
+/// files as verification's inventory listed them ([`Loaded::files`]):
+/// Form Packages inside a package, which the walk never reaches (breaker4
+/// H5). Links are not followed (the inventory lists none); nothing below
+/// a `.git` directory counts. In walk order: name by name, depth first.
+fn packages_nested<'a>(root: &'a Path, files: &'a [String]) -> impl Iterator<Item = PathBuf> + 'a {
+    let mut nested: Vec<(&str, &str)> = files
+        .iter()
+        .filter_map(|f| {
+            Some((
+                f.as_str(),
+                f.strip_suffix(crate::verify::INDEX_FILE)?
+                    .strip_suffix('/')?,
+            ))
+        })
+        .filter(|(_, dir)| !dir.split('/').any(|c| c == ".git"))
+        .collect();
+    nested.sort_by(|(a, _), (b, _)| a.split('/').cmp(b.split('/')));
+    nested.into_iter().map(|(_, dir)| root.join(dir))
 }
 
 /// FD683 (an error, breaker2 G1; the lead's decision: compat never skips a
@@ -1149,6 +1158,49 @@ mod tests {
         let file = dir.join("definition.json");
         std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
         file
+    }
+
+    /// Closing note (work done twice): a package inside a package is found
+    /// in verification's inventory, as the second walk (walkdir, the
+    /// oracle here) found it and in its order: name by name, depth first
+    /// (`a/b` before `a`, `a` before `a-b`). Near misses: the root's own
+    /// index, one below `.git`, a file named `xpackage-index.json` and a
+    /// link named `package-index.json` count not.
+    #[test]
+    fn a_nested_package_is_found_in_the_inventory_as_a_walk_finds_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("p");
+        for f in [
+            "package-index.json",
+            "a/package-index.json",
+            "a/b/package-index.json",
+            "a-b/package-index.json",
+            ".git/x/package-index.json",
+            "d/xpackage-index.json",
+            "e/f.json",
+        ] {
+            let file = root.join(f);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, "{}").unwrap();
+        }
+        std::os::unix::fs::symlink("f.json", root.join("e/package-index.json")).unwrap();
+        // The walk as it was, but for `min_depth(2)`, which kept its
+        // `.git` filter from a `.git` right below the root (walkdir does
+        // not filter what `min_depth` leaves out): the depth is tested.
+        let walked: Vec<PathBuf> = walkdir::WalkDir::new(&root)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.file_name() != ".git")
+            .filter_map(Result::ok)
+            .filter(|e| e.depth() >= 2)
+            .filter(|e| e.file_type().is_file() && e.file_name() == crate::verify::INDEX_FILE)
+            .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+            .collect();
+        let files = crate::verify::verify_package_keeping_definition(&root).files;
+        let found: Vec<PathBuf> = packages_nested(&root, &files).collect();
+        assert_eq!(found, walked);
+        assert_eq!(found, [root.join("a/b"), root.join("a"), root.join("a-b")]);
     }
 
     /// Issue 21 item 3: a pair is an entry of the run's report, named
