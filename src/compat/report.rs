@@ -32,7 +32,7 @@ use super::pairs::{compare_pair, Pair};
 use super::side::{load, Loaded, Side};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::discover::WalkRules;
+use crate::discover::{SkipRule, WalkRules};
 use crate::error::Error;
 use crate::json::pointer::JsonPointer;
 use crate::report::walk::discover;
@@ -151,7 +151,7 @@ pub struct Report {
     /// every format by `render::compat::report` (compat has no
     /// `--no-ignore`: not in [`crate::report::Report::skipped`], whose
     /// SARIF and JUnit texts name verify's flags).
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, SkipRule)>,
 }
 
 impl Report {
@@ -187,7 +187,7 @@ struct Found {
     /// A PATH does not exist.
     missing: bool,
     /// Directories the walk skipped by a rule, with the rule.
-    skipped: Vec<(PathBuf, String)>,
+    skipped: Vec<(PathBuf, SkipRule)>,
 }
 
 impl Found {
@@ -297,8 +297,7 @@ fn sides_under(
     // Found in verification's inventory of the package, not walked again.
     for (root, l) in roots.iter().zip(&loaded) {
         let files = l.as_ref().map(Loaded::files).unwrap_or_default();
-        skipped
-            .extend(packages_nested(root, files).map(|p| (p, root.clone(), "nested".to_owned())));
+        skipped.extend(packages_nested(root, files).map(|p| (p, root.clone(), SkipRule::Nested)));
     }
     // A package another PATH names is compared there: not skipped.
     let named: std::collections::BTreeSet<PathBuf> = roots
@@ -311,7 +310,7 @@ fn sides_under(
         }
         found
             .outcomes
-            .push(skipped_package(&package, &dir, &rule, base));
+            .push(skipped_package(&package, &dir, rule, base));
     }
     let mut sides = Vec::new();
     for l in loaded {
@@ -340,7 +339,7 @@ fn sides_under(
 /// skipped directory, rule), in walk order. A `.git` directory is not
 /// searched: git never tracks a path inside one, so nothing there is
 /// published (and a large repository's objects are not walked).
-fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, String)> {
+fn packages_skipped(skipped: &[(PathBuf, SkipRule)]) -> Vec<(PathBuf, PathBuf, SkipRule)> {
     let every = WalkRules {
         no_ignore: true,
         ..WalkRules::default()
@@ -360,7 +359,7 @@ fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, Str
             roots
                 .into_iter()
                 .filter(|r| std::fs::symlink_metadata(r.join(crate::verify::INDEX_FILE)).is_ok())
-                .map(|r| (r, dir.clone(), rule.clone()))
+                .map(|r| (r, dir.clone(), *rule))
                 .collect::<Vec<_>>()
         })
         .collect()
@@ -390,38 +389,37 @@ fn packages_nested<'a>(root: &'a Path, files: &'a [String]) -> impl Iterator<Ite
 
 /// FD683 (an error, breaker2 G1; the lead's decision: compat never skips a
 /// Form Package in silence): the Form Package `package` is in `dir`, a
-/// directory the walk skips by `rule` (`hidden`, `.gitignore`), on BASE's
-/// side (`base`) or on the PATHs'. The outcome of the package itself.
-fn skipped_package(package: &Path, dir: &Path, rule: &str, base: Option<&Base>) -> PackageOutcome {
-    let why = match rule {
-        "hidden" => "a hidden directory".to_owned(),
-        ".gitignore" => "a directory a .gitignore names".to_owned(),
-        "nested" => "a Form Package, below whose root the walk does not search".to_owned(),
-        "submodule" => {
-            let message = format!(
-                "{} is a git submodule at {}: its objects are another repository's and are not read, so a Form Package in it was not read as published and no new version was checked against it",
-                package.display(),
-                base.map(Base::label).unwrap_or_default()
-            );
-            return PackageOutcome {
-                path: package.to_path_buf(),
-                diagnostics: vec![Diagnostic::new(Code::SkippedPackage, message)],
-                ..Default::default()
-            };
-        }
-        other => format!("a directory skipped by the rule {other}"),
-    };
+/// directory skipped by `rule` (hidden, `.gitignore`, a package it is
+/// inside; at REV also a git submodule, the package's own directory), on
+/// BASE's side (`base`) or on the PATHs'. The outcome of the package itself,
+/// its message each rule's own.
+fn skipped_package(
+    package: &Path,
+    dir: &Path,
+    rule: SkipRule,
+    base: Option<&Base>,
+) -> PackageOutcome {
     let place = if package == dir {
-        format!("{} is {why}", package.display())
+        format!("{} is {}", package.display(), rule.what())
     } else {
-        format!("{} is in {}, {why}", package.display(), dir.display())
+        format!(
+            "{} is in {}, {}",
+            package.display(),
+            dir.display(),
+            rule.what()
+        )
     };
-    let message = match base {
-        Some(b) => format!(
+    let message = match (rule, base) {
+        // A submodule is not known to hold a package: its objects are not read.
+        (SkipRule::Submodule, _) => format!(
+            "{place} at {}: its objects are another repository's and are not read, so a Form Package in it was not read as published and no new version was checked against it",
+            base.map(Base::label).unwrap_or_default()
+        ),
+        (_, Some(b)) => format!(
             "the Form Package {place}, which the walk of BASE {} skips: it was not read as published, so no new version was checked against it",
             b.label()
         ),
-        None => format!("the Form Package {place}, which the walk skips: it was not compared"),
+        (_, None) => format!("the Form Package {place}, which the walk skips: it was not compared"),
     };
     PackageOutcome {
         path: package.to_path_buf(),

@@ -280,7 +280,7 @@ pub struct Family {
     /// The directories the walk skipped by a rule, each with its rule
     /// (`hidden`, `.gitignore`, `exclude`; [`discover::Walk::skipped`]), in
     /// walk order: nothing under them was loaded.
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, crate::discover::SkipRule)>,
 }
 
 /// Why `family` cannot run (exit status 2).

@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use crate::diag::Diagnostic;
 use crate::family::{check, load, Options};
 use crate::report::family::{self as model, FamilyReport, PackageFinding};
+use crate::report::SkipRule;
 use crate::verify::PackageOutcome;
 
 /// Why `family` could not run at all (the command exits 2 and prints
@@ -22,7 +23,7 @@ pub enum Refusal {
     /// The PATHs (as given) hold no Form Package, contract or candidate
     /// set, and none of them is missing; with the directories the walk
     /// skipped by a rule (and the rule), which the reason names.
-    Empty(Vec<PathBuf>, Vec<(PathBuf, String)>),
+    Empty(Vec<PathBuf>, Vec<(PathBuf, SkipRule)>),
     /// An `--exclude` glob that does not parse (the message names it).
     Exclude(String),
 }

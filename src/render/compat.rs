@@ -48,6 +48,7 @@ use super::{human, Format, Options, RunView};
 use crate::codes::Code;
 use crate::diag::Severity;
 use crate::report::compat::{Change, Compat, Finding, Pair, Place};
+use crate::report::SkipRule;
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;
@@ -120,7 +121,7 @@ pub fn report(report: &Compat, format: Format, opts: &Options) -> (String, Strin
 /// `N directories skipped by a rule (hidden, .gitignore): not compared:`
 /// then one escaped path and its rule a line (compat has neither `-v`
 /// nor `--no-ignore`, so every one is listed); empty when none was.
-fn skipped(dirs: &[(PathBuf, String)]) -> String {
+fn skipped(dirs: &[(PathBuf, SkipRule)]) -> String {
     super::skipped_lines(
         dirs,
         "of verify's walk (hidden, .gitignore): not compared:",
@@ -278,7 +279,7 @@ fn render_json(report: &Compat) -> String {
         "outcomes": outcomes,
         "skipped": report.skipped.iter().map(|(dir, rule)| json!({
             "path": dir.display().to_string(),
-            "rule": rule,
+            "rule": rule.name(),
         })).collect::<Vec<_>>(),
         "summary": {
             "pairs": report.pairs.len(),

@@ -42,7 +42,7 @@ pub struct Compat {
     pub report: Report,
     /// Directories the walk of `--history` / `--baseline` skipped by a rule
     /// (hidden, `.gitignore`), with the rule.
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, super::SkipRule)>,
 }
 
 impl Compat {

@@ -23,7 +23,7 @@ pub struct FamilyReport {
     /// Every candidate set loaded.
     pub candidate_sets: Vec<CandidateSet>,
     /// Directories the walk skipped by a rule, with the rule.
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, super::SkipRule)>,
     /// Relation edges, in source order (package path, relation pointer, target).
     pub edges: Vec<Edge>,
     /// Target kinds that are not loaded, as `(apiVersion, kind)`.
