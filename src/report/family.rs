@@ -367,8 +367,8 @@ pub const CONTRACT: &str = "contract";
 /// `schemas/form-package-family-v1.schema.json`).
 #[derive(Serialize)]
 struct FindingJson<'a> {
-    #[serde(serialize_with = "code_id")]
-    code: Code,
+    /// Its code's id (`FD714`).
+    code: &'static str,
     severity: Severity,
     message: &'a str,
     step: Step,
@@ -392,7 +392,7 @@ impl Serialize for Finding {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let d = &self.diagnostic;
         FindingJson {
-            code: d.code,
+            code: d.code.info().id,
             severity: d.severity,
             message: &d.message,
             step: self.step,
@@ -406,10 +406,6 @@ impl Serialize for Finding {
         }
         .serialize(s)
     }
-}
-
-fn code_id<S: serde::Serializer>(c: &Code, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.info().id)
 }
 
 impl Finding {
