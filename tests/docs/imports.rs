@@ -1441,17 +1441,16 @@ fn own_finding_types(text: &str) -> Vec<String> {
 }
 
 /// Finding types of their own left in `report/` and `render/`, as
-/// `module::Struct`: trust's refusal (`report::trust::Failure`, the
-/// Core's `code` class and `message` beside our code) is not yet a
-/// `Diagnostic`.
-const OWN_FINDING_TYPES_LEFT: &[&str] = &["report/trust::Failure"];
+/// `module::Struct` (trust's refusal, `report::trust::Failure`, was the
+/// last: it holds a `Diagnostic` beside the Core's class).
+const OWN_FINDING_TYPES_LEFT: &[&str] = &[];
 
 /// Issue 34 item 2: every finding is a `Diagnostic`. No type of the report
 /// model or of a view keeps its own (code, message) pair beside one:
 /// family's finding holds a `Diagnostic` (its contract location the
 /// diagnostic's related one), compat's change records and findings hold
 /// one (OLD's location related), a package finding of `family` holds
-/// `verify`'s.
+/// `verify`'s, a refusal of `trust` holds one beside the Core's class.
 #[test]
 fn no_finding_type_beside_diagnostic() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
