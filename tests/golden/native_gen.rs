@@ -1196,7 +1196,11 @@ fn parts_are_whole_items_in_order() -> Result<(), Failed> {
     }
     let (_, root) = &files[0];
     for (name, text) in &files[1..] {
-        assert_eq!(root.matches(&format!("include!(\"{name}\");")).count(), 1, "{name}");
+        assert_eq!(
+            root.matches(&format!("include!(\"{name}\");")).count(),
+            1,
+            "{name}"
+        );
         assert!(text.contains("do not edit"), "{name}");
     }
     let items = "a\n\nb\nb\nb\n\nc\n\n";
