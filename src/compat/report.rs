@@ -1137,26 +1137,8 @@ fn write_witness(file: &Path, bytes: &[u8], guard: &[PathBuf]) -> Result<(), Err
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
-    /// The fixture WorkerVersion's definition and fixtures (no index)
-    /// copied under `dir`, its `definitionVersion` set to `version`: the
-    /// copy's `definition.json`.
-    fn definition_at(dir: &Path, version: &str) -> PathBuf {
-        let package = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
-        std::fs::create_dir_all(dir.join("fixtures")).unwrap();
-        for f in std::fs::read_dir(package.join("fixtures")).unwrap() {
-            let f = f.unwrap().path();
-            std::fs::copy(&f, dir.join("fixtures").join(f.file_name().unwrap())).unwrap();
-        }
-        let bytes = std::fs::read(package.join("definition.json")).unwrap();
-        let mut d: Value = serde_json::from_slice(&bytes).unwrap();
-        d["definitionVersion"] = Value::from(version);
-        let file = dir.join("definition.json");
-        std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
-        file
-    }
+    use crate::testing::worker_definition_at as definition_at;
 
     /// Closing note (work done twice): a package inside a package is found
     /// in verification's inventory, as the second walk (walkdir, the

@@ -116,25 +116,6 @@ impl Side {
         Some((p.line, p.column))
     }
 
-    /// `file:line:column at /pointer` (`file at /pointer` when the pointer
-    /// does not resolve; no ` at /pointer` for the root) in one of this
-    /// side's documents, the package's text as it is (a printer escapes
-    /// it); empty when the side has no such document.
-    pub fn location(&self, doc: Doc, pointer: &JsonPointer) -> String {
-        let Some((file, _)) = self.document(doc) else {
-            return String::new();
-        };
-        let at = if pointer.is_root() {
-            String::new()
-        } else {
-            format!(" at {pointer}")
-        };
-        match self.line_column(doc, pointer) {
-            Some((l, c)) => format!("{file}:{l}:{c}{at}"),
-            None => format!("{file}{at}"),
-        }
-    }
-
     /// True when both sides are the same bytes (the same digest).
     pub fn same_bytes(&self, other: &Side) -> bool {
         self.digest == other.digest
