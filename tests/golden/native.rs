@@ -1,5 +1,5 @@
 //! Issue 38 item 1: the published-schema validators compiled to Rust
-//! (`src/schemas/native_gen.rs`) give the `jsonschema` crate's findings
+//! (`src/schemas/native_gen/`) give the `jsonschema` crate's findings
 //! (keyword, instance pointer, message; the crate is the oracle) on every
 //! JSON document of the corpus (packages, mutants, conformance cases,
 //! contracts, trust and revocation documents), every FormRef inside them,
