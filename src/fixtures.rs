@@ -24,6 +24,8 @@ use crate::diag::{Diagnostic, Target};
 use crate::engine::{self, CompiledSchema};
 use crate::json::pointer::JsonPointer;
 
+pub mod memo;
+
 /// The instance-aware work limit of §4.7 / §7.3 step 2.
 pub const WORK_LIMIT: u32 = crate::limits::WORK;
 
@@ -228,6 +230,10 @@ pub struct PayloadView<'a> {
     /// (E4: numbers are then compared exactly as written); `None` reads
     /// numbers from their values.
     pub literals: Option<&'a crate::engine::numbers::Literals>,
+    /// The SHA-256 of the bytes `value` was read from (`sha256:` and hex):
+    /// the content key of the fixture memo ([`memo`]); `None`: its
+    /// validations are not memoized.
+    pub digest: Option<&'a str>,
 }
 
 /// Why a negative fixture was rejected, as `verify -v` shows it (issue 26
@@ -381,14 +387,12 @@ fn unsatisfiable_at(schema: &Value, keyword: &JsonPointer) -> Option<String> {
 /// written to lack a member, or to carry an extra one, is refused for what
 /// it was named for), or when no undeclared member is near a missing one.
 fn root_only(
-    schema: &CompiledSchema,
+    violations: &[engine::Violation],
     schema_value: &Value,
     instance: &Value,
-    literals: Option<&crate::engine::numbers::Literals>,
     label: &str,
     stage: &str,
 ) -> Option<Diagnostic> {
-    let violations = schema.violations_with(instance, literals, MAX_VIOLATIONS);
     let keyword = |v: &engine::Violation| v.schema_pointer.as_str().to_owned();
     if violations.is_empty()
         || !violations
@@ -463,6 +467,20 @@ pub fn run_fixtures<'p>(
     payload: &dyn Fn(&str) -> Option<PayloadView<'p>>,
     instance_work: &dyn Fn(&Value, &Value) -> u32,
 ) -> FixtureRun {
+    run_fixtures_with(definition, stages, payload, instance_work, None)
+}
+
+/// [`run_fixtures`], answering each validation of a payload that has a
+/// [`PayloadView::digest`] from `memo` when it holds it (the same findings:
+/// see [`memo`]). `memo` must be `None` unless `instance_work` is
+/// [`crate::proof::work::instance_work`], the estimate the memo keeps.
+pub fn run_fixtures_with<'p>(
+    definition: &Value,
+    stages: &Stages,
+    payload: &dyn Fn(&str) -> Option<PayloadView<'p>>,
+    instance_work: &dyn Fn(&Value, &Value) -> u32,
+    memo: Option<&memo::Memo>,
+) -> FixtureRun {
     let mut run = FixtureRun::default();
     let root = JsonPointer::root();
     if let Some(Value::Array(list)) = definition.get("conformanceFixtures") {
@@ -476,7 +494,7 @@ pub fn run_fixtures<'p>(
                 };
                 let path_at = at.child(&path_key);
                 let label = format!("conformance fixture {}", quote(name));
-                let Some((doc, literals)) =
+                let Some((doc, literals, digest)) =
                     listed_json(&label, path, &path_at, payload, &mut run.diagnostics)
                 else {
                     continue;
@@ -495,7 +513,14 @@ pub fn run_fixtures<'p>(
                     continue;
                 };
                 run.positive_run += 1;
-                match validate(schema, schema_value, instance, literals, instance_work) {
+                let checked = validate(
+                    memo,
+                    schema,
+                    schema_value,
+                    (instance, literals, digest),
+                    instance_work,
+                );
+                match outcome(&checked) {
                     Outcome::Passed => {}
                     Outcome::OverBudget(w) => run
                         .diagnostics
@@ -505,9 +530,8 @@ pub fn run_fixtures<'p>(
                         // fan-out of identical failures through allOf/$ref
                         // is one problem, its other schema paths a note.
                         let mut groups: Vec<(engine::Violation, usize)> = Vec::new();
-                        let (violations, rest) =
-                            schema.violations_counted(instance, literals, MAX_VIOLATIONS, true);
-                        for v in violations {
+                        let rest = checked.rest;
+                        for v in checked.violations.iter().cloned() {
                             match groups.iter_mut().find(|(g, _)| {
                                 g.instance_pointer == v.instance_pointer
                                     && g.target == v.target
@@ -573,7 +597,7 @@ pub fn run_fixtures<'p>(
             let label = format!("negative conformance fixture {}", quote(name));
             let mut ok = true;
             let path = fixture.get("inputPath").and_then(Value::as_str);
-            let (doc, literals) = match path {
+            let (doc, literals, digest) = match path {
                 Some(p) => {
                     let d = listed_json(
                         &label,
@@ -583,11 +607,11 @@ pub fn run_fixtures<'p>(
                         &mut run.diagnostics,
                     );
                     ok &= d.is_some();
-                    d.unwrap_or((None, None))
+                    d.unwrap_or((None, None, None))
                 }
                 None => {
                     ok = false;
-                    (None, None)
+                    (None, None, None)
                 }
             };
             let stage = fixture.get("stage").and_then(Value::as_str).unwrap_or("");
@@ -649,7 +673,14 @@ pub fn run_fixtures<'p>(
                 continue;
             };
             run.negative_run += 1;
-            let outcome = validate(schema, schema_value, instance, literals, instance_work);
+            let checked = validate(
+                memo,
+                schema,
+                schema_value,
+                (instance, literals, digest),
+                instance_work,
+            );
+            let outcome = outcome(&checked);
             if let Outcome::OverBudget(w) = outcome {
                 // Failing as the reference counts it, but not shown to
                 // violate its schema: say so (issue 22 item 9).
@@ -666,25 +697,22 @@ pub fn run_fixtures<'p>(
                 );
             }
             if let Outcome::Failed = outcome {
-                if let Some(d) = root_only(schema, schema_value, instance, literals, &label, stage)
+                if let Some(d) =
+                    root_only(&checked.violations, schema_value, instance, &label, stage)
                 {
                     run.diagnostics.push(
                         d.in_file(path)
                             .note(format!("fixture entry: {}", at.as_str())),
                     );
                 }
-                if let Some(v) = schema
-                    .violations_with(instance, literals, 1)
-                    .into_iter()
-                    .next()
-                {
+                if let Some(v) = checked.violations.first() {
                     run.rejections.push(Rejection {
                         name: name.to_owned(),
                         stage: stage.to_owned(),
                         path: path.to_owned(),
-                        instance_pointer: v.instance_pointer,
-                        schema_pointer: v.schema_pointer,
-                        message: v.message,
+                        instance_pointer: v.instance_pointer.clone(),
+                        schema_pointer: v.schema_pointer.clone(),
+                        message: v.message.clone(),
                     });
                 }
             }
@@ -704,11 +732,12 @@ pub fn run_fixtures<'p>(
     run
 }
 
-/// The parsed value of a listed payload (`None` when it did not parse) and
-/// its number literals.
+/// The parsed value of a listed payload (`None` when it did not parse),
+/// its number literals and the digest of its bytes.
 type ListedJson<'p> = (
     Option<&'p Value>,
     Option<&'p crate::engine::numbers::Literals>,
+    Option<&'p str>,
 );
 
 /// R7.1 / R7.5: the path must be listed as `application/json`. Returns
@@ -745,24 +774,62 @@ fn listed_json<'p>(
         );
         return None;
     }
-    Some((view.value, view.literals))
+    Some((view.value, view.literals, view.digest))
 }
 
-/// §7.3 steps 2–3.
+/// A fixture document as the runner validates it: its value, its number
+/// literals and the digest of its bytes ([`PayloadView`]).
+type Document<'p> = (
+    &'p Value,
+    Option<&'p crate::engine::numbers::Literals>,
+    Option<&'p str>,
+);
+
+/// §7.3 steps 2–3, and the violations of a document that fails: from
+/// `memo` when the document has a digest and the memo holds the pair,
+/// else validated (and stored).
 fn validate(
+    memo: Option<&memo::Memo>,
     schema: &CompiledSchema,
     schema_value: &Value,
-    instance: &Value,
-    literals: Option<&crate::engine::numbers::Literals>,
+    (instance, literals, digest): Document<'_>,
     instance_work: &dyn Fn(&Value, &Value) -> u32,
-) -> Outcome {
-    let work = instance_work(schema_value, instance);
-    if work > WORK_LIMIT {
-        Outcome::OverBudget(work)
-    } else if schema.is_valid_with(instance, literals) {
-        Outcome::Passed
-    } else {
-        Outcome::Failed
+) -> std::sync::Arc<memo::Validation> {
+    let run = || {
+        let work = instance_work(schema_value, instance);
+        if work > WORK_LIMIT {
+            return memo::Validation {
+                work,
+                valid: None,
+                violations: Vec::new(),
+                rest: 0,
+            };
+        }
+        let valid = schema.is_valid_with(instance, literals);
+        let (violations, rest) = if valid {
+            (Vec::new(), 0)
+        } else {
+            schema.violations_counted(instance, literals, MAX_VIOLATIONS, true)
+        };
+        memo::Validation {
+            work,
+            valid: Some(valid),
+            violations,
+            rest,
+        }
+    };
+    match (memo, digest) {
+        (Some(memo), Some(digest)) => memo.get_or_validate(schema, digest, run),
+        _ => std::sync::Arc::new(run()),
+    }
+}
+
+/// The outcome of §7.3 a validation stands for.
+fn outcome(v: &memo::Validation) -> Outcome {
+    match v.valid {
+        None => Outcome::OverBudget(v.work),
+        Some(true) => Outcome::Passed,
+        Some(false) => Outcome::Failed,
     }
 }
 
@@ -802,6 +869,7 @@ mod tests {
                 media_type: m,
                 value: Some(v),
                 literals: None,
+                digest: None,
             })
         };
         let run = run_fixtures(definition, &stages, &lookup, &|_, _| work);
@@ -810,6 +878,67 @@ mod tests {
 
     fn codes(d: &[Diagnostic]) -> Vec<Code> {
         d.iter().map(|d| d.code).collect()
+    }
+
+    /// The fixture memo (issue 38) gives the findings and rejections that
+    /// validating gives, answers a positive and a negative fixture with the
+    /// same bytes under the same compiled schema from one entry, and keys
+    /// on the compiled schema: near miss, the same bytes under another
+    /// schema are validated again, with that schema's findings.
+    #[test]
+    fn memoized_validations_are_keyed_by_schema_and_bytes() {
+        let doc = json!({"nmae": "x"});
+        let digest = crate::canonical::sha256_digest(&serde_json::to_vec(&doc).unwrap());
+        let files = BTreeMap::from([
+            ("f/d.json", ("application/json", doc.clone())),
+            ("f/n.json", ("application/json", doc)),
+        ]);
+        let def = |schema: Value| {
+            json!({"desiredSchema": schema,
+                "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}],
+                "negativeConformanceFixtures": [{"name": "neg", "stage": "desired",
+                    "inputPath": "f/n.json", "expectedFailure": EXPECTED_FAILURE}]})
+        };
+        let run = |definition: &Value, memo: Option<&memo::Memo>| {
+            let (stages, _) = compile_stages(definition);
+            let lookup = |p: &str| {
+                files.get(p).map(|(m, v)| PayloadView {
+                    media_type: m,
+                    value: Some(v),
+                    literals: None,
+                    digest: Some(digest.as_str()),
+                })
+            };
+            run_fixtures_with(
+                definition,
+                &stages,
+                &lookup,
+                &crate::proof::work::instance_work,
+                memo,
+            )
+        };
+        let closed = def(closed_name());
+        let plain = run(&closed, None);
+        assert_eq!(
+            codes(&plain.diagnostics),
+            vec![
+                Code::FixtureSchemaViolation,
+                Code::FixtureSchemaViolation,
+                Code::NegativeFixtureRootOnly
+            ]
+        );
+        let memo = memo::Memo::default();
+        for _ in 0..2 {
+            let memoized = run(&closed, Some(&memo));
+            assert_eq!(memoized.diagnostics, plain.diagnostics);
+            assert_eq!(memoized.rejections, plain.rejections);
+            assert_eq!(memo.len(), 1);
+        }
+        let open = def(json!({"$schema": S, "type": "object"}));
+        let other = run(&open, Some(&memo));
+        assert_eq!(memo.len(), 2);
+        assert_eq!(codes(&other.diagnostics), vec![Code::NegativeFixturePassed]);
+        assert_eq!(other.diagnostics, run(&open, None).diagnostics);
     }
 
     #[test]
@@ -1298,6 +1427,7 @@ mod tests {
                 media_type: m.as_str(),
                 value: v.as_ref(),
                 literals: None,
+                digest: None,
             })
         };
         let run = run_fixtures(&definition, &stages, &lookup, &|s, i| work(s, s, i, 0));
