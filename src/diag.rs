@@ -14,6 +14,7 @@ pub use crate::codes::Severity;
 
 use crate::codes::Code;
 use crate::json::pointer::JsonPointer;
+use crate::json::position::Position;
 use crate::json::strict::ParseError;
 
 /// Whether a pointer designates a member's value or its name (vocabulary
@@ -26,6 +27,29 @@ pub enum Target {
     Value,
     /// The member name whose value is at the pointer.
     Key,
+}
+
+/// A secondary location of a finding: another place that explains it, as
+/// SARIF's `relatedLocations` and the language server protocol's
+/// `relatedInformation` mean it (`family`'s contract file at the member
+/// that decides, `compat`'s OLD side of a change record that NEW has too).
+/// Located when the finding is built ([`crate::locate`]), since the file
+/// it names is not always one whose bytes the report keeps.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Related {
+    /// A short label saying what the place is (`contract`, `old`).
+    pub label: &'static str,
+    /// The file, as the finding's command names files; `None` when the
+    /// place is in no file (a side that has no such document).
+    pub file: Option<String>,
+    /// JSON Pointer into `file`.
+    pub pointer: JsonPointer,
+    /// Value or member name.
+    pub target: Target,
+    /// 1-based line and column of what `pointer` names (else of its
+    /// nearest ancestor that resolves), as [`crate::locate`] found it;
+    /// `None` when it was not located.
+    pub position: Option<Position>,
 }
 
 /// One finding.
@@ -55,6 +79,9 @@ pub struct Diagnostic {
     /// count of findings (package, summary, `--statistics`) counts this one
     /// as `1 + not_shown` (issue 22 item 7). Usually 0.
     pub not_shown: usize,
+    /// Secondary locations ([`Related`]); empty for most findings, and
+    /// printed by no format of `verify`.
+    pub related: Vec<Related>,
 }
 
 /// The nearest of `candidates` to `word` (edit distance with adjacent
@@ -101,6 +128,7 @@ impl Diagnostic {
             help: code.info().help.map(str::to_owned),
             notes: Vec::new(),
             not_shown: 0,
+            related: Vec::new(),
         }
     }
 
@@ -153,6 +181,17 @@ impl Diagnostic {
     pub fn note(mut self, note: impl Into<String>) -> Self {
         self.notes.push(escaped(note.into()));
         self
+    }
+
+    /// Adds a secondary location ([`Related`]).
+    pub fn related(mut self, related: Related) -> Self {
+        self.related.push(related);
+        self
+    }
+
+    /// The secondary location labelled `label`, if any.
+    pub fn related_at(&self, label: &str) -> Option<&Related> {
+        self.related.iter().find(|r| r.label == label)
     }
 
     /// Overrides the severity.

@@ -46,6 +46,58 @@ pub struct WalkRules {
     pub exclude: Vec<(PathBuf, String)>,
 }
 
+/// The rule by which a directory, or the Form Package in it, is skipped:
+/// the walk's (hidden, `.gitignore`, `exclude`) and `compat`'s two more
+/// (a package inside a package, a git submodule at REV). Printed by its
+/// [`SkipRule::name`] (`Display`); ordered as its name is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum SkipRule {
+    /// A directory a `.gitignore` names (`.gitignore`).
+    Gitignore,
+    /// A directory an `exclude` glob names (`exclude`).
+    Exclude,
+    /// A hidden directory: its name starts with `.` (`hidden`).
+    Hidden,
+    /// A Form Package inside another package, below whose root the walk
+    /// does not search (`nested`; `compat`, breaker4 H5).
+    Nested,
+    /// A git submodule at REV, whose objects are another repository's
+    /// (`submodule`; `compat --baseline-rev`, breaker4 H1).
+    Submodule,
+}
+
+impl SkipRule {
+    /// The rule as every report names it: `.gitignore`, `exclude`,
+    /// `hidden`, `nested`, `submodule`.
+    pub fn name(self) -> &'static str {
+        match self {
+            SkipRule::Gitignore => ".gitignore",
+            SkipRule::Exclude => "exclude",
+            SkipRule::Hidden => "hidden",
+            SkipRule::Nested => "nested",
+            SkipRule::Submodule => "submodule",
+        }
+    }
+
+    /// What a directory skipped by this rule is, in a sentence ("… is in
+    /// DIR, a hidden directory").
+    pub fn what(self) -> &'static str {
+        match self {
+            SkipRule::Gitignore => "a directory a .gitignore names",
+            SkipRule::Exclude => "a directory skipped by the rule exclude",
+            SkipRule::Hidden => "a hidden directory",
+            SkipRule::Nested => "a Form Package, below whose root the walk does not search",
+            SkipRule::Submodule => "a git submodule",
+        }
+    }
+}
+
+impl std::fmt::Display for SkipRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// What the walk over one PATH found.
 #[derive(Debug, Default)]
 pub struct Walk {
@@ -54,9 +106,9 @@ pub struct Walk {
     /// Directories the walk could not enter or will not follow (and a PATH
     /// that does not exist), each with its finding.
     pub findings: Vec<(PathBuf, Diagnostic)>,
-    /// Directories skipped by a rule, with the rule (`hidden`,
-    /// `.gitignore`, `exclude`).
-    pub skipped: Vec<(PathBuf, String)>,
+    /// Directories skipped by a rule, with the rule (hidden, `.gitignore`,
+    /// `exclude`).
+    pub skipped: Vec<(PathBuf, SkipRule)>,
     /// True when the PATH does not exist (the run exits 2).
     pub missing: bool,
     /// True when the only root is the PATH itself because the walk found no
@@ -231,8 +283,7 @@ pub fn walk_with_files(
         }
         if depth > 0 {
             if let Some(rule) = skip_rule(entry.path(), rules, &exclude, &gitignores) {
-                out.skipped
-                    .push((entry.path().to_path_buf(), rule.to_owned()));
+                out.skipped.push((entry.path().to_path_buf(), rule));
                 if ft.is_dir() {
                     entries.skip_current_dir();
                 }
@@ -376,14 +427,14 @@ fn skip_rule(
     rules: &WalkRules,
     exclude: &[Gitignore],
     gitignores: &[(usize, Gitignore)],
-) -> Option<&'static str> {
+) -> Option<SkipRule> {
     if !exclude.is_empty() {
         let abs = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
         if exclude
             .iter()
             .any(|m| abs.starts_with(m.path()) && m.matched(&abs, true).is_ignore())
         {
-            return Some("exclude");
+            return Some(SkipRule::Exclude);
         }
     }
     if rules.no_ignore {
@@ -394,12 +445,12 @@ fn skip_rule(
         .and_then(|n| n.to_str())
         .is_some_and(|n| n.starts_with('.') && n != "." && n != "..")
     {
-        return Some("hidden");
+        return Some(SkipRule::Hidden);
     }
     for (_, g) in gitignores.iter().rev() {
         let m = g.matched(dir, true);
         if m.is_ignore() {
-            return Some(".gitignore");
+            return Some(SkipRule::Gitignore);
         }
         if m.is_whitelist() {
             return None;
@@ -523,10 +574,7 @@ mod tests {
             ]
         );
         assert_eq!(w.roots, [dir.path().join("pkg")]);
-        assert_eq!(
-            w.skipped,
-            [(dir.path().join(".hidden"), "hidden".to_owned())]
-        );
+        assert_eq!(w.skipped, [(dir.path().join(".hidden"), SkipRule::Hidden)]);
         let rules = WalkRules {
             no_ignore: true,
             ..Default::default()

@@ -53,11 +53,11 @@ pub use crate::report::family::{Finding, Location, Step};
 
 impl Finding {
     /// Deterministic order: location, code, message.
-    fn sort_key(&self) -> (Option<&Location>, &'static str, &str, Option<&str>) {
+    fn sort_key(&self) -> (Option<Location>, &'static str, &str, Option<&str>) {
         (
-            self.location.as_ref(),
-            self.code.info().id,
-            &self.message,
+            self.location(),
+            self.code().info().id,
+            &self.diagnostic.message,
             self.target.as_deref(),
         )
     }

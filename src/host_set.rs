@@ -109,6 +109,7 @@ pub fn verify_all(dirs: &[PathBuf]) -> (Vec<Entry>, Option<Vec<Loaded>>) {
             outcome,
             definition,
             index,
+            ..
         } = v;
         let ok = !outcome.has_errors() && outcome.fault.is_none();
         let dir = outcome.path.display().to_string();

@@ -27,6 +27,25 @@ pub(crate) fn corpus_root() -> PathBuf {
     dir
 }
 
+/// The fixture WorkerVersion's definition and fixtures (no index) copied
+/// under `dir`, its `definitionVersion` set to `version`: the copy's
+/// `definition.json` (one side of a `compat` pair).
+pub(crate) fn worker_definition_at(dir: &Path, version: &str) -> PathBuf {
+    let package = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
+    std::fs::create_dir_all(dir.join("fixtures")).unwrap();
+    for f in std::fs::read_dir(package.join("fixtures")).unwrap() {
+        let f = f.unwrap().path();
+        std::fs::copy(&f, dir.join("fixtures").join(f.file_name().unwrap())).unwrap();
+    }
+    let bytes = std::fs::read(package.join("definition.json")).unwrap();
+    let mut d: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    d["definitionVersion"] = serde_json::Value::from(version);
+    let file = dir.join("definition.json");
+    std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
+    file
+}
+
 /// The upstream definition cases, copied into the repository
 /// (`tests/cases/current-profile-definitions.json`, provenance beside it):
 /// its `definitions`, each `{"name", "expect", "definition"}`.

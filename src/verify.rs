@@ -133,6 +133,10 @@ pub struct Verified {
     /// The package index verify read, when it parsed: its value and its
     /// bytes with their span map (`compat` reads nothing again).
     pub index: Option<(Value, Source)>,
+    /// The package's regular files (package paths, byte order) as verify's
+    /// inventory listed them, links and special files left out (`compat`
+    /// finds a package inside the package in it, walking nothing again).
+    pub files: Vec<String>,
 }
 
 /// A package's Form Definition as verify read it.
@@ -226,6 +230,7 @@ fn keeping_definition((mut pkg, run): (crate::package::Package, crate::checks::R
         _ => None,
     };
     let index = pkg.index.clone().zip(keep(&mut pkg, INDEX_FILE));
+    let files = regular_files(&pkg, &run.diagnostics);
     let mut outcome = outcome((pkg, run), Spans::Whole);
     if let Some(d) = &definition {
         outcome.relations = relation_values(d.relations.as_deref().unwrap_or_default());
@@ -234,7 +239,25 @@ fn keeping_definition((mut pkg, run): (crate::package::Package, crate::checks::R
         outcome,
         definition,
         index,
+        files,
     }
+}
+
+/// The regular files of `pkg`'s inventory ([`crate::package::Package::present`]
+/// without the links and special files it holds for the closure: those
+/// its inventory findings, `diags`, name), in byte order.
+fn regular_files(pkg: &crate::package::Package, diags: &[Diagnostic]) -> Vec<String> {
+    use crate::codes::Code;
+    let odd: BTreeSet<&str> = diags
+        .iter()
+        .filter(|d| matches!(d.code, Code::SymlinkEntry | Code::SpecialFile))
+        .filter_map(|d| d.file.as_deref())
+        .collect();
+    pkg.present
+        .keys()
+        .filter(|f| !odd.contains(f.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// Relations as the report's JSON values.

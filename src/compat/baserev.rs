@@ -38,6 +38,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+use crate::discover::SkipRule;
 use crate::error::Error;
 use crate::limits::{PAYLOAD_BYTES, TOTAL_BYTES};
 use crate::source::OddEntry;
@@ -328,7 +329,7 @@ pub struct AtRev {
     /// breaker4 H1). compat reports each (`FD683`, breaker2 G1: a package
     /// the gate does not see can still be published). A `.gitignore` skips
     /// nothing at REV: git publishes what it tracks.
-    pub skipped: Vec<(PathBuf, PathBuf, &'static str)>,
+    pub skipped: Vec<(PathBuf, PathBuf, SkipRule)>,
 }
 
 /// Every package at `rev` in the whole tree of each repository a PATH
@@ -445,16 +446,16 @@ pub fn packages_at(rev: &str, paths: &[PathBuf]) -> Result<AtRev, Error> {
                 .map(|n| parts.get(..n).unwrap_or_default().join("/"))
                 .find(|d| !shown(&format!("{d}/{INDEX_FILE}")))
                 .unwrap_or_else(|| root.clone());
-            skipped.push((named_at(&root).0, named_at(&dir).0, "hidden"));
+            skipped.push((named_at(&root).0, named_at(&dir).0, SkipRule::Hidden));
         }
         for (root, outer) in nested {
-            skipped.push((named_at(&root).0, named_at(&outer).0, "nested"));
+            skipped.push((named_at(&root).0, named_at(&outer).0, SkipRule::Nested));
         }
         // A submodule's packages are another repository's objects: never
         // read at REV, so never silently empty (breaker4 H1).
         for (path, e) in &listed {
             if e.mode == "160000" && shown(&format!("{path}/{INDEX_FILE}")) {
-                skipped.push((named_at(path).0, named_at(path).0, "submodule"));
+                skipped.push((named_at(path).0, named_at(path).0, SkipRule::Submodule));
             }
         }
         for root in kept {

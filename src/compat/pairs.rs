@@ -13,32 +13,13 @@ use super::changes::{self, Change, Class};
 use super::desired::{compare_compiled, Verdict};
 use super::side::{Doc, Side};
 use crate::codes::Code;
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{Diagnostic, Related, Target};
 use crate::json::pointer::JsonPointer;
+use crate::json::position::Position;
+use crate::report::compat::{Place, Record, Which, OLD};
 use crate::report::{Entry, EntryKind};
 use crate::summary::{PairSide, PairSummary, Summary};
 use crate::verify::{PackageOutcome, Source};
-
-/// A finding about a pair's versions (FD670–FD678), with where it is in
-/// OLD's and NEW's definition (`/definitionVersion` unless said).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
-    /// Its code.
-    pub code: Code,
-    /// One phrase; package text in it is escaped.
-    pub message: String,
-    /// Pointer into OLD's definition, when it is about OLD.
-    pub old: Option<JsonPointer>,
-    /// Pointer into NEW's definition, when it is about NEW.
-    pub new: Option<JsonPointer>,
-}
-
-impl Finding {
-    /// The code's severity (error, warning or note).
-    pub fn severity(&self) -> Severity {
-        self.code.info().severity
-    }
-}
 
 /// One compared pair.
 #[derive(Debug)]
@@ -65,8 +46,10 @@ pub struct Pair {
     pub required_reason: Option<String>,
     /// True when the versions say truthfully what changed: no error finding.
     pub bump_ok: bool,
-    /// The findings about the versions.
-    pub findings: Vec<Finding>,
+    /// The findings about the versions (FD670–FD678), each a diagnostic
+    /// located in NEW's definition (in OLD's for what NEW lacks;
+    /// `/definitionVersion` unless said), OLD's location related.
+    pub findings: Vec<Record>,
 }
 
 impl Pair {
@@ -106,52 +89,90 @@ impl Pair {
         }
     }
 
-    /// The findings of the pair (not its change records) as diagnostics,
-    /// each located in NEW (in OLD for what NEW lacks) with the other side's
-    /// location as a note, and the source of its file.
-    fn finding_diagnostics(&self) -> Vec<(Diagnostic, Option<&Source>)> {
-        self.findings
-            .iter()
-            .map(|f| {
-                self.placed(
-                    f.code,
-                    &f.message,
-                    Doc::Definition,
-                    f.old.as_ref(),
-                    f.new.as_ref(),
-                )
-            })
-            .collect()
+    /// A finding about the versions (`code`, `message`) at `old` in OLD's
+    /// definition and `new` in NEW's ([`Pair::placed`]), added to
+    /// [`Pair::findings`].
+    fn find(
+        &mut self,
+        code: Code,
+        message: String,
+        old: Option<JsonPointer>,
+        new: Option<JsonPointer>,
+    ) {
+        let record = self.placed(code, &message, Doc::Definition, old.as_ref(), new.as_ref());
+        self.findings.push(record);
     }
 
-    /// A diagnostic at NEW's pointer (else OLD's) in the document `doc`,
-    /// noting the other side's location (`old: file:line:column at
-    /// /pointer`, escaped as every note is) or that NEW has none, with
-    /// the source of its file; a bare diagnostic when the side has no such
-    /// document.
-    fn placed(
+    /// A change record as a [`Record`] ([`Pair::placed`]).
+    pub fn change_record(&self, c: &Change) -> Record {
+        self.placed(c.code, &c.message, c.doc, c.old.as_ref(), c.new.as_ref())
+    }
+
+    /// A record at NEW's pointer (else OLD's) in the document `doc`, with
+    /// OLD's location as its related location and as a note (`old:
+    /// file:line:column at /pointer`, escaped as every note is), or noting
+    /// that NEW has none; a bare diagnostic when the side has no such
+    /// document. Each location is found by [`crate::locate`]
+    /// ([`Side::line_column`]).
+    pub fn placed(
         &self,
         code: Code,
         message: &str,
         doc: Doc,
         old: Option<&JsonPointer>,
         new: Option<&JsonPointer>,
-    ) -> (Diagnostic, Option<&Source>) {
-        let (side, ptr, other) = match (new, old) {
-            (Some(n), o) => (&self.new, n, o.map(|o| ("old", &self.old, o))),
-            (None, Some(o)) => (&self.old, o, None),
-            (None, None) => (&self.new, &JsonPointer::default(), None),
+    ) -> Record {
+        let (which, ptr) = match (new, old) {
+            (Some(n), _) => (Some(Which::New), n),
+            (None, Some(o)) => (Some(Which::Old), o),
+            (None, None) => (None, &JsonPointer::default()),
         };
-        let Some((file, source)) = side.document(doc) else {
-            return (Diagnostic::new(code, message), None);
+        // OLD's location, when NEW has the record too.
+        let related = old.filter(|_| new.is_some()).map(|o| Related {
+            label: OLD,
+            file: self.old.document(doc).map(|(f, _)| f.to_owned()),
+            pointer: o.clone(),
+            target: Target::Value,
+            position: position(&self.old, doc, o),
+        });
+        let side = self.side(which);
+        let Some((file, _)) = side.document(doc) else {
+            let mut d = Diagnostic::new(code, message);
+            d.related.extend(related);
+            return Record {
+                diagnostic: d,
+                side: which,
+                position: None,
+            };
         };
         let mut d = Diagnostic::new(code, message).in_file(file).at(ptr.clone());
-        if let Some((label, s, o)) = other {
-            d = d.note(format!("{label}: {}", s.location(doc, o)));
-        } else if old.is_some() && new.is_none() {
+        if let Some(related) = related {
+            d = d.note(format!("{OLD}: {}", Place::of(&related).shown()));
+            d = d.related(related);
+        } else if old.is_some() {
             d = d.note("old only: NEW has no counterpart");
         }
-        (d, Some(source))
+        Record {
+            position: position(side, doc, ptr),
+            diagnostic: d,
+            side: which,
+        }
+    }
+
+    /// The side a record's diagnostic is located in (NEW when it names
+    /// neither).
+    fn side(&self, which: Option<Which>) -> &Side {
+        match which {
+            Some(Which::Old) => &self.old,
+            _ => &self.new,
+        }
+    }
+
+    /// The source of the file `r`'s diagnostic names (a document of the
+    /// side it is located in), when it names one.
+    fn source(&self, r: &Record, doc: Doc) -> Option<&Source> {
+        r.diagnostic.file.as_ref()?;
+        self.side(r.side).document(doc).map(|(_, s)| s)
     }
 
     /// The pair as an entry of the run's report, built complete: named
@@ -165,11 +186,17 @@ impl Pair {
     pub fn entry(&self) -> Entry {
         let mut diagnostics = Vec::new();
         let mut sources: BTreeMap<String, Source> = BTreeMap::new();
-        let changes = self
-            .changes
+        let changes = self.changes.iter().map(|c| {
+            let r = self.change_record(c);
+            let source = self.source(&r, c.doc);
+            (r, source)
+        });
+        let findings = self
+            .findings
             .iter()
-            .map(|c| self.placed(c.code, &c.message, c.doc, c.old.as_ref(), c.new.as_ref()));
-        for (d, s) in changes.chain(self.finding_diagnostics()) {
+            .map(|r| (r.clone(), self.source(r, Doc::Definition)));
+        for (r, s) in changes.chain(findings) {
+            let d = r.diagnostic;
             if let (Some(f), Some(s)) = (&d.file, s) {
                 sources.entry(f.clone()).or_insert_with(|| Source::clone(s));
             }
@@ -222,6 +249,13 @@ fn desired_value(v: &Verdict) -> Value {
     o
 }
 
+/// The position of `pointer` in the document `doc` of `side`
+/// ([`Side::line_column`]).
+fn position(side: &Side, doc: Doc, pointer: &JsonPointer) -> Option<Position> {
+    let (line, column) = side.line_column(doc, pointer)?;
+    Some(Position { line, column })
+}
+
 /// The pointer of the version in a definition.
 fn version_at() -> JsonPointer {
     JsonPointer::root().child("definitionVersion")
@@ -248,14 +282,12 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
             (true, false) => "OLD was",
             _ => "NEW was",
         };
-        pair.findings.push(Finding {
-            code: Code::SideRefused,
-            message: format!(
-                "not compared: {which} refused by verification (its findings are reported)"
-            ),
-            old: o.refused.is_some().then(JsonPointer::root),
-            new: n.refused.is_some().then(JsonPointer::root),
-        });
+        pair.find(
+            Code::SideRefused,
+            format!("not compared: {which} refused by verification (its findings are reported)"),
+            o.refused.is_some().then(JsonPointer::root),
+            n.refused.is_some().then(JsonPointer::root),
+        );
         // The versions still show a bump; none is required, nothing
         // having been compared.
         pair.required = None;
@@ -281,31 +313,31 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
     );
     for (v, side, is_old) in [(&ov, &o, true), (&nv, &n, false)] {
         if v.is_none() {
-            pair.findings.push(Finding {
-                code: Code::InvalidDefinitionVersion,
-                message: format!(
+            pair.find(
+                Code::InvalidDefinitionVersion,
+                format!(
                     "definitionVersion {} is not a SemVer 2.0.0 version",
                     changes::quoted(&side.form_ref.definition_version)
                 ),
-                old: is_old.then(version_at),
-                new: (!is_old).then(version_at),
-            });
+                is_old.then(version_at),
+                (!is_old).then(version_at),
+            );
         }
     }
     let (Some(ov), Some(nv)) = (ov, nv) else {
         return pair;
     };
     if pair.reidentified() {
-        pair.findings.push(Finding {
-            code: Code::ReIdentification,
-            message: format!(
+        pair.find(
+            Code::ReIdentification,
+            format!(
                 "a new identity: {} → {} (compared and reported; no bump is asked)",
                 identity(&o),
                 identity(&n)
             ),
-            old: Some(JsonPointer::root().child("apiVersion")),
-            new: Some(JsonPointer::root().child("apiVersion")),
-        });
+            Some(JsonPointer::root().child("apiVersion")),
+            Some(JsonPointer::root().child("apiVersion")),
+        );
         pair.actual = bump::actual(&ov, &nv);
         pair.bump_ok = true;
         return pair;
@@ -314,21 +346,26 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
         if o.same_bytes(&n) {
             pair.bump_ok = true;
         } else {
-            pair.findings.push(reused(&o, &n));
+            pair.find(
+                Code::FormRefReused,
+                reused(&o, &n),
+                Some(version_at()),
+                Some(version_at()),
+            );
         }
         return pair;
     }
     if !bump::increases(&ov, &nv) {
-        pair.findings.push(Finding {
-            code: Code::VersionNotIncreasing,
-            message: format!(
+        pair.find(
+            Code::VersionNotIncreasing,
+            format!(
                 "definitionVersion {} does not follow {} in SemVer precedence",
                 changes::quoted(&n.form_ref.definition_version),
                 changes::quoted(&o.form_ref.definition_version)
             ),
-            old: Some(version_at()),
-            new: Some(version_at()),
-        });
+            Some(version_at()),
+            Some(version_at()),
+        );
         // No bump can fit a version that goes back: none is required
         // (issue 35 item 5: no "bump none, required none").
         pair.required = None;
@@ -353,24 +390,24 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
     // held to the bump its release shows, so a breaking change cannot ship
     // as `1.0.1-rc.1` any more than as `1.0.1` (name it `2.0.0-rc.1`).
     if !ov.pre.is_empty() {
-        pair.findings.push(Finding {
-            code: Code::PreReleaseVersion,
-            message: format!(
+        pair.find(
+            Code::PreReleaseVersion,
+            format!(
                 "OLD is a pre-release: no compatibility promise; the changes would require a {} bump ({} shown{})",
                 required.name(),
                 pair.actual.name(),
                 if fits { "" } else { ", which would not fit" }
             ),
-            old: Some(version_at()),
-            new: (!nv.pre.is_empty()).then(version_at),
-        });
+            Some(version_at()),
+            (!nv.pre.is_empty()).then(version_at),
+        );
         pair.bump_ok = true;
         return pair;
     }
     if !nv.pre.is_empty() {
-        pair.findings.push(Finding {
-            code: Code::PreReleaseVersion,
-            message: format!(
+        pair.find(
+            Code::PreReleaseVersion,
+            format!(
                 "NEW is a pre-release of {}.{}.{}: held to the bump its release shows; the changes require a {} bump ({} shown)",
                 nv.major,
                 nv.minor,
@@ -378,15 +415,15 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
                 required.name(),
                 pair.actual.name(),
             ),
-            old: None,
-            new: Some(version_at()),
-        });
+            None,
+            Some(version_at()),
+        );
     }
     pair.bump_ok = fits;
     if !fits {
-        pair.findings.push(Finding {
-            code: Code::BumpTooSmall,
-            message: format!(
+        pair.find(
+            Code::BumpTooSmall,
+            format!(
                 "{} → {} is a {} bump; the changes require a {} ({})",
                 o.form_ref.definition_version,
                 n.form_ref.definition_version,
@@ -394,21 +431,21 @@ pub fn compare_pair(old: Arc<Side>, new: Arc<Side>) -> Pair {
                 required.name(),
                 why(&pair.changes, required, ov.major == 0)
             ),
-            old: Some(version_at()),
-            new: Some(version_at()),
-        });
+            Some(version_at()),
+            Some(version_at()),
+        );
     } else if pair.actual == Bump::Major && ov.major >= 1 && required < Bump::Major {
-        pair.findings.push(Finding {
-            code: Code::MajorNotEarned,
-            message: format!(
+        pair.find(
+            Code::MajorNotEarned,
+            format!(
                 "{} → {} is a major, but every change is proved compatible: a {} would do",
                 o.form_ref.definition_version,
                 n.form_ref.definition_version,
                 required.name()
             ),
-            old: Some(version_at()),
-            new: Some(version_at()),
-        });
+            Some(version_at()),
+            Some(version_at()),
+        );
     }
     pair
 }
@@ -419,27 +456,23 @@ fn identity(s: &Side) -> String {
         .into_owned()
 }
 
-/// FD671 for two copies of one (group, kind, definitionVersion).
-fn reused(o: &Side, n: &Side) -> Finding {
-    Finding {
-        code: Code::FormRefReused,
-        // The FormRef and the two directories, escaped (breaker F13).
-        message: crate::diag::escape::text(&format!(
-            "{} names different bytes in {} and {} ({} {})",
-            o.form_ref.label(),
-            o.path.display(),
-            n.path.display(),
-            if o.form_ref.schema_digest == n.form_ref.schema_digest {
-                "same definition, other package bytes:"
-            } else {
-                "different definitions:"
-            },
-            short(&o.digest) + " vs " + &short(&n.digest)
-        ))
-        .into_owned(),
-        old: Some(version_at()),
-        new: Some(version_at()),
-    }
+/// The message of FD671 for two copies of one (group, kind,
+/// definitionVersion): the FormRef and the two directories, escaped
+/// (breaker F13).
+fn reused(o: &Side, n: &Side) -> String {
+    crate::diag::escape::text(&format!(
+        "{} names different bytes in {} and {} ({} {})",
+        o.form_ref.label(),
+        o.path.display(),
+        n.path.display(),
+        if o.form_ref.schema_digest == n.form_ref.schema_digest {
+            "same definition, other package bytes:"
+        } else {
+            "different definitions:"
+        },
+        short(&o.digest) + " vs " + &short(&n.digest)
+    ))
+    .into_owned()
 }
 
 /// `sha256:` + the first 12 hex of a digest.

@@ -32,9 +32,10 @@ use super::pairs::{compare_pair, Pair};
 use super::side::{load, Loaded, Side};
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::discover::{walk, WalkRules};
+use crate::discover::{SkipRule, WalkRules};
 use crate::error::Error;
 use crate::json::pointer::JsonPointer;
+use crate::report::walk::discover;
 use crate::report::{Entry, EntryKind, ExitRule};
 use crate::verify::PackageOutcome;
 
@@ -104,7 +105,7 @@ fn sides_at(rev: &str, paths: &[PathBuf], found: &mut Found) -> Result<Vec<Arc<S
                 found.rev_here.insert(s.path.clone(), here);
                 sides.push(Arc::from(s));
             }
-            Loaded::Refused(o) => unplaced(*o, found),
+            Loaded::Refused(o, _) => unplaced(*o, found),
         }
     }
     Ok(sides)
@@ -150,7 +151,7 @@ pub struct Report {
     /// every format by `render::compat::report` (compat has no
     /// `--no-ignore`: not in [`crate::report::Report::skipped`], whose
     /// SARIF and JUnit texts name verify's flags).
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, SkipRule)>,
 }
 
 impl Report {
@@ -186,7 +187,7 @@ struct Found {
     /// A PATH does not exist.
     missing: bool,
     /// Directories the walk skipped by a rule, with the rule.
-    skipped: Vec<(PathBuf, String)>,
+    skipped: Vec<(PathBuf, SkipRule)>,
 }
 
 impl Found {
@@ -248,7 +249,7 @@ pub fn pair(old: &Path, new: &Path) -> Result<Report, Error> {
         (a, b) => {
             for l in [a, b] {
                 match l {
-                    Loaded::Refused(o) => found.outcomes.push(*o),
+                    Loaded::Refused(o, _) => found.outcomes.push(*o),
                     Loaded::Side(s) => found.outcomes.extend(refusal(&s)),
                 }
             }
@@ -280,26 +281,23 @@ fn sides_under(
     base: Option<&Base>,
 ) -> Result<Vec<Arc<Side>>, Error> {
     let list_refused = base.is_none();
-    let mut roots = Vec::new();
-    let mut skipped = Vec::new();
-    for path in paths {
-        let w = walk(path, &WalkRules::default());
-        found.missing |= w.missing;
-        skipped.extend(packages_skipped(&w.skipped));
-        found.skipped.extend(w.skipped);
-        for (p, d) in w.findings {
-            found.outcomes.push(PackageOutcome {
-                path: p,
-                diagnostics: vec![d],
-                ..Default::default()
-            });
-        }
-        roots.extend(w.roots);
+    // The one walk-and-report helper over every PATH: its walk findings
+    // (FD900-FD902), in walk order, before the FD683s below.
+    let mut walked = discover(paths, &WalkRules::default(), &|_| false);
+    for e in walked.entries() {
+        found.missing |= e.is_missing_path();
+        found.outcomes.push(e.into_outcome());
     }
+    let mut skipped = packages_skipped(&walked.skipped);
+    found.skipped.append(&mut walked.skipped);
+    let roots = walked.roots();
+    let loaded: Vec<Result<Loaded, Error>> = roots.par_iter().map(|r| load(r)).collect();
     // A package inside another package (breaker4 H5): the walk stops at a
     // package root, so it is never compared; said, as a skipped one is.
-    for root in &roots {
-        skipped.extend(packages_nested(root).map(|p| (p, root.clone(), "nested".to_owned())));
+    // Found in verification's inventory of the package, not walked again.
+    for (root, l) in roots.iter().zip(&loaded) {
+        let files = l.as_ref().map(Loaded::files).unwrap_or_default();
+        skipped.extend(packages_nested(root, files).map(|p| (p, root.clone(), SkipRule::Nested)));
     }
     // A package another PATH names is compared there: not skipped.
     let named: std::collections::BTreeSet<PathBuf> = roots
@@ -312,9 +310,8 @@ fn sides_under(
         }
         found
             .outcomes
-            .push(skipped_package(&package, &dir, &rule, base));
+            .push(skipped_package(&package, &dir, rule, base));
     }
-    let loaded: Vec<Result<Loaded, Error>> = roots.par_iter().map(|r| load(r)).collect();
     let mut sides = Vec::new();
     for l in loaded {
         match l? {
@@ -328,8 +325,8 @@ fn sides_under(
                 }
                 sides.push(Arc::from(s));
             }
-            Loaded::Refused(o) if list_refused => found.outcomes.push(*o),
-            Loaded::Refused(o) => unplaced(*o, found),
+            Loaded::Refused(o, _) if list_refused => found.outcomes.push(*o),
+            Loaded::Refused(o, _) => unplaced(*o, found),
         }
     }
     Ok(sides)
@@ -338,11 +335,11 @@ fn sides_under(
 /// The Form Packages in the directories a walk skipped by a rule
 /// (`skipped`, the walk's own records, each with its rule): each directory
 /// holding a `package-index.json` found below one of them by the same walk
-/// with no rule ([`crate::discover::walk`] with `no_ignore`), as (package,
+/// with no rule ([`discover`] with `no_ignore`), as (package,
 /// skipped directory, rule), in walk order. A `.git` directory is not
 /// searched: git never tracks a path inside one, so nothing there is
 /// published (and a large repository's objects are not walked).
-fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, String)> {
+fn packages_skipped(skipped: &[(PathBuf, SkipRule)]) -> Vec<(PathBuf, PathBuf, SkipRule)> {
     let every = WalkRules {
         no_ignore: true,
         ..WalkRules::default()
@@ -353,67 +350,76 @@ fn packages_skipped(skipped: &[(PathBuf, String)]) -> Vec<(PathBuf, PathBuf, Str
         // A link is not followed by the walk, nor published as a directory.
         .filter(|(dir, _)| std::fs::symlink_metadata(dir).is_ok_and(|m| m.is_dir()))
         .flat_map(|(dir, rule)| {
-            let w = walk(dir, &every);
-            let roots = if w.fallback { Vec::new() } else { w.roots };
+            let mut w = discover(std::slice::from_ref(dir), &every, &|_| false);
+            let roots = if w.no_package.is_empty() {
+                w.roots()
+            } else {
+                Vec::new()
+            };
             roots
                 .into_iter()
                 .filter(|r| std::fs::symlink_metadata(r.join(crate::verify::INDEX_FILE)).is_ok())
-                .map(|r| (r, dir.clone(), rule.clone()))
+                .map(|r| (r, dir.clone(), *rule))
                 .collect::<Vec<_>>()
         })
         .collect()
 }
 
 /// The directories below the package root `root` (not `root` itself)
-/// that hold a `package-index.json`: Form Packages inside a package, which
-/// the walk never reaches (breaker4 H5). Links are not followed; nothing
-/// below a `.git` directory is searched.
-fn packages_nested(root: &Path) -> impl Iterator<Item = PathBuf> {
-    walkdir::WalkDir::new(root)
-        .min_depth(2)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|e| e.file_name() != ".git")
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file() && e.file_name() == crate::verify::INDEX_FILE)
-        .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+/// that hold a `package-index.json`, from `files`, the package's regular
+/// files as verification's inventory listed them ([`Loaded::files`]):
+/// Form Packages inside a package, which the walk never reaches (breaker4
+/// H5). Links are not followed (the inventory lists none); nothing below
+/// a `.git` directory counts. In walk order: name by name, depth first.
+fn packages_nested<'a>(root: &'a Path, files: &'a [String]) -> impl Iterator<Item = PathBuf> + 'a {
+    let mut nested: Vec<(&str, &str)> = files
+        .iter()
+        .filter_map(|f| {
+            Some((
+                f.as_str(),
+                f.strip_suffix(crate::verify::INDEX_FILE)?
+                    .strip_suffix('/')?,
+            ))
+        })
+        .filter(|(_, dir)| !dir.split('/').any(|c| c == ".git"))
+        .collect();
+    nested.sort_by(|(a, _), (b, _)| a.split('/').cmp(b.split('/')));
+    nested.into_iter().map(|(_, dir)| root.join(dir))
 }
 
 /// FD683 (an error, breaker2 G1; the lead's decision: compat never skips a
 /// Form Package in silence): the Form Package `package` is in `dir`, a
-/// directory the walk skips by `rule` (`hidden`, `.gitignore`), on BASE's
-/// side (`base`) or on the PATHs'. The outcome of the package itself.
-fn skipped_package(package: &Path, dir: &Path, rule: &str, base: Option<&Base>) -> PackageOutcome {
-    let why = match rule {
-        "hidden" => "a hidden directory".to_owned(),
-        ".gitignore" => "a directory a .gitignore names".to_owned(),
-        "nested" => "a Form Package, below whose root the walk does not search".to_owned(),
-        "submodule" => {
-            let message = format!(
-                "{} is a git submodule at {}: its objects are another repository's and are not read, so a Form Package in it was not read as published and no new version was checked against it",
-                package.display(),
-                base.map(Base::label).unwrap_or_default()
-            );
-            return PackageOutcome {
-                path: package.to_path_buf(),
-                diagnostics: vec![Diagnostic::new(Code::SkippedPackage, message)],
-                ..Default::default()
-            };
-        }
-        other => format!("a directory skipped by the rule {other}"),
-    };
+/// directory skipped by `rule` (hidden, `.gitignore`, a package it is
+/// inside; at REV also a git submodule, the package's own directory), on
+/// BASE's side (`base`) or on the PATHs'. The outcome of the package itself,
+/// its message each rule's own.
+fn skipped_package(
+    package: &Path,
+    dir: &Path,
+    rule: SkipRule,
+    base: Option<&Base>,
+) -> PackageOutcome {
     let place = if package == dir {
-        format!("{} is {why}", package.display())
+        format!("{} is {}", package.display(), rule.what())
     } else {
-        format!("{} is in {}, {why}", package.display(), dir.display())
+        format!(
+            "{} is in {}, {}",
+            package.display(),
+            dir.display(),
+            rule.what()
+        )
     };
-    let message = match base {
-        Some(b) => format!(
+    let message = match (rule, base) {
+        // A submodule is not known to hold a package: its objects are not read.
+        (SkipRule::Submodule, _) => format!(
+            "{place} at {}: its objects are another repository's and are not read, so a Form Package in it was not read as published and no new version was checked against it",
+            base.map(Base::label).unwrap_or_default()
+        ),
+        (_, Some(b)) => format!(
             "the Form Package {place}, which the walk of BASE {} skips: it was not read as published, so no new version was checked against it",
             b.label()
         ),
-        None => format!("the Form Package {place}, which the walk skips: it was not compared"),
+        (_, None) => format!("the Form Package {place}, which the walk skips: it was not compared"),
     };
     PackageOutcome {
         path: package.to_path_buf(),
@@ -970,9 +976,9 @@ fn nothing_to_compare(new: &Side, version: &Version, base: &Base) -> PackageOutc
 /// holding a `package-index.json`, naming the hidden directories it
 /// skipped.
 fn no_package_in_dir(dir: &Path) -> Result<(), Error> {
-    let w = walk(dir, &WalkRules::default());
+    let w = discover(&[dir.to_path_buf()], &WalkRules::default(), &|_| false);
     // The walk's fallback: no package below BASE, and BASE itself none.
-    if !w.fallback {
+    if w.no_package.is_empty() {
         return Ok(());
     }
     let skipped: Vec<String> = w
@@ -1131,25 +1137,50 @@ fn write_witness(file: &Path, bytes: &[u8], guard: &[PathBuf]) -> Result<(), Err
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
 
-    /// The fixture WorkerVersion's definition and fixtures (no index)
-    /// copied under `dir`, its `definitionVersion` set to `version`: the
-    /// copy's `definition.json`.
-    fn definition_at(dir: &Path, version: &str) -> PathBuf {
-        let package = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("fixtures/packages/v1beta1/worker-version-0.1.0-54e6d25738e7");
-        std::fs::create_dir_all(dir.join("fixtures")).unwrap();
-        for f in std::fs::read_dir(package.join("fixtures")).unwrap() {
-            let f = f.unwrap().path();
-            std::fs::copy(&f, dir.join("fixtures").join(f.file_name().unwrap())).unwrap();
+    use crate::testing::worker_definition_at as definition_at;
+
+    /// Closing note (work done twice): a package inside a package is found
+    /// in verification's inventory, as the second walk (walkdir, the
+    /// oracle here) found it and in its order: name by name, depth first
+    /// (`a/b` before `a`, `a` before `a-b`). Near misses: the root's own
+    /// index, one below `.git`, a file named `xpackage-index.json` and a
+    /// link named `package-index.json` count not.
+    #[test]
+    fn a_nested_package_is_found_in_the_inventory_as_a_walk_finds_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().join("p");
+        for f in [
+            "package-index.json",
+            "a/package-index.json",
+            "a/b/package-index.json",
+            "a-b/package-index.json",
+            ".git/x/package-index.json",
+            "d/xpackage-index.json",
+            "e/f.json",
+        ] {
+            let file = root.join(f);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, "{}").unwrap();
         }
-        let bytes = std::fs::read(package.join("definition.json")).unwrap();
-        let mut d: Value = serde_json::from_slice(&bytes).unwrap();
-        d["definitionVersion"] = Value::from(version);
-        let file = dir.join("definition.json");
-        std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
-        file
+        std::os::unix::fs::symlink("f.json", root.join("e/package-index.json")).unwrap();
+        // The walk as it was, but for `min_depth(2)`, which kept its
+        // `.git` filter from a `.git` right below the root (walkdir does
+        // not filter what `min_depth` leaves out): the depth is tested.
+        let walked: Vec<PathBuf> = walkdir::WalkDir::new(&root)
+            .follow_links(false)
+            .sort_by_file_name()
+            .into_iter()
+            .filter_entry(|e| e.file_name() != ".git")
+            .filter_map(Result::ok)
+            .filter(|e| e.depth() >= 2)
+            .filter(|e| e.file_type().is_file() && e.file_name() == crate::verify::INDEX_FILE)
+            .filter_map(|e| e.path().parent().map(Path::to_path_buf))
+            .collect();
+        let files = crate::verify::verify_package_keeping_definition(&root).files;
+        let found: Vec<PathBuf> = packages_nested(&root, &files).collect();
+        assert_eq!(found, walked);
+        assert_eq!(found, [root.join("a/b"), root.join("a"), root.join("a-b")]);
     }
 
     /// Issue 21 item 3: a pair is an entry of the run's report, named

@@ -82,6 +82,10 @@ pub struct Side {
     /// none, or this side is a bare definition), so the comparison
     /// compiles it no second time (issue 35 item 4).
     pub desired_compiled: Option<crate::engine::CompiledSchema>,
+    /// The package's regular files (package paths, byte order) as
+    /// verification's inventory listed them ([`crate::verify::Verified::files`];
+    /// empty for a bare definition).
+    pub files: Vec<String>,
 }
 
 impl Side {
@@ -112,25 +116,6 @@ impl Side {
         Some((p.line, p.column))
     }
 
-    /// `file:line:column at /pointer` (`file at /pointer` when the pointer
-    /// does not resolve; no ` at /pointer` for the root) in one of this
-    /// side's documents, the package's text as it is (a printer escapes
-    /// it); empty when the side has no such document.
-    pub fn location(&self, doc: Doc, pointer: &JsonPointer) -> String {
-        let Some((file, _)) = self.document(doc) else {
-            return String::new();
-        };
-        let at = if pointer.is_root() {
-            String::new()
-        } else {
-            format!(" at {pointer}")
-        };
-        match self.line_column(doc, pointer) {
-            Some((l, c)) => format!("{file}:{l}:{c}{at}"),
-            None => format!("{file}{at}"),
-        }
-    }
-
     /// True when both sides are the same bytes (the same digest).
     pub fn same_bytes(&self, other: &Side) -> bool {
         self.digest == other.digest
@@ -143,8 +128,20 @@ pub enum Loaded {
     /// A side (possibly refused by verification: [`Side::refused`]).
     Side(Box<Side>),
     /// Verification refused it and its definition could not be read at
-    /// all: only the findings are left.
-    Refused(Box<PackageOutcome>),
+    /// all: only the findings are left, and the package's regular files
+    /// as for a side ([`Side::files`]).
+    Refused(Box<PackageOutcome>, Vec<String>),
+}
+
+impl Loaded {
+    /// The package's regular files as verification's inventory listed
+    /// them ([`Side::files`]).
+    pub fn files(&self) -> &[String] {
+        match self {
+            Loaded::Side(s) => &s.files,
+            Loaded::Refused(_, files) => files,
+        }
+    }
 }
 
 /// Verifies and reads the package directory or definition file `path`
@@ -190,9 +187,10 @@ fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loade
     if let Some(fault) = outcome.fault {
         return Err(fault);
     }
+    let files = verified.files;
     let refused = outcome.has_errors().then_some(outcome);
     let Some((index, index_source)) = verified.index else {
-        return Ok(refused_only(refused, path));
+        return Ok(refused_only(refused, path, files));
     };
     let index_file = path.join(INDEX_FILE);
     let mut relations = Vec::new();
@@ -213,7 +211,7 @@ fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loade
         Some((def_file, definition, def_source)) => {
             match form_ref_digested(&definition, digested) {
                 Some(f) => (def_file, definition, def_source, f),
-                None => return Ok(refused_only(refused, path)),
+                None => return Ok(refused_only(refused, path, files)),
             }
         }
         // A refused package whose definition is missing or unreadable
@@ -225,7 +223,7 @@ fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loade
                 let def_file = path.join(named.unwrap_or(DEFAULT_DEFINITION));
                 (def_file, Value::Null, Source::default(), f)
             }
-            _ => return Ok(refused_only(refused, path)),
+            _ => return Ok(refused_only(refused, path, files)),
         },
     };
     let digest = canonicalize(&index)
@@ -244,6 +242,7 @@ fn from_verified(path: &Path, verified: crate::verify::Verified) -> Result<Loade
         refused,
         relations,
         desired_compiled,
+        files,
     })))
 }
 
@@ -290,10 +289,10 @@ fn load_file(path: &Path) -> Result<Loaded, Error> {
         .collect();
     let refused = outcome.has_errors().then_some(outcome);
     let Some(parsed) = parsed else {
-        return Ok(refused_only(refused, path));
+        return Ok(refused_only(refused, path, Vec::new()));
     };
     let Some(form_ref) = form_ref(&parsed.value) else {
-        return Ok(refused_only(refused, path));
+        return Ok(refused_only(refused, path, Vec::new()));
     };
     Ok(Loaded::Side(Box::new(Side {
         path: path.to_path_buf(),
@@ -311,20 +310,23 @@ fn load_file(path: &Path) -> Result<Loaded, Error> {
         refused,
         relations,
         desired_compiled: None,
+        files: Vec::new(),
     })))
 }
 
 /// The refusal of a side whose definition cannot be read (the findings of
-/// verification say why; a side verification passed always reads).
-fn refused_only(refused: Option<PackageOutcome>, path: &Path) -> Loaded {
-    Loaded::Refused(Box::new(refused.unwrap_or_else(|| PackageOutcome {
+/// verification say why; a side verification passed always reads), with
+/// the package's regular `files`.
+fn refused_only(refused: Option<PackageOutcome>, path: &Path, files: Vec<String>) -> Loaded {
+    let outcome = refused.unwrap_or_else(|| PackageOutcome {
         path: path.to_path_buf(),
         diagnostics: vec![Diagnostic::new(
             Code::UnrecognizedDocument,
             "the Form Definition could not be read after verification (it changed meanwhile?)",
         )],
         ..Default::default()
-    })))
+    });
+    Loaded::Refused(Box::new(outcome), files)
 }
 
 /// The FormRef of a definition: `None` unless `apiVersion`, `kind` and

@@ -49,7 +49,12 @@ impl Report {
 
     /// Count of family findings by severity: (errors, warnings, notes).
     pub fn counts(&self) -> (usize, usize, usize) {
-        let n = |s: Severity| self.findings.iter().filter(|f| f.severity == s).count();
+        let n = |s: Severity| {
+            self.findings
+                .iter()
+                .filter(|f| f.diagnostic.severity == s)
+                .count()
+        };
         (n(Severity::Error), n(Severity::Warning), n(Severity::Note))
     }
 
@@ -192,8 +197,8 @@ impl<'a> Ctx<'a> {
     /// version or digest), when there is one, and notes its identity.
     fn name_other_version(&self, f: &mut Finding, name: &str) {
         if let Some(other) = self.binding_named(name) {
-            f.contract = Some(other.doc.loc_str(""));
-            f.notes.push(format!(
+            f.set_contract(other.doc.loc_str(""));
+            f.diagnostic.notes.push(format!(
                 "loaded {}@{} has canonical digest {}",
                 other.identity.name, other.identity.version, other.identity.schema_digest
             ));
@@ -289,8 +294,10 @@ fn contracts(family: &Family, findings: &mut Vec<Finding>) {
                 ),
             );
             f.target = Some(format!("{name}@{version}"));
-            f.location = Some(c.doc.loc_str("/version"));
-            f.notes.push(format!("also loaded: {}", others.join(", ")));
+            f.locate(c.doc.loc_str("/version"));
+            f.diagnostic
+                .notes
+                .push(format!("also loaded: {}", others.join(", ")));
             findings.push(f);
         }
     }
@@ -305,7 +312,7 @@ fn candidate_sets(family: &Family, findings: &mut Vec<Finding>) {
                 Step::CandidateSet,
                 "the candidate set's format is neither takoform.binding-candidates@v1 nor takoform.interface-candidates@v1",
             );
-            f.location = Some(set.doc.loc_str("/format"));
+            f.locate(set.doc.loc_str("/format"));
             findings.push(f);
             continue;
         };
@@ -319,7 +326,7 @@ fn candidate_sets(family: &Family, findings: &mut Vec<Finding>) {
                 Step::CandidateSet,
                 format!("the candidate set has no {key} array"),
             );
-            f.location = Some(set.doc.loc_str(""));
+            f.locate(set.doc.loc_str(""));
             findings.push(f);
             continue;
         };
@@ -331,7 +338,7 @@ fn candidate_sets(family: &Family, findings: &mut Vec<Finding>) {
                     Step::CandidateSet,
                     "the candidate entry lacks a string name, version or schemaDigest",
                 );
-                f.location = Some(set.doc.loc(&at));
+                f.locate(set.doc.loc(&at));
                 findings.push(f);
                 continue;
             };
@@ -352,7 +359,7 @@ fn candidate_sets(family: &Family, findings: &mut Vec<Finding>) {
                     ),
                 );
                 f.target = Some(r.label());
-                f.location = Some(set.doc.loc(&at));
+                f.locate(set.doc.loc(&at));
                 findings.push(f);
             } else if !same
                 .iter()
@@ -369,8 +376,10 @@ fn candidate_sets(family: &Family, findings: &mut Vec<Finding>) {
                     ),
                 );
                 f.target = Some(r.label());
-                f.location = Some(set.doc.loc(&at.child("schemaDigest")));
-                f.contract = same.first().map(|c| c.doc.loc_str(""));
+                f.locate(set.doc.loc(&at.child("schemaDigest")));
+                if let Some(c) = same.first() {
+                    f.set_contract(c.doc.loc_str(""));
+                }
                 findings.push(f);
             }
         }
@@ -400,7 +409,7 @@ impl Site<'_, '_> {
             "{} {}",
             self.r.target_api_version, self.r.target_kind
         ));
-        f.location = Some(self.form.doc.loc(at));
+        f.locate(self.form.doc.loc(at));
         f
     }
 
@@ -456,7 +465,7 @@ fn relation(
             edge.to = EdgeTarget::Missing(idx);
             edge.status = EdgeStatus::Failed;
             edge.step = Some(f.step);
-            edge.code = Some(f.code);
+            edge.code = Some(f.code());
             findings.push(*f);
             edges.push(edge);
             return;
@@ -506,10 +515,10 @@ fn relation(
         if let Err(mut f) = result {
             e.status = EdgeStatus::Failed;
             e.step = Some(f.step);
-            e.code = Some(f.code);
+            e.code = Some(f.code());
             if any_ok {
-                f.severity = Severity::Note;
-                f.notes.push(
+                f.diagnostic.severity = Severity::Note;
+                f.diagnostic.notes.push(
                     "another loaded Form of the target kind satisfies this relation".to_owned(),
                 );
             }
@@ -549,8 +558,10 @@ fn evaluate(site: &Site<'_, '_>, target_index: usize) -> Result<(), Box<Finding>
                     binding.identity.label()
                 ),
             );
-            f.contract = Some(binding.doc.loc_str("/allowedTargetForms"));
-            f.notes.push(format!("target package: {target_path}"));
+            f.set_contract(binding.doc.loc_str("/allowedTargetForms"));
+            f.diagnostic
+                .notes
+                .push(format!("target package: {target_path}"));
             return Err(f);
         }
         // (5) the target declares targetInterface.
@@ -568,8 +579,8 @@ fn evaluate(site: &Site<'_, '_>, target_index: usize) -> Result<(), Box<Finding>
                         short_digest(&ti.schema_digest)
                     ),
                 );
-                f.contract = Some(binding.doc.loc_str("/targetInterface"));
-                f.notes.push(format!(
+                f.set_contract(binding.doc.loc_str("/targetInterface"));
+                f.diagnostic.notes.push(format!(
                     "target {} declares {}",
                     target.doc.loc_str("/providedInterfaces"),
                     provided_text(target)
@@ -639,7 +650,7 @@ fn source_steps<'a>(site: &Site<'_, 'a>) -> Result<Option<&'a Contract>, Box<Fin
                 quote(&info.source_role)
             ),
         );
-        f.contract = Some(binding.doc.loc_str("/sourceRole"));
+        f.set_contract(binding.doc.loc_str("/sourceRole"));
         return Err(f);
     }
     Ok(Some(binding))
@@ -705,7 +716,7 @@ fn target_contract(
                     short_digest(&target.schema_digest)
                 ),
             );
-            f.notes.push(format!(
+            f.diagnostic.notes.push(format!(
                 "target package: {target_path} ({})",
                 target.schema_digest
             ));
@@ -730,7 +741,7 @@ fn target_contract(
                     short_digest(&iface.schema_digest)
                 ),
             );
-            f.notes.push(format!(
+            f.diagnostic.notes.push(format!(
                 "target {} declares {}",
                 target.doc.loc_str("/providedInterfaces"),
                 provided_text(target)
@@ -753,8 +764,8 @@ fn target_contract(
                 .iter()
                 .find(|c| c.identity.name == iface.name)
             {
-                f.contract = Some(other.doc.loc_str(""));
-                f.notes.push(format!(
+                f.set_contract(other.doc.loc_str(""));
+                f.diagnostic.notes.push(format!(
                     "loaded {}@{} has canonical digest {}",
                     other.identity.name, other.identity.version, other.identity.schema_digest
                 ));
@@ -779,7 +790,7 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
             let mut f = Finding::new(code, Step::AcceptedBinding, message);
             f.source = Some(ctx.package_path(from));
             f.target = Some(accepted.label());
-            f.location = Some(form.doc.loc(&at));
+            f.locate(form.doc.loc(&at));
             f
         };
         let Some(binding) = ctx.binding(accepted) else {
@@ -806,7 +817,7 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
                 Code::AcceptedBindingRoleMismatch,
                 format!("accepted binding {} has sourceRole {} but this Form's role is {}: no binding of it can verify", accepted.label(), quote(&info.source_role), quote(role)),
             );
-            f.contract = Some(binding.doc.loc_str("/sourceRole"));
+            f.set_contract(binding.doc.loc_str("/sourceRole"));
             findings.push(f);
         }
         let Some(ti) = &info.target_interface else {
@@ -863,9 +874,11 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
                 )
             };
             let mut f = base(code, message);
-            f.contract = Some(binding.doc.loc_str("/allowedTargetForms"));
+            f.set_contract(binding.doc.loc_str("/allowedTargetForms"));
             if let Some(note) = declared_note(ctx, ti) {
-                f.notes.push(format!("{note} (not an allowed target)"));
+                f.diagnostic
+                    .notes
+                    .push(format!("{note} (not an allowed target)"));
             }
             findings.push(f);
             continue;
@@ -884,15 +897,15 @@ fn accepted_bindings(ctx: &Ctx<'_>, from: usize, form: &Form, findings: &mut Vec
                     short_digest(&ti.schema_digest)
                 ),
             );
-            f.contract = Some(binding.doc.loc_str("/targetInterface"));
+            f.set_contract(binding.doc.loc_str("/targetInterface"));
             for t in allowed.iter().filter_map(|&t| ctx.form(t)) {
-                f.notes.push(format!(
+                f.diagnostic.notes.push(format!(
                     "allowed target {} declares {}",
                     t.kind,
                     provided_text(t)
                 ));
             }
-            f.notes.extend(declared_note(ctx, ti));
+            f.diagnostic.notes.extend(declared_note(ctx, ti));
             findings.push(f);
         }
     }

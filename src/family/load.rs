@@ -118,13 +118,13 @@ impl Doc {
                     Step::Contract,
                     format!("invalid I-JSON: {}", d.message),
                 );
-                f.location = Some(Location {
+                f.locate(Location {
                     file,
                     pointer: d.pointer.as_str().to_owned(),
                     line: at.line,
                     column: at.column,
                 });
-                f.help = d.help;
+                f.diagnostic.help = d.help;
                 Err(Box::new(f))
             }
         }
@@ -280,7 +280,7 @@ pub struct Family {
     /// The directories the walk skipped by a rule, each with its rule
     /// (`hidden`, `.gitignore`, `exclude`; [`discover::Walk::skipped`]), in
     /// walk order: nothing under them was loaded.
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, crate::discover::SkipRule)>,
 }
 
 /// Why `family` cannot run (exit status 2).
@@ -394,7 +394,9 @@ pub fn load_with(paths: &[PathBuf], rules: &discover::WalkRules) -> Result<Famil
                         format!("the package's Form Definition could not be loaded: {why}"),
                     );
                     f.source = Some(path.clone());
-                    f.location = location;
+                    if let Some(l) = location {
+                        f.locate(l);
+                    }
                     (
                         Package {
                             path,
@@ -489,7 +491,7 @@ pub fn unreadable(path: &Path, why: &FileRefusal) -> Finding {
     };
     let file = path.display().to_string();
     let mut f = Finding::new(code, Step::Contract, format!("cannot read {file}: {why}"));
-    f.location = Some(Location {
+    f.locate(Location {
         file,
         pointer: String::new(),
         line: 1,
@@ -509,7 +511,7 @@ fn symlink_entry(path: &Path) -> Finding {
             path.display()
         ),
     );
-    f.severity = Severity::Warning;
+    f.diagnostic.severity = Severity::Warning;
     f
 }
 
@@ -545,8 +547,10 @@ fn load_form(
     };
     let file = root.join(&definition.path).display().to_string();
     let parsed = definition.parse();
-    let doc =
-        Doc::from_parsed(file, definition.bytes, parsed).map_err(|f| (f.message, f.location))?;
+    let doc = Doc::from_parsed(file, definition.bytes, parsed).map_err(|f| {
+        let location = f.location();
+        (f.diagnostic.message, location)
+    })?;
     let s = |k: &str| doc.value.get(k).and_then(Value::as_str).map(str::to_owned);
     let (Some(api_version), Some(kind)) = (s("apiVersion"), s("kind")) else {
         return Err((
@@ -620,10 +624,10 @@ fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
         if !contract_group {
             // A definition.json outside any package that is no contract
             // (a loose Form Definition, say) is named, not checked.
-            f.severity = Severity::Note;
-            f.help = Some("contracts have apiVersion bindings.takoform.com/… or interfaces.takoform.com/…; Form Definitions belong in a package".to_owned());
+            f.diagnostic.severity = Severity::Note;
+            f.diagnostic.help = Some("contracts have apiVersion bindings.takoform.com/… or interfaces.takoform.com/…; Form Definitions belong in a package".to_owned());
         }
-        f.location = Some(doc.loc_str("/apiVersion"));
+        f.locate(doc.loc_str("/apiVersion"));
         findings.push(f);
         return None;
     };
@@ -642,8 +646,10 @@ fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
                         v.message
                     ),
                     );
-                f.location = Some(doc.loc(&v.pointer));
-                f.notes.push(format!("schema keyword: {}", v.schema_path));
+                f.locate(doc.loc(&v.pointer));
+                f.diagnostic
+                    .notes
+                    .push(format!("schema keyword: {}", v.schema_path));
                 findings.push(f);
             }
         }
@@ -654,7 +660,7 @@ fn contract(doc: Doc, findings: &mut Vec<Finding>) -> Option<Contract> {
                 Step::Contract,
                 format!("internal error: the embedded contract schema did not build: {e}"),
             );
-            f.location = Some(doc.loc_str(""));
+            f.locate(doc.loc_str(""));
             findings.push(f);
         }
     }

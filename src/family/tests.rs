@@ -81,7 +81,10 @@ fn links_are_not_followed_into_a_package() {
         fam.packages[0].outcome.diagnostics
     );
     assert!(
-        fam.findings[0].message.contains("verify could not read it"),
+        fam.findings[0]
+            .diagnostic
+            .message
+            .contains("verify could not read it"),
         "{:?}",
         fam.findings
     );

@@ -11,9 +11,8 @@
 use std::path::{Path, PathBuf};
 
 use crate::compat::pairs::Pair;
-use crate::compat::side::{Doc, Side};
+use crate::compat::side::Side;
 use crate::error::Error;
-use crate::json::pointer::JsonPointer;
 use crate::report::compat::{self as model, Compat};
 
 /// What one `compat` run did: its report, and with `--write-witnesses`
@@ -75,7 +74,7 @@ pub fn run(
 
 /// `report` as the report model holds it: the run's report as it is, and
 /// each pair's summary, sides, verdict, change records and findings, each
-/// record located in both sides ([`Side::line_column`], through
+/// record a diagnostic located in its sides ([`Pair::placed`], through
 /// [`crate::locate`]).
 pub fn compat_model(report: crate::compat::report::Report) -> Compat {
     Compat {
@@ -114,41 +113,75 @@ fn pair_model(p: &Pair) -> model::Pair {
             .changes
             .iter()
             .map(|c| model::Change {
-                code: c.code,
+                record: p.change_record(c),
                 class: c.class,
                 inference: c.inference,
-                message: c.message.clone(),
                 witness: c.witness.clone(),
                 valid_under_both: c.message.contains(crate::compat::change::VALID_UNDER_BOTH),
-                old: c.old.as_ref().map(|ptr| place(&p.old, c.doc, ptr)),
-                new: c.new.as_ref().map(|ptr| place(&p.new, c.doc, ptr)),
             })
             .collect(),
-        findings: p
-            .findings
-            .iter()
-            .map(|f| model::Finding {
-                code: f.code,
-                message: f.message.clone(),
-                old: f
-                    .old
-                    .as_ref()
-                    .map(|ptr| place(&p.old, Doc::Definition, ptr)),
-                new: f
-                    .new
-                    .as_ref()
-                    .map(|ptr| place(&p.new, Doc::Definition, ptr)),
-            })
-            .collect(),
+        findings: p.findings.clone(),
     }
 }
 
-/// Where `pointer` is in the document `doc` of `side`.
-fn place(side: &Side, doc: Doc, pointer: &JsonPointer) -> model::Place {
-    model::Place {
-        file: side.document(doc).map(|(file, _)| file.to_owned()),
-        pointer: pointer.clone(),
-        line_column: side.line_column(doc, pointer),
-        shown: side.location(doc, pointer),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codes::Code;
+    use crate::report::compat::{Record, Which, OLD};
+
+    use crate::testing::worker_definition_at as definition_at;
+
+    /// The one finding of `code` of the only pair of `old` → `new`.
+    fn finding(old: &Path, new: &Path, code: Code) -> Record {
+        let r = compat_model(crate::compat::report::pair(old, new).unwrap());
+        let found: Vec<&Record> = r.pairs[0]
+            .findings
+            .iter()
+            .filter(|f| f.diagnostic.code == code)
+            .collect();
+        assert_eq!(found.len(), 1, "{:?}", r.pairs[0].findings);
+        found[0].clone()
+    }
+
+    /// Issue 34 item 2: a pair's finding is a Diagnostic located in NEW
+    /// whose related location is OLD's (label, file, pointer and
+    /// line:column), the same place its JSON `old` and its note name.
+    /// Near miss: a finding about NEW only has no related location and no
+    /// place in OLD.
+    #[test]
+    fn a_pair_finding_is_a_diagnostic_with_old_as_its_related_location() {
+        let tmp = tempfile::tempdir().unwrap();
+        let old = definition_at(&tmp.path().join("old"), "0.1.0");
+        let back = definition_at(&tmp.path().join("back"), "0.0.9");
+        let f = finding(&old, &back, Code::VersionNotIncreasing);
+        let d = &f.diagnostic;
+        assert_eq!(f.side, Some(Which::New));
+        assert!(
+            d.file.as_deref().is_some_and(|p| p.contains("back")),
+            "{d:?}"
+        );
+        assert_eq!(d.pointer.as_str(), "/definitionVersion");
+        assert_eq!(d.related.len(), 1);
+        let related = &d.related[0];
+        assert_eq!(related.label, OLD);
+        let old_file = related.file.as_deref().unwrap();
+        assert!(old_file.contains("old") && old_file.ends_with("definition.json"));
+        assert_eq!(related.pointer.as_str(), "/definitionVersion");
+        let at = related.position.unwrap();
+        assert!(at.line > 1 && at.column > 1, "{at:?}");
+        assert_eq!(
+            f.in_old().unwrap().shown(),
+            format!("{old_file}:{}:{} at /definitionVersion", at.line, at.column)
+        );
+        assert!(d
+            .notes
+            .contains(&format!("old: {}", f.in_old().unwrap().shown())));
+        // Near miss: NEW a pre-release after a release: about NEW only.
+        let rc = definition_at(&tmp.path().join("rc"), "0.1.1-rc.1");
+        let f = finding(&old, &rc, Code::PreReleaseVersion);
+        assert_eq!(f.side, Some(Which::New));
+        assert!(f.diagnostic.related.is_empty());
+        assert!(f.in_old().is_none() && f.in_new().is_some());
     }
 }

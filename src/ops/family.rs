@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use crate::diag::Diagnostic;
 use crate::family::{check, load, Options};
 use crate::report::family::{self as model, FamilyReport, PackageFinding};
+use crate::report::SkipRule;
 use crate::verify::PackageOutcome;
 
 /// Why `family` could not run at all (the command exits 2 and prints
@@ -22,7 +23,7 @@ pub enum Refusal {
     /// The PATHs (as given) hold no Form Package, contract or candidate
     /// set, and none of them is missing; with the directories the walk
     /// skipped by a rule (and the rule), which the reason names.
-    Empty(Vec<PathBuf>, Vec<(PathBuf, String)>),
+    Empty(Vec<PathBuf>, Vec<(PathBuf, SkipRule)>),
     /// An `--exclude` glob that does not parse (the message names it).
     Exclude(String),
 }
@@ -162,7 +163,7 @@ pub fn view(report: &check::Report) -> FamilyReport {
         could_not_read: report
             .findings
             .iter()
-            .any(|f| f.code == crate::codes::Code::PathNotFound),
+            .any(|f| f.code() == crate::codes::Code::PathNotFound),
     }
 }
 
@@ -174,21 +175,17 @@ fn package_findings(package: &str, outcome: &PackageOutcome) -> Vec<PackageFindi
         .iter()
         .map(|d: &Diagnostic| {
             let source = d.file.as_deref().and_then(|f| outcome.sources.get(f));
-            let (line, column) = crate::locate::finding(d, source)
+            let position = crate::locate::finding(d, source)
                 .start
-                .map_or((1, 1), |p| (p.line, p.column));
+                .unwrap_or(crate::locate::Position { line: 1, column: 1 });
+            let mut diagnostic = d.clone();
+            diagnostic.file = Some(match &d.file {
+                Some(f) => format!("{package}/{f}"),
+                None => package.to_owned(),
+            });
             PackageFinding {
-                code: d.code.info().id,
-                name: d.code.info().name,
-                severity: d.severity.as_str(),
-                message: d.message.clone(),
-                file: match &d.file {
-                    Some(f) => format!("{package}/{f}"),
-                    None => package.to_owned(),
-                },
-                pointer: d.pointer.as_str().to_owned(),
-                line,
-                column,
+                diagnostic,
+                position,
             }
         })
         .collect()

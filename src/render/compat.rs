@@ -45,9 +45,9 @@ use std::path::PathBuf;
 use serde_json::{json, Value};
 
 use super::{human, Format, Options, RunView};
-use crate::codes::Code;
 use crate::diag::Severity;
-use crate::report::compat::{Change, Compat, Finding, Pair, Place};
+use crate::report::compat::{Change, Compat, Pair, Place, Record};
+use crate::report::SkipRule;
 
 /// The version of the `--format json` document.
 pub const VERSION: u32 = 1;
@@ -120,7 +120,7 @@ pub fn report(report: &Compat, format: Format, opts: &Options) -> (String, Strin
 /// `N directories skipped by a rule (hidden, .gitignore): not compared:`
 /// then one escaped path and its rule a line (compat has neither `-v`
 /// nor `--no-ignore`, so every one is listed); empty when none was.
-fn skipped(dirs: &[(PathBuf, String)]) -> String {
+fn skipped(dirs: &[(PathBuf, SkipRule)]) -> String {
     super::skipped_lines(
         dirs,
         "of verify's walk (hidden, .gitignore): not compared:",
@@ -168,58 +168,52 @@ fn set(v: &mut Value, key: &str, x: Value) {
 
 /// A location in one document of a side (`null` when the side has no
 /// such document), or `null` for no place.
-fn locate(place: Option<&Place>) -> Value {
-    let Some((p, file)) = place.and_then(|p| Some((p, p.file.as_ref()?))) else {
+fn locate(place: Option<Place<'_>>) -> Value {
+    let Some((p, file)) = place.and_then(|p| Some((p, p.file?))) else {
         return Value::Null;
     };
     let mut loc = json!({"file": file, "pointer": p.pointer.as_str()});
-    if let Some((line, column)) = p.line_column {
-        set(&mut loc, "line", json!(line));
-        set(&mut loc, "column", json!(column));
+    if let Some(at) = p.position {
+        set(&mut loc, "line", json!(at.line));
+        set(&mut loc, "column", json!(at.column));
     }
     loc
 }
 
 /// `file:line:column at /pointer` (or `file at /pointer`), escaped
 /// ([`Place::shown`]).
-fn where_text(place: &Place) -> String {
-    super::escape::text(&place.shown).into_owned()
+fn where_text(place: Place<'_>) -> String {
+    super::escape::text(&place.shown()).into_owned()
 }
 
 /// The object of a change record or a finding: `code`, `name`, then its
 /// `traits` (a change's `class` and `inference`, a finding's `severity`),
 /// `message`, `help`, and where it is in OLD and in NEW.
-fn record_value(
-    code: Code,
-    traits: Vec<(&str, Value)>,
-    message: &str,
-    old: Option<&Place>,
-    new: Option<&Place>,
-) -> Value {
-    let info = code.info();
+fn record_value(r: &Record, traits: Vec<(&str, Value)>) -> Value {
+    let d = &r.diagnostic;
+    let info = d.code.info();
     let mut v = json!({"code": info.id, "name": info.name});
     for (key, value) in traits {
         set(&mut v, key, value);
     }
-    set(&mut v, "message", json!(message));
-    set(&mut v, "help", json!(info.help.unwrap_or_default()));
-    set(&mut v, "old", locate(old));
-    set(&mut v, "new", locate(new));
+    set(&mut v, "message", json!(d.message));
+    set(&mut v, "help", json!(d.help.as_deref().unwrap_or_default()));
+    set(&mut v, "old", locate(r.in_old()));
+    set(&mut v, "new", locate(r.in_new()));
     v
 }
 
 fn change_value(c: &Change) -> Value {
     let traits = vec![("class", json!(c.class)), ("inference", json!(c.inference))];
-    let mut v = record_value(c.code, traits, &c.message, c.old.as_ref(), c.new.as_ref());
+    let mut v = record_value(&c.record, traits);
     if let Some(w) = &c.witness {
         set(&mut v, "witness", w.clone());
     }
     v
 }
 
-fn finding_value(f: &Finding) -> Value {
-    let traits = vec![("severity", json!(f.code.info().severity))];
-    record_value(f.code, traits, &f.message, f.old.as_ref(), f.new.as_ref())
+fn finding_value(f: &Record) -> Value {
+    record_value(f, vec![("severity", json!(f.diagnostic.severity))])
 }
 
 /// Counts of the summary: (errors, warnings, notes) over every finding
@@ -278,7 +272,7 @@ fn render_json(report: &Compat) -> String {
         "outcomes": outcomes,
         "skipped": report.skipped.iter().map(|(dir, rule)| json!({
             "path": dir.display().to_string(),
-            "rule": rule,
+            "rule": rule.name(),
         })).collect::<Vec<_>>(),
         "summary": {
             "pairs": report.pairs.len(),
@@ -348,7 +342,7 @@ fn pair_line(p: &Pair) -> String {
     let backwards = p
         .findings
         .iter()
-        .any(|f| f.code == crate::codes::Code::VersionNotIncreasing);
+        .any(|f| f.diagnostic.code == crate::codes::Code::VersionNotIncreasing);
     // A version that goes back has no bump to show or require: FD675 says
     // it (issue 35 item 5).
     let bump = if backwards {
@@ -395,14 +389,15 @@ fn render_human(report: &Compat, opts: &Options) -> String {
             );
         }
         for c in &p.changes {
-            let info = c.code.info();
+            let d = &c.record.diagnostic;
+            let info = d.code.info();
             let _ = writeln!(
                 out,
                 "  {} {} {}: {}",
                 format!("{:?}", c.class).to_lowercase(),
                 info.id,
                 info.name,
-                super::escape::text(&c.message)
+                super::escape::text(&d.message)
             );
             if let Some(w) = &c.witness {
                 let label = if c.valid_under_both {
@@ -412,10 +407,10 @@ fn render_human(report: &Compat, opts: &Options) -> String {
                 };
                 let _ = writeln!(out, "    {label}: {}", super::escape::text(&w.to_string()));
             }
-            if let Some(place) = &c.old {
+            if let Some(place) = c.record.in_old() {
                 let _ = writeln!(out, "    old {}", where_text(place));
             }
-            if let Some(place) = &c.new {
+            if let Some(place) = c.record.in_new() {
                 let _ = writeln!(out, "    new {}", where_text(place));
             }
         }

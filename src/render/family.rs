@@ -49,12 +49,13 @@ fn node_id(t: EdgeTarget) -> String {
 /// One line per finding: `FD714 error rule8-step5 <message> | source … |
 /// relation … -> target | at file:l:c (pointer) | contract file:l:c (pointer)`.
 pub fn finding_line(f: &Finding) -> String {
+    let d = &f.diagnostic;
     let mut s = format!(
         "{} {} {} {}",
-        f.code.info().id,
-        f.severity.as_str(),
+        d.code.info().id,
+        d.severity.as_str(),
         f.step.name(),
-        f.message
+        d.message
     );
     for (label, value) in finding_parts(f) {
         let _ = write!(s, " | {label} {value}");
@@ -75,10 +76,10 @@ fn finding_parts(f: &Finding) -> Vec<(&'static str, String)> {
         (None, Some(t)) => parts.push(("target", t.clone())),
         _ => {}
     }
-    if let Some(l) = &f.location {
+    if let Some(l) = f.location() {
         parts.push(("at", l.to_string()));
     }
-    if let Some(c) = &f.contract {
+    if let Some(c) = f.contract() {
         parts.push(("contract", c.to_string()));
     }
     parts
@@ -116,19 +117,20 @@ fn status_word(s: EdgeStatus) -> &'static str {
 /// file, pointer and message escaped as `verify` prints them
 /// ([`escape::text`], [`escape::message`]).
 fn verify_line(v: &PackageFinding) -> String {
+    let d = &v.diagnostic;
     format!(
         "{}[{}] {}:{}:{}{}: {}",
-        v.severity,
-        v.code,
-        escape::text(&v.file),
-        v.line,
-        v.column,
-        if v.pointer.is_empty() {
+        d.severity.as_str(),
+        d.code.info().id,
+        escape::text(v.file()),
+        v.position.line,
+        v.position.column,
+        if d.pointer.is_root() {
             String::new()
         } else {
-            format!(" ({})", escape::text(&v.pointer))
+            format!(" ({})", escape::text(d.pointer.as_str()))
         },
-        escape::message(&v.message)
+        escape::message(&d.message)
     )
 }
 
@@ -259,21 +261,22 @@ pub fn human(report: &Report) -> String {
         out.push('\n');
     }
     for f in &report.findings {
+        let d = &f.diagnostic;
         let _ = writeln!(
             out,
             "{}[{}] {}: {}",
-            f.severity.as_str(),
-            f.code.info().id,
+            d.severity.as_str(),
+            d.code.info().id,
             f.step.name(),
-            escape::message(&f.message)
+            escape::message(&d.message)
         );
         for (label, value) in finding_parts(f) {
             let _ = writeln!(out, "  {:<10}{}", format!("{label}:"), escape::text(&value));
         }
-        for n in &f.notes {
+        for n in &d.notes {
             let _ = writeln!(out, "  note: {}", escape::message(n));
         }
-        if let Some(h) = &f.help {
+        if let Some(h) = &d.help {
             let _ = writeln!(out, "  help: {}", escape::message(h));
         }
     }

@@ -39,6 +39,7 @@ pub mod trust;
 
 use std::path::{Path, PathBuf};
 
+use crate::report::SkipRule;
 pub use model::{Counts, EntryKind, Located, PackageView, RunView};
 pub use position::{LineIndex, Position};
 
@@ -199,7 +200,7 @@ pub fn skipped(run: &RunView<'_>, opts: &Options) -> String {
 /// as text: the count line, then with `list` one escaped path and its rule
 /// a line (without, the count line ends `; -v lists them`). Empty when
 /// `dirs` is. [`skipped`]'s text, and `family`'s human report's.
-pub fn skipped_text(dirs: &[(PathBuf, String)], list: bool) -> String {
+pub fn skipped_text(dirs: &[(PathBuf, SkipRule)], list: bool) -> String {
     let what = if list { ":" } else { "; -v lists them" };
     skipped_lines(
         dirs,
@@ -211,7 +212,7 @@ pub fn skipped_text(dirs: &[(PathBuf, String)], list: bool) -> String {
 /// `N director(y|ies) skipped by a rule <what>`, then with `list` one
 /// escaped path and its rule a line; empty when `dirs` is. The one text of
 /// every command's skipped directories (`verify`, `family`, `compat`).
-fn skipped_lines(dirs: &[(PathBuf, String)], what: &str, list: bool) -> String {
+fn skipped_lines(dirs: &[(PathBuf, SkipRule)], what: &str, list: bool) -> String {
     if dirs.is_empty() {
         return String::new();
     }
@@ -233,9 +234,9 @@ fn skipped_lines(dirs: &[(PathBuf, String)], what: &str, list: bool) -> String {
 /// document carries (`skippedDirectories` in the `json` reports of
 /// `verify` and `family`, in SARIF `invocations[0].properties`):
 /// `[{"path": "<as the walk named it>", "rule": "<rule>"}]`, in walk order.
-pub fn skipped_value(dirs: &[(PathBuf, String)]) -> serde_json::Value {
+pub fn skipped_value(dirs: &[(PathBuf, SkipRule)]) -> serde_json::Value {
     dirs.iter()
-        .map(|(dir, rule)| serde_json::json!({"path": dir.display().to_string(), "rule": rule}))
+        .map(|(dir, rule)| serde_json::json!({"path": dir.display().to_string(), "rule": rule.name()}))
         .collect()
 }
 
@@ -274,8 +275,8 @@ mod tests {
         assert_eq!(skipped(&run, &opts), "");
         assert_eq!(stderr, "");
         run.skipped = vec![
-            ("tree/.hidden".into(), "hidden".to_owned()),
-            ("tree/e\u{1b}[31m".into(), "exclude".to_owned()),
+            ("tree/.hidden".into(), SkipRule::Hidden),
+            ("tree/e\u{1b}[31m".into(), SkipRule::Exclude),
         ];
         let line = "2 directories skipped by a rule (hidden, .gitignore, exclude; --no-ignore searches them)";
         let (stdout, stderr) = report(Format::Human, &run, &opts);

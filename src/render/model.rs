@@ -22,7 +22,7 @@ use std::path::Path;
 use super::position::Position;
 use crate::diag::Diagnostic;
 pub use crate::report::{Counts, EntryKind, Hidden};
-use crate::report::{Entry, Report};
+use crate::report::{Entry, Report, SkipRule};
 use crate::verify::{PackageOutcome, Source};
 
 /// One finding with its location resolved.
@@ -113,7 +113,7 @@ pub struct RunView<'a> {
     /// said by [`crate::render::report`] after the report (never in
     /// silence, issue 14). Empty for a run without a walk
     /// ([`Report::skipped`]).
-    pub skipped: Vec<(std::path::PathBuf, String)>,
+    pub skipped: Vec<(std::path::PathBuf, SkipRule)>,
 }
 
 impl<'a> RunView<'a> {

@@ -1,15 +1,18 @@
 //! What `compat` returns to its view (`ops::compat::run`): the run's
 //! report, each compared pair as typed values (its summary, its change
-//! records and findings, each located in both sides by
-//! [`crate::locate`]), and what the walk skipped; `render::compat`
-//! prints it in every format and reads nothing of `compat` itself.
+//! records and findings, each a [`Diagnostic`] located in NEW, or in OLD
+//! for what NEW lacks, with OLD as its related location when NEW has it
+//! too: [`Record`]), and what the walk skipped; `render::compat` prints
+//! it in every format and reads nothing of `compat` itself.
 
 use std::path::PathBuf;
 
 use serde_json::Value;
 
-use crate::codes::{ChangeClass, Code};
+use crate::codes::ChangeClass;
+use crate::diag::{Diagnostic, Related};
 use crate::json::pointer::JsonPointer;
+use crate::json::position::Position;
 use crate::report::Report;
 use crate::summary::PairSummary;
 
@@ -42,7 +45,7 @@ pub struct Compat {
     pub report: Report,
     /// Directories the walk of `--history` / `--baseline` skipped by a rule
     /// (hidden, `.gitignore`), with the rule.
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, super::SkipRule)>,
 }
 
 impl Compat {
@@ -75,7 +78,7 @@ pub struct Pair {
     /// Every change record, in definition member order.
     pub changes: Vec<Change>,
     /// The findings about the versions.
-    pub findings: Vec<Finding>,
+    pub findings: Vec<Record>,
 }
 
 /// One side of a pair, as its verdict line names it.
@@ -93,54 +96,119 @@ pub struct End {
     pub path: PathBuf,
 }
 
-/// One change record of a pair.
+/// Which side of a pair a location is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    /// The older side.
+    Old,
+    /// The newer side.
+    New,
+}
+
+/// The label of a record's location in OLD when it is located in NEW
+/// ([`Related::label`]).
+pub const OLD: &str = "old";
+
+/// A change record's or a finding's [`Diagnostic`] and where it is: its
+/// own location is in NEW (in OLD when only OLD has it), OLD's its related
+/// location labelled [`OLD`] when NEW has it too, each located in its
+/// side by [`crate::locate`] when the record was built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Record {
+    /// Code, severity, message (package text escaped), help and notes (the
+    /// other side's location as the formats of `verify` note it), its
+    /// file and pointer in the side it is located in, and OLD's location
+    /// as its related location when NEW has it too.
+    pub diagnostic: Diagnostic,
+    /// The side the diagnostic's own location is in; `None` when the record
+    /// names neither side (the diagnostic is then at NEW's root).
+    pub side: Option<Which>,
+    /// 1-based line and column of the diagnostic's own location (of the
+    /// nearest ancestor that resolves); `None` when it does not resolve.
+    pub position: Option<Position>,
+}
+
+impl Record {
+    /// Where it is in OLD, when it is about OLD.
+    pub fn in_old(&self) -> Option<Place<'_>> {
+        match self.side {
+            Some(Which::Old) => Some(self.own()),
+            Some(Which::New) => self.diagnostic.related_at(OLD).map(Place::of),
+            None => None,
+        }
+    }
+
+    /// Where it is in NEW, when it is about NEW.
+    pub fn in_new(&self) -> Option<Place<'_>> {
+        (self.side == Some(Which::New)).then(|| self.own())
+    }
+
+    /// The diagnostic's own location.
+    fn own(&self) -> Place<'_> {
+        Place {
+            file: self.diagnostic.file.as_deref(),
+            pointer: &self.diagnostic.pointer,
+            position: self.position,
+        }
+    }
+}
+
+/// One change record of a pair: its [`Record`] and what only a change
+/// record has.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Change {
-    /// Its code (FD650–FD682).
-    pub code: Code,
+    /// Its diagnostic (code FD650–FD682) and where it is.
+    pub record: Record,
     /// Its class.
     pub class: ChangeClass,
     /// True for the observed/output readings of versioning-rules V5.
     pub inference: bool,
-    /// One phrase; package text in it is escaped.
-    pub message: String,
     /// The witness of a meaning change (`FD668`, `FD682`).
     pub witness: Option<Value>,
     /// The witness is valid under both schemas as it is (a counterexample,
     /// not what hosts that materialize make of it).
     pub valid_under_both: bool,
-    /// Where it is in OLD (`None`: NEW only).
-    pub old: Option<Place>,
-    /// Where it is in NEW (`None`: OLD only).
-    pub new: Option<Place>,
 }
 
-/// One finding about a pair's versions.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Finding {
-    /// Its code.
-    pub code: Code,
-    /// One phrase; package text in it is escaped.
-    pub message: String,
-    /// Where it is in OLD's definition, when it is about OLD.
-    pub old: Option<Place>,
-    /// Where it is in NEW's definition, when it is about NEW.
-    pub new: Option<Place>,
-}
-
-/// Where a change record or finding is in one side.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Place {
+/// Where a record is in one side: read from its diagnostic (its own
+/// location or its related one), never stored beside it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place<'a> {
     /// The side's file holding it; `None` when the side has no such
     /// document (a bare definition has no package index).
-    pub file: Option<String>,
+    pub file: Option<&'a str>,
     /// The pointer into it.
-    pub pointer: JsonPointer,
-    /// `(line, column)` of what it names, else of the nearest ancestor
-    /// that resolves ([`crate::locate::pointer_position`]).
-    pub line_column: Option<(usize, usize)>,
+    pub pointer: &'a JsonPointer,
+    /// Line and column of what it names, else of the nearest ancestor that
+    /// resolves.
+    pub position: Option<Position>,
+}
+
+impl<'a> Place<'a> {
+    /// The place a related location names.
+    pub fn of(related: &'a Related) -> Self {
+        Place {
+            file: related.file.as_deref(),
+            pointer: &related.pointer,
+            position: related.position,
+        }
+    }
+
     /// `file:line:column at /pointer` (`file at /pointer` when the pointer
     /// does not resolve; no ` at /pointer` for the root; empty with no
-    /// file), the package's text as it is (the view escapes it).
-    pub shown: String,
+    /// file), the package's text as it is (a printer escapes it).
+    pub fn shown(&self) -> String {
+        let Some(file) = self.file else {
+            return String::new();
+        };
+        let at = if self.pointer.is_root() {
+            String::new()
+        } else {
+            format!(" at {}", self.pointer)
+        };
+        match self.position {
+            Some(p) => format!("{file}:{}:{}{at}", p.line, p.column),
+            None => format!("{file}{at}"),
+        }
+    }
 }

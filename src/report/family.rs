@@ -3,15 +3,19 @@
 //! Forms, contracts and candidate sets loaded, the relation graph, every
 //! family finding, and the counts and verdict; `render::family` prints it
 //! in its four formats and reads nothing of `family` itself. The family
-//! finding ([`Finding`]), its [`Step`] and [`Location`], an [`Edge`] and a
-//! [`ContractRef`] are defined here and used by `family` to build them.
+//! finding ([`Finding`]: a [`Diagnostic`], the contract file its related
+//! location, beside the family-only step, source, relation and target),
+//! its [`Step`] and [`Location`], an [`Edge`] and a [`ContractRef`] are
+//! defined here and used by `family` to build them.
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 
 use crate::codes::Code;
-use crate::diag::Severity;
+use crate::diag::{Diagnostic, Related, Severity, Target};
+use crate::json::pointer::JsonPointer;
+use crate::json::position::Position;
 
 /// A checked family, as its view prints it.
 #[derive(Clone, Debug, Default)]
@@ -23,7 +27,7 @@ pub struct FamilyReport {
     /// Every candidate set loaded.
     pub candidate_sets: Vec<CandidateSet>,
     /// Directories the walk skipped by a rule, with the rule.
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, super::SkipRule)>,
     /// Relation edges, in source order (package path, relation pointer, target).
     pub edges: Vec<Edge>,
     /// Target kinds that are not loaded, as `(apiVersion, kind)`.
@@ -87,26 +91,54 @@ pub struct Package {
     pub failed: bool,
 }
 
-/// One `verify` finding of a package, located (file as found, 1-based
-/// line and column of its span, or 1:1 when it has none).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+/// One `verify` finding of a package, located: its [`Diagnostic`], whose
+/// file is the file as found (`<package>/<file>`, or the package for a
+/// finding about it), and the 1-based line and column of its span (1:1
+/// when it has none).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PackageFinding {
-    /// Its code's id (`FD213`).
-    pub code: &'static str,
-    /// Its code's name.
-    pub name: &'static str,
-    /// `error`, `warning` or `note`.
-    pub severity: &'static str,
-    /// Its message.
-    pub message: String,
-    /// `<package>/<file>`, or the package for a finding about it.
-    pub file: String,
-    /// The JSON Pointer into the file.
-    pub pointer: String,
-    /// 1-based line.
-    pub line: usize,
-    /// 1-based column.
-    pub column: usize,
+    /// What `verify` found, its file as found.
+    pub diagnostic: Diagnostic,
+    /// Where its span starts (1:1 when it has none).
+    pub position: Position,
+}
+
+impl PackageFinding {
+    /// The file as found (`<package>/<file>`, or the package).
+    pub fn file(&self) -> &str {
+        self.diagnostic.file.as_deref().unwrap_or_default()
+    }
+}
+
+/// A package finding as the JSON document spells it (a node's
+/// `diagnostics`).
+#[derive(Serialize)]
+struct PackageFindingJson<'a> {
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    file: &'a str,
+    pointer: &'a str,
+    line: usize,
+    column: usize,
+}
+
+impl Serialize for PackageFinding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = &self.diagnostic;
+        PackageFindingJson {
+            code: d.code.info().id,
+            name: d.code.info().name,
+            severity: d.severity.as_str(),
+            message: &d.message,
+            file: self.file(),
+            pointer: d.pointer.as_str(),
+            line: self.position.line,
+            column: self.position.column,
+        }
+        .serialize(s)
+    }
 }
 
 /// A Form loaded from a package's Form Definition.
@@ -298,69 +330,161 @@ impl std::fmt::Display for Location {
     }
 }
 
-/// One family finding.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// One family finding: a [`Diagnostic`] (its code, severity, message,
+/// help, notes, where it is declared as its file and pointer, and the
+/// contract file involved as its [`Related`] entry labelled
+/// [`CONTRACT`]) and what only a family finding has: the step that
+/// failed, the source package, the relation and the target, and the
+/// position of its location (located when it is built, by
+/// [`crate::locate`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// Stable code (`FD7xx`; `FD011`–`FD013` for a contract's I-JSON;
-    /// `FD004`/`FD005`/`FD014` for a file that cannot be read).
-    #[serde(serialize_with = "code_id")]
-    pub code: Code,
-    /// Error, warning or note.
-    pub severity: Severity,
-    /// One phrase, lowercase start.
-    pub message: String,
+    /// Code (`FD7xx`; `FD011`–`FD013` for a contract's I-JSON;
+    /// `FD004`/`FD005`/`FD014` for a file that cannot be read), severity,
+    /// message, help and notes; its file (as found under the PATHs) and
+    /// pointer are where the definition (or contract, or candidate set)
+    /// declares it, when [`Finding::position`] is set; its related
+    /// location labelled [`CONTRACT`] is the contract file at the member
+    /// that decides.
+    pub diagnostic: Diagnostic,
     /// The check that failed.
     pub step: Step,
     /// The source package directory, when the finding is about a Form.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
     /// The relation's pointer (`/serviceBindings/*/resource`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub relation: Option<String>,
     /// The target: `apiVersion kind` of a Form, or `name@version` of a contract.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
-    /// Where in the definition (or contract, or candidate set) that declares it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<Location>,
-    /// The contract file involved, at the member that decides.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub contract: Option<Location>,
-    /// What to do about it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub help: Option<String>,
-    /// Facts: digests compared, which Forms were tried.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    /// 1-based line and column of the diagnostic's location; `None` when
+    /// the finding has no location (its diagnostic names no file).
+    pub position: Option<Position>,
 }
 
-fn code_id<S: serde::Serializer>(c: &Code, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(c.info().id)
+/// The label of a family finding's contract location ([`Related::label`]).
+pub const CONTRACT: &str = "contract";
+
+/// A finding as its JSON document spells it (`findings` of
+/// `schemas/form-package-family-v1.schema.json`).
+#[derive(Serialize)]
+struct FindingJson<'a> {
+    /// Its code's id (`FD714`).
+    code: &'static str,
+    severity: Severity,
+    message: &'a str,
+    step: Step,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relation: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    contract: Option<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<&'a str>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    notes: &'a [String],
+}
+
+impl Serialize for Finding {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let d = &self.diagnostic;
+        FindingJson {
+            code: d.code.info().id,
+            severity: d.severity,
+            message: &d.message,
+            step: self.step,
+            source: self.source.as_deref(),
+            relation: self.relation.as_deref(),
+            target: self.target.as_deref(),
+            location: self.location(),
+            contract: self.contract(),
+            help: d.help.as_deref(),
+            notes: &d.notes,
+        }
+        .serialize(s)
+    }
 }
 
 impl Finding {
     /// A finding with the code's default severity and help line. Package
     /// text in `message` is quoted with [`crate::diag::escape::quote`];
     /// any control, bidi or separator character still raw in it is escaped
-    /// here ([`crate::diag::escape::text`], breaker F13).
+    /// ([`Diagnostic::new`], breaker F13).
     pub fn new(code: Code, step: Step, message: impl Into<String>) -> Self {
         Finding {
-            code,
-            severity: code.info().severity,
-            message: crate::diag::escape::text(&message.into()).into_owned(),
+            diagnostic: Diagnostic::new(code, message),
             step,
             source: None,
             relation: None,
             target: None,
-            location: None,
-            contract: None,
-            help: code.info().help.map(str::to_owned),
-            notes: Vec::new(),
+            position: None,
         }
+    }
+
+    /// Its code.
+    pub fn code(&self) -> Code {
+        self.diagnostic.code
     }
 
     /// True for `Severity::Error`.
     pub fn is_error(&self) -> bool {
-        self.severity == Severity::Error
+        self.diagnostic.is_error()
+    }
+
+    /// Places the finding at `location` (its diagnostic's file and pointer,
+    /// and [`Finding::position`]).
+    pub fn locate(&mut self, location: Location) {
+        let d = &mut self.diagnostic;
+        d.file = Some(location.file);
+        d.pointer = JsonPointer::from(location.pointer.as_str());
+        self.position = Some(Position {
+            line: location.line,
+            column: location.column,
+        });
+    }
+
+    /// Where the definition (or contract, or candidate set) declares it.
+    pub fn location(&self) -> Option<Location> {
+        let (file, at) = (self.diagnostic.file.as_ref()?, self.position?);
+        Some(Location {
+            file: file.clone(),
+            pointer: self.diagnostic.pointer.as_str().to_owned(),
+            line: at.line,
+            column: at.column,
+        })
+    }
+
+    /// Names the contract file involved, at the member that decides: the
+    /// diagnostic's related location labelled [`CONTRACT`] (replacing one
+    /// named before).
+    pub fn set_contract(&mut self, location: Location) {
+        let related = &mut self.diagnostic.related;
+        related.retain(|r| r.label != CONTRACT);
+        related.push(Related {
+            label: CONTRACT,
+            file: Some(location.file),
+            pointer: JsonPointer::from(location.pointer.as_str()),
+            target: Target::Value,
+            position: Some(Position {
+                line: location.line,
+                column: location.column,
+            }),
+        });
+    }
+
+    /// The contract file involved, at the member that decides (the
+    /// related location labelled [`CONTRACT`]).
+    pub fn contract(&self) -> Option<Location> {
+        let r = self.diagnostic.related_at(CONTRACT)?;
+        let (file, at) = (r.file.as_ref()?, r.position?);
+        Some(Location {
+            file: file.clone(),
+            pointer: r.pointer.as_str().to_owned(),
+            line: at.line,
+            column: at.column,
+        })
     }
 }

@@ -28,6 +28,10 @@ pub mod walk;
 
 use std::path::{Path, PathBuf};
 
+/// The rule a directory was skipped by (the walk's, and `compat`'s), as
+/// every report holds it.
+pub use crate::discover::SkipRule;
+
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Severity};
 use crate::select::Settings;
@@ -236,6 +240,11 @@ impl Entry {
         &self.outcome
     }
 
+    /// Its outcome, moved out (the entry is done with).
+    pub fn into_outcome(self) -> PackageOutcome {
+        self.outcome
+    }
+
     /// What the selection hid or demoted.
     pub fn hidden(&self) -> &Hidden {
         &self.hidden
@@ -304,7 +313,7 @@ pub struct Report {
     pub config: Option<PathBuf>,
     /// The directories the walk skipped by a rule, each with its rule
     /// (`hidden`, `.gitignore`, `exclude`; [`crate::discover::Walk::skipped`]).
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, SkipRule)>,
     /// `--statistics` (or `statistics = true`) in a format that has a
     /// statistics form: the report is printed as the count of findings per
     /// code.

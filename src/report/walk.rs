@@ -11,7 +11,7 @@ use std::ffi::OsStr;
 use std::path::PathBuf;
 
 use super::{Entry, EntryKind};
-use crate::discover::WalkRules;
+use crate::discover::{SkipRule, WalkRules};
 use crate::verify::PackageOutcome;
 
 /// One thing the walk found, in walk order (PATH by PATH, each PATH's walk
@@ -35,7 +35,7 @@ pub struct Discovered {
     pub no_package: Vec<PathBuf>,
     /// The directories skipped by a rule, each with its rule (`hidden`,
     /// `.gitignore`, `exclude`).
-    pub skipped: Vec<(PathBuf, String)>,
+    pub skipped: Vec<(PathBuf, SkipRule)>,
     /// The files outside every package whose name the caller wanted
     /// ([`crate::discover::Walk::files`]).
     pub files: Vec<PathBuf>,

@@ -107,7 +107,7 @@ fn keys(report: &Report) -> Vec<String> {
     let mut v: Vec<String> = report
         .findings
         .iter()
-        .filter(|f| f.severity != form_package::diag::Severity::Note)
+        .filter(|f| f.diagnostic.severity != form_package::diag::Severity::Note)
         .map(|f| {
             let source = f
                 .source
@@ -119,7 +119,7 @@ fn keys(report: &Report) -> Vec<String> {
                 .clone()
                 .or_else(|| f.target.clone())
                 .unwrap_or_default();
-            format!("{} {} {source} {what}", f.code.info().id, f.step.name())
+            format!("{} {} {source} {what}", f.code().info().id, f.step.name())
         })
         .collect();
     v.sort();
@@ -332,16 +332,38 @@ fn decision_0015_case_worker_service_on_worker_version() {
     let f = report
         .findings
         .iter()
-        .find(|f| f.code.info().id == "FD721")
+        .find(|f| f.code().info().id == "FD721")
         .unwrap();
-    let at = f.location.as_ref().unwrap();
+    let at = f.location().unwrap();
     assert_eq!(at.pointer, "/acceptedBindings/4");
     assert!(at.file.ends_with("definition.json") && at.file.contains("worker-version"));
     assert!(at.line > 1);
-    let contract = f.contract.as_ref().unwrap();
+    let contract = f.contract().unwrap();
     assert!(contract.file.contains("module-worker.service-7d98d90fdf63"));
     assert_eq!(contract.pointer, "/targetInterface");
+    // The finding is a Diagnostic located where the definition declares
+    // it, the contract its related location (issue 34 item 2).
+    let d = &f.diagnostic;
+    assert_eq!(d.file.as_deref(), Some(at.file.as_str()));
+    assert_eq!(d.pointer.as_str(), "/acceptedBindings/4");
+    assert_eq!(d.related.len(), 1);
+    let related = &d.related[0];
+    assert_eq!(related.label, "contract");
+    assert_eq!(related.file.as_deref(), Some(contract.file.as_str()));
+    assert_eq!(related.pointer.as_str(), "/targetInterface");
+    assert_eq!(
+        related.position.map(|p| (p.line, p.column)),
+        Some((contract.line, contract.column))
+    );
+    // Near miss: a finding that names no contract has no related location.
+    let bare = family::Finding::new(
+        form_package::codes::Code::FamilyFormNotLoaded,
+        family::Step::Package,
+        "x",
+    );
+    assert!(bare.diagnostic.related.is_empty() && bare.contract().is_none());
     assert!(f
+        .diagnostic
         .notes
         .iter()
         .any(|n| n.contains("declared by WorkerVersion")));
@@ -374,7 +396,7 @@ fn step1_binding_removed_from_accepted_bindings() {
         &report,
         &["FD710 rule8-step1 WorkerVersion /sqliteBindings/*/resource"],
     );
-    let at = report.findings[0].location.as_ref().unwrap();
+    let at = report.findings[0].location().unwrap();
     assert_eq!(
         at.pointer,
         "/desiredSchema/properties/sqliteBindings/x-takoform-binding"
@@ -399,9 +421,9 @@ fn step2_binding_definition_with_one_byte_changed() {
         &["FD711 rule8-step2 WorkerVersion /serviceBindings/*/resource"],
     );
     let f = &report.findings[0];
-    assert_eq!(f.location.as_ref().unwrap().pointer, "/acceptedBindings/4");
+    assert_eq!(f.location().unwrap().pointer, "/acceptedBindings/4");
     assert!(f
-        .contract
+        .contract()
         .as_ref()
         .unwrap()
         .file
@@ -425,10 +447,10 @@ fn step3_source_role_changed() {
     let f = report
         .findings
         .iter()
-        .find(|f| f.code.info().id == "FD712")
+        .find(|f| f.code().info().id == "FD712")
         .unwrap();
-    assert_eq!(f.location.as_ref().unwrap().pointer, "/role");
-    assert_eq!(f.contract.as_ref().unwrap().pointer, "/sourceRole");
+    assert_eq!(f.location().unwrap().pointer, "/role");
+    assert_eq!(f.contract().unwrap().pointer, "/sourceRole");
 }
 
 #[test]
@@ -497,18 +519,19 @@ fn target_kind_removed_from_the_family() {
         .iter()
         .find(|f| f.relation.as_deref() == Some("/database"))
         .unwrap();
-    assert!(f.message.contains("target not loaded"));
+    assert!(f.diagnostic.message.contains("target not loaded"));
     // --partial: the same three become notes and the run passes.
     assert_keys(&partial, &[]);
     assert_eq!(
         partial
             .findings
             .iter()
-            .filter(|f| f.code.info().id == "FD703")
+            .filter(|f| f.code().info().id == "FD703")
             .count(),
         3
     );
     assert!(partial.findings[0]
+        .diagnostic
         .message
         .starts_with("cannot be checked: "));
     assert!(!partial.fails());
@@ -527,26 +550,30 @@ fn target_kind_removed_from_the_family() {
     let notes: Vec<(String, Option<String>)> = external
         .findings
         .iter()
-        .filter(|f| f.code.info().id == "FD704")
+        .filter(|f| f.code().info().id == "FD704")
         .map(|f| (format!("{:?}", f.step), f.target.clone()))
         .collect();
     assert_eq!(notes.len(), 3, "{notes:?}");
     let accepted = external
         .findings
         .iter()
-        .find(|f| f.code.info().id == "FD704" && f.relation.is_none())
+        .find(|f| f.code().info().id == "FD704" && f.relation.is_none())
         .expect("the acceptedBindings entry has its note");
-    assert_eq!(accepted.severity, form_package::diag::Severity::Note);
+    assert_eq!(
+        accepted.diagnostic.severity,
+        form_package::diag::Severity::Note
+    );
     assert_eq!(
         accepted.target.as_deref(),
         Some("module-worker.sqlite@1.0.0")
     );
     assert!(
         accepted
+            .diagnostic
             .message
             .contains("outside the family (--allow-external)"),
         "{}",
-        accepted.message
+        accepted.diagnostic.message
     );
     assert!(!external.fails());
     // The near miss: a group that is not the target's keeps the error.
@@ -572,7 +599,7 @@ fn formref_contract_pointing_at_a_digest_not_in_the_family() {
     });
     assert_keys(&report, &["FD705 target-contract WorkerDeployment /worker"]);
     assert_eq!(
-        report.findings[0].location.as_ref().unwrap().pointer,
+        report.findings[0].location().unwrap().pointer,
         "/desiredSchema/properties/worker/x-takoform-target-formrefs"
     );
 }
@@ -635,16 +662,17 @@ fn contract_findings_i_json_schema_and_digest_conflict() {
     );
     assert!(k.iter().any(|x| x.starts_with("FD631 contract")), "{k:#?}");
     // A definition.json of no contract group is named as a note, not checked.
-    assert!(report.findings.iter().any(|f| f.code.info().id == "FD632"
-        && f.severity == form_package::diag::Severity::Note
-        && f.message
+    assert!(report.findings.iter().any(|f| f.code().info().id == "FD632"
+        && f.diagnostic.severity == form_package::diag::Severity::Note
+        && f.diagnostic
+            .message
             .starts_with("not a Binding or Interface Definition")));
     let bad = report
         .findings
         .iter()
-        .find(|f| f.code.info().id == "FD012")
+        .find(|f| f.code().info().id == "FD012")
         .unwrap();
-    let at = bad.location.as_ref().unwrap();
+    let at = bad.location().unwrap();
     assert_eq!((at.line, at.column), (1, 54), "the second \"a\"");
 }
 
@@ -924,7 +952,7 @@ fn target_interface_not_provided_for_a_plain_relation() {
     );
     let f = &report.findings[0];
     assert_eq!(
-        f.location.as_ref().unwrap().pointer,
+        f.location().unwrap().pointer,
         "/desiredSchema/properties/worker/x-takoform-required-interface"
     );
 }
@@ -1070,10 +1098,13 @@ fn two_forms_of_one_kind_a_failing_one_is_a_note_when_another_satisfies() {
     let notes: Vec<_> = report
         .findings
         .iter()
-        .filter(|f| f.code.info().id == "FD705")
+        .filter(|f| f.code().info().id == "FD705")
         .collect();
     assert_eq!(notes.len(), 1, "{:#?}", report.findings);
-    assert_eq!(notes[0].severity, form_package::diag::Severity::Note);
+    assert_eq!(
+        notes[0].diagnostic.severity,
+        form_package::diag::Severity::Note
+    );
     let bundle_edges: Vec<_> = report
         .edges
         .iter()
@@ -1517,7 +1548,7 @@ fn family_run_returns_the_report_and_its_exit_status() {
     assert!(with_missing
         .findings
         .iter()
-        .any(|f| f.code.info().id == "FD900" && f.step == family::Step::Path));
+        .any(|f| f.code().info().id == "FD900" && f.step == family::Step::Path));
     assert_eq!(with_missing.exit_code(), 2);
     let alone = family_op::run(std::slice::from_ref(&missing), &Options::default()).unwrap();
     assert_eq!(
@@ -1596,10 +1627,10 @@ fn read_findings(root: &Path) -> (load::Family, Vec<(String, String, String, Str
         .iter()
         .map(|f| {
             (
-                f.code.info().id.to_owned(),
-                f.severity.as_str().to_owned(),
+                f.code().info().id.to_owned(),
+                f.diagnostic.severity.as_str().to_owned(),
                 f.step.name().to_owned(),
-                f.help.clone().unwrap_or_default(),
+                f.diagnostic.help.clone().unwrap_or_default(),
             )
         })
         .collect();
@@ -1669,7 +1700,11 @@ fn a_family_file_that_cannot_be_read_has_verify_s_code_and_help() {
         ]
     );
     assert!(!help_of("FD005").contains("JSON") && !help_of("FD014").contains("JSON"));
-    let messages: Vec<&str> = fam.findings.iter().map(|f| f.message.as_str()).collect();
+    let messages: Vec<&str> = fam
+        .findings
+        .iter()
+        .map(|f| f.diagnostic.message.as_str())
+        .collect();
     assert!(
         messages
             .iter()
@@ -1700,7 +1735,11 @@ fn a_family_file_that_cannot_be_read_has_verify_s_code_and_help() {
     // is the walk's FD004, not FD012.
     let e = load::Doc::read(&root.join("contracts/link/definition.json")).unwrap_err();
     assert_eq!(
-        (e.code.info().id, e.severity.as_str(), e.help.as_deref()),
+        (
+            e.code().info().id,
+            e.diagnostic.severity.as_str(),
+            e.diagnostic.help.as_deref()
+        ),
         ("FD004", "warning", Some(help_of("FD004").as_str()))
     );
     // And a contract that is not I-JSON is still FD012.
@@ -1708,7 +1747,7 @@ fn a_family_file_that_cannot_be_read_has_verify_s_code_and_help() {
     std::fs::create_dir_all(bad.parent().unwrap()).unwrap();
     std::fs::write(&bad, "{\"a\":1,\"a\":2}").unwrap();
     let e = load::Doc::read(&bad).unwrap_err();
-    assert_eq!(e.code.info().id, "FD012");
+    assert_eq!(e.code().info().id, "FD012");
 }
 
 /// A contract or candidate set the user names through a symbolic link is
@@ -1726,7 +1765,7 @@ fn a_named_link_to_a_contract_is_followed() {
     let link = root.join("named/definition.json");
     std::os::unix::fs::symlink("../contracts/good/definition.json", &link).unwrap();
     let fam = load::load(std::slice::from_ref(&link)).unwrap();
-    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code.info().id).collect();
+    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code().info().id).collect();
     assert_eq!(codes, Vec::<&str>::new());
     assert!(fam.packages.is_empty());
     let loaded: Vec<&str> = fam.contracts.iter().map(|c| c.doc.file.as_str()).collect();
@@ -1735,7 +1774,7 @@ fn a_named_link_to_a_contract_is_followed() {
     common::assert_exit(&out, 0);
     // Near miss: the directory holding the link, walked: not followed.
     let fam = load::load(&[root.join("named")]).unwrap();
-    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code.info().id).collect();
+    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code().info().id).collect();
     assert_eq!(codes, ["FD004"]);
     assert!(fam.contracts.is_empty());
     // Near miss: a named link to a directory is a package root verify
@@ -1743,7 +1782,7 @@ fn a_named_link_to_a_contract_is_followed() {
     let dir_link = root.join("dir-link");
     std::os::unix::fs::symlink("contracts", &dir_link).unwrap();
     let fam = load::load(std::slice::from_ref(&dir_link)).unwrap();
-    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code.info().id).collect();
+    let codes: Vec<&str> = fam.findings.iter().map(|f| f.code().info().id).collect();
     assert_eq!(codes, ["FD740"]);
     let verify_codes: Vec<&str> = fam.packages[0]
         .outcome

@@ -307,7 +307,13 @@ fn family_load_records_what_it_skipped() {
     use form_package::family::load;
     let (_tmp, root) = tree(Way::Hidden);
     let fam = load::load(std::slice::from_ref(&root)).unwrap();
-    assert_eq!(fam.skipped, [(root.join(".hidden"), "hidden".to_owned())]);
+    assert_eq!(
+        fam.skipped,
+        [(
+            root.join(".hidden"),
+            form_package::discover::SkipRule::Hidden
+        )]
+    );
     assert_eq!(fam.packages.len(), 1);
     assert!(fam.contracts.is_empty());
     let rules = form_package::discover::WalkRules {
