@@ -21,28 +21,9 @@ import subprocess
 import sys
 import time
 
+from lsp_client import published_sized, read, send
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def send(p, msg):
-    body = json.dumps(msg).encode()
-    p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    p.stdin.flush()
-
-
-def read(p):
-    length = None
-    while True:
-        line = p.stdout.readline()
-        if not line:
-            raise SystemExit("the server closed its output")
-        line = line.strip()
-        if not line:
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    body = p.stdout.read(length)
-    return json.loads(body), len(body)
 
 
 def main():
@@ -67,10 +48,7 @@ def main():
             send(p, {"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": uri, "languageId": "json", "version": 1, "text": text}}})
         else:
             send(p, {"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": run + 1}, "contentChanges": [{"text": text}]}})
-        while True:
-            msg, size = read(p)
-            if msg.get("method") == "textDocument/publishDiagnostics" and msg["params"]["uri"] == uri:
-                break
+        msg, size = published_sized(p, uri)
         took = time.monotonic() - start
         times.append(took)
         n = len(msg["params"]["diagnostics"])

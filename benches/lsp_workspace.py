@@ -40,37 +40,11 @@ import sys
 import tempfile
 import time
 
+from lsp_client import published, read, send
+
 REPO = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 SMALL = os.path.join(REPO, "fixtures", "packages", "v1alpha1", "example-store-1.0.0-f486d5e31632")
 PACKAGE = os.path.join(REPO, "fixtures", "packages", "v1beta1", "worker-version-0.1.0-54e6d25738e7")
-
-
-def send(p, msg):
-    body = json.dumps(msg).encode()
-    p.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    p.stdin.flush()
-
-
-def read(p):
-    length = None
-    while True:
-        line = p.stdout.readline()
-        if not line:
-            raise SystemExit("the server closed its output")
-        line = line.strip()
-        if not line:
-            break
-        if line.lower().startswith(b"content-length:"):
-            length = int(line.split(b":")[1])
-    return json.loads(p.stdout.read(length))
-
-
-def published(p, uri):
-    """Reads messages until the publishDiagnostics of `uri`; its list."""
-    while True:
-        msg = read(p)
-        if msg.get("method") == "textDocument/publishDiagnostics" and msg["params"]["uri"] == uri:
-            return msg["params"]["diagnostics"]
 
 
 def stray_workspace(top, files):

@@ -338,6 +338,19 @@ mod tests {
         )
     }
 
+    /// The inventory's file names, in its order.
+    fn rels(inv: &Inventory) -> Vec<&str> {
+        inv.files.iter().map(|e| e.rel.as_str()).collect()
+    }
+
+    /// The inventory's findings as (code, file), in its order.
+    fn flagged(inv: &Inventory) -> Vec<(Code, &str)> {
+        inv.diagnostics
+            .iter()
+            .map(|d| (d.code, d.file.as_deref().unwrap_or_default()))
+            .collect()
+    }
+
     #[test]
     fn memory_inventory_has_the_disk_findings_for_names() {
         let s = source(&[
@@ -350,9 +363,8 @@ mod tests {
         ]);
         let inv = s.inventory();
         assert!(inv.has_index);
-        let rels: Vec<&str> = inv.files.iter().map(|e| e.rel.as_str()).collect();
         assert_eq!(
-            rels,
+            rels(&inv),
             [
                 "a.exe",
                 "a.json",
@@ -363,13 +375,8 @@ mod tests {
             ]
         );
         // In the disk walk's order: the directory `a` before `a.exe`.
-        let flagged: Vec<(Code, &str)> = inv
-            .diagnostics
-            .iter()
-            .map(|d| (d.code, d.file.as_deref().unwrap_or_default()))
-            .collect();
         assert_eq!(
-            flagged,
+            flagged(&inv),
             [
                 (Code::ExecutableExtension, "a/c.exe"),
                 (Code::ExecutableExtension, "a.exe"),
@@ -406,21 +413,15 @@ mod tests {
                 },
             );
         let inv = odd.inventory();
-        let flagged: Vec<(Code, &str)> = inv
-            .diagnostics
-            .iter()
-            .map(|d| (d.code, d.file.as_deref().unwrap_or_default()))
-            .collect();
         assert_eq!(
-            flagged,
+            flagged(&inv),
             [
                 (Code::ExecutableMode, "definition.json"),
                 (Code::SymlinkEntry, "fixtures/a.json"),
             ]
         );
-        let rels: Vec<&str> = inv.files.iter().map(|e| e.rel.as_str()).collect();
         assert_eq!(
-            rels,
+            rels(&inv),
             ["definition.json", "fixtures/big.json", "package-index.json"]
         );
         assert!(odd.read("fixtures/a.json", 100, None).is_err());

@@ -128,44 +128,54 @@ fn unique_by_ok_and_optional_list() {
 
 #[test]
 fn unique_by_failures() {
+    // (list, member, the member of the constraint at fault, message after
+    // `constraints[0] uniqueBy `).
     let cases = [
         (
-            json!({"kind": "uniqueBy", "list": "/nope", "member": "id"}),
-            "/constraints/0/list",
-            "constraints[0] uniqueBy list /nope: does not name a declared property",
+            "/nope",
+            "id",
+            "list",
+            "list /nope: does not name a declared property",
         ),
         (
-            json!({"kind": "uniqueBy", "list": "/spec", "member": "id"}),
-            "/constraints/0/list",
-            "constraints[0] uniqueBy list /spec must name an array schema",
+            "/spec",
+            "id",
+            "list",
+            "list /spec must name an array schema",
         ),
         (
-            json!({"kind": "uniqueBy", "list": "/strings", "member": "id"}),
-            "/constraints/0/list",
-            "constraints[0] uniqueBy list /strings must contain object schemas",
+            "/strings",
+            "id",
+            "list",
+            "list /strings must contain object schemas",
         ),
         (
-            json!({"kind": "uniqueBy", "list": "/list", "member": "opt"}),
-            "/constraints/0/member",
-            "constraints[0] uniqueBy member opt must be required on /list items",
+            "/list",
+            "opt",
+            "member",
+            "member opt must be required on /list items",
         ),
         (
-            json!({"kind": "uniqueBy", "list": "/list", "member": "missing"}),
-            "/constraints/0/member",
-            "constraints[0] uniqueBy member missing must be required on /list items",
+            "/list",
+            "missing",
+            "member",
+            "member missing must be required on /list items",
         ),
         (
-            json!({"kind": "uniqueBy", "list": "/list", "member": "obj"}),
-            "/constraints/0/member",
-            "constraints[0] uniqueBy member obj on /list items must be scalar",
+            "/list",
+            "obj",
+            "member",
+            "member obj on /list items must be scalar",
         ),
     ];
-    for (c, at, msg) in cases {
-        assert_eq!(
-            run(c.clone()),
-            [("FD416", at.to_owned(), msg.to_owned())],
-            "{c}"
+    for (list, member, at, msg) in cases {
+        let c = json!({"kind": "uniqueBy", "list": list, "member": member});
+        let want = (
+            "FD416",
+            format!("/constraints/0/{at}"),
+            format!("constraints[0] uniqueBy {msg}"),
         );
+        assert_eq!(run(c.clone()), [want], "{c}");
     }
 }
 
@@ -196,40 +206,37 @@ fn relation_kinds_failures() {
     let msg = |i: usize, k: &str, p: &str| {
         format!("constraints[{i}] kind {k} names local pointer {p}, which desiredSchema does not declare as a relation")
     };
-    assert_eq!(
-        run(json!({"kind": "acyclic", "reference": "/min"})),
-        [(
-            "FD417",
-            "/constraints/0/reference".to_owned(),
-            msg(0, "acyclic", "/min")
-        )]
-    );
-    assert_eq!(
-        run(json!({"kind": "distinctPair", "references": ["/worker", "/viaRef"]})),
-        [(
-            "FD417",
-            "/constraints/0/references/1".to_owned(),
-            msg(0, "distinctPair", "/viaRef")
-        )]
-    );
-    assert_eq!(
-        run(json!({"kind": "uniquePair", "references": ["/a/b", "/other"]})),
-        [(
-            "FD417",
-            "/constraints/0/references/0".to_owned(),
-            msg(0, "uniquePair", "/a/b")
-        )]
-    );
-    assert_eq!(
-        run(
-            json!({"kind": "sameResolvedTarget", "anchor": "/worker", "members": "/versions/0/v", "through": "/x"})
+    // (constraint, the member at fault, its kind, the pointer it names).
+    let cases = [
+        (
+            json!({"kind": "acyclic", "reference": "/min"}),
+            "reference",
+            "acyclic",
+            "/min",
         ),
-        [(
-            "FD417",
-            "/constraints/0/members".to_owned(),
-            msg(0, "sameResolvedTarget", "/versions/0/v")
-        )]
-    );
+        (
+            json!({"kind": "distinctPair", "references": ["/worker", "/viaRef"]}),
+            "references/1",
+            "distinctPair",
+            "/viaRef",
+        ),
+        (
+            json!({"kind": "uniquePair", "references": ["/a/b", "/other"]}),
+            "references/0",
+            "uniquePair",
+            "/a/b",
+        ),
+        (
+            json!({"kind": "sameResolvedTarget", "anchor": "/worker", "members": "/versions/0/v", "through": "/x"}),
+            "members",
+            "sameResolvedTarget",
+            "/versions/0/v",
+        ),
+    ];
+    for (c, at, kind, p) in cases {
+        let want = ("FD417", format!("/constraints/0/{at}"), msg(0, kind, p));
+        assert_eq!(run(c.clone()), [want], "{c}");
+    }
     // Order and index across several constraints.
     let got = check(&def(json!([
         {"kind": "exclusive", "reference": "/nowhere"},

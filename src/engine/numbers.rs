@@ -142,7 +142,6 @@ struct Nat {
 /// `None` is a syntax error (no digits, misplaced `_`).
 fn scan_nat(r: &mut Reader<'_>, frac_ok: bool) -> Option<Nat> {
     let mut prev = b'.';
-    let mut inval = false;
     let mut ch = r.read();
     let mut b: u32 = 10;
     let mut prefix = 0u8;
@@ -167,40 +166,17 @@ fn scan_nat(r: &mut Reader<'_>, frac_ok: bool) -> Option<Nat> {
             }
         }
     }
-    let mut frac_ok = frac_ok;
     let mut value = BigUint::zero();
-    let mut dp: i64 = -1;
-    while let Some(c) = ch {
-        if c == b'.' && frac_ok {
-            frac_ok = false;
-            if prev == b'_' {
-                inval = true;
-            }
-            prev = b'.';
-            dp = count;
-        } else if c == b'_' {
-            if prev != b'0' {
-                inval = true;
-            }
-            prev = b'_';
-        } else {
-            let d = match c {
-                b'0'..=b'9' => u32::from(c - b'0'),
-                b'a'..=b'z' => u32::from(c - b'a') + 10,
-                b'A'..=b'Z' => u32::from(c - b'A') + 10,
-                _ => u32::MAX,
-            };
-            if d >= b {
-                r.unread();
-                break;
-            }
-            prev = b'0';
-            count += 1;
-            value = value * b + d;
-        }
-        ch = r.read();
-    }
-    let inval = inval || prev == b'_';
+    let run = scan_digits(r, ch, prev, count, frac_ok, |c| {
+        let d = match c {
+            b'0'..=b'9' => u32::from(c - b'0'),
+            b'a'..=b'z' => u32::from(c - b'a') + 10,
+            b'A'..=b'Z' => u32::from(c - b'A') + 10,
+            _ => u32::MAX,
+        };
+        (d < b).then(|| value = std::mem::take(&mut value) * b + d)
+    });
+    let (mut count, inval) = (run.count, !run.separators_ok);
     if count == 0 {
         // Only the octal prefix `0` (integer form): decimal zero.
         return (prefix == b'0' && !inval).then(|| Nat {
@@ -212,7 +188,7 @@ fn scan_nat(r: &mut Reader<'_>, frac_ok: bool) -> Option<Nat> {
     if inval {
         return None;
     }
-    if dp >= 0 {
+    if let Some(dp) = run.point {
         count = dp - count;
     }
     Some(Nat {
@@ -220,6 +196,58 @@ fn scan_nat(r: &mut Reader<'_>, frac_ok: bool) -> Option<Nat> {
         base: b,
         count,
     })
+}
+
+/// A run of digits as Go's scanners read it ([`scan_nat`], Go's
+/// `nat.scan`, and [`scan_exponent`], Go's `scanExponent`).
+struct Digits {
+    /// The digits read, with those read before the run.
+    count: i64,
+    /// The digit count where the radix point stood, if one did.
+    point: Option<i64>,
+    /// True when every `_` separator stood right after a digit and was
+    /// followed by a digit.
+    separators_ok: bool,
+}
+
+/// The one digit-run scanner of Go's grammar, from the byte `ch` on: a
+/// digit (a byte `digit` takes, seeing its value; one it refuses ends the
+/// run and is pushed back), a `_` separator, and, when `frac_ok`, one
+/// radix point. `prev` is `b'0'` when a digit was read just before (a
+/// leading `0`), else `b'.'`; `count` the digits read before.
+fn scan_digits(
+    r: &mut Reader<'_>,
+    mut ch: Option<u8>,
+    mut prev: u8,
+    mut count: i64,
+    mut frac_ok: bool,
+    mut digit: impl FnMut(u8) -> Option<()>,
+) -> Digits {
+    let mut inval = false;
+    let mut point = None;
+    while let Some(c) = ch {
+        if c == b'.' && frac_ok {
+            frac_ok = false;
+            inval |= prev == b'_';
+            prev = b'.';
+            point = Some(count);
+        } else if c == b'_' {
+            inval |= prev != b'0';
+            prev = b'_';
+        } else if digit(c).is_some() {
+            prev = b'0';
+            count += 1;
+        } else {
+            r.unread();
+            break;
+        }
+        ch = r.read();
+    }
+    Digits {
+        count,
+        point,
+        separators_ok: !inval && prev != b'_',
+    }
 }
 
 /// Go's `scanExponent(r, base2ok=true, sepOk=true)`: `(exponent, base)`;
@@ -242,30 +270,14 @@ fn scan_exponent(r: &mut Reader<'_>) -> Option<(i64, u32)> {
         }
         ch = r.read();
     }
-    let mut prev = b'.';
-    let mut inval = false;
-    let mut has_digits = false;
-    while let Some(c) = ch {
-        if c.is_ascii_digit() {
-            digits.push(char::from(c));
-            prev = b'0';
-            has_digits = true;
-        } else if c == b'_' {
-            if prev != b'0' {
-                inval = true;
-            }
-            prev = b'_';
-        } else {
-            r.unread();
-            break;
-        }
-        ch = r.read();
-    }
-    if !has_digits {
+    let run = scan_digits(r, ch, b'.', 0, false, |c| {
+        c.is_ascii_digit().then(|| digits.push(char::from(c)))
+    });
+    if run.count == 0 {
         return None;
     }
     let exp = digits.parse::<i64>().ok()?;
-    if inval || prev == b'_' {
+    if !run.separators_ok {
         return None;
     }
     Some((exp, base))

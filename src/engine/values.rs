@@ -266,17 +266,62 @@ fn push_key_string(s: &str, out: &mut String) {
     out.push_str(s);
 }
 
-/// A type-strict key of an instance value (numbers as reduced rationals,
-/// object members sorted); `None` when it holds a number Go cannot read.
-fn strict_key(v: &Value, out: &mut String) -> Option<()> {
-    match v {
-        Value::Null | Value::Bool(_) => out.push_str(&v.to_string()),
-        Value::String(s) => push_key_string(s, out),
-        Value::Number(n) => {
-            let r = instance_rat(v, n)?;
-            push_rat(&r, out);
+/// One level of a value as its strict key reads it ([`strict_key`]).
+enum Level<'a, V> {
+    /// A scalar (null, a boolean, a string, a number), its key pushed.
+    Scalar,
+    /// An array's items.
+    Array(&'a [V]),
+    /// An object's members, in any order.
+    Object(Vec<(&'a String, &'a V)>),
+}
+
+/// A value [`strict_key`] walks: an instance value ([`Value`]) or a
+/// schema value ([`SchemaValue`]), each knowing its own scalars' keys.
+trait Keyed: Sized {
+    /// Pushes the key of a scalar (a literal as JSON writes it, a string
+    /// by [`push_key_string`], a number as its reduced rational by
+    /// [`push_rat`]), or gives a container's items; `None` when it is a
+    /// number Go cannot read.
+    fn level(&self, out: &mut String) -> Option<Level<'_, Self>>;
+}
+
+impl Keyed for Value {
+    fn level(&self, out: &mut String) -> Option<Level<'_, Self>> {
+        match self {
+            Value::Null => out.push_str("null"),
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::String(s) => push_key_string(s, out),
+            Value::Number(n) => push_rat(&*instance_rat(self, n)?, out),
+            Value::Array(items) => return Some(Level::Array(items)),
+            Value::Object(map) => return Some(Level::Object(map.iter().collect())),
         }
-        Value::Array(items) => {
+        Some(Level::Scalar)
+    }
+}
+
+impl Keyed for SchemaValue {
+    fn level(&self, out: &mut String) -> Option<Level<'_, Self>> {
+        match self {
+            SchemaValue::Null => out.push_str("null"),
+            SchemaValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            SchemaValue::String(s, _) => push_key_string(s, out),
+            SchemaValue::Number(r) => push_rat(r, out),
+            SchemaValue::Array(items) => return Some(Level::Array(items)),
+            SchemaValue::Object(map) => return Some(Level::Object(map.iter().collect())),
+        }
+        Some(Level::Scalar)
+    }
+}
+
+/// A type-strict key of an instance or schema value, the same for equal
+/// values of either kind (numbers as reduced rationals, a string as its
+/// length and text, object members sorted); `None` when it holds a number
+/// Go cannot read (an instance's; a schema value's always reads).
+fn strict_key<V: Keyed>(v: &V, out: &mut String) -> Option<()> {
+    match v.level(out)? {
+        Level::Scalar => {}
+        Level::Array(items) => {
             out.push('[');
             for item in items {
                 strict_key(item, out)?;
@@ -284,14 +329,13 @@ fn strict_key(v: &Value, out: &mut String) -> Option<()> {
             }
             out.push(']');
         }
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
+        Level::Object(mut members) => {
+            members.sort_unstable_by_key(|(k, _)| *k);
             out.push('{');
-            for k in keys {
+            for (k, x) in members {
                 push_key_string(k, out);
                 out.push(':');
-                strict_key(map.get(k.as_str())?, out)?;
+                strict_key(x, out)?;
                 out.push(',');
             }
             out.push('}');
@@ -332,39 +376,6 @@ pub fn has_duplicates(items: &[Value]) -> Result<bool, ()> {
 // ---------------------------------------------------------------------------
 // Sets of values (`enum`), looked up by hashing.
 // ---------------------------------------------------------------------------
-
-/// The strict key of a schema value, in [`strict_key`]'s form (a number as
-/// its reduced rational, a string as its length and text, object members sorted).
-fn schema_key(v: &SchemaValue, out: &mut String) {
-    match v {
-        SchemaValue::Null => out.push_str("null"),
-        SchemaValue::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        SchemaValue::String(s, _) => push_key_string(s, out),
-        SchemaValue::Number(r) => push_rat(r, out),
-        SchemaValue::Array(items) => {
-            out.push('[');
-            for item in items {
-                schema_key(item, out);
-                out.push(',');
-            }
-            out.push(']');
-        }
-        SchemaValue::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            out.push('{');
-            for k in keys {
-                push_key_string(k, out);
-                out.push(':');
-                if let Some(x) = map.get(k.as_str()) {
-                    schema_key(x, out);
-                }
-                out.push(',');
-            }
-            out.push('}');
-        }
-    }
-}
 
 /// True when `v` holds, below its top level, a string Go reads as a
 /// number (an instance number there may equal it: no strict key finds it).
@@ -581,8 +592,9 @@ impl ValueSet {
                             quirky.push(i);
                         } else {
                             let mut key = String::new();
-                            schema_key(v, &mut key);
-                            exact.entry(key).or_insert(i);
+                            if strict_key(v, &mut key).is_some() {
+                                exact.entry(key).or_insert(i);
+                            }
                         }
                     }
                     (exact, quirky)
@@ -767,5 +779,27 @@ mod tests {
         assert_eq!(kind_of(&json!(1.5)), FRAC);
         assert_eq!(const_kinds(&json!("0x10")), STR | INT);
         assert_eq!(const_kinds(&json!("0.5")), STR | FRAC);
+    }
+
+    /// Duplicate D3: one walk keys both value kinds, and equal values of
+    /// either kind get the same key, written as before (members sorted, a
+    /// string its length and text, a number its reduced rational). Near
+    /// misses: a string of a number's text and the same number, and `1`
+    /// and `[1]`, key apart.
+    #[test]
+    fn one_walk_keys_instance_and_schema_values_alike() {
+        let key = |v: &Value| {
+            let mut instance = String::new();
+            strict_key(v, &mut instance).unwrap();
+            let mut schema = String::new();
+            strict_key(&SchemaValue::new(v), &mut schema).unwrap();
+            assert_eq!(instance, schema, "{v}");
+            instance
+        };
+        let v = json!({"b": [1, "x", null, true], "a": 1.50, "": {}});
+        assert_eq!(key(&v), "{s0::{},s1:a:n3/2,s1:b:[n1/1,s1:x,null,true,],}");
+        assert_eq!(key(&json!(1.5)), key(&json!(1.50)));
+        assert_ne!(key(&json!("1")), key(&json!(1)));
+        assert_ne!(key(&json!(1)), key(&json!([1])));
     }
 }

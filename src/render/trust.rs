@@ -78,8 +78,8 @@ pub fn failure(e: &Failure) -> String {
     let v = serde_json::json!({
         "status": "error",
         "code": e.class,
-        "message": e.message,
-        "diagnostic": e.code.info().id,
+        "message": e.diagnostic.message,
+        "diagnostic": e.diagnostic.code.info().id,
     });
     format!("{v}\n")
 }

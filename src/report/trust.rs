@@ -6,7 +6,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::codes::Code;
+use crate::diag::Diagnostic;
 use crate::revocation::Pin;
 
 /// The package a `--package` subject came from.
@@ -182,8 +182,7 @@ pub fn json_line<T: Serialize>(v: &T) -> serde_json::Result<Vec<u8>> {
 pub struct Failure {
     /// The class of the code as printed (`verification-failed` …).
     pub class: &'static str,
-    /// What failed, one phrase (its control characters already escaped).
-    pub message: String,
-    /// The stable code (FD8xx).
-    pub code: Code,
+    /// The refusal as a finding: its stable code (FD8xx) and what failed,
+    /// one phrase (its control characters escaped).
+    pub diagnostic: Diagnostic,
 }

@@ -1,5 +1,5 @@
 //! Published-schema validators compiled to Rust ahead of time (issue 38
-//! item 1): the runtime the generated code (`native_gen.rs`) calls.
+//! item 1): the runtime the generated code (`native_gen/`) calls.
 //!
 //! The published schemas are fixed when the binary is built, so building
 //! their validators with the `jsonschema` crate at every start (the
@@ -30,7 +30,7 @@
 
 use serde_json::{Number, Value};
 
-#[path = "native_gen.rs"]
+#[path = "native_gen/mod.rs"]
 #[rustfmt::skip]
 #[allow(
     clippy::too_many_lines,

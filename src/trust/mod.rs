@@ -139,10 +139,13 @@ impl TrustError {
     /// The refusal as the report model carries it (what
     /// `render::trust::failure` prints).
     pub fn failure(&self) -> crate::report::trust::Failure {
+        // The message as the refusal holds it (`TrustError::new` escaped
+        // it; a usage refusal names the user's own paths as given).
+        let mut diagnostic = crate::diag::Diagnostic::new(self.code, "");
+        diagnostic.message.clone_from(&self.message);
         crate::report::trust::Failure {
             class: self.class.as_str(),
-            message: self.message.clone(),
-            code: self.code,
+            diagnostic,
         }
     }
 

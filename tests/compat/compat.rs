@@ -907,6 +907,49 @@ pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).trim().to_owned()
 }
 
+/// A new repository in `dir` with every file of its tree committed with
+/// `message` (`git init`, `add -A`, `commit`).
+pub(crate) fn committed(dir: &Path, message: &str) {
+    git(dir, &["init", "-q"]);
+    commit_all(dir, message);
+}
+
+/// Every change of the tree of the repository `dir` committed with
+/// `message` (`git add -A`, `commit`).
+pub(crate) fn commit_all(dir: &Path, message: &str) {
+    git(dir, &["add", "-A"]);
+    git(dir, &["commit", "-qm", message]);
+}
+
+/// A repository `tmp/repo` whose `packages/NAME` is the store at 1.0.0,
+/// committed: (the repository, its `packages`).
+pub(crate) fn published(tmp: &Path, name: &str) -> (PathBuf, PathBuf) {
+    let repo = tmp.join("repo");
+    let tree = repo.join("packages");
+    store_with(&tree, name, "1.0.0", &[]);
+    committed(&repo, "published");
+    (repo, tree)
+}
+
+/// `compat ARGS --format json` run in `dir`: (exit status, document).
+pub(crate) fn json_in(dir: &Path, args: &[&str]) -> (i32, Value) {
+    let mut all = args.to_vec();
+    all.extend(["--format", "json"]);
+    let (code, out, err) = run_in(dir, &all);
+    let doc: Value =
+        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\nstderr: {err}"));
+    (code, doc)
+}
+
+/// The store at `version` with `name.maxLength` 10 (63 before): a breaking
+/// change against 1.0.0, made as the package `dir/name`.
+pub(crate) fn breaking(dir: &Path, name: &str, version: &str) -> PathBuf {
+    package(dir, name, STORE, |d| {
+        d["definitionVersion"] = json!(version);
+        d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(10);
+    })
+}
+
 /// Runs the binary with `args` in `dir`; (exit status, stdout, stderr).
 pub(crate) fn run_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     let o = Command::new(crate::common::BIN)
@@ -937,9 +980,7 @@ fn baseline_rev_reads_base_from_git() -> Result<(), Failed> {
     let tree = repo.join("packages");
     store_with(&tree, "a", "1.0.0", &[]);
     store_with(&tree, "b", "1.2.0", &["b"]);
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "published"]);
+    committed(&repo, "published");
     git(&repo, &["tag", "published"]);
     let files = |dir: &Path| {
         let mut all: Vec<PathBuf> = walkdir::WalkDir::new(dir)
@@ -1002,13 +1043,10 @@ fn baseline_rev_that_cannot_be_read() -> Result<(), Failed> {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("repo");
     store_with(&repo.join("packages"), "a", "1.0.0", &[]);
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "one"]);
+    committed(&repo, "one");
     let first = git(&repo, &["rev-parse", "HEAD"]);
     store_with(&repo.join("packages"), "b", "1.0.1", &[]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "two"]);
+    commit_all(&repo, "two");
 
     let (code, _, err) = run_in(&repo, &["compat", "--baseline-rev", "nope", "packages"]);
     assert_eq!(code, 2, "{err}");

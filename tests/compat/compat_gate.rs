@@ -5,32 +5,14 @@
 //! with nothing that is no first release is a warning, and a pre-release
 //! after a release is held to its release's bump.
 
-use std::path::Path;
-
 use libtest_mimic::{Failed, Trial};
 use serde_json::{json, Value};
 
 use crate::common;
-use crate::compat::{codes, git, json_run, package, run, run_in, s, steps_of, store_with, STORE};
-
-/// `compat ARGS --format json` run in `dir`: (exit status, document).
-fn json_in(dir: &Path, args: &[&str]) -> (i32, Value) {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
-    let (code, out, err) = run_in(dir, &all);
-    let doc: Value =
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\nstderr: {err}"));
-    (code, doc)
-}
-
-/// The store at 1.0.1 with `name.maxLength` 10 (63 before): a breaking
-/// patch.
-fn breaking(dir: &Path, name: &str, version: &str) -> std::path::PathBuf {
-    package(dir, name, STORE, |d| {
-        d["definitionVersion"] = json!(version);
-        d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(10);
-    })
-}
+use crate::compat::{
+    breaking, codes, commit_all, committed, git, json_in, json_run, package, published, run,
+    run_in, s, steps_of, store_with, STORE,
+};
 
 /// The codes of the pairs' findings.
 fn pair_findings(doc: &Value) -> Vec<String> {
@@ -132,12 +114,7 @@ fn baseline_rev_keeps_a_refused_published_version() -> Result<(), Failed> {
 /// still compared.
 fn baseline_rev_reads_the_whole_tree() -> Result<(), Failed> {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    let tree = repo.join("packages");
-    store_with(&tree, "a", "1.0.0", &[]);
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "published"]);
+    let (repo, tree) = published(tmp.path(), "a");
     breaking(&tree, "b", "1.0.1");
     let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages/b"]);
     assert_eq!(code, 1, "{doc}");
@@ -184,9 +161,7 @@ fn baseline_without_a_package_cannot_run() -> Result<(), Failed> {
     let repo = tmp.path().join("repo");
     std::fs::create_dir(&repo).unwrap();
     std::fs::write(repo.join("README"), "no package yet\n").unwrap();
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "empty"]);
+    committed(&repo, "empty");
     breaking(&repo.join("packages"), "b", "1.0.1");
     let (code, out, err) = run_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
     assert_eq!(code, 2, "{out}{err}");
@@ -273,7 +248,6 @@ fn a_pre_release_is_held_to_its_release() -> Result<(), Failed> {
     Ok(())
 }
 
-/// This file's trials, run by the binary's `main`.
 /// Breaker2 G2: a package of BASE whose package index verify refuses
 /// (here an unknown member) names no FormRef that can be read, so it
 /// cannot stand in its version line; it used to vanish, and a PR's 1.1.1
@@ -326,12 +300,7 @@ fn baseline_fails_on_a_published_package_it_cannot_place() -> Result<(), Failed>
 /// compared with the real base and fails (FD670, exit 1).
 fn baseline_rev_reads_only_the_repositorys_own_git() -> Result<(), Failed> {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    let tree = repo.join("packages");
-    store_with(&tree, "store-1.0.0", "1.0.0", &[]);
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "published"]);
+    let (repo, tree) = published(tmp.path(), "store-1.0.0");
     let base = git(&repo, &["rev-parse", "HEAD"]);
     breaking(&tree, "store-1.0.1", "1.0.1");
     // Near miss first: the real base, the breaking patch found.
@@ -343,9 +312,7 @@ fn baseline_rev_reads_only_the_repositorys_own_git() -> Result<(), Failed> {
     for name in ["store-1.0.0", "store-1.0.1"] {
         common::copy_dir(&tree.join(name), &evil.join(name));
     }
-    git(&evil, &["init", "-q"]);
-    git(&evil, &["add", "-A"]);
-    git(&evil, &["commit", "-qm", "x"]);
+    committed(&evil, "x");
     let swapped = git(&evil, &["rev-parse", "HEAD"]);
     // A replace ref in the real repository: ignored.
     git(&repo, &["fetch", "-q", evil.to_str().unwrap(), "HEAD"]);
@@ -368,8 +335,7 @@ fn baseline_rev_reads_only_the_repositorys_own_git() -> Result<(), Failed> {
         format!("{swapped}\n"),
     )
     .unwrap();
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "pr"]);
+    commit_all(&repo, "pr");
     for paths in [
         &["packages"][..],
         &["packages/store-1.0.1"],
@@ -419,9 +385,7 @@ fn a_package_inside_a_package_fails_the_gate() -> Result<(), Failed> {
         })
     };
     other("other-1.0.0", "1.0.0");
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "published"]);
+    committed(&repo, "published");
     let outer = other("other-1.0.1", "1.0.1");
     let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
     assert_eq!(code, 0, "near miss: {doc}");
@@ -436,8 +400,7 @@ fn a_package_inside_a_package_fails_the_gate() -> Result<(), Failed> {
         "{doc}"
     );
     // Published so: at REV too.
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "nested"]);
+    commit_all(&repo, "nested");
     let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
     assert_eq!(code, 1, "{doc}");
     assert!(
@@ -458,9 +421,7 @@ fn a_submodule_at_rev_fails_the_gate() -> Result<(), Failed> {
     let tmp = tempfile::tempdir().unwrap();
     let sub = tmp.path().join("sub");
     store_with(&sub, "store-1.0.0", "1.0.0", &[]);
-    git(&sub, &["init", "-q"]);
-    git(&sub, &["add", "-A"]);
-    git(&sub, &["commit", "-qm", "sub"]);
+    committed(&sub, "sub");
     let repo = tmp.path().join("repo");
     let tree = repo.join("packages");
     std::fs::create_dir_all(&tree).unwrap();
@@ -487,9 +448,7 @@ fn a_submodule_at_rev_fails_the_gate() -> Result<(), Failed> {
     let plain = tmp.path().join("plain");
     let ptree = plain.join("packages");
     store_with(&ptree.join("pub"), "store-1.0.0", "1.0.0", &[]);
-    git(&plain, &["init", "-q"]);
-    git(&plain, &["add", "-A"]);
-    git(&plain, &["commit", "-qm", "published"]);
+    committed(&plain, "published");
     store_with(&ptree, "store-1.0.1", "1.0.1", &[]);
     let (code, doc) = json_in(
         &plain,
@@ -500,6 +459,8 @@ fn a_submodule_at_rev_fails_the_gate() -> Result<(), Failed> {
     Ok(())
 }
 
+/// This file's trials, run by the binary's `main` (reported ignored where
+/// git is not installed).
 pub fn trials() -> Vec<Trial> {
     let has_git = std::process::Command::new("git")
         .arg("--version")

@@ -13,26 +13,10 @@ use libtest_mimic::{Failed, Trial};
 use serde_json::{json, Value};
 
 use crate::common;
-use crate::compat::{codes, git, package, run_in, steps_of, store_with, STORE};
-
-/// `compat ARGS --format json` run in `dir`: (exit status, document).
-fn json_in(dir: &Path, args: &[&str]) -> (i32, Value) {
-    let mut all = args.to_vec();
-    all.extend(["--format", "json"]);
-    let (code, out, err) = run_in(dir, &all);
-    let doc: Value =
-        serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {out}\nstderr: {err}"));
-    (code, doc)
-}
-
-/// The store at `version` with `name.maxLength` 10 (63 before): breaking
-/// against 1.0.0.
-fn breaking(dir: &Path, name: &str, version: &str) -> PathBuf {
-    package(dir, name, STORE, |d| {
-        d["definitionVersion"] = json!(version);
-        d["desiredSchema"]["properties"]["name"]["maxLength"] = json!(10);
-    })
-}
+use crate::compat::{
+    breaking, codes, commit_all, committed, git, json_in, package, published, run_in, steps_of,
+    store_with, STORE,
+};
 
 /// The FD683 diagnostics of a document's outcomes, as (path, message).
 fn skipped_packages(doc: &Value) -> Vec<(String, String)> {
@@ -59,11 +43,7 @@ fn skipped_packages(doc: &Value) -> Vec<(String, String)> {
 
 /// A repository with `packages/store-1.0.0` committed (tag `base`).
 fn repository(tmp: &Path) -> PathBuf {
-    let repo = tmp.join("repo");
-    store_with(&repo.join("packages"), "store-1.0.0", "1.0.0", &[]);
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "base"]);
+    let (repo, _) = published(tmp, "store-1.0.0");
     git(&repo, &["tag", "base"]);
     repo
 }
@@ -256,8 +236,7 @@ fn both_modes_fail_on_a_hidden_published_version() -> Result<(), Failed> {
     let tmp = tempfile::tempdir().unwrap();
     let repo = repository(tmp.path());
     store_with(&repo.join("packages/.old"), "store-0.9.0", "0.9.0", &[]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "hidden"]);
+    commit_all(&repo, "hidden");
     std::fs::remove_dir_all(repo.join("packages/.old")).unwrap();
     let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
     assert_eq!(code, 1, "{doc}");
@@ -345,8 +324,7 @@ fn a_baseline_that_holds_the_pr_is_said() -> Result<(), Failed> {
         "{doc}"
     );
 
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "pr"]);
+    commit_all(&repo, "pr");
     let (code, doc) = json_in(&repo, &["compat", "--baseline-rev", "HEAD", "packages"]);
     assert_eq!(code, 0, "{doc}");
     assert_eq!(
@@ -386,9 +364,7 @@ fn a_kind_removed_at_rev_is_said() -> Result<(), Failed> {
         "fixtures/packages/v1beta1/object-bucket-0.1.0-553675391d88",
         |_| {},
     );
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "published"]);
+    committed(&repo, "published");
     let moved = tmp.path().join("moved");
     common::copy_dir(&repo, &moved);
     std::fs::rename(moved.join("packages/a"), moved.join("packages/b")).unwrap();
@@ -460,9 +436,7 @@ fn a_refused_base_package_in_a_pair_shows_its_findings() -> Result<(), Failed> {
     let tree = repo.join("packages");
     let a = store_with(&tree, "a", "1.0.0", &[]);
     std::os::unix::fs::symlink("../definition.json", a.join("fixtures/extra.json")).unwrap();
-    git(&repo, &["init", "-q"]);
-    git(&repo, &["add", "-A"]);
-    git(&repo, &["commit", "-qm", "published"]);
+    committed(&repo, "published");
     git(tmp.path(), &["clone", "-q", "repo", "base"]);
     std::fs::remove_file(a.join("fixtures/extra.json")).unwrap();
     breaking(&tree, "b", "1.0.1");
@@ -552,9 +526,7 @@ fn every_published_copy_of_a_neighbour_is_compared() -> Result<(), Failed> {
         } else {
             store_with(&tree.join("b"), "store-1.0.0", "1.0.0", &[]);
         }
-        git(&repo, &["init", "-q"]);
-        git(&repo, &["add", "-A"]);
-        git(&repo, &["commit", "-qm", "published"]);
+        committed(&repo, "published");
         git(tmp.path(), &["clone", "-q", "repo", "base"]);
         breaking(&tree, "store-1.0.1", "1.0.1");
         for (base, b) in [

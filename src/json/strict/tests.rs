@@ -27,6 +27,25 @@ fn syntax(text: &str, fragment: &str) -> ParseError {
     e
 }
 
+/// [`syntax`] over each (text, fragment).
+fn syntax_all(cases: &[(&str, &str)]) {
+    for (text, fragment) in cases {
+        syntax(text, fragment);
+    }
+}
+
+/// [`syntax`], and the error's span is `span`.
+fn syntax_at(text: &str, fragment: &str, span: std::ops::Range<usize>) {
+    assert_eq!(syntax(text, fragment).span, span, "{text}");
+}
+
+/// [`syntax_at`] over each (text, fragment, span).
+fn syntax_all_at(cases: &[(&str, &str, std::ops::Range<usize>)]) {
+    for (text, fragment, span) in cases {
+        syntax_at(text, fragment, span.clone());
+    }
+}
+
 fn ok(text: &str) -> serde_json::Value {
     parse(text.as_bytes())
         .unwrap_or_else(|e| panic!("{text}: {e}"))
@@ -76,8 +95,7 @@ fn trailing_commas_point_at_the_comma() {
     );
     assert_eq!(e.span, 6..7);
     assert_eq!(line_col(src, e.span.start), (1, 7));
-    let e = syntax("[1,]", "trailing comma");
-    assert_eq!(e.span, 2..3);
+    syntax_at("[1,]", "trailing comma", 2..3);
     let e = syntax("[1,\n  ]", "trailing comma");
     assert_eq!(e.span, 2..3);
     // Issue 36 item 7: the cause first, with the text around it.
@@ -143,12 +161,14 @@ fn utf8_and_bom_are_refused() {
 
 #[test]
 fn surrogates_must_pair() {
-    let e = syntax(r#""\ud800""#, "unpaired high surrogate U+D800");
-    assert_eq!(e.span, 1..7);
-    let e = syntax(r#""\udc00""#, "unpaired low surrogate U+DC00");
-    assert_eq!(e.span, 1..7);
-    syntax(r#""\ud800x""#, "unpaired high surrogate U+D800");
-    syntax(r#""\ud800\n""#, "unpaired high surrogate U+D800");
+    syntax_all_at(&[
+        (r#""\ud800""#, "unpaired high surrogate U+D800", 1..7),
+        (r#""\udc00""#, "unpaired low surrogate U+DC00", 1..7),
+    ]);
+    syntax_all(&[
+        (r#""\ud800x""#, "unpaired high surrogate U+D800"),
+        (r#""\ud800\n""#, "unpaired high surrogate U+D800"),
+    ]);
     let e = syntax(
         r#""\uD83D\u0041""#,
         "high surrogate U+D83D followed by non-low-surrogate U+0041",
@@ -180,19 +200,21 @@ fn numbers_are_strict() {
     for text in ["NaN", "Infinity", "-Infinity", "+1", ".5", "[NaN]"] {
         syntax(text, "invalid number");
     }
-    let e = syntax("[NaN]", "invalid number at offset 1");
-    assert_eq!(e.span, 1..4);
-    let e = syntax("01", "leading zero");
-    assert_eq!(e.span, 0..2);
-    syntax("-012", "leading zero");
-    syntax("1.", "fraction has no digits");
-    syntax("1.e5", "fraction has no digits");
-    syntax("1e", "exponent has no digits");
-    syntax("1e+", "exponent has no digits");
-    syntax("1E-x", "exponent has no digits");
-    syntax("-", "truncated number");
-    syntax("-a", "invalid number");
-    syntax("1x", "unexpected trailing byte at offset 1");
+    syntax_all_at(&[
+        ("[NaN]", "invalid number at offset 1", 1..4),
+        ("01", "leading zero", 0..2),
+    ]);
+    syntax_all(&[
+        ("-012", "leading zero"),
+        ("1.", "fraction has no digits"),
+        ("1.e5", "fraction has no digits"),
+        ("1e", "exponent has no digits"),
+        ("1e+", "exponent has no digits"),
+        ("1E-x", "exponent has no digits"),
+        ("-", "truncated number"),
+        ("-a", "invalid number"),
+        ("1x", "unexpected trailing byte at offset 1"),
+    ]);
     // Near misses.
     assert_eq!(ok("1e-400"), json!(0.0));
     assert_eq!(ok("0"), json!(0));
@@ -256,31 +278,34 @@ fn integer_literals_are_recorded() {
 #[test]
 fn literals_and_structure() {
     syntax("{}[]", "unexpected trailing byte at offset 2");
-    let e = syntax("{} x", "unexpected trailing byte at offset 3");
-    assert_eq!(e.span, 3..4);
-    syntax("", "unexpected end of input");
-    syntax("  \n", "unexpected end of input");
-    syntax("[1", "expected ',' or ']' at offset 2");
-    syntax("{\"a\"", "expected ':' at offset 4");
-    syntax("{\"a\":", "unexpected end of input");
-    syntax("{\"a\":1", "expected ',' or '}' at offset 6");
-    syntax("{", "object name: expected string at offset 1");
-    syntax("{\"a\":1,", "object name: expected string at offset 7");
-    syntax("[1,", "unexpected end of input");
-    syntax("{\"a\" 1}", "expected ':' at offset 5");
-    syntax("{\"a\":1 \"b\":2}", "expected ',' or '}' at offset 7");
-    syntax("[1 2]", "expected ',' or ']' at offset 3");
-    syntax("{a:1}", "object name: expected string at offset 1");
-    syntax("{,}", "object name: expected string at offset 1");
-    syntax("[,1]", "invalid number at offset 1");
-    syntax("tru", "invalid literal at offset 0");
-    syntax("nul", "invalid literal at offset 0");
-    syntax("True", "invalid number");
-    syntax("[falsey]", "expected ',' or ']' at offset 6");
+    syntax_at("{} x", "unexpected trailing byte at offset 3", 3..4);
+    syntax_all(&[
+        ("", "unexpected end of input"),
+        ("  \n", "unexpected end of input"),
+        ("[1", "expected ',' or ']' at offset 2"),
+        ("{\"a\"", "expected ':' at offset 4"),
+        ("{\"a\":", "unexpected end of input"),
+        ("{\"a\":1", "expected ',' or '}' at offset 6"),
+        ("{", "object name: expected string at offset 1"),
+        ("{\"a\":1,", "object name: expected string at offset 7"),
+        ("[1,", "unexpected end of input"),
+        ("{\"a\" 1}", "expected ':' at offset 5"),
+        ("{\"a\":1 \"b\":2}", "expected ',' or '}' at offset 7"),
+        ("[1 2]", "expected ',' or ']' at offset 3"),
+        ("{a:1}", "object name: expected string at offset 1"),
+        ("{,}", "object name: expected string at offset 1"),
+        ("[,1]", "invalid number at offset 1"),
+        ("tru", "invalid literal at offset 0"),
+        ("nul", "invalid literal at offset 0"),
+        ("True", "invalid number"),
+        ("[falsey]", "expected ',' or ']' at offset 6"),
+    ]);
     // Whitespace other than SP HT LF CR.
-    syntax("[1,\u{c}2]", "invalid number");
-    syntax("[1,\u{a0}2]", "invalid number");
-    syntax("\u{b}[]", "invalid number");
+    syntax_all(&[
+        ("[1,\u{c}2]", "invalid number"),
+        ("[1,\u{a0}2]", "invalid number"),
+        ("\u{b}[]", "invalid number"),
+    ]);
     // Near misses.
     assert_eq!(
         ok(" \t\r\n[ true , false , null ] \t\r\n"),
@@ -294,23 +319,26 @@ fn literals_and_structure() {
 
 #[test]
 fn strings_are_strict() {
-    let e = syntax("[\"a\tb\"]", "unescaped control character U+0009");
-    assert_eq!(e.span, 3..4);
-    syntax("\"\n\"", "unescaped control character U+000A");
-    syntax("\"\u{0}\"", "unescaped control character U+0000");
-    syntax("\"\u{1f}\"", "unescaped control character U+001F");
-    let e = syntax(r#"["\x"]"#, r"invalid escape \x");
-    assert_eq!(e.span, 2..4);
-    syntax(r#""\'""#, r"invalid escape \'");
-    syntax("\"\\é\"", "invalid escape \\é");
-    syntax(r#""\U0041""#, r"invalid escape \U");
-    let e = syntax(r#""\u12""#, "truncated Unicode escape");
-    assert_eq!(e.span, 1..5);
-    syntax(r#""\u12"#, "truncated Unicode escape");
-    syntax(r#""\u12G4""#, r"invalid Unicode escape \u12G");
-    syntax("\"\\", "unterminated escape");
-    syntax("\"abc", "unterminated string");
-    syntax("[\"abc]", "unterminated string");
+    syntax_at("[\"a\tb\"]", "unescaped control character U+0009", 3..4);
+    syntax_all(&[
+        ("\"\n\"", "unescaped control character U+000A"),
+        ("\"\u{0}\"", "unescaped control character U+0000"),
+        ("\"\u{1f}\"", "unescaped control character U+001F"),
+    ]);
+    syntax_at(r#"["\x"]"#, r"invalid escape \x", 2..4);
+    syntax_all(&[
+        (r#""\'""#, r"invalid escape \'"),
+        ("\"\\é\"", "invalid escape \\é"),
+        (r#""\U0041""#, r"invalid escape \U"),
+    ]);
+    syntax_at(r#""\u12""#, "truncated Unicode escape", 1..5);
+    syntax_all(&[
+        (r#""\u12"#, "truncated Unicode escape"),
+        (r#""\u12G4""#, r"invalid Unicode escape \u12G"),
+        ("\"\\", "unterminated escape"),
+        ("\"abc", "unterminated string"),
+        ("[\"abc]", "unterminated string"),
+    ]);
     // Near misses.
     assert_eq!(ok(r#""\u0000""#), json!("\u{0}"));
     assert_eq!(ok("\"\u{7f}\""), json!("\u{7f}"));
@@ -509,27 +537,30 @@ fn scan_accepts_what_parse_accepts() {
     assert!(!accepts_unflagged(doc, &mut |n| n == "secret"));
 }
 
-/// [`scan_accepts_what_parse_accepts`] on every JSON document of the corpus (mutants included).
-#[test]
-#[cfg_attr(no_corpus, ignore = "needs the corpus")]
-fn scan_accepts_what_parse_accepts_on_the_corpus() {
+/// Calls `each` with the path and bytes of every JSON document of the
+/// corpus (mutants included), and asserts there were more than 5,000.
+fn corpus_documents(mut each: impl FnMut(&str, &[u8])) {
     let corpus = crate::testing::corpus_root();
     let mut compared = 0usize;
     for entry in walkdir::WalkDir::new(&corpus) {
         let entry = entry.unwrap();
         if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "json") {
             let c = std::fs::read(entry.path()).unwrap();
-            let full = parse(&c).is_ok_and(|p| p.value.is_object() || p.value.is_array());
-            assert_eq!(
-                accepts_unflagged(&c, &mut |_| false),
-                full,
-                "{}",
-                entry.path().display()
-            );
+            each(&entry.path().display().to_string(), &c);
             compared += 1;
         }
     }
     assert!(compared > 5000, "only {compared} corpus documents compared");
+}
+
+/// [`scan_accepts_what_parse_accepts`] on every JSON document of the corpus (mutants included).
+#[test]
+#[cfg_attr(no_corpus, ignore = "needs the corpus")]
+fn scan_accepts_what_parse_accepts_on_the_corpus() {
+    corpus_documents(|path, c| {
+        let full = parse(c).is_ok_and(|p| p.value.is_object() || p.value.is_array());
+        assert_eq!(accepts_unflagged(c, &mut |_| false), full, "{path}");
+    });
 }
 
 /// [`spans`] gives [`parse`]'s span map, or its refusal, for every JSON
@@ -564,17 +595,7 @@ fn spans_alone_are_the_spans_of_parse() {
     let b = map(&spans(br#"{"a": [1, 20]}"#).unwrap());
     let changed: Vec<_> = a.iter().filter(|(k, v)| b.get(*k) != Some(v)).collect();
     assert_eq!(changed.len(), 3, "{changed:?}"); // the root, /a and /a/1 end one byte later
-    let corpus = crate::testing::corpus_root();
-    let mut compared = 0usize;
-    for entry in walkdir::WalkDir::new(&corpus) {
-        let entry = entry.unwrap();
-        if entry.file_type().is_file() && entry.path().extension().is_some_and(|e| e == "json") {
-            let c = std::fs::read(entry.path()).unwrap();
-            same(&c, &entry.path().display().to_string());
-            compared += 1;
-        }
-    }
-    assert!(compared > 5000, "only {compared} corpus documents compared");
+    corpus_documents(|path, c| same(c, path));
 }
 
 #[test]
