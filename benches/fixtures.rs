@@ -54,6 +54,7 @@ fn run_one(l: &Loaded) -> (usize, usize) {
             media_type: m.as_str(),
             value: l.docs.get(p),
             literals: None,
+            digest: None,
         })
     };
     let run = run_fixtures(&l.definition, &stages, &lookup, &instance_work);
@@ -126,6 +127,7 @@ fn main() {
             media_type: "application/json",
             value: Some(&doc),
             literals: None,
+            digest: None,
         })
     };
     let mut samples = Vec::new();

@@ -108,6 +108,8 @@ pub struct Violation {
 #[derive(Clone)]
 pub struct CompiledSchema {
     validator: std::sync::Arc<jsonschema::Validator>,
+    /// This compilation's number in the process ([`CompiledSchema::id`]).
+    id: u64,
 }
 
 impl std::fmt::Debug for CompiledSchema {
@@ -367,6 +369,7 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     match OPTIONS.with(|options| options.build(&schema)) {
         Ok(validator) if errors.is_empty() => Ok(CompiledSchema {
             validator: std::sync::Arc::new(validator),
+            id: next_id(),
         }),
         Ok(_) => Err(errors),
         Err(e) => {
@@ -391,7 +394,23 @@ pub fn compile_shared(schema: &Value) -> Result<CompiledSchema, Vec<CompileError
     cache::SchemaCache::global().get_or_compile(schema, compile)
 }
 
+/// A number no compilation of this process had before (the first is 1).
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 impl CompiledSchema {
+    /// This compilation's identity, unique in the process and never
+    /// reused: clones share it (the schema cache hands one compiled schema
+    /// to every package whose schema is the same document); two
+    /// compilations of one schema have two. What the engine decides is a
+    /// function of it and the instance (the fixture memo's key,
+    /// [`crate::fixtures::memo`]).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
     /// True when `instance` satisfies the schema (fast path, no error
     /// collection). Its numbers are read from their values (E4: as the
     /// reference reads a document decoded into binary64).

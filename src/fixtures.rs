@@ -24,6 +24,8 @@ use crate::diag::{Diagnostic, Target};
 use crate::engine::{self, CompiledSchema};
 use crate::json::pointer::JsonPointer;
 
+pub mod memo;
+
 /// The instance-aware work limit of §4.7 / §7.3 step 2.
 pub const WORK_LIMIT: u32 = crate::limits::WORK;
 
@@ -228,6 +230,10 @@ pub struct PayloadView<'a> {
     /// (E4: numbers are then compared exactly as written); `None` reads
     /// numbers from their values.
     pub literals: Option<&'a crate::engine::numbers::Literals>,
+    /// The SHA-256 of the bytes `value` was read from (`sha256:` and hex):
+    /// the content key of the fixture memo ([`memo`]); `None`: its
+    /// validations are not memoized.
+    pub digest: Option<&'a str>,
 }
 
 /// Why a negative fixture was rejected, as `verify -v` shows it (issue 26
@@ -381,14 +387,12 @@ fn unsatisfiable_at(schema: &Value, keyword: &JsonPointer) -> Option<String> {
 /// written to lack a member, or to carry an extra one, is refused for what
 /// it was named for), or when no undeclared member is near a missing one.
 fn root_only(
-    schema: &CompiledSchema,
+    violations: &[engine::Violation],
     schema_value: &Value,
     instance: &Value,
-    literals: Option<&crate::engine::numbers::Literals>,
     label: &str,
     stage: &str,
 ) -> Option<Diagnostic> {
-    let violations = schema.violations_with(instance, literals, MAX_VIOLATIONS);
     let keyword = |v: &engine::Violation| v.schema_pointer.as_str().to_owned();
     if violations.is_empty()
         || !violations
@@ -463,6 +467,20 @@ pub fn run_fixtures<'p>(
     payload: &dyn Fn(&str) -> Option<PayloadView<'p>>,
     instance_work: &dyn Fn(&Value, &Value) -> u32,
 ) -> FixtureRun {
+    run_fixtures_with(definition, stages, payload, instance_work, None)
+}
+
+/// [`run_fixtures`], answering each validation of a payload that has a
+/// [`PayloadView::digest`] from `memo` when it holds it (the same findings:
+/// see [`memo`]). `memo` must be `None` unless `instance_work` is
+/// [`crate::proof::work::instance_work`], the estimate the memo keeps.
+pub fn run_fixtures_with<'p>(
+    definition: &Value,
+    stages: &Stages,
+    payload: &dyn Fn(&str) -> Option<PayloadView<'p>>,
+    instance_work: &dyn Fn(&Value, &Value) -> u32,
+    memo: Option<&memo::Memo>,
+) -> FixtureRun {
     let mut run = FixtureRun::default();
     let root = JsonPointer::root();
     if let Some(Value::Array(list)) = definition.get("conformanceFixtures") {
@@ -476,7 +494,7 @@ pub fn run_fixtures<'p>(
                 };
                 let path_at = at.child(&path_key);
                 let label = format!("conformance fixture {}", quote(name));
-                let Some((doc, literals)) =
+                let Some((doc, literals, digest)) =
                     listed_json(&label, path, &path_at, payload, &mut run.diagnostics)
                 else {
                     continue;
@@ -495,7 +513,14 @@ pub fn run_fixtures<'p>(
                     continue;
                 };
                 run.positive_run += 1;
-                match validate(schema, schema_value, instance, literals, instance_work) {
+                let checked = validate(
+                    memo,
+                    schema,
+                    schema_value,
+                    (instance, literals, digest),
+                    instance_work,
+                );
+                match outcome(&checked) {
                     Outcome::Passed => {}
                     Outcome::OverBudget(w) => run
                         .diagnostics
@@ -505,9 +530,8 @@ pub fn run_fixtures<'p>(
                         // fan-out of identical failures through allOf/$ref
                         // is one problem, its other schema paths a note.
                         let mut groups: Vec<(engine::Violation, usize)> = Vec::new();
-                        let (violations, rest) =
-                            schema.violations_counted(instance, literals, MAX_VIOLATIONS, true);
-                        for v in violations {
+                        let rest = checked.rest;
+                        for v in checked.violations.iter().cloned() {
                             match groups.iter_mut().find(|(g, _)| {
                                 g.instance_pointer == v.instance_pointer
                                     && g.target == v.target
@@ -573,7 +597,7 @@ pub fn run_fixtures<'p>(
             let label = format!("negative conformance fixture {}", quote(name));
             let mut ok = true;
             let path = fixture.get("inputPath").and_then(Value::as_str);
-            let (doc, literals) = match path {
+            let (doc, literals, digest) = match path {
                 Some(p) => {
                     let d = listed_json(
                         &label,
@@ -583,11 +607,11 @@ pub fn run_fixtures<'p>(
                         &mut run.diagnostics,
                     );
                     ok &= d.is_some();
-                    d.unwrap_or((None, None))
+                    d.unwrap_or((None, None, None))
                 }
                 None => {
                     ok = false;
-                    (None, None)
+                    (None, None, None)
                 }
             };
             let stage = fixture.get("stage").and_then(Value::as_str).unwrap_or("");
@@ -649,7 +673,14 @@ pub fn run_fixtures<'p>(
                 continue;
             };
             run.negative_run += 1;
-            let outcome = validate(schema, schema_value, instance, literals, instance_work);
+            let checked = validate(
+                memo,
+                schema,
+                schema_value,
+                (instance, literals, digest),
+                instance_work,
+            );
+            let outcome = outcome(&checked);
             if let Outcome::OverBudget(w) = outcome {
                 // Failing as the reference counts it, but not shown to
                 // violate its schema: say so (issue 22 item 9).
@@ -666,25 +697,22 @@ pub fn run_fixtures<'p>(
                 );
             }
             if let Outcome::Failed = outcome {
-                if let Some(d) = root_only(schema, schema_value, instance, literals, &label, stage)
+                if let Some(d) =
+                    root_only(&checked.violations, schema_value, instance, &label, stage)
                 {
                     run.diagnostics.push(
                         d.in_file(path)
                             .note(format!("fixture entry: {}", at.as_str())),
                     );
                 }
-                if let Some(v) = schema
-                    .violations_with(instance, literals, 1)
-                    .into_iter()
-                    .next()
-                {
+                if let Some(v) = checked.violations.first() {
                     run.rejections.push(Rejection {
                         name: name.to_owned(),
                         stage: stage.to_owned(),
                         path: path.to_owned(),
-                        instance_pointer: v.instance_pointer,
-                        schema_pointer: v.schema_pointer,
-                        message: v.message,
+                        instance_pointer: v.instance_pointer.clone(),
+                        schema_pointer: v.schema_pointer.clone(),
+                        message: v.message.clone(),
                     });
                 }
             }
@@ -704,11 +732,12 @@ pub fn run_fixtures<'p>(
     run
 }
 
-/// The parsed value of a listed payload (`None` when it did not parse) and
-/// its number literals.
+/// The parsed value of a listed payload (`None` when it did not parse),
+/// its number literals and the digest of its bytes.
 type ListedJson<'p> = (
     Option<&'p Value>,
     Option<&'p crate::engine::numbers::Literals>,
+    Option<&'p str>,
 );
 
 /// R7.1 / R7.5: the path must be listed as `application/json`. Returns
@@ -745,24 +774,62 @@ fn listed_json<'p>(
         );
         return None;
     }
-    Some((view.value, view.literals))
+    Some((view.value, view.literals, view.digest))
 }
 
-/// §7.3 steps 2–3.
+/// A fixture document as the runner validates it: its value, its number
+/// literals and the digest of its bytes ([`PayloadView`]).
+type Document<'p> = (
+    &'p Value,
+    Option<&'p crate::engine::numbers::Literals>,
+    Option<&'p str>,
+);
+
+/// §7.3 steps 2–3, and the violations of a document that fails: from
+/// `memo` when the document has a digest and the memo holds the pair,
+/// else validated (and stored).
 fn validate(
+    memo: Option<&memo::Memo>,
     schema: &CompiledSchema,
     schema_value: &Value,
-    instance: &Value,
-    literals: Option<&crate::engine::numbers::Literals>,
+    (instance, literals, digest): Document<'_>,
     instance_work: &dyn Fn(&Value, &Value) -> u32,
-) -> Outcome {
-    let work = instance_work(schema_value, instance);
-    if work > WORK_LIMIT {
-        Outcome::OverBudget(work)
-    } else if schema.is_valid_with(instance, literals) {
-        Outcome::Passed
-    } else {
-        Outcome::Failed
+) -> std::sync::Arc<memo::Validation> {
+    let run = || {
+        let work = instance_work(schema_value, instance);
+        if work > WORK_LIMIT {
+            return memo::Validation {
+                work,
+                valid: None,
+                violations: Vec::new(),
+                rest: 0,
+            };
+        }
+        let valid = schema.is_valid_with(instance, literals);
+        let (violations, rest) = if valid {
+            (Vec::new(), 0)
+        } else {
+            schema.violations_counted(instance, literals, MAX_VIOLATIONS, true)
+        };
+        memo::Validation {
+            work,
+            valid: Some(valid),
+            violations,
+            rest,
+        }
+    };
+    match (memo, digest) {
+        (Some(memo), Some(digest)) => memo.get_or_validate(schema, digest, run),
+        _ => std::sync::Arc::new(run()),
+    }
+}
+
+/// The outcome of §7.3 a validation stands for.
+fn outcome(v: &memo::Validation) -> Outcome {
+    match v.valid {
+        None => Outcome::OverBudget(v.work),
+        Some(true) => Outcome::Passed,
+        Some(false) => Outcome::Failed,
     }
 }
 
@@ -779,609 +846,4 @@ fn over_budget(name: &str, stage: &str, path: &str, work: u32, entry: &JsonPoint
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-    use std::collections::BTreeMap;
-
-    const S: &str = engine::DRAFT_2020_12;
-
-    fn closed_name() -> Value {
-        json!({"$schema": S, "type": "object", "additionalProperties": false,
-               "properties": {"name": {"type": "string"}}, "required": ["name"]})
-    }
-
-    fn run_with(
-        definition: &Value,
-        files: &BTreeMap<&str, (&str, Value)>,
-        work: u32,
-    ) -> (FixtureRun, Vec<Diagnostic>) {
-        let (stages, compile) = compile_stages(definition);
-        let lookup = |p: &str| {
-            files.get(p).map(|(m, v)| PayloadView {
-                media_type: m,
-                value: Some(v),
-                literals: None,
-            })
-        };
-        let run = run_fixtures(definition, &stages, &lookup, &|_, _| work);
-        (run, compile)
-    }
-
-    fn codes(d: &[Diagnostic]) -> Vec<Code> {
-        d.iter().map(|d| d.code).collect()
-    }
-
-    #[test]
-    fn a_fixture_failing_on_an_unsatisfiable_required_points_at_the_schema() {
-        // Issue 36 item 4: `sizes` is required but the closed object does
-        // not declare it; the fixture is not at fault.
-        let schema = json!({"$schema": S, "type": "object", "additionalProperties": false,
-            "properties": {"count": {"type": "integer"}}, "required": ["count", "sizes"]});
-        let def = json!({"desiredSchema": schema,
-            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
-        for doc in [json!({"count": 1}), json!({"count": 1, "sizes": 2})] {
-            let files = BTreeMap::from([("f/d.json", ("application/json", doc))]);
-            let (run, _) = run_with(&def, &files, 10);
-            let d = &run.diagnostics;
-            assert_eq!(codes(d), vec![Code::FixtureSchemaViolation]);
-            assert!(
-                d[0].notes
-                    .iter()
-                    .any(|n| n
-                        .starts_with("the schema is at fault: /desiredSchema requires \"sizes\"")),
-                "{:?}",
-                d[0].notes
-            );
-            assert!(d[0]
-                .help
-                .as_deref()
-                .unwrap()
-                .starts_with("fix the schema, not the fixture"));
-        }
-        // Near miss: a satisfiable closed object; the fixture is at fault.
-        let files = BTreeMap::from([("f/d.json", ("application/json", json!({"name": 1})))]);
-        let (run, _) = run_with(
-            &json!({"desiredSchema": closed_name(),
-                "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]}),
-            &files,
-            10,
-        );
-        assert!(run.diagnostics.iter().all(|d| d.help.as_deref()
-            != Some("fix the schema, not the fixture: declare \"name\" under properties or drop it from required")
-            && !d.notes.iter().any(|n| n.starts_with("the schema is at fault"))));
-    }
-
-    #[test]
-    fn a_refused_member_one_edit_from_a_declared_one_names_it() {
-        let def = json!({"desiredSchema": closed_name(),
-            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
-        let files = BTreeMap::from([(
-            "f/d.json",
-            ("application/json", json!({"nmae": 1, "zzz": 2})),
-        )]);
-        let (run, _) = run_with(&def, &files, 10);
-        let d = &run.diagnostics;
-        assert_eq!(codes(d), vec![Code::FixtureSchemaViolation; 3]);
-        let help = |p: &str| {
-            d.iter()
-                .find(|d| d.pointer.as_str() == p)
-                .and_then(|d| d.help.clone())
-        };
-        assert_eq!(
-            help("/nmae").as_deref(),
-            Some("did you mean \"name\"? the schema declares that member; rename \"nmae\" in the fixture")
-        );
-        // Near misses: a member near no declared one keeps the general
-        // help; so does one whose near member the document has too.
-        assert_eq!(
-            help("/zzz").as_deref(),
-            Code::FixtureSchemaViolation.info().help
-        );
-        let files = BTreeMap::from([(
-            "f/d.json",
-            ("application/json", json!({"name": "x", "nmae": 1})),
-        )]);
-        let (run, _) = run_with(&def, &files, 10);
-        assert_eq!(
-            run.diagnostics[0].help.as_deref(),
-            Code::FixtureSchemaViolation.info().help
-        );
-    }
-
-    #[test]
-    fn a_negative_fixture_refused_only_for_a_misspelt_member_gets_a_note() {
-        let def = |input: &str| {
-            json!({"desiredSchema": closed_name(),
-                "negativeConformanceFixtures": [{"name": "neg", "stage": "desired",
-                    "inputPath": input, "expectedFailure": "schema_validation_failed"}]})
-        };
-        let files = BTreeMap::from([
-            ("f/typo.json", ("application/json", json!({"nmae": "x"}))),
-            ("f/missing.json", ("application/json", json!({}))),
-            (
-                "f/extra.json",
-                ("application/json", json!({"name": "x", "other": 1})),
-            ),
-            ("f/type.json", ("application/json", json!({"name": 1}))),
-            (
-                "f/other.json",
-                ("application/json", json!({"unexpected": 1})),
-            ),
-        ]);
-        let (run, _) = run_with(&def("f/typo.json"), &files, 10);
-        let d = &run.diagnostics;
-        assert_eq!(codes(d), vec![Code::NegativeFixtureRootOnly]);
-        assert_eq!(d[0].severity, crate::diag::Severity::Note);
-        assert_eq!((d[0].pointer.as_str(), d[0].target), ("/nmae", Target::Key));
-        assert!(d[0]
-            .help
-            .as_deref()
-            .unwrap()
-            .starts_with("did you mean \"name\" for \"nmae\"?"));
-        // Near misses: a fixture written to lack a member, to carry an
-        // extra one, or to hold a wrong value is refused for that.
-        // and one lacking a member while carrying an unrelated one.
-        for input in [
-            "f/missing.json",
-            "f/extra.json",
-            "f/type.json",
-            "f/other.json",
-        ] {
-            let (run, _) = run_with(&def(input), &files, 10);
-            assert!(run.diagnostics.is_empty(), "{input}: {:?}", run.diagnostics);
-        }
-    }
-
-    #[test]
-    fn positive_fixture_reports_every_unexpected_key() {
-        let def = json!({"desiredSchema": closed_name(),
-            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
-        let files = BTreeMap::from([(
-            "f/d.json",
-            ("application/json", json!({"name": "x", "foo": 1, "bar": 2})),
-        )]);
-        let (run, compile) = run_with(&def, &files, 10);
-        assert!(compile.is_empty());
-        assert_eq!(run.positive_run, 1);
-        let d = &run.diagnostics;
-        assert_eq!(codes(d), vec![Code::FixtureSchemaViolation; 2]);
-        assert_eq!(d[0].pointer.as_str(), "/bar");
-        assert_eq!(d[1].pointer.as_str(), "/foo");
-        assert!(d
-            .iter()
-            .all(|d| d.target == Target::Key && d.file.as_deref() == Some("f/d.json")));
-        assert!(d[0]
-            .notes
-            .contains(&"schema keyword: /desiredSchema/additionalProperties".to_owned()));
-        assert!(d[0]
-            .message
-            .starts_with("conformance fixture basic desired does not satisfy"));
-    }
-
-    #[test]
-    fn closed_object_without_properties_reports_every_key_at_its_pointer() {
-        // Issue 10 item 5: no `properties` beside `additionalProperties:
-        // false` used to give one vague finding at "" ("False schema does
-        // not allow 1").
-        let def = json!({"desiredSchema":
-                {"$schema": S, "type": "object", "additionalProperties": false},
-            "conformanceFixtures": [{"name": "basic", "desiredPath": "f/d.json"}]});
-        let files = BTreeMap::from([(
-            "f/d.json",
-            ("application/json", json!({"zeta": 1, "alpha": {"k": 2}})),
-        )]);
-        let (run, compile) = run_with(&def, &files, 10);
-        assert!(compile.is_empty());
-        let d = &run.diagnostics;
-        assert_eq!(codes(d), vec![Code::FixtureSchemaViolation; 2]);
-        let at: Vec<&str> = d.iter().map(|d| d.pointer.as_str()).collect();
-        assert_eq!(at, vec!["/alpha", "/zeta"]);
-        assert!(d.iter().all(|d| d.target == Target::Key));
-        assert!(d[0].message.contains("unexpected member \"alpha\""));
-        // Near miss: an empty object satisfies it.
-        let files = BTreeMap::from([("f/d.json", ("application/json", json!({})))]);
-        assert!(run_with(&def, &files, 10).0.diagnostics.is_empty());
-    }
-
-    #[test]
-    fn identical_failures_through_allof_fan_out_are_one_finding() {
-        let desired = json!({"$schema": S, "type": "object", "additionalProperties": false,
-            "properties": {"v": {"allOf": [{"$ref": "#/$defs/s"}, {"$ref": "#/$defs/s"}]}},
-            "$defs": {"s": {"type": "string"}}});
-        let def = json!({"desiredSchema": desired,
-            "conformanceFixtures": [{"name": "fan", "desiredPath": "d.json"}]});
-        let files = BTreeMap::from([("d.json", ("application/json", json!({"v": 7})))]);
-        let (run, _) = run_with(&def, &files, 10);
-        assert_eq!(codes(&run.diagnostics), vec![Code::FixtureSchemaViolation]);
-        assert_eq!(run.diagnostics[0].pointer.as_str(), "/v");
-        assert!(run.diagnostics[0]
-            .notes
-            .iter()
-            .any(|n| n == "1 more schema path(s) fail the same way"));
-        // near miss: two different failures at one location stay two findings
-        let files = BTreeMap::from([("d.json", ("application/json", json!({"v": 7, "x": 1})))]);
-        let (run, _) = run_with(&def, &files, 10);
-        assert_eq!(
-            codes(&run.diagnostics),
-            vec![Code::FixtureSchemaViolation; 2]
-        );
-    }
-
-    #[test]
-    fn positive_fixture_violation_points_into_fixture_with_schema_note() {
-        let def = json!({"desiredSchema": closed_name(),
-            "conformanceFixtures": [{"name": "basic", "desiredPath": "d.json"}]});
-        let files = BTreeMap::from([("d.json", ("application/json", json!({"name": 7})))]);
-        let (run, _) = run_with(&def, &files, 10);
-        assert_eq!(codes(&run.diagnostics), vec![Code::FixtureSchemaViolation]);
-        assert_eq!(run.diagnostics[0].pointer.as_str(), "/name");
-        assert_eq!(
-            run.diagnostics[0].notes[0],
-            "schema keyword: /desiredSchema/properties/name/type"
-        );
-        // Near miss: a valid fixture gives nothing.
-        let ok = BTreeMap::from([("d.json", ("application/json", json!({"name": "x"})))]);
-        let (run, _) = run_with(&def, &ok, 10);
-        assert!(run.diagnostics.is_empty());
-        assert_eq!(run.positive_run, 1);
-    }
-
-    #[test]
-    fn positive_fixture_over_work_budget() {
-        let def = json!({"desiredSchema": closed_name(),
-            "conformanceFixtures": [{"name": "basic", "desiredPath": "d.json"}]});
-        let files = BTreeMap::from([("d.json", ("application/json", json!({"name": "x"})))]);
-        let (run, _) = run_with(&def, &files, WORK_LIMIT + 1);
-        assert_eq!(codes(&run.diagnostics), vec![Code::FixtureWorkExceeded]);
-        let (run, _) = run_with(&def, &files, WORK_LIMIT);
-        assert!(run.diagnostics.is_empty());
-    }
-
-    #[test]
-    fn listing_media_and_stage_schema_rules() {
-        let def = json!({"desiredSchema": closed_name(),
-            "conformanceFixtures": [
-                {"name": "a", "desiredPath": "missing.json"},
-                {"name": "b", "desiredPath": "s.json"},
-                {"name": "c", "desiredPath": "d.json", "observedPath": "d.json"},
-                {"name": "d", "desiredPath": "d.json", "outputPath": "d.json"}]});
-        let files = BTreeMap::from([
-            ("s.json", ("application/schema+json", json!({"name": "x"}))),
-            ("d.json", ("application/json", json!({"name": "x"}))),
-        ]);
-        let (run, _) = run_with(&def, &files, 1);
-        assert_eq!(
-            codes(&run.diagnostics),
-            vec![
-                Code::FixtureUnlisted,
-                Code::FixtureMediaType,
-                Code::FixtureStageWithoutSchema,
-                Code::FixtureStageWithoutSchema
-            ]
-        );
-        assert_eq!(
-            run.diagnostics[0].pointer.as_str(),
-            "/conformanceFixtures/0/desiredPath"
-        );
-        assert_eq!(
-            run.diagnostics[2].message,
-            "conformance fixture \"c\" declares observedPath but Form Definition has no observedSchema"
-        );
-        assert_eq!(run.positive_run, 2);
-    }
-
-    #[test]
-    fn negative_fixture_rules() {
-        let def = json!({"desiredSchema": closed_name(),
-            "negativeConformanceFixtures": [
-                {"name": "passes", "stage": "desired", "inputPath": "good.json", "expectedFailure": "schema_validation_failed"},
-                {"name": "fails", "stage": "desired", "inputPath": "bad.json", "expectedFailure": "schema_validation_failed"},
-                {"name": "no-schema", "stage": "observed", "inputPath": "bad.json", "expectedFailure": "schema_validation_failed"},
-                {"name": "other", "stage": "desired", "inputPath": "bad.json", "expectedFailure": "missing_field"},
-                {"name": "weird", "stage": "apply", "inputPath": "bad.json", "expectedFailure": "schema_validation_failed"}]});
-        let files = BTreeMap::from([
-            ("good.json", ("application/json", json!({"name": "x"}))),
-            ("bad.json", ("application/json", json!({}))),
-        ]);
-        let (run, _) = run_with(&def, &files, 1);
-        assert_eq!(
-            codes(&run.diagnostics),
-            vec![
-                Code::NegativeFixturePassed,
-                Code::NegativeStageWithoutSchema,
-                Code::UnsupportedExpectedFailure,
-                Code::UnsupportedNegativeStage
-            ]
-        );
-        let passed = &run.diagnostics[0];
-        assert_eq!(
-            passed.message,
-            "negative conformance fixture \"passes\" unexpectedly passed desired validation"
-        );
-        assert_eq!(passed.file.as_deref(), Some("good.json"));
-        assert_eq!(run.negative_run, 2);
-    }
-
-    #[test]
-    fn negative_fixture_failing_only_by_work_budget_counts_as_failing() {
-        let def = json!({"desiredSchema": closed_name(),
-            "negativeConformanceFixtures": [
-                {"name": "big", "stage": "desired", "inputPath": "good.json", "expectedFailure": "schema_validation_failed"}]});
-        let files = BTreeMap::from([("good.json", ("application/json", json!({"name": "x"})))]);
-        let (run, _) = run_with(&def, &files, WORK_LIMIT + 1);
-        // No error (the reference's verdict); a note says why it "failed"
-        // (issue 22 item 9).
-        assert_eq!(
-            codes(&run.diagnostics),
-            vec![Code::NegativeFixtureOverBudget]
-        );
-        assert!(run.diagnostics.iter().all(|d| !d.is_error()));
-        assert_eq!(run.negative_run, 1);
-        // Near miss: within budget, the schema-valid negative is an error.
-        let (run, _) = run_with(&def, &files, WORK_LIMIT);
-        assert_eq!(codes(&run.diagnostics), vec![Code::NegativeFixturePassed]);
-    }
-
-    #[test]
-    fn compile_errors_point_into_the_definition() {
-        let def = json!({
-            "desiredSchema": {"$schema": S, "type": "object", "additionalProperties": false,
-                "properties": {"code": {"type": "string", "pattern": "a(?=b)"}}},
-            "observedSchema": {"$schema": S, "type": "strin"},
-            "interfaces": [{"name": "x", "version": "1", "documentSchema": {"$schema": S, "type": "object", "minProperties": -1}}]});
-        let (stages, diags) = compile_stages(&def);
-        let at: Vec<&str> = diags.iter().map(|d| d.pointer.as_str()).collect();
-        assert_eq!(
-            at,
-            vec![
-                "/desiredSchema/properties/code/pattern",
-                "/observedSchema/type",
-                "/interfaces/0/documentSchema/minProperties"
-            ]
-        );
-        assert!(diags.iter().all(|d| d.code == Code::InlineSchemaCompile));
-        assert!(diags[0]
-            .message
-            .starts_with("desiredSchema compile Draft 2020-12 schema: "));
-        assert!(stages.desired.is_none() && stages.observed.is_none());
-        assert_eq!(stages.documents.len(), 1);
-        let (ok, none) = compile_stages(&json!({"desiredSchema": closed_name()}));
-        assert!(none.is_empty() && ok.desired.is_some() && ok.output.is_none());
-    }
-
-    #[test]
-    fn ref_compile_errors_point_at_the_ref_member() {
-        // A target outside the subschemas that fails the meta-schema, and a
-        // `$ref` Go's uri-reference refuses: each at its `$ref` member, with
-        // the target named; a `$ref` spelled with a space compiles (§12 E1).
-        let def = json!({
-            "desiredSchema": {"$schema": S, "type": "object", "additionalProperties": false,
-                "properties": {"x": {"$ref": "#/properties/x/$defs/a/x-ext",
-                    "$defs": {"a": {"type": "string", "x-ext": {"type": 5}}}}}},
-            "observedSchema": {"$schema": S, "$defs": {"a\\b": {"type": "string"}},
-                "$ref": "#/$defs/a\\b"},
-            "outputSchema": {"$schema": S, "$defs": {"a b": {"type": "string"}},
-                "$ref": "#/$defs/a b"}});
-        let (stages, diags) = compile_stages(&def);
-        let at: Vec<&str> = diags.iter().map(|d| d.pointer.as_str()).collect();
-        assert_eq!(
-            at,
-            vec!["/desiredSchema/properties/x/$ref", "/observedSchema/$ref"]
-        );
-        assert!(
-            diags[0]
-                .message
-                .contains("\"#/properties/x/$defs/a/x-ext\""),
-            "{}",
-            diags[0].message
-        );
-        assert!(
-            diags[0].message.contains("\"/type\""),
-            "{}",
-            diags[0].message
-        );
-        assert!(
-            diags[1].message.contains("uri-reference"),
-            "{}",
-            diags[1].message
-        );
-        let output = stages.output.expect("a $ref with a space compiles");
-        assert!(output.is_valid(&json!("s")) && !output.is_valid(&json!(5)));
-    }
-
-    // ---- corpus ----
-
-    /// A test-only stand-in for the §4.7 instance estimate (the real one is
-    /// a colleague's module): same recursion, no memo, saturating.
-    fn work(root: &Value, s: &Value, i: &Value, depth: u32) -> u32 {
-        const CAP: u32 = crate::limits::WORK + 1;
-        let Value::Object(m) = s else { return 1 };
-        if depth > 200 {
-            return CAP;
-        }
-        let mut w: u32 = 1;
-        let mut add = |x: u32| w = w.saturating_add(x).min(CAP);
-        let sub = |k: &str| m.get(k);
-        let props = sub("properties").and_then(Value::as_object);
-        if let Value::Object(obj) = i {
-            if let Some(p) = props {
-                for (k, v) in obj {
-                    if let Some(ps) = p.get(k) {
-                        add(work(root, ps, v, depth + 1));
-                    }
-                }
-            }
-            if let Some(Value::Object(ds)) = sub("dependentSchemas") {
-                for (k, d) in ds {
-                    if obj.contains_key(k) {
-                        add(work(root, d, i, depth + 1));
-                    }
-                }
-            }
-            for (k, v) in obj {
-                if let Some(ap) = sub("additionalProperties") {
-                    if !props.is_some_and(|p| p.contains_key(k)) {
-                        add(work(root, ap, v, depth + 1));
-                    }
-                }
-                if let Some(pn) = sub("propertyNames") {
-                    add(work(root, pn, &Value::String(k.clone()), depth + 1));
-                }
-                if let Some(up) = sub("unevaluatedProperties") {
-                    add(work(root, up, v, depth + 1));
-                }
-            }
-        }
-        if let Value::Array(arr) = i {
-            let prefix = sub("prefixItems")
-                .and_then(Value::as_array)
-                .map_or(&[][..], |v| v);
-            for (n, v) in arr.iter().enumerate() {
-                if let Some(p) = prefix.get(n) {
-                    add(work(root, p, v, depth + 1));
-                } else if let Some(it) = sub("items") {
-                    add(work(root, it, v, depth + 1));
-                }
-                for k in ["contains", "unevaluatedItems"] {
-                    if let Some(c) = sub(k) {
-                        add(work(root, c, v, depth + 1));
-                    }
-                }
-            }
-        }
-        for k in ["not", "if", "then", "else"] {
-            if let Some(c) = sub(k) {
-                add(work(root, c, i, depth + 1));
-            }
-        }
-        for k in ["allOf", "anyOf", "oneOf"] {
-            if let Some(Value::Array(list)) = sub(k) {
-                for c in list {
-                    add(work(root, c, i, depth + 1));
-                }
-            }
-        }
-        if let Some(Value::String(r)) = sub("$ref") {
-            let ptr = r.trim_start_matches('#').replace("%24", "$");
-            if let Some(target) = root.pointer(&ptr) {
-                add(work(root, target, i, depth + 1));
-            }
-        }
-        w
-    }
-
-    /// compile_stages + definition_rules::check + run_fixtures on a package
-    /// directory: (error findings, positive run, negative run).
-    fn check_package(dir: &std::path::Path) -> (Vec<Diagnostic>, usize, usize) {
-        let read = |p: &str| std::fs::read_to_string(dir.join(p)).expect("read");
-        let index: Value = serde_json::from_str(&read("package-index.json")).expect("index");
-        let def_path = index["definitionPath"].as_str().expect("definitionPath");
-        let definition: Value = serde_json::from_str(&read(def_path)).expect("definition");
-        let mut files: BTreeMap<String, (String, Option<Value>)> = BTreeMap::new();
-        for f in index["files"].as_array().expect("files") {
-            let path = f["path"].as_str().expect("path").to_owned();
-            let media = f["mediaType"].as_str().expect("mediaType").to_owned();
-            let value = if media.ends_with("json") {
-                std::fs::read_to_string(dir.join(&path))
-                    .ok()
-                    .and_then(|t| serde_json::from_str(&t).ok())
-            } else {
-                None
-            };
-            files.insert(path, (media, value));
-        }
-        let (stages, mut diags) = compile_stages(&definition);
-        diags.extend(crate::definition_rules::check(&definition, &stages));
-        let lookup = |p: &str| {
-            files.get(p).map(|(m, v)| PayloadView {
-                media_type: m.as_str(),
-                value: v.as_ref(),
-                literals: None,
-            })
-        };
-        let run = run_fixtures(&definition, &stages, &lookup, &|s, i| work(s, s, i, 0));
-        diags.extend(run.diagnostics);
-        diags.retain(Diagnostic::is_error);
-        (diags, run.positive_run, run.negative_run)
-    }
-
-    #[test]
-    #[cfg_attr(no_corpus, ignore = "needs the corpus")]
-    fn corpus_ok_packages_have_no_fixture_errors() {
-        let root = crate::testing::corpus_root();
-        let manifest: Value = serde_json::from_str(
-            &std::fs::read_to_string(root.join("manifest.json")).expect("read"),
-        )
-        .expect("manifest");
-        let (mut packages, mut pos, mut neg) = (0, 0, 0);
-        for entry in manifest.as_array().expect("array") {
-            if entry["complete"] != json!(true) || entry["expect"] != json!("ok") {
-                continue;
-            }
-            let dir = root.join(entry["path"].as_str().expect("path"));
-            let (errors, p, n) = check_package(&dir);
-            assert!(errors.is_empty(), "{}: {errors:#?}", dir.display());
-            packages += 1;
-            pos += p;
-            neg += n;
-        }
-        eprintln!("corpus: {packages} ok packages, {pos} positive and {neg} negative fixture validations ran");
-        assert!(packages > 0);
-    }
-
-    #[test]
-    #[cfg_attr(no_corpus, ignore = "needs the corpus")]
-    fn corpus_mutants_of_my_stages_match_the_oracle() {
-        let root = crate::testing::corpus_root();
-        let mut entries: Vec<_> = std::fs::read_dir(root.join("mutants"))
-            .expect("mutants")
-            .filter_map(Result::ok)
-            .map(|e| e.path())
-            .filter(|p| p.join("expected.json").is_file())
-            .collect();
-        entries.sort();
-        let mut checked = 0;
-        let mut mismatches = Vec::new();
-        for dir in entries {
-            let expected: Value = serde_json::from_str(
-                &std::fs::read_to_string(dir.join("expected.json")).expect("read"),
-            )
-            .expect("expected");
-            let stage = expected["stage"].as_str().unwrap_or("");
-            if !["7", "12", "3.5", "3.6", "3.7"]
-                .iter()
-                .any(|s| stage.starts_with(s))
-            {
-                continue;
-            }
-            let fail = expected["oracleVerdict"] == json!("fail");
-            let (errors, _, _) = check_package(&dir.join("package"));
-            checked += 1;
-            let ours: Vec<&str> = errors.iter().map(|d| d.code.info().spec_code).collect();
-            eprintln!(
-                "{}: oracle {} {:?}, ours {ours:?}",
-                dir.display(),
-                expected["oracleVerdict"],
-                expected["specCode"]
-            );
-            if let (Some(want), Some(first)) = (expected["specCode"].as_str(), ours.first()) {
-                if want != *first && want != "DEF_SCHEMA" {
-                    mismatches.push(format!(
-                        "{}: oracle code {want}, ours {ours:?}",
-                        dir.display()
-                    ));
-                }
-            }
-            if errors.is_empty() == fail {
-                mismatches.push(format!(
-                    "{}: oracle fail={fail}, ours {errors:?}",
-                    dir.display()
-                ));
-            }
-        }
-        eprintln!("mutants: {checked} checked");
-        assert!(mismatches.is_empty(), "{mismatches:#?}");
-        assert!(checked >= 20);
-    }
-}
+mod tests;

@@ -200,6 +200,14 @@ pub struct PackageRoot {
     fd: OwnedFd,
     meta: StableMeta,
     path: PathBuf,
+    /// The directory the last [`PackageRoot::read`] below the root read
+    /// from: its relative path and its descriptor, opened component by
+    /// component from the root as every read's are. Payloads are read in
+    /// path order, so the files of one directory follow each other: each
+    /// reuses the held descriptor instead of opening and closing the
+    /// directories again (issue 38: two system calls per file). One
+    /// directory at most is held.
+    last_dir: std::sync::Mutex<Option<(String, OwnedFd)>>,
 }
 
 fn io_text(e: rustix::io::Errno) -> String {
@@ -269,6 +277,7 @@ pub fn open_root(path: &Path) -> Result<PackageRoot, Diagnostic> {
         fd,
         meta,
         path: path.to_path_buf(),
+        last_dir: std::sync::Mutex::new(None),
     })
 }
 
@@ -588,7 +597,10 @@ impl PackageRoot {
     /// R1.20), returning at most `limit` bytes.
     ///
     /// `rel` must pass [`path_grammar`]; each directory component is opened
-    /// `O_DIRECTORY|O_NOFOLLOW` from the previous one, the final component is
+    /// `O_DIRECTORY|O_NOFOLLOW` from the previous one (the directory of the
+    /// previous read below the root is held and reused when `rel` is in the
+    /// same one; the file's identity is still checked against the
+    /// inventory's), the final component is
     /// first inspected without following links and then opened
     /// `O_NOFOLLOW|O_NONBLOCK` (special files are never opened, so a FIFO
     /// cannot block). The file must be regular and non-executable; with
@@ -620,23 +632,29 @@ impl PackageRoot {
         let open_fail = |why: String| fail(format!("open package file {}: {why}", quote(rel)));
         path_grammar(rel).map_err(|r| open_fail(r.to_owned()))?;
 
-        let mut components: Vec<&str> = rel.split('/').collect();
-        // `split` always yields at least one element.
-        let last = components.pop().unwrap_or_default();
-        let mut held: Option<OwnedFd> = None;
-        for comp in components {
-            let base = match &held {
-                Some(fd) => fd.as_fd(),
-                None => self.fd.as_fd(),
-            };
-            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
-            let next = rustix::fs::openat(base, comp, flags, Mode::empty())
-                .map_err(|e| open_fail(io_text(e)))?;
-            held = Some(next);
+        let (dir, last) = rel.rsplit_once('/').unwrap_or(("", rel));
+        let mut last_dir = self
+            .last_dir
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !dir.is_empty() && last_dir.as_ref().is_none_or(|(held, _)| held != dir) {
+            *last_dir = None;
+            let mut held: Option<OwnedFd> = None;
+            for comp in dir.split('/') {
+                let base = match &held {
+                    Some(fd) => fd.as_fd(),
+                    None => self.fd.as_fd(),
+                };
+                let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+                let next = rustix::fs::openat(base, comp, flags, Mode::empty())
+                    .map_err(|e| open_fail(io_text(e)))?;
+                held = Some(next);
+            }
+            *last_dir = held.map(|fd| (dir.to_owned(), fd));
         }
-        let parent = match &held {
-            Some(fd) => fd.as_fd(),
-            None => self.fd.as_fd(),
+        let parent = match (dir.is_empty(), last_dir.as_ref()) {
+            (false, Some((_, fd))) => fd.as_fd(),
+            _ => self.fd.as_fd(),
         };
 
         let before = rustix::fs::statat(parent, last, AtFlags::SYMLINK_NOFOLLOW)

@@ -52,6 +52,9 @@ fn main() -> ExitCode {
             };
         }
     };
+    // The process exits once the output is written: a command's working
+    // data is left to the exit, not freed (`output::dispose`).
+    form_package::output::exit_after_run();
     let result = cli::run(cli, std::io::stdout().is_terminal());
     let mut stderr = result.stderr;
     let mut code = result.code;

@@ -116,6 +116,10 @@ pub struct JsonPayload {
     pub value: Value,
     /// The literal text of every number of `value` (§12 E4).
     pub numbers: crate::engine::numbers::Literals,
+    /// The SHA-256 of the bytes it was read from (`sha256:` and hex), as
+    /// the payload check computed it: the content key of the fixture memo
+    /// ([`crate::fixtures::memo`]).
+    pub digest: String,
 }
 
 /// A fact a check establishes for the checks after it. A check that needs

@@ -19,6 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
+use crate::json::member;
 use crate::json::pointer::{escape, unescape, JsonPointer};
 use crate::keywords::{ARRAY, MAP, SINGLE};
 
@@ -406,7 +407,7 @@ fn hidden(
     // traversed"): every keyword of the keyword model but `propertyNames`
     // (names are strings, never references).
     for kw in MAP {
-        if let Some(m) = o.get(kw).and_then(Value::as_object) {
+        if let Some(m) = member(o, kw).and_then(Value::as_object) {
             let via = hidden_by.or((kw != "properties").then_some(kw));
             for (name, child) in m {
                 hidden(child, &ptr.child(kw).child(name), via, one_of_walked, out);
@@ -414,7 +415,7 @@ fn hidden(
         }
     }
     for kw in ARRAY {
-        if let Some(a) = o.get(kw).and_then(Value::as_array) {
+        if let Some(a) = member(o, kw).and_then(Value::as_array) {
             for (i, child) in a.iter().enumerate() {
                 let via = if one_of_walked && kw == "oneOf" {
                     hidden_by
@@ -426,7 +427,7 @@ fn hidden(
         }
     }
     for kw in SINGLE.into_iter().filter(|k| *k != "propertyNames") {
-        if let Some(child) = o.get(kw) {
+        if let Some(child) = member(o, kw) {
             let via = hidden_by.or((kw != "items").then_some(kw));
             hidden(child, &ptr.child(kw), via, one_of_walked, out);
         }

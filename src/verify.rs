@@ -90,14 +90,34 @@ impl PackageOutcome {
 /// Verifies one package directory. Never panics on bad input; every problem
 /// with the package is a diagnostic.
 pub fn verify_package(path: &Path) -> PackageOutcome {
-    outcome(crate::checks::run(path))
+    outcome(crate::checks::run(path), Spans::Whole)
+}
+
+/// [`verify_package`] for an outcome that is only printed (the `verify`
+/// command's report): the same findings and figures, but the span map of
+/// each file a finding names holds only what locating those findings reads
+/// ([`strict::spans_at`]), not every value of the file. A caller that adds
+/// findings of its own, or looks up other pointers, uses
+/// [`verify_package`].
+pub fn verify_package_to_print(path: &Path) -> PackageOutcome {
+    outcome(crate::checks::run(path), Spans::Findings)
+}
+
+/// Which span map [`outcome`] builds for a kept file that has none.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Spans {
+    /// Every value of the file ([`strict::spans`]).
+    Whole,
+    /// The values the findings naming the file point at and their
+    /// ancestors ([`strict::spans_at`]).
+    Findings,
 }
 
 /// Verifies the package whose files `source` gives (on disk or in memory,
 /// [`crate::source`]): the same checks and the same outcome as
 /// [`verify_package`] on a directory holding the same files.
 pub fn verify_source(source: Box<dyn crate::source::PackageSource>) -> PackageOutcome {
-    outcome(crate::checks::run_source(source))
+    outcome(crate::checks::run_source(source), Spans::Whole)
 }
 
 /// What verifying a package leaves for a command that goes on with it
@@ -211,7 +231,7 @@ fn keeping_definition((mut pkg, run): (crate::package::Package, crate::checks::R
     };
     let index = pkg.index.clone().zip(keep(&mut pkg, INDEX_FILE));
     let files = regular_files(&pkg, &run.diagnostics);
-    let mut outcome = outcome((pkg, run));
+    let mut outcome = outcome((pkg, run), Spans::Whole);
     if let Some(d) = &definition {
         outcome.relations = relation_values(d.relations.as_deref().unwrap_or_default());
     }
@@ -249,7 +269,10 @@ fn relation_values(relations: &[crate::summary::Relation]) -> Vec<Value> {
 }
 
 /// The outcome of one run of the checks.
-fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> PackageOutcome {
+fn outcome(
+    (pkg, run): (crate::package::Package, crate::checks::Run),
+    spans: Spans,
+) -> PackageOutcome {
     let path = pkg.path.clone();
     let mut diagnostics = run.diagnostics;
     diag::finish(&mut diagnostics);
@@ -292,9 +315,17 @@ fn outcome((pkg, run): (crate::package::Package, crate::checks::Run)) -> Package
     for (file, source) in &mut out.sources {
         if source.spans.is_none() && pkg.parsed_json.contains(file) {
             let given = pkg.root.as_ref().and_then(|r| r.parsed(file));
-            source.spans = match given {
-                Some(d) => Some(d.parsed.spans.clone()),
-                None => strict::spans(&source.bytes).ok(),
+            source.spans = match (given, spans) {
+                (Some(d), _) => Some(d.parsed.spans.clone()),
+                (None, Spans::Whole) => strict::spans(&source.bytes).ok(),
+                (None, Spans::Findings) => {
+                    let named = out
+                        .diagnostics
+                        .iter()
+                        .filter(|d| d.file.as_deref() == Some(file.as_str()))
+                        .map(|d| &d.pointer);
+                    strict::spans_at(&source.bytes, named).ok()
+                }
             };
         }
     }

@@ -45,6 +45,7 @@ use crate::diag::escape::quote;
 use crate::diag::Diagnostic;
 use crate::engine::values::ValueSet;
 use crate::engine::ASSERTED_FORMATS;
+use crate::json::member;
 use crate::json::pointer::{unescape, JsonPointer};
 use crate::keywords::{self, Shape};
 use crate::package::{Fact, Package};
@@ -120,21 +121,21 @@ fn walk(root: &Value, schema: &Value, at: &JsonPointer, out: &mut Vec<Diagnostic
     let Value::Object(map) = schema else {
         return;
     };
-    if let Some(default) = map.get("default") {
+    if let Some(default) = member(map, "default") {
         if let Some(d) = refused_default(root, schema, default) {
             out.push(d.at(at.child("default")));
         }
     }
-    if let Some(Value::String(format)) = map.get("format") {
+    if let Some(Value::String(format)) = member(map, "format") {
         if let Some(d) = unknown_format(format) {
             out.push(d.at(at.child("format")));
         }
     }
-    if let Some(Value::Array(items)) = map.get("enum") {
+    if let Some(Value::Array(items)) = member(map, "enum") {
         out.extend(duplicate_enum_values(items, &at.child("enum")));
     }
     out.extend(unsatisfiable_required(map, at));
-    if let Some(Value::String(p)) = map.get("pattern") {
+    if let Some(Value::String(p)) = member(map, "pattern") {
         if let Some(d) = non_portable_pattern(p) {
             out.push(d.at(at.child("pattern")));
         }
@@ -332,13 +333,13 @@ fn excerpt(value: &Value) -> String {
 
 /// FD226 at each `required` name a closed object cannot have.
 fn unsatisfiable_required(map: &Map<String, Value>, at: &JsonPointer) -> Vec<Diagnostic> {
-    if map.get("additionalProperties") != Some(&Value::Bool(false)) {
+    if member(map, "additionalProperties") != Some(&Value::Bool(false)) {
         return Vec::new();
     }
-    let Some(Value::Array(required)) = map.get("required") else {
+    let Some(Value::Array(required)) = member(map, "required") else {
         return Vec::new();
     };
-    let declared = map.get("properties").and_then(Value::as_object);
+    let declared = member(map, "properties").and_then(Value::as_object);
     let names: Vec<&str> = declared
         .map(|m| m.keys().map(String::as_str).collect())
         .unwrap_or_default();

@@ -563,6 +563,7 @@ fn read_payload(
                             value = Some(JsonPayload {
                                 value: parsed,
                                 numbers: numbers.into(),
+                                digest: actual,
                             });
                         }
                         Err(d) => diags.push(d.in_file(l.path.clone())),

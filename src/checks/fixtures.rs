@@ -214,10 +214,20 @@ fn fixtures(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
                 .get(path)
                 .and_then(Option::as_ref)
                 .map(|p| &p.numbers),
+            digest: payloads
+                .get(path)
+                .and_then(Option::as_ref)
+                .map(|p| p.digest.as_str()),
         })
     };
-    let mut run =
-        crate::fixtures::run_fixtures(definition, stages, &lookup, &proof::work::instance_work);
+    // The production work estimate: the process's fixture memo applies.
+    let mut run = crate::fixtures::run_fixtures_with(
+        definition,
+        stages,
+        &lookup,
+        &proof::work::instance_work,
+        Some(crate::fixtures::memo::Memo::global()),
+    );
     let rejections = std::mem::take(&mut run.rejections);
     diags.extend(
         run.diagnostics

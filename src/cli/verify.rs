@@ -64,7 +64,7 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
         Err(refusal) => refused(refusal),
     };
     let output = args::deliver(output, a.output.file());
-    match &run {
+    let output = match &run {
         Ok(report) => a.summary.deliver(output, || {
             let view = RunView::of(report);
             let line = render::human::summary_line(&view);
@@ -77,7 +77,10 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
             )
         }),
         Err(_) => output,
-    }
+    };
+    // The report is printed: the binary exits without freeing it.
+    crate::output::dispose(run);
+    output
 }
 
 /// The run's progress bar on stderr ([`Progress::on_stderr`]: drawn only

@@ -416,6 +416,41 @@ fn read_detects_replacement_after_inventory() {
     );
 }
 
+/// Reads in one directory reuse the held directory (issue 38) and still
+/// refuse a file replaced there after the inventory; reads in another
+/// directory, at the root and back again each give their own file's bytes.
+#[test]
+fn reads_through_the_held_directory_still_check_each_file() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "d/a.json", b"a");
+    write(t.path(), "d/b.json", b"b");
+    write(t.path(), "d/c.json", b"c");
+    write(t.path(), "e/f/a.json", b"efa");
+    write(t.path(), "top.json", b"top");
+    let root = open_root(t.path()).unwrap();
+    let inv = root.inventory();
+    let meta = |rel: &str| entry(&inv, rel).meta;
+    let read = |rel: &str| {
+        root.read(rel, PAYLOAD_LIMIT, Some(&meta(rel)))
+            .map_err(|d| d.message)
+    };
+    assert_eq!(read("d/a.json").unwrap(), b"a");
+    // Replaced in the directory now held: refused as before.
+    write(t.path(), "d/b.tmp", b"b");
+    std::fs::rename(t.path().join("d/b.tmp"), t.path().join("d/b.json")).unwrap();
+    assert_eq!(
+        read("d/b.json").unwrap_err(),
+        "read payload \"d/b.json\": file identity changed after package inventory"
+    );
+    // Near miss: its untouched neighbour reads.
+    assert_eq!(read("d/c.json").unwrap(), b"c");
+    assert_eq!(read("e/f/a.json").unwrap(), b"efa");
+    assert_eq!(read("top.json").unwrap(), b"top");
+    assert_eq!(read("d/a.json").unwrap(), b"a");
+    // A name of the held directory is not read from another one.
+    assert!(root.read("e/f/c.json", PAYLOAD_LIMIT, None).is_err());
+}
+
 #[test]
 fn index_reads_use_the_index_code() {
     let t = tempfile::tempdir().unwrap();

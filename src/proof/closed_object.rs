@@ -548,14 +548,14 @@ impl<'a, 'p> Prover<'a, 'p> {
     /// Steps 3–7. Returns whether any fired.
     fn forbidden_keywords(&mut self, obj: &Map<String, Value>, at: &At<'_>) -> bool {
         let mut err = false;
-        if obj.contains_key("patternProperties") {
+        if member(obj, "patternProperties").is_some() {
             let gist = "patternProperties is forbidden; use the reviewed typed-map escape";
             let d = Diagnostic::new(Code::PatternProperties, "patternProperties is forbidden")
                 .at(at.loc.child("patternProperties"));
             self.report(d, at.disp, gist);
             err = true;
         }
-        if obj.contains_key("dependencies") {
+        if member(obj, "dependencies").is_some() {
             let gist =
                 "legacy dependencies is forbidden; use dependentRequired or dependentSchemas";
             let d = Diagnostic::new(
@@ -567,7 +567,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             err = true;
         }
         for kw in ["contentEncoding", "contentMediaType", "contentSchema"] {
-            if obj.contains_key(kw) {
+            if member(obj, kw).is_some() {
                 let gist = "is forbidden because portable Forms do not decode or transform embedded content";
                 let d = Diagnostic::new(Code::ContentKeyword, format!("`{kw}` {gist}"))
                     .at(at.loc.child(kw));

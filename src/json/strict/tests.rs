@@ -682,3 +682,40 @@ fn error_pointer_and_diagnostic() {
         r"invalid I-JSON: invalid escape \q at offset 14"
     );
 }
+
+/// `spans_at` (issue 38) locates each pointer it was given as the whole
+/// span map does: a member name, a value, an array item, a missing member
+/// (its nearest ancestor), the root; near miss: a value no given pointer
+/// reaches is not in it.
+#[test]
+fn spans_at_locates_its_pointers_as_the_whole_map_does() {
+    use crate::diag::Target;
+    use crate::locate::pointer_span;
+    let text = br#"{"a": {"b~c": [1, {"d/e": true}], "f": "x"}, "g": null}"#;
+    let whole = spans(text).unwrap();
+    let wanted: Vec<(JsonPointer, Target)> = vec![
+        (ptr("/a/b~0c/1/d~1e"), Target::Key),
+        (ptr("/a/b~0c/1/d~1e"), Target::Value),
+        (ptr("/a/f"), Target::Value),
+        (ptr("/a/missing/deeper"), Target::Value),
+        (ptr("/a/b~0c/0"), Target::Value),
+        (ptr(""), Target::Value),
+    ];
+    let kept = spans_at(text, wanted.iter().map(|(p, _)| p)).unwrap();
+    for (p, target) in &wanted {
+        assert_eq!(
+            pointer_span(&kept, p, *target),
+            pointer_span(&whole, p, *target),
+            "{p:?}"
+        );
+        assert!(pointer_span(&kept, p, *target).is_some());
+    }
+    assert!(whole.value_span(&ptr("/g")).is_some());
+    assert_eq!(kept.value_span(&ptr("/g")), None);
+    assert!(kept.len() < whole.len());
+    // What the reader refuses first is refused the same way.
+    assert_eq!(
+        spans_at(b"\xEF\xBB\xBF{}", [&ptr("")]).unwrap_err().kind,
+        spans(b"\xEF\xBB\xBF{}").unwrap_err().kind
+    );
+}
