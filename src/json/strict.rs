@@ -367,7 +367,8 @@ pub fn spans_at<'p>(
         Ok(text) if !bytes.starts_with(&[0xEF, 0xBB, 0xBF]) => text,
         _ => return spans(bytes),
     };
-    run_parser_keeping(bytes, text, Some(keep)).map(|(_, entries, _)| SpanIndex { entries })
+    run_parser(bytes, text, true, false, true, false, Some(keep))
+        .map(|(_, entries, _)| SpanIndex { entries })
 }
 
 /// [`parse`] that also keeps the literal text of every number, as
@@ -472,46 +473,20 @@ fn parse_impl(
         record_numbers,
         record_spans,
         values,
+        None,
     ) {
-        Err(_) if !record_spans => run_parser(bytes, text, false, record_numbers, true, values),
+        Err(_) if !record_spans => {
+            run_parser(bytes, text, false, record_numbers, true, values, None)
+        }
         done => done,
     }
 }
 
-/// [`run_parser`] for a span map kept to the pointer texts in `keep`
-/// ([`spans_at`]): no value, no numbers.
-fn run_parser_keeping(
-    bytes: &[u8],
-    text: &str,
-    keep: Option<ahash::AHashSet<String>>,
-) -> Result<(serde_json::Value, Entries, Vec<Box<str>>), ParseError> {
-    run_parser_with(bytes, text, true, false, true, false, keep)
-}
-
 /// One pass of the [`Parser`] over `text` (`bytes` as checked UTF-8);
 /// `track_ptr`: keep the pointer text of the value being read (always when
-/// `record_spans`).
+/// `record_spans`); `keep`: record the spans of only these pointer texts
+/// ([`spans_at`]), else of every value.
 fn run_parser(
-    bytes: &[u8],
-    text: &str,
-    record_spans: bool,
-    record_numbers: bool,
-    track_ptr: bool,
-    values: bool,
-) -> Result<(serde_json::Value, Entries, Vec<Box<str>>), ParseError> {
-    run_parser_with(
-        bytes,
-        text,
-        record_spans,
-        record_numbers,
-        track_ptr,
-        values,
-        None,
-    )
-}
-
-/// [`run_parser`], recording only the pointer texts in `keep` when given.
-fn run_parser_with(
     bytes: &[u8],
     text: &str,
     record_spans: bool,
