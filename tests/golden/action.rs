@@ -672,6 +672,18 @@ fn findings_are_annotated_and_summarised() {
     }
 }
 
+/// Copies the shipped store package to `new` as a breaking 1.0.1 (a
+/// lifecycle capability dropped: `FD670`, `FD656` against the 1.0.0).
+fn breaking_copy(new: &Path) {
+    copy_dir(&fixtures().join(STORE), new);
+    let file = new.join("definition.json");
+    let mut d: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    d["definitionVersion"] = serde_json::json!("1.0.1");
+    d["lifecycleCapabilities"] = serde_json::json!(["create", "observe", "delete"]);
+    std::fs::write(&file, serde_json::to_vec(&d).unwrap()).unwrap();
+    common::reindex(new);
+}
+
 /// `baseline` runs `compat --baseline BASE PATHS` with `compat-args`:
 /// its annotations, its own summary section and its exit status, which
 /// fails the job even when verify passed.
@@ -682,13 +694,7 @@ fn baseline_runs_compat() {
     let ws = runner.path("workspace");
     copy_dir(&fixtures().join(STORE), &ws.join("published/store"));
     let new = ws.join("packages/store");
-    copy_dir(&fixtures().join(STORE), &new);
-    let file = new.join("definition.json");
-    let mut d: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    d["definitionVersion"] = serde_json::json!("1.0.1");
-    d["lifecycleCapabilities"] = serde_json::json!(["create", "observe", "delete"]);
-    std::fs::write(&file, serde_json::to_vec(&d).unwrap()).unwrap();
-    common::reindex(&new);
+    breaking_copy(&new);
     let job = runner.run(&[
         ("paths", "packages"),
         ("baseline", "published"),
@@ -734,13 +740,7 @@ fn paths_that_look_like_options_are_paths() {
     let ws = runner.path("workspace");
     copy_dir(&fixtures().join(STORE), &ws.join("published/store"));
     let new = ws.join("--help");
-    copy_dir(&fixtures().join(STORE), &new);
-    let file = new.join("definition.json");
-    let mut d: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
-    d["definitionVersion"] = serde_json::json!("1.0.1");
-    d["lifecycleCapabilities"] = serde_json::json!(["create", "observe", "delete"]);
-    std::fs::write(&file, serde_json::to_vec(&d).unwrap()).unwrap();
-    common::reindex(&new);
+    breaking_copy(&new);
     let bad = ws.join("--version");
     copy_dir(&fixtures().join(STORE), &bad);
     std::fs::remove_file(bad.join("fixtures/desired.json")).unwrap();
