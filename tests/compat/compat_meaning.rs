@@ -649,6 +649,24 @@ fn refused_side_and_help() -> Result<(), Failed> {
 /// Widget), so the snapshot oracle compiles it alone.
 const WIDGET: &str = "tests/cases/desired/packages/widget-0.1.0";
 
+/// A widget 1.0.0 (`STEM-a`, `m` a string) and its copy at `version`
+/// (`STEM-b`) whose required `name` gains the default `"zz"`.
+fn name_gains_default(tmp: &Path, stem: &str, version: &str) -> (PathBuf, PathBuf) {
+    let a = widget(
+        tmp,
+        &format!("{stem}-a"),
+        "1.0.0",
+        json!({"type": "string"}),
+        json!({}),
+    );
+    let b = package(tmp, &format!("{stem}-b"), WIDGET, |d| {
+        *d = serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
+        d["definitionVersion"] = json!(version);
+        d["desiredSchema"]["properties"]["name"]["default"] = json!("zz");
+    });
+    (a, b)
+}
+
 /// The Widget at `version` with the desired schema `{name (required), m}`
 /// where `m` is `member`, and `$defs` `defs`.
 fn widget(tmp: &Path, name: &str, version: &str, member: Value, defs: Value) -> PathBuf {
@@ -895,20 +913,7 @@ fn meaning_witnesses_agree_with_the_core(oracle: &Path) {
     // Breaker F12: the required `name` gains a default: the Core refuses
     // the witness under OLD (missing `name`) and materializes it under NEW
     // as the FD682 record says.
-    let a = widget(
-        tmp.path(),
-        "req-a",
-        "1.0.0",
-        json!({"type": "string"}),
-        json!({}),
-    );
-    let b = package(tmp.path(), "req-b", WIDGET, |d| {
-        let a: Value =
-            serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
-        *d = a;
-        d["definitionVersion"] = json!("1.1.0");
-        d["desiredSchema"]["properties"]["name"]["default"] = json!("zz");
-    });
+    let (a, b) = name_gains_default(tmp.path(), "req", "1.1.0");
     let (_, doc) = json_run(&["compat", s(&a), s(&b)]);
     let r = records(&doc["pairs"][0], "FD682")[0].clone();
     let file = tmp.path().join("w-req.json");
@@ -1101,18 +1106,7 @@ fn a_default_no_host_can_insert_changes_nothing(oracle: &Path) {
     assert!(said.contains("at '/m': maxLength"), "{said}");
 
     // Near miss: a default the schema accepts on the required member.
-    let a = widget(
-        tmp.path(),
-        "ok-a",
-        "1.0.0",
-        json!({"type": "string"}),
-        json!({}),
-    );
-    let b = package(tmp.path(), "ok-b", WIDGET, |d| {
-        *d = serde_json::from_slice(&std::fs::read(a.join("definition.json")).unwrap()).unwrap();
-        d["definitionVersion"] = json!("1.0.1");
-        d["desiredSchema"]["properties"]["name"]["default"] = json!("zz");
-    });
+    let (a, b) = name_gains_default(tmp.path(), "ok", "1.0.1");
     let (status, out) = json_run(&["compat", s(&a), s(&b)]);
     assert_eq!(status, 1, "{out}");
     assert_eq!(records(&out["pairs"][0], "FD682").len(), 1, "{out}");
