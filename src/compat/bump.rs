@@ -137,6 +137,7 @@ mod tests {
             message: String::new(),
             inference: false,
             witness: None,
+            valid_under_both: false,
         }
     }
 

@@ -33,9 +33,13 @@ pub struct Change {
     pub inference: bool,
     /// The witness of a meaning change (`FD668`, `FD682`): a desired
     /// document that omits a defaulted member, judged by the engine on
-    /// what hosts that materialize make of it; valid under both schemas
-    /// when the message says [`VALID_UNDER_BOTH`].
+    /// what hosts that materialize make of it.
     pub witness: Option<Value>,
+    /// The witness is valid under both schemas as it is, before defaults
+    /// are inserted (a counterexample; its message says
+    /// [`VALID_UNDER_BOTH`]). Set by the prover, never read back from the
+    /// message, which quotes package text.
+    pub valid_under_both: bool,
 }
 
 /// What a meaning record's message says of a witness valid under both
@@ -83,6 +87,7 @@ pub(super) fn rec_as(
         message: String::new(),
         inference: false,
         witness: None,
+        valid_under_both: false,
     }
 }
 

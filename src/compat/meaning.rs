@@ -422,12 +422,17 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
         let judged = candidate
             .as_ref()
             .and_then(|w| accepted(old, new, w, &compiled));
+        // Both hosts accept it and store different documents, and it is
+        // valid under both as it is: a counterexample.
+        let under_both = judged
+            .as_ref()
+            .is_some_and(|j| j.old_accepts && j.new_accepts && j.mo != j.mn && j.valid_under_both);
         let (class, code, message) = match &judged {
             // Both hosts accept it and store different documents.
             Some(j) if j.old_accepts && j.new_accepts && j.mo != j.mn => (
                 Class::Breaking,
                 Code::DesiredDefaultChanged,
-                if j.valid_under_both {
+                if under_both {
                     format!(
                         "{subject} {what}: hosts store another document, e.g. {} {VALID_UNDER_BOTH} materializes as {} under OLD and as {} under NEW",
                         j.w, j.mo, j.mn
@@ -511,6 +516,7 @@ pub fn default_changes(old: &Value, new: &Value, at: &JsonPointer) -> Vec<Change
             .and(candidate);
         out.push(Change {
             message,
+            valid_under_both: under_both && witness.is_some(),
             witness,
             ..record_as(code, class, po, Some(pn))
         });

@@ -117,7 +117,7 @@ fn pair_model(p: &Pair) -> model::Pair {
                 class: c.class,
                 inference: c.inference,
                 witness: c.witness.clone(),
-                valid_under_both: c.message.contains(crate::compat::change::VALID_UNDER_BOTH),
+                valid_under_both: c.valid_under_both,
             })
             .collect(),
         findings: p.findings.clone(),
@@ -183,5 +183,54 @@ mod tests {
         assert_eq!(f.side, Some(Which::New));
         assert!(f.diagnostic.related.is_empty());
         assert!(f.in_old().is_none() && f.in_new().is_some());
+    }
+
+    /// Whether a witness is valid under both schemas as it is comes from
+    /// the prover, never from its message, which quotes package text: an
+    /// OLD default that reads like the message's own words ("(valid under
+    /// OLD and NEW)") labelled `{}` a counterexample valid under both,
+    /// though both schemas refuse it as it is (`name` is required). Near
+    /// miss: the optional `plain`'s default changed, whose witness is valid
+    /// under both.
+    #[test]
+    fn a_witness_is_labelled_by_the_prover_not_by_its_message() {
+        use crate::compat::change::VALID_UNDER_BOTH;
+        let tmp = tempfile::tempdir().unwrap();
+        let widget = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/cases/desired/packages/widget-0.1.0/definition.json");
+        let base: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(widget).unwrap()).unwrap();
+        let side = |name: &str, version: &str, member: &str, default: &str| {
+            let mut d = base.clone();
+            d["definitionVersion"] = version.into();
+            d["desiredSchema"]["properties"][member]["default"] = default.into();
+            let dir = tmp.path().join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            let file = dir.join("definition.json");
+            std::fs::write(&file, serde_json::to_vec_pretty(&d).unwrap()).unwrap();
+            file
+        };
+        let changed = |old: &Path, new: &Path| {
+            let r = compat_model(crate::compat::report::pair(old, new).unwrap());
+            let found: Vec<&model::Change> = r.pairs[0]
+                .changes
+                .iter()
+                .filter(|c| c.record.diagnostic.code == Code::DesiredDefaultChanged)
+                .collect();
+            assert_eq!(found.len(), 1, "{:?}", r.pairs[0].changes);
+            found[0].clone()
+        };
+        let c = changed(
+            &side("old", "1.0.0", "name", VALID_UNDER_BOTH),
+            &side("new", "2.0.0", "name", "b"),
+        );
+        assert!(c.record.diagnostic.message.contains(VALID_UNDER_BOTH));
+        assert_eq!(c.witness, Some(serde_json::json!({})));
+        assert!(!c.valid_under_both, "{c:?}");
+        let c = changed(
+            &side("p-old", "1.0.0", "plain", "p"),
+            &side("p-new", "2.0.0", "plain", "q"),
+        );
+        assert!(c.witness.is_some() && c.valid_under_both, "{c:?}");
     }
 }
