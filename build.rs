@@ -90,7 +90,15 @@ fn corpus_presence() {
     println!("cargo:rerun-if-env-changed=FORM_PACKAGE_CORPUS");
     let root = match std::env::var_os("FORM_PACKAGE_CORPUS") {
         Some(dir) => std::path::PathBuf::from(dir),
-        None => std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        // The directory Cargo runs this script for, read when it runs: a
+        // compiled-in `env!` kept the checkout the script was first built
+        // in, so a target shared by two checkouts (worktrees) looked for the
+        // corpus beside the first and, once it was gone, ignored every
+        // corpus test of the other.
+        None => std::path::PathBuf::from(
+            std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_else(|| ".".into()),
+        )
+        .join("../shared/corpus"),
     };
     let manifest = root.join("manifest.json");
     if manifest.is_file() {
