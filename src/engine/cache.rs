@@ -61,7 +61,9 @@ struct Key {
 }
 
 struct Entry {
-    compiled: Compiled,
+    /// Filled once, by the first thread to miss; a thread that finds the
+    /// entry while it is being compiled waits for it ([`OnceLock`]).
+    compiled: Arc<OnceLock<Compiled>>,
     charge: usize,
 }
 
@@ -178,30 +180,39 @@ impl SchemaCache {
             canonical: canonical.into_boxed_slice(),
             order: order.into_boxed_slice(),
         };
-        if let Ok(mut inner) = self.inner.lock() {
-            if let Some(found) = inner.map.get(&key).map(|e| e.compiled.clone()) {
-                inner.stats.hits += 1;
-                return found;
-            }
-            inner.stats.misses += 1;
-        }
-        let compiled = compile(schema);
         let cost = charge(key.canonical.len(), key.order.len());
-        if let Ok(mut inner) = self.inner.lock() {
-            inner.insert(key, compiled.clone(), cost, self.budget);
+        // One compilation per schema, also when two threads miss on it at
+        // once (two packages of one family verified side by side): the
+        // second waits for the first's, and so shares its identity
+        // ([`CompiledSchema::id`]) and the fixture memo's entries.
+        let cell = match self.inner.lock() {
+            Ok(mut inner) => match inner.map.get(&key).map(|e| Arc::clone(&e.compiled)) {
+                Some(found) => {
+                    inner.stats.hits += 1;
+                    Some(found)
+                }
+                None => {
+                    inner.stats.misses += 1;
+                    inner.insert(key, cost, self.budget)
+                }
+            },
+            Err(_) => None,
+        };
+        match cell {
+            Some(cell) => cell.get_or_init(|| compile(schema)).clone(),
+            None => compile(schema),
         }
-        compiled
     }
 }
 
 impl Inner {
-    fn insert(&mut self, key: Key, compiled: Compiled, cost: usize, budget: usize) {
-        if self.map.contains_key(&key) {
-            return;
-        }
+    /// Stores an empty entry for `key`, charged `cost`, evicting the
+    /// oldest entries while the budget would be exceeded; its cell, or
+    /// `None` when the entry is larger than the whole budget (not stored).
+    fn insert(&mut self, key: Key, cost: usize, budget: usize) -> Option<Arc<OnceLock<Compiled>>> {
         if cost > budget {
             self.stats.too_large += 1;
-            return;
+            return None;
         }
         while self.stats.charged.saturating_add(cost) > budget {
             let Some(oldest) = self.queue.pop_front() else {
@@ -213,16 +224,18 @@ impl Inner {
             }
         }
         let key = Arc::new(key);
+        let cell = Arc::new(OnceLock::new());
         self.queue.push_back(Arc::clone(&key));
         self.map.insert(
             key,
             Entry {
-                compiled,
+                compiled: Arc::clone(&cell),
                 charge: cost,
             },
         );
         self.stats.charged = self.stats.charged.saturating_add(cost);
         self.stats.peak_charged = self.stats.peak_charged.max(self.stats.charged);
         self.stats.entries = self.map.len();
+        Some(cell)
     }
 }

@@ -561,6 +561,48 @@ fn cache_is_content_addressed() -> Result<(), Failed> {
     Ok(())
 }
 
+/// Two threads that miss on one schema at once compile it once: the
+/// second waits for the first's compilation and gets the same compiled
+/// schema (the same [`CompiledSchema::id`], so the fixture memo's entries
+/// are shared). Near miss: another schema at the same time is compiled on
+/// its own.
+fn cache_compiles_a_schema_once_across_threads() -> Result<(), Failed> {
+    use form_package::engine::{cache::SchemaCache, compile};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let cache = SchemaCache::new(1 << 20);
+    let compiles = AtomicUsize::new(0);
+    let started = std::sync::Barrier::new(3);
+    let slow = |schema: &Value| {
+        compiles.fetch_add(1, Ordering::SeqCst);
+        // Long enough for the other threads to miss on it meanwhile.
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        compile(schema)
+    };
+    let ids: Vec<u64> = std::thread::scope(|threads| {
+        let runs: Vec<_> = [0, 0, 1]
+            .map(|i| {
+                let (cache, started, slow) = (&cache, &started, &slow);
+                threads.spawn(move || {
+                    started.wait();
+                    cache
+                        .get_or_compile(&distinct_schema(i), slow)
+                        .map(|c| c.id())
+                        .unwrap_or(0)
+                })
+            })
+            .into_iter()
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap_or(0)).collect()
+    });
+    assert_eq!(compiles.load(Ordering::SeqCst), 2, "{ids:?}");
+    assert_eq!(ids[0], ids[1]);
+    assert_ne!(ids[0], ids[2]);
+    assert!(!ids.contains(&0));
+    let st = cache.stats();
+    assert_eq!((st.misses, st.hits, st.entries), (2, 1, 2), "{st:?}");
+    Ok(())
+}
+
 /// This file's trials, run by the binary's `main`.
 pub fn trials() -> Vec<libtest_mimic::Trial> {
     let corpus = common::corpus();
@@ -572,6 +614,10 @@ pub fn trials() -> Vec<libtest_mimic::Trial> {
         Trial::test(
             "schema_cache_is_content_addressed",
             cache_is_content_addressed,
+        ),
+        Trial::test(
+            "schema_cache_compiles_a_schema_once_across_threads",
+            cache_compiles_a_schema_once_across_threads,
         ),
     ];
     let with_corpus =
