@@ -285,15 +285,20 @@ pub fn open_root(path: &Path) -> Result<PackageRoot, Diagnostic> {
 /// remaining names in byte order and its relative path prefix (`""` or
 /// `"dir/"`, as raw bytes).
 struct Frame {
-    dir: Option<OwnedFd>,
+    /// The directory's stream (its names were read through it; its
+    /// descriptor is the base of the entries' `statat` and `openat`), or
+    /// `None` for the root, whose descriptor the package holds.
+    dir: Option<Dir>,
     names: Vec<CString>,
     next: usize,
     prefix: Vec<u8>,
 }
 
-/// Reads the names of a directory (without `.` and `..`), sorted byte-wise.
-fn read_names(fd: BorrowedFd<'_>) -> rustix::io::Result<Vec<CString>> {
-    let mut dir = Dir::read_from(fd)?;
+/// Reads the names of the directory `dir` reads (without `.` and `..`),
+/// sorted byte-wise. The stream owns its descriptor: a subdirectory's is
+/// the one the walk opened (no second open), the root's a duplicate of the
+/// held one (`Dir::read_from` would reopen `.` by path).
+fn read_names(dir: &mut Dir) -> rustix::io::Result<Vec<CString>> {
     let mut names = Vec::new();
     while let Some(ent) = dir.read() {
         let ent = ent?;
@@ -359,7 +364,10 @@ impl PackageRoot {
     /// during the walk) is a finding, never a panic.
     pub fn inventory(&self) -> Inventory {
         let mut inv = Inventory::default();
-        let root_names = match read_names(self.fd.as_fd()) {
+        let root_names = match rustix::io::fcntl_dupfd_cloexec(&self.fd, 0)
+            .and_then(Dir::new)
+            .and_then(|mut dir| read_names(&mut dir))
+        {
             Ok(n) => n,
             Err(e) => {
                 inv.diagnostics.push(Diagnostic::new(
@@ -385,9 +393,25 @@ impl PackageRoot {
             let mut rel_bytes = top.prefix.clone();
             rel_bytes.extend_from_slice(name.as_bytes());
             let child = {
-                let dirfd = match &top.dir {
-                    Some(fd) => fd.as_fd(),
+                let dirfd = match top.dir.as_ref().map(Dir::fd) {
+                    Some(Ok(fd)) => fd,
                     None => self.fd.as_fd(),
+                    Some(Err(e)) => {
+                        // Never on Linux (the stream's descriptor is at
+                        // hand); the directory's entries are then a finding.
+                        let dir = String::from_utf8_lossy(&top.prefix).into_owned();
+                        inv.diagnostics.push(entry_diag(
+                            Code::RootOpen,
+                            format!(
+                                "inventory package: read directory {}: {}",
+                                quote(dir.trim_end_matches('/')),
+                                io_text(e)
+                            ),
+                            dir.trim_end_matches('/'),
+                        ));
+                        top.next = top.names.len();
+                        continue;
+                    }
                 };
                 self.visit(dirfd, &name, rel_bytes, at_root, &mut inv)
             };
@@ -492,12 +516,12 @@ impl PackageRoot {
             ));
             return None;
         }
-        match read_names(fd.as_fd()) {
-            Ok(names) => {
+        match Dir::new(fd).and_then(|mut dir| read_names(&mut dir).map(|names| (dir, names))) {
+            Ok((dir, names)) => {
                 let mut prefix = rel_bytes;
                 prefix.push(b'/');
                 Some(Frame {
-                    dir: Some(fd),
+                    dir: Some(dir),
                     names,
                     next: 0,
                     prefix,
@@ -601,7 +625,9 @@ impl PackageRoot {
     /// previous read below the root is held and reused when `rel` is in the
     /// same one; the file's identity is still checked against the
     /// inventory's), the final component is
-    /// first inspected without following links and then opened
+    /// first inspected without following links (with `expected`, the
+    /// inventory's inspection is that one, and the file is inspected again
+    /// only to name a refusal) and then opened
     /// `O_NOFOLLOW|O_NONBLOCK` (special files are never opened, so a FIFO
     /// cannot block). The file must be regular and non-executable; with
     /// `expected` (the inventory's meta) its identity and stable metadata
@@ -657,38 +683,58 @@ impl PackageRoot {
             _ => self.fd.as_fd(),
         };
 
-        let before = rustix::fs::statat(parent, last, AtFlags::SYMLINK_NOFOLLOW)
-            .map(|s| meta_of(&s))
-            .map_err(|e| open_fail(io_text(e)))?;
-        if let Some(exp) = expected {
-            if !before.unchanged(exp) {
-                return Err(fail("file identity changed after package inventory".into()));
-            }
-        }
-        if before.kind() != EntryKind::File {
-            return Err(fail("not a regular non-link file".into()));
-        }
-        if before.is_executable() {
-            return Err(fail("executable file".into()));
-        }
-        if before.size > limit {
-            return Err(
+        // The metadata before the open: with `expected`, the inventory's
+        // `statat` of this entry, taken while this package is verified, is
+        // it (R1.2), and a fresh `statat` is taken only when something
+        // refuses the file, to say whether it changed after the inventory
+        // (the first refusal then, as if it had been taken first). Without,
+        // a fresh `statat`.
+        let fresh = || {
+            rustix::fs::statat(parent, last, AtFlags::SYMLINK_NOFOLLOW)
+                .map(|s| meta_of(&s))
+                .map_err(|e| open_fail(io_text(e)))
+        };
+        let changed_since_inventory = || match expected {
+            Some(exp) => match fresh() {
+                Err(d) => Some(d),
+                Ok(now) if !now.unchanged(exp) => {
+                    Some(fail("file identity changed after package inventory".into()))
+                }
+                Ok(_) => None,
+            },
+            None => None,
+        };
+        let before = match expected {
+            Some(exp) => *exp,
+            None => fresh()?,
+        };
+        let refused = if before.kind() != EntryKind::File {
+            Some(fail("not a regular non-link file".into()))
+        } else if before.is_executable() {
+            Some(fail("executable file".into()))
+        } else if before.size > limit {
+            Some(
                 fail(format!("file is {} bytes; maximum is {limit}", before.size)).note(format!(
                     "refused from metadata before reading; limit {limit} bytes"
                 )),
-            );
+            )
+        } else {
+            None
+        };
+        if let Some(d) = refused {
+            return Err(changed_since_inventory().unwrap_or(d));
         }
 
         let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
         let fd = rustix::fs::openat(parent, last, flags, Mode::empty())
-            .map_err(|e| open_fail(io_text(e)))?;
+            .map_err(|e| changed_since_inventory().unwrap_or_else(|| open_fail(io_text(e))))?;
         let opened = rustix::fs::fstat(&fd)
             .map(|s| meta_of(&s))
             .map_err(|e| open_fail(io_text(e)))?;
         if opened.kind() != EntryKind::File || !opened.unchanged(&before) {
-            return Err(fail(
-                "file identity or metadata changed while opening".into(),
-            ));
+            return Err(changed_since_inventory().unwrap_or_else(|| {
+                fail("file identity or metadata changed while opening".into())
+            }));
         }
 
         let mut file = File::from(fd);

@@ -416,6 +416,49 @@ fn read_detects_replacement_after_inventory() {
     );
 }
 
+/// A read with the inventory's metadata takes that metadata as the file's
+/// before the open and inspects the file again only to name a refusal
+/// (issue 38): whatever refuses a file replaced after the inventory (the
+/// open of a symlink now there, or a size the inventory saw over the
+/// limit), the finding is that it changed after the inventory; the same
+/// refusals of an unchanged file keep their own gist (near misses).
+#[test]
+fn a_refusal_after_the_inventory_names_the_change() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "link.json", b"{}");
+    write(t.path(), "big.json", b"123456");
+    write(t.path(), "other.json", b"{}");
+    let root = open_root(t.path()).unwrap();
+    let inv = root.inventory();
+    let meta = |rel: &str| entry(&inv, rel).meta;
+    let read = |rel: &str, limit: u64| {
+        root.read(rel, limit, Some(&meta(rel)))
+            .map_err(|d| d.message)
+    };
+    // Over the limit by the inventory's size, unchanged: the size gist.
+    assert_eq!(
+        read("big.json", 3).unwrap_err(),
+        "read payload \"big.json\": file is 6 bytes; maximum is 3"
+    );
+    // Replaced by a symlink after the inventory: the open refuses it, the
+    // finding names the change.
+    std::fs::remove_file(t.path().join("link.json")).unwrap();
+    std::os::unix::fs::symlink("other.json", t.path().join("link.json")).unwrap();
+    assert_eq!(
+        read("link.json", PAYLOAD_LIMIT).unwrap_err(),
+        "read payload \"link.json\": file identity changed after package inventory"
+    );
+    // Replaced after the inventory and over the limit by the inventory's
+    // size: the change, not the size.
+    write(t.path(), "big.tmp", b"123456");
+    std::fs::rename(t.path().join("big.tmp"), t.path().join("big.json")).unwrap();
+    assert_eq!(
+        read("big.json", 3).unwrap_err(),
+        "read payload \"big.json\": file identity changed after package inventory"
+    );
+    assert_eq!(read("other.json", PAYLOAD_LIMIT).unwrap(), b"{}");
+}
+
 /// Reads in one directory reuse the held directory (issue 38) and still
 /// refuse a file replaced there after the inventory; reads in another
 /// directory, at the root and back again each give their own file's bytes.
