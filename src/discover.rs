@@ -212,6 +212,20 @@ pub fn walk_with_files(
     rules: &WalkRules,
     wanted: &dyn Fn(&std::ffi::OsStr) -> bool,
 ) -> Walk {
+    walk_each(path, rules, wanted, &mut |_| {})
+}
+
+/// [`walk_with_files`], also telling `on_root` each package root as the
+/// walk finds it, before the walk goes on (and the fallback root, a PATH
+/// holding no package, at its end): `verify` starts verifying a package
+/// while the walk still looks for the next (issue 38). The roots are in
+/// [`Walk::roots`] too, in the same order.
+pub fn walk_each(
+    path: &Path,
+    rules: &WalkRules,
+    wanted: &dyn Fn(&std::ffi::OsStr) -> bool,
+    on_root: &mut dyn FnMut(&Path),
+) -> Walk {
     let mut out = Walk::default();
     let meta = match std::fs::symlink_metadata(path) {
         Ok(m) => m,
@@ -228,6 +242,7 @@ pub fn walk_with_files(
         }
     };
     if !meta.is_dir() {
+        on_root(path);
         out.roots.push(path.to_path_buf());
         if path.file_name().is_some_and(wanted) {
             out.files.push(path.to_path_buf());
@@ -305,8 +320,8 @@ pub fn walk_with_files(
             ));
             continue;
         }
-        let index = entry.path().join(INDEX_FILE);
-        if std::fs::symlink_metadata(&index).is_ok() || lost_index(entry.path()) {
+        if holds_package(entry.path()) {
+            on_root(entry.path());
             out.roots.push(entry.path().to_path_buf());
             entries.skip_current_dir();
             continue;
@@ -330,10 +345,29 @@ pub fn walk_with_files(
         }
     }
     if out.roots.is_empty() && out.findings.is_empty() {
+        on_root(path);
         out.roots.push(path.to_path_buf());
         out.fallback = true;
     }
     out
+}
+
+/// True when the walk of `path` ends at `path` itself, its one root: a
+/// PATH that is no directory (handed on as a package, see the module docs)
+/// or a directory that holds a package ([`holds_package`]). `verify` runs
+/// such a PATH alone without starting a thread pool.
+pub fn is_root_itself(path: &Path) -> bool {
+    match std::fs::symlink_metadata(path) {
+        Ok(meta) if !meta.is_dir() => true,
+        Ok(_) => holds_package(path),
+        Err(_) => false,
+    }
+}
+
+/// True when the directory `dir` is a package root for the walk: it holds
+/// a `package-index.json` (any kind of entry) or a lost one ([`lost_index`]).
+fn holds_package(dir: &Path) -> bool {
+    std::fs::symlink_metadata(dir.join(INDEX_FILE)).is_ok() || lost_index(dir)
 }
 
 /// True when `dir` holds no `package-index.json` but a `definition.json`

@@ -3,6 +3,7 @@
 //! ([`crate::render`]) or its refusal said.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
 use crate::cli::args::{self, OutputArgs, ReportArgs, SelectArgs, SummaryArgs};
@@ -85,23 +86,30 @@ pub fn run(a: Args, is_terminal: bool) -> Output {
 
 /// The run's progress bar on stderr ([`Progress::on_stderr`]: drawn only
 /// when stderr is a terminal, the run has more than one package and has
-/// taken a second), made when the walk has counted the packages.
+/// taken a second), made when the walk has counted the packages. Packages
+/// are verified while the walk goes on, so the ones done before it are
+/// counted and shown when the bar is made.
 #[derive(Default)]
-struct ProgressBar(OnceLock<Progress>);
+struct ProgressBar {
+    bar: OnceLock<Progress>,
+    done: AtomicU64,
+}
 
 impl Observer for ProgressBar {
     fn start(&self, packages: usize) {
-        let _ = self.0.set(Progress::on_stderr(packages));
+        let bar = self.bar.get_or_init(|| Progress::on_stderr(packages));
+        bar.tick_to(self.done.load(Ordering::SeqCst));
     }
 
     fn package_done(&self) {
-        if let Some(bar) = self.0.get() {
-            bar.tick();
+        let done = self.done.fetch_add(1, Ordering::SeqCst) + 1;
+        if let Some(bar) = self.bar.get() {
+            bar.tick_to(done);
         }
     }
 
     fn finish(&self) {
-        if let Some(bar) = self.0.get() {
+        if let Some(bar) = self.bar.get() {
             bar.finish();
         }
     }

@@ -10,8 +10,6 @@
 
 use std::path::{Path, PathBuf};
 
-use rayon::prelude::*;
-
 use crate::diag::Diagnostic;
 use crate::discover;
 use crate::error::Error;
@@ -84,7 +82,8 @@ pub struct Printed {
 /// bar on stderr, `render::progress`): the library itself never draws.
 /// Every method has a default that does nothing; `()` watches nothing.
 pub trait Observer: Sync {
-    /// The walk is over: `packages` package roots will be verified now.
+    /// The walk is over: it found `packages` package roots in all (some
+    /// may be verified already: each is verified as soon as it is found).
     fn start(&self, packages: usize) {
         let _ = packages;
     }
@@ -100,14 +99,15 @@ impl Observer for () {}
 /// One thing a PATH yields: a package root to verify, or a finding of the
 /// walk (or of the configuration file) reported as an entry of its own.
 enum Item {
-    Root(PathBuf),
+    /// A package root and its number in the walk's order of new roots.
+    Root(PathBuf, usize),
     Finding(EntryKind, PathBuf, Box<Diagnostic>),
 }
 
 impl Item {
     fn path(&self) -> &Path {
         match self {
-            Item::Root(p) | Item::Finding(_, p, _) => p,
+            Item::Root(p, _) | Item::Finding(_, p, _) => p,
         }
     }
 }
@@ -261,70 +261,122 @@ pub fn verify_paths_with(
 
     // Overlapping PATHs (a tree and a package inside it) verify each package once.
     let mut seen = std::collections::HashSet::new();
+    let mut resolved_parents = std::collections::HashMap::new();
+    let verify_root = |r: &Path| {
+        let start = std::time::Instant::now();
+        // The report is only printed: each file's span map holds what
+        // locating its findings reads.
+        let mut o = verify::verify_package_to_print(r);
+        o.elapsed = Some(start.elapsed());
+        observer.package_done();
+        o
+    };
+    // Every new root of the walk, in the walk's order: root `i` of an
+    // `Item::Root` is `roots[i]`.
+    let mut roots: Vec<PathBuf> = Vec::new();
     // The one walk-and-report helper, PATH by PATH: each PATH's roots and
-    // walk findings are one group, sorted by path.
-    for p in paths {
-        let mut found =
-            crate::report::walk::discover(std::slice::from_ref(p), &walk_rules, &|_| false);
-        skipped.append(&mut found.skipped);
-        let findings: Vec<Item> = found
-            .entries()
-            .iter()
-            .flat_map(|e| {
+    // walk findings are one group, sorted by path. `found(i, root)` is told
+    // each new root as the walk finds it.
+    let mut walk = |found: &mut dyn FnMut(usize, &Path)| {
+        for p in paths {
+            let mut group: Vec<Item> = Vec::new();
+            let mut found_here = crate::report::walk::discover_each(
+                std::slice::from_ref(p),
+                &walk_rules,
+                &|_| false,
+                &mut |r| {
+                    if seen.insert(identity(r, &mut resolved_parents)) {
+                        let i = roots.len();
+                        roots.push(r.to_path_buf());
+                        group.push(Item::Root(r.to_path_buf(), i));
+                        found(i, r);
+                    }
+                },
+            );
+            skipped.append(&mut found_here.skipped);
+            group.extend(found_here.entries().iter().flat_map(|e| {
                 let o = e.outcome();
                 o.diagnostics
                     .iter()
                     .map(|d| Item::Finding(EntryKind::Path, o.path.clone(), Box::new(d.clone())))
-            })
-            .collect();
-        let mut group: Vec<Item> = found
-            .roots()
-            .into_iter()
-            .filter(|r| seen.insert(identity(r)))
-            .map(Item::Root)
-            .chain(findings)
-            .collect();
-        group.sort_by(|a, b| a.path().cmp(b.path()));
-        items.extend(group);
-    }
-    let roots = items.iter().filter(|i| matches!(i, Item::Root(_))).count();
-    observer.start(roots);
-    let one = |item: &Item| match item {
-        Item::Root(r) => {
-            let start = std::time::Instant::now();
-            // The report is only printed: each file's span map holds what
-            // locating its findings reads.
-            let mut o = verify::verify_package_to_print(r);
-            o.elapsed = Some(start.elapsed());
-            observer.package_done();
-            o
+            }));
+            group.sort_by(|a, b| a.path().cmp(b.path()));
+            items.extend(group);
         }
-        Item::Finding(kind, p, d) => PackageOutcome {
-            path: p.clone(),
-            diagnostics: vec![(**d).clone()],
-            // A configuration finding names its file: its bytes as
-            // `select::load` read them (once), so the finding's span shows
-            // as line:column (TOML has no JSON spans). A walk finding names
-            // no file.
-            sources: d
-                .file
-                .as_deref()
-                .filter(|_| *kind == EntryKind::Configuration)
-                .map(|f| {
-                    let bytes = loaded.bytes.clone();
-                    (f.to_owned(), Source { bytes, spans: None })
-                })
-                .into_iter()
-                .collect(),
-            ..Default::default()
-        },
     };
-    // One package runs on the main thread: starting the pool costs more than it saves.
-    let mut outcomes: Vec<PackageOutcome> = if items.len() == 1 {
-        items.iter().map(one).collect()
+    let verified = std::sync::Mutex::new(Vec::new());
+    if matches!(paths, [only] if discover::is_root_itself(only)) {
+        // One package runs on this thread: starting the pool costs more
+        // than it saves.
+        walk(&mut |_, _| {});
+        observer.start(roots.len());
+        if let Ok(mut v) = verified.lock() {
+            v.extend(roots.iter().enumerate().map(|(i, r)| (i, verify_root(r))));
+        }
     } else {
-        items.par_iter().map(one).collect()
-    };
+        // Each package root goes to the pool as soon as the walk finds it
+        // (issue 38): the walk runs on one worker of the pool while the
+        // others verify, taking the oldest roots first; once the walk is
+        // over its worker verifies too, the newest roots first, so the
+        // workers meet in the middle, each among other packages (and other
+        // schemas) than the rest. The report's order and content do not
+        // depend on it.
+        rayon::scope(|pool| {
+            let mut found = 0;
+            walk(&mut |i, r| {
+                found = i + 1;
+                let (r, verified, verify_root) = (r.to_path_buf(), &verified, &verify_root);
+                pool.spawn(move |_| {
+                    let o = verify_root(&r);
+                    if let Ok(mut v) = verified.lock() {
+                        v.push((i, o));
+                    }
+                });
+            });
+            observer.start(found);
+        });
+    }
+    let mut by_root: Vec<Option<PackageOutcome>> = Vec::new();
+    by_root.resize_with(roots.len(), || None);
+    for (i, o) in verified
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    {
+        if let Some(slot) = by_root.get_mut(i) {
+            *slot = Some(o);
+        }
+    }
+    let mut outcomes: Vec<PackageOutcome> = items
+        .iter()
+        .map(|item| match item {
+            // Every root the walk found was verified above; one whose
+            // outcome is missing (never expected) is verified here, never
+            // taken for a package without findings.
+            Item::Root(r, i) => by_root
+                .get_mut(*i)
+                .and_then(Option::take)
+                .unwrap_or_else(|| verify_root(r)),
+            Item::Finding(kind, p, d) => PackageOutcome {
+                path: p.clone(),
+                diagnostics: vec![(**d).clone()],
+                // A configuration finding names its file: its bytes as
+                // `select::load` read them (once), so the finding's span shows
+                // as line:column (TOML has no JSON spans). A walk finding names
+                // no file.
+                sources: d
+                    .file
+                    .as_deref()
+                    .filter(|_| *kind == EntryKind::Configuration)
+                    .map(|f| {
+                        let bytes = loaded.bytes.clone();
+                        (f.to_owned(), Source { bytes, spans: None })
+                    })
+                    .into_iter()
+                    .collect(),
+                ..Default::default()
+            },
+        })
+        .collect();
     observer.finish();
     // A fault of the verifier is no finding about the package: exit 2.
     for o in &mut outcomes {
@@ -349,7 +401,7 @@ pub fn verify_paths_with(
         .zip(outcomes)
         .filter_map(|(item, o)| {
             let entry = match item {
-                Item::Root(_) => Entry::selected(EntryKind::Package, o, Some(&settings)),
+                Item::Root(..) => Entry::selected(EntryKind::Package, o, Some(&settings)),
                 Item::Finding(EntryKind::Configuration, ..) => {
                     Entry::selected(EntryKind::Configuration, o, Some(&flags_only))
                         .named(config_name.clone())
@@ -383,15 +435,22 @@ pub fn verify_paths_with(
 
 /// The identity of a package root for de-duplication: its parent directory
 /// resolved, joined with its own name (the root itself is not resolved, so
-/// a symlinked root stays distinct and is reported as such).
-fn identity(root: &Path) -> std::path::PathBuf {
+/// a symlinked root stays distinct and is reported as such). Each parent is
+/// resolved once a run (`parents`): the roots of a tree share a few.
+fn identity(
+    root: &Path,
+    parents: &mut std::collections::HashMap<PathBuf, Option<PathBuf>>,
+) -> std::path::PathBuf {
     let name = root.file_name();
     let parent = root
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    match (std::fs::canonicalize(parent), name) {
-        (Ok(p), Some(n)) => p.join(n),
+    let resolved = parents
+        .entry(parent.to_path_buf())
+        .or_insert_with(|| std::fs::canonicalize(parent).ok());
+    match (resolved, name) {
+        (Some(p), Some(n)) => p.join(n),
         _ => std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf()),
     }
 }
@@ -443,7 +502,8 @@ mod tests {
     }
 
     /// The run tells its observer (the command line's progress bar) how
-    /// many package roots the walk found, each one verified and the end;
+    /// many package roots the walk found, each one verified (while the
+    /// walk goes on, so possibly before the count) and the end;
     /// it draws nothing itself. Near miss: a missing PATH is an entry of
     /// the report but no package verified, so it is not counted; a refused
     /// run tells nothing.
@@ -455,10 +515,12 @@ mod tests {
         let paths = [package(), other, PathBuf::from("no/such/path")];
         let report = verify_paths_with(&paths, &opts(), &isolated(), &seen).unwrap();
         assert_eq!(report.entries.len(), 3);
-        assert_eq!(
-            *seen.0.lock().unwrap(),
-            ["start 2", "done", "done", "finish"]
-        );
+        // Packages are verified while the walk goes on: a `done` may come
+        // before `start`, but every root is counted once and `finish` is last.
+        let mut told = seen.0.lock().unwrap().clone();
+        assert_eq!(told.pop().as_deref(), Some("finish"));
+        told.sort();
+        assert_eq!(told, ["done", "done", "start 2"]);
         let refused = Seen::default();
         let rules = RuleArgs {
             select: Some(vec!["XX".into()]),

@@ -44,15 +44,18 @@ impl Progress {
         Progress::new(total, std::io::stderr().is_terminal())
     }
 
-    /// One package done (called from any thread).
-    pub fn tick(&self) {
+    /// `done` packages verified in all (called from any thread; a count
+    /// below one already shown leaves the bar where it is).
+    pub fn tick_to(&self, done: u64) {
         let Some(bar) = &self.bar else { return };
         if self.start.elapsed() > Duration::from_secs(1)
             && !self.shown.swap(true, Ordering::Relaxed)
         {
             bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
         }
-        bar.inc(1);
+        if done > bar.position() {
+            bar.set_position(done);
+        }
     }
 
     /// The run is over: the bar, if drawn, is cleared.

@@ -79,9 +79,21 @@ pub fn discover(
     rules: &WalkRules,
     wanted: &dyn Fn(&OsStr) -> bool,
 ) -> Discovered {
+    discover_each(paths, rules, wanted, &mut |_| {})
+}
+
+/// [`discover`], also telling `on_root` each package root as the walk
+/// finds it ([`crate::discover::walk_each`]): the same roots, in the same
+/// order, as [`Discovered::roots`] gives.
+pub fn discover_each(
+    paths: &[PathBuf],
+    rules: &WalkRules,
+    wanted: &dyn Fn(&OsStr) -> bool,
+    on_root: &mut dyn FnMut(&std::path::Path),
+) -> Discovered {
     let mut out = Discovered::default();
     for path in paths {
-        let walk = crate::discover::walk_with_files(path, rules, wanted);
+        let walk = crate::discover::walk_each(path, rules, wanted, on_root);
         out.found.extend(walk.findings.into_iter().map(|(path, d)| {
             Found::Path(Box::new(Entry::new(
                 EntryKind::Path,
