@@ -353,14 +353,24 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     if !bad_patterns.is_empty() {
         return Err(bad_patterns);
     }
-    let mut schema = through_binary64(schema);
+    // The schema is copied only when something below changes it (most
+    // inline schemas are built as they are: issue 38).
+    let mut schema = through_binary64_cow(schema);
     // `$ref`s as the reference compiles them (E1, §5 F3): its spelling rule
     // and the meta-schema check of every target outside the document's
     // subschemas; the crate gets each `$ref` percent-encoded.
     let survey = refs::survey(&schema);
-    refs::encode_refs(&mut schema, &survey.refs);
+    let encodes = survey.refs.iter().any(|member| {
+        matches!(schema.pointer(member.as_str()),
+            Some(Value::String(s)) if refs::encode_fragment(s) != *s)
+    });
+    if encodes {
+        refs::encode_refs(schema.to_mut(), &survey.refs);
+    }
     let mut errors = survey.errors;
-    custom::rewrite_contains_counts(&mut schema);
+    if custom::may_rewrite_contains_counts(&schema) {
+        custom::rewrite_contains_counts(schema.to_mut());
+    }
     // The options are the same for every inline schema: built once per
     // thread (about 40 format and keyword registrations), not per schema.
     thread_local! {
@@ -555,6 +565,28 @@ mod tests {
         let mut m = body.as_object().cloned().unwrap_or_default();
         m.insert("$schema".into(), json!(DRAFT_2020_12));
         Value::Object(m)
+    }
+
+    /// `compile` copies a schema only when it changes it (issue 38): a
+    /// nested `contains` with a `maxContains` Go's `int` reads as negative
+    /// is still rewritten (every array fails, as in Go), a `$ref` that needs percent-encoding
+    /// still resolves, and a schema with neither compiles as it is (near
+    /// miss: `contains` only as a property name is no rewrite, and the
+    /// schema behaves as written).
+    #[test]
+    fn a_schema_is_copied_only_to_be_changed() {
+        let nested = json!({"properties": {"a": {"contains": {"type": "integer"}, "maxContains": 9_223_372_036_854_775_808_u64}}});
+        assert!(custom::may_rewrite_contains_counts(&nested));
+        assert!(!valid(nested, r#"{"a": [1]}"#));
+        let named = json!({"properties": {"contains": {"type": "string"}}});
+        assert!(custom::may_rewrite_contains_counts(&named));
+        let plain = json!({"properties": {"a": {"type": "string", "maxLength": 2}}});
+        assert!(!custom::may_rewrite_contains_counts(&plain));
+        assert!(valid(plain.clone(), r#"{"a": "ab"}"#));
+        assert!(!valid(plain, r#"{"a": "abc"}"#));
+        let spaced = json!({"$defs": {"a b": {"type": "string"}}, "$ref": "#/$defs/a b"});
+        assert!(valid(spaced.clone(), r#""x""#));
+        assert!(!valid(spaced, "1"));
     }
 
     fn valid(s: Value, instance: &str) -> bool {

@@ -325,6 +325,27 @@ pub fn register<R>(options: ValidationOptions<'_, R>) -> ValidationOptions<'_, R
     options
 }
 
+/// False when [`rewrite_contains_counts`] has nothing to rewrite in
+/// `schema`: no object anywhere in it (schema position or not) has a
+/// `contains` member. [`super::compile`] then builds the schema as it is,
+/// without a copy.
+pub fn may_rewrite_contains_counts(schema: &Value) -> bool {
+    let mut stack = vec![schema];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(map) => {
+                if map.contains_key("contains") {
+                    return true;
+                }
+                stack.extend(map.values());
+            }
+            Value::Array(items) => stack.extend(items),
+            _ => {}
+        }
+    }
+    false
+}
+
 /// Replaces `minContains`/`maxContains` (next to `contains`, in every
 /// schema position) by values the crate reads as Go's `int` does
 /// ([`go_int`]): a count at or below 0 becomes `minContains: 0`; a negative
