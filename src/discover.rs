@@ -354,7 +354,8 @@ pub fn walk_each(
 
 /// True when the walk of `path` ends at `path` itself, its one root: a
 /// PATH that is no directory (handed on as a package, see the module docs)
-/// or a directory that holds a package ([`holds_package`]). `verify` runs
+/// or a directory that holds a package (a package index or a lost one, as
+/// the walk decides it for every directory). `verify` runs
 /// such a PATH alone without starting a thread pool.
 pub fn is_root_itself(path: &Path) -> bool {
     match std::fs::symlink_metadata(path) {
