@@ -364,10 +364,14 @@ impl PackageRoot {
     /// during the walk) is a finding, never a panic.
     pub fn inventory(&self) -> Inventory {
         let mut inv = Inventory::default();
+        // The duplicate shares the held descriptor's position, which an
+        // earlier inventory left at the end: read from the start.
         let root_names = match rustix::io::fcntl_dupfd_cloexec(&self.fd, 0)
             .and_then(Dir::new)
-            .and_then(|mut dir| read_names(&mut dir))
-        {
+            .and_then(|mut dir| {
+                dir.rewind();
+                read_names(&mut dir)
+            }) {
             Ok(n) => n,
             Err(e) => {
                 inv.diagnostics.push(Diagnostic::new(

@@ -459,6 +459,22 @@ fn a_refusal_after_the_inventory_names_the_change() {
     assert_eq!(read("other.json", PAYLOAD_LIMIT).unwrap(), b"{}");
 }
 
+/// The root's names are read through a duplicate of the held descriptor
+/// (issue 38), which shares its position: a second inventory of the same
+/// root still lists every file (near miss: the first one does).
+#[test]
+fn a_second_inventory_of_one_root_lists_the_same_files() {
+    let t = tempfile::tempdir().unwrap();
+    write(t.path(), "package-index.json", b"{}");
+    write(t.path(), "d/a.json", b"{}");
+    let root = open_root(t.path()).unwrap();
+    let first = root.inventory();
+    assert_eq!(rels(&first), ["d/a.json", "package-index.json"]);
+    let second = root.inventory();
+    assert_eq!(rels(&second), rels(&first));
+    assert!(second.has_index);
+}
+
 /// Reads in one directory reuse the held directory (issue 38) and still
 /// refuse a file replaced there after the inventory; reads in another
 /// directory, at the root and back again each give their own file's bytes.
