@@ -384,7 +384,10 @@ fn proofs(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     };
     let mut errors = std::collections::BTreeMap::new();
     for (ptr, schema, _) in inline_schemas(definition) {
-        let report = proof::prove_inline_schema(&ptr, schema, &proof_name_policy);
+        // The same schema at the same field in another package (another
+        // version of it) is proved once a run ([`proof::memo`]).
+        let report = proof::memo::Memo::global().prove(&ptr, schema, &proof_name_policy);
+        let report = std::sync::Arc::unwrap_or_clone(report);
         let codes: Vec<Code> = report
             .diagnostics
             .iter()

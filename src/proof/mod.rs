@@ -12,6 +12,7 @@
 //! Pure code over `serde_json::Value`; no I/O, no printing.
 
 pub mod closed_object;
+pub mod memo;
 pub mod ref_closure;
 pub mod work;
 

@@ -1013,3 +1013,41 @@ fn corpus_limit_mutants_hit_the_limits_exactly() {
     );
     assert_eq!(r.operations, 4097);
 }
+
+/// The proof memo (issue 38) gives the report a fresh proof gives, once per
+/// (field, schema as read): a second package's same schema is a hit; the
+/// same schema at another field (its pointers are prefixed with the field)
+/// and the same members in another order or with another number spelling
+/// (the prover visits members in order, messages print numbers) are
+/// entries of their own (near misses).
+#[test]
+fn the_memo_proves_a_schema_once_per_field_and_exact_value() {
+    let memo = memo::Memo::default();
+    let open = json!({"$schema": DRAFT, "type": "object", "properties": {"a": {"type": "string"}, "b": {"maxItems": 1}}});
+    let desired = JsonPointer::from("/desiredSchema");
+    let output = JsonPointer::from("/outputSchema");
+    let first = memo.prove(&desired, &open, &none);
+    assert_eq!(*first, prove_at("/desiredSchema", &open));
+    assert!(!first.diagnostics.is_empty());
+    let again = memo.prove(&desired, &open.clone(), &none);
+    assert!(std::sync::Arc::ptr_eq(&first, &again));
+    assert_eq!(memo.len(), 1);
+    let elsewhere = memo.prove(&output, &open, &none);
+    assert_eq!(*elsewhere, prove_at("/outputSchema", &open));
+    assert_ne!(*elsewhere, *first);
+    let reordered = json!({"$schema": DRAFT, "type": "object", "properties": {"b": {"maxItems": 1}, "a": {"type": "string"}}});
+    let spelled: Value = serde_json::from_str(
+        &open
+            .to_string()
+            .replace("\"maxItems\":1", "\"maxItems\":1.0"),
+    )
+    .unwrap();
+    assert_ne!(spelled, open);
+    for other in [&reordered, &spelled] {
+        assert_eq!(
+            *memo.prove(&desired, other, &none),
+            prove_at("/desiredSchema", other)
+        );
+    }
+    assert_eq!(memo.len(), 4);
+}
