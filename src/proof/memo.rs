@@ -19,8 +19,11 @@
 //!
 //! What is kept is the whole [`ProofReport`], which names no file and no
 //! position (the checks place its findings in `definition.json` for the
-//! package at hand). **Bounded:** at most [`LIMIT`] entries; when full, the
-//! memo is emptied first.
+//! package at hand). **Bounded:** each entry is charged [`ENTRY_CHARGE`]
+//! bytes plus the text of its findings; when an insertion would pass the
+//! budget ([`BUDGET`]; a language server proves every edit of a schema) the
+//! memo is emptied first, and a report larger than the whole budget is not
+//! kept.
 
 use std::collections::HashMap;
 use std::io::Write as _;
@@ -32,17 +35,44 @@ use sha2::{Digest, Sha256};
 use super::{NamePolicy, ProofReport};
 use crate::json::pointer::JsonPointer;
 
-/// The most entries the memo holds.
-pub const LIMIT: usize = 4096;
+/// The memo's budget in charged bytes (see the module documentation).
+pub const BUDGET: usize = 4 << 20;
+
+/// Bytes charged per entry besides its findings' text (key, map slot,
+/// `Arc`, the report's fixed part).
+pub const ENTRY_CHARGE: usize = 256;
+
+/// Bytes charged for one finding besides its text.
+const FINDING_CHARGE: usize = 160;
 
 type Key = (String, [u8; 32]);
+
+#[derive(Default)]
+struct Inner {
+    map: HashMap<Key, Arc<ProofReport>>,
+    charged: usize,
+}
 
 /// The memo: bounded, shared between threads. A proof runs outside the
 /// lock: two threads that miss on the same pair at once both prove, and
 /// the first to finish stores its report (the same report).
 #[derive(Default)]
 pub struct Memo {
-    map: Mutex<HashMap<Key, Arc<ProofReport>>>,
+    inner: Mutex<Inner>,
+}
+
+/// Bytes charged for the entry of `report` at `field`.
+fn charge(field: &str, report: &ProofReport) -> usize {
+    report
+        .diagnostics
+        .iter()
+        .fold(ENTRY_CHARGE + field.len(), |n, d| {
+            let text = d.message.len()
+                + d.pointer.as_str().len()
+                + d.help.as_ref().map_or(0, String::len)
+                + d.notes.iter().map(String::len).sum::<usize>();
+            n.saturating_add(text + FINDING_CHARGE)
+        })
 }
 
 impl std::fmt::Debug for Memo {
@@ -81,10 +111,19 @@ impl Memo {
 
     /// How many entries it holds now.
     pub fn len(&self) -> usize {
-        self.map
+        self.inner
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+            .map
             .len()
+    }
+
+    /// Bytes charged for the entries it holds now (never above [`BUDGET`]).
+    pub fn charged(&self) -> usize {
+        self.inner
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .charged
     }
 
     /// True when it holds nothing.
@@ -103,19 +142,25 @@ impl Memo {
     ) -> Arc<ProofReport> {
         let key: Key = (field.as_str().to_owned(), digest(schema));
         if let Some(hit) = self
-            .map
+            .inner
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+            .map
             .get(&key)
         {
             return Arc::clone(hit);
         }
         let made = Arc::new(super::prove_inline_schema(field, schema, names));
-        let mut map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
-        if map.len() >= LIMIT {
-            map.clear();
+        let cost = charge(&key.0, &made);
+        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
+        if cost <= BUDGET && !inner.map.contains_key(&key) {
+            if inner.charged.saturating_add(cost) > BUDGET {
+                inner.map.clear();
+                inner.charged = 0;
+            }
+            inner.charged += cost;
+            inner.map.insert(key, Arc::clone(&made));
         }
-        map.entry(key).or_insert_with(|| Arc::clone(&made));
         made
     }
 }

@@ -1050,4 +1050,29 @@ fn the_memo_proves_a_schema_once_per_field_and_exact_value() {
         );
     }
     assert_eq!(memo.len(), 4);
+    assert!(memo.charged() > 0 && memo.charged() <= memo::BUDGET);
+}
+
+/// The proof memo is bounded by its budget in bytes, not by a count: a
+/// stream of distinct schemas with many findings each (a language server
+/// proving every edit) never holds more than [`memo::BUDGET`] charged
+/// bytes; near miss: one such report alone is kept.
+#[test]
+fn the_memo_stays_within_its_budget() {
+    let memo = memo::Memo::default();
+    let desired = JsonPointer::from("/desiredSchema");
+    let many = |i: usize| {
+        let props: serde_json::Map<String, Value> = (0..2000)
+            .map(|j| (format!("p{i}_{j}"), json!({})))
+            .collect();
+        json!({"$schema": DRAFT, "type": "object", "properties": props, "additionalProperties": false})
+    };
+    let one = memo.prove(&desired, &many(0), &none);
+    assert!(one.diagnostics.len() >= 2000, "{}", one.diagnostics.len());
+    assert_eq!(memo.len(), 1);
+    for i in 1..12 {
+        memo.prove(&desired, &many(i), &none);
+        assert!(memo.charged() <= memo::BUDGET, "{i}: {}", memo.charged());
+    }
+    assert!(memo.len() < 12, "{}", memo.len());
 }
