@@ -46,6 +46,7 @@ pub mod keywords;
 pub mod limits;
 pub mod locate;
 pub mod lsp;
+pub mod memo;
 pub mod ops;
 pub mod output;
 pub mod package;

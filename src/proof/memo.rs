@@ -25,9 +25,8 @@
 //! memo is emptied first, and a report larger than the whole budget is not
 //! kept.
 
-use std::collections::HashMap;
 use std::io::Write as _;
-use std::sync::{Arc, Mutex, OnceLock, PoisonError};
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 use sha2::{Digest, Sha256};
@@ -38,8 +37,8 @@ use crate::json::pointer::JsonPointer;
 /// The memo's budget in charged bytes (see the module documentation).
 pub const BUDGET: usize = 4 << 20;
 
-/// Bytes charged per entry besides its findings' text (key, map slot,
-/// `Arc`, the report's fixed part).
+/// Bytes charged per entry besides its findings' text (key and its field,
+/// map slot, `Arc`, the report's fixed part).
 pub const ENTRY_CHARGE: usize = 256;
 
 /// Bytes charged for one finding besides its text.
@@ -47,32 +46,42 @@ const FINDING_CHARGE: usize = 160;
 
 type Key = (String, [u8; 32]);
 
-#[derive(Default)]
-struct Inner {
-    map: HashMap<Key, Arc<ProofReport>>,
-    charged: usize,
-}
-
-/// The memo: bounded, shared between threads. A proof runs outside the
-/// lock: two threads that miss on the same pair at once both prove, and
-/// the first to finish stores its report (the same report).
-#[derive(Default)]
+/// The memo: bounded, shared between threads ([`crate::memo::Bounded`]).
+/// A proof runs outside the lock: two threads that miss on the same pair
+/// at once both prove, and the first to finish stores its report (the same
+/// report).
 pub struct Memo {
-    inner: Mutex<Inner>,
+    inner: crate::memo::Bounded<Key, ProofReport>,
 }
 
-/// Bytes charged for the entry of `report` at `field`.
-fn charge(field: &str, report: &ProofReport) -> usize {
-    report
-        .diagnostics
-        .iter()
-        .fold(ENTRY_CHARGE + field.len(), |n, d| {
-            let text = d.message.len()
-                + d.pointer.as_str().len()
-                + d.help.as_ref().map_or(0, String::len)
-                + d.notes.iter().map(String::len).sum::<usize>();
-            n.saturating_add(text + FINDING_CHARGE)
-        })
+/// Its size and charge ([`crate::memo::Bounded::len`],
+/// [`crate::memo::Bounded::charged`]).
+impl std::ops::Deref for Memo {
+    type Target = crate::memo::Bounded<Key, ProofReport>;
+
+    fn deref(&self) -> &Self::Target {
+        &self.inner
+    }
+}
+
+impl Default for Memo {
+    fn default() -> Self {
+        Memo {
+            inner: crate::memo::Bounded::new(BUDGET),
+        }
+    }
+}
+
+/// Bytes charged for the entry of `report` (its field is charged in
+/// [`ENTRY_CHARGE`]).
+fn charge(report: &ProofReport) -> usize {
+    report.diagnostics.iter().fold(ENTRY_CHARGE, |n, d| {
+        let text = d.message.len()
+            + d.pointer.as_str().len()
+            + d.help.as_ref().map_or(0, String::len)
+            + d.notes.iter().map(String::len).sum::<usize>();
+        n.saturating_add(text + FINDING_CHARGE)
+    })
 }
 
 impl std::fmt::Debug for Memo {
@@ -109,28 +118,6 @@ impl Memo {
         GLOBAL.get_or_init(Memo::default)
     }
 
-    /// How many entries it holds now.
-    pub fn len(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .map
-            .len()
-    }
-
-    /// Bytes charged for the entries it holds now (never above [`BUDGET`]).
-    pub fn charged(&self) -> usize {
-        self.inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .charged
-    }
-
-    /// True when it holds nothing.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
     /// [`super::prove_inline_schema`] of `schema` at `field` under `names`
     /// (always the same policy for one memo): from the memo, or proved
     /// and stored.
@@ -141,26 +128,10 @@ impl Memo {
         names: NamePolicy<'_>,
     ) -> Arc<ProofReport> {
         let key: Key = (field.as_str().to_owned(), digest(schema));
-        if let Some(hit) = self
-            .inner
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .map
-            .get(&key)
-        {
-            return Arc::clone(hit);
-        }
-        let made = Arc::new(super::prove_inline_schema(field, schema, names));
-        let cost = charge(&key.0, &made);
-        let mut inner = self.inner.lock().unwrap_or_else(PoisonError::into_inner);
-        if cost <= BUDGET && !inner.map.contains_key(&key) {
-            if inner.charged.saturating_add(cost) > BUDGET {
-                inner.map.clear();
-                inner.charged = 0;
-            }
-            inner.charged += cost;
-            inner.map.insert(key, Arc::clone(&made));
-        }
-        made
+        self.inner.get_or_make(
+            key,
+            || super::prove_inline_schema(field, schema, names),
+            charge,
+        )
     }
 }
