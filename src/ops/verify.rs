@@ -271,13 +271,13 @@ pub fn verify_paths_with(
         observer.package_done();
         o
     };
-    // Every new root of the walk, in the walk's order: root `i` of an
-    // `Item::Root` is `roots[i]`.
-    let mut roots: Vec<PathBuf> = Vec::new();
     // The one walk-and-report helper, PATH by PATH: each PATH's roots and
-    // walk findings are one group, sorted by path. `found(i, root)` is told
-    // each new root as the walk finds it.
+    // walk findings are one group, sorted by path. Each new root is
+    // numbered in the walk's order (`Item::Root`'s number) and told to
+    // `found` as the walk finds it; once the walk is over, the observer is
+    // told how many there are, and so is the caller.
     let mut walk = |found: &mut dyn FnMut(usize, &Path)| {
+        let mut roots = 0;
         for p in paths {
             let mut group: Vec<Item> = Vec::new();
             let mut found_here = crate::report::walk::discover_each(
@@ -286,10 +286,9 @@ pub fn verify_paths_with(
                 &|_| false,
                 &mut |r| {
                     if seen.insert(identity(r, &mut resolved_parents)) {
-                        let i = roots.len();
-                        roots.push(r.to_path_buf());
-                        group.push(Item::Root(r.to_path_buf(), i));
-                        found(i, r);
+                        group.push(Item::Root(r.to_path_buf(), roots));
+                        found(roots, r);
+                        roots += 1;
                     }
                 },
             );
@@ -303,16 +302,14 @@ pub fn verify_paths_with(
             group.sort_by(|a, b| a.path().cmp(b.path()));
             items.extend(group);
         }
+        observer.start(roots);
+        roots
     };
     let verified = std::sync::Mutex::new(Vec::new());
-    if matches!(paths, [only] if discover::is_root_itself(only)) {
-        // One package runs on this thread: starting the pool costs more
-        // than it saves.
-        walk(&mut |_, _| {});
-        observer.start(roots.len());
-        if let Ok(mut v) = verified.lock() {
-            v.extend(roots.iter().enumerate().map(|(i, r)| (i, verify_root(r))));
-        }
+    let roots = if matches!(paths, [only] if discover::is_root_itself(only)) {
+        // One package runs on this thread, below: starting the pool costs
+        // more than it saves.
+        walk(&mut |_, _| {})
     } else {
         // Each package root goes to the pool as soon as the walk finds it
         // (issue 38): the walk runs on one worker of the pool while the
@@ -322,9 +319,7 @@ pub fn verify_paths_with(
         // schemas) than the rest. The report's order and content do not
         // depend on it.
         rayon::scope(|pool| {
-            let mut found = 0;
             walk(&mut |i, r| {
-                found = i + 1;
                 let (r, verified, verify_root) = (r.to_path_buf(), &verified, &verify_root);
                 pool.spawn(move |_| {
                     let o = verify_root(&r);
@@ -332,12 +327,11 @@ pub fn verify_paths_with(
                         v.push((i, o));
                     }
                 });
-            });
-            observer.start(found);
-        });
-    }
+            })
+        })
+    };
     let mut by_root: Vec<Option<PackageOutcome>> = Vec::new();
-    by_root.resize_with(roots.len(), || None);
+    by_root.resize_with(roots, || None);
     for (i, o) in verified
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -349,9 +343,10 @@ pub fn verify_paths_with(
     let mut outcomes: Vec<PackageOutcome> = items
         .iter()
         .map(|item| match item {
-            // Every root the walk found was verified above; one whose
-            // outcome is missing (never expected) is verified here, never
-            // taken for a package without findings.
+            // A root the pool did not verify (the one root of a PATH that
+            // is itself a package; never one the pool lost) is verified
+            // here, on this thread, never taken for a package without
+            // findings.
             Item::Root(r, i) => by_root
                 .get_mut(*i)
                 .and_then(Option::take)
