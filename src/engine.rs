@@ -360,13 +360,7 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
     // and the meta-schema check of every target outside the document's
     // subschemas; the crate gets each `$ref` percent-encoded.
     let survey = refs::survey(&schema);
-    let encodes = survey.refs.iter().any(|member| {
-        matches!(schema.pointer(member.as_str()),
-            Some(Value::String(s)) if refs::encode_fragment(s) != *s)
-    });
-    if encodes {
-        refs::encode_refs(schema.to_mut(), &survey.refs);
-    }
+    refs::encode_refs(&mut schema, &survey.refs);
     let mut errors = survey.errors;
     if custom::may_rewrite_contains_counts(&schema) {
         custom::rewrite_contains_counts(schema.to_mut());

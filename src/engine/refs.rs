@@ -209,12 +209,17 @@ pub(crate) fn encode_fragment(reference: &str) -> String {
 }
 
 /// Replaces each `$ref` member of `refs` in `schema` by its
-/// [`encode_fragment`] spelling (the copy handed to the crate).
-pub(crate) fn encode_refs(schema: &mut Value, refs: &[JsonPointer]) {
+/// [`encode_fragment`] spelling (the copy handed to the crate; `schema` is
+/// copied only when a `$ref` changes).
+pub(crate) fn encode_refs(schema: &mut std::borrow::Cow<'_, Value>, refs: &[JsonPointer]) {
     for member in refs {
-        if let Some(Value::String(s)) = schema.pointer_mut(member.as_str()) {
-            let encoded = encode_fragment(s);
-            if encoded != *s {
+        let Some(Value::String(s)) = schema.pointer(member.as_str()) else {
+            continue;
+        };
+        let encoded = encode_fragment(s);
+        if encoded != *s {
+            // Copied on the first `$ref` that changes (issue 38).
+            if let Some(Value::String(s)) = schema.to_mut().pointer_mut(member.as_str()) {
                 *s = encoded;
             }
         }
