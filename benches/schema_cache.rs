@@ -92,10 +92,12 @@ fn main() {
         let schemas = schemas_under(&dir);
         let mut distinct = std::collections::HashSet::new();
         for s in &schemas {
-            distinct.insert(form_package::canonical::canonical_with_order(s));
+            distinct.insert(
+                form_package::memo::content_key(s, form_package::memo::Numbers::Binary64).0,
+            );
         }
         println!(
-            "{}: {} inline schemas, {} distinct (canonical bytes + member order)",
+            "{}: {} inline schemas, {} distinct (content keys, numbers as binary64)",
             dir.display(),
             schemas.len(),
             distinct.len()

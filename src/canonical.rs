@@ -52,27 +52,21 @@ pub fn canonicalize(value: &serde_json::Value) -> Result<Vec<u8>, Diagnostic> {
         .note("the reference verifier reports `RFC 8785 canonicalization: Expected '{' but got …`"));
     }
     let mut out = Vec::with_capacity(256);
-    write_value(value, &mut out, None);
+    write_value(value, &mut out);
     Ok(out)
 }
 
-/// The RFC 8785 bytes of `value` (any kind, a scalar too) and its member
-/// order: for every object, in the order the canonical writer visits them,
-/// the original position of each member in sorted order. Two values with
-/// the same canonical bytes and the same order are the same document up to
-/// whitespace and number spelling (the key of [`crate::engine`]'s compiled
-/// schema cache, whose engine reports violations in member order).
-pub fn canonical_with_order(value: &serde_json::Value) -> (Vec<u8>, Vec<u32>) {
+/// The RFC 8785 bytes of `value`, any kind (a scalar too: [`canonicalize`]
+/// refuses those, as the reference does).
+pub fn canonical_any(value: &serde_json::Value) -> Vec<u8> {
     let mut out = Vec::with_capacity(256);
-    let mut order = Vec::new();
-    write_value(value, &mut out, Some(&mut order));
-    (out, order)
+    write_value(value, &mut out);
+    out
 }
 
-/// Appends the RFC 8785 form of `value` to `out`; with `order`, records
-/// the member order as [`canonical_with_order`] describes. A `Value` holds
-/// only finite numbers, unique names and valid UTF-8, so this cannot fail.
-fn write_value(value: &serde_json::Value, out: &mut Vec<u8>, mut order: Option<&mut Vec<u32>>) {
+/// Appends the RFC 8785 form of `value` to `out`. A `Value` holds only
+/// finite numbers, unique names and valid UTF-8, so this cannot fail.
+fn write_value(value: &serde_json::Value, out: &mut Vec<u8>) {
     use serde_json::Value;
     match value {
         Value::Null => out.extend_from_slice(b"null"),
@@ -86,39 +80,28 @@ fn write_value(value: &serde_json::Value, out: &mut Vec<u8>, mut order: Option<&
                 if i > 0 {
                     out.push(b',');
                 }
-                write_value(item, out, order.as_deref_mut());
+                write_value(item, out);
             }
             out.push(b']');
         }
         Value::Object(map) => {
-            let mut members: Vec<(usize, &String, &Value)> = map
-                .iter()
-                .enumerate()
-                .map(|(i, (name, member))| (i, name, member))
-                .collect();
-            members.sort_unstable_by(|a, b| utf16_order(a.1, b.1));
-            if let Some(order) = order.as_deref_mut() {
-                order.extend(
-                    members
-                        .iter()
-                        .map(|m| u32::try_from(m.0).unwrap_or(u32::MAX)),
-                );
-            }
+            let mut members: Vec<(&String, &Value)> = map.iter().collect();
+            members.sort_unstable_by(|a, b| utf16_order(a.0, b.0));
             out.push(b'{');
-            for (i, (_, name, member)) in members.into_iter().enumerate() {
+            for (i, (name, member)) in members.into_iter().enumerate() {
                 if i > 0 {
                     out.push(b',');
                 }
                 write_string(name, out);
                 out.push(b':');
-                write_value(member, out, order.as_deref_mut());
+                write_value(member, out);
             }
             out.push(b'}');
         }
     }
 }
 
-/// Whether `a` and `b` have the same RFC 8785 bytes ([`canonical_with_order`]'s,
+/// Whether `a` and `b` have the same RFC 8785 bytes ([`canonical_any`]'s,
 /// any kind at the top level), decided without writing them: members
 /// compared as sets of names, numbers by their binary64 value (the bytes of
 /// a number are a function of it: `write_number`), strings and the rest
@@ -294,7 +277,7 @@ mod tests {
             a in json_value(),
             b in json_value(),
         ) {
-            let bytes = |v: &serde_json::Value| canonical_with_order(v).0;
+            let bytes = |v: &serde_json::Value| canonical_any(v);
             proptest::prop_assert_eq!(same_canonical(&a, &b), bytes(&a) == bytes(&b));
             let re = respelled(&a);
             proptest::prop_assert!(same_canonical(&a, &re));

@@ -1,20 +1,23 @@
 //! A compiled-schema cache shared by the packages of one run (issue 23
 //! decision 2).
 //!
-//! **Content-addressed.** An entry is keyed by the schema's RFC 8785
-//! canonical bytes ([`crate::canonical::canonical_with_order`]) and its
-//! member order, never by a path, a file name or a FormRef: two packages
-//! whose inline schemas are the same document (up to whitespace and number
-//! spelling, which compiling cannot see: [`super::compile`] passes every
-//! number through binary64 first, §12 E4) share one compiled validator. The
-//! member order is part of the key because the engine reports violations
-//! in the schema's member order: a schema with the same members in another
-//! order is another entry, so the findings and their order never depend on
-//! which package compiled a schema first.
+//! **Content-addressed.** An entry is keyed by the schema's content key
+//! with numbers read as binary64 ([`crate::memo::content_key`],
+//! [`crate::memo::Numbers::Binary64`]), never by a path, a file name or a
+//! FormRef: two packages whose inline schemas are the same document (up to
+//! whitespace, escapes and number spelling, which compiling cannot see:
+//! [`super::compile`] passes every number through binary64 first, §12 E4)
+//! share one compiled validator. The member order is part of the key
+//! because the engine reports violations in the schema's member order: a
+//! schema with the same members in another order is another entry, so the
+//! findings and their order never depend on which package compiled a
+//! schema first.
 //!
 //! **Bounded.** Every entry is charged an estimate of the memory it holds
-//! ([`charge`]): its key, and [`COMPILED_BYTES_PER_KEY_BYTE`] bytes of
-//! compiled validator per canonical byte, plus [`ENTRY_OVERHEAD`]. The sum
+//! ([`charge`]): [`COMPILED_BYTES_PER_KEY_BYTE`] bytes of compiled
+//! validator (and key) per byte of the schema's content (the length of its
+//! content key's encoding, close to its JSON text's), plus
+//! [`ENTRY_OVERHEAD`]. The sum
 //! of the charges never exceeds the budget ([`DEFAULT_BUDGET`], 32 MiB, or
 //! `FORM_PACKAGE_SCHEMA_CACHE` bytes; `0` turns the cache off): before an
 //! insertion the oldest entries are evicted (first in, first out) until the
@@ -36,12 +39,12 @@ use super::{CompileError, CompiledSchema};
 /// bytes (see the module documentation).
 pub const DEFAULT_BUDGET: usize = 32 << 20;
 
-/// Compiled-validator bytes charged per canonical byte of the schema (an
+/// Compiled-validator bytes charged per content byte of the schema (an
 /// upper estimate of the `jsonschema` validator's heap per byte of its
 /// source: its nodes, keyword locations and compiled patterns).
 pub const COMPILED_BYTES_PER_KEY_BYTE: usize = 24;
 
-/// Bytes charged per entry besides its key and validator (the map and
+/// Bytes charged per entry besides its validator (the key, the map and
 /// queue slots, the `Arc`s, the validator's fixed parts).
 pub const ENTRY_OVERHEAD: usize = 4096;
 
@@ -52,13 +55,9 @@ pub const BUDGET_VAR: &str = "FORM_PACKAGE_SCHEMA_CACHE";
 /// What one compilation gives: the compiled schema or its errors.
 pub type Compiled = Result<CompiledSchema, Vec<CompileError>>;
 
-/// The key: canonical bytes and member order
-/// ([`crate::canonical::canonical_with_order`]).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-struct Key {
-    canonical: Box<[u8]>,
-    order: Box<[u32]>,
-}
+/// The key: the schema's content key, numbers as binary64
+/// ([`crate::memo::content_key`]).
+type Key = [u8; 32];
 
 struct Entry {
     /// Filled once, by the first thread to miss; a thread that finds the
@@ -69,9 +68,9 @@ struct Entry {
 
 #[derive(Default)]
 struct Inner {
-    map: HashMap<Arc<Key>, Entry, ahash::RandomState>,
+    map: HashMap<Key, Entry, ahash::RandomState>,
     /// Insertion order, for eviction (first in, first out).
-    queue: VecDeque<Arc<Key>>,
+    queue: VecDeque<Key>,
     stats: CacheStats,
 }
 
@@ -113,12 +112,12 @@ impl std::fmt::Debug for SchemaCache {
     }
 }
 
-/// The charge of an entry whose key has `canonical_len` canonical bytes and
-/// `order_len` member-order entries (see the module documentation).
-pub fn charge(canonical_len: usize, order_len: usize) -> usize {
-    canonical_len
-        .saturating_mul(COMPILED_BYTES_PER_KEY_BYTE + 1)
-        .saturating_add(order_len.saturating_mul(4))
+/// The charge of an entry whose schema has `content_len` content bytes
+/// (the length [`crate::memo::content_key`] gives; see the module
+/// documentation).
+pub fn charge(content_len: usize) -> usize {
+    content_len
+        .saturating_mul(COMPILED_BYTES_PER_KEY_BYTE)
         .saturating_add(ENTRY_OVERHEAD)
 }
 
@@ -175,12 +174,8 @@ impl SchemaCache {
             }
             return compile(schema);
         }
-        let (canonical, order) = crate::canonical::canonical_with_order(schema);
-        let key = Key {
-            canonical: canonical.into_boxed_slice(),
-            order: order.into_boxed_slice(),
-        };
-        let cost = charge(key.canonical.len(), key.order.len());
+        let (key, content_len) = crate::memo::content_key(schema, crate::memo::Numbers::Binary64);
+        let cost = charge(content_len);
         // One compilation per schema, also when two threads miss on it at
         // once (two packages of one family verified side by side): the
         // second waits for the first's, and so shares its identity
@@ -223,9 +218,8 @@ impl Inner {
                 self.stats.evictions += 1;
             }
         }
-        let key = Arc::new(key);
         let cell = Arc::new(OnceLock::new());
-        self.queue.push_back(Arc::clone(&key));
+        self.queue.push_back(key);
         self.map.insert(
             key,
             Entry {

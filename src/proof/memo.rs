@@ -9,10 +9,12 @@
 //! - **the field** (`/desiredSchema`, `/interfaces/3/documentSchema`): every
 //!   pointer of the report is prefixed with it, and `desiredSchema` has its
 //!   own name exemption;
-//! - **the schema as the prover reads it**: the SHA-256 of its `serde_json`
-//!   text, which keeps member order (the prover visits members in order)
-//!   and number spelling (`1` and `1.0` are two values, and messages print
-//!   numbers): two schemas with one digest are the same value;
+//! - **the schema as the prover reads it**: its content key with numbers
+//!   as held ([`crate::memo::content_key`], [`crate::memo::Numbers::AsHeld`]),
+//!   which keeps member order (the prover visits members in order) and
+//!   tells `1` from `1.0` (two values, and messages print numbers as
+//!   `serde_json` writes them): two schemas with one key are the same
+//!   value;
 //! - **the name policy**: fixed by the caller ([`Memo::prove`] is given one
 //!   policy per memo; the verifier's checks use
 //!   `checks::definition::proof_name_policy` only).
@@ -25,11 +27,9 @@
 //! memo is emptied first, and a report larger than the whole budget is not
 //! kept.
 
-use std::io::Write as _;
 use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use super::{NamePolicy, ProofReport};
 use crate::json::pointer::JsonPointer;
@@ -90,25 +90,6 @@ impl std::fmt::Debug for Memo {
     }
 }
 
-/// The SHA-256 of `schema`'s `serde_json` text (see the module docs).
-fn digest(schema: &Value) -> [u8; 32] {
-    struct Hashing(Sha256);
-    impl std::io::Write for Hashing {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.update(buf);
-            Ok(buf.len())
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
-    let mut h = Hashing(Sha256::new());
-    // Writing a `Value` into a sink that never fails cannot fail.
-    let _ = serde_json::to_writer(&mut h, schema);
-    let _ = h.flush();
-    h.0.finalize().into()
-}
-
 impl Memo {
     /// The memo of the verifier's checks, shared by every package verified
     /// in this process (its policy is
@@ -127,7 +108,8 @@ impl Memo {
         schema: &Value,
         names: NamePolicy<'_>,
     ) -> Arc<ProofReport> {
-        let key: Key = (field.as_str().to_owned(), digest(schema));
+        let (digest, _) = crate::memo::content_key(schema, crate::memo::Numbers::AsHeld);
+        let key: Key = (field.as_str().to_owned(), digest);
         self.inner.get_or_make(
             key,
             || super::prove_inline_schema(field, schema, names),
