@@ -719,3 +719,83 @@ fn spans_at_locates_its_pointers_as_the_whole_map_does() {
         spans(b"\xEF\xBB\xBF{}").unwrap_err().kind
     );
 }
+
+/// `spans_at` steps over the values no given pointer reaches and still
+/// locates the ones after them as the whole map does: siblings holding
+/// brackets and escaped quotes inside strings, nested containers, numbers
+/// and literals at every position, an empty container, whitespace before
+/// commas. Near miss: nothing inside a stepped-over value is in the map.
+#[test]
+fn spans_at_steps_over_what_no_pointer_reaches() {
+    use crate::diag::Target;
+    use crate::locate::pointer_span;
+    let text = br#" { "s": "a]}\"[{\\" , "n": -1.5e3 , "t": true,
+        "deep": [[{"x": "}"}], {}, [], "\\", 0], "e": {}, "z": [null, "q\"", {"k": [7 ,8]}] } "#;
+    let whole = spans(text).unwrap();
+    let wanted: Vec<JsonPointer> = ["/z/2/k/1", "/z/1", "/e", "/t", "/n"]
+        .into_iter()
+        .map(ptr)
+        .collect();
+    let kept = spans_at(text, &wanted).unwrap();
+    for p in &wanted {
+        for target in [Target::Key, Target::Value] {
+            assert_eq!(
+                pointer_span(&kept, p, target),
+                pointer_span(&whole, p, target),
+                "{p:?}"
+            );
+        }
+        assert!(kept.value_span(p).is_some(), "{p:?}");
+    }
+    for gone in ["/s", "/deep", "/deep/0/0/x", "/z/0"] {
+        assert!(whole.value_span(&ptr(gone)).is_some(), "{gone}");
+        assert_eq!(kept.value_span(&ptr(gone)), None, "{gone}");
+    }
+    // Every pointer of a corpus-like document at once: the whole map's
+    // entries for them.
+    let all: Vec<JsonPointer> = ["/s", "/deep/0/0/x", "/deep/4", "/z/2/k"]
+        .into_iter()
+        .map(ptr)
+        .collect();
+    let kept = spans_at(text, &all).unwrap();
+    for p in &all {
+        assert_eq!(kept.value_span(p), whole.value_span(p), "{p:?}");
+    }
+}
+
+/// On every Form Definition under the repository's `fixtures/`, `spans_at` of
+/// one pointer in five (and of the last ones, siblings of those stepped
+/// over) records for each exactly the whole map's entry: the value, the
+/// member name and the integer flag.
+#[test]
+fn spans_at_agrees_with_the_whole_map_on_real_definitions() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let mut files = 0;
+    for entry in walkdir::WalkDir::new(root).sort_by_file_name() {
+        let entry = entry.unwrap();
+        if entry.file_name() != "definition.json" {
+            continue;
+        }
+        let bytes = std::fs::read(entry.path()).unwrap();
+        let Ok(whole) = spans(&bytes) else { continue };
+        let mut all: Vec<&String> = whole.entries.keys().collect();
+        all.sort();
+        let some: Vec<JsonPointer> = all
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % 5 == 0 || i + 3 >= all.len())
+            .map(|(_, p)| ptr(p))
+            .collect();
+        let kept = spans_at(&bytes, &some).unwrap();
+        for p in &some {
+            assert_eq!(
+                kept.entries.get(p.as_str()),
+                whole.entries.get(p.as_str()),
+                "{} {p:?}",
+                entry.path().display()
+            );
+        }
+        files += 1;
+    }
+    assert!(files >= 30, "{files}");
+}
