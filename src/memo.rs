@@ -51,8 +51,7 @@ pub enum Numbers {
 pub fn content_key(value: &Value, numbers: Numbers) -> ([u8; 32], usize) {
     let mut s = Stream {
         sha: Sha256::new(),
-        buf: [0; STREAM_BUF],
-        used: 0,
+        buf: Vec::with_capacity(STREAM_BUF),
         len: 0,
     };
     s.value(value, numbers);
@@ -65,46 +64,39 @@ const STREAM_BUF: usize = 512;
 /// [`content_key`]'s writer: small writes gathered before they are hashed.
 struct Stream {
     sha: Sha256,
-    buf: [u8; STREAM_BUF],
-    used: usize,
+    buf: Vec<u8>,
     len: usize,
 }
 
 impl Stream {
     fn put(&mut self, bytes: &[u8]) {
         self.len += bytes.len();
-        if self.used + bytes.len() > STREAM_BUF {
+        if self.buf.len() + bytes.len() > STREAM_BUF {
             self.flush();
             if bytes.len() > STREAM_BUF {
                 self.sha.update(bytes);
                 return;
             }
         }
-        self.buf[self.used..self.used + bytes.len()].copy_from_slice(bytes);
-        self.used += bytes.len();
+        self.buf.extend_from_slice(bytes);
     }
 
     fn flush(&mut self) {
-        self.sha.update(&self.buf[..self.used]);
-        self.used = 0;
+        self.sha.update(&self.buf);
+        self.buf.clear();
     }
 
     /// A length or count, LEB128.
     fn count(&mut self, mut n: usize) {
-        let mut out = [0u8; 10];
-        let mut i = 0;
         loop {
             let low = (n & 0x7f) as u8;
             n >>= 7;
             if n == 0 {
-                out[i] = low;
-                i += 1;
-                break;
+                self.put(&[low]);
+                return;
             }
-            out[i] = low | 0x80;
-            i += 1;
+            self.put(&[low | 0x80]);
         }
-        self.put(&out[..i]);
     }
 
     fn text(&mut self, s: &str) {
