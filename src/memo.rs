@@ -47,7 +47,7 @@ pub enum Numbers {
 /// Why hand-rolled: the keys were the RFC 8785 bytes beside the member
 /// order, which sorts every object and writes every string escaped, only
 /// to be hashed or compared; this writes nothing but the hash input (issue
-/// 38: the schema cache's key was a twentieth of a corpus run's work).
+/// 38: the schema cache's key was ≈ 2.6 % of a corpus run's CPU).
 pub fn content_key(value: &Value, numbers: Numbers) -> ([u8; 32], usize) {
     let mut s = Stream {
         sha: Sha256::new(),
