@@ -389,8 +389,9 @@ pub fn compile(schema: &Value) -> Result<CompiledSchema, Vec<CompileError>> {
 
 /// [`compile`] through the process's bounded, content-addressed cache
 /// ([`cache::SchemaCache::global`]): a schema that is the same document as
-/// one compiled before in this process (same RFC 8785 bytes, same member
-/// order) is not compiled again. Same results as [`compile`].
+/// one compiled before in this process (in the same member order, numbers
+/// as binary64: one content key, [`crate::memo::content_key`]) is not
+/// compiled again. Same results as [`compile`].
 ///
 /// # Errors
 /// Those of [`compile`].

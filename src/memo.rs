@@ -1,9 +1,10 @@
 //! The one shape of the run's content-addressed memos (issue 38): the
 //! fixture memo ([`crate::fixtures::memo`]) and the proof memo
 //! ([`crate::proof::memo`]) each key a [`Bounded`] by what decides their
-//! answer and say why that key is exact. A value's content key
-//! ([`content_key`]) is the one digest of a JSON document they (and the
-//! compiled-schema cache, [`crate::engine::cache`]) key by.
+//! answer and say why that key is exact. The proof memo and the
+//! compiled-schema cache ([`crate::engine::cache`]) key a schema by its
+//! content key ([`content_key`]); the fixture memo keys a fixture by the
+//! SHA-256 of its bytes.
 //!
 //! **Bounded.** Each value is charged the bytes its owner's `charge` says;
 //! the sum never passes the budget: when storing a value would pass it, the

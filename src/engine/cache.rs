@@ -160,7 +160,7 @@ impl SchemaCache {
     }
 
     /// The compiled form of `schema`: from the cache when a schema with the
-    /// same canonical bytes and member order was compiled before, else
+    /// same content key (see the module documentation) was compiled before, else
     /// compiled by `compile` and stored (evicting the oldest entries while
     /// the budget would be exceeded).
     pub fn get_or_compile(
