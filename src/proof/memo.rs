@@ -44,33 +44,15 @@ pub const ENTRY_CHARGE: usize = 256;
 /// Bytes charged for one finding besides its text.
 const FINDING_CHARGE: usize = 160;
 
-type Key = (String, [u8; 32]);
+/// The key: the field's pointer text and the schema's content key (see
+/// the module documentation).
+pub type Key = (String, [u8; 32]);
 
 /// The memo: bounded, shared between threads ([`crate::memo::Bounded`]).
 /// A proof runs outside the lock: two threads that miss on the same pair
 /// at once both prove, and the first to finish stores its report (the same
 /// report).
-pub struct Memo {
-    inner: crate::memo::Bounded<Key, ProofReport>,
-}
-
-/// Its size and charge ([`crate::memo::Bounded::len`],
-/// [`crate::memo::Bounded::charged`]).
-impl std::ops::Deref for Memo {
-    type Target = crate::memo::Bounded<Key, ProofReport>;
-
-    fn deref(&self) -> &Self::Target {
-        &self.inner
-    }
-}
-
-impl Default for Memo {
-    fn default() -> Self {
-        Memo {
-            inner: crate::memo::Bounded::new(BUDGET),
-        }
-    }
-}
+pub type Memo = crate::memo::Bounded<Key, ProofReport>;
 
 /// Bytes charged for the entry of `report` (its field is charged in
 /// [`ENTRY_CHARGE`]).
@@ -84,19 +66,13 @@ fn charge(report: &ProofReport) -> usize {
     })
 }
 
-impl std::fmt::Debug for Memo {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("proof::Memo")
-    }
-}
-
 impl Memo {
     /// The memo of the verifier's checks, shared by every package verified
     /// in this process (its policy is
     /// `checks::definition::proof_name_policy`).
     pub fn global() -> &'static Memo {
         static GLOBAL: OnceLock<Memo> = OnceLock::new();
-        GLOBAL.get_or_init(Memo::default)
+        GLOBAL.get_or_init(|| Memo::new(BUDGET))
     }
 
     /// [`super::prove_inline_schema`] of `schema` at `field` under `names`
@@ -110,7 +86,7 @@ impl Memo {
     ) -> Arc<ProofReport> {
         let (digest, _) = crate::memo::content_key(schema, crate::memo::Numbers::AsHeld);
         let key: Key = (field.as_str().to_owned(), digest);
-        self.inner.get_or_make(
+        self.get_or_make(
             key,
             || super::prove_inline_schema(field, schema, names),
             charge,

@@ -1022,7 +1022,7 @@ fn corpus_limit_mutants_hit_the_limits_exactly() {
 /// entries of their own (near misses).
 #[test]
 fn the_memo_proves_a_schema_once_per_field_and_exact_value() {
-    let memo = memo::Memo::default();
+    let memo = memo::Memo::new(memo::BUDGET);
     let open = json!({"$schema": DRAFT, "type": "object", "properties": {"a": {"type": "string"}, "b": {"maxItems": 1}}});
     let desired = JsonPointer::from("/desiredSchema");
     let output = JsonPointer::from("/outputSchema");
@@ -1059,7 +1059,7 @@ fn the_memo_proves_a_schema_once_per_field_and_exact_value() {
 /// bytes; near miss: one such report alone is kept.
 #[test]
 fn the_memo_stays_within_its_budget() {
-    let memo = memo::Memo::default();
+    let memo = memo::Memo::new(memo::BUDGET);
     let desired = JsonPointer::from("/desiredSchema");
     let many = |i: usize| {
         let props: serde_json::Map<String, Value> = (0..2000)
