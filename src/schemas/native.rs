@@ -28,6 +28,7 @@
 //! by the crate's own meta-schema validator inside its compile (`jsonschema`
 //! 0.61.2 has no public option to skip that), so no schema is checked twice.
 
+use crate::json::member;
 use serde_json::{Number, Value};
 
 #[path = "native_gen/mod.rs"]

@@ -449,7 +449,7 @@ impl<'a> Gen<'a> {
                     for name in names {
                         let name = name.as_str().ok_or("required name is not a string")?;
                         let msg = format!("{} is a required property", Value::from(name));
-                        writeln!(b, "        if !o.contains_key({}) {{ c.fail(Kind::Other, {sp}, || {}.to_owned()); }}", rust_str(name), rust_str(&msg)).unwrap();
+                        writeln!(b, "        if member(o, {}).is_none() {{ c.fail(Kind::Other, {sp}, || {}.to_owned()); }}", rust_str(name), rust_str(&msg)).unwrap();
                     }
                     writeln!(b, "    }}").unwrap();
                 }
@@ -504,7 +504,7 @@ impl<'a> Gen<'a> {
                     for (name, _) in props {
                         let child = format!("{ptr}/properties/{}", escape_token(name));
                         let n = self.node(&doc, &child);
-                        writeln!(b, "        if let Some(x) = o.get({}) {{ let l = c.enter({}); s{n}(x, c); c.leave(l); }}", rust_str(name), rust_str(name)).unwrap();
+                        writeln!(b, "        if let Some(x) = member(o, {}) {{ let l = c.enter({}); s{n}(x, c); c.leave(l); }}", rust_str(name), rust_str(name)).unwrap();
                     }
                     writeln!(b, "    }}").unwrap();
                 }

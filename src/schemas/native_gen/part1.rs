@@ -5,30 +5,30 @@
 fn s0(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("name") { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
-        if !o.contains_key("sourceRole") { c.fail(Kind::Other, "/required", || "\"sourceRole\" is a required property".to_owned()); }
-        if !o.contains_key("targetInterface") { c.fail(Kind::Other, "/required", || "\"targetInterface\" is a required property".to_owned()); }
-        if !o.contains_key("allowedTargetForms") { c.fail(Kind::Other, "/required", || "\"allowedTargetForms\" is a required property".to_owned()); }
-        if !o.contains_key("bindingNameGrammar") { c.fail(Kind::Other, "/required", || "\"bindingNameGrammar\" is a required property".to_owned()); }
-        if !o.contains_key("runtimeProjection") { c.fail(Kind::Other, "/required", || "\"runtimeProjection\" is a required property".to_owned()); }
-        if !o.contains_key("lifecycle") { c.fail(Kind::Other, "/required", || "\"lifecycle\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "sourceRole").is_none() { c.fail(Kind::Other, "/required", || "\"sourceRole\" is a required property".to_owned()); }
+        if member(o, "targetInterface").is_none() { c.fail(Kind::Other, "/required", || "\"targetInterface\" is a required property".to_owned()); }
+        if member(o, "allowedTargetForms").is_none() { c.fail(Kind::Other, "/required", || "\"allowedTargetForms\" is a required property".to_owned()); }
+        if member(o, "bindingNameGrammar").is_none() { c.fail(Kind::Other, "/required", || "\"bindingNameGrammar\" is a required property".to_owned()); }
+        if member(o, "runtimeProjection").is_none() { c.fail(Kind::Other, "/required", || "\"runtimeProjection\" is a required property".to_owned()); }
+        if member(o, "lifecycle").is_none() { c.fail(Kind::Other, "/required", || "\"lifecycle\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s27(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s28(x, c); c.leave(l); }
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s29(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s30(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s31(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s32(x, c); c.leave(l); }
-        if let Some(x) = o.get("sourceRole") { let l = c.enter("sourceRole"); s33(x, c); c.leave(l); }
-        if let Some(x) = o.get("targetInterface") { let l = c.enter("targetInterface"); s34(x, c); c.leave(l); }
-        if let Some(x) = o.get("allowedTargetForms") { let l = c.enter("allowedTargetForms"); s35(x, c); c.leave(l); }
-        if let Some(x) = o.get("bindingNameGrammar") { let l = c.enter("bindingNameGrammar"); s36(x, c); c.leave(l); }
-        if let Some(x) = o.get("runtimeProjection") { let l = c.enter("runtimeProjection"); s37(x, c); c.leave(l); }
-        if let Some(x) = o.get("lifecycle") { let l = c.enter("lifecycle"); s38(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s27(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s28(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s29(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s30(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s31(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s32(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sourceRole") { let l = c.enter("sourceRole"); s33(x, c); c.leave(l); }
+        if let Some(x) = member(o, "targetInterface") { let l = c.enter("targetInterface"); s34(x, c); c.leave(l); }
+        if let Some(x) = member(o, "allowedTargetForms") { let l = c.enter("allowedTargetForms"); s35(x, c); c.leave(l); }
+        if let Some(x) = member(o, "bindingNameGrammar") { let l = c.enter("bindingNameGrammar"); s36(x, c); c.leave(l); }
+        if let Some(x) = member(o, "runtimeProjection") { let l = c.enter("runtimeProjection"); s37(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycle") { let l = c.enter("lifecycle"); s38(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -41,30 +41,30 @@ fn s0(v: &Value, c: &mut Ctx) {
 fn s1(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("name") { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
-        if !o.contains_key("sourceRole") { c.fail(Kind::Other, "/required", || "\"sourceRole\" is a required property".to_owned()); }
-        if !o.contains_key("targetInterface") { c.fail(Kind::Other, "/required", || "\"targetInterface\" is a required property".to_owned()); }
-        if !o.contains_key("allowedTargetForms") { c.fail(Kind::Other, "/required", || "\"allowedTargetForms\" is a required property".to_owned()); }
-        if !o.contains_key("bindingNameGrammar") { c.fail(Kind::Other, "/required", || "\"bindingNameGrammar\" is a required property".to_owned()); }
-        if !o.contains_key("runtimeProjection") { c.fail(Kind::Other, "/required", || "\"runtimeProjection\" is a required property".to_owned()); }
-        if !o.contains_key("lifecycle") { c.fail(Kind::Other, "/required", || "\"lifecycle\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "sourceRole").is_none() { c.fail(Kind::Other, "/required", || "\"sourceRole\" is a required property".to_owned()); }
+        if member(o, "targetInterface").is_none() { c.fail(Kind::Other, "/required", || "\"targetInterface\" is a required property".to_owned()); }
+        if member(o, "allowedTargetForms").is_none() { c.fail(Kind::Other, "/required", || "\"allowedTargetForms\" is a required property".to_owned()); }
+        if member(o, "bindingNameGrammar").is_none() { c.fail(Kind::Other, "/required", || "\"bindingNameGrammar\" is a required property".to_owned()); }
+        if member(o, "runtimeProjection").is_none() { c.fail(Kind::Other, "/required", || "\"runtimeProjection\" is a required property".to_owned()); }
+        if member(o, "lifecycle").is_none() { c.fail(Kind::Other, "/required", || "\"lifecycle\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s39(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s40(x, c); c.leave(l); }
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s41(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s42(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s43(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s44(x, c); c.leave(l); }
-        if let Some(x) = o.get("sourceRole") { let l = c.enter("sourceRole"); s45(x, c); c.leave(l); }
-        if let Some(x) = o.get("targetInterface") { let l = c.enter("targetInterface"); s46(x, c); c.leave(l); }
-        if let Some(x) = o.get("allowedTargetForms") { let l = c.enter("allowedTargetForms"); s47(x, c); c.leave(l); }
-        if let Some(x) = o.get("bindingNameGrammar") { let l = c.enter("bindingNameGrammar"); s48(x, c); c.leave(l); }
-        if let Some(x) = o.get("runtimeProjection") { let l = c.enter("runtimeProjection"); s49(x, c); c.leave(l); }
-        if let Some(x) = o.get("lifecycle") { let l = c.enter("lifecycle"); s50(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s39(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s40(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s41(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s42(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s43(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s44(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sourceRole") { let l = c.enter("sourceRole"); s45(x, c); c.leave(l); }
+        if let Some(x) = member(o, "targetInterface") { let l = c.enter("targetInterface"); s46(x, c); c.leave(l); }
+        if let Some(x) = member(o, "allowedTargetForms") { let l = c.enter("allowedTargetForms"); s47(x, c); c.leave(l); }
+        if let Some(x) = member(o, "bindingNameGrammar") { let l = c.enter("bindingNameGrammar"); s48(x, c); c.leave(l); }
+        if let Some(x) = member(o, "runtimeProjection") { let l = c.enter("runtimeProjection"); s49(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycle") { let l = c.enter("lifecycle"); s50(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -77,16 +77,16 @@ fn s1(v: &Value, c: &mut Ctx) {
 fn s2(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("name") { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s51(x, c); c.leave(l); }
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s52(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s53(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s54(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s51(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s52(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s53(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s54(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -99,16 +99,16 @@ fn s2(v: &Value, c: &mut Ctx) {
 fn s3(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("name") { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s55(x, c); c.leave(l); }
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s56(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s57(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s58(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s55(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s56(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s57(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s58(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -121,33 +121,33 @@ fn s3(v: &Value, c: &mut Ctx) {
 fn s4(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("title") { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
-        if !o.contains_key("role") { c.fail(Kind::Other, "/required", || "\"role\" is a required property".to_owned()); }
-        if !o.contains_key("requiresHostApi") { c.fail(Kind::Other, "/required", || "\"requiresHostApi\" is a required property".to_owned()); }
-        if !o.contains_key("desiredSchema") { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
-        if !o.contains_key("lifecycleCapabilities") { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "title").is_none() { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
+        if member(o, "role").is_none() { c.fail(Kind::Other, "/required", || "\"role\" is a required property".to_owned()); }
+        if member(o, "requiresHostApi").is_none() { c.fail(Kind::Other, "/required", || "\"requiresHostApi\" is a required property".to_owned()); }
+        if member(o, "desiredSchema").is_none() { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
+        if member(o, "lifecycleCapabilities").is_none() { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s59(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s60(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s61(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s62(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s63(x, c); c.leave(l); }
-        if let Some(x) = o.get("role") { let l = c.enter("role"); s64(x, c); c.leave(l); }
-        if let Some(x) = o.get("requiresHostApi") { let l = c.enter("requiresHostApi"); s65(x, c); c.leave(l); }
-        if let Some(x) = o.get("constraints") { let l = c.enter("constraints"); s66(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredSchema") { let l = c.enter("desiredSchema"); s67(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedSchema") { let l = c.enter("observedSchema"); s68(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputSchema") { let l = c.enter("outputSchema"); s69(x, c); c.leave(l); }
-        if let Some(x) = o.get("immutableFields") { let l = c.enter("immutableFields"); s70(x, c); c.leave(l); }
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s71(x, c); c.leave(l); }
-        if let Some(x) = o.get("providedInterfaces") { let l = c.enter("providedInterfaces"); s72(x, c); c.leave(l); }
-        if let Some(x) = o.get("acceptedBindings") { let l = c.enter("acceptedBindings"); s73(x, c); c.leave(l); }
-        if let Some(x) = o.get("conformanceFixtures") { let l = c.enter("conformanceFixtures"); s74(x, c); c.leave(l); }
-        if let Some(x) = o.get("negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s75(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s59(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s60(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s61(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s62(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s63(x, c); c.leave(l); }
+        if let Some(x) = member(o, "role") { let l = c.enter("role"); s64(x, c); c.leave(l); }
+        if let Some(x) = member(o, "requiresHostApi") { let l = c.enter("requiresHostApi"); s65(x, c); c.leave(l); }
+        if let Some(x) = member(o, "constraints") { let l = c.enter("constraints"); s66(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredSchema") { let l = c.enter("desiredSchema"); s67(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedSchema") { let l = c.enter("observedSchema"); s68(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputSchema") { let l = c.enter("outputSchema"); s69(x, c); c.leave(l); }
+        if let Some(x) = member(o, "immutableFields") { let l = c.enter("immutableFields"); s70(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s71(x, c); c.leave(l); }
+        if let Some(x) = member(o, "providedInterfaces") { let l = c.enter("providedInterfaces"); s72(x, c); c.leave(l); }
+        if let Some(x) = member(o, "acceptedBindings") { let l = c.enter("acceptedBindings"); s73(x, c); c.leave(l); }
+        if let Some(x) = member(o, "conformanceFixtures") { let l = c.enter("conformanceFixtures"); s74(x, c); c.leave(l); }
+        if let Some(x) = member(o, "negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s75(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -161,28 +161,28 @@ fn s4(v: &Value, c: &mut Ctx) {
 fn s5(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("title") { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
-        if !o.contains_key("desiredSchema") { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
-        if !o.contains_key("observedSchema") { c.fail(Kind::Other, "/required", || "\"observedSchema\" is a required property".to_owned()); }
-        if !o.contains_key("lifecycleCapabilities") { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "title").is_none() { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
+        if member(o, "desiredSchema").is_none() { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
+        if member(o, "observedSchema").is_none() { c.fail(Kind::Other, "/required", || "\"observedSchema\" is a required property".to_owned()); }
+        if member(o, "lifecycleCapabilities").is_none() { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s77(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s78(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s79(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s80(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s81(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredSchema") { let l = c.enter("desiredSchema"); s82(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedSchema") { let l = c.enter("observedSchema"); s83(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputSchema") { let l = c.enter("outputSchema"); s84(x, c); c.leave(l); }
-        if let Some(x) = o.get("immutableFields") { let l = c.enter("immutableFields"); s85(x, c); c.leave(l); }
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s86(x, c); c.leave(l); }
-        if let Some(x) = o.get("interfaces") { let l = c.enter("interfaces"); s87(x, c); c.leave(l); }
-        if let Some(x) = o.get("conformanceFixtures") { let l = c.enter("conformanceFixtures"); s88(x, c); c.leave(l); }
-        if let Some(x) = o.get("negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s89(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s77(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s78(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s79(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s80(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s81(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredSchema") { let l = c.enter("desiredSchema"); s82(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedSchema") { let l = c.enter("observedSchema"); s83(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputSchema") { let l = c.enter("outputSchema"); s84(x, c); c.leave(l); }
+        if let Some(x) = member(o, "immutableFields") { let l = c.enter("immutableFields"); s85(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s86(x, c); c.leave(l); }
+        if let Some(x) = member(o, "interfaces") { let l = c.enter("interfaces"); s87(x, c); c.leave(l); }
+        if let Some(x) = member(o, "conformanceFixtures") { let l = c.enter("conformanceFixtures"); s88(x, c); c.leave(l); }
+        if let Some(x) = member(o, "negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s89(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -195,30 +195,30 @@ fn s5(v: &Value, c: &mut Ctx) {
 fn s6(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("title") { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
-        if !o.contains_key("role") { c.fail(Kind::Other, "/required", || "\"role\" is a required property".to_owned()); }
-        if !o.contains_key("desiredSchema") { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
-        if !o.contains_key("lifecycleCapabilities") { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "title").is_none() { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
+        if member(o, "role").is_none() { c.fail(Kind::Other, "/required", || "\"role\" is a required property".to_owned()); }
+        if member(o, "desiredSchema").is_none() { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
+        if member(o, "lifecycleCapabilities").is_none() { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s90(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s91(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s92(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s93(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s94(x, c); c.leave(l); }
-        if let Some(x) = o.get("role") { let l = c.enter("role"); s95(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredSchema") { let l = c.enter("desiredSchema"); s96(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedSchema") { let l = c.enter("observedSchema"); s97(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputSchema") { let l = c.enter("outputSchema"); s98(x, c); c.leave(l); }
-        if let Some(x) = o.get("immutableFields") { let l = c.enter("immutableFields"); s99(x, c); c.leave(l); }
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s100(x, c); c.leave(l); }
-        if let Some(x) = o.get("providedInterfaces") { let l = c.enter("providedInterfaces"); s101(x, c); c.leave(l); }
-        if let Some(x) = o.get("acceptedBindings") { let l = c.enter("acceptedBindings"); s102(x, c); c.leave(l); }
-        if let Some(x) = o.get("conformanceFixtures") { let l = c.enter("conformanceFixtures"); s103(x, c); c.leave(l); }
-        if let Some(x) = o.get("negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s104(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s90(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s91(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s92(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s93(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s94(x, c); c.leave(l); }
+        if let Some(x) = member(o, "role") { let l = c.enter("role"); s95(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredSchema") { let l = c.enter("desiredSchema"); s96(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedSchema") { let l = c.enter("observedSchema"); s97(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputSchema") { let l = c.enter("outputSchema"); s98(x, c); c.leave(l); }
+        if let Some(x) = member(o, "immutableFields") { let l = c.enter("immutableFields"); s99(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s100(x, c); c.leave(l); }
+        if let Some(x) = member(o, "providedInterfaces") { let l = c.enter("providedInterfaces"); s101(x, c); c.leave(l); }
+        if let Some(x) = member(o, "acceptedBindings") { let l = c.enter("acceptedBindings"); s102(x, c); c.leave(l); }
+        if let Some(x) = member(o, "conformanceFixtures") { let l = c.enter("conformanceFixtures"); s103(x, c); c.leave(l); }
+        if let Some(x) = member(o, "negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s104(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -232,30 +232,30 @@ fn s6(v: &Value, c: &mut Ctx) {
 fn s7(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("title") { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
-        if !o.contains_key("role") { c.fail(Kind::Other, "/required", || "\"role\" is a required property".to_owned()); }
-        if !o.contains_key("desiredSchema") { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
-        if !o.contains_key("lifecycleCapabilities") { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "title").is_none() { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
+        if member(o, "role").is_none() { c.fail(Kind::Other, "/required", || "\"role\" is a required property".to_owned()); }
+        if member(o, "desiredSchema").is_none() { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
+        if member(o, "lifecycleCapabilities").is_none() { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s106(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s107(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s108(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s109(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s110(x, c); c.leave(l); }
-        if let Some(x) = o.get("role") { let l = c.enter("role"); s111(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredSchema") { let l = c.enter("desiredSchema"); s112(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedSchema") { let l = c.enter("observedSchema"); s113(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputSchema") { let l = c.enter("outputSchema"); s114(x, c); c.leave(l); }
-        if let Some(x) = o.get("immutableFields") { let l = c.enter("immutableFields"); s115(x, c); c.leave(l); }
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s116(x, c); c.leave(l); }
-        if let Some(x) = o.get("providedInterfaces") { let l = c.enter("providedInterfaces"); s117(x, c); c.leave(l); }
-        if let Some(x) = o.get("acceptedBindings") { let l = c.enter("acceptedBindings"); s118(x, c); c.leave(l); }
-        if let Some(x) = o.get("conformanceFixtures") { let l = c.enter("conformanceFixtures"); s119(x, c); c.leave(l); }
-        if let Some(x) = o.get("negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s120(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s106(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s107(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s108(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s109(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s110(x, c); c.leave(l); }
+        if let Some(x) = member(o, "role") { let l = c.enter("role"); s111(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredSchema") { let l = c.enter("desiredSchema"); s112(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedSchema") { let l = c.enter("observedSchema"); s113(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputSchema") { let l = c.enter("outputSchema"); s114(x, c); c.leave(l); }
+        if let Some(x) = member(o, "immutableFields") { let l = c.enter("immutableFields"); s115(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s116(x, c); c.leave(l); }
+        if let Some(x) = member(o, "providedInterfaces") { let l = c.enter("providedInterfaces"); s117(x, c); c.leave(l); }
+        if let Some(x) = member(o, "acceptedBindings") { let l = c.enter("acceptedBindings"); s118(x, c); c.leave(l); }
+        if let Some(x) = member(o, "conformanceFixtures") { let l = c.enter("conformanceFixtures"); s119(x, c); c.leave(l); }
+        if let Some(x) = member(o, "negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s120(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -269,30 +269,30 @@ fn s7(v: &Value, c: &mut Ctx) {
 fn s8(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("title") { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
-        if !o.contains_key("status") { c.fail(Kind::Other, "/required", || "\"status\" is a required property".to_owned()); }
-        if !o.contains_key("desiredSchema") { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
-        if !o.contains_key("observedSchema") { c.fail(Kind::Other, "/required", || "\"observedSchema\" is a required property".to_owned()); }
-        if !o.contains_key("lifecycleCapabilities") { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "title").is_none() { c.fail(Kind::Other, "/required", || "\"title\" is a required property".to_owned()); }
+        if member(o, "status").is_none() { c.fail(Kind::Other, "/required", || "\"status\" is a required property".to_owned()); }
+        if member(o, "desiredSchema").is_none() { c.fail(Kind::Other, "/required", || "\"desiredSchema\" is a required property".to_owned()); }
+        if member(o, "observedSchema").is_none() { c.fail(Kind::Other, "/required", || "\"observedSchema\" is a required property".to_owned()); }
+        if member(o, "lifecycleCapabilities").is_none() { c.fail(Kind::Other, "/required", || "\"lifecycleCapabilities\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s122(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s123(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s124(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s125(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s126(x, c); c.leave(l); }
-        if let Some(x) = o.get("status") { let l = c.enter("status"); s127(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredSchema") { let l = c.enter("desiredSchema"); s128(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedSchema") { let l = c.enter("observedSchema"); s129(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputSchema") { let l = c.enter("outputSchema"); s130(x, c); c.leave(l); }
-        if let Some(x) = o.get("immutableFields") { let l = c.enter("immutableFields"); s131(x, c); c.leave(l); }
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s132(x, c); c.leave(l); }
-        if let Some(x) = o.get("interfaces") { let l = c.enter("interfaces"); s133(x, c); c.leave(l); }
-        if let Some(x) = o.get("conformanceFixtures") { let l = c.enter("conformanceFixtures"); s134(x, c); c.leave(l); }
-        if let Some(x) = o.get("negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s135(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s122(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s123(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s124(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s125(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s126(x, c); c.leave(l); }
+        if let Some(x) = member(o, "status") { let l = c.enter("status"); s127(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredSchema") { let l = c.enter("desiredSchema"); s128(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedSchema") { let l = c.enter("observedSchema"); s129(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputSchema") { let l = c.enter("outputSchema"); s130(x, c); c.leave(l); }
+        if let Some(x) = member(o, "immutableFields") { let l = c.enter("immutableFields"); s131(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s132(x, c); c.leave(l); }
+        if let Some(x) = member(o, "interfaces") { let l = c.enter("interfaces"); s133(x, c); c.leave(l); }
+        if let Some(x) = member(o, "conformanceFixtures") { let l = c.enter("conformanceFixtures"); s134(x, c); c.leave(l); }
+        if let Some(x) = member(o, "negativeConformanceFixtures") { let l = c.enter("negativeConformanceFixtures"); s135(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -305,20 +305,20 @@ fn s8(v: &Value, c: &mut Ctx) {
 fn s9(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("checkpointVersion") { c.fail(Kind::Other, "/required", || "\"checkpointVersion\" is a required property".to_owned()); }
-        if !o.contains_key("sequence") { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
-        if !o.contains_key("previousCheckpointDigest") { c.fail(Kind::Other, "/required", || "\"previousCheckpointDigest\" is a required property".to_owned()); }
-        if !o.contains_key("entries") { c.fail(Kind::Other, "/required", || "\"entries\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "checkpointVersion").is_none() { c.fail(Kind::Other, "/required", || "\"checkpointVersion\" is a required property".to_owned()); }
+        if member(o, "sequence").is_none() { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
+        if member(o, "previousCheckpointDigest").is_none() { c.fail(Kind::Other, "/required", || "\"previousCheckpointDigest\" is a required property".to_owned()); }
+        if member(o, "entries").is_none() { c.fail(Kind::Other, "/required", || "\"entries\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s136(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s137(x, c); c.leave(l); }
-        if let Some(x) = o.get("checkpointVersion") { let l = c.enter("checkpointVersion"); s138(x, c); c.leave(l); }
-        if let Some(x) = o.get("sequence") { let l = c.enter("sequence"); s139(x, c); c.leave(l); }
-        if let Some(x) = o.get("previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s140(x, c); c.leave(l); }
-        if let Some(x) = o.get("entries") { let l = c.enter("entries"); s141(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s136(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s137(x, c); c.leave(l); }
+        if let Some(x) = member(o, "checkpointVersion") { let l = c.enter("checkpointVersion"); s138(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sequence") { let l = c.enter("sequence"); s139(x, c); c.leave(l); }
+        if let Some(x) = member(o, "previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s140(x, c); c.leave(l); }
+        if let Some(x) = member(o, "entries") { let l = c.enter("entries"); s141(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -332,20 +332,20 @@ fn s9(v: &Value, c: &mut Ctx) {
 fn s10(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("checkpointVersion") { c.fail(Kind::Other, "/required", || "\"checkpointVersion\" is a required property".to_owned()); }
-        if !o.contains_key("sequence") { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
-        if !o.contains_key("previousCheckpointDigest") { c.fail(Kind::Other, "/required", || "\"previousCheckpointDigest\" is a required property".to_owned()); }
-        if !o.contains_key("entries") { c.fail(Kind::Other, "/required", || "\"entries\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "checkpointVersion").is_none() { c.fail(Kind::Other, "/required", || "\"checkpointVersion\" is a required property".to_owned()); }
+        if member(o, "sequence").is_none() { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
+        if member(o, "previousCheckpointDigest").is_none() { c.fail(Kind::Other, "/required", || "\"previousCheckpointDigest\" is a required property".to_owned()); }
+        if member(o, "entries").is_none() { c.fail(Kind::Other, "/required", || "\"entries\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s143(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s144(x, c); c.leave(l); }
-        if let Some(x) = o.get("checkpointVersion") { let l = c.enter("checkpointVersion"); s145(x, c); c.leave(l); }
-        if let Some(x) = o.get("sequence") { let l = c.enter("sequence"); s146(x, c); c.leave(l); }
-        if let Some(x) = o.get("previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s147(x, c); c.leave(l); }
-        if let Some(x) = o.get("entries") { let l = c.enter("entries"); s148(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s143(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s144(x, c); c.leave(l); }
+        if let Some(x) = member(o, "checkpointVersion") { let l = c.enter("checkpointVersion"); s145(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sequence") { let l = c.enter("sequence"); s146(x, c); c.leave(l); }
+        if let Some(x) = member(o, "previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s147(x, c); c.leave(l); }
+        if let Some(x) = member(o, "entries") { let l = c.enter("entries"); s148(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -358,29 +358,29 @@ fn s10(v: &Value, c: &mut Ctx) {
 fn s11(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("sequence") { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
-        if !o.contains_key("statementVersion") { c.fail(Kind::Other, "/required", || "\"statementVersion\" is a required property".to_owned()); }
-        if !o.contains_key("packageDigest") { c.fail(Kind::Other, "/required", || "\"packageDigest\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
-        if !o.contains_key("reasonCode") { c.fail(Kind::Other, "/required", || "\"reasonCode\" is a required property".to_owned()); }
-        if !o.contains_key("summary") { c.fail(Kind::Other, "/required", || "\"summary\" is a required property".to_owned()); }
-        if !o.contains_key("issuedAt") { c.fail(Kind::Other, "/required", || "\"issuedAt\" is a required property".to_owned()); }
-        if !o.contains_key("effects") { c.fail(Kind::Other, "/required", || "\"effects\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "sequence").is_none() { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
+        if member(o, "statementVersion").is_none() { c.fail(Kind::Other, "/required", || "\"statementVersion\" is a required property".to_owned()); }
+        if member(o, "packageDigest").is_none() { c.fail(Kind::Other, "/required", || "\"packageDigest\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "reasonCode").is_none() { c.fail(Kind::Other, "/required", || "\"reasonCode\" is a required property".to_owned()); }
+        if member(o, "summary").is_none() { c.fail(Kind::Other, "/required", || "\"summary\" is a required property".to_owned()); }
+        if member(o, "issuedAt").is_none() { c.fail(Kind::Other, "/required", || "\"issuedAt\" is a required property".to_owned()); }
+        if member(o, "effects").is_none() { c.fail(Kind::Other, "/required", || "\"effects\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s149(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s150(x, c); c.leave(l); }
-        if let Some(x) = o.get("sequence") { let l = c.enter("sequence"); s151(x, c); c.leave(l); }
-        if let Some(x) = o.get("statementVersion") { let l = c.enter("statementVersion"); s152(x, c); c.leave(l); }
-        if let Some(x) = o.get("packageDigest") { let l = c.enter("packageDigest"); s153(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s154(x, c); c.leave(l); }
-        if let Some(x) = o.get("reasonCode") { let l = c.enter("reasonCode"); s155(x, c); c.leave(l); }
-        if let Some(x) = o.get("summary") { let l = c.enter("summary"); s156(x, c); c.leave(l); }
-        if let Some(x) = o.get("advisoryUrl") { let l = c.enter("advisoryUrl"); s157(x, c); c.leave(l); }
-        if let Some(x) = o.get("issuedAt") { let l = c.enter("issuedAt"); s158(x, c); c.leave(l); }
-        if let Some(x) = o.get("effects") { let l = c.enter("effects"); s159(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s149(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s150(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sequence") { let l = c.enter("sequence"); s151(x, c); c.leave(l); }
+        if let Some(x) = member(o, "statementVersion") { let l = c.enter("statementVersion"); s152(x, c); c.leave(l); }
+        if let Some(x) = member(o, "packageDigest") { let l = c.enter("packageDigest"); s153(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s154(x, c); c.leave(l); }
+        if let Some(x) = member(o, "reasonCode") { let l = c.enter("reasonCode"); s155(x, c); c.leave(l); }
+        if let Some(x) = member(o, "summary") { let l = c.enter("summary"); s156(x, c); c.leave(l); }
+        if let Some(x) = member(o, "advisoryUrl") { let l = c.enter("advisoryUrl"); s157(x, c); c.leave(l); }
+        if let Some(x) = member(o, "issuedAt") { let l = c.enter("issuedAt"); s158(x, c); c.leave(l); }
+        if let Some(x) = member(o, "effects") { let l = c.enter("effects"); s159(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -393,29 +393,29 @@ fn s11(v: &Value, c: &mut Ctx) {
 fn s12(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("sequence") { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
-        if !o.contains_key("statementVersion") { c.fail(Kind::Other, "/required", || "\"statementVersion\" is a required property".to_owned()); }
-        if !o.contains_key("packageDigest") { c.fail(Kind::Other, "/required", || "\"packageDigest\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
-        if !o.contains_key("reasonCode") { c.fail(Kind::Other, "/required", || "\"reasonCode\" is a required property".to_owned()); }
-        if !o.contains_key("summary") { c.fail(Kind::Other, "/required", || "\"summary\" is a required property".to_owned()); }
-        if !o.contains_key("issuedAt") { c.fail(Kind::Other, "/required", || "\"issuedAt\" is a required property".to_owned()); }
-        if !o.contains_key("effects") { c.fail(Kind::Other, "/required", || "\"effects\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "sequence").is_none() { c.fail(Kind::Other, "/required", || "\"sequence\" is a required property".to_owned()); }
+        if member(o, "statementVersion").is_none() { c.fail(Kind::Other, "/required", || "\"statementVersion\" is a required property".to_owned()); }
+        if member(o, "packageDigest").is_none() { c.fail(Kind::Other, "/required", || "\"packageDigest\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "reasonCode").is_none() { c.fail(Kind::Other, "/required", || "\"reasonCode\" is a required property".to_owned()); }
+        if member(o, "summary").is_none() { c.fail(Kind::Other, "/required", || "\"summary\" is a required property".to_owned()); }
+        if member(o, "issuedAt").is_none() { c.fail(Kind::Other, "/required", || "\"issuedAt\" is a required property".to_owned()); }
+        if member(o, "effects").is_none() { c.fail(Kind::Other, "/required", || "\"effects\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s160(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s161(x, c); c.leave(l); }
-        if let Some(x) = o.get("sequence") { let l = c.enter("sequence"); s162(x, c); c.leave(l); }
-        if let Some(x) = o.get("statementVersion") { let l = c.enter("statementVersion"); s163(x, c); c.leave(l); }
-        if let Some(x) = o.get("packageDigest") { let l = c.enter("packageDigest"); s164(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s165(x, c); c.leave(l); }
-        if let Some(x) = o.get("reasonCode") { let l = c.enter("reasonCode"); s166(x, c); c.leave(l); }
-        if let Some(x) = o.get("summary") { let l = c.enter("summary"); s167(x, c); c.leave(l); }
-        if let Some(x) = o.get("advisoryUrl") { let l = c.enter("advisoryUrl"); s168(x, c); c.leave(l); }
-        if let Some(x) = o.get("issuedAt") { let l = c.enter("issuedAt"); s169(x, c); c.leave(l); }
-        if let Some(x) = o.get("effects") { let l = c.enter("effects"); s170(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s160(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s161(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sequence") { let l = c.enter("sequence"); s162(x, c); c.leave(l); }
+        if let Some(x) = member(o, "statementVersion") { let l = c.enter("statementVersion"); s163(x, c); c.leave(l); }
+        if let Some(x) = member(o, "packageDigest") { let l = c.enter("packageDigest"); s164(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s165(x, c); c.leave(l); }
+        if let Some(x) = member(o, "reasonCode") { let l = c.enter("reasonCode"); s166(x, c); c.leave(l); }
+        if let Some(x) = member(o, "summary") { let l = c.enter("summary"); s167(x, c); c.leave(l); }
+        if let Some(x) = member(o, "advisoryUrl") { let l = c.enter("advisoryUrl"); s168(x, c); c.leave(l); }
+        if let Some(x) = member(o, "issuedAt") { let l = c.enter("issuedAt"); s169(x, c); c.leave(l); }
+        if let Some(x) = member(o, "effects") { let l = c.enter("effects"); s170(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -428,16 +428,16 @@ fn s12(v: &Value, c: &mut Ctx) {
 fn s13(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s171(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s172(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s173(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s174(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s171(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s172(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s173(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s174(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -450,16 +450,16 @@ fn s13(v: &Value, c: &mut Ctx) {
 fn s14(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s175(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s176(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s177(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s178(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s175(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s176(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s177(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s178(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -472,16 +472,16 @@ fn s14(v: &Value, c: &mut Ctx) {
 fn s15(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s179(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s180(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s181(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s182(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s179(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s180(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s181(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s182(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -494,16 +494,16 @@ fn s15(v: &Value, c: &mut Ctx) {
 fn s16(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s183(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s184(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s185(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s186(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s183(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s184(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s185(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s186(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -516,16 +516,16 @@ fn s16(v: &Value, c: &mut Ctx) {
 fn s17(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s187(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s188(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s189(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s190(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s187(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s188(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s189(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s190(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -538,16 +538,16 @@ fn s17(v: &Value, c: &mut Ctx) {
 fn s18(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("definitionVersion") { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "definitionVersion").is_none() { c.fail(Kind::Other, "/required", || "\"definitionVersion\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s191(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s192(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionVersion") { let l = c.enter("definitionVersion"); s193(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s194(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s191(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s192(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionVersion") { let l = c.enter("definitionVersion"); s193(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s194(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -560,24 +560,24 @@ fn s18(v: &Value, c: &mut Ctx) {
 fn s19(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("name") { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
-        if !o.contains_key("operations") { c.fail(Kind::Other, "/required", || "\"operations\" is a required property".to_owned()); }
-        if !o.contains_key("semantics") { c.fail(Kind::Other, "/required", || "\"semantics\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "operations").is_none() { c.fail(Kind::Other, "/required", || "\"operations\" is a required property".to_owned()); }
+        if member(o, "semantics").is_none() { c.fail(Kind::Other, "/required", || "\"semantics\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s195(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s196(x, c); c.leave(l); }
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s197(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s198(x, c); c.leave(l); }
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s199(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s200(x, c); c.leave(l); }
-        if let Some(x) = o.get("operations") { let l = c.enter("operations"); s201(x, c); c.leave(l); }
-        if let Some(x) = o.get("semantics") { let l = c.enter("semantics"); s202(x, c); c.leave(l); }
-        if let Some(x) = o.get("limits") { let l = c.enter("limits"); s203(x, c); c.leave(l); }
-        if let Some(x) = o.get("fixtures") { let l = c.enter("fixtures"); s204(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s195(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s196(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s197(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s198(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s199(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s200(x, c); c.leave(l); }
+        if let Some(x) = member(o, "operations") { let l = c.enter("operations"); s201(x, c); c.leave(l); }
+        if let Some(x) = member(o, "semantics") { let l = c.enter("semantics"); s202(x, c); c.leave(l); }
+        if let Some(x) = member(o, "limits") { let l = c.enter("limits"); s203(x, c); c.leave(l); }
+        if let Some(x) = member(o, "fixtures") { let l = c.enter("fixtures"); s204(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -590,16 +590,16 @@ fn s19(v: &Value, c: &mut Ctx) {
 fn s20(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("name") { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
-        if !o.contains_key("schemaDigest") { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "schemaDigest").is_none() { c.fail(Kind::Other, "/required", || "\"schemaDigest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s205(x, c); c.leave(l); }
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s206(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s207(x, c); c.leave(l); }
-        if let Some(x) = o.get("schemaDigest") { let l = c.enter("schemaDigest"); s208(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s205(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s206(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s207(x, c); c.leave(l); }
+        if let Some(x) = member(o, "schemaDigest") { let l = c.enter("schemaDigest"); s208(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -612,18 +612,18 @@ fn s20(v: &Value, c: &mut Ctx) {
 fn s21(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
-        if !o.contains_key("definitionPath") { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
-        if !o.contains_key("files") { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "definitionPath").is_none() { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
+        if member(o, "files").is_none() { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s209(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s210(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s211(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionPath") { let l = c.enter("definitionPath"); s212(x, c); c.leave(l); }
-        if let Some(x) = o.get("files") { let l = c.enter("files"); s213(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s209(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s210(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s211(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionPath") { let l = c.enter("definitionPath"); s212(x, c); c.leave(l); }
+        if let Some(x) = member(o, "files") { let l = c.enter("files"); s213(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -636,18 +636,18 @@ fn s21(v: &Value, c: &mut Ctx) {
 fn s22(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
-        if !o.contains_key("definitionPath") { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
-        if !o.contains_key("files") { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "definitionPath").is_none() { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
+        if member(o, "files").is_none() { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s214(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s215(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s216(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionPath") { let l = c.enter("definitionPath"); s217(x, c); c.leave(l); }
-        if let Some(x) = o.get("files") { let l = c.enter("files"); s218(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s214(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s215(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s216(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionPath") { let l = c.enter("definitionPath"); s217(x, c); c.leave(l); }
+        if let Some(x) = member(o, "files") { let l = c.enter("files"); s218(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -660,18 +660,18 @@ fn s22(v: &Value, c: &mut Ctx) {
 fn s23(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
-        if !o.contains_key("definitionPath") { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
-        if !o.contains_key("files") { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "definitionPath").is_none() { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
+        if member(o, "files").is_none() { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s219(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s220(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s221(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionPath") { let l = c.enter("definitionPath"); s222(x, c); c.leave(l); }
-        if let Some(x) = o.get("files") { let l = c.enter("files"); s223(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s219(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s220(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s221(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionPath") { let l = c.enter("definitionPath"); s222(x, c); c.leave(l); }
+        if let Some(x) = member(o, "files") { let l = c.enter("files"); s223(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -684,18 +684,18 @@ fn s23(v: &Value, c: &mut Ctx) {
 fn s24(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
-        if !o.contains_key("definitionPath") { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
-        if !o.contains_key("files") { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "definitionPath").is_none() { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
+        if member(o, "files").is_none() { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s224(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s225(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s226(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionPath") { let l = c.enter("definitionPath"); s227(x, c); c.leave(l); }
-        if let Some(x) = o.get("files") { let l = c.enter("files"); s228(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s224(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s225(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s226(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionPath") { let l = c.enter("definitionPath"); s227(x, c); c.leave(l); }
+        if let Some(x) = member(o, "files") { let l = c.enter("files"); s228(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -708,20 +708,20 @@ fn s24(v: &Value, c: &mut Ctx) {
 fn s25(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("packageVersion") { c.fail(Kind::Other, "/required", || "\"packageVersion\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
-        if !o.contains_key("definitionPath") { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
-        if !o.contains_key("files") { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "packageVersion").is_none() { c.fail(Kind::Other, "/required", || "\"packageVersion\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "definitionPath").is_none() { c.fail(Kind::Other, "/required", || "\"definitionPath\" is a required property".to_owned()); }
+        if member(o, "files").is_none() { c.fail(Kind::Other, "/required", || "\"files\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s229(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s230(x, c); c.leave(l); }
-        if let Some(x) = o.get("packageVersion") { let l = c.enter("packageVersion"); s231(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s232(x, c); c.leave(l); }
-        if let Some(x) = o.get("definitionPath") { let l = c.enter("definitionPath"); s233(x, c); c.leave(l); }
-        if let Some(x) = o.get("files") { let l = c.enter("files"); s234(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s229(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s230(x, c); c.leave(l); }
+        if let Some(x) = member(o, "packageVersion") { let l = c.enter("packageVersion"); s231(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s232(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitionPath") { let l = c.enter("definitionPath"); s233(x, c); c.leave(l); }
+        if let Some(x) = member(o, "files") { let l = c.enter("files"); s234(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -734,10 +734,10 @@ fn s25(v: &Value, c: &mut Ctx) {
 fn s26(v: &Value, c: &mut Ctx) {
     if !(v.is_boolean() || v.is_object()) { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of types \"boolean\", \"object\"")); }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("definitions") { let l = c.enter("definitions"); s235(x, c); c.leave(l); }
-        if let Some(x) = o.get("dependencies") { let l = c.enter("dependencies"); s236(x, c); c.leave(l); }
-        if let Some(x) = o.get("$recursiveAnchor") { let l = c.enter("$recursiveAnchor"); s237(x, c); c.leave(l); }
-        if let Some(x) = o.get("$recursiveRef") { let l = c.enter("$recursiveRef"); s238(x, c); c.leave(l); }
+        if let Some(x) = member(o, "definitions") { let l = c.enter("definitions"); s235(x, c); c.leave(l); }
+        if let Some(x) = member(o, "dependencies") { let l = c.enter("dependencies"); s236(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$recursiveAnchor") { let l = c.enter("$recursiveAnchor"); s237(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$recursiveRef") { let l = c.enter("$recursiveRef"); s238(x, c); c.leave(l); }
     }
     s239(v, c);
     s240(v, c);
@@ -814,11 +814,11 @@ fn s36(v: &Value, c: &mut Ctx) {
 fn s37(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/runtimeProjection/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("operations") { c.fail(Kind::Other, "/properties/runtimeProjection/required", || "\"operations\" is a required property".to_owned()); }
+        if member(o, "operations").is_none() { c.fail(Kind::Other, "/properties/runtimeProjection/required", || "\"operations\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("operations") { let l = c.enter("operations"); s247(x, c); c.leave(l); }
-        if let Some(x) = o.get("accessModes") { let l = c.enter("accessModes"); s248(x, c); c.leave(l); }
+        if let Some(x) = member(o, "operations") { let l = c.enter("operations"); s247(x, c); c.leave(l); }
+        if let Some(x) = member(o, "accessModes") { let l = c.enter("accessModes"); s248(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -831,10 +831,10 @@ fn s37(v: &Value, c: &mut Ctx) {
 fn s38(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/lifecycle/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("targetDeletion") { c.fail(Kind::Other, "/properties/lifecycle/required", || "\"targetDeletion\" is a required property".to_owned()); }
+        if member(o, "targetDeletion").is_none() { c.fail(Kind::Other, "/properties/lifecycle/required", || "\"targetDeletion\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("targetDeletion") { let l = c.enter("targetDeletion"); s249(x, c); c.leave(l); }
+        if let Some(x) = member(o, "targetDeletion") { let l = c.enter("targetDeletion"); s249(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -909,11 +909,11 @@ fn s48(v: &Value, c: &mut Ctx) {
 fn s49(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/runtimeProjection/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("operations") { c.fail(Kind::Other, "/properties/runtimeProjection/required", || "\"operations\" is a required property".to_owned()); }
+        if member(o, "operations").is_none() { c.fail(Kind::Other, "/properties/runtimeProjection/required", || "\"operations\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("operations") { let l = c.enter("operations"); s251(x, c); c.leave(l); }
-        if let Some(x) = o.get("accessModes") { let l = c.enter("accessModes"); s252(x, c); c.leave(l); }
+        if let Some(x) = member(o, "operations") { let l = c.enter("operations"); s251(x, c); c.leave(l); }
+        if let Some(x) = member(o, "accessModes") { let l = c.enter("accessModes"); s252(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -926,10 +926,10 @@ fn s49(v: &Value, c: &mut Ctx) {
 fn s50(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/lifecycle/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("targetDeletion") { c.fail(Kind::Other, "/properties/lifecycle/required", || "\"targetDeletion\" is a required property".to_owned()); }
+        if member(o, "targetDeletion").is_none() { c.fail(Kind::Other, "/properties/lifecycle/required", || "\"targetDeletion\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("targetDeletion") { let l = c.enter("targetDeletion"); s253(x, c); c.leave(l); }
+        if let Some(x) = member(o, "targetDeletion") { let l = c.enter("targetDeletion"); s253(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();

@@ -432,14 +432,14 @@ fn s158(v: &Value, c: &mut Ctx) {
 fn s159(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/effects/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("blockNewCreateOrUpdate") { c.fail(Kind::Other, "/properties/effects/required", || "\"blockNewCreateOrUpdate\" is a required property".to_owned()); }
-        if !o.contains_key("blockActivation") { c.fail(Kind::Other, "/properties/effects/required", || "\"blockActivation\" is a required property".to_owned()); }
-        if !o.contains_key("retainBytesForObserveAndDelete") { c.fail(Kind::Other, "/properties/effects/required", || "\"retainBytesForObserveAndDelete\" is a required property".to_owned()); }
+        if member(o, "blockNewCreateOrUpdate").is_none() { c.fail(Kind::Other, "/properties/effects/required", || "\"blockNewCreateOrUpdate\" is a required property".to_owned()); }
+        if member(o, "blockActivation").is_none() { c.fail(Kind::Other, "/properties/effects/required", || "\"blockActivation\" is a required property".to_owned()); }
+        if member(o, "retainBytesForObserveAndDelete").is_none() { c.fail(Kind::Other, "/properties/effects/required", || "\"retainBytesForObserveAndDelete\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("blockNewCreateOrUpdate") { let l = c.enter("blockNewCreateOrUpdate"); s310(x, c); c.leave(l); }
-        if let Some(x) = o.get("blockActivation") { let l = c.enter("blockActivation"); s311(x, c); c.leave(l); }
-        if let Some(x) = o.get("retainBytesForObserveAndDelete") { let l = c.enter("retainBytesForObserveAndDelete"); s312(x, c); c.leave(l); }
+        if let Some(x) = member(o, "blockNewCreateOrUpdate") { let l = c.enter("blockNewCreateOrUpdate"); s310(x, c); c.leave(l); }
+        if let Some(x) = member(o, "blockActivation") { let l = c.enter("blockActivation"); s311(x, c); c.leave(l); }
+        if let Some(x) = member(o, "retainBytesForObserveAndDelete") { let l = c.enter("retainBytesForObserveAndDelete"); s312(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -509,14 +509,14 @@ fn s169(v: &Value, c: &mut Ctx) {
 fn s170(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/effects/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("blockNewCreateOrUpdate") { c.fail(Kind::Other, "/properties/effects/required", || "\"blockNewCreateOrUpdate\" is a required property".to_owned()); }
-        if !o.contains_key("blockActivation") { c.fail(Kind::Other, "/properties/effects/required", || "\"blockActivation\" is a required property".to_owned()); }
-        if !o.contains_key("retainBytesForObserveAndDelete") { c.fail(Kind::Other, "/properties/effects/required", || "\"retainBytesForObserveAndDelete\" is a required property".to_owned()); }
+        if member(o, "blockNewCreateOrUpdate").is_none() { c.fail(Kind::Other, "/properties/effects/required", || "\"blockNewCreateOrUpdate\" is a required property".to_owned()); }
+        if member(o, "blockActivation").is_none() { c.fail(Kind::Other, "/properties/effects/required", || "\"blockActivation\" is a required property".to_owned()); }
+        if member(o, "retainBytesForObserveAndDelete").is_none() { c.fail(Kind::Other, "/properties/effects/required", || "\"retainBytesForObserveAndDelete\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("blockNewCreateOrUpdate") { let l = c.enter("blockNewCreateOrUpdate"); s314(x, c); c.leave(l); }
-        if let Some(x) = o.get("blockActivation") { let l = c.enter("blockActivation"); s315(x, c); c.leave(l); }
-        if let Some(x) = o.get("retainBytesForObserveAndDelete") { let l = c.enter("retainBytesForObserveAndDelete"); s316(x, c); c.leave(l); }
+        if let Some(x) = member(o, "blockNewCreateOrUpdate") { let l = c.enter("blockNewCreateOrUpdate"); s314(x, c); c.leave(l); }
+        if let Some(x) = member(o, "blockActivation") { let l = c.enter("blockActivation"); s315(x, c); c.leave(l); }
+        if let Some(x) = member(o, "retainBytesForObserveAndDelete") { let l = c.enter("retainBytesForObserveAndDelete"); s316(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -723,13 +723,13 @@ fn s201(v: &Value, c: &mut Ctx) {
 fn s202(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/semantics/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("consistency") { c.fail(Kind::Other, "/properties/semantics/required", || "\"consistency\" is a required property".to_owned()); }
+        if member(o, "consistency").is_none() { c.fail(Kind::Other, "/properties/semantics/required", || "\"consistency\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("consistency") { let l = c.enter("consistency"); s321(x, c); c.leave(l); }
-        if let Some(x) = o.get("pagination") { let l = c.enter("pagination"); s322(x, c); c.leave(l); }
-        if let Some(x) = o.get("delivery") { let l = c.enter("delivery"); s323(x, c); c.leave(l); }
-        if let Some(x) = o.get("ordering") { let l = c.enter("ordering"); s324(x, c); c.leave(l); }
+        if let Some(x) = member(o, "consistency") { let l = c.enter("consistency"); s321(x, c); c.leave(l); }
+        if let Some(x) = member(o, "pagination") { let l = c.enter("pagination"); s322(x, c); c.leave(l); }
+        if let Some(x) = member(o, "delivery") { let l = c.enter("delivery"); s323(x, c); c.leave(l); }
+        if let Some(x) = member(o, "ordering") { let l = c.enter("ordering"); s324(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1021,12 +1021,12 @@ fn s245(v: &Value, c: &mut Ctx) {
 fn s246(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/allowedTargetForms/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"kind\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s354(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s355(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s354(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s355(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1062,12 +1062,12 @@ fn s249(v: &Value, c: &mut Ctx) {
 fn s250(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/allowedTargetForms/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("apiVersion") { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"apiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "apiVersion").is_none() { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"apiVersion\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/allowedTargetForms/items/required", || "\"kind\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("apiVersion") { let l = c.enter("apiVersion"); s358(x, c); c.leave(l); }
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s359(x, c); c.leave(l); }
+        if let Some(x) = member(o, "apiVersion") { let l = c.enter("apiVersion"); s358(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s359(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1116,12 +1116,12 @@ fn s255(v: &Value, c: &mut Ctx) {
 fn s256(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/$defs/jsonSchema/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("$schema") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
-        if !o.contains_key("type") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
+        if member(o, "$schema").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
+        if member(o, "type").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("$schema") { let l = c.enter("$schema"); s372(x, c); c.leave(l); }
-        if let Some(x) = o.get("type") { let l = c.enter("type"); s373(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$schema") { let l = c.enter("$schema"); s372(x, c); c.leave(l); }
+        if let Some(x) = member(o, "type") { let l = c.enter("type"); s373(x, c); c.leave(l); }
     }
 }
 
@@ -1150,14 +1150,14 @@ fn s260(v: &Value, c: &mut Ctx) {
 fn s261(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("desiredPath") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "desiredPath").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s374(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredPath") { let l = c.enter("desiredPath"); s375(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedPath") { let l = c.enter("observedPath"); s376(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputPath") { let l = c.enter("outputPath"); s377(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s374(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredPath") { let l = c.enter("desiredPath"); s375(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedPath") { let l = c.enter("observedPath"); s376(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputPath") { let l = c.enter("outputPath"); s377(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1170,16 +1170,16 @@ fn s261(v: &Value, c: &mut Ctx) {
 fn s262(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("stage") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
-        if !o.contains_key("inputPath") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
-        if !o.contains_key("expectedFailure") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "stage").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
+        if member(o, "inputPath").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
+        if member(o, "expectedFailure").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s378(x, c); c.leave(l); }
-        if let Some(x) = o.get("stage") { let l = c.enter("stage"); s379(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputPath") { let l = c.enter("inputPath"); s380(x, c); c.leave(l); }
-        if let Some(x) = o.get("expectedFailure") { let l = c.enter("expectedFailure"); s381(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s378(x, c); c.leave(l); }
+        if let Some(x) = member(o, "stage") { let l = c.enter("stage"); s379(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputPath") { let l = c.enter("inputPath"); s380(x, c); c.leave(l); }
+        if let Some(x) = member(o, "expectedFailure") { let l = c.enter("expectedFailure"); s381(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1191,10 +1191,10 @@ fn s262(v: &Value, c: &mut Ctx) {
 /// `form-definition-v1.schema.json#/allOf/0/if`
 fn s263(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if !o.contains_key("role") { c.fail(Kind::Other, "/allOf/0/if/required", || "\"role\" is a required property".to_owned()); }
+        if member(o, "role").is_none() { c.fail(Kind::Other, "/allOf/0/if/required", || "\"role\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("role") { let l = c.enter("role"); s382(x, c); c.leave(l); }
+        if let Some(x) = member(o, "role") { let l = c.enter("role"); s382(x, c); c.leave(l); }
     }
 }
 

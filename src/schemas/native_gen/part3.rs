@@ -4,7 +4,7 @@
 /// `form-definition-v1.schema.json#/allOf/0/then`
 fn s264(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s383(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s383(x, c); c.leave(l); }
     }
 }
 
@@ -12,12 +12,12 @@ fn s264(v: &Value, c: &mut Ctx) {
 fn s265(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/$defs/jsonSchema/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("$schema") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
-        if !o.contains_key("type") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
+        if member(o, "$schema").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
+        if member(o, "type").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("$schema") { let l = c.enter("$schema"); s384(x, c); c.leave(l); }
-        if let Some(x) = o.get("type") { let l = c.enter("type"); s385(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$schema") { let l = c.enter("$schema"); s384(x, c); c.leave(l); }
+        if let Some(x) = member(o, "type") { let l = c.enter("type"); s385(x, c); c.leave(l); }
     }
 }
 
@@ -36,18 +36,18 @@ fn s267(v: &Value, c: &mut Ctx) {
 fn s268(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/interfaces/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"version\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s386(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s387(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s388(x, c); c.leave(l); }
-        if let Some(x) = o.get("required") { let l = c.enter("required"); s389(x, c); c.leave(l); }
-        if let Some(x) = o.get("resourceUriInput") { let l = c.enter("resourceUriInput"); s390(x, c); c.leave(l); }
-        if let Some(x) = o.get("document") { let l = c.enter("document"); s391(x, c); c.leave(l); }
-        if let Some(x) = o.get("documentSchema") { let l = c.enter("documentSchema"); s392(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputs") { let l = c.enter("inputs"); s393(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s386(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s387(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s388(x, c); c.leave(l); }
+        if let Some(x) = member(o, "required") { let l = c.enter("required"); s389(x, c); c.leave(l); }
+        if let Some(x) = member(o, "resourceUriInput") { let l = c.enter("resourceUriInput"); s390(x, c); c.leave(l); }
+        if let Some(x) = member(o, "document") { let l = c.enter("document"); s391(x, c); c.leave(l); }
+        if let Some(x) = member(o, "documentSchema") { let l = c.enter("documentSchema"); s392(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputs") { let l = c.enter("inputs"); s393(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -60,14 +60,14 @@ fn s268(v: &Value, c: &mut Ctx) {
 fn s269(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("desiredPath") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "desiredPath").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s394(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredPath") { let l = c.enter("desiredPath"); s395(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedPath") { let l = c.enter("observedPath"); s396(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputPath") { let l = c.enter("outputPath"); s397(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s394(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredPath") { let l = c.enter("desiredPath"); s395(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedPath") { let l = c.enter("observedPath"); s396(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputPath") { let l = c.enter("outputPath"); s397(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -80,16 +80,16 @@ fn s269(v: &Value, c: &mut Ctx) {
 fn s270(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("stage") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
-        if !o.contains_key("inputPath") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
-        if !o.contains_key("expectedFailure") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "stage").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
+        if member(o, "inputPath").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
+        if member(o, "expectedFailure").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s398(x, c); c.leave(l); }
-        if let Some(x) = o.get("stage") { let l = c.enter("stage"); s399(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputPath") { let l = c.enter("inputPath"); s400(x, c); c.leave(l); }
-        if let Some(x) = o.get("expectedFailure") { let l = c.enter("expectedFailure"); s401(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s398(x, c); c.leave(l); }
+        if let Some(x) = member(o, "stage") { let l = c.enter("stage"); s399(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputPath") { let l = c.enter("inputPath"); s400(x, c); c.leave(l); }
+        if let Some(x) = member(o, "expectedFailure") { let l = c.enter("expectedFailure"); s401(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -107,12 +107,12 @@ fn s271(v: &Value, c: &mut Ctx) {
 fn s272(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/$defs/jsonSchema/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("$schema") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
-        if !o.contains_key("type") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
+        if member(o, "$schema").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
+        if member(o, "type").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("$schema") { let l = c.enter("$schema"); s402(x, c); c.leave(l); }
-        if let Some(x) = o.get("type") { let l = c.enter("type"); s403(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$schema") { let l = c.enter("$schema"); s402(x, c); c.leave(l); }
+        if let Some(x) = member(o, "type") { let l = c.enter("type"); s403(x, c); c.leave(l); }
     }
 }
 
@@ -141,14 +141,14 @@ fn s276(v: &Value, c: &mut Ctx) {
 fn s277(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("desiredPath") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "desiredPath").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s404(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredPath") { let l = c.enter("desiredPath"); s405(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedPath") { let l = c.enter("observedPath"); s406(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputPath") { let l = c.enter("outputPath"); s407(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s404(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredPath") { let l = c.enter("desiredPath"); s405(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedPath") { let l = c.enter("observedPath"); s406(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputPath") { let l = c.enter("outputPath"); s407(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -161,16 +161,16 @@ fn s277(v: &Value, c: &mut Ctx) {
 fn s278(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("stage") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
-        if !o.contains_key("inputPath") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
-        if !o.contains_key("expectedFailure") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "stage").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
+        if member(o, "inputPath").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
+        if member(o, "expectedFailure").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s408(x, c); c.leave(l); }
-        if let Some(x) = o.get("stage") { let l = c.enter("stage"); s409(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputPath") { let l = c.enter("inputPath"); s410(x, c); c.leave(l); }
-        if let Some(x) = o.get("expectedFailure") { let l = c.enter("expectedFailure"); s411(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s408(x, c); c.leave(l); }
+        if let Some(x) = member(o, "stage") { let l = c.enter("stage"); s409(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputPath") { let l = c.enter("inputPath"); s410(x, c); c.leave(l); }
+        if let Some(x) = member(o, "expectedFailure") { let l = c.enter("expectedFailure"); s411(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -182,17 +182,17 @@ fn s278(v: &Value, c: &mut Ctx) {
 /// `form-definition-v1alpha3.schema.json#/allOf/0/if`
 fn s279(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if !o.contains_key("role") { c.fail(Kind::Other, "/allOf/0/if/required", || "\"role\" is a required property".to_owned()); }
+        if member(o, "role").is_none() { c.fail(Kind::Other, "/allOf/0/if/required", || "\"role\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("role") { let l = c.enter("role"); s412(x, c); c.leave(l); }
+        if let Some(x) = member(o, "role") { let l = c.enter("role"); s412(x, c); c.leave(l); }
     }
 }
 
 /// `form-definition-v1alpha3.schema.json#/allOf/0/then`
 fn s280(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s413(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s413(x, c); c.leave(l); }
     }
 }
 
@@ -205,12 +205,12 @@ fn s281(v: &Value, c: &mut Ctx) {
 fn s282(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/$defs/jsonSchema/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("$schema") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
-        if !o.contains_key("type") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
+        if member(o, "$schema").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
+        if member(o, "type").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("$schema") { let l = c.enter("$schema"); s414(x, c); c.leave(l); }
-        if let Some(x) = o.get("type") { let l = c.enter("type"); s415(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$schema") { let l = c.enter("$schema"); s414(x, c); c.leave(l); }
+        if let Some(x) = member(o, "type") { let l = c.enter("type"); s415(x, c); c.leave(l); }
     }
 }
 
@@ -239,14 +239,14 @@ fn s286(v: &Value, c: &mut Ctx) {
 fn s287(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("desiredPath") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "desiredPath").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s416(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredPath") { let l = c.enter("desiredPath"); s417(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedPath") { let l = c.enter("observedPath"); s418(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputPath") { let l = c.enter("outputPath"); s419(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s416(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredPath") { let l = c.enter("desiredPath"); s417(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedPath") { let l = c.enter("observedPath"); s418(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputPath") { let l = c.enter("outputPath"); s419(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -259,16 +259,16 @@ fn s287(v: &Value, c: &mut Ctx) {
 fn s288(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("stage") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
-        if !o.contains_key("inputPath") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
-        if !o.contains_key("expectedFailure") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "stage").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
+        if member(o, "inputPath").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
+        if member(o, "expectedFailure").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s420(x, c); c.leave(l); }
-        if let Some(x) = o.get("stage") { let l = c.enter("stage"); s421(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputPath") { let l = c.enter("inputPath"); s422(x, c); c.leave(l); }
-        if let Some(x) = o.get("expectedFailure") { let l = c.enter("expectedFailure"); s423(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s420(x, c); c.leave(l); }
+        if let Some(x) = member(o, "stage") { let l = c.enter("stage"); s421(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputPath") { let l = c.enter("inputPath"); s422(x, c); c.leave(l); }
+        if let Some(x) = member(o, "expectedFailure") { let l = c.enter("expectedFailure"); s423(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -280,17 +280,17 @@ fn s288(v: &Value, c: &mut Ctx) {
 /// `form-definition-v1beta1.schema.json#/allOf/0/if`
 fn s289(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if !o.contains_key("role") { c.fail(Kind::Other, "/allOf/0/if/required", || "\"role\" is a required property".to_owned()); }
+        if member(o, "role").is_none() { c.fail(Kind::Other, "/allOf/0/if/required", || "\"role\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("role") { let l = c.enter("role"); s424(x, c); c.leave(l); }
+        if let Some(x) = member(o, "role") { let l = c.enter("role"); s424(x, c); c.leave(l); }
     }
 }
 
 /// `form-definition-v1beta1.schema.json#/allOf/0/then`
 fn s290(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s425(x, c); c.leave(l); }
+        if let Some(x) = member(o, "lifecycleCapabilities") { let l = c.enter("lifecycleCapabilities"); s425(x, c); c.leave(l); }
     }
 }
 
@@ -298,12 +298,12 @@ fn s290(v: &Value, c: &mut Ctx) {
 fn s291(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/$defs/jsonSchema/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("$schema") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
-        if !o.contains_key("type") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
+        if member(o, "$schema").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
+        if member(o, "type").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("$schema") { let l = c.enter("$schema"); s426(x, c); c.leave(l); }
-        if let Some(x) = o.get("type") { let l = c.enter("type"); s427(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$schema") { let l = c.enter("$schema"); s426(x, c); c.leave(l); }
+        if let Some(x) = member(o, "type") { let l = c.enter("type"); s427(x, c); c.leave(l); }
     }
 }
 
@@ -322,18 +322,18 @@ fn s293(v: &Value, c: &mut Ctx) {
 fn s294(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/interfaces/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("version") { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"version\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "version").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/required", || "\"version\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s428(x, c); c.leave(l); }
-        if let Some(x) = o.get("version") { let l = c.enter("version"); s429(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s430(x, c); c.leave(l); }
-        if let Some(x) = o.get("required") { let l = c.enter("required"); s431(x, c); c.leave(l); }
-        if let Some(x) = o.get("resourceUriInput") { let l = c.enter("resourceUriInput"); s432(x, c); c.leave(l); }
-        if let Some(x) = o.get("document") { let l = c.enter("document"); s433(x, c); c.leave(l); }
-        if let Some(x) = o.get("documentSchema") { let l = c.enter("documentSchema"); s434(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputs") { let l = c.enter("inputs"); s435(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s428(x, c); c.leave(l); }
+        if let Some(x) = member(o, "version") { let l = c.enter("version"); s429(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s430(x, c); c.leave(l); }
+        if let Some(x) = member(o, "required") { let l = c.enter("required"); s431(x, c); c.leave(l); }
+        if let Some(x) = member(o, "resourceUriInput") { let l = c.enter("resourceUriInput"); s432(x, c); c.leave(l); }
+        if let Some(x) = member(o, "document") { let l = c.enter("document"); s433(x, c); c.leave(l); }
+        if let Some(x) = member(o, "documentSchema") { let l = c.enter("documentSchema"); s434(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputs") { let l = c.enter("inputs"); s435(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -346,14 +346,14 @@ fn s294(v: &Value, c: &mut Ctx) {
 fn s295(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("desiredPath") { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "desiredPath").is_none() { c.fail(Kind::Other, "/properties/conformanceFixtures/items/required", || "\"desiredPath\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s436(x, c); c.leave(l); }
-        if let Some(x) = o.get("desiredPath") { let l = c.enter("desiredPath"); s437(x, c); c.leave(l); }
-        if let Some(x) = o.get("observedPath") { let l = c.enter("observedPath"); s438(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputPath") { let l = c.enter("outputPath"); s439(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s436(x, c); c.leave(l); }
+        if let Some(x) = member(o, "desiredPath") { let l = c.enter("desiredPath"); s437(x, c); c.leave(l); }
+        if let Some(x) = member(o, "observedPath") { let l = c.enter("observedPath"); s438(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputPath") { let l = c.enter("outputPath"); s439(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -366,16 +366,16 @@ fn s295(v: &Value, c: &mut Ctx) {
 fn s296(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("stage") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
-        if !o.contains_key("inputPath") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
-        if !o.contains_key("expectedFailure") { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "stage").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"stage\" is a required property".to_owned()); }
+        if member(o, "inputPath").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"inputPath\" is a required property".to_owned()); }
+        if member(o, "expectedFailure").is_none() { c.fail(Kind::Other, "/properties/negativeConformanceFixtures/items/required", || "\"expectedFailure\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s440(x, c); c.leave(l); }
-        if let Some(x) = o.get("stage") { let l = c.enter("stage"); s441(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputPath") { let l = c.enter("inputPath"); s442(x, c); c.leave(l); }
-        if let Some(x) = o.get("expectedFailure") { let l = c.enter("expectedFailure"); s443(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s440(x, c); c.leave(l); }
+        if let Some(x) = member(o, "stage") { let l = c.enter("stage"); s441(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputPath") { let l = c.enter("inputPath"); s442(x, c); c.leave(l); }
+        if let Some(x) = member(o, "expectedFailure") { let l = c.enter("expectedFailure"); s443(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -404,20 +404,20 @@ fn s299(v: &Value, c: &mut Ctx) {
 fn s300(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/entries/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("statementApiVersion") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementApiVersion\" is a required property".to_owned()); }
-        if !o.contains_key("sequence") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"sequence\" is a required property".to_owned()); }
-        if !o.contains_key("statementVersion") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementVersion\" is a required property".to_owned()); }
-        if !o.contains_key("statementDigest") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementDigest\" is a required property".to_owned()); }
-        if !o.contains_key("packageDigest") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"packageDigest\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "statementApiVersion").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementApiVersion\" is a required property".to_owned()); }
+        if member(o, "sequence").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"sequence\" is a required property".to_owned()); }
+        if member(o, "statementVersion").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementVersion\" is a required property".to_owned()); }
+        if member(o, "statementDigest").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementDigest\" is a required property".to_owned()); }
+        if member(o, "packageDigest").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"packageDigest\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"formRef\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("statementApiVersion") { let l = c.enter("statementApiVersion"); s445(x, c); c.leave(l); }
-        if let Some(x) = o.get("sequence") { let l = c.enter("sequence"); s446(x, c); c.leave(l); }
-        if let Some(x) = o.get("statementVersion") { let l = c.enter("statementVersion"); s447(x, c); c.leave(l); }
-        if let Some(x) = o.get("statementDigest") { let l = c.enter("statementDigest"); s448(x, c); c.leave(l); }
-        if let Some(x) = o.get("packageDigest") { let l = c.enter("packageDigest"); s449(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s450(x, c); c.leave(l); }
+        if let Some(x) = member(o, "statementApiVersion") { let l = c.enter("statementApiVersion"); s445(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sequence") { let l = c.enter("sequence"); s446(x, c); c.leave(l); }
+        if let Some(x) = member(o, "statementVersion") { let l = c.enter("statementVersion"); s447(x, c); c.leave(l); }
+        if let Some(x) = member(o, "statementDigest") { let l = c.enter("statementDigest"); s448(x, c); c.leave(l); }
+        if let Some(x) = member(o, "packageDigest") { let l = c.enter("packageDigest"); s449(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s450(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -429,28 +429,28 @@ fn s300(v: &Value, c: &mut Ctx) {
 /// `form-package-revocation-checkpoint-v1.schema.json#/allOf/0/if`
 fn s301(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if !o.contains_key("sequence") { c.fail(Kind::Other, "/allOf/0/if/required", || "\"sequence\" is a required property".to_owned()); }
+        if member(o, "sequence").is_none() { c.fail(Kind::Other, "/allOf/0/if/required", || "\"sequence\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("sequence") { let l = c.enter("sequence"); s451(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sequence") { let l = c.enter("sequence"); s451(x, c); c.leave(l); }
     }
 }
 
 /// `form-package-revocation-checkpoint-v1.schema.json#/allOf/0/then`
 fn s302(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("checkpointVersion") { let l = c.enter("checkpointVersion"); s452(x, c); c.leave(l); }
-        if let Some(x) = o.get("previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s453(x, c); c.leave(l); }
-        if let Some(x) = o.get("entries") { let l = c.enter("entries"); s454(x, c); c.leave(l); }
+        if let Some(x) = member(o, "checkpointVersion") { let l = c.enter("checkpointVersion"); s452(x, c); c.leave(l); }
+        if let Some(x) = member(o, "previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s453(x, c); c.leave(l); }
+        if let Some(x) = member(o, "entries") { let l = c.enter("entries"); s454(x, c); c.leave(l); }
     }
 }
 
 /// `form-package-revocation-checkpoint-v1.schema.json#/allOf/0/else`
 fn s303(v: &Value, c: &mut Ctx) {
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("checkpointVersion") { let l = c.enter("checkpointVersion"); s455(x, c); c.leave(l); }
-        if let Some(x) = o.get("previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s456(x, c); c.leave(l); }
-        if let Some(x) = o.get("entries") { let l = c.enter("entries"); s457(x, c); c.leave(l); }
+        if let Some(x) = member(o, "checkpointVersion") { let l = c.enter("checkpointVersion"); s455(x, c); c.leave(l); }
+        if let Some(x) = member(o, "previousCheckpointDigest") { let l = c.enter("previousCheckpointDigest"); s456(x, c); c.leave(l); }
+        if let Some(x) = member(o, "entries") { let l = c.enter("entries"); s457(x, c); c.leave(l); }
     }
 }
 
@@ -474,18 +474,18 @@ fn s306(v: &Value, c: &mut Ctx) {
 fn s307(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/entries/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("sequence") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"sequence\" is a required property".to_owned()); }
-        if !o.contains_key("statementVersion") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementVersion\" is a required property".to_owned()); }
-        if !o.contains_key("statementDigest") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementDigest\" is a required property".to_owned()); }
-        if !o.contains_key("packageDigest") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"packageDigest\" is a required property".to_owned()); }
-        if !o.contains_key("formRef") { c.fail(Kind::Other, "/properties/entries/items/required", || "\"formRef\" is a required property".to_owned()); }
+        if member(o, "sequence").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"sequence\" is a required property".to_owned()); }
+        if member(o, "statementVersion").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementVersion\" is a required property".to_owned()); }
+        if member(o, "statementDigest").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"statementDigest\" is a required property".to_owned()); }
+        if member(o, "packageDigest").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"packageDigest\" is a required property".to_owned()); }
+        if member(o, "formRef").is_none() { c.fail(Kind::Other, "/properties/entries/items/required", || "\"formRef\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("sequence") { let l = c.enter("sequence"); s459(x, c); c.leave(l); }
-        if let Some(x) = o.get("statementVersion") { let l = c.enter("statementVersion"); s460(x, c); c.leave(l); }
-        if let Some(x) = o.get("statementDigest") { let l = c.enter("statementDigest"); s461(x, c); c.leave(l); }
-        if let Some(x) = o.get("packageDigest") { let l = c.enter("packageDigest"); s462(x, c); c.leave(l); }
-        if let Some(x) = o.get("formRef") { let l = c.enter("formRef"); s463(x, c); c.leave(l); }
+        if let Some(x) = member(o, "sequence") { let l = c.enter("sequence"); s459(x, c); c.leave(l); }
+        if let Some(x) = member(o, "statementVersion") { let l = c.enter("statementVersion"); s460(x, c); c.leave(l); }
+        if let Some(x) = member(o, "statementDigest") { let l = c.enter("statementDigest"); s461(x, c); c.leave(l); }
+        if let Some(x) = member(o, "packageDigest") { let l = c.enter("packageDigest"); s462(x, c); c.leave(l); }
+        if let Some(x) = member(o, "formRef") { let l = c.enter("formRef"); s463(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -566,18 +566,18 @@ fn s319(v: &Value, c: &mut Ctx) {
 fn s320(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/operations/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/operations/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("inputSchema") { c.fail(Kind::Other, "/properties/operations/items/required", || "\"inputSchema\" is a required property".to_owned()); }
-        if !o.contains_key("outputSchema") { c.fail(Kind::Other, "/properties/operations/items/required", || "\"outputSchema\" is a required property".to_owned()); }
-        if !o.contains_key("errors") { c.fail(Kind::Other, "/properties/operations/items/required", || "\"errors\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/operations/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "inputSchema").is_none() { c.fail(Kind::Other, "/properties/operations/items/required", || "\"inputSchema\" is a required property".to_owned()); }
+        if member(o, "outputSchema").is_none() { c.fail(Kind::Other, "/properties/operations/items/required", || "\"outputSchema\" is a required property".to_owned()); }
+        if member(o, "errors").is_none() { c.fail(Kind::Other, "/properties/operations/items/required", || "\"errors\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s464(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s465(x, c); c.leave(l); }
-        if let Some(x) = o.get("inputSchema") { let l = c.enter("inputSchema"); s466(x, c); c.leave(l); }
-        if let Some(x) = o.get("outputSchema") { let l = c.enter("outputSchema"); s467(x, c); c.leave(l); }
-        if let Some(x) = o.get("errors") { let l = c.enter("errors"); s468(x, c); c.leave(l); }
-        if let Some(x) = o.get("idempotent") { let l = c.enter("idempotent"); s469(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s464(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s465(x, c); c.leave(l); }
+        if let Some(x) = member(o, "inputSchema") { let l = c.enter("inputSchema"); s466(x, c); c.leave(l); }
+        if let Some(x) = member(o, "outputSchema") { let l = c.enter("outputSchema"); s467(x, c); c.leave(l); }
+        if let Some(x) = member(o, "errors") { let l = c.enter("errors"); s468(x, c); c.leave(l); }
+        if let Some(x) = member(o, "idempotent") { let l = c.enter("idempotent"); s469(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -623,12 +623,12 @@ fn s326(v: &Value, c: &mut Ctx) {
 fn s327(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/fixtures/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/fixtures/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("steps") { c.fail(Kind::Other, "/properties/fixtures/items/required", || "\"steps\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/fixtures/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "steps").is_none() { c.fail(Kind::Other, "/properties/fixtures/items/required", || "\"steps\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s470(x, c); c.leave(l); }
-        if let Some(x) = o.get("steps") { let l = c.enter("steps"); s471(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s470(x, c); c.leave(l); }
+        if let Some(x) = member(o, "steps") { let l = c.enter("steps"); s471(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -650,16 +650,16 @@ fn s328(v: &Value, c: &mut Ctx) {
 fn s329(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("path") { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
-        if !o.contains_key("size") { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
-        if !o.contains_key("digest") { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
+        if member(o, "path").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "size").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
+        if member(o, "digest").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("path") { let l = c.enter("path"); s473(x, c); c.leave(l); }
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s474(x, c); c.leave(l); }
-        if let Some(x) = o.get("size") { let l = c.enter("size"); s475(x, c); c.leave(l); }
-        if let Some(x) = o.get("digest") { let l = c.enter("digest"); s476(x, c); c.leave(l); }
+        if let Some(x) = member(o, "path") { let l = c.enter("path"); s473(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s474(x, c); c.leave(l); }
+        if let Some(x) = member(o, "size") { let l = c.enter("size"); s475(x, c); c.leave(l); }
+        if let Some(x) = member(o, "digest") { let l = c.enter("digest"); s476(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -672,10 +672,10 @@ fn s329(v: &Value, c: &mut Ctx) {
 fn s330(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/contains/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s477(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s477(x, c); c.leave(l); }
     }
 }
 
@@ -692,16 +692,16 @@ fn s331(v: &Value, c: &mut Ctx) {
 fn s332(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("path") { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
-        if !o.contains_key("size") { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
-        if !o.contains_key("digest") { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
+        if member(o, "path").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "size").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
+        if member(o, "digest").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("path") { let l = c.enter("path"); s479(x, c); c.leave(l); }
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s480(x, c); c.leave(l); }
-        if let Some(x) = o.get("size") { let l = c.enter("size"); s481(x, c); c.leave(l); }
-        if let Some(x) = o.get("digest") { let l = c.enter("digest"); s482(x, c); c.leave(l); }
+        if let Some(x) = member(o, "path") { let l = c.enter("path"); s479(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s480(x, c); c.leave(l); }
+        if let Some(x) = member(o, "size") { let l = c.enter("size"); s481(x, c); c.leave(l); }
+        if let Some(x) = member(o, "digest") { let l = c.enter("digest"); s482(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -714,10 +714,10 @@ fn s332(v: &Value, c: &mut Ctx) {
 fn s333(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/contains/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s483(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s483(x, c); c.leave(l); }
     }
 }
 
@@ -734,16 +734,16 @@ fn s334(v: &Value, c: &mut Ctx) {
 fn s335(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("path") { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
-        if !o.contains_key("size") { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
-        if !o.contains_key("digest") { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
+        if member(o, "path").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "size").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
+        if member(o, "digest").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("path") { let l = c.enter("path"); s485(x, c); c.leave(l); }
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s486(x, c); c.leave(l); }
-        if let Some(x) = o.get("size") { let l = c.enter("size"); s487(x, c); c.leave(l); }
-        if let Some(x) = o.get("digest") { let l = c.enter("digest"); s488(x, c); c.leave(l); }
+        if let Some(x) = member(o, "path") { let l = c.enter("path"); s485(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s486(x, c); c.leave(l); }
+        if let Some(x) = member(o, "size") { let l = c.enter("size"); s487(x, c); c.leave(l); }
+        if let Some(x) = member(o, "digest") { let l = c.enter("digest"); s488(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -756,10 +756,10 @@ fn s335(v: &Value, c: &mut Ctx) {
 fn s336(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/contains/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s489(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s489(x, c); c.leave(l); }
     }
 }
 
@@ -776,16 +776,16 @@ fn s337(v: &Value, c: &mut Ctx) {
 fn s338(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("path") { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
-        if !o.contains_key("size") { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
-        if !o.contains_key("digest") { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
+        if member(o, "path").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "size").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
+        if member(o, "digest").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("path") { let l = c.enter("path"); s491(x, c); c.leave(l); }
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s492(x, c); c.leave(l); }
-        if let Some(x) = o.get("size") { let l = c.enter("size"); s493(x, c); c.leave(l); }
-        if let Some(x) = o.get("digest") { let l = c.enter("digest"); s494(x, c); c.leave(l); }
+        if let Some(x) = member(o, "path") { let l = c.enter("path"); s491(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s492(x, c); c.leave(l); }
+        if let Some(x) = member(o, "size") { let l = c.enter("size"); s493(x, c); c.leave(l); }
+        if let Some(x) = member(o, "digest") { let l = c.enter("digest"); s494(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -798,10 +798,10 @@ fn s338(v: &Value, c: &mut Ctx) {
 fn s339(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/contains/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s495(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s495(x, c); c.leave(l); }
     }
 }
 
@@ -818,16 +818,16 @@ fn s340(v: &Value, c: &mut Ctx) {
 fn s341(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("path") { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
-        if !o.contains_key("size") { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
-        if !o.contains_key("digest") { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
+        if member(o, "path").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"path\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "size").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"size\" is a required property".to_owned()); }
+        if member(o, "digest").is_none() { c.fail(Kind::Other, "/properties/files/items/required", || "\"digest\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("path") { let l = c.enter("path"); s497(x, c); c.leave(l); }
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s498(x, c); c.leave(l); }
-        if let Some(x) = o.get("size") { let l = c.enter("size"); s499(x, c); c.leave(l); }
-        if let Some(x) = o.get("digest") { let l = c.enter("digest"); s500(x, c); c.leave(l); }
+        if let Some(x) = member(o, "path") { let l = c.enter("path"); s497(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s498(x, c); c.leave(l); }
+        if let Some(x) = member(o, "size") { let l = c.enter("size"); s499(x, c); c.leave(l); }
+        if let Some(x) = member(o, "digest") { let l = c.enter("digest"); s500(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -840,10 +840,10 @@ fn s341(v: &Value, c: &mut Ctx) {
 fn s342(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/files/contains/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("mediaType") { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
+        if member(o, "mediaType").is_none() { c.fail(Kind::Other, "/properties/files/contains/required", || "\"mediaType\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("mediaType") { let l = c.enter("mediaType"); s501(x, c); c.leave(l); }
+        if let Some(x) = member(o, "mediaType") { let l = c.enter("mediaType"); s501(x, c); c.leave(l); }
     }
 }
 
@@ -872,15 +872,15 @@ fn s346(v: &Value, c: &mut Ctx) {
 fn s347(v: &Value, c: &mut Ctx) {
     if !(v.is_boolean() || v.is_object()) { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of types \"boolean\", \"object\"")); }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("$id") { let l = c.enter("$id"); s504(x, c); c.leave(l); }
-        if let Some(x) = o.get("$schema") { let l = c.enter("$schema"); s505(x, c); c.leave(l); }
-        if let Some(x) = o.get("$ref") { let l = c.enter("$ref"); s506(x, c); c.leave(l); }
-        if let Some(x) = o.get("$anchor") { let l = c.enter("$anchor"); s507(x, c); c.leave(l); }
-        if let Some(x) = o.get("$dynamicRef") { let l = c.enter("$dynamicRef"); s508(x, c); c.leave(l); }
-        if let Some(x) = o.get("$dynamicAnchor") { let l = c.enter("$dynamicAnchor"); s509(x, c); c.leave(l); }
-        if let Some(x) = o.get("$vocabulary") { let l = c.enter("$vocabulary"); s510(x, c); c.leave(l); }
-        if let Some(x) = o.get("$comment") { let l = c.enter("$comment"); s511(x, c); c.leave(l); }
-        if let Some(x) = o.get("$defs") { let l = c.enter("$defs"); s512(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$id") { let l = c.enter("$id"); s504(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$schema") { let l = c.enter("$schema"); s505(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$ref") { let l = c.enter("$ref"); s506(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$anchor") { let l = c.enter("$anchor"); s507(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$dynamicRef") { let l = c.enter("$dynamicRef"); s508(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$dynamicAnchor") { let l = c.enter("$dynamicAnchor"); s509(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$vocabulary") { let l = c.enter("$vocabulary"); s510(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$comment") { let l = c.enter("$comment"); s511(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$defs") { let l = c.enter("$defs"); s512(x, c); c.leave(l); }
     }
 }
 
@@ -911,8 +911,8 @@ fn s348(v: &Value, c: &mut Ctx) {
 fn s349(v: &Value, c: &mut Ctx) {
     if !(v.is_boolean() || v.is_object()) { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of types \"boolean\", \"object\"")); }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("unevaluatedItems") { let l = c.enter("unevaluatedItems"); s528(x, c); c.leave(l); }
-        if let Some(x) = o.get("unevaluatedProperties") { let l = c.enter("unevaluatedProperties"); s529(x, c); c.leave(l); }
+        if let Some(x) = member(o, "unevaluatedItems") { let l = c.enter("unevaluatedItems"); s528(x, c); c.leave(l); }
+        if let Some(x) = member(o, "unevaluatedProperties") { let l = c.enter("unevaluatedProperties"); s529(x, c); c.leave(l); }
     }
 }
 
@@ -948,13 +948,13 @@ fn s350(v: &Value, c: &mut Ctx) {
 fn s351(v: &Value, c: &mut Ctx) {
     if !(v.is_boolean() || v.is_object()) { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of types \"boolean\", \"object\"")); }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("title") { let l = c.enter("title"); s550(x, c); c.leave(l); }
-        if let Some(x) = o.get("description") { let l = c.enter("description"); s551(x, c); c.leave(l); }
-        if let Some(x) = o.get("default") { let l = c.enter("default"); s552(x, c); c.leave(l); }
-        if let Some(x) = o.get("deprecated") { let l = c.enter("deprecated"); s553(x, c); c.leave(l); }
-        if let Some(x) = o.get("readOnly") { let l = c.enter("readOnly"); s554(x, c); c.leave(l); }
-        if let Some(x) = o.get("writeOnly") { let l = c.enter("writeOnly"); s555(x, c); c.leave(l); }
-        if let Some(x) = o.get("examples") { let l = c.enter("examples"); s556(x, c); c.leave(l); }
+        if let Some(x) = member(o, "title") { let l = c.enter("title"); s550(x, c); c.leave(l); }
+        if let Some(x) = member(o, "description") { let l = c.enter("description"); s551(x, c); c.leave(l); }
+        if let Some(x) = member(o, "default") { let l = c.enter("default"); s552(x, c); c.leave(l); }
+        if let Some(x) = member(o, "deprecated") { let l = c.enter("deprecated"); s553(x, c); c.leave(l); }
+        if let Some(x) = member(o, "readOnly") { let l = c.enter("readOnly"); s554(x, c); c.leave(l); }
+        if let Some(x) = member(o, "writeOnly") { let l = c.enter("writeOnly"); s555(x, c); c.leave(l); }
+        if let Some(x) = member(o, "examples") { let l = c.enter("examples"); s556(x, c); c.leave(l); }
     }
 }
 
@@ -962,7 +962,7 @@ fn s351(v: &Value, c: &mut Ctx) {
 fn s352(v: &Value, c: &mut Ctx) {
     if !(v.is_boolean() || v.is_object()) { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of types \"boolean\", \"object\"")); }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("format") { let l = c.enter("format"); s557(x, c); c.leave(l); }
+        if let Some(x) = member(o, "format") { let l = c.enter("format"); s557(x, c); c.leave(l); }
     }
 }
 
@@ -970,9 +970,9 @@ fn s352(v: &Value, c: &mut Ctx) {
 fn s353(v: &Value, c: &mut Ctx) {
     if !(v.is_boolean() || v.is_object()) { c.fail(Kind::Other, "/type", || format!("{v}{}", " is not of types \"boolean\", \"object\"")); }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("contentEncoding") { let l = c.enter("contentEncoding"); s558(x, c); c.leave(l); }
-        if let Some(x) = o.get("contentMediaType") { let l = c.enter("contentMediaType"); s559(x, c); c.leave(l); }
-        if let Some(x) = o.get("contentSchema") { let l = c.enter("contentSchema"); s560(x, c); c.leave(l); }
+        if let Some(x) = member(o, "contentEncoding") { let l = c.enter("contentEncoding"); s558(x, c); c.leave(l); }
+        if let Some(x) = member(o, "contentMediaType") { let l = c.enter("contentMediaType"); s559(x, c); c.leave(l); }
+        if let Some(x) = member(o, "contentSchema") { let l = c.enter("contentSchema"); s560(x, c); c.leave(l); }
     }
 }
 
@@ -999,12 +999,12 @@ fn s356(v: &Value, c: &mut Ctx) {
 fn s357(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("operations") { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"operations\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "operations").is_none() { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"operations\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s561(x, c); c.leave(l); }
-        if let Some(x) = o.get("operations") { let l = c.enter("operations"); s562(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s561(x, c); c.leave(l); }
+        if let Some(x) = member(o, "operations") { let l = c.enter("operations"); s562(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1036,12 +1036,12 @@ fn s360(v: &Value, c: &mut Ctx) {
 fn s361(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("operations") { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"operations\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "operations").is_none() { c.fail(Kind::Other, "/properties/runtimeProjection/properties/accessModes/items/required", || "\"operations\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s563(x, c); c.leave(l); }
-        if let Some(x) = o.get("operations") { let l = c.enter("operations"); s564(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s563(x, c); c.leave(l); }
+        if let Some(x) = member(o, "operations") { let l = c.enter("operations"); s564(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1054,13 +1054,13 @@ fn s361(v: &Value, c: &mut Ctx) {
 fn s362(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/0/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/0/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("reference") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/0/required", || "\"reference\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/0/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "reference").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/0/required", || "\"reference\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s565(x, c); c.leave(l); }
-        if let Some(x) = o.get("reference") { let l = c.enter("reference"); s566(x, c); c.leave(l); }
-        if let Some(x) = o.get("keyedBy") { let l = c.enter("keyedBy"); s567(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s565(x, c); c.leave(l); }
+        if let Some(x) = member(o, "reference") { let l = c.enter("reference"); s566(x, c); c.leave(l); }
+        if let Some(x) = member(o, "keyedBy") { let l = c.enter("keyedBy"); s567(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1073,16 +1073,16 @@ fn s362(v: &Value, c: &mut Ctx) {
 fn s363(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("list") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"list\" is a required property".to_owned()); }
-        if !o.contains_key("member") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"member\" is a required property".to_owned()); }
-        if !o.contains_key("total") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"total\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "list").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"list\" is a required property".to_owned()); }
+        if member(o, "member").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"member\" is a required property".to_owned()); }
+        if member(o, "total").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/1/required", || "\"total\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s568(x, c); c.leave(l); }
-        if let Some(x) = o.get("list") { let l = c.enter("list"); s569(x, c); c.leave(l); }
-        if let Some(x) = o.get("member") { let l = c.enter("member"); s570(x, c); c.leave(l); }
-        if let Some(x) = o.get("total") { let l = c.enter("total"); s571(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s568(x, c); c.leave(l); }
+        if let Some(x) = member(o, "list") { let l = c.enter("list"); s569(x, c); c.leave(l); }
+        if let Some(x) = member(o, "member") { let l = c.enter("member"); s570(x, c); c.leave(l); }
+        if let Some(x) = member(o, "total") { let l = c.enter("total"); s571(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1095,12 +1095,12 @@ fn s363(v: &Value, c: &mut Ctx) {
 fn s364(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/2/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/2/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("property") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/2/required", || "\"property\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/2/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "property").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/2/required", || "\"property\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s572(x, c); c.leave(l); }
-        if let Some(x) = o.get("property") { let l = c.enter("property"); s573(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s572(x, c); c.leave(l); }
+        if let Some(x) = member(o, "property") { let l = c.enter("property"); s573(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1113,12 +1113,12 @@ fn s364(v: &Value, c: &mut Ctx) {
 fn s365(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/3/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/3/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("output") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/3/required", || "\"output\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/3/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "output").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/3/required", || "\"output\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s574(x, c); c.leave(l); }
-        if let Some(x) = o.get("output") { let l = c.enter("output"); s575(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s574(x, c); c.leave(l); }
+        if let Some(x) = member(o, "output") { let l = c.enter("output"); s575(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1131,12 +1131,12 @@ fn s365(v: &Value, c: &mut Ctx) {
 fn s366(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/4/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/4/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("references") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/4/required", || "\"references\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/4/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "references").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/4/required", || "\"references\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s576(x, c); c.leave(l); }
-        if let Some(x) = o.get("references") { let l = c.enter("references"); s577(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s576(x, c); c.leave(l); }
+        if let Some(x) = member(o, "references") { let l = c.enter("references"); s577(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1149,14 +1149,14 @@ fn s366(v: &Value, c: &mut Ctx) {
 fn s367(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/5/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/5/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("list") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/5/required", || "\"list\" is a required property".to_owned()); }
-        if !o.contains_key("member") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/5/required", || "\"member\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/5/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "list").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/5/required", || "\"list\" is a required property".to_owned()); }
+        if member(o, "member").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/5/required", || "\"member\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s578(x, c); c.leave(l); }
-        if let Some(x) = o.get("list") { let l = c.enter("list"); s579(x, c); c.leave(l); }
-        if let Some(x) = o.get("member") { let l = c.enter("member"); s580(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s578(x, c); c.leave(l); }
+        if let Some(x) = member(o, "list") { let l = c.enter("list"); s579(x, c); c.leave(l); }
+        if let Some(x) = member(o, "member") { let l = c.enter("member"); s580(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1169,12 +1169,12 @@ fn s367(v: &Value, c: &mut Ctx) {
 fn s368(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/6/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/6/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("reference") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/6/required", || "\"reference\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/6/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "reference").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/6/required", || "\"reference\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s581(x, c); c.leave(l); }
-        if let Some(x) = o.get("reference") { let l = c.enter("reference"); s582(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s581(x, c); c.leave(l); }
+        if let Some(x) = member(o, "reference") { let l = c.enter("reference"); s582(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -1187,12 +1187,12 @@ fn s368(v: &Value, c: &mut Ctx) {
 fn s369(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/7/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/7/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("references") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/7/required", || "\"references\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/7/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "references").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/7/required", || "\"references\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s583(x, c); c.leave(l); }
-        if let Some(x) = o.get("references") { let l = c.enter("references"); s584(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s583(x, c); c.leave(l); }
+        if let Some(x) = member(o, "references") { let l = c.enter("references"); s584(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();

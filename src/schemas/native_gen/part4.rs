@@ -5,12 +5,12 @@
 fn s370(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/8/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/8/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("references") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/8/required", || "\"references\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/8/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "references").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/8/required", || "\"references\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s585(x, c); c.leave(l); }
-        if let Some(x) = o.get("references") { let l = c.enter("references"); s586(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s585(x, c); c.leave(l); }
+        if let Some(x) = member(o, "references") { let l = c.enter("references"); s586(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -23,16 +23,16 @@ fn s370(v: &Value, c: &mut Ctx) {
 fn s371(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("kind") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"kind\" is a required property".to_owned()); }
-        if !o.contains_key("anchor") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"anchor\" is a required property".to_owned()); }
-        if !o.contains_key("members") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"members\" is a required property".to_owned()); }
-        if !o.contains_key("through") { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"through\" is a required property".to_owned()); }
+        if member(o, "kind").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"kind\" is a required property".to_owned()); }
+        if member(o, "anchor").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"anchor\" is a required property".to_owned()); }
+        if member(o, "members").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"members\" is a required property".to_owned()); }
+        if member(o, "through").is_none() { c.fail(Kind::Other, "/properties/constraints/items/oneOf/9/required", || "\"through\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("kind") { let l = c.enter("kind"); s587(x, c); c.leave(l); }
-        if let Some(x) = o.get("anchor") { let l = c.enter("anchor"); s588(x, c); c.leave(l); }
-        if let Some(x) = o.get("members") { let l = c.enter("members"); s589(x, c); c.leave(l); }
-        if let Some(x) = o.get("through") { let l = c.enter("through"); s590(x, c); c.leave(l); }
+        if let Some(x) = member(o, "kind") { let l = c.enter("kind"); s587(x, c); c.leave(l); }
+        if let Some(x) = member(o, "anchor") { let l = c.enter("anchor"); s588(x, c); c.leave(l); }
+        if let Some(x) = member(o, "members") { let l = c.enter("members"); s589(x, c); c.leave(l); }
+        if let Some(x) = member(o, "through") { let l = c.enter("through"); s590(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();

@@ -48,14 +48,14 @@ fn s592(v: &Value, c: &mut Ctx) {
 fn s593(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("source") { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"source\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "source").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"source\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s628(x, c); c.leave(l); }
-        if let Some(x) = o.get("source") { let l = c.enter("source"); s629(x, c); c.leave(l); }
-        if let Some(x) = o.get("pointer") { let l = c.enter("pointer"); s630(x, c); c.leave(l); }
-        if let Some(x) = o.get("value") { let l = c.enter("value"); s631(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s628(x, c); c.leave(l); }
+        if let Some(x) = member(o, "source") { let l = c.enter("source"); s629(x, c); c.leave(l); }
+        if let Some(x) = member(o, "pointer") { let l = c.enter("pointer"); s630(x, c); c.leave(l); }
+        if let Some(x) = member(o, "value") { let l = c.enter("value"); s631(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -105,14 +105,14 @@ fn s598(v: &Value, c: &mut Ctx) {
 fn s599(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("name") { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"name\" is a required property".to_owned()); }
-        if !o.contains_key("source") { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"source\" is a required property".to_owned()); }
+        if member(o, "name").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"name\" is a required property".to_owned()); }
+        if member(o, "source").is_none() { c.fail(Kind::Other, "/properties/interfaces/items/properties/inputs/items/required", || "\"source\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("name") { let l = c.enter("name"); s635(x, c); c.leave(l); }
-        if let Some(x) = o.get("source") { let l = c.enter("source"); s636(x, c); c.leave(l); }
-        if let Some(x) = o.get("pointer") { let l = c.enter("pointer"); s637(x, c); c.leave(l); }
-        if let Some(x) = o.get("value") { let l = c.enter("value"); s638(x, c); c.leave(l); }
+        if let Some(x) = member(o, "name") { let l = c.enter("name"); s635(x, c); c.leave(l); }
+        if let Some(x) = member(o, "source") { let l = c.enter("source"); s636(x, c); c.leave(l); }
+        if let Some(x) = member(o, "pointer") { let l = c.enter("pointer"); s637(x, c); c.leave(l); }
+        if let Some(x) = member(o, "value") { let l = c.enter("value"); s638(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
@@ -139,12 +139,12 @@ fn s601(v: &Value, c: &mut Ctx) {
 fn s602(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/$defs/jsonSchema/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("$schema") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
-        if !o.contains_key("type") { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
+        if member(o, "$schema").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"$schema\" is a required property".to_owned()); }
+        if member(o, "type").is_none() { c.fail(Kind::Other, "/$defs/jsonSchema/required", || "\"type\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("$schema") { let l = c.enter("$schema"); s640(x, c); c.leave(l); }
-        if let Some(x) = o.get("type") { let l = c.enter("type"); s641(x, c); c.leave(l); }
+        if let Some(x) = member(o, "$schema") { let l = c.enter("$schema"); s640(x, c); c.leave(l); }
+        if let Some(x) = member(o, "type") { let l = c.enter("type"); s641(x, c); c.leave(l); }
     }
 }
 
@@ -158,14 +158,14 @@ fn s603(v: &Value, c: &mut Ctx) {
 fn s604(v: &Value, c: &mut Ctx) {
     if !v.is_object() { c.fail(Kind::Other, "/properties/fixtures/items/properties/steps/items/type", || format!("{v}{}", " is not of type \"object\"")); }
     if let Value::Object(o) = v {
-        if !o.contains_key("operation") { c.fail(Kind::Other, "/properties/fixtures/items/properties/steps/items/required", || "\"operation\" is a required property".to_owned()); }
-        if !o.contains_key("input") { c.fail(Kind::Other, "/properties/fixtures/items/properties/steps/items/required", || "\"input\" is a required property".to_owned()); }
+        if member(o, "operation").is_none() { c.fail(Kind::Other, "/properties/fixtures/items/properties/steps/items/required", || "\"operation\" is a required property".to_owned()); }
+        if member(o, "input").is_none() { c.fail(Kind::Other, "/properties/fixtures/items/properties/steps/items/required", || "\"input\" is a required property".to_owned()); }
     }
     if let Value::Object(o) = v {
-        if let Some(x) = o.get("operation") { let l = c.enter("operation"); s642(x, c); c.leave(l); }
-        if let Some(x) = o.get("input") { let l = c.enter("input"); s643(x, c); c.leave(l); }
-        if let Some(x) = o.get("expected") { let l = c.enter("expected"); s644(x, c); c.leave(l); }
-        if let Some(x) = o.get("expectedError") { let l = c.enter("expectedError"); s645(x, c); c.leave(l); }
+        if let Some(x) = member(o, "operation") { let l = c.enter("operation"); s642(x, c); c.leave(l); }
+        if let Some(x) = member(o, "input") { let l = c.enter("input"); s643(x, c); c.leave(l); }
+        if let Some(x) = member(o, "expected") { let l = c.enter("expected"); s644(x, c); c.leave(l); }
+        if let Some(x) = member(o, "expectedError") { let l = c.enter("expectedError"); s645(x, c); c.leave(l); }
     }
     if let Value::Object(o) = v {
         let mut unexpected: Vec<String> = Vec::new();
