@@ -757,6 +757,9 @@ const EXEMPT_LOCATION_SUFFIX: &str = "desiredSchema.properties";
 struct Scan<'o, 'a> {
     code: Code,
     opts: &'o ScanOptions<'a>,
+    /// The top-level desired properties of a desired-only fixture's
+    /// definition (`/desiredSchema/properties`), looked up once per scan.
+    desired_properties: Option<&'a Map<String, Value>>,
     out: Vec<Diagnostic>,
 }
 
@@ -813,14 +816,8 @@ impl Scan<'_, '_> {
     }
 
     fn desired_only_exempt(&self, key: &str) -> bool {
-        if !self.opts.desired_only_fixture {
-            return false;
-        }
-        self.opts
-            .definition
-            .and_then(|d| d.get("desiredSchema"))
-            .and_then(|s| s.get("properties"))
-            .and_then(|p| p.get(key))
+        self.desired_properties
+            .and_then(|p| crate::json::member(p, key))
             .is_some_and(|schema| reviewed(key, schema, self.opts.whole))
     }
 }
@@ -864,9 +861,16 @@ fn push_escaped(ptr: &mut String, token: &str) {
 /// desired-only fixture, top-level keys naming a reviewed top-level desired
 /// property of `opts.definition`. Exempt keys' values are still scanned.
 pub fn scan_document(doc: &Value, code: Code, opts: &ScanOptions<'_>) -> Vec<Diagnostic> {
+    let desired_properties = opts
+        .definition
+        .filter(|_| opts.desired_only_fixture)
+        .and_then(|d| d.get("desiredSchema"))
+        .and_then(|s| s.get("properties"))
+        .and_then(Value::as_object);
     let mut scan = Scan {
         code,
         opts,
+        desired_properties,
         out: Vec::new(),
     };
     let mut loc = String::from("$");
