@@ -168,7 +168,10 @@ fn excerpt_fits(text: &[u8], span: &std::ops::Range<usize>) -> bool {
 struct Excerpt<'t> {
     name: String,
     text: std::borrow::Cow<'t, str>,
+    /// The position of byte `at` (the span's first byte).
     header: Position,
+    /// The byte offset `header` is the position of.
+    at: usize,
 }
 
 impl miette::SourceCode for Excerpt<'_> {
@@ -183,12 +186,22 @@ impl miette::SourceCode for Excerpt<'_> {
         let part = text.get(from..to).unwrap_or_default();
         // Line breaks before the window, as miette counts them (LF, CR LF;
         // there is no lone CR left): the window starts a line.
-        let lines_before = text
-            .get(..from)
-            .unwrap_or_default()
-            .iter()
-            .filter(|&&b| b == b'\n')
-            .count();
+        // Counted back from the span's known line when the span starts at
+        // `at` (every read of a finding's own span), not from the text's
+        // start: a lone CR became an LF above, so the LFs before `at` are
+        // its line - 1.
+        let newlines = |range: std::ops::Range<usize>| {
+            text.get(range)
+                .unwrap_or_default()
+                .iter()
+                .filter(|&&b| b == b'\n')
+                .count()
+        };
+        let lines_before = if span.offset() == self.at && from <= self.at {
+            (self.header.line - 1).saturating_sub(newlines(from..self.at))
+        } else {
+            newlines(0..from)
+        };
         let inner = part.read_span(
             &SourceSpan::from((span.offset() - from, span.len())),
             before,
@@ -401,6 +414,7 @@ fn render_one(f: &Located<'_>, color: bool, excerpt: bool, package: &std::path::
                     name: file,
                     text: lone_cr_to_lf(t),
                     header,
+                    at: start,
                 }),
                 Some(SourceSpan::from(start..end)),
             )
@@ -712,6 +726,52 @@ mod tests {
         let whole = Diagnostic::new(Code::UnlistedFile, "u").in_file("x.json");
         let text = render_diagnostic_in(&whole, None, Some(std::path::Path::new("pkg")), false);
         assert!(text.contains("help: pkg/x.json\n"), "{text}");
+    }
+
+    /// Every read of an excerpt gives what miette's own read of the whole
+    /// text gives (the window and the line count taken back from the
+    /// span's known position), on LF, CR LF and lone-CR texts.
+    #[test]
+    fn excerpt_reads_as_the_whole_text_reads() {
+        use miette::SourceCode as _;
+        for raw in [
+            "{\n  \"a\": 1,\n  \"b\": [\n    true\n  ],\n  \"c\": \"x\"\n}\n",
+            "{\r\n  \"a\": 1,\r\n\r\n  \"b\": {\"c\": 2}\r\n}",
+            "{\r\"é😀\": {\"x\": 1},\r\r\"y\": 2}",
+        ] {
+            let index = crate::json::position::LineIndex::new(raw.as_bytes());
+            let whole = lone_cr_to_lf(raw).into_owned();
+            for start in (0..raw.len()).filter(|&i| raw.is_char_boundary(i)) {
+                let (line, column) = index.line_col(raw.as_bytes(), start);
+                let excerpt = Excerpt {
+                    name: "f.json".to_owned(),
+                    text: lone_cr_to_lf(raw),
+                    header: Position { line, column },
+                    at: start,
+                };
+                for len in [0, 1] {
+                    let span = SourceSpan::from((start, len.min(raw.len() - start)));
+                    for (before, after) in [(1, 1), (2, 0), (0, 2)] {
+                        let ours = excerpt.read_span(&span, before, after).unwrap();
+                        let theirs = whole.read_span(&span, before, after).unwrap();
+                        let what = format!("{raw:?} at {start}+{len}, {before}/{after}");
+                        assert_eq!(ours.data(), theirs.data(), "{what}");
+                        assert_eq!(ours.line(), theirs.line(), "{what}");
+                        assert_eq!(ours.column(), theirs.column(), "{what}");
+                        assert_eq!(ours.line_count(), theirs.line_count(), "{what}");
+                        assert_eq!(ours.span(), theirs.span(), "{what}");
+                    }
+                    // A span other than the finding's own is counted from
+                    // the start of the text.
+                    if start > 0 {
+                        let other = SourceSpan::from((start - 1, 0));
+                        let ours = excerpt.read_span(&other, 1, 1).unwrap();
+                        let theirs = whole.read_span(&other, 1, 1).unwrap();
+                        assert_eq!(ours.line(), theirs.line(), "{raw:?} at {start}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
