@@ -13,6 +13,7 @@
 //! Pure: no I/O, no printing.
 
 use crate::diag::escape::quote;
+use crate::json::Members;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
@@ -53,13 +54,13 @@ pub fn walk<'a>(root: &'a Value, pointer: &str) -> Result<(&'a Map<String, Value
     let mut node = root;
     let mut required = true;
     for name in &names {
-        let Some(props) = node.get("properties").and_then(Value::as_object) else {
+        let Some(props) = node.member("properties").and_then(Value::as_object) else {
             return Err("traverses a schema with no properties".to_owned());
         };
-        let Some(child) = props.get(name).filter(|c| c.is_object()) else {
+        let Some(child) = props.member(name).filter(|c| c.is_object()) else {
             return Err("does not name a declared property".to_owned());
         };
-        required = required && string_list_contains(node.get("required"), name);
+        required = required && string_list_contains(node.member("required"), name);
         node = child;
     }
     // `node` came from an `is_object` filter or is a walked child.
@@ -78,7 +79,7 @@ pub fn walk<'a>(root: &'a Value, pointer: &str) -> Result<(&'a Map<String, Value
 /// place when more were left out.
 pub fn declared_pointers(desired: &Value) -> (Vec<String>, bool) {
     fn go(node: &Value, at: &str, depth: usize, out: &mut Vec<String>) -> bool {
-        let Some(props) = node.get("properties").and_then(Value::as_object) else {
+        let Some(props) = node.member("properties").and_then(Value::as_object) else {
             return false;
         };
         for (name, child) in props.iter().filter(|(_, c)| c.is_object()) {
@@ -113,7 +114,7 @@ fn string_list_contains(v: Option<&Value>, name: &str) -> bool {
 }
 
 fn type_is(o: &Map<String, Value>, types: &[&str]) -> bool {
-    o.get("type")
+    o.member("type")
         .and_then(Value::as_str)
         .is_some_and(|t| types.contains(&t))
 }
@@ -132,23 +133,21 @@ pub fn relation_pointers(desired: &Value) -> BTreeSet<String> {
         let Some(o) = node.as_object() else {
             return;
         };
-        if o.contains_key("x-takoform-target-formrefs")
-            || o.contains_key("x-takoform-required-interface")
-        {
+        if o.has("x-takoform-target-formrefs") || o.has("x-takoform-required-interface") {
             if !ptr.is_empty() {
                 out.insert(ptr.to_owned());
             }
             return;
         }
-        if let Some(branches) = o.get("oneOf").and_then(Value::as_array) {
+        if let Some(branches) = o.member("oneOf").and_then(Value::as_array) {
             for b in branches.iter().filter(|b| b.is_object()) {
                 go(b, ptr, depth + 1, out);
             }
         }
-        if let Some(items) = o.get("items").filter(|i| i.is_object()) {
+        if let Some(items) = o.member("items").filter(|i| i.is_object()) {
             go(items, &format!("{ptr}/*"), depth + 1, out);
         }
-        if let Some(props) = o.get("properties").and_then(Value::as_object) {
+        if let Some(props) = o.member("properties").and_then(Value::as_object) {
             for (name, child) in props.iter().filter(|(_, c)| c.is_object()) {
                 go(child, &format!("{ptr}/{}", escape(name)), depth + 1, out);
             }
@@ -172,7 +171,7 @@ fn ordered_pair(
     at: &JsonPointer,
     out: &mut Vec<Diagnostic>,
 ) {
-    let Some(refs) = c.get("references").and_then(Value::as_array) else {
+    let Some(refs) = c.member("references").and_then(Value::as_array) else {
         return;
     };
     for (j, p) in refs.iter().enumerate() {
@@ -205,8 +204,8 @@ fn unique_by(
     out: &mut Vec<Diagnostic>,
 ) {
     let (Some(list), Some(member)) = (
-        c.get("list").and_then(Value::as_str),
-        c.get("member").and_then(Value::as_str),
+        c.member("list").and_then(Value::as_str),
+        c.member("member").and_then(Value::as_str),
     ) else {
         return;
     };
@@ -230,7 +229,7 @@ fn unique_by(
         return;
     }
     let Some(items) = node
-        .get("items")
+        .member("items")
         .and_then(Value::as_object)
         .filter(|o| type_is(o, &["object"]))
     else {
@@ -241,14 +240,14 @@ fn unique_by(
         return;
     };
     let member_at = at.child("member");
-    let Some(props) = items.get("properties").and_then(Value::as_object) else {
+    let Some(props) = items.member("properties").and_then(Value::as_object) else {
         out.push(fail(
             format!("constraints[{i}] uniqueBy member {member} must be required on {list} items"),
             member_at,
         ));
         return;
     };
-    if !string_list_contains(items.get("required"), member) {
+    if !string_list_contains(items.member("required"), member) {
         out.push(fail(
             format!("constraints[{i}] uniqueBy member {member} must be required on {list} items"),
             member_at,
@@ -298,11 +297,11 @@ const RELATION_KINDS: [&str; 4] = [
 /// nothing; other kinds (`exclusive`, `sum`, `claim`, `hostAssigned`) are
 /// never checked here.
 pub fn check(definition: &Value) -> Vec<Diagnostic> {
-    let Some(constraints) = definition.get("constraints").and_then(Value::as_array) else {
+    let Some(constraints) = definition.member("constraints").and_then(Value::as_array) else {
         return Vec::new();
     };
     let null = Value::Null;
-    let desired = definition.get("desiredSchema").unwrap_or(&null);
+    let desired = definition.member("desiredSchema").unwrap_or(&null);
     let base = JsonPointer::root().child("constraints");
     let mut out = Vec::new();
     let entries: Vec<(usize, &Map<String, Value>, &str)> = constraints
@@ -310,7 +309,7 @@ pub fn check(definition: &Value) -> Vec<Diagnostic> {
         .enumerate()
         .filter_map(|(i, c)| {
             let o = c.as_object()?;
-            Some((i, o, o.get("kind")?.as_str()?))
+            Some((i, o, o.member("kind")?.as_str()?))
         })
         .collect();
     for &(i, c, kind) in &entries {
@@ -329,9 +328,9 @@ pub fn check(definition: &Value) -> Vec<Diagnostic> {
         let at = base.index(i);
         let mut local: Vec<(JsonPointer, &Value)> = Vec::new();
         match kind {
-            "acyclic" => local.extend(c.get("reference").map(|v| (at.child("reference"), v))),
+            "acyclic" => local.extend(c.member("reference").map(|v| (at.child("reference"), v))),
             "distinctPair" | "uniquePair" => {
-                if let Some(refs) = c.get("references").and_then(Value::as_array) {
+                if let Some(refs) = c.member("references").and_then(Value::as_array) {
                     local.extend(
                         refs.iter()
                             .enumerate()
@@ -340,8 +339,8 @@ pub fn check(definition: &Value) -> Vec<Diagnostic> {
                 }
             }
             "sameResolvedTarget" => {
-                local.extend(c.get("anchor").map(|v| (at.child("anchor"), v)));
-                local.extend(c.get("members").map(|v| (at.child("members"), v)));
+                local.extend(c.member("anchor").map(|v| (at.child("anchor"), v)));
+                local.extend(c.member("members").map(|v| (at.child("members"), v)));
             }
             _ => {}
         }

@@ -10,6 +10,7 @@
 //! caller sets the definition path).
 
 use crate::diag::escape::quote;
+use crate::json::Members;
 use std::collections::HashSet;
 
 use serde_json::Value;
@@ -37,7 +38,7 @@ use crate::fsread::path_grammar;
 pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     let root = JsonPointer::root();
-    let interfaces = match definition.get("interfaces") {
+    let interfaces = match definition.member("interfaces") {
         Some(Value::Array(list)) => list.as_slice(),
         _ => &[],
     };
@@ -48,7 +49,7 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
             continue;
         };
         let at = root.child("interfaces").index(i);
-        let (doc, doc_at) = match iface.get("document") {
+        let (doc, doc_at) = match iface.member("document") {
             Some(d) => (d, at.child("document")),
             None => (&empty, at.clone()),
         };
@@ -68,13 +69,13 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
                 at.as_str(),
                 v.schema_pointer.as_str()
             ));
-            let p = if iface.get("document").is_some() {
+            let p = if iface.member("document").is_some() {
                 v.instance_pointer.under_pointer(&doc_at)
             } else {
                 doc_at.clone()
             };
             out.push(match v.target {
-                Target::Key if iface.get("document").is_some() => d.at_key(p),
+                Target::Key if iface.member("document").is_some() => d.at_key(p),
                 _ => d.at(p),
             });
         }
@@ -106,8 +107,11 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
     let mut seen = HashSet::new();
     for (i, iface) in interfaces.iter().enumerate() {
         let at = root.child("interfaces").index(i);
-        let name = iface.get("name").and_then(Value::as_str).unwrap_or("");
-        let version = iface.get("version").and_then(Value::as_str).unwrap_or("");
+        let name = iface.member("name").and_then(Value::as_str).unwrap_or("");
+        let version = iface
+            .member("version")
+            .and_then(Value::as_str)
+            .unwrap_or("");
         let id = format!("{name}@{version}");
         if !seen.insert(id.clone()) {
             out.push(
@@ -139,7 +143,7 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
         };
         for (i, fixture) in list.iter().enumerate() {
             let at = root.child(member).index(i);
-            let name = fixture.get("name").and_then(Value::as_str).unwrap_or("");
+            let name = fixture.member("name").and_then(Value::as_str).unwrap_or("");
             if !names.insert(name.to_owned()) {
                 out.push(
                     Diagnostic::new(
@@ -173,7 +177,7 @@ pub fn check(definition: &Value, stages: &Stages) -> Vec<Diagnostic> {
 /// R3.3–R3.7 for one interface descriptor.
 fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    let inputs = match iface.get("inputs") {
+    let inputs = match iface.member("inputs") {
         Some(Value::Array(list)) => list.as_slice(),
         _ => &[],
     };
@@ -182,10 +186,13 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
     let mut resource_inputs: Vec<(usize, &str)> = Vec::new();
     for (j, input) in inputs.iter().enumerate() {
         let in_at = at.child("inputs").index(j);
-        let name = input.get("name").and_then(Value::as_str).unwrap_or("");
-        let source = input.get("source").and_then(Value::as_str).unwrap_or("");
-        let pointer = input.get("pointer").and_then(Value::as_str).unwrap_or("");
-        let has_value = input.get("value").is_some();
+        let name = input.member("name").and_then(Value::as_str).unwrap_or("");
+        let source = input.member("source").and_then(Value::as_str).unwrap_or("");
+        let pointer = input
+            .member("pointer")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        let has_value = input.member("value").is_some();
         let rule =
             |msg: String, ptr: JsonPointer| Diagnostic::new(Code::InterfaceInputRule, msg).at(ptr);
         if !names.insert(name) {
@@ -241,7 +248,7 @@ fn input_rules(iface: &Value, id: &str, at: &JsonPointer) -> Vec<Diagnostic> {
             }
         }
     }
-    match iface.get("resourceUriInput").and_then(Value::as_str) {
+    match iface.member("resourceUriInput").and_then(Value::as_str) {
         Some(marker) => {
             if resource_inputs.len() != 1 {
                 out.push(

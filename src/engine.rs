@@ -265,7 +265,7 @@ fn walk_patterns(schema: &Value, at: &JsonPointer, out: &mut Vec<CompileError>) 
     let Value::Object(map) = schema else {
         return;
     };
-    if let Some(Value::String(p)) = map.get("pattern") {
+    if let Some(Value::String(p)) = crate::json::member(map, "pattern") {
         if let Err(reason) = goregex::compile(p) {
             out.push(CompileError {
                 pointer: at.child("pattern"),
@@ -276,7 +276,7 @@ fn walk_patterns(schema: &Value, at: &JsonPointer, out: &mut Vec<CompileError>) 
             });
         }
     }
-    if let Some(Value::Object(props)) = map.get("patternProperties") {
+    if let Some(Value::Object(props)) = crate::json::member(map, "patternProperties") {
         for name in props.keys() {
             if let Err(reason) = goregex::parse(name) {
                 out.push(CompileError {

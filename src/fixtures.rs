@@ -22,6 +22,7 @@ use serde_json::Value;
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Target};
 use crate::engine::{self, CompiledSchema};
+use crate::json::field;
 use crate::json::pointer::JsonPointer;
 
 pub mod memo;
@@ -483,13 +484,13 @@ pub fn run_fixtures_with<'p>(
 ) -> FixtureRun {
     let mut run = FixtureRun::default();
     let root = JsonPointer::root();
-    if let Some(Value::Array(list)) = definition.get("conformanceFixtures") {
+    if let Some(Value::Array(list)) = field(definition, "conformanceFixtures") {
         for (i, fixture) in list.iter().enumerate() {
             let at = root.child("conformanceFixtures").index(i);
-            let name = fixture.get("name").and_then(Value::as_str).unwrap_or("");
+            let name = field(fixture, "name").and_then(Value::as_str).unwrap_or("");
             for (stage, member) in STAGES {
                 let path_key = format!("{stage}Path");
-                let Some(path) = fixture.get(&path_key).and_then(Value::as_str) else {
+                let Some(path) = field(fixture, &path_key).and_then(Value::as_str) else {
                     continue;
                 };
                 let path_at = at.child(&path_key);
@@ -499,7 +500,7 @@ pub fn run_fixtures_with<'p>(
                 else {
                     continue;
                 };
-                let Some(schema_value) = definition.get(member) else {
+                let Some(schema_value) = field(definition, member) else {
                     run.diagnostics.push(
                         Diagnostic::new(
                             Code::FixtureStageWithoutSchema,
@@ -590,13 +591,13 @@ pub fn run_fixtures_with<'p>(
             }
         }
     }
-    if let Some(Value::Array(list)) = definition.get("negativeConformanceFixtures") {
+    if let Some(Value::Array(list)) = field(definition, "negativeConformanceFixtures") {
         for (i, fixture) in list.iter().enumerate() {
             let at = root.child("negativeConformanceFixtures").index(i);
-            let name = fixture.get("name").and_then(Value::as_str).unwrap_or("");
+            let name = field(fixture, "name").and_then(Value::as_str).unwrap_or("");
             let label = format!("negative conformance fixture {}", quote(name));
             let mut ok = true;
-            let path = fixture.get("inputPath").and_then(Value::as_str);
+            let path = field(fixture, "inputPath").and_then(Value::as_str);
             let (doc, literals, digest) = match path {
                 Some(p) => {
                     let d = listed_json(
@@ -614,7 +615,9 @@ pub fn run_fixtures_with<'p>(
                     (None, None, None)
                 }
             };
-            let stage = fixture.get("stage").and_then(Value::as_str).unwrap_or("");
+            let stage = field(fixture, "stage")
+                .and_then(Value::as_str)
+                .unwrap_or("");
             let member = STAGES.iter().find(|(s, _)| *s == stage).map(|(_, m)| *m);
             let schema_value = match member {
                 None => {
@@ -632,7 +635,7 @@ pub fn run_fixtures_with<'p>(
                     None
                 }
                 Some(member) => {
-                    let v = definition.get(member);
+                    let v = field(definition, member);
                     if v.is_none() {
                         run.diagnostics.push(
                             Diagnostic::new(
@@ -646,8 +649,7 @@ pub fn run_fixtures_with<'p>(
                     v
                 }
             };
-            let expected = fixture
-                .get("expectedFailure")
+            let expected = field(fixture, "expectedFailure")
                 .and_then(Value::as_str)
                 .unwrap_or("");
             if expected != EXPECTED_FAILURE {

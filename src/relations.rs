@@ -13,6 +13,7 @@
 //! Pure: no I/O, no printing.
 
 use crate::diag::escape::quote;
+use crate::json::Members;
 use std::collections::HashSet;
 
 use serde_json::{Map, Value};
@@ -49,16 +50,16 @@ pub struct Derivation {
 /// Returns the `properties` map. (`verifier-rules.md` §8.2 minus the const
 /// test.)
 fn reference_like(o: &Map<String, Value>) -> Option<&Map<String, Value>> {
-    if o.get("type").and_then(Value::as_str) != Some("object")
-        || o.get("additionalProperties") != Some(&Value::Bool(false))
+    if o.member("type").and_then(Value::as_str) != Some("object")
+        || o.member("additionalProperties") != Some(&Value::Bool(false))
     {
         return None;
     }
-    let props = o.get("properties")?.as_object()?;
-    if props.len() != 3 || !props.contains_key("name") {
+    let props = o.member("properties")?.as_object()?;
+    if props.len() != 3 || !props.has("name") {
         return None;
     }
-    o.get("required")?.as_array()?;
+    o.member("required")?.as_array()?;
     let mut required = required_names(o);
     required.sort_unstable();
     (required == ["apiVersion", "kind", "name"]).then_some(props)
@@ -69,7 +70,7 @@ fn reference_like(o: &Map<String, Value>) -> Option<&Map<String, Value>> {
 /// absent, not an array, or holds any non-string entry (`verifier-rules.md`
 /// §8.2, §8.3 step 4: such a list marks no child required).
 fn required_names(o: &Map<String, Value>) -> Vec<&str> {
-    o.get("required")
+    o.member("required")
         .and_then(Value::as_array)
         .and_then(|a| a.iter().map(Value::as_str).collect::<Option<Vec<_>>>())
         .unwrap_or_default()
@@ -77,7 +78,7 @@ fn required_names(o: &Map<String, Value>) -> Vec<&str> {
 
 fn non_empty_const(v: Option<&Value>) -> Option<&str> {
     v?.as_object()?
-        .get("const")?
+        .member("const")?
         .as_str()
         .filter(|s| !s.is_empty())
 }
@@ -87,13 +88,15 @@ fn non_empty_const(v: Option<&Value>) -> Option<&str> {
 fn reference_identity(o: &Map<String, Value>) -> Option<(&str, &str)> {
     let props = reference_like(o)?;
     Some((
-        non_empty_const(props.get("apiVersion"))?,
-        non_empty_const(props.get("kind"))?,
+        non_empty_const(props.member("apiVersion"))?,
+        non_empty_const(props.member("kind"))?,
     ))
 }
 
 fn non_empty_str<'a>(o: &'a Map<String, Value>, key: &str) -> Option<&'a str> {
-    o.get(key).and_then(Value::as_str).filter(|s| !s.is_empty())
+    o.member(key)
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
 }
 
 struct Walk<'d> {
@@ -122,7 +125,7 @@ struct Site<'s> {
 }
 
 fn binding_of(node: &Map<String, Value>, schema_ptr: &JsonPointer, inherited: &Binding) -> Binding {
-    match node.get("x-takoform-binding").and_then(Value::as_str) {
+    match node.member("x-takoform-binding").and_then(Value::as_str) {
         Some(name) if !name.is_empty() => {
             Some((name.to_owned(), schema_ptr.child("x-takoform-binding")))
         }
@@ -149,7 +152,7 @@ impl Walk<'_> {
         kind: &str,
     ) {
         for (i, r) in list.iter().enumerate() {
-            let member = |k: &str| r.get(k).and_then(Value::as_str).unwrap_or_default();
+            let member = |k: &str| r.member(k).and_then(Value::as_str).unwrap_or_default();
             let (target_api, target_kind) = (member("apiVersion"), member("kind"));
             if target_api == api && target_kind == kind {
                 continue;
@@ -188,8 +191,8 @@ impl Walk<'_> {
         }
         if let Some(props) = reference_like(node) {
             match (
-                non_empty_const(props.get("apiVersion")),
-                non_empty_const(props.get("kind")),
+                non_empty_const(props.member("apiVersion")),
+                non_empty_const(props.member("kind")),
             ) {
                 (Some(api), Some(kind)) => {
                     if pointer.is_empty() {
@@ -211,13 +214,10 @@ impl Walk<'_> {
                         .into_iter()
                         .filter(|m| non_empty_const(props.get(*m)).is_none())
                         .collect();
-                    let at = missing
-                        .first()
-                        .filter(|m| props.contains_key(**m))
-                        .map_or_else(
-                            || schema_ptr.clone(),
-                            |m| schema_ptr.child("properties").child(m),
-                        );
+                    let at = missing.first().filter(|m| props.has(m)).map_or_else(
+                        || schema_ptr.clone(),
+                        |m| schema_ptr.child("properties").child(m),
+                    );
                     self.warn(
                         Code::NonConstReferenceIdentity,
                         format!("reference-shaped object {} has no non-empty string const {}, so it is not a relation", quote(pointer), missing.join(" or ")),
@@ -226,7 +226,7 @@ impl Walk<'_> {
                 }
             }
         }
-        if let Some(items) = node.get("items").and_then(Value::as_object) {
+        if let Some(items) = node.member("items").and_then(Value::as_object) {
             self.node(
                 Site {
                     node: items,
@@ -238,12 +238,12 @@ impl Walk<'_> {
                 depth + 1,
             );
         }
-        if let Some(props) = node.get("properties").and_then(Value::as_object) {
+        if let Some(props) = node.member("properties").and_then(Value::as_object) {
             let req = required_names(node);
             let mut names: Vec<&String> = props.keys().collect();
             names.sort_unstable();
             for name in names {
-                let Some(child) = props.get(name).and_then(Value::as_object) else {
+                let Some(child) = props.member(name).and_then(Value::as_object) else {
                     continue;
                 };
                 let child_ptr = schema_ptr.child("properties").child(name);
@@ -263,8 +263,8 @@ impl Walk<'_> {
 
     fn reference(&mut self, site: Site<'_>, api: &str, kind: &str) {
         let (node, pointer, schema_ptr) = (site.node, site.pointer, site.schema_ptr);
-        let refs = node.get("x-takoform-target-formrefs");
-        let iface = node.get("x-takoform-required-interface");
+        let refs = node.member("x-takoform-target-formrefs");
+        let iface = node.member("x-takoform-required-interface");
         let mut relation = Relation {
             pointer: pointer.to_owned(),
             target_api_version: api.to_owned(),
@@ -450,20 +450,23 @@ fn hidden(
 /// A definition without an object `desiredSchema` derives nothing. Relations
 /// whose contract is malformed are still listed, without that contract.
 pub fn derive(definition: &Value) -> Derivation {
-    let Some(desired) = definition.get("desiredSchema").and_then(Value::as_object) else {
+    let Some(desired) = definition
+        .member("desiredSchema")
+        .and_then(Value::as_object)
+    else {
         return Derivation::default();
     };
     let accepted = definition
-        .get("acceptedBindings")
+        .member("acceptedBindings")
         .and_then(Value::as_array)
         .map(|a| {
             a.iter()
-                .filter_map(|b| b.get("name").and_then(Value::as_str))
+                .filter_map(|b| b.member("name").and_then(Value::as_str))
                 .collect()
         })
         .unwrap_or_default();
     let mut walk = Walk {
-        history: definition.get("apiVersion").and_then(Value::as_str) == Some(EDGE_V1ALPHA1),
+        history: definition.member("apiVersion").and_then(Value::as_str) == Some(EDGE_V1ALPHA1),
         accepted,
         relations: Vec::new(),
         diagnostics: Vec::new(),
@@ -479,9 +482,9 @@ pub fn derive(definition: &Value) -> Derivation {
     };
     walk.node(top, 0);
     let mut diagnostics = walk.diagnostics;
-    if let Some(root_value) = definition.get("desiredSchema") {
+    if let Some(root_value) = definition.member("desiredSchema") {
         let versionless = definition
-            .get("apiVersion")
+            .member("apiVersion")
             .and_then(Value::as_str)
             .is_some_and(|a| !a.contains('/'));
         hidden(root_value, &root, None, versionless, &mut diagnostics);
@@ -504,7 +507,7 @@ fn resolve_at(
     let Some((first, rest)) = tokens.split_first() else {
         if let Some(name) = value
             .as_object()
-            .and_then(|o| o.get("name"))
+            .and_then(|o| o.member("name"))
             .and_then(Value::as_str)
             .filter(|s| !s.is_empty())
         {

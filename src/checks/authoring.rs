@@ -38,6 +38,7 @@
 //! verifier-rules.md §12 (ours), host-rules.md §1.6; verifier-rules.md
 //! §3.5 (ours).
 
+use crate::json::Members;
 use serde_json::{Map, Value};
 
 use crate::codes::Code;
@@ -107,8 +108,10 @@ fn lints(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         walk(schema, schema, &ptr, diags);
     }
     if let (Some(list), Some(desired)) = (
-        definition.get("immutableFields").and_then(Value::as_array),
-        definition.get("desiredSchema"),
+        definition
+            .member("immutableFields")
+            .and_then(Value::as_array),
+        definition.member("desiredSchema"),
     ) {
         diags.extend(immutable_fields(list, desired));
     }
@@ -297,7 +300,7 @@ fn standalone(root: &Value, node: &Value) -> Option<Value> {
     }
     let defs: Vec<(&str, &Value)> = ["$defs", "definitions"]
         .into_iter()
-        .filter_map(|k| root.get(k).map(|d| (k, d)))
+        .filter_map(|k| root.member(k).map(|d| (k, d)))
         .collect();
     for (_, d) in &defs {
         refs(d, &mut found);
@@ -346,7 +349,7 @@ fn unsatisfiable_required(map: &Map<String, Value>, at: &JsonPointer) -> Vec<Dia
     let mut out = Vec::new();
     for (i, name) in required.iter().enumerate() {
         let Some(name) = name.as_str() else { continue };
-        if declared.is_some_and(|m| m.contains_key(name)) {
+        if declared.is_some_and(|m| m.has(name)) {
             continue;
         }
         let mut d = Diagnostic::new(
@@ -459,7 +462,7 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
         Value::Bool(b) => return *b,
         _ => return true,
     };
-    if let Some(Value::String(r)) = map.get("$ref") {
+    if let Some(Value::String(r)) = map.member("$ref") {
         match crate::proof::ref_closure::resolve(root, r) {
             Ok(t) if reaches(root, t.value, tokens, budget) => return true,
             Ok(_) => {}
@@ -467,14 +470,14 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
         }
     }
     for k in ["allOf", "anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = map.get(k) {
+        if let Some(Value::Array(branches)) = map.member(k) {
             if branches.iter().any(|b| reaches(root, b, tokens, budget)) {
                 return true;
             }
         }
     }
     for k in ["if", "then", "else"] {
-        if let Some(sub) = map.get(k) {
+        if let Some(sub) = map.member(k) {
             if sub.is_object() && reaches(root, sub, tokens, budget) {
                 return true;
             }
@@ -484,7 +487,7 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
     // out arrays no item (`/name/` under a string member names nothing).
     let (object, array) = (admits_type(map, "object"), admits_type(map, "array"));
     if let Some(child) = map
-        .get("properties")
+        .member("properties")
         .and_then(Value::as_object)
         .and_then(|p| p.get(first.as_str()))
         .filter(|_| object)
@@ -495,8 +498,8 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
     }
     let branched = ["$ref", "allOf", "anyOf", "oneOf"]
         .iter()
-        .any(|k| map.contains_key(*k));
-    match map.get("additionalProperties") {
+        .any(|k| map.has(k));
+    match map.member("additionalProperties") {
         // An open object admits any member (a `$ref` or a branch, which
         // were followed above, says what it admits instead).
         None | Some(Value::Bool(true)) if object && !branched => return true,
@@ -512,11 +515,11 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
         return false;
     }
     // An array that says nothing of its items admits any item.
-    if !object && !branched && !map.contains_key("items") && !map.contains_key("prefixItems") {
+    if !object && !branched && !map.has("items") && !map.has("prefixItems") {
         return true;
     }
     if let Some(item) = map
-        .get("prefixItems")
+        .member("prefixItems")
         .and_then(Value::as_array)
         .and_then(|prefix| prefix.get(index))
     {
@@ -524,7 +527,7 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
             return true;
         }
     }
-    map.get("items")
+    map.member("items")
         .filter(|v| v.is_object())
         .is_some_and(|items| reaches(root, items, rest, budget))
 }
@@ -533,7 +536,7 @@ fn reaches(root: &Value, schema: &Value, tokens: &[String], budget: &mut usize) 
 /// `name` (no `type`, or one that is not a string or an array of them,
 /// admits every type).
 fn admits_type(map: &Map<String, Value>, name: &str) -> bool {
-    match map.get("type") {
+    match map.member("type") {
         Some(Value::String(t)) => t == name,
         Some(Value::Array(ts)) => ts.iter().any(|t| t.as_str().is_none_or(|t| t == name)),
         _ => true,

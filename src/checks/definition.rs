@@ -83,6 +83,7 @@
 //! verifier-rules.md §8.3; verifier-rules.md §8.1.
 
 use crate::diag::escape::quote;
+use crate::json::Members;
 use serde_json::Value;
 
 use crate::codes::Code;
@@ -131,7 +132,7 @@ fn locate(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     pkg.def_path = pkg
         .index
         .as_ref()
-        .and_then(|i| i.get("definitionPath"))
+        .and_then(|i| i.member("definitionPath"))
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_owned();
@@ -645,7 +646,7 @@ fn relations(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
         return Ok(());
     };
     let api = definition
-        .get("apiVersion")
+        .member("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
     if profile::legacy_lane(api).is_some() {
@@ -669,9 +670,9 @@ pub fn inline_schemas(definition: &Value) -> Vec<(JsonPointer, &Value, bool)> {
             ));
         }
     }
-    if let Some(list) = definition.get("interfaces").and_then(Value::as_array) {
+    if let Some(list) = definition.member("interfaces").and_then(Value::as_array) {
         for (i, iface) in list.iter().enumerate() {
-            if let Some(s) = iface.get("documentSchema") {
+            if let Some(s) = iface.member("documentSchema") {
                 out.push((
                     JsonPointer::root()
                         .child("interfaces")
@@ -709,7 +710,7 @@ fn definition_schema_check(
     def_path: &str,
     definition: &Value,
 ) -> Result<bool, Error> {
-    let api = match definition.get("apiVersion") {
+    let api = match definition.member("apiVersion") {
         Some(Value::String(s)) => s.clone(),
         _ => {
             let msg = if definition.is_object() {
@@ -746,9 +747,9 @@ fn definition_schema_check(
     }
     // typed decode (current-profile.md §5.1 QUIRK): constraints[].total is int64
     let mut ok = true;
-    if let Some(list) = definition.get("constraints").and_then(Value::as_array) {
+    if let Some(list) = definition.member("constraints").and_then(Value::as_array) {
         for (i, c) in list.iter().enumerate() {
-            if let Some(n) = c.get("total").and_then(Value::as_number) {
+            if let Some(n) = c.member("total").and_then(Value::as_number) {
                 if n.as_i64().is_none() {
                     ok = false;
                     diags.push(

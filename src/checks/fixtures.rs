@@ -37,6 +37,7 @@
 //! §7.3; verifier-rules.md §7.2 R7.8.
 
 use crate::diag::escape::quote;
+use crate::json::Members;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -112,18 +113,18 @@ fn fixture_uses(definition: &Value) -> (BTreeSet<&str>, BTreeSet<&str>) {
     let mut desired = BTreeSet::new();
     let mut other = BTreeSet::new();
     for f in entries(definition, "conformanceFixtures") {
-        if let Some(p) = f.get("desiredPath").and_then(Value::as_str) {
+        if let Some(p) = f.member("desiredPath").and_then(Value::as_str) {
             desired.insert(p);
         }
         for k in ["observedPath", "outputPath"] {
-            if let Some(p) = f.get(k).and_then(Value::as_str) {
+            if let Some(p) = f.member(k).and_then(Value::as_str) {
                 other.insert(p);
             }
         }
     }
     for f in entries(definition, "negativeConformanceFixtures") {
-        if let Some(p) = f.get("inputPath").and_then(Value::as_str) {
-            if f.get("stage").and_then(Value::as_str) == Some("desired") {
+        if let Some(p) = f.member("inputPath").and_then(Value::as_str) {
+            if f.member("stage").and_then(Value::as_str) == Some("desired") {
                 desired.insert(p);
             } else {
                 other.insert(p);

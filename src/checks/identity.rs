@@ -29,6 +29,7 @@
 //! verifier-rules.md §0.2 S3; current-profile.md §2.5.
 
 use crate::diag::escape::quote;
+use crate::json::Members;
 use serde_json::Value;
 
 use crate::canonical::{canonicalize, sha256_digest};
@@ -77,7 +78,7 @@ fn schema_digest(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult 
         pkg.schema_digest = Some(computed.clone());
         let declared = pkg
             .form_ref()
-            .get("schemaDigest")
+            .member("schemaDigest")
             .and_then(Value::as_str)
             .unwrap_or_default();
         if computed != declared {
@@ -179,7 +180,7 @@ fn formref(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let form_ref = &form_ref;
     let at = JsonPointer::root().child("formRef");
     let api = form_ref
-        .get("apiVersion")
+        .member("apiVersion")
         .and_then(Value::as_str)
         .unwrap_or_default();
     match profile::formref_schema(api, family) {

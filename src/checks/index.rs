@@ -53,6 +53,7 @@ use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::fsread;
+use crate::json::field;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
 use crate::package::{
@@ -422,7 +423,7 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let files = pkg
         .index
         .as_ref()
-        .and_then(|i| i.get("files"))
+        .and_then(|i| field(i, "files"))
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[]);
@@ -434,22 +435,19 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let mut definitions = 0;
     for (i, f) in files.iter().enumerate() {
         let at = JsonPointer::root().child("files").index(i);
-        let path = f
-            .get("path")
+        let path = field(f, "path")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let media_type = f
-            .get("mediaType")
+        let media_type = field(f, "mediaType")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let digest = f
-            .get("digest")
+        let digest = field(f, "digest")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let size = f.get("size").and_then(Value::as_u64).unwrap_or(0);
+        let size = field(f, "size").and_then(Value::as_u64).unwrap_or(0);
         let d =
             |code: Code, msg: String, member: &str| Diagnostic::new(code, msg).at(at.child(member));
         if let Err(reason) = fsread::path_grammar(&path) {

@@ -334,7 +334,7 @@ pub fn may_rewrite_contains_counts(schema: &Value) -> bool {
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(map) => {
-                if map.contains_key("contains") {
+                if crate::json::member(map, "contains").is_some() {
                     return true;
                 }
                 stack.extend(map.values());
@@ -357,17 +357,18 @@ pub fn rewrite_contains_counts(schema: &mut Value) {
     let Value::Object(map) = schema else {
         return;
     };
-    if map.contains_key("contains") {
+    if crate::json::member(map, "contains").is_some() {
         let go = |v: Option<&Value>| -> Option<i64> {
             let n = v?.as_number()?;
             let r = schema_rat(n);
             (r.is_integer() && r >= BigRational::zero()).then(|| go_int(&r))
         };
-        let min_ok = map.get("minContains").is_none() || go(map.get("minContains")).is_some();
-        if let Some(c) = go(map.get("minContains")) {
+        let min_ok = crate::json::member(map, "minContains").is_none()
+            || go(crate::json::member(map, "minContains")).is_some();
+        if let Some(c) = go(crate::json::member(map, "minContains")) {
             map.insert("minContains".into(), Value::from(c.max(0)));
         }
-        if let Some(c) = go(map.get("maxContains")) {
+        if let Some(c) = go(crate::json::member(map, "maxContains")) {
             if c >= 0 {
                 map.insert("maxContains".into(), Value::from(c));
             } else if min_ok {

@@ -148,7 +148,7 @@ fn walk(
     let Value::Object(map) = node else {
         return;
     };
-    if let Some(Value::String(reference)) = map.get("$ref") {
+    if let Some(Value::String(reference)) = crate::json::member(map, "$ref") {
         queue.push_back(Found {
             member: at.child("$ref"),
             reference: reference.clone(),

@@ -20,6 +20,7 @@
 //! apiVersion, the central content-addressed lanes parse (a family id
 //! refused) and the others must agree with what the tag implies.
 
+use crate::json::Members;
 use data_encoding::BASE32_NOPAD;
 use serde::Serialize;
 use serde_json::Value;
@@ -141,12 +142,12 @@ fn locator(api_version: &str, release: String, artifact: &str, tag_artifact: &st
 /// family index whose group is not namespaced, an unknown apiVersion).
 pub fn for_index(index: &Value, package_digest: &str) -> Result<Locator, Refusal> {
     let s = |v: Option<&Value>| v.and_then(Value::as_str).unwrap_or_default().to_owned();
-    let api = s(index.get("apiVersion"));
-    let form_ref = index.get("formRef");
-    let kind = s(form_ref.and_then(|f| f.get("kind")));
-    let group = s(form_ref.and_then(|f| f.get("apiVersion")));
-    let version = s(index.get("packageVersion"));
-    if s(index.get("kind")) != "FormPackage"
+    let api = s(index.member("apiVersion"));
+    let form_ref = index.member("formRef");
+    let kind = s(form_ref.and_then(|f| f.member("kind")));
+    let group = s(form_ref.and_then(|f| f.member("apiVersion")));
+    let version = s(index.member("packageVersion"));
+    if s(index.member("kind")) != "FormPackage"
         || kind.is_empty()
         || !crate::canonical::is_canonical_digest(package_digest)
     {

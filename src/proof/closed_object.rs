@@ -324,7 +324,7 @@ impl<'a, 'p> Prover<'a, 'p> {
 
         // Step 12.
         let types = type_names(member(obj, "type"));
-        if types.contains(&"array") && !obj.contains_key("items") {
+        if types.contains(&"array") && member(obj, "items").is_none() {
             let gist =
                 "array schema must declare items so nested object admission is proven closed";
             let d = Diagnostic::new(Code::ArrayWithoutItems, gist).at(at.loc.clone());
@@ -340,9 +340,9 @@ impl<'a, 'p> Prover<'a, 'p> {
             skip_additional = skip_ap;
             skip_names = skip_pn;
             Mode::Closed
-        } else if obj.contains_key("type") {
+        } else if member(obj, "type").is_some() {
             Mode::Excluded
-        } else if let Some(kw) = OBJECT_KEYWORDS.iter().find(|k| obj.contains_key(**k)) {
+        } else if let Some(kw) = OBJECT_KEYWORDS.iter().find(|k| member(obj, k).is_some()) {
             let gist =
                 "uses object keywords without explicit type=object and closed additionalProperties";
             let d = Diagnostic::new(Code::ImplicitObjectKeywords, gist)
@@ -596,7 +596,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             "$recursiveRef",
             "$vocabulary",
         ] {
-            if obj.contains_key(kw) {
+            if member(obj, kw).is_some() {
                 let gist = "is forbidden because alternate or recursive resolution scopes cannot be proven closed";
                 let d = Diagnostic::new(Code::ResolutionScopeKeyword, format!("`{kw}` {gist}"))
                     .at(at.loc.child(kw))
@@ -658,7 +658,7 @@ impl<'a, 'p> Prover<'a, 'p> {
                         name,
                         site: NameSite::Required,
                         in_desired: self.in_desired,
-                        property_schema: properties.and_then(|p| p.get(name)),
+                        property_schema: properties.and_then(|p| member(p, name)),
                     };
                     if let Some(reason) = (self.names)(&q) {
                         let loc = at.loc.child("required").index(i);
@@ -800,7 +800,7 @@ impl<'a, 'p> Prover<'a, 'p> {
             "unevaluatedProperties",
         ]
         .into_iter()
-        .filter(|k| obj.contains_key(*k))
+        .filter(|k| member(obj, k).is_some())
         .collect();
         if !fixed.is_empty() {
             let gist = "typed map must be a pure map without fixed or dependent properties";
@@ -899,15 +899,14 @@ impl<'a, 'p> Prover<'a, 'p> {
         }
         let closed: Vec<&Map<String, Value>> = closed.into_iter().flatten().collect();
         for (i, a) in closed.iter().enumerate() {
-            let Some(Value::Array(req)) = a.get("required") else {
+            let Some(Value::Array(req)) = member(a, "required") else {
                 continue;
             };
             for name in req.iter().filter_map(Value::as_str) {
                 for (j, b) in closed.iter().enumerate() {
-                    let declared = b
-                        .get("properties")
+                    let declared = member(b, "properties")
                         .and_then(Value::as_object)
-                        .is_some_and(|p| p.contains_key(name));
+                        .is_some_and(|p| member(p, name).is_some());
                     if i != j && !declared {
                         let d = Diagnostic::new(
                             Code::UnsatisfiableAllOf,
@@ -959,7 +958,7 @@ pub fn is_map_key_marker(v: &Value) -> bool {
         return false;
     };
     m.len() == 3
-        && m.get("type").and_then(Value::as_str) == Some("string")
-        && m.get("pattern").and_then(Value::as_str) == Some(MAP_KEY_PATTERN)
-        && m.get("x-takoform-fieldPolicy").and_then(Value::as_str) == Some(MAP_KEY_MARKER)
+        && member(m, "type").and_then(Value::as_str) == Some("string")
+        && member(m, "pattern").and_then(Value::as_str) == Some(MAP_KEY_PATTERN)
+        && member(m, "x-takoform-fieldPolicy").and_then(Value::as_str) == Some(MAP_KEY_MARKER)
 }

@@ -191,7 +191,7 @@ pub fn resolve<'a>(root: &'a Value, reference: &str) -> Result<Target<'a>, Resol
             Value::Object(map) => {
                 let member = std::str::from_utf8(&token)
                     .ok()
-                    .and_then(|name| map.get(name))
+                    .and_then(|name| crate::json::member(map, name))
                     .ok_or_else(|| ResolveError::MissingToken(text.clone()))?;
                 location.push(&text);
                 value = member;
@@ -247,7 +247,7 @@ pub fn missing_member_help(root: &Value, reference: &str) -> Option<String> {
     }
     // Draft 2019-09 and earlier kept definitions under `definitions`: a
     // `$ref` spelt that way beside a `$defs` means it (issue 36 item 6).
-    let older = missing == "definitions" && parent.contains_key("$defs");
+    let older = missing == "definitions" && crate::json::member(parent, "$defs").is_some();
     let best = if older {
         parent.get_key_value("$defs").map(|(k, _)| (0, k))
     } else {

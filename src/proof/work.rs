@@ -187,21 +187,21 @@ impl<'a> Instance<'a> {
                 let props = kw.properties.and_then(Value::as_object);
                 if let Some(props) = props {
                     for (name, s) in props {
-                        if let Some(v) = members.get(name) {
+                        if let Some(v) = member(members, name) {
                             plan.push((s, Target::Member(v)));
                         }
                     }
                 }
                 if let Some(Value::Object(deps)) = kw.dependent_schemas {
                     for (name, s) in deps {
-                        if members.contains_key(name) {
+                        if member(members, name).is_some() {
                             plan.push((s, Target::Same));
                         }
                     }
                 }
                 if let Some(ap) = kw.additional_properties {
                     for (name, v) in members {
-                        if !props.is_some_and(|p| p.contains_key(name)) {
+                        if props.is_none_or(|p| member(p, name).is_none()) {
                             plan.push((ap, Target::Member(v)));
                         }
                     }
