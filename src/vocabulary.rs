@@ -23,7 +23,7 @@ use serde_json::{Map, Value};
 
 use crate::codes::Code;
 use crate::diag::Diagnostic;
-use crate::json::pointer::JsonPointer;
+use crate::json::pointer::{push_decimal, push_escaped, JsonPointer};
 
 /// N: exact normalised names (`verifier-rules.md` §6.3).
 pub const N_LIST: &str = include_str!("vocabulary/n.txt");
@@ -819,32 +819,6 @@ impl Scan<'_, '_> {
         self.desired_properties
             .and_then(|p| crate::json::member(p, key))
             .is_some_and(|schema| reviewed(key, schema, self.opts.whole))
-    }
-}
-
-/// Appends the decimal digits of `n` (an array index) without the
-/// formatting machinery.
-fn push_decimal(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    // `n % 10` is below 10, so the digit is ASCII.
-    out.push(char::from(b'0' + (n % 10) as u8));
-}
-
-/// Appends `token` to escaped pointer text (`~` → `~0`, `/` → `~1`, as
-/// [`crate::json::pointer::escape`]).
-fn push_escaped(ptr: &mut String, token: &str) {
-    if !token.bytes().any(|b| b == b'~' || b == b'/') {
-        ptr.push_str(token);
-        return;
-    }
-    for c in token.chars() {
-        match c {
-            '~' => ptr.push_str("~0"),
-            '/' => ptr.push_str("~1"),
-            _ => ptr.push(c),
-        }
     }
 }
 

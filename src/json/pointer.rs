@@ -73,26 +73,33 @@ impl JsonPointer {
 
     /// Appends one unescaped reference token.
     pub fn push(&mut self, token: &str) {
+        self.0.reserve(1 + token.len());
         self.0.push('/');
-        self.0.push_str(&escape(token));
+        push_escaped(&mut self.0, token);
     }
 
     /// Appends an array index.
     pub fn push_index(&mut self, index: usize) {
         self.0.push('/');
-        self.0.push_str(&index.to_string());
+        push_decimal(&mut self.0, index);
     }
 
-    /// A new pointer with one more unescaped token.
+    /// A new pointer with one more unescaped token (one allocation, no
+    /// copy of the token when it needs no escape).
     pub fn child(&self, token: &str) -> Self {
-        let mut p = self.clone();
+        let mut text = String::with_capacity(self.0.len() + 1 + token.len());
+        text.push_str(&self.0);
+        let mut p = JsonPointer(text);
         p.push(token);
         p
     }
 
     /// A new pointer with one more array index.
     pub fn index(&self, index: usize) -> Self {
-        let mut p = self.clone();
+        // `usize::MAX` has 20 digits.
+        let mut text = String::with_capacity(self.0.len() + 21);
+        text.push_str(&self.0);
+        let mut p = JsonPointer(text);
         p.push_index(index);
         p
     }
@@ -142,10 +149,35 @@ impl From<&str> for JsonPointer {
 
 /// Escapes one reference token (`~` → `~0`, `/` → `~1`).
 pub fn escape(token: &str) -> String {
-    if !token.contains(['~', '/']) {
-        return token.to_owned();
+    let mut out = String::with_capacity(token.len());
+    push_escaped(&mut out, token);
+    out
+}
+
+/// Appends `token` escaped ([`escape`]) to pointer text, without an
+/// allocation of its own.
+pub fn push_escaped(out: &mut String, token: &str) {
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+        out.push_str(token);
+        return;
     }
-    token.replace('~', "~0").replace('/', "~1")
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            _ => out.push(c),
+        }
+    }
+}
+
+/// Appends the decimal digits of `n` (an array index) without the
+/// formatting machinery.
+pub fn push_decimal(out: &mut String, n: usize) {
+    if n >= 10 {
+        push_decimal(out, n / 10);
+    }
+    // `n % 10` is below 10, so the digit is ASCII.
+    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 /// Unescapes one reference token (`~1` → `/`, then `~0` → `~`).
@@ -204,6 +236,28 @@ mod tests {
             JsonPointer::root().child("a/b").child("c~").as_str(),
             "/a~1b/c~0"
         );
+    }
+
+    /// The pointer text built in place is what escaping each token and
+    /// writing each index gives (issue 38: no allocation per token).
+    #[test]
+    fn tokens_and_indices_are_written_as_escaped_text() {
+        let tokens = ["a", "m/z", "a~b", "~1", "", "é/😀~", "//", "~~"];
+        let mut pushed = JsonPointer::root();
+        let mut want = String::new();
+        for (i, token) in tokens.iter().enumerate() {
+            let index = [0, 9, 10, 1234, usize::MAX][i % 5];
+            let built = pushed.child(token).index(index);
+            pushed.push(token);
+            pushed.push_index(index);
+            want.push_str(&format!(
+                "/{}/{index}",
+                token.replace('~', "~0").replace('/', "~1")
+            ));
+            assert_eq!(pushed.as_str(), want);
+            assert_eq!(built.as_str(), want);
+            assert_eq!(escape(token), token.replace('~', "~0").replace('/', "~1"));
+        }
     }
 
     #[test]
