@@ -154,6 +154,12 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = s.as_bytes();
+    // Most strings need no escape: one branch-free scan, then one copy.
+    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.extend_from_slice(bytes);
+        out.push(b'"');
+        return;
+    }
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
         let short: &[u8] = match b {
