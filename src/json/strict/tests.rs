@@ -799,3 +799,30 @@ fn spans_at_agrees_with_the_whole_map_on_real_definitions() {
     }
     assert!(files >= 30, "{files}");
 }
+
+/// `plain_run` stops where a byte-by-byte search for `"`, `\` or a control
+/// character stops, at every offset of every block (issue 38).
+#[test]
+fn plain_run_stops_at_the_first_special_byte() {
+    let special = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+    for len in 0..50 {
+        for at in 0..=len {
+            for stop in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+                let mut bytes = vec![b'a'; len];
+                if at < len {
+                    bytes[at] = stop;
+                }
+                // Near misses beside it: 0x20, 0x7f and a UTF-8 byte are plain.
+                if at + 1 < len {
+                    bytes[at + 1] = [0x20, 0x7f, 0xc3][at % 3];
+                }
+                let want = bytes.iter().position(|&b| special(b)).unwrap_or(len);
+                assert_eq!(
+                    super::plain_run(&bytes),
+                    want,
+                    "len {len}, stop {stop} at {at}"
+                );
+            }
+        }
+    }
+}
