@@ -154,8 +154,16 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
     let bytes = s.as_bytes();
-    // Most strings need no escape: one branch-free scan, then one copy.
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+    // Most strings need no escape: no quote or backslash (`memchr`, SIMD)
+    // and no control character (a minimum taken many bytes at a time),
+    // then one copy.
+    let plain = memchr::memchr2(b'"', b'\\', bytes).is_none()
+        && bytes
+            .iter()
+            .copied()
+            .min()
+            .is_none_or(|least| least >= 0x20);
+    if plain {
         out.extend_from_slice(bytes);
         out.push(b'"');
         return;
@@ -272,6 +280,30 @@ pub fn is_canonical_digest(s: &str) -> bool {
 mod tests {
     use super::*;
     use crate::json::strict::parse;
+
+    /// Strings are written as the RFC 8785 crate writes them, with every
+    /// character that needs an escape at every place of a string (the
+    /// plain fast path and the escaping path; issue 38).
+    #[test]
+    fn strings_are_written_as_the_crate_writes_them() {
+        let specials = [
+            '"', '\\', '\u{0}', '\u{8}', '\t', '\n', '\u{b}', '\u{c}', '\r', '\u{1f}',
+        ];
+        // Near misses: the first bytes that need no escape.
+        let plain = [' ', '\u{7f}', 'é', '\u{2028}', '😀'];
+        for len in 0..40 {
+            for (i, c) in specials.iter().chain(plain.iter()).enumerate() {
+                let at = (i * 7) % (len + 1);
+                let mut text: String = "abcdefgh".chars().cycle().take(len).collect();
+                text.insert(at, *c);
+                let value = serde_json::Value::String(text);
+                let mut ours = Vec::new();
+                write_value(&value, &mut ours);
+                let theirs = serde_json_canonicalizer::to_vec(&value).unwrap();
+                assert_eq!(ours, theirs, "{value}");
+            }
+        }
+    }
 
     proptest::proptest! {
         /// `same_canonical` answers as comparing the canonical bytes does

@@ -157,7 +157,7 @@ pub fn escape(token: &str) -> String {
 /// Appends `token` escaped ([`escape`]) to pointer text, without an
 /// allocation of its own.
 pub fn push_escaped(out: &mut String, token: &str) {
-    if !token.bytes().any(|b| b == b'~' || b == b'/') {
+    if memchr::memchr2(b'~', b'/', token.as_bytes()).is_none() {
         out.push_str(token);
         return;
     }
