@@ -1078,17 +1078,7 @@ impl<'a> Parser<'a> {
         let key_span = key_start..self.pos;
         if self.track_ptr {
             self.ptr.push('/');
-            if name.bytes().any(|b| b == b'~' || b == b'/') {
-                for c in name.chars() {
-                    match c {
-                        '~' => self.ptr.push_str("~0"),
-                        '/' => self.ptr.push_str("~1"),
-                        _ => self.ptr.push(c),
-                    }
-                }
-            } else {
-                self.ptr.push_str(&name);
-            }
+            crate::json::pointer::push_escaped(&mut self.ptr, &name);
         }
         // Every earlier member of this object is already recorded under its
         // pointer, and escaping is injective, so this is J3's check.
@@ -1096,13 +1086,7 @@ impl<'a> Parser<'a> {
             self.spans.contains_key(&self.ptr)
         } else {
             // A short object is searched directly (cheaper than hashing).
-            members.is_some_and(|m| {
-                if m.len() <= 8 {
-                    m.keys().any(|k| *k == name)
-                } else {
-                    m.contains_key(&name)
-                }
-            })
+            members.is_some_and(|m| crate::json::member(m, &name).is_some())
         };
         if duplicate {
             self.ptr.truncate(base_len);

@@ -186,13 +186,7 @@ impl Ctx {
         let len = self.path.len();
         if self.quiet == 0 {
             self.path.push('/');
-            for ch in key.chars() {
-                match ch {
-                    '~' => self.path.push_str("~0"),
-                    '/' => self.path.push_str("~1"),
-                    c => self.path.push(c),
-                }
-            }
+            crate::json::pointer::push_escaped(&mut self.path, key);
         }
         len
     }
