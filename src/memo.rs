@@ -70,6 +70,17 @@ struct Stream {
 }
 
 impl Stream {
+    /// One byte (a tag, a LEB128 digit): no slice copy.
+    #[inline]
+    fn byte(&mut self, b: u8) {
+        self.len += 1;
+        if self.buf.len() >= STREAM_BUF {
+            self.flush();
+        }
+        self.buf.push(b);
+    }
+
+    #[inline]
     fn put(&mut self, bytes: &[u8]) {
         self.len += bytes.len();
         if self.buf.len() + bytes.len() > STREAM_BUF {
@@ -93,10 +104,10 @@ impl Stream {
             let low = (n & 0x7f) as u8;
             n >>= 7;
             if n == 0 {
-                self.put(&[low]);
+                self.byte(low);
                 return;
             }
-            self.put(&[low | 0x80]);
+            self.byte(low | 0x80);
         }
     }
 
@@ -107,9 +118,9 @@ impl Stream {
 
     fn value(&mut self, v: &Value, numbers: Numbers) {
         match v {
-            Value::Null => self.put(&[0]),
-            Value::Bool(false) => self.put(&[1]),
-            Value::Bool(true) => self.put(&[2]),
+            Value::Null => self.byte(0),
+            Value::Bool(false) => self.byte(1),
+            Value::Bool(true) => self.byte(2),
             Value::Number(n) => {
                 let (tag, bits) = match (numbers, n.as_u64(), n.as_i64()) {
                     (Numbers::AsHeld, Some(u), _) => (3, u),
@@ -125,22 +136,22 @@ impl Stream {
                         (5, x.to_bits())
                     }
                 };
-                self.put(&[tag]);
+                self.byte(tag);
                 self.put(&bits.to_le_bytes());
             }
             Value::String(s) => {
-                self.put(&[6]);
+                self.byte(6);
                 self.text(s);
             }
             Value::Array(items) => {
-                self.put(&[7]);
+                self.byte(7);
                 self.count(items.len());
                 for item in items {
                     self.value(item, numbers);
                 }
             }
             Value::Object(map) => {
-                self.put(&[8]);
+                self.byte(8);
                 self.count(map.len());
                 for (name, member) in map {
                     self.text(name);
