@@ -20,7 +20,7 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use crate::json::pointer::JsonPointer;
+use crate::json::pointer::{push_decimal, JsonPointer};
 
 /// The most nested arrays/objects a document may have (§2.1 J6). A document
 /// with 256 nested containers is accepted; the 257th level is refused with
@@ -531,15 +531,6 @@ fn run_parser(
         ));
     }
     Ok((value, p.spans, p.numbers.unwrap_or_default()))
-}
-
-/// Appends the decimal digits of `n` (an array index) without allocating.
-fn push_decimal(out: &mut String, n: usize) {
-    if n >= 10 {
-        push_decimal(out, n / 10);
-    }
-    // `n % 10` is below 10, so the digit is ASCII.
-    out.push(char::from(b'0' + (n % 10) as u8));
 }
 
 struct Parser<'a> {
