@@ -1389,7 +1389,7 @@ impl<'a> Parser<'a> {
 }
 
 /// The length of the leading run of `bytes` that a string holds as it is:
-/// no `"`, no `\\`, no control character. `memchr` finds the first quote
+/// no `"`, no `\`, no control character. `memchr` finds the first quote
 /// or backslash (SIMD), and the run up to it is searched for a control
 /// character only when its least byte is one (a minimum the compiler
 /// takes 16 or 32 bytes at a time); issue 38: a byte-by-byte search was
