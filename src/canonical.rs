@@ -163,23 +163,15 @@ fn astral(s: &str) -> bool {
 fn write_string(s: &str, out: &mut Vec<u8>) {
     const HEX: &[u8; 16] = b"0123456789abcdef";
     out.push(b'"');
-    let bytes = s.as_bytes();
-    // Most strings need no escape: no quote or backslash (`memchr`, SIMD)
-    // and no control character (a minimum taken many bytes at a time),
-    // then one copy.
-    let plain = memchr::memchr2(b'"', b'\\', bytes).is_none()
-        && bytes
-            .iter()
-            .copied()
-            .min()
-            .is_none_or(|least| least >= 0x20);
-    if plain {
-        out.extend_from_slice(bytes);
-        out.push(b'"');
-        return;
-    }
-    let mut run = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut rest = s.as_bytes();
+    // Runs that need no escape are copied whole (most strings are one run),
+    // then the byte that ended the run is escaped.
+    loop {
+        let run = crate::json::plain_run(rest);
+        out.extend_from_slice(rest.get(..run).unwrap_or_default());
+        let Some((&b, tail)) = rest.get(run..).and_then(<[u8]>::split_first) else {
+            break;
+        };
         let short: &[u8] = match b {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -188,10 +180,8 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
             0x0A => b"\\n",
             0x0C => b"\\f",
             0x0D => b"\\r",
-            0x00..=0x1F => b"",
-            _ => continue,
+            _ => b"",
         };
-        out.extend_from_slice(bytes.get(run..i).unwrap_or_default());
         if short.is_empty() {
             out.extend_from_slice(b"\\u00");
             for nibble in [b >> 4, b & 0x0f] {
@@ -200,9 +190,8 @@ fn write_string(s: &str, out: &mut Vec<u8>) {
         } else {
             out.extend_from_slice(short);
         }
-        run = i + 1;
+        rest = tail;
     }
-    out.extend_from_slice(bytes.get(run..).unwrap_or_default());
     out.push(b'"');
 }
 

@@ -994,7 +994,11 @@ impl<'a> Parser<'a> {
     /// latest.
     fn skip_accepted_string(&mut self) {
         self.pos += 1;
-        while let Some(b) = self.peek() {
+        loop {
+            self.pos += crate::json::plain_run(self.src.get(self.pos..).unwrap_or_default());
+            let Some(b) = self.peek() else {
+                return;
+            };
             self.pos += 1;
             if b == b'"' {
                 return;
@@ -1163,7 +1167,7 @@ impl<'a> Parser<'a> {
         let mut run = self.pos; // start of the pending raw run
         loop {
             // Skip the plain bytes of the run at once.
-            self.pos += plain_run(self.src.get(self.pos..).unwrap_or_default());
+            self.pos += crate::json::plain_run(self.src.get(self.pos..).unwrap_or_default());
             let Some(b) = self.peek() else {
                 let n = self.src.len();
                 return Err(self.err(
@@ -1386,21 +1390,6 @@ impl<'a> Parser<'a> {
             )),
         }
     }
-}
-
-/// The length of the leading run of `bytes` that a string holds as it is:
-/// no `"`, no `\`, no control character. `memchr` finds the first quote
-/// or backslash (SIMD), and the run up to it is searched for a control
-/// character only when its least byte is one (a minimum the compiler
-/// takes 16 or 32 bytes at a time); issue 38: a byte-by-byte search was
-/// most of the reader's time.
-fn plain_run(bytes: &[u8]) -> usize {
-    let end = memchr::memchr2(b'"', b'\\', bytes).unwrap_or(bytes.len());
-    let run = bytes.get(..end).unwrap_or_default();
-    if run.iter().copied().min().is_some_and(|least| least < 0x20) {
-        return run.iter().position(|&b| b < 0x20).unwrap_or(end);
-    }
-    end
 }
 
 #[cfg(test)]

@@ -818,7 +818,7 @@ fn plain_run_stops_at_the_first_special_byte() {
                 }
                 let want = bytes.iter().position(|&b| special(b)).unwrap_or(len);
                 assert_eq!(
-                    super::plain_run(&bytes),
+                    crate::json::plain_run(&bytes),
                     want,
                     "len {len}, stop {stop} at {at}"
                 );
