@@ -22,8 +22,8 @@ use serde_json::Value;
 use crate::codes::Code;
 use crate::diag::{Diagnostic, Target};
 use crate::engine::{self, CompiledSchema};
-use crate::json::field;
 use crate::json::pointer::JsonPointer;
+use crate::json::Members;
 
 pub mod memo;
 
@@ -484,13 +484,13 @@ pub fn run_fixtures_with<'p>(
 ) -> FixtureRun {
     let mut run = FixtureRun::default();
     let root = JsonPointer::root();
-    if let Some(Value::Array(list)) = field(definition, "conformanceFixtures") {
+    if let Some(Value::Array(list)) = definition.member("conformanceFixtures") {
         for (i, fixture) in list.iter().enumerate() {
             let at = root.child("conformanceFixtures").index(i);
-            let name = field(fixture, "name").and_then(Value::as_str).unwrap_or("");
+            let name = fixture.member("name").and_then(Value::as_str).unwrap_or("");
             for (stage, member) in STAGES {
                 let path_key = format!("{stage}Path");
-                let Some(path) = field(fixture, &path_key).and_then(Value::as_str) else {
+                let Some(path) = fixture.member(&path_key).and_then(Value::as_str) else {
                     continue;
                 };
                 let path_at = at.child(&path_key);
@@ -500,7 +500,7 @@ pub fn run_fixtures_with<'p>(
                 else {
                     continue;
                 };
-                let Some(schema_value) = field(definition, member) else {
+                let Some(schema_value) = definition.member(member) else {
                     run.diagnostics.push(
                         Diagnostic::new(
                             Code::FixtureStageWithoutSchema,
@@ -591,13 +591,13 @@ pub fn run_fixtures_with<'p>(
             }
         }
     }
-    if let Some(Value::Array(list)) = field(definition, "negativeConformanceFixtures") {
+    if let Some(Value::Array(list)) = definition.member("negativeConformanceFixtures") {
         for (i, fixture) in list.iter().enumerate() {
             let at = root.child("negativeConformanceFixtures").index(i);
-            let name = field(fixture, "name").and_then(Value::as_str).unwrap_or("");
+            let name = fixture.member("name").and_then(Value::as_str).unwrap_or("");
             let label = format!("negative conformance fixture {}", quote(name));
             let mut ok = true;
-            let path = field(fixture, "inputPath").and_then(Value::as_str);
+            let path = fixture.member("inputPath").and_then(Value::as_str);
             let (doc, literals, digest) = match path {
                 Some(p) => {
                     let d = listed_json(
@@ -615,7 +615,8 @@ pub fn run_fixtures_with<'p>(
                     (None, None, None)
                 }
             };
-            let stage = field(fixture, "stage")
+            let stage = fixture
+                .member("stage")
                 .and_then(Value::as_str)
                 .unwrap_or("");
             let member = STAGES.iter().find(|(s, _)| *s == stage).map(|(_, m)| *m);
@@ -635,7 +636,7 @@ pub fn run_fixtures_with<'p>(
                     None
                 }
                 Some(member) => {
-                    let v = field(definition, member);
+                    let v = definition.member(member);
                     if v.is_none() {
                         run.diagnostics.push(
                             Diagnostic::new(
@@ -649,7 +650,8 @@ pub fn run_fixtures_with<'p>(
                     v
                 }
             };
-            let expected = field(fixture, "expectedFailure")
+            let expected = fixture
+                .member("expectedFailure")
                 .and_then(Value::as_str)
                 .unwrap_or("");
             if expected != EXPECTED_FAILURE {

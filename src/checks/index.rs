@@ -53,9 +53,9 @@ use crate::codes::Code;
 use crate::diag::Diagnostic;
 use crate::error::Error;
 use crate::fsread;
-use crate::json::field;
 use crate::json::pointer::JsonPointer;
 use crate::json::strict;
+use crate::json::Members;
 use crate::package::{
     is_json_media_type, Fact, Listed, Package, DEFINITION_MEDIA_TYPE, INDEX_FILE,
 };
@@ -423,7 +423,7 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let files = pkg
         .index
         .as_ref()
-        .and_then(|i| field(i, "files"))
+        .and_then(|i| i.member("files"))
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or(&[]);
@@ -435,19 +435,22 @@ fn entries(pkg: &mut Package, diags: &mut Vec<Diagnostic>) -> CheckResult {
     let mut definitions = 0;
     for (i, f) in files.iter().enumerate() {
         let at = JsonPointer::root().child("files").index(i);
-        let path = field(f, "path")
+        let path = f
+            .member("path")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let media_type = field(f, "mediaType")
+        let media_type = f
+            .member("mediaType")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let digest = field(f, "digest")
+        let digest = f
+            .member("digest")
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
-        let size = field(f, "size").and_then(Value::as_u64).unwrap_or(0);
+        let size = f.member("size").and_then(Value::as_u64).unwrap_or(0);
         let d =
             |code: Code, msg: String, member: &str| Diagnostic::new(code, msg).at(at.child(member));
         if let Err(reason) = fsread::path_grammar(&path) {

@@ -40,12 +40,6 @@ pub fn member<'a>(
     }
 }
 
-/// [`member`] of `value` when it is an object (`value.get(key)` for a
-/// string key).
-pub fn field<'a>(value: &'a serde_json::Value, key: &str) -> Option<&'a serde_json::Value> {
-    value.as_object().and_then(|map| member(map, key))
-}
-
 /// The most members [`member`] searches directly (issue 38: measured on
 /// serde_json's map with the corpus's keyword names, a direct search stays
 /// cheaper than one SipHash of the key up to 32 members).
@@ -72,7 +66,7 @@ impl Members for serde_json::Map<String, serde_json::Value> {
 
 impl Members for serde_json::Value {
     fn member(&self, key: &str) -> Option<&serde_json::Value> {
-        field(self, key)
+        self.as_object().and_then(|map| member(map, key))
     }
 }
 
@@ -81,7 +75,7 @@ mod tests {
     use super::*;
     use serde_json::{json, Map, Value};
 
-    /// `member`, `field` and `Members` answer as serde_json's own lookups on
+    /// `member` and `Members` answer as serde_json's own lookups on
     /// both sides of `SCAN_MEMBERS`: every member found, and near misses
     /// (a prefix, the same length, another case, the empty name) not.
     #[test]
@@ -97,14 +91,14 @@ mod tests {
             for name in &names {
                 let want = map.get(name);
                 assert_eq!(member(&map, name), want, "{len} members, {name:?}");
-                assert_eq!(field(&value, name), want, "{len} members, {name:?}");
+                assert_eq!(value.member(name), want, "{len} members, {name:?}");
                 assert_eq!(map.member(name), want, "{len} members, {name:?}");
                 assert_eq!(value.has(name), want.is_some(), "{len} members, {name:?}");
             }
         }
         // Not an object: nothing, as `Value::get` with a name.
         for v in [json!([1]), json!("k00"), json!(null)] {
-            assert_eq!(field(&v, "k00"), None);
+            assert_eq!(v.member("k00"), None);
             assert!(!v.has("0"));
         }
     }
